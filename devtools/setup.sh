@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Install what the build and the tests need, and reserve hugepages when we can.
+# Idempotent, and quiet when there is nothing to do. Debian 12 (bookworm).
+set -u
+
+packages=(
+    meson ninja-build pkg-config gcc clang libclang-rt-14-dev
+    libdpdk-dev dpdk-dev libnuma-dev libpci-dev
+    python3 valgrind
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        sudo_cmd=(sudo)
+    fi
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! "${sudo_cmd[@]}" apt-get update -qq >/dev/null; then
+        echo "setup: apt-get update failed" >&2
+        exit 1
+    fi
+    if ! "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+        echo "setup: apt-get install ${missing[*]} failed" >&2
+        exit 1
+    fi
+fi
+
+# Hugepages: 512 x 2 MB, and hugetlbfs on /dev/hugepages. Without them the tests run with
+# --no-huge, so a failure here is not fatal.
+want_pages=512
+if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/nr_hugepages ]; then
+    have=$(cat /proc/sys/vm/nr_hugepages)
+    if [ "$have" -lt "$want_pages" ]; then
+        echo "$want_pages" > /proc/sys/vm/nr_hugepages 2>/dev/null || true
+        have=$(cat /proc/sys/vm/nr_hugepages)
+        [ "$have" -ge "$want_pages" ] || echo "setup: only $have hugepages reserved; tests fall back to --no-huge where needed"
+    fi
+    if ! grep -q ' /dev/hugepages hugetlbfs ' /proc/mounts; then
+        mkdir -p /dev/hugepages
+        mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null ||
+            echo "setup: cannot mount hugetlbfs; tests run with --no-huge"
+    fi
+fi
+exit 0

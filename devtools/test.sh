@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The README's test command: set up, build, and run every test suite that can run here:
+#   1. gcc release build: suites unit, stress, smoke (with hugepages when the machine has
+#      them), then the unit suite again with --no-huge;
+#   2. clang build (-Wall -Wextra -Werror): unit suite;
+#   3. ASan + UBSan build: unit, stress and smoke suites;
+#   4. TSan build (clang): the concurrency (stress) suite.
+# Exits non-zero on any failure; the last line is "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+passed=0
+failed=0
+
+note() { printf '\n=== %s\n' "$*"; }
+
+# Add the results of the last `meson test` in $1 to the totals.
+count_results() {
+    local counts
+    counts=$(python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+ok = bad = 0
+try:
+    with open(sys.argv[1]) as f:
+        for line in f:
+            r = json.loads(line).get("result", "")
+            if r in ("OK", "EXPECTEDFAIL"):
+                ok += 1
+            elif r != "SKIP":
+                bad += 1
+except OSError:
+    bad += 1
+print(ok, bad)
+PY
+)
+    passed=$((passed + ${counts% *}))
+    failed=$((failed + ${counts#* }))
+}
+
+# run_tests DIR LABEL SUITE... [-- ENV=VALUE...]
+run_tests() {
+    local dir=$1 label=$2
+    shift 2
+    local suites=() envs=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do suites+=(--suite "$1"); shift; done
+    [ $# -gt 0 ] && shift
+    envs=("$@")
+    note "$label"
+    rm -f "$dir/meson-logs/testlog.json"
+    env "${envs[@]}" meson test -C "$dir" "${suites[@]}" --print-errorlogs --num-processes 2 \
+        --timeout-multiplier "${TIMEOUT_MULTIPLIER:-1}" | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):'
+    count_results "$dir"
+}
+
+build() {
+    local dir=$1 label=$2
+    shift 2
+    note "build: $label"
+    if devtools/build.sh "$dir" "$@"; then
+        echo "built $dir"
+        return 0
+    fi
+    echo "BUILD FAILED: $label"
+    failed=$((failed + 1))
+    return 1
+}
+
+devtools/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+
+if build build "gcc, release"; then
+    run_tests build "gcc: unit, stress, smoke" unit stress smoke
+    run_tests build "gcc: unit with --no-huge" unit -- IRDMA_TEST_NO_HUGE=1
+fi
+if CC=clang build build-clang "clang, release"; then
+    run_tests build-clang "clang: unit" unit
+fi
+if build build-asan "gcc, ASan + UBSan" -Dbuildtype=debugoptimized \
+        -Db_sanitize=address,undefined -Db_lundef=false; then
+    run_tests build-asan "ASan + UBSan: unit, stress, smoke" unit stress smoke -- \
+        ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+fi
+if CC=clang build build-tsan "clang, TSan" -Dbuildtype=debugoptimized \
+        -Db_sanitize=thread -Db_lundef=false; then
+    run_tests build-tsan "TSan: stress" stress -- TSAN_OPTIONS=halt_on_error=1
+fi
+
+note "summary"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

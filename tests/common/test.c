@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#include "test.h"
+
+#include <unistd.h>
+
+#include <rte_eal.h>
+
+int test_case_failures;
+static int test_count;
+static int test_failed;
+static int test_huge;
+
+void
+test_run(const char *name, void (*fn)(void))
+{
+	test_case_failures = 0;
+	fn();
+	test_count++;
+	if (test_case_failures) {
+		test_failed++;
+		printf("not ok %d - %s (%d failed checks)\n", test_count, name, test_case_failures);
+	} else {
+		printf("ok %d - %s\n", test_count, name);
+	}
+	fflush(stdout);
+}
+
+int
+test_done(void)
+{
+	printf("1..%d\n", test_count);
+	if (test_failed)
+		printf("# %d of %d cases failed\n", test_failed, test_count);
+	return test_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Free 2 MB hugepages and a mounted hugetlbfs, enough for a test's 256 MB. */
+static int
+hugepages_usable(void)
+{
+	const char *env = getenv("IRDMA_TEST_NO_HUGE");
+	char line[256];
+	long free_pages = 0;
+	int mounted = 0;
+	FILE *f;
+
+	if (env != NULL && env[0] != '\0' && strcmp(env, "0") != 0)
+		return 0;
+	f = fopen("/proc/meminfo", "r");
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "HugePages_Free: %ld", &free_pages) == 1)
+			break;
+	fclose(f);
+	f = fopen("/proc/mounts", "r");
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, " hugetlbfs ") != NULL)
+			mounted = 1;
+	fclose(f);
+	return mounted && free_pages >= 128;
+}
+
+int
+test_eal_init(const char *prog, const char *const *extra_args)
+{
+	static char prefix[64];
+	const char *argv[32];
+	int argc = 0;
+
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s-%d", prog, (int)getpid());
+	argv[argc++] = prog;
+	argv[argc++] = prefix;
+	argv[argc++] = "--no-pci";
+	argv[argc++] = "--log-level=lib.eal:error";
+	argv[argc++] = "-l";
+	argv[argc++] = "0-1";
+	test_huge = hugepages_usable();
+	if (test_huge) {
+		argv[argc++] = "-m";
+		argv[argc++] = "256";
+	} else {
+		argv[argc++] = "--no-huge";
+		argv[argc++] = "-m";
+		argv[argc++] = "512";
+	}
+	while (extra_args != NULL && *extra_args != NULL && argc < 31)
+		argv[argc++] = *extra_args++;
+	argv[argc] = NULL;
+	printf("# EAL: %s\n", test_huge ? "2 MB hugepages" : "--no-huge (4 KB pages)");
+	return rte_eal_init(argc, (char **)(uintptr_t)argv);
+}
+
+int
+test_eal_uses_hugepages(void)
+{
+	return test_huge;
+}

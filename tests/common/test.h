@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_TEST_H
+#define IRDMA_TEST_H
+
+/*
+ * A minimal TAP producer for the project's test programs (meson runs them with protocol 'tap').
+ * A test case is a function; TEST_CHECK records a failed expectation with its location and
+ * lets the case continue, so one run shows every broken expectation.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern int test_case_failures;
+
+#define TEST_CHECK(cond)                                                                  \
+	do {                                                                              \
+		if (!(cond)) {                                                            \
+			test_case_failures++;                                             \
+			printf("#   %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
+		}                                                                         \
+	} while (0)
+
+#define TEST_CHECK_EQ(a, b)                                                               \
+	do {                                                                              \
+		long long test_a_ = (long long)(a), test_b_ = (long long)(b);             \
+		if (test_a_ != test_b_) {                                                 \
+			test_case_failures++;                                             \
+			printf("#   %s:%d: %s == %s failed: %lld != %lld\n", __FILE__,        \
+			       __LINE__, #a, #b, test_a_, test_b_);                       \
+		}                                                                         \
+	} while (0)
+
+/* Run one case and print its TAP line. */
+void test_run(const char *name, void (*fn)(void));
+#define TEST_RUN(fn) test_run(#fn, fn)
+
+/* Print the plan and return the process exit code. */
+int test_done(void);
+
+/*
+ * Initialise EAL for a test process: hugepages when the machine has them mounted and free
+ * (and IRDMA_TEST_NO_HUGE is unset), --no-huge otherwise; a file prefix unique to the
+ * process; no PCI scan. extra_args (NULL-terminated, may be NULL) are appended.
+ * Returns what rte_eal_init returns.
+ */
+int test_eal_init(const char *prog, const char *const *extra_args);
+
+/* True when test_eal_init chose hugepages. */
+int test_eal_uses_hugepages(void);
+
+#endif /* IRDMA_TEST_H */
