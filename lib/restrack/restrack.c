@@ -87,7 +87,6 @@ RTE_LOG_REGISTER(restrack_logtype, lib.restrack, NOTICE);
 
 #define DRAIN_SPINS	1024			/* rte_pause() rounds before yielding the CPU */
 
-#define REC_OWNER_LEN	28
 
 /* One cache line: readers write only `word`, and nothing else shares the line. */
 struct restrack_rec {
@@ -100,8 +99,8 @@ struct restrack_rec {
 	uint8_t type;
 	bool in_use;			/* claimed by an entry, for restrack_clean */
 	bool driver_res;
-	bool standalone;		/* no_track entry: malloc'd, not in a pool */
-	char owner[REC_OWNER_LEN];
+	bool untracked;			/* no_track entry: counted, never in a slot */
+	char owner[RESTRACK_NAME_LEN];
 };
 
 _Static_assert(sizeof(struct restrack_rec) == 64, "a record is one cache line");
@@ -301,6 +300,7 @@ static void
 rec_free(struct rt_table *t, struct restrack_rec *rec)
 {
 	rec->in_use = false;
+	rec->untracked = false;
 	rec->entry = NULL;
 	free_push(t, rec, rec);
 }
@@ -309,13 +309,14 @@ rec_free(struct rt_table *t, struct restrack_rec *rec)
 static void
 rec_set_owner(struct restrack_rec *rec, const struct restrack_entry *entry)
 {
+	_Static_assert(sizeof(rec->owner) >= sizeof(entry->name) &&
+		       sizeof(rec->owner) >= sizeof(entry->task.comm), "owner copy fits");
 	const char *owner = entry->driver_res ? entry->name : entry->task.comm;
 	size_t n = strnlen(owner, sizeof(rec->owner) - 1);
 
 	rec->type = entry->type;
 	rec->driver_res = entry->driver_res;
 	rec->pid = entry->driver_res ? 0 : entry->task.pid;
-	/* Truncated on purpose: the copy only serves the leak report. */
 	memcpy(rec->owner, owner, n);
 	rec->owner[n] = '\0';
 }
@@ -400,6 +401,11 @@ restrack_init(const char *name, const struct restrack_config *cfg, struct restra
 		RT_LOG(ERR, "NULL %s", name == NULL ? "name" : "output pointer");
 		return -EINVAL;
 	}
+	if (strnlen(name, RESTRACK_NAME_LEN) >= RESTRACK_NAME_LEN) {
+		RT_LOG(ERR, "device name '%.*s...' is longer than %d characters",
+		       RESTRACK_NAME_LEN - 1, name, RESTRACK_NAME_LEN - 1);
+		return -EINVAL;
+	}
 	for (type = 0; cfg != NULL && type < RESTRACK_MAX; type++) {
 		const struct restrack_type_config *tc = &cfg->type[type];
 		uint32_t nb = tc->nb_ids ? tc->nb_ids : RESTRACK_DEFAULT_IDS;
@@ -477,8 +483,8 @@ restrack_clean(struct restrack_root *root)
 			for (i = 0; chunk != NULL && i < CHUNK_RECS; i++) {
 				struct restrack_rec *rec = &chunk[i];
 
-				if (!rec->in_use)
-					continue;
+				if (!rec->in_use || rec->untracked)
+					continue;	/* free, or never in the table */
 				leaks++;
 				if (rec->driver_res)
 					RT_LOG(ERR, "%s: Driver %s object %u allocated by [%s] "
@@ -572,6 +578,11 @@ restrack_set_name(struct restrack_entry *entry, const char *name)
 	ret = owner_settable(entry, __func__);
 	if (ret != 0)
 		return ret;
+	if (strnlen(name, RESTRACK_NAME_LEN) >= RESTRACK_NAME_LEN) {
+		RT_LOG(ERR, "name '%.*s...' is longer than %d characters", RESTRACK_NAME_LEN - 1,
+		       name, RESTRACK_NAME_LEN - 1);
+		return -EINVAL;
+	}
 	snprintf(entry->name, sizeof(entry->name), "%s", name);
 	memset(&entry->task, 0, sizeof(entry->task));
 	entry->task.lcore = RESTRACK_LCORE_NONE;
@@ -672,20 +683,23 @@ restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uint32_
 	return 0;
 }
 
+/* A no_track entry: a record from the pool (so restrack_clean frees it), no slot, no ID. */
 static int
 add_untracked(struct restrack_root *root, struct restrack_entry *entry)
 {
-	struct restrack_rec *rec = aligned_alloc(sizeof(*rec), sizeof(*rec));
+	struct restrack_rec *rec = rec_alloc(&root->table[entry->type]);
 
 	if (rec == NULL) {
-		RT_LOG(ERR, "%s: out of memory", root->name);
+		RT_LOG(ERR, "%s: out of %s tracking records", root->name, type_names[entry->type]);
 		return -ENOMEM;
 	}
-	memset(rec, 0, sizeof(*rec));
-	rec->standalone = true;
+	rec->untracked = true;
 	rec->entry = entry;
+	rec->id = 0;
+	rec->in_use = true;
 	rec_set_owner(rec, entry);
-	atomic_init(&rec->word, REC_BIRTH);
+	/* release: as in restrack_add. */
+	atomic_fetch_add_explicit(&rec->word, REC_BIRTH, memory_order_release);
 	entry->rec = rec;
 	entry->root = root;
 	entry->id = 0;
@@ -714,15 +728,15 @@ restrack_add(struct restrack_root *root, struct restrack_entry *entry)
 		       type_names[entry->type], entry->id, entry->root->name);
 		return -EINVAL;
 	}
+	if (!entry->no_track && entry->state != RESTRACK_STATE_CLAIMED) {
+		ret = restrack_claim(root, entry, RESTRACK_ID_ANY);
+		if (ret != 0)
+			return ret;	/* the entry is untouched */
+	}
 	if (!entry->driver_res && entry->task.pid == 0)
 		current_task(&entry->task);	/* no owner given: the calling task */
 	if (entry->no_track)
 		return add_untracked(root, entry);
-	if (entry->state != RESTRACK_STATE_CLAIMED) {
-		ret = restrack_claim(root, entry, RESTRACK_ID_ANY);
-		if (ret != 0)
-			return ret;
-	}
 	rec_set_owner(entry->rec, entry);
 	entry->state = RESTRACK_STATE_LIVE;
 	/* release: the entry, rec->entry and rec->id are visible to whoever sees LIVE (I3). */
@@ -869,15 +883,12 @@ release_id(struct restrack_entry *entry)
 {
 	struct restrack_rec *rec = entry->rec;
 
-	if (rec->standalone) {
-		free(rec);
-	} else {
-		struct rt_table *t = &entry->root->table[entry->type];
+	struct rt_table *t = &entry->root->table[entry->type];
 
+	if (!rec->untracked)
 		/* release: our last accesses to the record come before a new claim of the ID. */
 		atomic_store_explicit(&t->slots[entry->id], 0, memory_order_release);
-		rec_free(t, rec);
-	}
+	rec_free(t, rec);
 	entry->rec = NULL;
 	entry->state = RESTRACK_STATE_DELETED;
 }
@@ -1005,7 +1016,7 @@ table_walk(struct rt_table *t, const struct restrack_filter *filter,
 			/* acquire: as in get_byid. */
 			if (atomic_fetch_add_explicit(&rec->word, 1, memory_order_acquire) &
 			    REC_LIVE) {
-				if (filter_match(rec->entry, filter))
+				if (!rec->untracked && filter_match(rec->entry, filter))
 					ret = fn(rec, arg);
 			}
 			atomic_fetch_sub_explicit(&rec->word, 1, memory_order_release);
@@ -1091,7 +1102,8 @@ restrack_foreach(struct restrack_root *root, enum restrack_type type,
 		free(l.ids);
 		return l.err;
 	}
-	qsort(l.ids, l.n, sizeof(*l.ids), cmp_u32);
+	if (l.n > 1)
+		qsort(l.ids, l.n, sizeof(*l.ids), cmp_u32);
 	for (i = 0; i < l.n && ret == 0; i++) {
 		struct restrack_entry *entry;
 
@@ -1187,7 +1199,7 @@ append(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf + (*off < len ? *off : len), *off < len ? len - *off : 0, fmt, ap);
+	n = vsnprintf(*off < len ? buf + *off : NULL, *off < len ? len - *off : 0, fmt, ap);
 	va_end(ap);
 	*off += (size_t)(n > 0 ? n : 0);
 }

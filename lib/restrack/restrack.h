@@ -80,8 +80,8 @@ enum restrack_type {
 /** ID space size used when the configuration leaves it 0. */
 #define RESTRACK_DEFAULT_IDS (1u << 20)
 
-/** Length of a driver-owned object's name, with its terminating NUL. */
-#define RESTRACK_NAME_LEN 32
+/** Length of a driver-owned object's name (and of a root's name), with its terminating NUL. */
+#define RESTRACK_NAME_LEN 28
 
 /** Length of a process name, with its NUL (the kernel's TASK_COMM_LEN). */
 #define RESTRACK_COMM_LEN 16
@@ -148,11 +148,12 @@ const char *restrack_type_name(enum restrack_type type);
 /**
  * Create a root.
  *
- * @param name  Device name, printed in dumps and leak reports (copied).
+ * @param name  Device name, printed in dumps and leak reports (copied; at most
+ *              RESTRACK_NAME_LEN - 1 characters).
  * @param cfg   Per-type ID spaces, or NULL for the defaults.
  * @param out   Receives the root.
- * @return 0, -EINVAL (NULL argument, a space larger than RESTRACK_MAX_IDS or reserving all of
- *         itself), -ENOMEM.
+ * @return 0, -EINVAL (NULL argument, a name too long, a space larger than RESTRACK_MAX_IDS or
+ *         reserving all of itself), -ENOMEM.
  */
 int restrack_init(const char *name, const struct restrack_config *cfg,
 		  struct restrack_root **out);
@@ -181,9 +182,11 @@ int restrack_new(struct restrack_entry *entry, enum restrack_type type);
 
 /**
  * Give a driver-owned object its name (the kernel's kern_name), or, with @p name NULL, make it
- * a user object owned by the calling task (restrack_attach_task(entry, NULL)).
+ * a user object owned by the calling task (restrack_attach_task(entry, NULL)). The owner may
+ * be set while the entry is new, claimed or deleted, never while it is live or being deleted.
  *
- * @return 0, -EINVAL, or -EBUSY when the entry is already tracked.
+ * @return 0, -EINVAL (also for a name of RESTRACK_NAME_LEN characters or more), or -EBUSY
+ *         when the entry is live or being deleted.
  */
 int restrack_set_name(struct restrack_entry *entry, const char *name);
 
@@ -231,13 +234,16 @@ restrack_id(const struct restrack_entry *entry)
  * kernel's QP and counter path).
  *
  * @return 0; -EBUSY when the exact ID is in use or still being deleted; -ENOSPC when no ID is
- *         free; -ERANGE for an ID outside the type's space; -EINVAL for a bad entry or state.
+ *         free; -ERANGE for an ID outside the type's space; -EINVAL for a bad entry or state,
+ *         or a no_track entry (it has no ID).
  */
 int restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uint32_t id);
 
 /**
  * Track the entry and make it visible to lookups. Claims an ID first (RESTRACK_ID_ANY) when
- * restrack_claim() was not called. On return the entry holds its birth reference.
+ * restrack_claim() was not called. On return the entry holds its birth reference. An entry
+ * whose owner was never set becomes a user object of the calling task. A no_track entry
+ * gets a reference count but no ID and no place in the table.
  *
  * @return 0, or the errors of restrack_claim(); -EINVAL for a double add or a bad entry. On
  *         error the entry is untouched and nothing is tracked.
@@ -403,7 +409,8 @@ int restrack_dump(struct restrack_root *root, enum restrack_type type,
  * Format a dump record as one line of `rdma resource show`: "dev NAME" (or "link NAME/PORT"
  * for QPs), the attributes, then "pid N" and "comm NAME" (driver objects show "[name]").
  *
- * @return What snprintf() returns: the length of the full line.
+ * @return What snprintf() returns: the length of the full line (also with @p buf NULL and
+ *         @p len 0), or -EINVAL.
  */
 int restrack_format(const struct restrack_dump_rec *rec, char *buf, size_t len);
 

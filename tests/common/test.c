@@ -33,6 +33,7 @@ test_done(void)
 	printf("1..%d\n", test_count);
 	if (test_failed)
 		printf("# %d of %d cases failed\n", test_failed, test_count);
+	fflush(stdout);
 	return test_failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
