@@ -36,16 +36,18 @@
  * - Owner fields (name, task) are set before restrack_add() and are immutable while the entry
  *   is tracked, so readers never see them change.
  *
- * Threading: lookups (restrack_get_byid(), restrack_get(), restrack_put()) may run on any thread
- * at any time and are wait-free. restrack_add(), restrack_claim() and the delete functions are
- * lock-free and may run concurrently on different entries; calls on one entry must not race with
- * each other (the owner of an object serialises its own create and destroy, as in the kernel).
+ * Threading: lookups (restrack_get_byid(), restrack_get(), restrack_put(), inline in
+ * restrack_core.h) may run on any thread at any time; restrack_get_byid() is wait-free.
+ * restrack_add(), restrack_claim() and the delete functions are lock-free and may run
+ * concurrently on different entries; calls on one entry must not race with each other (the
+ * owner of an object serialises its own create and destroy, as in the kernel).
  * Counting, iteration and dumps may run concurrently with everything else.
  *
  * Every function that can fail returns 0 or a negative errno and logs the reason on the
  * `lib.restrack` log type.
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -90,7 +92,6 @@ enum restrack_type {
 #define RESTRACK_LCORE_NONE UINT32_MAX
 
 struct restrack_root;
-struct restrack_rec;
 
 /** The task that owns a user object: what `rdma resource show` prints as pid and comm. */
 struct restrack_task {
@@ -114,7 +115,7 @@ enum restrack_state {
  * restrack, read it through the accessors.
  */
 struct restrack_entry {
-	struct restrack_rec *rec;	/**< tracking record while claimed or added */
+	_Atomic uint64_t *ref;		/**< reference word while added: the ID's slot, or own_ref */
 	struct restrack_root *root;	/**< root it was claimed or added in */
 	uint32_t id;			/**< hardware ID, valid once claimed */
 	uint8_t type;			/**< enum restrack_type */
@@ -123,6 +124,7 @@ struct restrack_entry {
 	bool driver_res;		/**< owned by the driver (has a name) rather than a task */
 	char name[RESTRACK_NAME_LEN];	/**< driver-owned objects: the creator's name */
 	struct restrack_task task;	/**< user objects: the owner */
+	_Atomic uint64_t own_ref;	/**< reference word of a no_track entry */
 };
 
 /** ID space of one type. */
@@ -251,36 +253,12 @@ int restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uin
 int restrack_add(struct restrack_root *root, struct restrack_entry *entry);
 
 /**
- * Take a reference on a tracked entry. Fails once deletion has begun.
- *
- * @return 0, -ENOENT when the entry is not live, -EINVAL for NULL.
- */
-int restrack_get(struct restrack_entry *entry);
-
-/**
- * Drop a reference taken by restrack_get() or restrack_get_byid().
- *
- * @return 0, -EINVAL for NULL or an entry that holds no reference to drop.
- */
-int restrack_put(struct restrack_entry *entry);
-
-/**
  * Current number of references on the entry, the birth reference included (1 for a live entry
  * that nobody else holds). A snapshot for tests, dumps and leak hunting.
  *
  * @return The count, or -EINVAL for NULL or an entry with no record (new or deleted).
  */
 int restrack_refcnt(const struct restrack_entry *entry);
-
-/**
- * Find the live entry with @p id. Wait-free; takes no lock and writes no shared memory but the
- * entry's reference count. The caller releases the reference with restrack_put().
- *
- * @return 0 with *out set, -ENOENT when no live entry has that ID, -EINVAL for a bad type or
- *         NULL, -ERANGE for an ID outside the type's space.
- */
-int restrack_get_byid(struct restrack_root *root, enum restrack_type type, uint32_t id,
-		      struct restrack_entry **out);
 
 /**
  * Delete in one step: restrack_begin_del() then restrack_commit_del(). Also releases an entry
@@ -422,11 +400,14 @@ int restrack_format(const struct restrack_dump_rec *rec, char *buf, size_t len);
  */
 int restrack_summary(struct restrack_root *root, char *buf, size_t len);
 
-/** Bytes of memory a root uses per tracked entry (record and slot), for reports. */
+/** Bytes a root uses per ID of a type's space (its slot; committed by the OS as IDs are
+ *  first used), for reports. A tracked object costs this plus its struct restrack_entry. */
 size_t restrack_bytes_per_entry(void);
 
 #ifdef __cplusplus
 }
 #endif
+
+#include "restrack_core.h"
 
 #endif /* RESTRACK_H */

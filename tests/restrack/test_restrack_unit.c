@@ -135,7 +135,7 @@ lookup_is(struct restrack_root *root, enum restrack_type type, uint32_t id,
 static bool
 entry_same(const struct restrack_entry *a, const struct restrack_entry *b)
 {
-	return a->rec == b->rec && a->root == b->root && a->id == b->id && a->type == b->type &&
+	return a->ref == b->ref && a->root == b->root && a->id == b->id && a->type == b->type &&
 	       a->state == b->state && a->no_track == b->no_track &&
 	       a->driver_res == b->driver_res && memcmp(a->name, b->name, sizeof(a->name)) == 0 &&
 	       a->task.pid == b->task.pid && a->task.tid == b->task.tid &&
