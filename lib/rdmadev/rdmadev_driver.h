@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef RDMADEV_DRIVER_H
+#define RDMADEV_DRIVER_H
+
+/**
+ * @file
+ * rdmadev driver interface: the device and object structs as drivers see them, the control
+ * ops table, and driver registration.
+ *
+ * A driver registers a struct rdmadev_driver with RDMADEV_REGISTER_DRIVER(). rdmadev_open()
+ * picks the driver whose name is the longest prefix of the devargs name (followed by nothing,
+ * ':' or a digit), checks the keys against the driver's list and calls its probe(), which
+ * sets dev_private, fp_ops (the burst functions) and res_cfg (the hardware ID spaces: QPNs,
+ * CQ ids, PD ids, STag indexes ... and their reserved low IDs).
+ *
+ * The library validates every argument, state and limit before it calls an op, and a NULL op
+ * makes the call fail with -ENOTSUP. Create ops run after restrack reserved the object's ID:
+ * read it with rdmadev_obj_id() and use it in the hardware command. A create op sets
+ * obj.fp.drv to the driver's object when it has one (QPs and CQs: the fast path passes it
+ * first). A destroy op that fails leaves the object alive and tracked (restrack_abort_del).
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_kvargs.h>
+#include <pthread.h>
+
+#include <restrack.h>
+
+#include "rdmadev.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdmadev;
+
+/** Common head of every object. */
+struct rdmadev_obj {
+	struct rdmadev_fp_head fp;	/**< fast-path head: must stay first */
+	uint8_t type;			/**< enum rdmadev_obj_type */
+	uint8_t live;			/**< 1 while created and not destroyed */
+	int32_t users;			/**< objects that use this one (atomic) */
+	struct rdmadev *dev;		/**< owning device */
+	struct rdmadev_ctx *ctx;	/**< owning context (NULL for a CTX) */
+	struct rdmadev_obj *uses[6];	/**< objects whose users count this one holds */
+	struct rdmadev_obj *prev;	/**< device object list (newest first) */
+	struct rdmadev_obj *next;	/**< device object list */
+	struct restrack_entry res;	/**< tracking entry; its ID is the hardware ID */
+};
+
+/** Application context. */
+struct rdmadev_ctx {
+	struct rdmadev_obj obj;	/**< head */
+	void *doorbell;		/**< doorbell page the driver mapped, or NULL */
+};
+
+/** Protection domain. */
+struct rdmadev_pd {
+	struct rdmadev_obj obj;	/**< head */
+};
+
+/** Completion queue. */
+struct rdmadev_cq {
+	struct rdmadev_obj obj;		/**< head */
+	uint32_t cqe;			/**< usable entries; a create/resize op may round it up */
+	uint32_t comp_vector;		/**< completion vector */
+	struct rdmadev_comp_cntr *comp_cntr;	/**< completion counter, or NULL */
+};
+
+/** Queue pair. */
+struct rdmadev_qp {
+	struct rdmadev_obj obj;			/**< head */
+	/** Creation attributes (qp_create may raise the caps). */
+	struct rdmadev_qp_init_attr init;
+	struct rdmadev_qp_attr attr;		/**< attributes set so far */
+	uint32_t attr_set;			/**< mask of the attributes ever set */
+	uint32_t state;				/**< enum rdmadev_qp_state (atomic) */
+	struct rdmadev_counter *counter;	/**< bound counter, or NULL */
+	pthread_mutex_t lock;			/**< serialises modify/query/bind */
+};
+
+/** Kinds of memory region. */
+enum rdmadev_mr_kind {
+	RDMADEV_MR_USER,	/**< a registered VA range */
+	RDMADEV_MR_DMA,		/**< all memory */
+	RDMADEV_MR_FAST_REG,	/**< page list given later by FAST_REG */
+};
+
+/** Memory region. */
+struct rdmadev_mr {
+	struct rdmadev_obj obj;	/**< head; the ID is the STag index */
+	struct rdmadev_pd *pd;	/**< protection domain */
+	uint8_t kind;		/**< enum rdmadev_mr_kind */
+	uint32_t access;	/**< RDMADEV_ACCESS_* */
+	void *addr;		/**< USER: start */
+	uint64_t length;	/**< USER: bytes */
+	uint64_t iova;		/**< USER: device address */
+	uint32_t max_pages;	/**< FAST_REG: page list capacity */
+	uint32_t lkey;		/**< set by the driver */
+	uint32_t rkey;		/**< set by the driver */
+	struct rdmadev_dmah *dmah;	/**< DMA handle, or NULL */
+};
+
+/** Memory window (tracked in the MR ID space: windows and regions share STag indexes). */
+struct rdmadev_mw {
+	struct rdmadev_obj obj;	/**< head */
+	struct rdmadev_pd *pd;	/**< protection domain */
+	uint32_t rkey;		/**< set by the driver */
+};
+
+/** Address handle (no restrack type: tracked untracked-by-ID, the driver numbers it). */
+struct rdmadev_ah {
+	struct rdmadev_obj obj;		/**< head */
+	struct rdmadev_pd *pd;		/**< protection domain */
+	struct rdmadev_ah_attr attr;	/**< address vector */
+	uint32_t ah_id;			/**< set by the driver */
+};
+
+/** Shared receive queue. */
+struct rdmadev_srq {
+	struct rdmadev_obj obj;		/**< head (fast-path head first) */
+	struct rdmadev_pd *pd;		/**< protection domain */
+	struct rdmadev_srq_attr attr;	/**< attributes; srq_create may raise them */
+};
+
+/** Statistics counter. */
+struct rdmadev_counter {
+	struct rdmadev_obj obj;	/**< head; users = bound QPs */
+};
+
+/** Completion counter. */
+struct rdmadev_comp_cntr {
+	struct rdmadev_obj obj;	/**< head */
+	uint64_t value;		/**< software value, for drivers that keep it here */
+};
+
+/** DMA handle. */
+struct rdmadev_dmah {
+	struct rdmadev_obj obj;		/**< head */
+	struct rdmadev_dmah_attr attr;	/**< hints */
+};
+
+/** Connection endpoint (no driver op: the exchange is the library's). */
+struct rdmadev_cm_id {
+	struct rdmadev_obj obj;	/**< head */
+	int listen_fd;		/**< listening socket, -1 when none */
+	uint16_t port;		/**< local port */
+	uint16_t peer_port;	/**< peer port of the last exchange */
+	uint8_t state;		/**< 0 idle, 1 listening, 2 exchanged */
+	char peer[16];		/**< peer address of the last exchange */
+};
+
+/** Read an object's hardware ID (valid inside create ops and afterwards). */
+static inline uint32_t
+rdmadev_obj_id(const struct rdmadev_obj *obj)
+{
+	return restrack_id(&obj->res);
+}
+
+/** Control-path ops. Every op returns 0 or a negative errno; NULL means not supported. */
+struct rdmadev_ops {
+	/** Fill the limits and capabilities. Required. */
+	int (*dev_info_get)(struct rdmadev *dev, struct rdmadev_info *info);
+	/** Apply a validated configuration. */
+	int (*dev_configure)(struct rdmadev *dev, const struct rdmadev_conf *conf);
+	/** Bring the device up. */
+	int (*dev_start)(struct rdmadev *dev);
+	/** Bring the device down. */
+	int (*dev_stop)(struct rdmadev *dev);
+	/** Release everything probe allocated (dev_private). */
+	int (*dev_close)(struct rdmadev *dev);
+	/** Driver counters; returns how many it has (fills at most n). */
+	int (*xstats_get)(struct rdmadev *dev, struct rdmadev_xstat *xs, unsigned int n);
+	/** Reset the driver counters. */
+	int (*xstats_reset)(struct rdmadev *dev);
+
+	int (*ctx_alloc)(struct rdmadev *dev, struct rdmadev_ctx *ctx);	/**< sets doorbell */
+	int (*ctx_free)(struct rdmadev *dev, struct rdmadev_ctx *ctx);		/**< free */
+	int (*pd_alloc)(struct rdmadev *dev, struct rdmadev_pd *pd);		/**< alloc PD */
+	int (*pd_free)(struct rdmadev *dev, struct rdmadev_pd *pd);		/**< free PD */
+	/** Create a CQ; may round cq->cqe up. */
+	int (*cq_create)(struct rdmadev *dev, struct rdmadev_cq *cq,
+			 const struct rdmadev_cq_attr *attr);
+	/** Resize; updates cq->cqe on success. */
+	int (*cq_resize)(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t cqe);
+	int (*cq_destroy)(struct rdmadev *dev, struct rdmadev_cq *cq);		/**< destroy CQ */
+	/** Create a QP in RESET; may raise qp->init.cap. */
+	int (*qp_create)(struct rdmadev *dev, struct rdmadev_qp *qp,
+			 const struct rdmadev_qp_init_attr *attr);
+	/** Apply a validated modify (qp->state is still the old state). */
+	int (*qp_modify)(struct rdmadev *dev, struct rdmadev_qp *qp,
+			 const struct rdmadev_qp_attr *attr, uint32_t mask);
+	/** Optional: refresh the attributes the hardware owns (state, sq_draining). */
+	int (*qp_query)(struct rdmadev *dev, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr);
+	/** Destroy a QP in any state; a bound counter is released with it (no counter_unbind). */
+	int (*qp_destroy)(struct rdmadev *dev, struct rdmadev_qp *qp);
+	/** Register any kind of MR (mr->kind); sets lkey and rkey. attr is NULL unless USER. */
+	int (*mr_reg)(struct rdmadev *dev, struct rdmadev_mr *mr,
+		      const struct rdmadev_mr_attr *attr);
+	int (*mr_dereg)(struct rdmadev *dev, struct rdmadev_mr *mr);		/**< dereg */
+	/** Create an AH; sets ah->ah_id. */
+	int (*ah_create)(struct rdmadev *dev, struct rdmadev_ah *ah,
+			 const struct rdmadev_ah_attr *attr);
+	int (*ah_destroy)(struct rdmadev *dev, struct rdmadev_ah *ah);		/**< destroy AH */
+	int (*mw_alloc)(struct rdmadev *dev, struct rdmadev_mw *mw);		/**< sets rkey */
+	int (*mw_free)(struct rdmadev *dev, struct rdmadev_mw *mw);		/**< free MW */
+	/** Create an SRQ. */
+	int (*srq_create)(struct rdmadev *dev, struct rdmadev_srq *srq,
+			  const struct rdmadev_srq_attr *attr);
+	int (*srq_destroy)(struct rdmadev *dev, struct rdmadev_srq *srq);	/**< destroy */
+	int (*counter_alloc)(struct rdmadev *dev, struct rdmadev_counter *c);	/**< alloc */
+	int (*counter_free)(struct rdmadev *dev, struct rdmadev_counter *c);	/**< free */
+	/** Bind a QP to a counter. */
+	int (*counter_bind)(struct rdmadev *dev, struct rdmadev_counter *c, struct rdmadev_qp *qp);
+	/** Unbind a QP from a counter. */
+	int (*counter_unbind)(struct rdmadev *dev, struct rdmadev_counter *c,
+			      struct rdmadev_qp *qp);
+	/** Read a counter (xstats style; returns how many values it has). */
+	int (*counter_read)(struct rdmadev *dev, struct rdmadev_counter *c,
+			    struct rdmadev_xstat *xs, unsigned int n);
+	/** Create a completion counter. */
+	int (*comp_cntr_create)(struct rdmadev *dev, struct rdmadev_comp_cntr *cc);
+	/** Read a completion counter. */
+	int (*comp_cntr_read)(struct rdmadev *dev, struct rdmadev_comp_cntr *cc, uint64_t *value);
+	/** Destroy a completion counter. */
+	int (*comp_cntr_destroy)(struct rdmadev *dev, struct rdmadev_comp_cntr *cc);
+	/** Allocate a DMA handle. */
+	int (*dmah_alloc)(struct rdmadev *dev, struct rdmadev_dmah *dmah,
+			  const struct rdmadev_dmah_attr *attr);
+	int (*dmah_free)(struct rdmadev *dev, struct rdmadev_dmah *dmah);	/**< free */
+	/** Optional: append driver attributes to an object's dump record. */
+	int (*res_fill)(struct rdmadev *dev, const struct rdmadev_obj *obj,
+			struct restrack_dump_rec *rec);
+};
+
+/** Device, as drivers see it. */
+struct rdmadev {
+	char name[RDMADEV_NAME_LEN];		/**< devargs name */
+	int16_t dev_id;				/**< index */
+	uint32_t state;				/**< enum rdmadev_state */
+	const struct rdmadev_driver *drv;	/**< driver */
+	const struct rdmadev_ops *ops;		/**< driver->ops */
+	void *dev_private;			/**< set by probe */
+	struct rdmadev_fp_obj fp_ops;		/**< set by probe: burst functions */
+	struct restrack_config res_cfg;		/**< set by probe: ID spaces */
+	struct restrack_root *res;		/**< tracking root, named after the device */
+	struct rdmadev_info info;		/**< cached at open */
+	struct rdmadev_conf conf;		/**< last configuration */
+	pthread_mutex_t obj_lock;		/**< protects the object list */
+	struct rdmadev_obj *objs;		/**< live objects, newest first */
+	uint64_t created[RDMADEV_OBJ_MAX];	/**< statistics (atomic) */
+	uint64_t destroyed[RDMADEV_OBJ_MAX];	/**< statistics (atomic) */
+	uint64_t errors;			/**< statistics (atomic) */
+	uint64_t driver_errors;			/**< statistics (atomic) */
+};
+
+/** A driver. */
+struct rdmadev_driver {
+	const char *name;		/**< devargs prefix: "irdma", "irdma_model", ... */
+	const char *const *keys;	/**< accepted devargs keys, NULL-terminated, or NULL */
+	const struct rdmadev_ops *ops;	/**< control ops */
+	/** Probe the device called @p name with its parsed devargs. */
+	int (*probe)(struct rdmadev *dev, const char *name, const struct rte_kvargs *kvargs);
+	struct rdmadev_driver *next;	/**< registry link (library use) */
+};
+
+/** Add a driver to the registry (use RDMADEV_REGISTER_DRIVER). */
+void rdmadev_driver_register(struct rdmadev_driver *drv);
+
+/** Register @p drv (a struct rdmadev_driver) from a constructor. */
+#define RDMADEV_REGISTER_DRIVER(nm, drv)		\
+	RTE_INIT(rdmadev_driver_init_##nm)		\
+	{						\
+		rdmadev_driver_register(&(drv));	\
+	}
+
+/** The device behind an id, or NULL when it is not open (driver and test use). */
+struct rdmadev *rdmadev_get(int16_t dev_id);
+
+/**
+ * Report a state the hardware moved a QP to on its own (SQE after a UD send error, ERR after
+ * a fatal event): the next modify starts from it.
+ *
+ * @return 0, or -EINVAL for a state the hardware cannot enter (only SQE and ERR).
+ */
+int rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDMADEV_DRIVER_H */

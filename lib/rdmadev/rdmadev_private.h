@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef RDMADEV_PRIVATE_H
+#define RDMADEV_PRIVATE_H
+
+/* Library-internal declarations (not installed). Tests include it for the telemetry seam. */
+
+#include <rte_log.h>
+#include <rte_telemetry.h>
+
+#include "rdmadev_driver.h"
+
+extern int rdmadev_logtype;
+
+#define RDMADEV_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, rdmadev_logtype, "rdmadev: %s(): " fmt "\n", __func__, \
+		##__VA_ARGS__)
+
+/* Users value of an object whose destroy has begun: no new user may take it. */
+#define RDMADEV_USERS_DYING INT32_MIN
+
+/* Count a failed call on @p dev (may be NULL) and return @p rc. */
+int rdmadev_fail(struct rdmadev *dev, int rc, bool driver);
+
+/* The open device of an id, or NULL with a log line naming @p what. */
+struct rdmadev *rdmadev_get_checked(int16_t dev_id, const char *what);
+
+/* Object create/destroy through restrack (rdmadev_obj.c). */
+int rdmadev_obj_begin_create(struct rdmadev *dev, struct rdmadev_obj *obj,
+			     enum rdmadev_obj_type type, struct rdmadev_ctx *ctx);
+int rdmadev_obj_use(struct rdmadev_obj *obj, struct rdmadev_obj *used, const char *what);
+int rdmadev_obj_end_create(struct rdmadev_obj *obj, int rc);
+int rdmadev_obj_begin_destroy(struct rdmadev_obj *obj, const char *what);
+int rdmadev_obj_end_destroy(struct rdmadev_obj *obj, int rc);
+bool rdmadev_obj_check(const struct rdmadev_obj *obj, enum rdmadev_obj_type type,
+		       const char *what);
+int32_t rdmadev_obj_users(const struct rdmadev_obj *obj);
+void rdmadev_obj_unuse(struct rdmadev_obj *used);
+/* Drop the use @p obj holds on @p used (counter unbind). */
+void rdmadev_obj_drop_use(struct rdmadev_obj *obj, struct rdmadev_obj *used);
+/* Release every object still on the device's list (close): driver destroy + free. */
+unsigned int rdmadev_obj_release_all(struct rdmadev *dev);
+
+/* Second half of the create helpers (rdmadev_obj.c). */
+#define OBJ(p) ((struct rdmadev_obj *)(void *)(p))
+int rdmadev_obj_abort_create(struct rdmadev_obj *obj, int rc);
+int rdmadev_obj_destroy(struct rdmadev_obj *obj, enum rdmadev_obj_type type, bool has_op,
+			const char *what);
+void *rdmadev_obj_new(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t size,
+		      bool has_op, void *out, const char *what, int *rc);
+int rdmadev_obj_use_opt(struct rdmadev_obj *obj, struct rdmadev_obj *used,
+			enum rdmadev_obj_type type, const char *what);
+int rdmadev_obj_dev_ready(struct rdmadev *dev, const char *what);
+/* Close a CM_ID's sockets (rdmadev_cm.c). */
+void rdmadev_cm_release(struct rdmadev_cm_id *cm);
+
+/* The ops table of a live object's device, or NULL (for NULL or dead handles, whose destroy
+ * then fails the object check first). */
+static inline const struct rdmadev_ops *
+rdmadev_ops_of(const void *o)
+{
+	const struct rdmadev_obj *obj = o;
+
+	return obj != NULL && obj->live ? obj->dev->ops : NULL;
+}
+
+/* Whether the driver has @p op; true for NULL or dead handles, which the object check then
+ * refuses with -EINVAL. */
+#define OP_OF(o, op) (rdmadev_ops_of(o) == NULL || rdmadev_ops_of(o)->op != NULL)
+
+
+/* Restrack type of an object kind (RESTRACK_MAX for AH, which has none). */
+enum restrack_type rdmadev_obj_restrack_type(enum rdmadev_obj_type type);
+
+/* Dump fill callbacks (rdmadev_res.c). */
+int rdmadev_res_register_fills(struct rdmadev *dev);
+
+/* Telemetry (rdmadev_telemetry.c): register the commands, and the seam the tests call. */
+void rdmadev_telemetry_register(void);
+int rdmadev_telemetry_handle(const char *cmd, const char *params, struct rte_tel_data *d);
+
+/* The dummy fast-path object of unconfigured slots. */
+extern const struct rdmadev_fp_obj rdmadev_fp_dummy;
+
+#endif /* RDMADEV_PRIVATE_H */

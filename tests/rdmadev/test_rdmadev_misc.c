@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/* rdmadev resource dumps, telemetry (handlers and the real socket), the sysfs probe on a fake
+ * tree, and the CM_ID exchange over loopback TCP. */
+
+
+#include <errno.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_telemetry.h>
+
+#include <rdmadev.h>
+#include <rdmadev_driver.h>
+#include <rdmadev_private.h>
+
+#include "test.h"
+#include "test_driver.h"
+
+static char out[1 << 16];
+static char comm[32];
+static int16_t dev;
+static struct rdmadev_ctx *ctx;
+
+static void
+read_comm(void)
+{
+	FILE *f = fopen("/proc/self/comm", "r");
+
+	if (f == NULL || fgets(comm, sizeof(comm), f) == NULL)
+		strcpy(comm, "?");
+	comm[strcspn(comm, "\n")] = '\0';
+	if (f != NULL)
+		fclose(f);
+}
+
+static void
+dump(int type)
+{
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	TEST_CHECK_EQ(rdmadev_res_dump(dev, type, f), 0);
+	fclose(f);
+}
+
+/* Does the dump hold @p line, followed by " pid N comm C"? */
+static int
+has_line(const char *line)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "%s pid %d comm %s\n", line, (int)getpid(), comm);
+	if (strstr(out, want) != NULL)
+		return 1;
+	printf("#   want: %s#   dump: %s", want, out);
+	return 0;
+}
+
+static void
+test_dump(void)
+{
+	static char buf[4096];
+	struct rdmadev_cq_attr cqa = { .cqe = 16 };
+	struct rdmadev_mr_attr mra = { .addr = buf, .length = sizeof(buf), .iova = 0x10000,
+				       .access = RDMADEV_ACCESS_LOCAL_WRITE };
+	struct rdmadev_qp_init_attr qpa = { .qp_type = RDMADEV_QPT_RC,
+					     .cap = { .max_send_wr = 8, .max_recv_wr = 8 } };
+	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1 };
+	struct rdmadev_pd *pd;
+	struct rdmadev_qp *qp;
+	struct rdmadev_mr *mr;
+	char line[256];
+
+	TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pd), 0);
+	TEST_CHECK_EQ(rdmadev_cq_create(ctx, &cqa, &qpa.send_cq), 0);
+	qpa.recv_cq = qpa.send_cq;
+	qpa.pd = pd;
+	TEST_CHECK_EQ(rdmadev_qp_create(&qpa, &qp), 0);
+	TEST_CHECK_EQ(rdmadev_mr_reg(pd, &mra, &mr), 0);
+
+	dump(RESTRACK_QP);
+	TEST_CHECK(has_line("link rdma_test0/- lqpn 3 type RC state RESET sq-psn 0 "
+			    "path-mig-state MIGRATED pdn 3 drv-sq-depth 8"));
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+					RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS), 0);
+	a.qp_state = RDMADEV_QPS_RTR;
+	a.path_mtu = RDMADEV_MTU_4096;
+	a.dest_qp_num = 77;
+	a.rq_psn = 100;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_AV |
+					RDMADEV_QP_PATH_MTU | RDMADEV_QP_DEST_QPN |
+					RDMADEV_QP_RQ_PSN | RDMADEV_QP_MAX_DEST_RD_ATOMIC |
+					RDMADEV_QP_MIN_RNR_TIMER), 0);
+	dump(RESTRACK_QP);
+	TEST_CHECK(has_line("link rdma_test0/1 lqpn 3 rqpn 77 type RC state RTR rq-psn 100 "
+			    "sq-psn 0 path-mig-state MIGRATED pdn 3 drv-sq-depth 8"));
+	dump(RESTRACK_CQ);
+	TEST_CHECK(has_line("dev rdma_test0 cqn 3 cqe 33 users 2 poll-ctx DIRECT ctxn 0"));
+	dump(RESTRACK_MR);
+	TEST_CHECK(has_line("dev rdma_test0 mrn 1 rkey 0x101 lkey 0x101 iova 0x10000 "
+			    "mrlen 4096 pdn 3"));
+	dump(RESTRACK_PD);
+	TEST_CHECK(has_line("dev rdma_test0 pdn 3 users 2 ctxn 0"));
+	dump(RESTRACK_CTX);
+	TEST_CHECK(has_line("dev rdma_test0 ctxn 0 users 4"));
+	dump(RESTRACK_MAX);
+	snprintf(line, sizeof(line), "%d: rdma_test0: pd 1 cq 1 qp 1 cm_id 0 mr 1 ctx 1", dev);
+	TEST_CHECK(strstr(out, line) != NULL);
+	TEST_CHECK_EQ(rdmadev_res_dump(dev, 42, stdout), -EINVAL);
+
+	TEST_CHECK_EQ(rdmadev_mr_dereg(mr), 0);
+	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	TEST_CHECK_EQ(rdmadev_cq_destroy(qpa.send_cq), 0);
+	TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
+}
+
+/* One command over EAL's telemetry socket; the reply in out. */
+static int
+tel_query(const char *cmd)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		printf("#   telemetry socket %s: %s\n", sun.sun_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	n = read(fd, out, sizeof(out) - 1);	/* the greeting */
+	if (n > 0 && write(fd, cmd, strlen(cmd)) > 0)
+		n = read(fd, out, sizeof(out) - 1);
+	else
+		n = -1;
+	close(fd);
+	if (n < 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+static void
+test_telemetry(void)
+{
+	struct rte_tel_data *d = rte_tel_data_alloc();
+	struct rdmadev_pd *pd;
+	char cmd[64];
+
+	TEST_CHECK(d != NULL);
+	/* handlers that add containers (info; res of a type with objects) leave them to the
+	 * telemetry socket to free: those go through the socket below */
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/list", NULL, d), 0);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "31", d), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "x", d), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", NULL, d), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/stats", "0", d), 0);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/res", "0", d), 0);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/res", "0,qp", d), 0);	/* no QP */
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/res", "0,bogus", d), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/nothing", "0", d), -EINVAL);
+	rte_tel_data_free(d);
+
+	TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pd), 0);
+	TEST_CHECK_EQ(tel_query("/rdmadev/list"), 0);
+	snprintf(cmd, sizeof(cmd), "{\"/rdmadev/list\":[%d]}", dev);
+	TEST_CHECK(strcmp(out, cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/info,%d", dev);
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	TEST_CHECK(strstr(out, "\"name\":\"rdma_test0\"") != NULL);
+	TEST_CHECK(strstr(out, "\"max_qp_wr\":4063") != NULL);
+	TEST_CHECK(strstr(out, "\"max_inline\":101") != NULL);
+	TEST_CHECK(strstr(out, "\"capa\":{\"RTS_AE\":1,\"CQ_RESIZE\":1,\"CQE_64B\":0") != NULL);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/stats,%d", dev);
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	TEST_CHECK(strstr(out, "\"pd_created\":") != NULL);
+	TEST_CHECK(strstr(out, "\"cqpCommands\":") != NULL);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/res,%d", dev);
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	TEST_CHECK(strstr(out, "\"pd\":1,\"cq\":0,\"qp\":0") != NULL);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/res,%d,pd", dev);
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	TEST_CHECK(strstr(out, "{\"/rdmadev/res\":{\"") != NULL);
+	TEST_CHECK(strstr(out, "{\"pdn\":\"") != NULL);
+	TEST_CHECK(strstr(out, "\"users\":\"0\",\"ctxn\":\"0\",\"pid\":") != NULL);
+	if (test_case_failures)
+		printf("#   last reply: %s\n", out);
+	TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
+}
+
+/* ---- probe ---- */
+
+static char sysroot[128];
+
+static void
+mkfunc(const char *addr, const char *vendor, const char *device, const char *driver,
+       const char *group)
+{
+	char path[512], target[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysroot, addr);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor", sysroot, addr);
+	f = fopen(path, "w");
+	fprintf(f, "%s\n", vendor);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/device", sysroot, addr);
+	f = fopen(path, "w");
+	fprintf(f, "%s\n", device);
+	fclose(f);
+	if (driver != NULL) {
+		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", sysroot, addr);
+		snprintf(target, sizeof(target), "../../../../bus/pci/drivers/%s", driver);
+		TEST_CHECK_EQ(symlink(target, path), 0);
+	}
+	if (group != NULL) {
+		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sysroot, addr);
+		snprintf(target, sizeof(target), "../../../../kernel/iommu_groups/%s", group);
+		TEST_CHECK_EQ(symlink(target, path), 0);
+	}
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	RTE_SET_USED(st);
+	RTE_SET_USED(flag);
+	RTE_SET_USED(ftw);
+	return remove(path);
+}
+
+static void
+test_probe(void)
+{
+	struct rdmadev_pci_func fn[8];
+	char path[256];
+	int n;
+
+	snprintf(sysroot, sizeof(sysroot), "/tmp/rdmadev-sysfs-%d", (int)getpid());
+	mkdir(sysroot, 0755);
+	snprintf(path, sizeof(path), "%s/bus", sysroot);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/pci", sysroot);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices", sysroot);
+	mkdir(path, 0755);
+	mkfunc("0000:3b:00.0", "0x8086", "0x1592", "vfio-pci", "12");
+	mkfunc("0000:3b:00.1", "0x8086", "0x159b", "ice", "13");
+	mkfunc("0000:3b:00.2", "0x8086", "0x188a", "vfio-pci", NULL);
+	mkfunc("0000:3b:00.3", "0x8086", "0x1593", NULL, "14");
+	mkfunc("0000:5e:00.0", "0x15b3", "0x1017", "mlx5_core", "20");	/* not Intel */
+	mkfunc("0000:5e:00.1", "0x8086", "0x10fb", "vfio-pci", "21");	/* ixgbe */
+
+	n = rdmadev_probe_pci(sysroot, fn, RTE_DIM(fn));
+	TEST_CHECK_EQ(n, 4);
+	if (n == 4) {
+		TEST_CHECK(strcmp(fn[0].addr, "0000:3b:00.0") == 0);
+		TEST_CHECK(fn[0].usable);
+		TEST_CHECK_EQ(fn[0].iommu_group, 12);
+		TEST_CHECK_EQ(fn[0].device_id, 0x1592);
+		TEST_CHECK(strcmp(fn[0].devargs, "irdma:0000:3b:00.0") == 0);
+		TEST_CHECK(!fn[1].usable);
+		TEST_CHECK(strcmp(fn[1].driver, "ice") == 0);
+		TEST_CHECK(strstr(fn[1].reason, "bound to ice") != NULL);
+		TEST_CHECK(!fn[2].usable);
+		TEST_CHECK(strstr(fn[2].reason, "no IOMMU group") != NULL);
+		TEST_CHECK(!fn[3].usable);
+		TEST_CHECK(strstr(fn[3].reason, "not bound") != NULL);
+	}
+	TEST_CHECK_EQ(rdmadev_probe_pci(sysroot, fn, 1), 4);	/* counts beyond max */
+	TEST_CHECK_EQ(rdmadev_probe_pci(sysroot, NULL, 0), 4);
+	TEST_CHECK_EQ(rdmadev_probe_pci(sysroot, NULL, 3), -EINVAL);
+	setenv(RDMADEV_SYSFS_ENV, sysroot, 1);
+	TEST_CHECK_EQ(rdmadev_probe_pci(NULL, fn, RTE_DIM(fn)), 4);
+	unsetenv(RDMADEV_SYSFS_ENV);
+	TEST_CHECK_EQ(rdmadev_probe_pci("/nonexistent-sysfs", fn, RTE_DIM(fn)), -ENOENT);
+	TEST_CHECK(rdmadev_pci_id_supported(0x1591));
+	TEST_CHECK(rdmadev_pci_id_supported(0x189a));
+	TEST_CHECK(!rdmadev_pci_id_supported(0x10fb));
+	nftw(sysroot, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- CM_ID ---- */
+
+struct server {
+	struct rdmadev_cm_id *cm;
+	struct rdmadev_cm_param local, remote;
+	int timeout_ms;
+	int rc;
+};
+
+static void *
+server_run(void *arg)
+{
+	struct server *s = arg;
+
+	s->rc = rdmadev_cm_accept(s->cm, &s->local, &s->remote, s->timeout_ms);
+	return NULL;
+}
+
+static void
+test_cm(void)
+{
+	struct rdmadev_cm_param cli = { .qpn = 0x1234, .psn = 0xabcde, .mtu = RDMADEV_MTU_4096,
+					.has_rdma = 1, .rkey = 0x101, .addr = 0x7f0012345000 };
+	struct rdmadev_cm_param got;
+	struct server srv = { .local = { .qpn = 7, .psn = 99, .mtu = RDMADEV_MTU_1024 },
+			      .timeout_ms = 3000 };
+	struct rdmadev_cm_id *ccm, *lone;
+	pthread_t th;
+	uint16_t port;
+	int fd;
+
+	memset(cli.gid, 0xab, sizeof(cli.gid));
+	TEST_CHECK_EQ(rdmadev_cm_id_create(ctx, &srv.cm), 0);
+	TEST_CHECK_EQ(rdmadev_cm_id_create(ctx, &ccm), 0);
+	TEST_CHECK_EQ(td_count(dev, RESTRACK_CM_ID), 2);
+	TEST_CHECK_EQ(rdmadev_cm_accept(srv.cm, &srv.local, &got, 100), -EINVAL);	/* idle */
+	TEST_CHECK_EQ(rdmadev_cm_listen(srv.cm, "not-an-ip", 0), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_cm_listen(srv.cm, "127.0.0.1", 0), 0);
+	TEST_CHECK_EQ(rdmadev_cm_listen(srv.cm, "127.0.0.1", 0), -EINVAL);
+	port = rdmadev_cm_port(srv.cm);
+	TEST_CHECK(port != 0);
+	dump(RESTRACK_CM_ID);
+	{
+		char line[128];
+
+		snprintf(line, sizeof(line), "cm-idn %u state LISTEN src-port %u",
+			 rdmadev_obj_id(&srv.cm->obj), port);
+		TEST_CHECK(strstr(out, line) != NULL);
+	}
+
+	/* the exchange */
+	TEST_CHECK_EQ(pthread_create(&th, NULL, server_run, &srv), 0);
+	TEST_CHECK_EQ(rdmadev_cm_connect(ccm, "127.0.0.1", port, &cli, &got, 3000), 0);
+	pthread_join(th, NULL);
+	TEST_CHECK_EQ(srv.rc, 0);
+	TEST_CHECK_EQ(got.qpn, 7);
+	TEST_CHECK_EQ(got.psn, 99);
+	TEST_CHECK_EQ(got.mtu, RDMADEV_MTU_1024);
+	TEST_CHECK_EQ(got.has_rdma, 0);
+	TEST_CHECK_EQ(srv.remote.qpn, 0x1234);
+	TEST_CHECK_EQ(srv.remote.psn, 0xabcde);
+	TEST_CHECK_EQ(srv.remote.mtu, RDMADEV_MTU_4096);
+	TEST_CHECK_EQ(srv.remote.rkey, 0x101);
+	TEST_CHECK(srv.remote.addr == UINT64_C(0x7f0012345000));
+	TEST_CHECK(srv.remote.gid[15] == 0xab);
+
+	/* nobody connects: the accept times out */
+	TEST_CHECK_EQ(rdmadev_cm_accept(srv.cm, &srv.local, &got, 100), -ETIMEDOUT);
+	/* a connection that never sends: the connect side times out in the exchange */
+	TEST_CHECK_EQ(rdmadev_cm_connect(ccm, "127.0.0.1", port, &cli, &got, 200), -ETIMEDOUT);
+	/* garbage from the peer */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	{
+		struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
+		char junk[48];
+
+		memset(junk, 0x5a, sizeof(junk));
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		TEST_CHECK_EQ(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+		TEST_CHECK_EQ(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	}
+	/* the listener still holds the timed-out connect's socket first: drain it */
+	rdmadev_cm_accept(srv.cm, &srv.local, &got, 200);
+	TEST_CHECK_EQ(rdmadev_cm_accept(srv.cm, &srv.local, &got, 1000), -EPROTO);
+	close(fd);
+
+	/* refused: a port nobody listens on */
+	TEST_CHECK_EQ(rdmadev_cm_id_create(ctx, &lone), 0);
+	TEST_CHECK_EQ(rdmadev_cm_listen(lone, NULL, 0), 0);
+	port = rdmadev_cm_port(lone);
+	TEST_CHECK_EQ(rdmadev_cm_id_destroy(lone), 0);
+	TEST_CHECK_EQ(rdmadev_cm_connect(ccm, "127.0.0.1", port, &cli, &got, 1000),
+		      -ECONNREFUSED);
+	TEST_CHECK_EQ(rdmadev_cm_connect(ccm, "127.0.0.1", 0, &cli, &got, 1000), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_cm_connect(ccm, "127.0.0.1", 1, &cli, &got, 0), -EINVAL);
+	cli.qpn = 1u << 24;
+	TEST_CHECK_EQ(rdmadev_cm_connect(ccm, "127.0.0.1", 1, &cli, &got, 100), -EINVAL);
+
+	TEST_CHECK_EQ(rdmadev_cm_id_destroy(srv.cm), 0);
+	TEST_CHECK_EQ(rdmadev_cm_id_destroy(ccm), 0);
+	TEST_CHECK_EQ(td_count(dev, RESTRACK_CM_ID), 0);
+}
+
+int
+main(void)
+{
+	if (test_eal_init("test_rdmadev_misc", NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	read_comm();
+	dev = (int16_t)td_dev_up("rdma_test0");
+	if (dev < 0 || rdmadev_ctx_alloc(dev, &ctx) != 0) {
+		printf("Bail out! cannot bring up rdma_test0\n");
+		return 1;
+	}
+	TEST_RUN(test_dump);
+	TEST_RUN(test_telemetry);
+	TEST_RUN(test_probe);
+	TEST_RUN(test_cm);
+	rdmadev_ctx_free(ctx);
+	if (td_dev_down(dev) != 0)
+		printf("# leaks at close\n");
+	rte_eal_cleanup();
+	return test_done();
+}
