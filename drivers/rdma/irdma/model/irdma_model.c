@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The model device: creation, the backend operations behind struct irdma_hw, the engine
+ * thread (THREAD mode) or the stepping entry points (INLINE mode), counters, fault
+ * injection and the diagnostic look-ups.
+ */
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_pause.h>
+
+#include "model_priv.h"
+
+RTE_LOG_REGISTER(irdma_model_logtype, pmd.rdma.irdma.model, NOTICE);
+
+/* Idle polls of the engine thread before it yields the CPU once (two-core CI machines). */
+#define MODEL_IDLE_SPINS	1024u
+
+/* Instance counter for "irdma_model<N>". */
+static uint32_t model_instances;
+
+/*
+ * HMC limits the model advertises by default: E810-like orders of magnitude, chosen so
+ * that the kernel's sizing policy (fact sheet §7) needs to shrink, as on silicon. The
+ * exact silicon numbers are not public; see doc/model.md.
+ */
+static const struct irdma_model_obj_caps model_default_caps[IRDMA_HMC_OBJ_MAX] = {
+	[IRDMA_HMC_OBJ_QP] = { .max_cnt = 262144, .size_log2 = 9 },
+	[IRDMA_HMC_OBJ_CQ] = { .max_cnt = 524288, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_HTE] = { .max_cnt = 4194304, .size_log2 = 5 },
+	[IRDMA_HMC_OBJ_ARP] = { .max_cnt = 4096, .size_log2 = 5 },
+	[IRDMA_HMC_OBJ_APBVT] = { .max_cnt = 1 },
+	[IRDMA_HMC_OBJ_MR] = { .max_cnt = 2097152, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_XF] = { .max_cnt = 16777216, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_XFFL] = { .max_cnt = 262144, .block_size = 64 },
+	[IRDMA_HMC_OBJ_Q1] = { .max_cnt = 16777216, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_Q1FL] = { .max_cnt = 262144, .block_size = 64 },
+	[IRDMA_HMC_OBJ_TIMER] = { .max_cnt = 65536, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_FSIMC] = { .max_cnt = 4096, .size_log2 = 5 },
+	[IRDMA_HMC_OBJ_FSIAV] = { .max_cnt = 131072, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_PBLE] = { .max_cnt = 33554432 },
+	[IRDMA_HMC_OBJ_RRF] = { .max_cnt = 8388608, .size_log2 = 5 },
+	[IRDMA_HMC_OBJ_RRFFL] = { .max_cnt = 131072, .block_size = 64 },
+	[IRDMA_HMC_OBJ_HDR] = { .max_cnt = 262144, .size_log2 = 7 },
+	[IRDMA_HMC_OBJ_MD] = { .max_cnt = 65536, .size_log2 = 6 },
+	[IRDMA_HMC_OBJ_OOISC] = { .max_cnt = 8388608, .size_log2 = 5 },
+	[IRDMA_HMC_OBJ_OOISCFFL] = { .max_cnt = 131072, .block_size = 64 },
+};
+
+void
+irdma_model_config_default(struct irdma_model_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->gen = IRDMA_GEN_2;
+	cfg->mode = IRDMA_MODEL_MODE_INLINE;
+	cfg->hmc_fn_id = 0;
+	cfg->first_pe_sd = 0;
+	cfg->max_pe_sds = 4096;
+	cfg->max_ceqs = 256;
+	cfg->ht_multiplier = 1;
+	cfg->timer_bucket = 64;
+	cfg->fw_ready_reads = 0;
+	memcpy(cfg->obj, model_default_caps, sizeof(cfg->obj));
+}
+
+static int
+model_config_check(const struct irdma_model_config *c)
+{
+	unsigned int i;
+
+	if (c->gen != IRDMA_GEN_2 && c->gen != IRDMA_GEN_3)
+		return -EINVAL;
+	if (c->mode != IRDMA_MODEL_MODE_INLINE && c->mode != IRDMA_MODEL_MODE_THREAD)
+		return -EINVAL;
+	if (c->max_pe_sds == 0 || !irdma_fits(FPMQ_MAX_PE_SDS, c->max_pe_sds) ||
+	    !irdma_fits(FPMQ_FIRST_PE_SD_INDEX, c->first_pe_sd) ||
+	    (uint32_t)c->first_pe_sd + c->max_pe_sds > IRDMA_HMC_MAX_SD)
+		return -EINVAL;
+	if (c->max_ceqs == 0 || !irdma_fits(FPMQ_MAX_CEQS, c->max_ceqs) ||
+	    !irdma_fits(CQP_FPM_HMCFNID, c->hmc_fn_id))
+		return -EINVAL;
+	if (!irdma_fits(FPMQ_QP_MAX, c->obj[IRDMA_HMC_OBJ_QP].max_cnt) ||
+	    !irdma_fits(FPMQ_CQ_MAX, c->obj[IRDMA_HMC_OBJ_CQ].max_cnt) ||
+	    c->obj[IRDMA_HMC_OBJ_CQ].max_cnt > IRDMA_MAX_CQ_ID + 1 ||
+	    c->obj[IRDMA_HMC_OBJ_APBVT].max_cnt > 1)
+		return -EINVAL;
+	for (i = 0; i < IRDMA_HMC_OBJ_MAX; i++) {
+		if (irdma_hmc_obj_is_fl(i) && c->obj[i].block_size == 0)
+			return -EINVAL;
+		if (c->obj[i].size_log2 >= IRDMA_HMC_PAGED_BP_SHIFT + IRDMA_PBLE_512_SHIFT)
+			return -EINVAL; /* an object larger than an SD */
+	}
+	return 0;
+}
+
+struct model_dev *
+model_dev_of(struct irdma_hw *hw)
+{
+	if (hw == NULL || hw->be == NULL || hw->be->close != irdma_model_destroy)
+		return NULL;
+	return hw->be_priv;
+}
+
+/* Run whatever the engine has to do (caller holds d->lock). */
+void
+model_step(struct model_dev *d)
+{
+	if (d->cqp_ctl_pending) {
+		d->cqp_ctl_pending = false;
+		model_cqp_ctl(d);
+	}
+	model_cqp_process(d);
+}
+
+/* A doorbell was rung (caller holds d->lock): run now (INLINE) or wake the thread. */
+void
+model_kick(struct model_dev *d)
+{
+	if (d->cfg.mode == IRDMA_MODEL_MODE_INLINE)
+		model_step(d);
+	else
+		__atomic_store_n(&d->work, 1, __ATOMIC_RELEASE);
+}
+
+static void *
+model_thread(void *arg)
+{
+	struct model_dev *d = arg;
+	unsigned int idle = 0;
+
+	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
+		if (__atomic_exchange_n(&d->work, 0, __ATOMIC_ACQ_REL)) {
+			pthread_mutex_lock(&d->lock);
+			model_step(d);
+			pthread_mutex_unlock(&d->lock);
+			idle = 0;
+		} else if (++idle >= MODEL_IDLE_SPINS) {
+			sched_yield();
+			idle = 0;
+		} else {
+			rte_pause();
+		}
+	}
+	return NULL;
+}
+
+static uint32_t
+be_reg_read(struct irdma_hw *hw, uint32_t off)
+{
+	struct model_dev *d = hw->be_priv;
+	uint32_t v;
+
+	pthread_mutex_lock(&d->lock);
+	v = model_reg_read(d, off);
+	pthread_mutex_unlock(&d->lock);
+	return v;
+}
+
+static void
+be_reg_write(struct irdma_hw *hw, uint32_t off, uint32_t val)
+{
+	struct model_dev *d = hw->be_priv;
+
+	pthread_mutex_lock(&d->lock);
+	model_reg_write(d, off, val);
+	pthread_mutex_unlock(&d->lock);
+}
+
+static int
+be_dma_map(struct irdma_hw *hw, void *va, rte_iova_t iova, size_t len)
+{
+	return model_dma_map(hw->be_priv, va, iova, len);
+}
+
+static int
+be_dma_unmap(struct irdma_hw *hw, void *va, rte_iova_t iova, size_t len)
+{
+	return model_dma_unmap(hw->be_priv, va, iova, len);
+}
+
+static void
+be_service(struct irdma_hw *hw)
+{
+	struct model_dev *d = hw->be_priv;
+
+	pthread_mutex_lock(&d->lock);
+	model_step(d);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* INLINE mode: the driver's waits step the engine. */
+static const struct irdma_hw_backend model_be_inline = {
+	.name = "model",
+	.reg_read = be_reg_read,
+	.reg_write = be_reg_write,
+	.dma_map = be_dma_map,
+	.dma_unmap = be_dma_unmap,
+	.irq_fd = NULL,
+	.service = be_service,
+	.close = irdma_model_destroy,
+};
+
+/* THREAD mode: the engine runs by itself, as silicon does. */
+static const struct irdma_hw_backend model_be_thread = {
+	.name = "model",
+	.reg_read = be_reg_read,
+	.reg_write = be_reg_write,
+	.dma_map = be_dma_map,
+	.dma_unmap = be_dma_unmap,
+	.irq_fd = NULL,
+	.service = NULL,
+	.close = irdma_model_destroy,
+};
+
+int
+irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
+{
+	struct irdma_model_config def;
+	struct model_dev *d;
+	uint32_t n;
+	int ret;
+
+	if (hw == NULL)
+		return -EINVAL;
+	if (cfg == NULL) {
+		irdma_model_config_default(&def);
+		cfg = &def;
+	}
+	ret = model_config_check(cfg);
+	if (ret != 0)
+		return ret;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	d->cfg = *cfg;
+	d->sd = calloc(cfg->max_pe_sds, sizeof(*d->sd));
+	d->ceq = calloc(cfg->max_ceqs, sizeof(*d->ceq));
+	if (d->sd == NULL || d->ceq == NULL) {
+		ret = -ENOMEM;
+		goto err_mem;
+	}
+	ret = model_dma_init(&d->dma);
+	if (ret != 0)
+		goto err_mem;
+	ret = -pthread_mutex_init(&d->lock, NULL);
+	if (ret != 0)
+		goto err_dma;
+	n = __atomic_fetch_add(&model_instances, 1, __ATOMIC_RELAXED);
+	memset(hw, 0, sizeof(*hw));
+	snprintf(hw->name, sizeof(hw->name), "irdma_model%u", n);
+	snprintf(d->name, sizeof(d->name), "%s", hw->name);
+	hw->bar0 = NULL;
+	hw->be = cfg->mode == IRDMA_MODEL_MODE_THREAD ? &model_be_thread : &model_be_inline;
+	hw->be_priv = d;
+	hw->bar0_len = IRDMA_MODEL_BAR0_LEN;
+	hw->vendor_id = IRDMA_MODEL_VENDOR_ID;
+	hw->device_id = IRDMA_MODEL_DEVICE_ID;
+	hw->gen = cfg->gen;
+	hw->numa_node = -1;
+	d->hw = hw;
+	if (cfg->mode == IRDMA_MODEL_MODE_THREAD) {
+		ret = -pthread_create(&d->thread, NULL, model_thread, d);
+		if (ret != 0)
+			goto err_lock;
+		d->thread_started = true;
+	}
+	MODEL_LOG(INFO, d, "created: gen %u, %s mode", cfg->gen,
+		  cfg->mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline");
+	return 0;
+err_lock:
+	pthread_mutex_destroy(&d->lock);
+	memset(hw, 0, sizeof(*hw));
+err_dma:
+	model_dma_fini(&d->dma);
+err_mem:
+	free(d->sd);
+	free(d->ceq);
+	free(d);
+	return ret;
+}
+
+void
+irdma_model_destroy(struct irdma_hw *hw)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL)
+		return;
+	if (d->thread_started) {
+		__atomic_store_n(&d->stop, 1, __ATOMIC_RELEASE);
+		pthread_join(d->thread, NULL);
+	}
+	MODEL_LOG(INFO, d, "destroyed");
+	model_fpm_free(d);
+	free(d->sd);
+	free(d->ceq);
+	model_dma_fini(&d->dma);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+	memset(hw, 0, sizeof(*hw));
+}
+
+int
+irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count,
+			     uint16_t major, uint16_t minor)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || opcode >= IRDMA_MODEL_CQP_OPCODES ||
+	    (count > 0 && major == IRDMA_CQP_MAJ_NO_ERROR))
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	d->fault.opcode = opcode;
+	d->fault.count = count;
+	d->fault.major = major;
+	d->fault.minor = minor;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+int
+irdma_model_stats_get(struct irdma_hw *hw, struct irdma_model_stats *stats)
+{
+	struct model_dev *d = model_dev_of(hw);
+	const uint64_t *src;
+	uint64_t *dst;
+	size_t i;
+
+	if (d == NULL || stats == NULL)
+		return -EINVAL;
+	/* Counter by counter, each an atomic read: the struct is all uint64_t. */
+	src = (const uint64_t *)&d->st;
+	dst = (uint64_t *)stats;
+	for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
+irdma_model_hmc_lookup(struct irdma_hw *hw, enum irdma_hmc_obj obj, uint32_t index,
+		       rte_iova_t *iova)
+{
+	struct model_dev *d = model_dev_of(hw);
+	int ret;
+
+	if (d == NULL || iova == NULL || (unsigned int)obj >= IRDMA_HMC_OBJ_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	ret = model_hmc_iova(d, obj, index, iova);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+int
+irdma_model_pble_lookup(struct irdma_hw *hw, unsigned int level, uint32_t first,
+			uint32_t page, rte_iova_t *iova)
+{
+	struct model_dev *d = model_dev_of(hw);
+	int ret;
+
+	if (d == NULL || iova == NULL ||
+	    (level != IRDMA_PBLE_LEVEL_1 && level != IRDMA_PBLE_LEVEL_2))
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	ret = model_pble_iova(d, level, first, page, iova);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+int
+irdma_model_cq_get(struct irdma_hw *hw, uint32_t cq_id, struct irdma_model_cq_info *info)
+{
+	struct model_dev *d = model_dev_of(hw);
+	const struct model_cq *cq;
+	int ret = 0;
+
+	if (d == NULL || info == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	if (cq_id >= d->cq_tab || !d->cq[cq_id].valid) {
+		ret = -ENOENT;
+		goto out;
+	}
+	cq = &d->cq[cq_id];
+	*info = (struct irdma_model_cq_info){
+		.size = cq->ring.size,
+		.head = cq->head,
+		.polarity = cq->polarity,
+		.pbl_level = cq->ring.level,
+		.ceq_valid = cq->ceq_valid,
+		.ceq_id = cq->ceq_id,
+		.ctx = cq->ctx,
+		.pa = cq->ring.pa,
+		.first_pble = cq->ring.first_pble,
+		.shadow_pa = cq->shadow_pa,
+	};
+out:
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_MODEL_H
+#define IRDMA_MODEL_H
+
+/**
+ * @file
+ * The device model of the E810 RDMA engine (irdma gen2): a software backend for
+ * struct irdma_hw. The driver talks to it exactly as to silicon: 32-bit register
+ * accesses (trapped because hw->bar0 is NULL), DMA maps, and the memory it maps. The model
+ * reads and writes host memory only through those maps; anything it cannot reach, or any
+ * field it does not accept, becomes the error silicon would report (CCQPSTATUS.ERR +
+ * CQPERRCODES, CQPTAIL.CQP_OP_ERR, a CCQ CQE with MAJERR / MINERR, or an AEQE).
+ *
+ * Two execution modes give the same results:
+ *  - IRDMA_MODEL_MODE_THREAD: the model runs on its own pthread, busy-polling its work
+ *    like the engine's firmware;
+ *  - IRDMA_MODEL_MODE_INLINE: nothing runs on its own; the model makes progress inside
+ *    the register write that rings a doorbell and inside irdma_hw_service(). Deterministic,
+ *    for tests.
+ *
+ * See doc/model.md for what is modelled, the error codes and the choices made where the
+ * public sources are silent.
+ */
+
+#include <stdint.h>
+
+#include "irdma_hw.h"
+#include "irdma_hmc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** PCI device id the model reports (E810-C for QSFP). */
+#define IRDMA_MODEL_DEVICE_ID		0x1592
+/** PCI vendor id the model reports (Intel). */
+#define IRDMA_MODEL_VENDOR_ID		0x8086
+/** Size of BAR0 the model decodes (E810 PF BAR0: 128 MB). */
+#define IRDMA_MODEL_BAR0_LEN		UINT64_C(0x8000000)
+/** Number of CQP opcodes (the 6-bit CQP_OPCODE field). */
+#define IRDMA_MODEL_CQP_OPCODES		64u
+
+/** How the model executes. */
+enum irdma_model_mode {
+	IRDMA_MODEL_MODE_INLINE = 0, /**< stepped from doorbells and irdma_hw_service() */
+	IRDMA_MODEL_MODE_THREAD = 1, /**< its own busy-polling pthread */
+};
+
+/**
+ * CQP minor error codes of the model (CQPERRCODES.MINOR, CCQ CQE MINERR). Silicon's minor
+ * codes are not public beyond STAG_INVALID (1) and SUSPEND_PND (5); the model uses its own
+ * range, above those, so that every refusal says why. The major code is
+ * IRDMA_CQP_MAJ_ERROR, or IRDMA_CQP_MAJ_CNTXTCACHE_ERROR when an HMC context address is not
+ * backed by the segment / page descriptors.
+ */
+enum irdma_model_minor {
+	IRDMA_MODEL_MIN_BAD_OPCODE	= 0x0100, /**< opcode undefined on this generation */
+	IRDMA_MODEL_MIN_NOT_MODELED	= 0x0101, /**< defined opcode the model does not run yet */
+	IRDMA_MODEL_MIN_BAD_FIELD	= 0x0102, /**< a field holds a value out of range */
+	IRDMA_MODEL_MIN_DMA_FAULT	= 0x0103, /**< an address is not (entirely) DMA-mapped */
+	IRDMA_MODEL_MIN_BAD_ALIGN	= 0x0104, /**< an address is misaligned */
+	IRDMA_MODEL_MIN_BAD_SIZE	= 0x0105, /**< a queue size is out of range */
+	IRDMA_MODEL_MIN_BAD_ID		= 0x0106, /**< an object id / SD index out of range */
+	IRDMA_MODEL_MIN_OBJ_EXISTS	= 0x0107, /**< the object already exists */
+	IRDMA_MODEL_MIN_NO_OBJ		= 0x0108, /**< the object does not exist */
+	IRDMA_MODEL_MIN_NO_FPM		= 0x0109, /**< the HMC layout is not committed */
+	IRDMA_MODEL_MIN_FPM_EXCEEDS	= 0x010a, /**< commit above a maximum or the SD budget */
+	IRDMA_MODEL_MIN_HMC_UNBACKED	= 0x010b, /**< FPM address with no valid SD / PD */
+	IRDMA_MODEL_MIN_BAD_STATE	= 0x010c, /**< not allowed in the current state */
+	IRDMA_MODEL_MIN_BAD_PBLE	= 0x010d, /**< PBLE index out of the committed PBLE object */
+};
+
+/** What the model advertises for one HMC object type in QUERY_FPM_VAL. */
+struct irdma_model_obj_caps {
+	uint32_t max_cnt;	/**< maximum count */
+	uint32_t size_log2;	/**< log2 of the object size (plain objects) */
+	uint32_t block_size;	/**< free-list objects: the parent's block size */
+};
+
+/** Configuration of a model device. irdma_model_config_default() fills every field. */
+struct irdma_model_config {
+	uint8_t gen;			/**< 2 (E810, default) or 3 (feature set only) */
+	enum irdma_model_mode mode;	/**< THREAD or INLINE */
+	uint8_t hmc_fn_id;		/**< HMC function id of this PF (FPM / SDS commands) */
+	uint16_t first_pe_sd;		/**< first SD index of the function */
+	uint16_t max_pe_sds;		/**< SDs the function may back (2 MB each) */
+	uint16_t max_ceqs;		/**< CEQs the function may create */
+	uint8_t ht_multiplier;		/**< QUERY_FPM HTMULTIPLIER */
+	uint16_t timer_bucket;		/**< QUERY_FPM TIMERBUCKET */
+	uint32_t fw_ready_reads;	/**< CPUSTATUS0 reads before firmware reports ready */
+	/** Per-object limits, indexed by enum irdma_hmc_obj. */
+	struct irdma_model_obj_caps obj[IRDMA_HMC_OBJ_MAX];
+};
+
+/** Hardware-counter style statistics (monotonic). */
+struct irdma_model_stats {
+	uint64_t reg_reads;		/**< register reads */
+	uint64_t reg_writes;		/**< register writes */
+	uint64_t reg_unknown_reads;	/**< reads of offsets the model does not decode */
+	uint64_t reg_unknown_writes;	/**< writes to offsets the model does not decode */
+	uint64_t reg_refused;		/**< accesses at or beyond BAR0 or misaligned */
+	uint64_t dma_maps;		/**< DMA maps accepted */
+	uint64_t dma_unmaps;		/**< DMA unmaps accepted */
+	uint64_t dma_map_refused;	/**< DMA map / unmap requests refused */
+	uint64_t dma_faults;		/**< model accesses to unmapped IOVAs (refused) */
+	uint64_t cqp_creates;		/**< CQP created */
+	uint64_t cqp_create_errors;	/**< CQP create refused */
+	uint64_t cqp_destroys;		/**< CQP destroyed */
+	uint64_t cqp_doorbells;		/**< CQPDB writes accepted */
+	uint64_t cqp_doorbell_refused;	/**< CQPDB writes refused (no CQP, head out of range) */
+	uint64_t cqp_wqes;		/**< CQP WQEs fetched */
+	uint64_t cqp_wqe_not_valid;	/**< fetch stopped on a WQE with the wrong polarity */
+	uint64_t cqp_errors;		/**< CQP WQEs that completed with an error */
+	uint64_t cqp_injected;		/**< of which injected by irdma_model_inject_cqp_fault() */
+	uint64_t cqp_op_done[IRDMA_MODEL_CQP_OPCODES];	  /**< successful, per opcode */
+	uint64_t cqp_op_refused[IRDMA_MODEL_CQP_OPCODES]; /**< failed, per opcode */
+	uint64_t ccq_cqes;		/**< CQEs written to the CCQ */
+	uint64_t cqe_write_errors;	/**< CQEs that could not be written (AE raised) */
+	uint64_t ceqes;			/**< CEQEs written */
+	uint64_t aeqes;			/**< AEQEs written */
+	uint64_t eq_dropped;		/**< events lost: no queue, or no AEQ credit */
+	uint64_t cq_arms;		/**< CQ arm doorbells */
+	uint64_t cq_acks;		/**< CQACK writes */
+	uint64_t pd_invalidates;	/**< PFHMC_PDINV writes */
+};
+
+/** A CQ as the model keeps it (for tests and diagnostics). */
+struct irdma_model_cq_info {
+	uint32_t size;		/**< entries */
+	uint32_t head;		/**< next entry the device writes */
+	uint8_t polarity;	/**< valid bit it writes on this pass */
+	uint8_t pbl_level;	/**< 0, 1 or 2 */
+	uint8_t ceq_valid;	/**< CEQ binding valid */
+	uint16_t ceq_id;	/**< bound CEQ */
+	uint64_t ctx;		/**< CQ context (CREATE_CQ qword 1) */
+	rte_iova_t pa;		/**< ring IOVA (level 0) */
+	uint32_t first_pble;	/**< first PBLE index (levels 1, 2) */
+	rte_iova_t shadow_pa;	/**< shadow area IOVA */
+};
+
+/**
+ * Fill @p cfg with the defaults: gen 2, INLINE mode, the E810-like HMC limits the model
+ * advertises (see doc/model.md), firmware ready at the first read.
+ */
+void irdma_model_config_default(struct irdma_model_config *cfg);
+
+/**
+ * Create a model device and fill @p hw for it: bar0 = NULL, be = the model backend,
+ * name "irdma_model<N>", vendor 0x8086, device IRDMA_MODEL_DEVICE_ID, gen, BAR0 length.
+ * In THREAD mode the model's pthread is running when this returns.
+ * @param cfg configuration, or NULL for the defaults.
+ * @param hw  filled on success.
+ * @return 0, -EINVAL for a bad configuration, -ENOMEM, or -errno of pthread_create.
+ */
+int irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw);
+
+/**
+ * Destroy a model device created by irdma_model_create() (also reachable as
+ * hw->be->close). Stops the thread, frees the model's state; host memory is not touched.
+ * Safe on a zeroed or already destroyed @p hw.
+ */
+void irdma_model_destroy(struct irdma_hw *hw);
+
+/**
+ * Make the next @p count CQP commands with opcode @p opcode fail with @p major / @p minor
+ * without executing them (fault injection). count 0 cancels.
+ * @return 0, or -EINVAL (not a model device, opcode out of range, major 0 with count > 0).
+ */
+int irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count,
+				 uint16_t major, uint16_t minor);
+
+/** Copy the model's counters. @return 0, or -EINVAL if @p hw is not a model device. */
+int irdma_model_stats_get(struct irdma_hw *hw, struct irdma_model_stats *stats);
+
+/**
+ * Resolve an HMC object the way the engine does: FPM address from the committed layout,
+ * then SD, then (paged) the PD entry read through DMA.
+ * @param obj   object type.
+ * @param index object index (< committed count).
+ * @param iova  IOVA of the object's first byte.
+ * @return 0, or a positive enum irdma_model_minor code, or -EINVAL for a bad @p hw.
+ */
+int irdma_model_hmc_lookup(struct irdma_hw *hw, enum irdma_hmc_obj obj, uint32_t index,
+			   rte_iova_t *iova);
+
+/**
+ * Resolve page @p page of a queue or region described by PBLEs: level 1 (a run starting at
+ * @p first) or level 2 (@p first is the root run; roots hold leaf PBLE indices).
+ * @return 0 with *iova set, a positive enum irdma_model_minor code, or -EINVAL.
+ */
+int irdma_model_pble_lookup(struct irdma_hw *hw, unsigned int level, uint32_t first,
+			    uint32_t page, rte_iova_t *iova);
+
+/**
+ * Describe CQ @p cq_id as the model keeps it.
+ * @return 0, -ENOENT if it does not exist, -EINVAL for a bad @p hw.
+ */
+int irdma_model_cq_get(struct irdma_hw *hw, uint32_t cq_id, struct irdma_model_cq_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRDMA_MODEL_H */

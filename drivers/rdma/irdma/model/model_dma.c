@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The model's IOMMU view. On silicon behind VFIO the engine can reach exactly the ranges
+ * the driver mapped; a DMA to anything else is blocked by the IOMMU and the engine reports
+ * an error. The model keeps the same table: (iova, len, va) entries sorted by IOVA, with
+ * overlapping maps refused, and every access the engine makes to host memory is checked
+ * byte for byte against it before any byte moves. An access may span adjacent maps (two
+ * pages mapped separately but contiguous in IOVA), as on an IOMMU.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "model_priv.h"
+
+/* Initial capacity of the map table. */
+#define MODEL_DMA_MAPS_INIT	64u
+
+int
+model_dma_init(struct model_dma *m)
+{
+	memset(m, 0, sizeof(*m));
+	return -pthread_rwlock_init(&m->lock, NULL);
+}
+
+void
+model_dma_fini(struct model_dma *m)
+{
+	free(m->maps);
+	m->maps = NULL;
+	m->n = 0;
+	m->cap = 0;
+	pthread_rwlock_destroy(&m->lock);
+}
+
+/* Index of the first map whose IOVA is greater than @p iova (binary search). */
+static uint32_t
+dma_upper(const struct model_dma *m, rte_iova_t iova)
+{
+	uint32_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->maps[mid].iova <= iova)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The map holding byte @p iova, or NULL. */
+static const struct model_map *
+dma_find(const struct model_dma *m, rte_iova_t iova)
+{
+	uint32_t i = dma_upper(m, iova);
+	const struct model_map *e;
+
+	if (i == 0)
+		return NULL;
+	e = &m->maps[i - 1];
+	return iova - e->iova < e->len ? e : NULL;
+}
+
+/* True when every byte of [iova, iova + len) is mapped (caller holds the lock). */
+static bool
+dma_covered(const struct model_dma *m, rte_iova_t iova, size_t len)
+{
+	while (len > 0) {
+		const struct model_map *e = dma_find(m, iova);
+		size_t chunk;
+
+		if (e == NULL)
+			return false;
+		chunk = e->len - (size_t)(iova - e->iova);
+		if (chunk >= len)
+			return true;
+		len -= chunk;
+		iova += chunk;
+	}
+	return true;
+}
+
+int
+model_dma_map(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
+{
+	struct model_dma *m = &d->dma;
+	uint32_t i;
+	int ret = 0;
+
+	if (va == NULL || len == 0 || iova == RTE_BAD_IOVA || iova + len < iova) {
+		MODEL_INC(d, dma_map_refused);
+		return -EINVAL;
+	}
+	pthread_rwlock_wrlock(&m->lock);
+	i = dma_upper(m, iova);
+	/* Refuse any overlap with the neighbours on either side. */
+	if ((i > 0 && m->maps[i - 1].iova + m->maps[i - 1].len > iova) ||
+	    (i < m->n && iova + len > m->maps[i].iova)) {
+		ret = -EEXIST;
+		goto out;
+	}
+	if (m->n == m->cap) {
+		uint32_t cap = m->cap ? m->cap * 2 : MODEL_DMA_MAPS_INIT;
+		struct model_map *n = realloc(m->maps, cap * sizeof(*n));
+
+		if (n == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		m->maps = n;
+		m->cap = cap;
+	}
+	memmove(&m->maps[i + 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
+	m->maps[i] = (struct model_map){ .iova = iova, .len = len, .va = va };
+	m->n++;
+out:
+	pthread_rwlock_unlock(&m->lock);
+	if (ret == 0)
+		MODEL_INC(d, dma_maps);
+	else
+		MODEL_INC(d, dma_map_refused);
+	return ret;
+}
+
+int
+model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
+{
+	struct model_dma *m = &d->dma;
+	uint32_t i;
+	int ret = -ENOENT;
+
+	pthread_rwlock_wrlock(&m->lock);
+	i = dma_upper(m, iova);
+	if (i > 0 && m->maps[i - 1].iova == iova && m->maps[i - 1].len == len &&
+	    m->maps[i - 1].va == va) {
+		memmove(&m->maps[i - 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
+		m->n--;
+		ret = 0;
+	}
+	pthread_rwlock_unlock(&m->lock);
+	if (ret == 0)
+		MODEL_INC(d, dma_unmaps);
+	else
+		MODEL_INC(d, dma_map_refused);
+	return ret;
+}
+
+/* Copy between host memory at [iova, iova + len) and @p buf; all or nothing. */
+static int
+dma_copy(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_host)
+{
+	struct model_dma *m = &d->dma;
+	uint8_t *p = buf;
+	int ret = 0;
+
+	if (len == 0)
+		return 0;
+	pthread_rwlock_rdlock(&m->lock);
+	if (iova + len < iova || !dma_covered(m, iova, len)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	while (len > 0) {
+		const struct model_map *e = dma_find(m, iova);
+		size_t off = (size_t)(iova - e->iova);
+		size_t chunk = RTE_MIN(len, e->len - off);
+
+		if (to_host)
+			memcpy(e->va + off, p, chunk);
+		else
+			memcpy(p, e->va + off, chunk);
+		p += chunk;
+		iova += chunk;
+		len -= chunk;
+	}
+out:
+	pthread_rwlock_unlock(&m->lock);
+	if (ret != 0) {
+		MODEL_INC(d, dma_faults);
+		MODEL_LOG(DEBUG, d, "DMA fault at IOVA 0x%" PRIx64 " (+%zu)", iova, len);
+	}
+	return ret;
+}
+
+int
+model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len)
+{
+	int ret = 0;
+
+	pthread_rwlock_rdlock(&d->dma.lock);
+	if (len == 0 || iova + len < iova || !dma_covered(&d->dma, iova, len))
+		ret = -EFAULT;
+	pthread_rwlock_unlock(&d->dma.lock);
+	if (ret != 0)
+		MODEL_INC(d, dma_faults);
+	return ret;
+}
+
+int
+model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len)
+{
+	return dma_copy(d, iova, buf, len, false);
+}
+
+int
+model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len)
+{
+	return dma_copy(d, iova, (void *)(uintptr_t)buf, len, true);
+}
+
+/*
+ * The host address of an aligned qword at @p iova, with the map lock held for reading
+ * (the caller drops it). Qwords the driver and the device exchange while both run (valid
+ * words, shadow areas) are accessed as single atomic 64-bit loads and stores, which is
+ * what the 8-byte aligned PCIe accesses of silicon guarantee.
+ */
+static uint64_t *
+dma_qword_locked(struct model_dev *d, rte_iova_t iova)
+{
+	const struct model_map *e;
+
+	if ((iova & (IRDMA_QWORD_BYTES - 1)) != 0)
+		return NULL;
+	e = dma_find(&d->dma, iova);
+	if (e == NULL || e->len - (size_t)(iova - e->iova) < IRDMA_QWORD_BYTES)
+		return NULL;
+	return (uint64_t *)(void *)(e->va + (iova - e->iova));
+}
+
+int
+model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
+{
+	uint64_t *p;
+
+	pthread_rwlock_rdlock(&d->dma.lock);
+	p = dma_qword_locked(d, iova);
+	if (p != NULL)
+		*v = rte_le_to_cpu_64(__atomic_load_n(p, __ATOMIC_ACQUIRE));
+	pthread_rwlock_unlock(&d->dma.lock);
+	if (p == NULL) {
+		MODEL_INC(d, dma_faults);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int
+model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
+{
+	uint64_t *p;
+
+	pthread_rwlock_rdlock(&d->dma.lock);
+	p = dma_qword_locked(d, iova);
+	if (p != NULL)
+		__atomic_store_n(p, rte_cpu_to_le_64(v), __ATOMIC_RELEASE);
+	pthread_rwlock_unlock(&d->dma.lock);
+	if (p == NULL) {
+		MODEL_INC(d, dma_faults);
+		return -EFAULT;
+	}
+	return 0;
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_MODEL_PRIV_H
+#define IRDMA_MODEL_PRIV_H
+
+/*
+ * Internal state of the device model. One mutex (dev->lock) serialises everything the
+ * engine does (register side effects, CQP execution, event writers); the DMA map table has
+ * its own reader-writer lock because the driver maps and unmaps memory while the model
+ * thread runs. Lock order: dev->lock, then dma.lock.
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+
+#include "irdma_base.h"
+#include "irdma_model.h"
+
+extern int irdma_model_logtype;
+
+#define MODEL_LOG(level, dev, fmt, ...) \
+	rte_log(RTE_LOG_##level, irdma_model_logtype, "%s: " fmt "\n", \
+		(dev)->name, ##__VA_ARGS__)
+
+/* Count an event (hardware-counter style; readable from any thread). */
+#define MODEL_INC(dev, field) __atomic_fetch_add(&(dev)->st.field, 1, __ATOMIC_RELAXED)
+
+/*
+ * CQP_LPBLSIZE values (the kernel's enum irdma_pbl_chunk, not in base/): level 1 is a
+ * chunk size of 1, level 2 a chunk size of 3 (fact sheet §6.1).
+ */
+#define MODEL_LPBLSIZE_L0	0u
+#define MODEL_LPBLSIZE_L1	1u
+#define MODEL_LPBLSIZE_L2	3u
+
+/* Latched interrupt-configuration registers the model keeps (per vector / queue). */
+#define MODEL_VSI_REGS		1024u
+
+/* One DMA map: [iova, iova + len) is host memory at va. */
+struct model_map {
+	rte_iova_t iova;
+	size_t len;
+	uint8_t *va;
+};
+
+/* The IOMMU view: maps sorted by IOVA, never overlapping. */
+struct model_dma {
+	pthread_rwlock_t lock;
+	struct model_map *maps;
+	uint32_t n;
+	uint32_t cap;
+};
+
+/* A committed HMC object: FPM base, entry size, committed and maximum counts. */
+struct model_hmc_obj {
+	uint64_t base;
+	uint64_t size;
+	uint32_t cnt;
+	uint32_t max;
+};
+
+/* A segment descriptor as programmed by UPDATE_PE_SDS. */
+struct model_sd {
+	uint8_t type;		/* enum irdma_sd_type */
+	rte_iova_t addr;	/* PD page (paged) or 2 MB buffer (direct) */
+};
+
+/* Where a queue's entries live: one IOVA (level 0) or PBLEs (levels 1, 2). */
+struct model_ring {
+	rte_iova_t pa;
+	uint32_t first_pble;
+	uint8_t level;
+	uint32_t size;		/* entries */
+	uint32_t esize;		/* bytes per entry */
+};
+
+/* A CQ (the CCQ is CQ 0). */
+struct model_cq {
+	bool valid;
+	bool ceq_valid;
+	bool ceqe_en;
+	bool chk_overflow;
+	bool armed;
+	uint16_t ceq_id;
+	uint64_t ctx;
+	rte_iova_t shadow_pa;
+	struct model_ring ring;
+	uint32_t head;
+	uint8_t polarity;
+};
+
+/* A CEQ or the AEQ. */
+struct model_eq {
+	bool valid;
+	struct model_ring ring;
+	uint32_t head;
+	uint8_t polarity;
+	uint32_t credits;	/* AEQ: entries the driver has not returned yet may not exceed size */
+};
+
+/* The outcome of one CQP command. */
+struct model_res {
+	uint16_t major;
+	uint16_t minor;
+	uint32_t retval;
+};
+
+struct model_dev {
+	char name[32];
+	struct irdma_hw *hw;
+	struct irdma_model_config cfg;
+	pthread_mutex_t lock;
+	struct model_dma dma;
+	struct irdma_model_stats st;
+
+	/* Register file. */
+	uint32_t cpustatus_reads;
+	uint32_t ccqp_high;
+	uint32_t ccqp_low;
+	uint32_t ccqpstatus;
+	uint32_t cqperrcodes;
+	bool cqp_op_err;
+	bool cqp_ctl_pending;	/* CCQPLOW written: create / destroy to run */
+	uint32_t dyn_ctl[IRDMA_GLINT_VECTORS];
+	uint32_t ceqctl[IRDMA_GLINT_VECTORS];
+	uint32_t rate[IRDMA_GLINT_VECTORS];
+	uint32_t vsi_ctl1[MODEL_VSI_REGS];
+	uint32_t aeqctl;
+
+	/* Control QP. */
+	struct {
+		bool created;
+		rte_iova_t sq_pa;
+		uint32_t size;
+		uint32_t tail;
+		uint32_t db_head;
+		uint8_t polarity;
+		uint64_t compl_ctx;
+	} cqp;
+
+	/* Fault injection. */
+	struct {
+		uint8_t opcode;
+		uint32_t count;
+		uint16_t major;
+		uint16_t minor;
+	} fault;
+
+	/* HMC. */
+	bool fpm_committed;
+	struct model_hmc_obj obj[IRDMA_HMC_OBJ_MAX];
+	uint32_t sd_committed;	/* SDs the committed layout spans */
+	struct model_sd *sd;	/* max_pe_sds entries */
+
+	/* Queues. */
+	struct model_cq *cq;	/* committed CQ count entries */
+	uint32_t cq_tab;
+	struct model_eq *ceq;	/* max_ceqs entries */
+	struct model_eq aeq;
+
+	/* Execution. */
+	pthread_t thread;
+	bool thread_started;
+	uint32_t stop;		/* atomic */
+	uint32_t work;		/* atomic: set when a doorbell needs the engine */
+};
+
+/* irdma_model.c */
+struct model_dev *model_dev_of(struct irdma_hw *hw);
+void model_kick(struct model_dev *d);
+void model_step(struct model_dev *d);
+
+/* model_dma.c */
+int model_dma_init(struct model_dma *m);
+void model_dma_fini(struct model_dma *m);
+int model_dma_map(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
+int model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
+int model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len);
+int model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len);
+int model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len);
+int model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v);
+int model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v);
+
+/* model_regs.c */
+uint32_t model_reg_read(struct model_dev *d, uint32_t off);
+void model_reg_write(struct model_dev *d, uint32_t off, uint32_t val);
+
+/* model_cqp.c */
+void model_cqp_ctl(struct model_dev *d);
+void model_cqp_process(struct model_dev *d);
+void model_res_fail(struct model_res *r, uint16_t major, uint16_t minor);
+
+/* model_fpm.c */
+void model_op_query_fpm(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+void model_op_commit_fpm(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_update_sds(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_fpm_free(struct model_dev *d);
+
+/* model_hmc.c */
+uint16_t model_hmc_iova(struct model_dev *d, enum irdma_hmc_obj obj, uint32_t index,
+			rte_iova_t *iova);
+uint16_t model_pble_iova(struct model_dev *d, unsigned int level, uint32_t first,
+			 uint32_t page, rte_iova_t *iova);
+uint16_t model_ring_check(struct model_dev *d, const struct model_ring *ring,
+			  uint32_t align_mask);
+uint16_t model_ring_entry(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
+			  rte_iova_t *iova);
+uint16_t model_ring_from_wqe(struct model_dev *d, struct model_ring *ring, bool vmap,
+			     uint32_t lpbl, rte_iova_t pa, uint32_t first);
+
+/* model_queues.c */
+void model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+void model_op_destroy_cq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_create_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_destroy_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			  struct model_res *r);
+void model_op_create_aeq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_destroy_aeq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			  struct model_res *r);
+bool model_ccq_exists(const struct model_dev *d);
+int model_cq_post(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe);
+void model_cq_arm(struct model_dev *d, uint32_t cq_id);
+void model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id,
+		    uint64_t compctx);
+void model_aeq_alloc(struct model_dev *d, uint32_t count);
+
+#endif /* IRDMA_MODEL_PRIV_H */

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * CQs (the CCQ is CQ 0), CEQs and the AEQ: their CQP commands and the entry writers.
+ * Called with dev->lock held.
+ *
+ * Behaviour relied on by the driver (fact sheet §3, §5.5):
+ *  - CQEs, CEQEs and AEQEs carry a valid bit equal to the queue's current polarity; it
+ *    starts at 1 and flips each time the device wraps. The device writes the rest of the
+ *    entry first and the qword holding the valid bit last.
+ *  - A CQ created with CHKOVERFLOW reads SW's consumer index from shadow qword 0 before
+ *    each CQE and refuses to fill the last free slot (the kernel sizes the CCQ one larger
+ *    than the CQP for this reason); the overflow becomes an AEQE CQ_OPERATION_ERROR.
+ *  - A CQE the device cannot write (ring no longer mapped, PBLE unreachable) becomes an
+ *    AEQE LCE_CQ_CATASTROPHIC for that CQ.
+ *  - A CQ armed through CQARM (or the DB page) with ENCEQEMASK and a valid CEQ gets one
+ *    CEQE carrying its CQ context on its next CQE; the arm is then consumed.
+ *  - The AEQ holds at most its size of entries SW has not returned through AEQALLOC;
+ *    further events are dropped (counted).
+ */
+
+#include <string.h>
+
+#include "model_priv.h"
+
+bool
+model_ccq_exists(const struct model_dev *d)
+{
+	return d->cq_tab > IRDMA_CCQ_ID && d->cq[IRDMA_CCQ_ID].valid;
+}
+
+/* Fail the command with a minor code when @p minor is non-zero; true if it failed. */
+static bool
+q_fail(struct model_res *r, uint16_t minor)
+{
+	if (minor == 0)
+		return false;
+	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
+	return true;
+}
+
+void
+model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_CQ_ID);
+	uint32_t size = irdma_get(w, CQP_CQ_SIZE);
+	rte_iova_t shadow = irdma_get(w, CQP_CQ_SHADOW_PA);
+	struct model_cq cq;
+	rte_iova_t ctx;
+	uint16_t minor;
+
+	memset(&cq, 0, sizeof(cq));
+	if (q_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    q_fail(r, id < d->cq_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    q_fail(r, d->cq[id].valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
+		return;
+	/* The CQ context lives in the HMC: its address must be backed. */
+	minor = model_hmc_iova(d, IRDMA_HMC_OBJ_CQ, id, &ctx);
+	if (minor != 0) {
+		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
+		return;
+	}
+	if (q_fail(r, size >= IRDMA_MIN_CQ_SIZE && size <= IRDMA_MAX_CQ_SIZE ?
+		      0 : IRDMA_MODEL_MIN_BAD_SIZE))
+		return;
+	cq.ring.size = size;
+	cq.ring.esize = irdma_get(w, CQP_CQ_AVOIDMEMCNFLCT) ? IRDMA_EXT_CQE_SIZE : IRDMA_CQE_SIZE;
+	if (q_fail(r, model_ring_from_wqe(d, &cq.ring, irdma_get(w, CQP_CQ_VIRTMAP),
+					  irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_CQ_PA),
+					  irdma_get(w, CQP_CQ_FIRST_PBLIDX))) ||
+	    q_fail(r, model_ring_check(d, &cq.ring, IRDMA_CQ0_ALIGN_MASK)))
+		return;
+	if (q_fail(r, (shadow & (IRDMA_SHADOW_AREA_ALIGN - 1)) == 0 ?
+		      0 : IRDMA_MODEL_MIN_BAD_ALIGN) ||
+	    q_fail(r, model_dma_check(d, shadow, IRDMA_SHADOW_AREA_SIZE) == 0 ?
+		      0 : IRDMA_MODEL_MIN_DMA_FAULT))
+		return;
+	cq.ceq_valid = irdma_get(w, CQP_CQ_CEQIDVALID);
+	cq.ceq_id = irdma_get(w, CQP_CQ_CEQID);
+	if (q_fail(r, cq.ceq_valid && cq.ceq_id >= d->cfg.max_ceqs ? IRDMA_MODEL_MIN_BAD_ID : 0))
+		return;
+	cq.valid = true;
+	cq.ceqe_en = irdma_get(w, CQP_CQ_ENCEQEMASK);
+	cq.chk_overflow = irdma_get(w, CQP_CQ_CHKOVERFLOW);
+	cq.ctx = irdma_get(w, CQP_CQ_CTX);
+	cq.shadow_pa = shadow;
+	cq.polarity = IRDMA_CQ_POLARITY_INIT;
+	d->cq[id] = cq;
+}
+
+void
+model_op_destroy_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_CQ_ID);
+
+	if (q_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    q_fail(r, id < d->cq_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    q_fail(r, d->cq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
+		return;
+	memset(&d->cq[id], 0, sizeof(d->cq[id]));
+}
+
+/* Common part of CEQ / AEQ creation: size range, ring placement and reachability. */
+static uint16_t
+eq_setup(struct model_dev *d, struct model_eq *eq, uint32_t size, uint32_t min, uint32_t max,
+	 uint32_t esize, bool vmap, uint32_t lpbl, rte_iova_t pa, uint32_t first,
+	 uint32_t align_mask)
+{
+	uint16_t minor;
+
+	memset(eq, 0, sizeof(*eq));
+	if (size < min || size > max)
+		return IRDMA_MODEL_MIN_BAD_SIZE;
+	eq->ring.size = size;
+	eq->ring.esize = esize;
+	minor = model_ring_from_wqe(d, &eq->ring, vmap, lpbl, pa, first);
+	if (minor == 0)
+		minor = model_ring_check(d, &eq->ring, align_mask);
+	if (minor != 0)
+		return minor;
+	eq->valid = true;
+	eq->polarity = IRDMA_EQ_POLARITY_INIT;
+	eq->credits = size;
+	return 0;
+}
+
+void
+model_op_create_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_CEQ_ID);
+	struct model_eq eq;
+
+	if (q_fail(r, id < d->cfg.max_ceqs ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    q_fail(r, d->ceq[id].valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0) ||
+	    q_fail(r, eq_setup(d, &eq, irdma_get(w, CQP_CEQ_SIZE), IRDMA_MIN_CEQ_ENTRIES,
+			       IRDMA_MAX_CEQ_ENTRIES, IRDMA_CEQE_SIZE, irdma_get(w, CQP_CEQ_VMAP),
+			       irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_CEQ_PA),
+			       irdma_get(w, CQP_CEQ_FIRST_PBLIDX), IRDMA_CEQ_ALIGN_MASK)))
+		return;
+	d->ceq[id] = eq;
+}
+
+void
+model_op_destroy_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_CEQ_ID);
+
+	if (q_fail(r, id < d->cfg.max_ceqs ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    q_fail(r, d->ceq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
+		return;
+	memset(&d->ceq[id], 0, sizeof(d->ceq[id]));
+}
+
+void
+model_op_create_aeq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t max = d->cfg.gen == IRDMA_GEN_3 ? IRDMA_GEN3_MAX_AEQ_ENTRIES :
+						   IRDMA_MAX_AEQ_ENTRIES;
+	struct model_eq eq;
+
+	if (q_fail(r, d->aeq.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0) ||
+	    q_fail(r, eq_setup(d, &eq, irdma_get(w, CQP_AEQ_SIZE), IRDMA_MIN_AEQ_ENTRIES, max,
+			       IRDMA_AEQE_SIZE, irdma_get(w, CQP_AEQ_VMAP),
+			       irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_AEQ_PA),
+			       irdma_get(w, CQP_AEQ_FIRST_PBLIDX), IRDMA_AEQ_ALIGN_MASK)))
+		return;
+	d->aeq = eq;
+}
+
+void
+model_op_destroy_aeq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	RTE_SET_USED(w);
+	if (q_fail(r, d->aeq.valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
+		return;
+	memset(&d->aeq, 0, sizeof(d->aeq));
+}
+
+/* Advance a queue's head, flipping its polarity on wrap. */
+static void
+q_advance(uint32_t *head, uint8_t *polarity, uint32_t size)
+{
+	if (++*head == size) {
+		*head = 0;
+		*polarity ^= 1;
+	}
+}
+
+void
+model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id, uint64_t compctx)
+{
+	struct model_eq *eq = &d->aeq;
+	struct irdma_aeqe e = { .qw = { 0 } };
+	rte_iova_t iova;
+
+	if (!eq->valid || eq->credits == 0 || model_ring_entry(d, &eq->ring, eq->head, &iova)) {
+		MODEL_INC(d, eq_dropped);
+		MODEL_LOG(DEBUG, d, "AE 0x%x for id %u dropped", ae, id);
+		return;
+	}
+	irdma_set(&e, AEQE_COMPCTX, compctx);
+	irdma_set(&e, AEQE_QPCQID_LOW, id);
+	irdma_set(&e, AEQE_QPCQID_HI, id >> IRDMA_AEQE_QPCQID_HI_SHIFT);
+	irdma_set(&e, AEQE_AECODE, ae);
+	irdma_set(&e, AEQE_AESRC, src);
+	irdma_set(&e, AEQE_VALID, eq->polarity);
+	if (model_dma_write(d, iova, &e.qw[IRDMA_FIELD_QW(AEQE_COMPCTX)], sizeof(e.qw[0])) ||
+	    model_dma_store64(d, iova + IRDMA_FIELD_BYTE(AEQE_VALID),
+			      irdma_qw_get(&e.qw[IRDMA_FIELD_QW(AEQE_VALID)]))) {
+		MODEL_INC(d, eq_dropped);
+		return;
+	}
+	eq->credits--;
+	q_advance(&eq->head, &eq->polarity, eq->ring.size);
+	MODEL_INC(d, aeqes);
+}
+
+void
+model_aeq_alloc(struct model_dev *d, uint32_t count)
+{
+	if (!d->aeq.valid)
+		return;
+	d->aeq.credits = (uint32_t)RTE_MIN((uint64_t)d->aeq.credits + count,
+					   (uint64_t)d->aeq.ring.size);
+}
+
+static void
+ceq_post(struct model_dev *d, uint32_t ceq_id, uint64_t cq_ctx)
+{
+	struct model_eq *eq = &d->ceq[ceq_id];
+	rte_iova_t iova;
+
+	if (!eq->valid || model_ring_entry(d, &eq->ring, eq->head, &iova) != 0 ||
+	    model_dma_store64(d, iova, IRDMA_PREP(CEQE_CQCTX, cq_ctx) |
+				       IRDMA_PREP(CEQE_VALID, eq->polarity)) != 0) {
+		MODEL_INC(d, eq_dropped);
+		return;
+	}
+	q_advance(&eq->head, &eq->polarity, eq->ring.size);
+	MODEL_INC(d, ceqes);
+}
+
+/* True when the CQ has no free slot left for the device (SW head from the shadow area). */
+static int
+cq_full(struct model_dev *d, const struct model_cq *cq, bool *full)
+{
+	uint64_t v;
+	uint32_t sw_head;
+
+	*full = false;
+	if (!cq->chk_overflow)
+		return 0;
+	if (model_dma_load64(d, cq->shadow_pa + IRDMA_FIELD_BYTE(CQ_SHADOW_CQEIDX), &v) != 0)
+		return -EFAULT;
+	sw_head = (uint32_t)IRDMA_GET(CQ_SHADOW_CQEIDX, v);
+	*full = (cq->head + 1) % cq->ring.size == sw_head % cq->ring.size;
+	return 0;
+}
+
+int
+model_cq_post(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe)
+{
+	struct model_cq *cq;
+	rte_iova_t iova;
+	bool full;
+
+	if (cq_id >= d->cq_tab || !d->cq[cq_id].valid)
+		return -ENOENT;
+	cq = &d->cq[cq_id];
+	if (cq_full(d, cq, &full) != 0 || model_ring_entry(d, &cq->ring, cq->head, &iova) != 0)
+		goto catastrophic;
+	if (full) {
+		MODEL_INC(d, cqe_write_errors);
+		model_aeq_post(d, IRDMA_AE_CQ_OPERATION_ERROR, IRDMA_AE_SOURCE_CQ, cq_id, cq->ctx);
+		return -ENOSPC;
+	}
+	irdma_set(cqe, CQE_VALID, cq->polarity);
+	/* Body first, then the qword with the valid bit (one atomic store). */
+	if (model_dma_write(d, iova, cqe, IRDMA_FIELD_BYTE(CQE_VALID)) != 0 ||
+	    model_dma_store64(d, iova + IRDMA_FIELD_BYTE(CQE_VALID),
+			      irdma_qw_get(&cqe->qw[IRDMA_FIELD_QW(CQE_VALID)])) != 0)
+		goto catastrophic;
+	q_advance(&cq->head, &cq->polarity, cq->ring.size);
+	if (cq->armed && cq->ceqe_en && cq->ceq_valid) {
+		cq->armed = false;
+		ceq_post(d, cq->ceq_id, cq->ctx);
+	}
+	return 0;
+catastrophic:
+	MODEL_INC(d, cqe_write_errors);
+	model_aeq_post(d, IRDMA_AE_LCE_CQ_CATASTROPHIC, IRDMA_AE_SOURCE_CQ, cq_id, cq->ctx);
+	return -EFAULT;
+}
+
+void
+model_cq_arm(struct model_dev *d, uint32_t cq_id)
+{
+	MODEL_INC(d, cq_arms);
+	if (cq_id < d->cq_tab && d->cq[cq_id].valid)
+		d->cq[cq_id].armed = true;
+}
