@@ -36,9 +36,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
-# Hugepages: 512 x 2 MB, and hugetlbfs on /dev/hugepages. Without them the tests run with
-# --no-huge, so a failure here is not fatal.
-want_pages=512
+# Hugepages: 1024 x 2 MB (2 GB of the machine's 24), and hugetlbfs on /dev/hugepages: enough
+# for two EAL test processes at once with room for IOVA-contiguous 2 MB zones. Without them the
+# tests run with --no-huge, so a failure here is not fatal.
+want_pages=1024
 if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/nr_hugepages ]; then
     have=$(cat /proc/sys/vm/nr_hugepages)
     if [ "$have" -lt "$want_pages" ]; then

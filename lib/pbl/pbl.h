@@ -82,8 +82,11 @@ extern "C" {
 #define PBL_QUEUE_PAGE_SHIFT 12
 /** Size of a QP or CQ shadow area. */
 #define PBL_SHADOW_AREA_SIZE 64
-/** Required alignment of a separately supplied (CQ) shadow area. */
-#define PBL_SHADOW_AREA_ALIGN 64
+/**
+ * Required alignment of a separately supplied (CQ) shadow area: irdma aligns shadow areas
+ * to 128 bytes (IRDMA_SHADOWAREA_M). A QP's shadow area is page-aligned by construction.
+ */
+#define PBL_SHADOW_AREA_ALIGN 128
 
 /** Page size bit for pbl_best_pgsz() and pbl_build_mr(): 4 KB pages. */
 #define PBL_PGSZ_4K (UINT64_C(1) << 12)
@@ -383,7 +386,8 @@ int pbl_pool_free(struct pbl_pool *pool, uint32_t index, uint32_t count);
  * @param index
  *   PBLE index.
  * @return
- *   The VA, or NULL when the index is outside the chunks added so far.
+ *   The VA, or NULL when the index is outside the chunks added so far (or pool is NULL).
+ *   Lock-free: safe against concurrent pool calls.
  */
 uint64_t *pbl_pool_pble(const struct pbl_pool *pool, uint32_t index);
 
@@ -395,7 +399,7 @@ uint64_t *pbl_pool_pble(const struct pbl_pool *pool, uint32_t index);
  * @param index
  *   PBLE index.
  * @return
- *   The IOVA, or RTE_BAD_IOVA when the index is outside the region.
+ *   The IOVA, or RTE_BAD_IOVA when the index is outside the region (or pool is NULL).
  */
 rte_iova_t pbl_pool_pble_iova(const struct pbl_pool *pool, uint32_t index);
 
@@ -403,9 +407,9 @@ rte_iova_t pbl_pool_pble_iova(const struct pbl_pool *pool, uint32_t index);
  * Read the pool counters.
  *
  * @param pool
- *   The pool.
+ *   The pool; NULL gives zeroed counters.
  * @param[out] stats
- *   The counters.
+ *   The counters (ignored when NULL).
  */
 void pbl_pool_stats_get(struct pbl_pool *pool, struct pbl_pool_stats *stats);
 
@@ -416,7 +420,7 @@ void pbl_pool_stats_get(struct pbl_pool *pool, struct pbl_pool_stats *stats);
  * @param pool
  *   The pool.
  * @return
- *   0, or -EFAULT with a log line naming the first broken invariant.
+ *   0, -EINVAL (NULL pool), or -EFAULT with a log line naming the first broken invariant.
  */
 int pbl_pool_check(struct pbl_pool *pool);
 
@@ -487,7 +491,9 @@ int pbl_build_mr(struct pbl_pool *pool, const void *va, size_t len, uint64_t pgs
  * @param pbl
  *   The PBL.
  * @return
- *   0, or -EINVAL when the pool refused a run (the PBL was corrupted or freed twice).
+ *   0, or -EINVAL when the pool refused a run (the PBL was corrupted or freed twice). A
+ *   level-2 PBL is freed all or nothing: a root that is not allocated, or a root entry that
+ *   does not name an allocated leaf of the right size, leaves the pool unchanged.
  */
 int pbl_free(struct pbl *pbl);
 
@@ -537,7 +543,8 @@ enum pbl_qp_ring {
 struct pbl_qp {
 	struct pbl pbl;        /**< level 1 over SQ + RQ pages when virtual_map, else cleared */
 	uint64_t sq_addr;      /**< SQ: IOVA, or first PBLE index when virtual_map */
-	uint64_t rq_addr;      /**< RQ: IOVA, or PBLE index (SQ's + sq_pages) when virtual_map */
+	uint64_t rq_addr;      /**< RQ: IOVA, or PBLE index (SQ's + sq_pages) when virtual_map;
+				    0 when rq_pages is 0 */
 	rte_iova_t shadow_pa;  /**< shadow area IOVA (always an address) */
 	uint32_t sq_pages;     /**< SQ pages */
 	uint32_t rq_pages;     /**< RQ pages */
@@ -554,7 +561,8 @@ struct pbl_qp {
  * @param va
  *   QP buffer, aligned to PBL_QUEUE_PAGE_SIZE.
  * @param len
- *   Buffer length; must hold sq_pages + rq_pages + 1 pages.
+ *   Buffer length: sq_pages + rq_pages + 1 pages at least (the kernel's check), and the
+ *   whole 64-byte shadow area, i.e. at least (sq_pages + rq_pages) * 4 KB + 64 bytes.
  * @param sq_pages
  *   SQ pages, >= 1.
  * @param rq_pages
@@ -606,7 +614,8 @@ struct pbl_cq {
 
 /**
  * Build CQ memory: the ring at level 0 when IOVA-contiguous, else level 1; and a separate
- * 64-byte shadow area that must be aligned to PBL_SHADOW_AREA_ALIGN and IOVA-contiguous.
+ * 64-byte shadow area that must be aligned to PBL_SHADOW_AREA_ALIGN (128) and
+ * IOVA-contiguous.
  *
  * @param pool
  *   PBLE pool.

@@ -98,70 +98,34 @@ level_mask_str(uint32_t mask, char *buf, size_t size)
 		snprintf(buf, size, "none");
 }
 
-int
-pbl_build(struct pbl_pool *pool, const struct pbl_layout *l, uint64_t page_sz,
-	  uint32_t level_mask, struct pbl *pbl)
+/*
+ * Levels 1 and 2: take the PBLEs from the pool (level 1 first, as the kernel does) and write
+ * every page's IOVA. pbl has its geometry set; on failure the caller clears it.
+ */
+static int
+build_pbles(struct pbl_pool *pool, const struct pbl_layout *l, uint64_t page_sz,
+	    uint32_t level_mask, struct pbl *pbl)
 {
 	struct pbl_pool_grant grant;
 	struct page_sink sink;
 	char levels[48];
-	uint64_t fbo;
-	bool contig;
-	int shift, rc;
+	int rc;
 
-	if (pbl == NULL || l == NULL || l->nsegs == 0) {
-		PBL_LOG(ERR, "NULL or empty argument");
-		return -EINVAL;
-	}
-	memset(pbl, 0, sizeof(*pbl));
-	if (page_sz < RTE_BIT64(PBL_MIN_PAGE_SHIFT) || page_sz > RTE_BIT64(PBL_MAX_PAGE_SHIFT) ||
-	    (page_sz & (page_sz - 1)) != 0) {
-		PBL_LOG(ERR, "page size 0x%" PRIx64 " is not a power of two from 4 KB to 1 GB",
-			page_sz);
-		return -EINVAL;
-	}
-	if (level_mask == 0 || (level_mask & ~PBL_LEVELS_ALL) != 0) {
-		PBL_LOG(ERR, "bad level mask 0x%x", level_mask);
-		return -EINVAL;
-	}
-	if (!layout_allows(l, page_sz)) {
-		PBL_LOG(ERR, "range 0x%" PRIx64 "+%" PRIu64 " cannot be described with %" PRIu64
-			"-byte pages: its IOVA layout breaks inside a page", l->va, l->len, page_sz);
-		return -EINVAL;
-	}
-	shift = rte_bsf64(page_sz);
-	fbo = l->va & (page_sz - 1);
-	pbl->va = l->va;
-	pbl->len = l->len;
-	pbl->page_shift = (uint8_t)shift;
-	pbl->first_offset = (uint32_t)fbo;
-	pbl->npages = (fbo + l->len + page_sz - 1) >> shift;
-	contig = l->nsegs == 1;
-	if (contig && (level_mask & PBL_LEVEL_MASK(PBL_LEVEL_0))) {
-		pbl->level = PBL_LEVEL_0;
-		pbl->addr = l->segs[0].iova - fbo;
-		return 0;
-	}
 	level_mask_str(level_mask, levels, sizeof(levels));
-	if (!(level_mask & PBL_LEVEL_MASK(PBL_LEVEL_1) && pbl->npages <= PBL_CHUNK_PBLES) &&
-	    !(level_mask & PBL_LEVEL_MASK(PBL_LEVEL_2) && pbl->npages > PBL_LEAF_PBLES &&
-	      pbl->npages <= PBL_CHUNK_PBLES * PBL_LEAF_PBLES)) {
+	if (pbl_levels_possible(pbl->npages, level_mask) == 0) {
 		PBL_LOG(ERR, "%s range of %" PRIu64 " pages of %" PRIu64 " bytes cannot be"
-			" described at %s", contig ? "an IOVA-contiguous" : "a fragmented",
+			" described at %s", l->nsegs == 1 ? "an IOVA-contiguous" : "a fragmented",
 			pbl->npages, page_sz, levels);
-		memset(pbl, 0, sizeof(*pbl));
 		return -EINVAL;
 	}
 	if (pool == NULL) {
 		PBL_LOG(ERR, "range needs PBLEs but no pool was given");
-		memset(pbl, 0, sizeof(*pbl));
 		return -EINVAL;
 	}
 	rc = pbl_pool_grant(pool, pbl->npages, level_mask, &grant);
 	if (rc != 0) {
 		PBL_LOG(ERR, "PBLE pool exhausted: no PBLEs for %" PRIu64 " pages at %s",
 			pbl->npages, levels);
-		memset(pbl, 0, sizeof(*pbl));
 		return rc;
 	}
 	pbl->pool = pool;
@@ -177,6 +141,55 @@ pbl_build(struct pbl_pool *pool, const struct pbl_layout *l, uint64_t page_sz,
 	}
 	emit_pages(l, page_sz, &sink);
 	return 0;
+}
+
+int
+pbl_build(struct pbl_pool *pool, const struct pbl_layout *l, uint64_t page_sz,
+	  uint32_t level_mask, struct pbl *pbl)
+{
+	uint64_t fbo;
+	int rc;
+
+	if (pbl == NULL || l == NULL || l->nsegs == 0 || l->len == 0) {
+		PBL_LOG(ERR, "NULL or empty argument");
+		return -EINVAL;
+	}
+	memset(pbl, 0, sizeof(*pbl));
+	if (page_sz < RTE_BIT64(PBL_MIN_PAGE_SHIFT) || page_sz > RTE_BIT64(PBL_MAX_PAGE_SHIFT) ||
+	    (page_sz & (page_sz - 1)) != 0) {
+		PBL_LOG(ERR, "page size 0x%" PRIx64 " is not a power of two from 4 KB to 1 GB",
+			page_sz);
+		return -EINVAL;
+	}
+	if (level_mask == 0 || (level_mask & ~PBL_LEVELS_ALL) != 0) {
+		PBL_LOG(ERR, "bad level mask 0x%x", level_mask);
+		return -EINVAL;
+	}
+	fbo = l->va & (page_sz - 1);
+	if (l->len > UINT64_MAX - fbo - page_sz) {
+		PBL_LOG(ERR, "range 0x%" PRIx64 "+%" PRIu64 " is too long", l->va, l->len);
+		return -EINVAL;
+	}
+	if (!layout_allows(l, page_sz)) {
+		PBL_LOG(ERR, "range 0x%" PRIx64 "+%" PRIu64 " cannot be described with %" PRIu64
+			"-byte pages: its IOVA layout breaks inside a page", l->va, l->len, page_sz);
+		return -EINVAL;
+	}
+	pbl->va = l->va;
+	pbl->len = l->len;
+	pbl->page_shift = (uint8_t)rte_bsf64(page_sz);
+	pbl->first_offset = (uint32_t)fbo;
+	pbl->npages = (fbo + l->len + page_sz - 1) >> pbl->page_shift;
+	/* One segment: IOVA-contiguous, whatever the page size. */
+	if (l->nsegs == 1 && (level_mask & PBL_LEVEL_MASK(PBL_LEVEL_0))) {
+		pbl->level = PBL_LEVEL_0;
+		pbl->addr = l->segs[0].iova - fbo;
+		return 0;
+	}
+	rc = build_pbles(pool, l, page_sz, level_mask, pbl);
+	if (rc != 0)
+		memset(pbl, 0, sizeof(*pbl));
+	return rc;
 }
 
 int
@@ -287,8 +300,12 @@ pbl_walk(const struct pbl *pbl, uint64_t first_page, uint64_t n, rte_iova_t *iov
 	if (pbl->level == PBL_LEVEL_1) {
 		const uint64_t *e = pbl_pool_pble(pbl->pool, pbl->index);
 
-		if (e == NULL)
+		if (e == NULL || pbl->index + pbl->npages > PBL_INVALID_INDEX ||
+		    pbl_pool_pble(pbl->pool, (uint32_t)(pbl->index + pbl->npages - 1)) == NULL) {
+			PBL_LOG(ERR, "level-1 run %u+%" PRIu64 " lies outside the pool", pbl->index,
+				pbl->npages);
 			return -EINVAL;
+		}
 		for (i = 0; i < n; i++)
 			iovas[i] = pbl_le64_load(&e[first_page + i]);
 		return 0;
@@ -302,8 +319,10 @@ pbl_walk(const struct pbl *pbl, uint64_t first_page, uint64_t n, rte_iova_t *iov
 		uint64_t leaf_idx, k;
 
 		root = pbl_pool_pble(pbl->pool, (uint32_t)(pbl->index + (page >> PBL_LEAF_SHIFT)));
-		if (root == NULL)
+		if (root == NULL) {
+			PBL_LOG(ERR, "level-2 root %u lies outside the pool", pbl->index);
 			return -EINVAL;
+		}
 		leaf_idx = pbl_le64_load(root);
 		leaf = leaf_idx + PBL_LEAF_PBLES <= PBL_INVALID_INDEX ?
 			       pbl_pool_pble(pbl->pool, (uint32_t)leaf_idx) : NULL;
@@ -366,11 +385,11 @@ queue_pages(const void *va, size_t len, const char *what)
 			PBL_QUEUE_PAGE_SIZE);
 		return 0;
 	}
-	if (len == 0 || (uintptr_t)va + len < (uintptr_t)va) {
+	if (len == 0 || len > UINTPTR_MAX - (uintptr_t)va) {
 		PBL_LOG(ERR, "%s buffer %p has bad length %zu", what, va, len);
 		return 0;
 	}
-	return ((uint64_t)len + PBL_QUEUE_PAGE_SIZE - 1) >> PBL_QUEUE_PAGE_SHIFT;
+	return ((uint64_t)len >> PBL_QUEUE_PAGE_SHIFT) + ((len & (PBL_QUEUE_PAGE_SIZE - 1)) != 0);
 }
 
 int
@@ -378,7 +397,7 @@ pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_page
 	     uint32_t rq_pages, struct pbl_qp *qp)
 {
 	struct pbl_layout *l, *rings;
-	uint64_t pages, ring_pages, sq_len, ring_len;
+	uint64_t ring_pages, sq_len, ring_len;
 	bool sq_contig, rq_contig;
 	int rc;
 
@@ -387,24 +406,28 @@ pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_page
 		return -EINVAL;
 	}
 	memset(qp, 0, sizeof(*qp));
-	pages = queue_pages(va, len, "QP");
-	if (pages == 0)
+	if (queue_pages(va, len, "QP") == 0)
 		return -EINVAL;
 	if (sq_pages == 0) {
 		PBL_LOG(ERR, "QP without SQ pages");
 		return -EINVAL;
 	}
+	/*
+	 * 64-bit sums: two 32-bit page counts cannot overflow them. The shadow area must lie
+	 * whole in the buffer; that implies the kernel's sq_pages + rq_pages + 1 <= pages.
+	 */
 	ring_pages = (uint64_t)sq_pages + rq_pages;
-	if (ring_pages + 1 > pages) {
-		PBL_LOG(ERR, "QP buffer of %" PRIu64 " pages cannot hold %u SQ + %u RQ pages and"
-			" the shadow page", pages, sq_pages, rq_pages);
+	sq_len = (uint64_t)sq_pages << PBL_QUEUE_PAGE_SHIFT;
+	ring_len = ring_pages << PBL_QUEUE_PAGE_SHIFT;
+	if (len < ring_len + PBL_SHADOW_AREA_SIZE) {
+		PBL_LOG(ERR, "QP buffer of %zu bytes cannot hold %u SQ + %u RQ pages and the"
+			" %u-byte shadow area on the page after them", len, sq_pages, rq_pages,
+			PBL_SHADOW_AREA_SIZE);
 		return -EINVAL;
 	}
 	rc = pbl_mem_resolve(va, len, &l);
 	if (rc != 0)
 		return rc;
-	sq_len = (uint64_t)sq_pages << PBL_QUEUE_PAGE_SHIFT;
-	ring_len = ring_pages << PBL_QUEUE_PAGE_SHIFT;
 	qp->sq_pages = sq_pages;
 	qp->rq_pages = rq_pages;
 	/* The shadow area is offset 0 of the page after the RQ: always an address. */
@@ -420,6 +443,7 @@ pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_page
 	rings = layout_head(l, ring_len);
 	pbl_layout_free(l);
 	if (rings == NULL) {
+		PBL_LOG(ERR, "QP %p: no memory for a layout", va);
 		memset(qp, 0, sizeof(*qp));
 		return -ENOMEM;
 	}

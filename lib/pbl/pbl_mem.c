@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_eal_memconfig.h>
@@ -33,7 +34,8 @@
 
 RTE_LOG_REGISTER(pbl_logtype, lib.pbl, NOTICE);
 
-#define MEMZONE_NAME_FMT "pbl_buf_%u"
+/* Memzone names are shared by all processes of an EAL instance: the pid keeps them apart. */
+#define MEMZONE_NAME_FMT "pbl_buf_%d_%u"
 #define LAYOUT_FIRST_SEGS 8
 
 /* ---- queue buffers ---------------------------------------------------------------------- */
@@ -62,7 +64,8 @@ pbl_buf_alloc(size_t len, int socket_id, uint32_t flags, struct pbl_buf *buf)
 		char name[RTE_MEMZONE_NAMESIZE];
 		const struct rte_memzone *mz;
 
-		snprintf(name, sizeof(name), MEMZONE_NAME_FMT,
+		/* Relaxed: the counter only has to hand out distinct numbers. */
+		snprintf(name, sizeof(name), MEMZONE_NAME_FMT, (int)getpid(),
 			 __atomic_fetch_add(&mz_seq, 1, __ATOMIC_RELAXED));
 		mz = rte_memzone_reserve_aligned(name, size, socket_id, RTE_MEMZONE_IOVA_CONTIG,
 						 PBL_QUEUE_PAGE_SIZE);
@@ -223,8 +226,10 @@ pbl_mem_resolve(const void *va, size_t len, struct pbl_layout **out)
 		return -EINVAL;
 	}
 	l = malloc(sizeof(*l) + cap * sizeof(l->segs[0]));
-	if (l == NULL)
+	if (l == NULL) {
+		PBL_LOG(ERR, "no memory for a layout");
 		return -ENOMEM;
+	}
 	l->va = start;
 	l->len = len;
 	l->nsegs = 0;
@@ -363,15 +368,53 @@ reg_default_iovas(uint64_t va, unsigned int n_pages, size_t page_sz, rte_iova_t 
 	return 0;
 }
 
+/* Map every piece of a registration; on a failure unmap the pieces done and fail. */
+static int
+reg_map(struct pbl_reg *r)
+{
+	uint32_t i;
+	int rc;
+
+	if (!r->has_hook)
+		return 0;
+	for (i = 0; i < r->layout->nsegs; i++) {
+		const struct pbl_seg *s = &r->layout->segs[i];
+
+		rc = r->hook.map(r->hook.ctx, (void *)(uintptr_t)s->va, s->iova, s->len);
+		if (rc != 0) {
+			PBL_LOG(ERR, "DMA map of 0x%" PRIx64 "+%" PRIu64 " at IOVA 0x%" PRIx64
+				" failed: %d", s->va, s->len, s->iova, rc);
+			reg_unmap(r, i);
+			return rc < 0 ? rc : -EIO;
+		}
+	}
+	return 0;
+}
+
+/* True when [va, va + len) overlaps a registration; the caller holds reg_lock. */
+static bool
+reg_overlaps_locked(uint64_t va, uint64_t len)
+{
+	const struct pbl_reg *o;
+
+	TAILQ_FOREACH(o, &reg_list, next) {
+		if (va < o->va + o->len && o->va < va + len) {
+			PBL_LOG(ERR, "range 0x%" PRIx64 "+%" PRIu64 " overlaps registered 0x%" PRIx64
+				"+%" PRIu64, va, len, o->va, o->len);
+			return true;
+		}
+	}
+	return false;
+}
+
 int
 pbl_mem_register(void *va, size_t len, const rte_iova_t *iovas, unsigned int n_pages,
 		 size_t page_sz, const struct pbl_dma_hook *hook)
 {
 	uint64_t start = (uintptr_t)va;
 	rte_iova_t *table = NULL;
-	struct pbl_reg *r, *o;
+	struct pbl_reg *r;
 	uint64_t pages;
-	uint32_t mapped = 0;
 	int rc;
 
 	if (va == NULL || len == 0 || page_sz < PBL_QUEUE_PAGE_SIZE ||
@@ -393,6 +436,7 @@ pbl_mem_register(void *va, size_t len, const rte_iova_t *iovas, unsigned int n_p
 	r = calloc(1, sizeof(*r));
 	table = malloc(pages * sizeof(*table));
 	if (r == NULL || table == NULL) {
+		PBL_LOG(ERR, "no memory to register %p+%zu (%" PRIu64 " pages)", va, len, pages);
 		rc = -ENOMEM;
 		goto fail_free;
 	}
@@ -403,13 +447,9 @@ pbl_mem_register(void *va, size_t len, const rte_iova_t *iovas, unsigned int n_p
 		r->hook = *hook;
 	}
 	pthread_mutex_lock(&reg_lock);
-	TAILQ_FOREACH(o, &reg_list, next) {
-		if (start < o->va + o->len && o->va < start + len) {
-			PBL_LOG(ERR, "range %p+%zu overlaps registered 0x%" PRIx64 "+%" PRIu64, va,
-				len, o->va, o->len);
-			rc = -EEXIST;
-			goto fail_unlock;
-		}
+	if (reg_overlaps_locked(start, len)) {
+		rc = -EEXIST;
+		goto fail_unlock;
 	}
 	if (iovas != NULL)
 		memcpy(table, iovas, pages * sizeof(*table));
@@ -424,19 +464,9 @@ pbl_mem_register(void *va, size_t len, const rte_iova_t *iovas, unsigned int n_p
 	rc = pbl_mem_resolve(va, len, &r->layout);
 	if (rc != 0)
 		goto fail_extmem;
-	if (r->has_hook) {
-		for (mapped = 0; mapped < r->layout->nsegs; mapped++) {
-			const struct pbl_seg *s = &r->layout->segs[mapped];
-
-			rc = r->hook.map(r->hook.ctx, (void *)(uintptr_t)s->va, s->iova, s->len);
-			if (rc != 0) {
-				PBL_LOG(ERR, "DMA map of 0x%" PRIx64 "+%" PRIu64 " at IOVA 0x%" PRIx64
-					" failed: %d", s->va, s->len, s->iova, rc);
-				rc = rc < 0 ? rc : -EIO;
-				goto fail_unmap;
-			}
-		}
-	}
+	rc = reg_map(r);
+	if (rc != 0)
+		goto fail_layout;
 	TAILQ_INSERT_TAIL(&reg_list, r, next);
 	pthread_mutex_unlock(&reg_lock);
 	free(table);
@@ -444,8 +474,7 @@ pbl_mem_register(void *va, size_t len, const rte_iova_t *iovas, unsigned int n_p
 		pages, page_sz, r->layout->nsegs);
 	return 0;
 
-fail_unmap:
-	reg_unmap(r, mapped);
+fail_layout:
 	pbl_layout_free(r->layout);
 fail_extmem:
 	rte_extmem_unregister(va, len);

@@ -190,7 +190,22 @@ pool_grow_locked(struct pbl_pool *pool)
 	return 0;
 }
 
-/* First-fit over the chunks added so far; no growth. */
+/* Mark granules [g, g + need) of a chunk as one run (used) or as free again. */
+static void
+run_mark_locked(struct pbl_chunk *c, uint64_t g, uint32_t need, bool used)
+{
+	bit_assign(c->used, g, need, used);
+	bit_assign(c->start, g, 1, used);
+	if (used) {
+		c->free_granules -= need;
+		c->runs++;
+	} else {
+		c->free_granules += need;
+		c->runs--;
+	}
+}
+
+/* First-fit over the chunks added so far; no growth, no counters. */
 static int
 run_alloc_locked(struct pbl_pool *pool, uint32_t count, struct pbl_run *run)
 {
@@ -206,23 +221,23 @@ run_alloc_locked(struct pbl_pool *pool, uint32_t count, struct pbl_run *run)
 		g = bit_find_clear_area(c->used, c->granules, need);
 		if (g == UINT64_MAX)
 			continue;
-		bit_assign(c->used, g, need, true);
-		bit_assign(c->start, g, 1, true);
-		c->free_granules -= need;
-		c->runs++;
+		run_mark_locked(c, g, need, true);
 		run->index = c->first_index + (uint32_t)g * PBL_GRANULE_PBLES;
 		run->count = count;
 		run->va = (uint64_t *)(void *)(pool->base_va +
 					       ((uint64_t)run->index << PBL_PBLE_SHIFT));
-		pool->allocs++;
 		return 0;
 	}
 	return -ENOMEM;
 }
 
-/* Exact free; logs and returns -EINVAL without touching anything when the run is not one. */
+/*
+ * Find the allocated run that [index, index + count) names exactly. Logs and returns -EINVAL
+ * when it is not one (nothing is changed); else sets the chunk and first granule.
+ */
 static int
-run_free_locked(struct pbl_pool *pool, uint32_t index, uint32_t count)
+run_find_locked(struct pbl_pool *pool, uint32_t index, uint32_t count, struct pbl_chunk **cp,
+		uint64_t *gp)
 {
 	struct pbl_chunk *c;
 	uint32_t ci, need;
@@ -232,7 +247,7 @@ run_free_locked(struct pbl_pool *pool, uint32_t index, uint32_t count)
 	if (count == 0 || index % PBL_GRANULE_PBLES != 0 || ci >= pool->nchunks) {
 		PBL_LOG(ERR, "%s: free of PBLEs %u+%u refused: not a run of this pool",
 			pool->name, index, count);
-		goto refuse;
+		return -EINVAL;
 	}
 	c = &pool->chunks[ci];
 	g = (index - c->first_index) / PBL_GRANULE_PBLES;
@@ -241,34 +256,44 @@ run_free_locked(struct pbl_pool *pool, uint32_t index, uint32_t count)
 	if (end > c->granules) {
 		PBL_LOG(ERR, "%s: free of PBLEs %u+%u refused: runs past its chunk",
 			pool->name, index, count);
-		goto refuse;
+		return -EINVAL;
 	}
 	if (!bit_test(c->start, g)) {
 		PBL_LOG(ERR, "%s: free of PBLEs %u+%u refused: %s", pool->name, index, count,
 			bit_test(c->used, g) ? "not the start of a run" :
 					       "not allocated (double free?)");
-		goto refuse;
+		return -EINVAL;
 	}
 	if (bit_find(c->used, end, g, false) < end ||
 	    bit_find(c->start, end, g + 1, true) < end) {
 		PBL_LOG(ERR, "%s: free of PBLEs %u+%u refused: longer than the run at %u",
 			pool->name, index, count, index);
-		goto refuse;
+		return -EINVAL;
 	}
 	if (end < c->granules && bit_test(c->used, end) && !bit_test(c->start, end)) {
 		PBL_LOG(ERR, "%s: free of PBLEs %u+%u refused: shorter than the run at %u",
 			pool->name, index, count, index);
-		goto refuse;
+		return -EINVAL;
 	}
-	bit_assign(c->used, g, need, false);
-	bit_assign(c->start, g, 1, false);
-	c->free_granules += need;
-	c->runs--;
+	*cp = c;
+	*gp = g;
+	return 0;
+}
+
+/* Exact free; logs and returns -EINVAL without touching anything when the run is not one. */
+static int
+run_free_locked(struct pbl_pool *pool, uint32_t index, uint32_t count)
+{
+	struct pbl_chunk *c;
+	uint64_t g;
+
+	if (run_find_locked(pool, index, count, &c, &g) != 0) {
+		pool->failures++;
+		return -EINVAL;
+	}
+	run_mark_locked(c, g, granules_for(count), false);
 	pool->frees++;
 	return 0;
-refuse:
-	pool->failures++;
-	return -EINVAL;
 }
 
 /* ---- public pool API --------------------------------------------------------------------- */
@@ -303,8 +328,10 @@ pbl_pool_create(const struct pbl_pool_conf *conf, struct pbl_pool **pool_out)
 		return -EINVAL;
 	}
 	pool = calloc(1, sizeof(*pool));
-	if (pool == NULL)
+	if (pool == NULL) {
+		PBL_LOG(ERR, "no memory for a pool");
 		return -ENOMEM;
+	}
 	pool->max_chunks = (uint32_t)((granules * PBL_GRANULE_SIZE + PBL_CHUNK_SIZE - 1) /
 				      PBL_CHUNK_SIZE);
 	pool->chunks = calloc(pool->max_chunks, sizeof(*pool->chunks));
@@ -369,7 +396,9 @@ pbl_pool_alloc(struct pbl_pool *pool, uint32_t count, struct pbl_run *run)
 		if (rc == 0 || pool_grow_locked(pool) != 0)
 			break;
 	}
-	if (rc != 0) {
+	if (rc == 0) {
+		pool->allocs++;
+	} else {
 		pool->failures++;
 		PBL_LOG(ERR, "%s: no run of %u PBLEs left (%u chunks of %u added)", pool->name,
 			count, pool->nchunks, pool->max_chunks);
@@ -398,8 +427,12 @@ pbl_pool_pble(const struct pbl_pool *pool, uint32_t index)
 {
 	/* nchunks only grows; a racing reader sees an older, smaller bound, which is safe. */
 	uint32_t ci = index / PBL_CHUNK_PBLES;
-	uint32_t nchunks = __atomic_load_n(&pool->nchunks, __ATOMIC_ACQUIRE);
+	uint32_t nchunks;
 
+	if (pool == NULL)
+		return NULL;
+	/* Acquire: pairs with the release in pool_grow_locked, so the chunk's fields are seen. */
+	nchunks = __atomic_load_n(&pool->nchunks, __ATOMIC_ACQUIRE);
 	if (ci >= nchunks ||
 	    (index - pool->chunks[ci].first_index) / PBL_GRANULE_PBLES >= pool->chunks[ci].granules)
 		return NULL;
@@ -409,7 +442,7 @@ pbl_pool_pble(const struct pbl_pool *pool, uint32_t index)
 rte_iova_t
 pbl_pool_pble_iova(const struct pbl_pool *pool, uint32_t index)
 {
-	if ((uint64_t)index / PBL_GRANULE_PBLES >= pool->region_granules)
+	if (pool == NULL || (uint64_t)index / PBL_GRANULE_PBLES >= pool->region_granules)
 		return RTE_BAD_IOVA;
 	return pool->base_iova + ((uint64_t)index << PBL_PBLE_SHIFT);
 }
@@ -419,7 +452,11 @@ pbl_pool_stats_get(struct pbl_pool *pool, struct pbl_pool_stats *st)
 {
 	uint32_t i;
 
+	if (st == NULL)
+		return;
 	memset(st, 0, sizeof(*st));
+	if (pool == NULL)
+		return;
 	pthread_mutex_lock(&pool->lock);
 	st->region_pbles = pool->region_granules * PBL_GRANULE_PBLES;
 	st->added_pbles = pool->added_granules * PBL_GRANULE_PBLES;
@@ -443,6 +480,10 @@ pbl_pool_check(struct pbl_pool *pool)
 	uint32_t i, w;
 	int rc = 0;
 
+	if (pool == NULL) {
+		PBL_LOG(ERR, "NULL pool");
+		return -EINVAL;
+	}
 	pthread_mutex_lock(&pool->lock);
 	for (i = 0; i < pool->nchunks && rc == 0; i++) {
 		const struct pbl_chunk *c = &pool->chunks[i];
@@ -497,42 +538,46 @@ pbl_pool_check(struct pbl_pool *pool)
 
 /* ---- grants for the builders ------------------------------------------------------------ */
 
-/* Free what a partly built level-2 tree holds: leaves [0, leaves) and the root. */
+/*
+ * Mark leaves [0, leaves) of a tree free, reading their indices from the root: the undo of
+ * tree_alloc_locked (leaves known good) and of a refused pbl_pool_free_tree (leaves just
+ * checked). With used = true the same leaves are marked allocated again.
+ */
 static void
-tree_undo_locked(struct pbl_pool *pool, const struct pbl_run *root, uint32_t leaves,
-		 uint64_t npages)
+tree_leaves_mark_locked(struct pbl_pool *pool, const uint64_t *root, uint64_t npages,
+			uint32_t leaves, bool used)
 {
 	uint32_t i;
 
 	for (i = 0; i < leaves; i++) {
-		uint64_t left = npages - (uint64_t)i * PBL_LEAF_PBLES;
+		uint32_t index = (uint32_t)pbl_le64_load(&root[i]);
+		struct pbl_chunk *c = &pool->chunks[index / PBL_CHUNK_PBLES];
 
-		run_free_locked(pool, (uint32_t)pbl_le64_load(&root->va[i]),
-				(uint32_t)RTE_MIN(left, (uint64_t)PBL_LEAF_PBLES));
+		run_mark_locked(c, (index - c->first_index) / PBL_GRANULE_PBLES,
+				granules_for(pbl_leaf_pbles(npages, i)), used);
 	}
-	run_free_locked(pool, root->index, root->count);
-	/* The undone allocations are not frees the caller asked for. */
-	pool->frees -= leaves + 1;
-	pool->allocs -= leaves + 1;
 }
 
 static int
 tree_alloc_locked(struct pbl_pool *pool, uint64_t npages, struct pbl_run *root)
 {
-	uint64_t nleaves = (npages + PBL_LEAF_PBLES - 1) >> PBL_LEAF_SHIFT;
+	uint64_t nleaves = pbl_leaf_count(npages);
 	uint32_t i;
 
 	if (nleaves > PBL_CHUNK_PBLES || run_alloc_locked(pool, (uint32_t)nleaves, root) != 0)
 		return -ENOMEM;
 	for (i = 0; i < nleaves; i++) {
-		uint64_t left = npages - (uint64_t)i * PBL_LEAF_PBLES;
 		struct pbl_run leaf;
 
-		if (run_alloc_locked(pool, (uint32_t)RTE_MIN(left, (uint64_t)PBL_LEAF_PBLES),
-				     &leaf) != 0) {
-			tree_undo_locked(pool, root, i, npages);
+		if (run_alloc_locked(pool, pbl_leaf_pbles(npages, i), &leaf) != 0) {
+			struct pbl_chunk *c = &pool->chunks[root->index / PBL_CHUNK_PBLES];
+
+			tree_leaves_mark_locked(pool, root->va, npages, i, false);
+			run_mark_locked(c, (root->index - c->first_index) / PBL_GRANULE_PBLES,
+					granules_for(root->count), false);
 			return -ENOMEM;
 		}
+		/* A root PBLE holds the leaf's PBLE index, not its address. */
 		pbl_le64_store(&root->va[i], leaf.index);
 	}
 	return 0;
@@ -542,21 +587,24 @@ int
 pbl_pool_grant(struct pbl_pool *pool, uint64_t npages, uint32_t level_mask,
 	       struct pbl_pool_grant *grant)
 {
-	bool l1 = (level_mask & PBL_LEVEL_MASK(PBL_LEVEL_1)) != 0 && npages <= PBL_CHUNK_PBLES;
-	bool l2 = (level_mask & PBL_LEVEL_MASK(PBL_LEVEL_2)) != 0 && npages > PBL_LEAF_PBLES;
+	uint32_t levels = pbl_levels_possible(npages, level_mask);
+	bool l1 = (levels & PBL_LEVEL_MASK(PBL_LEVEL_1)) != 0;
+	bool l2 = (levels & PBL_LEVEL_MASK(PBL_LEVEL_2)) != 0;
 	int rc = -ENOMEM;
 
-	if (!l1 && !l2)
+	if (levels == 0)
 		return -ENOMEM;
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		if (l1 && run_alloc_locked(pool, (uint32_t)npages, &grant->run) == 0) {
 			grant->level = PBL_LEVEL_1;
+			pool->allocs++;
 			rc = 0;
 			break;
 		}
 		if (l2 && tree_alloc_locked(pool, npages, &grant->run) == 0) {
 			grant->level = PBL_LEVEL_2;
+			pool->allocs += grant->run.count + 1;
 			rc = 0;
 			break;
 		}
@@ -573,32 +621,46 @@ int
 pbl_pool_free_tree(struct pbl_pool *pool, uint32_t root_index, uint32_t root_count,
 		   uint64_t npages)
 {
+	struct pbl_chunk *rc_chunk, *c;
 	const uint64_t *root;
+	uint64_t rg, g;
 	uint32_t i;
-	int rc = 0, r;
 
 	pthread_mutex_lock(&pool->lock);
-	root = pbl_pool_pble(pool, root_index);
-	if (root == NULL || pbl_pool_pble(pool, root_index + root_count - 1) == NULL) {
-		PBL_LOG(ERR, "%s: level-2 root %u+%u is outside the pool", pool->name,
-			root_index, root_count);
-		pool->failures++;
-		pthread_mutex_unlock(&pool->lock);
-		return -EINVAL;
+	/* The root first: leaf indices are only read from a root that is still allocated. */
+	if (root_count == 0 || pbl_leaf_count(npages) != root_count ||
+	    run_find_locked(pool, root_index, root_count, &rc_chunk, &rg) != 0) {
+		PBL_LOG(ERR, "%s: level-2 root %u+%u for %" PRIu64 " pages is not a live tree",
+			pool->name, root_index, root_count, npages);
+		goto refuse;
 	}
+	root = pbl_pool_pble(pool, root_index);
 	for (i = 0; i < root_count; i++) {
-		uint64_t left = npages - (uint64_t)i * PBL_LEAF_PBLES;
 		uint64_t leaf = pbl_le64_load(&root[i]);
 
-		r = leaf >= PBL_INVALID_INDEX ? -EINVAL :
-			run_free_locked(pool, (uint32_t)leaf,
-					(uint32_t)RTE_MIN(left, (uint64_t)PBL_LEAF_PBLES));
-		if (r != 0 && rc == 0)
-			rc = r;
+		if (leaf >= PBL_INVALID_INDEX ||
+		    run_find_locked(pool, (uint32_t)leaf, pbl_leaf_pbles(npages, i), &c, &g) != 0) {
+			PBL_LOG(ERR, "%s: level-2 root %u: entry %u (0x%" PRIx64 ") is not a leaf;"
+				" nothing freed", pool->name, root_index, i, leaf);
+			/* Leaves [0, i) were freed on the way: take them back. */
+			tree_leaves_mark_locked(pool, root, npages, i, true);
+			goto refuse;
+		}
+		run_mark_locked(c, g, granules_for(pbl_leaf_pbles(npages, i)), false);
 	}
-	r = run_free_locked(pool, root_index, root_count);
-	if (r != 0 && rc == 0)
-		rc = r;
+	/* A corrupted root may have named itself as a leaf. */
+	if (run_find_locked(pool, root_index, root_count, &rc_chunk, &rg) != 0) {
+		PBL_LOG(ERR, "%s: level-2 root %u names itself as a leaf; nothing freed",
+			pool->name, root_index);
+		tree_leaves_mark_locked(pool, root, npages, root_count, true);
+		goto refuse;
+	}
+	run_mark_locked(rc_chunk, rg, granules_for(root_count), false);
+	pool->frees += root_count + 1;
 	pthread_mutex_unlock(&pool->lock);
-	return rc;
+	return 0;
+refuse:
+	pool->failures++;
+	pthread_mutex_unlock(&pool->lock);
+	return -EINVAL;
 }

@@ -8,14 +8,15 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_memory.h>
 
 #include "test.h"
 
 int
-tpbl_ext_make(struct tpbl_ext *e, unsigned int n, size_t pgsz, enum tpbl_order order,
-	      unsigned int group, const struct pbl_dma_hook *hook)
+tpbl_ext_make_slots(struct tpbl_ext *e, unsigned int n, size_t pgsz, const uint64_t *slots,
+		    const struct pbl_dma_hook *hook)
 {
 	unsigned int i;
 	int rc;
@@ -38,24 +39,40 @@ tpbl_ext_make(struct tpbl_ext *e, unsigned int n, size_t pgsz, enum tpbl_order o
 		tpbl_ext_destroy(e);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		uint64_t slot = i;
-
-		if (order == TPBL_DESCENDING) {
-			slot = n - 1 - i;
-		} else if (order == TPBL_GROUPS) {
-			unsigned int groups = (n + group - 1) / group;
-
-			slot = (uint64_t)(groups - 1 - i / group) * group + i % group;
-		}
-		e->iovas[i] = TPBL_FAKE_IOVA_BASE + slot * pgsz;
-	}
+	for (i = 0; i < n; i++)
+		e->iovas[i] = TPBL_FAKE_IOVA_BASE + slots[i] * pgsz;
 	rc = pbl_mem_register(e->va, e->len, e->iovas, n, pgsz, hook);
 	if (rc != 0) {
 		free(e->iovas);
 		munmap(e->map, e->map_len);
 		memset(e, 0, sizeof(*e));
 	}
+	return rc;
+}
+
+int
+tpbl_ext_make(struct tpbl_ext *e, unsigned int n, size_t pgsz, enum tpbl_order order,
+	      unsigned int group, const struct pbl_dma_hook *hook)
+{
+	uint64_t *slots = malloc(n * sizeof(*slots));
+	unsigned int i;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	if (slots == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		slots[i] = i;
+		if (order == TPBL_DESCENDING) {
+			slots[i] = n - 1 - i;
+		} else if (order == TPBL_GROUPS) {
+			unsigned int groups = (n + group - 1) / group;
+
+			slots[i] = (uint64_t)(groups - 1 - i / group) * group + i % group;
+		}
+	}
+	rc = tpbl_ext_make_slots(e, n, pgsz, slots, hook);
+	free(slots);
 	return rc;
 }
 
@@ -134,27 +151,81 @@ tpbl_expect_ext(void *ctx, uint64_t va)
 	return mine;
 }
 
+/* A PBLE as the engine reads it: region base + index * 8, little-endian. */
+static uint64_t
+raw_pble(const struct pbl *pbl, uint64_t index)
+{
+	const uint64_t *base = pbl_pool_pble(pbl->pool, 0);
+
+	return rte_le_to_cpu_64(base[index]);
+}
+
+/* True when PBLEs [index, index + n) all lie in chunks the pool has added. */
+static bool
+in_pool(const struct pbl *pbl, uint64_t index, uint64_t n)
+{
+	return index + n <= PBL_INVALID_INDEX && pbl_pool_pble(pbl->pool, (uint32_t)index) &&
+	       pbl_pool_pble(pbl->pool, (uint32_t)(index + n - 1));
+}
+
+/*
+ * Level-2 structure: root_count = ceil(npages / 512); every root entry is the PBLE index of
+ * a leaf (not an address) inside the pool; the runs of root and leaves do not overlap.
+ */
 static unsigned int
 check_level2(const struct pbl *pbl)
 {
 	uint64_t leaves = (pbl->npages + PBL_LEAF_PBLES - 1) / PBL_LEAF_PBLES;
+	uint64_t *starts = calloc(leaves + 1, sizeof(*starts));
+	uint64_t *ends = calloc(leaves + 1, sizeof(*ends));
 	unsigned int bad = 0;
-	uint64_t i;
+	uint64_t i, j;
 
 	TEST_CHECK_EQ(pbl->root_count, leaves);
-	for (i = 0; i < pbl->root_count; i++) {
-		const uint64_t *root = pbl_pool_pble(pbl->pool, pbl->index + (uint32_t)i);
-		uint64_t leaf = root != NULL ? *root : UINT64_MAX;
+	if (starts == NULL || ends == NULL || pbl->root_count != leaves ||
+	    !in_pool(pbl, pbl->index, leaves)) {
+		free(starts);
+		free(ends);
+		TEST_CHECK(!"level-2 root is not in the pool");
+		return 1;
+	}
+	starts[leaves] = pbl->index;
+	ends[leaves] = pbl->index + leaves;
+	for (i = 0; i < leaves; i++) {
+		uint64_t leaf = raw_pble(pbl, pbl->index + i);
 		uint64_t cnt = RTE_MIN(pbl->npages - i * PBL_LEAF_PBLES, (uint64_t)PBL_LEAF_PBLES);
 
 		/* A root entry is a PBLE index of a leaf, never an address. */
-		if (leaf >= PBL_INVALID_INDEX ||
-		    pbl_pool_pble(pbl->pool, (uint32_t)(leaf + cnt - 1)) == NULL) {
+		if (!in_pool(pbl, leaf, cnt)) {
 			bad++;
 			TEST_CHECK(!"level-2 root entry is not a leaf index");
+			continue;
 		}
+		starts[i] = leaf;
+		ends[i] = leaf + cnt;
 	}
+	for (i = 0; i <= leaves && bad == 0; i++)
+		for (j = i + 1; j <= leaves; j++)
+			if (starts[i] < ends[j] && starts[j] < ends[i]) {
+				bad++;
+				TEST_CHECK(!"level-2 runs overlap");
+				break;
+			}
+	free(starts);
+	free(ends);
 	return bad;
+}
+
+/* Page p's IOVA read straight from the PBLE memory, as the engine would. */
+static rte_iova_t
+raw_page_iova(const struct pbl *pbl, uint64_t p)
+{
+	if (pbl->level == PBL_LEVEL_0)
+		return pbl->addr + (p << pbl->page_shift);
+	if (pbl->level == PBL_LEVEL_1)
+		return raw_pble(pbl, pbl->index + p);
+	return raw_pble(pbl, raw_pble(pbl, pbl->index + p / PBL_LEAF_PBLES) +
+				     p % PBL_LEAF_PBLES);
 }
 
 unsigned int
@@ -171,19 +242,29 @@ tpbl_check_pbl(const struct pbl *pbl, tpbl_expect_fn expect, void *ctx)
 	if (iovas == NULL)
 		return 1;
 	TEST_CHECK_EQ(pbl->npages, (pbl->first_offset + pbl->len + pgsz - 1) / pgsz);
-	if (pbl->level == PBL_LEVEL_2)
-		bad += check_level2(pbl);
+	TEST_CHECK_EQ(pbl->first_offset, pbl->va & (pgsz - 1));
+	if (pbl->level == PBL_LEVEL_1 && !in_pool(pbl, pbl->index, pbl->npages)) {
+		TEST_CHECK(!"level-1 run is not in the pool");
+		free(iovas);
+		return 1;
+	}
+	if (pbl->level == PBL_LEVEL_2 && check_level2(pbl) != 0) {
+		free(iovas);
+		return 1;
+	}
 	TEST_CHECK_EQ(pbl_walk(pbl, 0, pbl->npages, iovas), 0);
 	for (p = 0; p < pbl->npages; p++) {
 		uint64_t first = RTE_MAX(page0 + p * pgsz, pbl->va);
 		uint64_t last = RTE_MIN(page0 + (p + 1) * pgsz, pbl->va + pbl->len) - 1;
 		rte_iova_t want = expect(ctx, first);
+		rte_iova_t want_page = want - (first - (page0 + p * pgsz));
+		rte_iova_t raw = raw_page_iova(pbl, p);
 
 		/* Page start: the first byte's IOVA minus its offset in the page. */
-		if (iovas[p] != want - (first - (page0 + p * pgsz))) {
+		if (iovas[p] != want_page || raw != want_page) {
 			if (bad++ < 4)
-				printf("#   page %" PRIu64 ": walked 0x%" PRIx64 ", want 0x%" PRIx64
-				       "\n", p, iovas[p], want - (first - (page0 + p * pgsz)));
+				printf("#   page %" PRIu64 ": walked 0x%" PRIx64 ", decoded 0x%" PRIx64
+				       ", want 0x%" PRIx64 "\n", p, iovas[p], raw, want_page);
 		}
 		if (pbl_translate(pbl, first - pbl->va, &got) != 0 || got != want)
 			bad++;

@@ -41,7 +41,20 @@ struct tpbl_ext {
 /* Map n pages of pgsz (reserved only) and register them with the given IOVA order. */
 int tpbl_ext_make(struct tpbl_ext *e, unsigned int n, size_t pgsz, enum tpbl_order order,
 		  unsigned int group, const struct pbl_dma_hook *hook);
+/* The same with page i at IOVA TPBL_FAKE_IOVA_BASE + slots[i] * pgsz. */
+int tpbl_ext_make_slots(struct tpbl_ext *e, unsigned int n, size_t pgsz, const uint64_t *slots,
+			const struct pbl_dma_hook *hook);
 void tpbl_ext_destroy(struct tpbl_ext *e);
+
+/* xorshift64*: reproducible pseudo-random numbers without libc's rand state. */
+static inline uint32_t
+tpbl_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return (uint32_t)((*state * UINT64_C(2685821657736338717)) >> 32);
+}
 
 /* A pool over a heap region of 'size' bytes. */
 struct pbl_pool *tpbl_pool_make(uint64_t size);
@@ -58,8 +71,11 @@ rte_iova_t tpbl_expect_ext(void *ctx, uint64_t va);
 
 /*
  * Walk the PBL back with pbl_walk() and pbl_translate() and compare each page (and the
- * first and last byte of the range) with the reference. Checks level-2 structure too.
- * Returns the number of mismatches (also recorded as failed checks).
+ * first and last byte of the range) with the reference. Also decodes the PBLE memory on its
+ * own, without the library's walkers, as the engine would read it (level 1: PBLE[index + p];
+ * level 2: root PBLE = leaf index, then the leaf's PBLE), and checks the level-2 structure:
+ * leaf indices, leaf sizes, no two runs overlapping. Returns the number of mismatches (also
+ * recorded as failed checks).
  */
 unsigned int tpbl_check_pbl(const struct pbl *pbl, tpbl_expect_fn expect, void *ctx);
 

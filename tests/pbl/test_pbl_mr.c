@@ -129,6 +129,12 @@ test_best_pgsz(void)
 				       { 0x401000, 0x201000, 2 * MB } };
 	struct pbl_seg huge[] = { { G1, 7 * G1, 2 * G1 } };
 	struct pbl_seg head_off[] = { { G1 + 0x1234, 3 * G1 + 0x1234, G1 } };
+	struct pbl_seg ident_2m[] = { { 0x200000, 0x200000, 2 * MB } };
+	struct pbl_seg ident_1m[] = { { 0x200000, 0x200000, MB } };
+	struct pbl_seg ident_12m[] = { { 0x1000000, 0x1000000, 12 * MB } };
+	struct pbl_pool *pool = tpbl_pool_make(MB);
+	struct pbl_layout *l;
+	struct pbl pbl;
 
 	TEST_CHECK_EQ(best_of(0x1000, 64, 1, one_byte, PBL_PGSZ_CAP), KB4);
 	TEST_CHECK_EQ(best_of(0x200000, 4 * MB, 1, aligned, PBL_PGSZ_CAP), M2);
@@ -140,6 +146,29 @@ test_best_pgsz(void)
 	TEST_CHECK_EQ(best_of(G1, 2 * G1, 1, huge, PBL_PGSZ_4K | PBL_PGSZ_2M), M2);
 	/* A start inside a page: VA and IOVA still agree below 1 GB. */
 	TEST_CHECK_EQ(best_of(G1 + 0x1234, G1, 1, head_off, PBL_PGSZ_CAP), G1);
+	/*
+	 * IOVA = VA: the smallest allowed page that holds the whole range in one page, as the
+	 * kernel picks it (the bits above the highest one in which first and last byte differ).
+	 */
+	TEST_CHECK_EQ(best_of(0x200000, 2 * MB, 1, ident_2m, PBL_PGSZ_CAP), M2);
+	TEST_CHECK_EQ(best_of(0x200000, MB, 1, ident_1m, PBL_PGSZ_CAP), M2);
+	TEST_CHECK_EQ(best_of(0x1000000, 12 * MB, 1, ident_12m, PBL_PGSZ_CAP), G1);
+	TEST_CHECK_EQ(best_of(0x1000000, 12 * MB, 1, ident_12m, PBL_PGSZ_4K | PBL_PGSZ_2M), M2);
+	/*
+	 * pbl_build checks the page size itself: VA and IOVA agree modulo 2 MB in both
+	 * segments, but the first one ends 4 KB into a 2 MB page.
+	 */
+	l = layout_of(0x200000, 4 * MB + KB4, 2, broken_4k);
+	TEST_CHECK_EQ(pbl_build(pool, l, M2, PBL_LEVELS_ALL, &pbl), -EINVAL);
+	TEST_CHECK_EQ(pbl_build(pool, l, KB4, PBL_LEVEL_MASK(PBL_LEVEL_0), &pbl), -EINVAL);
+	/* At 4 KB the same layout is a fragmented range of 1025 pages: level 1. */
+	TEST_CHECK_EQ(pbl_build(pool, l, KB4, PBL_LEVELS_ALL, &pbl), 0);
+	TEST_CHECK_EQ(pbl.level, PBL_LEVEL_1);
+	TEST_CHECK_EQ(pbl.npages, 2 * M2 / KB4 + 1);
+	TEST_CHECK_EQ(pbl_free(&pbl), 0);
+	free(l);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	tpbl_pool_destroy(pool);
 	/* Sub-4 KB bits are not page sizes. */
 	TEST_CHECK_EQ(best_of(0x1000, 64, 1, one_byte, 0xfff), 0);
 	TEST_CHECK_EQ(pbl_best_pgsz(NULL, PBL_PGSZ_CAP), 0);
@@ -325,6 +354,212 @@ test_mr_ext_1g(void)
 	mr_check(pool, &e, 0, e.len, PBL_PGSZ_CAP, PBL_LEVELS_ALL, PBL_LEVEL_0, G1);
 	tpbl_ext_destroy(&e);
 out:
+	tpbl_pool_destroy(pool);
+}
+
+/* ---- level boundaries and the level choice -------------------------------------------- */
+
+/* PBLEs a run of n takes in the pool: whole granules. */
+static uint64_t
+granule_pbles(uint64_t n)
+{
+	return RTE_ALIGN_CEIL(n, PBL_GRANULE_PBLES);
+}
+
+/*
+ * Exactly one leaf of pages is not enough for level 2 (the kernel tries level 2 only for
+ * more than 512); 513 pages make two leaves, the last one holding one PBLE.
+ */
+static void
+test_mr_leaf_boundary(void)
+{
+	const uint32_t l1 = PBL_LEVEL_MASK(PBL_LEVEL_1), l2 = PBL_LEVEL_MASK(PBL_LEVEL_2);
+	struct pbl_pool *pool = tpbl_pool_make(POOL_SIZE);
+	struct tpbl_ext e;
+	struct pbl pbl;
+
+	TEST_CHECK_EQ(tpbl_ext_make(&e, PBL_LEAF_PBLES + 1, KB4, TPBL_DESCENDING, 0, NULL), 0);
+	/* 512 pages: level 2 alone cannot describe them; with level 1 allowed, level 1. */
+	TEST_CHECK_EQ(pbl_build_mr(pool, e.va, PBL_LEAF_PBLES * KB4, PBL_PGSZ_4K, l2, &pbl),
+		      -EINVAL);
+	mr_check(pool, &e, 0, PBL_LEAF_PBLES * KB4, PBL_PGSZ_4K, l1 | l2, PBL_LEVEL_1, KB4);
+	/* 512 pages that start mid-page touch 513: level 2 is possible then. */
+	mr_check(pool, &e, 100, PBL_LEAF_PBLES * KB4, PBL_PGSZ_4K, l2, PBL_LEVEL_2, KB4);
+	/* 513 pages at level 2: a root of 2, a full leaf and a leaf of 1. */
+	TEST_CHECK_EQ(pbl_build_mr(pool, e.va, e.len, PBL_PGSZ_4K, l2, &pbl), 0);
+	TEST_CHECK_EQ(pbl.level, PBL_LEVEL_2);
+	TEST_CHECK_EQ(pbl.root_count, 2);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), granule_pbles(2) + PBL_LEAF_PBLES + granule_pbles(1));
+	tpbl_check_pbl(&pbl, tpbl_expect_ext, &e);
+	TEST_CHECK_EQ(pbl_free(&pbl), 0);
+	/* 513 pages, both levels allowed: level 1 (one run of 513). */
+	TEST_CHECK_EQ(pbl_build_mr(pool, e.va, e.len, PBL_PGSZ_4K, l1 | l2, &pbl), 0);
+	TEST_CHECK_EQ(pbl.level, PBL_LEVEL_1);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), granule_pbles(PBL_LEAF_PBLES + 1));
+	TEST_CHECK_EQ(pbl_free(&pbl), 0);
+	tpbl_ext_destroy(&e);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	tpbl_pool_destroy(pool);
+}
+
+/*
+ * Fill chunk 0 of a pool with runs of 512 PBLEs and free every other one: holes of exactly
+ * one leaf. Returns the runs still allocated (n / 2 of them) through 'kept'.
+ */
+static unsigned int
+pool_fragment(struct pbl_pool *pool, struct pbl_run *kept, unsigned int n)
+{
+	struct pbl_run run;
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		TEST_CHECK_EQ(pbl_pool_alloc(pool, PBL_LEAF_PBLES, &run), 0);
+		TEST_CHECK_EQ(run.index, i * PBL_LEAF_PBLES);
+		if (i % 2 == 1)
+			kept[k++] = run;
+	}
+	for (i = 0; i < n; i += 2)
+		TEST_CHECK_EQ(pbl_pool_free(pool, i * PBL_LEAF_PBLES, PBL_LEAF_PBLES), 0);
+	return k;
+}
+
+static void
+pool_unfragment(struct pbl_pool *pool, const struct pbl_run *kept, unsigned int k)
+{
+	while (k-- > 0)
+		TEST_CHECK_EQ(pbl_pool_free(pool, kept[k].index, kept[k].count), 0);
+}
+
+/*
+ * Leaves that are not neighbours in the pool: every leaf must be found through its own root
+ * entry, and the last (short) leaf lands before the first one.
+ */
+static void
+test_mr_scattered_leaves(void)
+{
+	const unsigned int n_runs = 16;
+	struct pbl_pool *pool = tpbl_pool_make(POOL_SIZE);
+	struct pbl_run kept[8];
+	struct tpbl_ext e;
+	struct pbl pbl;
+	unsigned int k;
+
+	TEST_CHECK_EQ(tpbl_ext_make(&e, EXT4K_PAGES, KB4, TPBL_DESCENDING, 0, NULL), 0);
+	k = pool_fragment(pool, kept, n_runs);
+	TEST_CHECK_EQ(pbl_build_mr(pool, e.va, e.len, PBL_PGSZ_4K, PBL_LEVEL_MASK(PBL_LEVEL_2),
+				   &pbl), 0);
+	TEST_CHECK_EQ(pbl.level, PBL_LEVEL_2);
+	TEST_CHECK_EQ(pbl.index, 0);
+	/* Root in hole 0; leaves 0-2 in holes 1-3; the short last leaf after the root. */
+	TEST_CHECK_EQ(*pbl_pool_pble(pool, 0), 2 * PBL_LEAF_PBLES);
+	TEST_CHECK_EQ(*pbl_pool_pble(pool, 3), PBL_GRANULE_PBLES);
+	tpbl_check_pbl(&pbl, tpbl_expect_ext, &e);
+	TEST_CHECK_EQ(pbl_free(&pbl), 0);
+	pool_unfragment(pool, kept, k);
+	tpbl_ext_destroy(&e);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	tpbl_pool_destroy(pool);
+}
+
+/*
+ * The kernel's order: level 1, then level 2, in the chunks already added; only then a new
+ * chunk. With chunk 0 cut into one-leaf holes, 1500 pages get level 2 in chunk 0 although a
+ * new chunk would hold one level-1 run.
+ */
+static void
+test_mr_level2_before_growth(void)
+{
+	const unsigned int n_runs = PBL_CHUNK_PBLES / PBL_LEAF_PBLES;
+	const unsigned int pages = 1500;
+	struct pbl_pool *pool = tpbl_pool_make(2 * PBL_CHUNK_SIZE);
+	struct pbl_run *kept = calloc(n_runs / 2, sizeof(*kept));
+	struct pbl_pool_stats st;
+	struct tpbl_ext e;
+	unsigned int k;
+
+	TEST_CHECK_EQ(tpbl_ext_make(&e, pages, KB4, TPBL_DESCENDING, 0, NULL), 0);
+	k = pool_fragment(pool, kept, n_runs);
+	pbl_pool_stats_get(pool, &st);
+	TEST_CHECK_EQ(st.chunks, 1);
+	mr_check(pool, &e, 0, e.len, PBL_PGSZ_4K, PBL_LEVELS_ALL, PBL_LEVEL_2, KB4);
+	pbl_pool_stats_get(pool, &st);
+	TEST_CHECK_EQ(st.chunks, 1);
+	/* Level 1 only: now the pool has to grow. */
+	mr_check(pool, &e, 0, e.len, PBL_PGSZ_4K, PBL_LEVEL_MASK(PBL_LEVEL_1), PBL_LEVEL_1, KB4);
+	pbl_pool_stats_get(pool, &st);
+	TEST_CHECK_EQ(st.chunks, 2);
+	pool_unfragment(pool, kept, k);
+	tpbl_ext_destroy(&e);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	free(kept);
+	tpbl_pool_destroy(pool);
+}
+
+/*
+ * A corrupted level-2 PBL (a root entry naming another owner's run) is refused whole: no
+ * leaf is freed and the other owner's run stays allocated.
+ */
+static void
+test_mr_corrupt_tree_free(void)
+{
+	struct pbl_pool *pool = tpbl_pool_make(POOL_SIZE);
+	struct pbl_pool_stats before, after;
+	struct pbl_run other;
+	struct tpbl_ext e;
+	struct pbl pbl, copy;
+	uint64_t *root, saved;
+
+	TEST_CHECK_EQ(tpbl_ext_make(&e, EXT4K_PAGES, KB4, TPBL_DESCENDING, 0, NULL), 0);
+	TEST_CHECK_EQ(pbl_build_mr(pool, e.va, e.len, PBL_PGSZ_4K, PBL_LEVEL_MASK(PBL_LEVEL_2),
+				   &pbl), 0);
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, PBL_LEAF_PBLES, &other), 0);
+	root = pbl_pool_pble(pool, pbl.index);
+	TEST_CHECK(root != NULL);
+	if (root == NULL)
+		return;
+	/* The last entry now names the other run (a full leaf's size, wrong for the last). */
+	saved = root[pbl.root_count - 1];
+	root[pbl.root_count - 1] = other.index;
+	pbl_pool_stats_get(pool, &before);
+	copy = pbl;
+	TEST_CHECK_EQ(pbl_free(&copy), -EINVAL);
+	/* The second entry names the first leaf: a leaf twice. */
+	root[pbl.root_count - 1] = saved;
+	saved = root[1];
+	root[1] = root[0];
+	copy = pbl;
+	TEST_CHECK_EQ(pbl_free(&copy), -EINVAL);
+	root[1] = saved;
+	pbl_pool_stats_get(pool, &after);
+	TEST_CHECK_EQ(after.used_pbles, before.used_pbles);
+	TEST_CHECK_EQ(after.runs, before.runs);
+	TEST_CHECK_EQ(pbl_pool_check(pool), 0);
+	/* Repaired: it frees, and the other run is still there to free. */
+	TEST_CHECK_EQ(pbl_free(&pbl), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, other.index, other.count), 0);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+
+	/*
+	 * 513 pages: the root (2 PBLEs) and the last leaf (1 PBLE) are both one granule, so a
+	 * last entry that names the root itself looks like a leaf: still refused whole.
+	 */
+	TEST_CHECK_EQ(pbl_build_mr(pool, e.va, (PBL_LEAF_PBLES + 1) * KB4, PBL_PGSZ_4K,
+				   PBL_LEVEL_MASK(PBL_LEVEL_2), &pbl), 0);
+	TEST_CHECK_EQ(pbl.root_count, 2);
+	root = pbl_pool_pble(pool, pbl.index);
+	saved = root[1];
+	root[1] = pbl.index;
+	pbl_pool_stats_get(pool, &before);
+	copy = pbl;
+	TEST_CHECK_EQ(pbl_free(&copy), -EINVAL);
+	pbl_pool_stats_get(pool, &after);
+	TEST_CHECK_EQ(after.used_pbles, before.used_pbles);
+	TEST_CHECK_EQ(after.runs, before.runs);
+	TEST_CHECK_EQ(pbl_pool_check(pool), 0);
+	root[1] = saved;
+	TEST_CHECK_EQ(pbl_free(&pbl), 0);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	tpbl_ext_destroy(&e);
 	tpbl_pool_destroy(pool);
 }
 
@@ -607,6 +842,10 @@ main(int argc, char **argv)
 	TEST_RUN(test_mr_ext_groups);
 	TEST_RUN(test_mr_ext_2m);
 	TEST_RUN(test_mr_ext_1g);
+	TEST_RUN(test_mr_leaf_boundary);
+	TEST_RUN(test_mr_scattered_leaves);
+	TEST_RUN(test_mr_level2_before_growth);
+	TEST_RUN(test_mr_corrupt_tree_free);
 	TEST_RUN(test_mr_app_hugepages);
 	TEST_RUN(test_mr_bad_input);
 	TEST_RUN(test_register);

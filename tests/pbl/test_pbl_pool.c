@@ -19,6 +19,7 @@
 #include <rte_log.h>
 
 #include "test.h"
+#include "test_pbl_common.h"
 
 #define MB (UINT64_C(1) << 20)
 #define FAKE_IOVA UINT64_C(0x7700000000)
@@ -63,15 +64,6 @@ pool_make(uint64_t *region, uint64_t size, struct pbl_pool **pool)
 	};
 
 	return pbl_pool_create(&conf, pool);
-}
-
-static uint64_t
-used_pbles(struct pbl_pool *pool)
-{
-	struct pbl_pool_stats st;
-
-	pbl_pool_stats_get(pool, &st);
-	return st.used_pbles;
 }
 
 /* ---- fixed cases ------------------------------------------------------------------------- */
@@ -203,7 +195,7 @@ test_growth_and_exhaustion(void)
 	/* Exhausted: nothing left at all. */
 	TEST_CHECK_EQ(pbl_pool_alloc(pool, 1, &extra), -ENOMEM);
 	TEST_CHECK_EQ(pbl_pool_check(pool), 0);
-	TEST_CHECK_EQ(used_pbles(pool), size / PBL_PBLE_SIZE);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), size / PBL_PBLE_SIZE);
 	TEST_CHECK_EQ(pbl_pool_free(pool, half.index, half.count), 0);
 	TEST_CHECK_EQ(pbl_pool_alloc(pool, 1, &extra), 0);
 	TEST_CHECK_EQ(extra.index, 2 * PBL_CHUNK_PBLES);
@@ -211,7 +203,7 @@ test_growth_and_exhaustion(void)
 	TEST_CHECK_EQ(pbl_pool_free(pool, full2.index, full2.count), 0);
 	TEST_CHECK_EQ(pbl_pool_free(pool, full1.index, full1.count), 0);
 	TEST_CHECK_EQ(pbl_pool_free(pool, small.index, small.count), 0);
-	TEST_CHECK_EQ(used_pbles(pool), 0);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
 	TEST_CHECK_EQ(pbl_pool_destroy(pool), 0);
 	free(region);
 }
@@ -300,6 +292,69 @@ test_bad_frees(void)
 	free(region);
 }
 
+/*
+ * First fit across a bitmap word boundary: with granules 0-62 free and 63 busy, a run of 64
+ * granules must start at granule 64, the first free one after the busy one.
+ */
+static void
+test_first_fit_word_boundary(void)
+{
+	uint64_t *region = region_alloc(PBL_CHUNK_SIZE);
+	struct pbl_run a, b, c, d;
+	struct pbl_pool *pool;
+
+	TEST_CHECK_EQ(pool_make(region, PBL_CHUNK_SIZE, &pool), 0);
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, 63 * PBL_GRANULE_PBLES, &a), 0);
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, 1, &b), 0);
+	TEST_CHECK_EQ(b.index, 63 * PBL_GRANULE_PBLES);
+	TEST_CHECK_EQ(pbl_pool_free(pool, a.index, a.count), 0);
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, 64 * PBL_GRANULE_PBLES, &c), 0);
+	TEST_CHECK_EQ(c.index, 64 * PBL_GRANULE_PBLES);
+	/* The hole before it still takes a run that fits exactly. */
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, 63 * PBL_GRANULE_PBLES, &d), 0);
+	TEST_CHECK_EQ(d.index, 0);
+	TEST_CHECK_EQ(pbl_pool_check(pool), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, b.index, b.count), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, c.index, c.count), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, d.index, d.count), 0);
+	TEST_CHECK_EQ(pbl_pool_destroy(pool), 0);
+	free(region);
+}
+
+/* A run that ends exactly at the end of its chunk (and of a short last chunk). */
+static void
+test_run_at_chunk_end(void)
+{
+	const uint64_t size = PBL_CHUNK_SIZE + 100 * PBL_GRANULE_SIZE;
+	uint64_t *region = region_alloc(size);
+	struct pbl_run head, tail, last;
+	struct pbl_pool_stats before, after;
+	struct pbl_pool *pool;
+
+	TEST_CHECK_EQ(pool_make(region, size, &pool), 0);
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, PBL_CHUNK_PBLES - 16, &head), 0);
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, 16, &tail), 0);
+	TEST_CHECK_EQ(tail.index, PBL_CHUNK_PBLES - 16);
+	/* The short last chunk (100 granules), filled by one run. */
+	TEST_CHECK_EQ(pbl_pool_alloc(pool, 100 * PBL_GRANULE_PBLES, &last), 0);
+	TEST_CHECK_EQ(last.index, PBL_CHUNK_PBLES);
+	pbl_pool_stats_get(pool, &before);
+	/* A prefix of a run that ends on the chunk end is not the run. */
+	TEST_CHECK_EQ(pbl_pool_free(pool, tail.index, 8), -EINVAL);
+	TEST_CHECK_EQ(pbl_pool_free(pool, last.index, 99 * PBL_GRANULE_PBLES), -EINVAL);
+	TEST_CHECK_EQ(pbl_pool_free(pool, last.index, 101 * PBL_GRANULE_PBLES), -EINVAL);
+	pbl_pool_stats_get(pool, &after);
+	TEST_CHECK_EQ(after.used_pbles, before.used_pbles);
+	TEST_CHECK_EQ(after.runs, before.runs);
+	TEST_CHECK_EQ(pbl_pool_check(pool), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, tail.index, tail.count), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, last.index, last.count), 0);
+	TEST_CHECK_EQ(pbl_pool_free(pool, head.index, head.count), 0);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	TEST_CHECK_EQ(pbl_pool_destroy(pool), 0);
+	free(region);
+}
+
 /* ---- randomized against a reference model ------------------------------------------------ */
 
 struct model {
@@ -379,16 +434,6 @@ struct live {
 	uint64_t tag;
 };
 
-static uint32_t
-rnd(uint64_t *state)
-{
-	/* xorshift64*: reproducible without libc's rand state. */
-	*state ^= *state >> 12;
-	*state ^= *state << 25;
-	*state ^= *state >> 27;
-	return (uint32_t)((*state * UINT64_C(2685821657736338717)) >> 32);
-}
-
 static void
 test_random_vs_model(void)
 {
@@ -409,12 +454,12 @@ test_random_vs_model(void)
 	TEST_CHECK_EQ(pool_make(region, size, &pool), 0);
 
 	for (op = 0; op < RANDOM_OPS && mismatches == 0; op++) {
-		bool do_alloc = nlive == 0 || (nlive < MAX_LIVE && rnd(&state) % 100 < 55);
+		bool do_alloc = nlive == 0 || (nlive < MAX_LIVE && tpbl_rand(&state) % 100 < 55);
 
 		if (do_alloc) {
-			uint32_t count = rnd(&state) % BIG_RUN_ONE_IN == 0 ?
-						 1 + rnd(&state) % BIG_RUN_MAX :
-						 1 + rnd(&state) % SMALL_RUN_MAX;
+			uint32_t count = tpbl_rand(&state) % BIG_RUN_ONE_IN == 0 ?
+						 1 + tpbl_rand(&state) % BIG_RUN_MAX :
+						 1 + tpbl_rand(&state) % SMALL_RUN_MAX;
 			int64_t want = model_alloc(&m, count);
 			struct pbl_run run;
 			int rc = pbl_pool_alloc(pool, count, &run);
@@ -440,7 +485,7 @@ test_random_vs_model(void)
 			live[nlive].tag = tag++;
 			nlive++;
 		} else {
-			unsigned int k = rnd(&state) % nlive;
+			unsigned int k = tpbl_rand(&state) % nlive;
 			uint64_t *va = pbl_pool_pble(pool, live[k].index);
 			uint32_t i;
 
@@ -466,7 +511,7 @@ test_random_vs_model(void)
 		nlive--;
 		TEST_CHECK_EQ(pbl_pool_free(pool, live[nlive].index, live[nlive].count), 0);
 	}
-	TEST_CHECK_EQ(used_pbles(pool), 0);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
 	TEST_CHECK_EQ(pbl_pool_check(pool), 0);
 	TEST_CHECK_EQ(pbl_pool_destroy(pool), 0);
 	free(m.used);
@@ -489,6 +534,8 @@ main(void)
 	TEST_RUN(test_growth_and_exhaustion);
 	TEST_RUN(test_chunk_hook_failure);
 	TEST_RUN(test_bad_frees);
+	TEST_RUN(test_first_fit_word_boundary);
+	TEST_RUN(test_run_at_chunk_end);
 	TEST_RUN(test_random_vs_model);
 	rc = test_done();
 	rte_openlog_stream(NULL);

@@ -19,6 +19,7 @@
 #include <rte_log.h>
 
 #include "test.h"
+#include "test_pbl_common.h"
 
 #define DEFAULT_OPS 200000
 #define DEFAULT_THREADS 4
@@ -37,15 +38,6 @@ struct worker {
 	unsigned long failed_frees;
 	unsigned long enomem;
 };
-
-static uint32_t
-rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return (uint32_t)((*s * UINT64_C(2685821657736338717)) >> 32);
-}
 
 static bool
 run_intact(const struct pbl_run *r, uint64_t tag)
@@ -69,11 +61,11 @@ worker_main(void *arg)
 	unsigned long op;
 
 	for (op = 0; op < ops_per_thread; op++) {
-		if (nlive < LIVE_MAX && (nlive == 0 || rnd(&seed) % 2 == 0)) {
+		if (nlive < LIVE_MAX && (nlive == 0 || tpbl_rand(&seed) % 2 == 0)) {
 			struct pbl_run *r = &live[nlive];
 			uint32_t i;
 
-			if (pbl_pool_alloc(pool, 1 + rnd(&seed) % RUN_MAX, r) != 0) {
+			if (pbl_pool_alloc(pool, 1 + tpbl_rand(&seed) % RUN_MAX, r) != 0) {
 				w->enomem++;
 				continue;
 			}
@@ -82,7 +74,7 @@ worker_main(void *arg)
 				r->va[i] = tag;
 			tags[nlive++] = tag;
 		} else {
-			unsigned int k = rnd(&seed) % nlive;
+			unsigned int k = tpbl_rand(&seed) % nlive;
 
 			if (!run_intact(&live[k], tags[k]))
 				w->corrupt++;

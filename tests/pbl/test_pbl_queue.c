@@ -141,6 +141,44 @@ test_qp_ext(void)
 	tpbl_pool_destroy(pool);
 }
 
+/* Build a 4 + 4 page QP over external memory with the given IOVA slots; want its VQ bit. */
+static void
+qp_slots_case(struct pbl_pool *pool, const uint64_t *slots, bool want_virtual)
+{
+	const uint32_t pages = SQ_PAGES + RQ_PAGES + 1;
+	struct tpbl_ext e;
+	struct pbl_qp qp;
+
+	TEST_CHECK_EQ(tpbl_ext_make_slots(&e, pages, KB4, slots, NULL), 0);
+	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, e.len, SQ_PAGES, RQ_PAGES, &qp), 0);
+	TEST_CHECK_EQ(qp.virtual_map, want_virtual);
+	check_qp(&qp, (uintptr_t)e.va, tpbl_expect_ext, &e);
+	TEST_CHECK_EQ(pbl_qp_free(&qp), 0);
+	tpbl_ext_destroy(&e);
+}
+
+/*
+ * Contiguity of each ring is checked to its last page: a ring whose only break is before its
+ * last page needs the level-1 run; rings contiguous on their own (but not with each other or
+ * with the shadow page) do not.
+ */
+static void
+test_qp_ring_edges(void)
+{
+	static const uint64_t sq_last_breaks[] = { 10, 11, 12, 20, 30, 31, 32, 33, 40 };
+	static const uint64_t rq_last_breaks[] = { 10, 11, 12, 13, 20, 21, 22, 30, 40 };
+	static const uint64_t apart[] = { 10, 11, 12, 13, 20, 21, 22, 23, 5 };
+	static const uint64_t rq_first_breaks[] = { 10, 11, 12, 13, 30, 20, 21, 22, 40 };
+	struct pbl_pool *pool = tpbl_pool_make(POOL_SIZE);
+
+	qp_slots_case(pool, sq_last_breaks, true);
+	qp_slots_case(pool, rq_last_breaks, true);
+	qp_slots_case(pool, rq_first_breaks, true);
+	qp_slots_case(pool, apart, false);
+	TEST_CHECK_EQ(tpbl_pool_used(pool), 0);
+	tpbl_pool_destroy(pool);
+}
+
 static void
 test_qp_bad_input(void)
 {
@@ -156,8 +194,18 @@ test_qp_bad_input(void)
 	/* No room for the shadow page. */
 	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, e.len - KB4, SQ_PAGES, RQ_PAGES, &qp), -EINVAL);
 	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, e.len, SQ_PAGES, RQ_PAGES + 1, &qp), -EINVAL);
-	/* Page counts whose sum overflows 32 bits. */
+	/* The shadow area must lie whole inside the buffer: 64 bytes on the page after the RQ. */
+	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, (SQ_PAGES + RQ_PAGES) * KB4 + 63, SQ_PAGES,
+				   RQ_PAGES, &qp), -EINVAL);
+	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, (SQ_PAGES + RQ_PAGES) * KB4 + 64, SQ_PAGES,
+				   RQ_PAGES, &qp), 0);
+	TEST_CHECK_EQ(qp.shadow_pa, e.iovas[SQ_PAGES + RQ_PAGES]);
+	TEST_CHECK_EQ(pbl_qp_free(&qp), 0);
+	/* Page counts whose sum overflows 32 bits; a length near SIZE_MAX. */
 	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, e.len, UINT32_MAX, UINT32_MAX, &qp), -EINVAL);
+	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, SIZE_MAX, 1, 1, &qp), -EINVAL);
+	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, SIZE_MAX - (uintptr_t)e.va, UINT32_MAX, UINT32_MAX,
+				   &qp), -EINVAL);
 	/* Misaligned, empty, no SQ, NULL. */
 	TEST_CHECK_EQ(pbl_build_qp(pool, e.va + 64, e.len - KB4, 1, 1, &qp), -EINVAL);
 	TEST_CHECK_EQ(pbl_build_qp(pool, e.va, 0, SQ_PAGES, RQ_PAGES, &qp), -EINVAL);
@@ -215,7 +263,7 @@ static void
 test_cq(void)
 {
 	struct pbl_pool *pool = tpbl_pool_make(POOL_SIZE);
-	uint8_t *shadow = rte_zmalloc(NULL, PBL_SHADOW_AREA_SIZE, PBL_SHADOW_AREA_ALIGN);
+	uint8_t *shadow = rte_zmalloc(NULL, 2 * PBL_SHADOW_AREA_ALIGN, PBL_SHADOW_AREA_ALIGN);
 	uint8_t *heap = aligned_alloc(KB4, KB4);
 	struct pbl_buf ring, big;
 	struct tpbl_ext e;
@@ -251,6 +299,9 @@ test_cq(void)
 
 	/* Bad input. */
 	TEST_CHECK_EQ(pbl_build_cq(pool, ring.va, ring.len, shadow + 8, &cq), -EINVAL);
+	/* 64-byte aligned is not enough: irdma aligns shadow areas to 128 bytes. */
+	TEST_CHECK_EQ(pbl_build_cq(pool, ring.va, ring.len, shadow + 64, &cq), -EINVAL);
+	TEST_CHECK_EQ(pbl_build_cq(pool, ring.va, SIZE_MAX, shadow, &cq), -EINVAL);
 	TEST_CHECK_EQ(pbl_build_cq(pool, ring.va, ring.len, NULL, &cq), -EINVAL);
 	TEST_CHECK_EQ(pbl_build_cq(pool, ring.va, ring.len, heap, &cq), -EINVAL);
 	TEST_CHECK_EQ(pbl_build_cq(pool, (uint8_t *)ring.va + 64, KB4, shadow, &cq), -EINVAL);
@@ -284,6 +335,7 @@ main(int argc, char **argv)
 	rte_log_set_level_pattern("lib.pbl", RTE_LOG_CRIT);
 	TEST_RUN(test_qp_eal);
 	TEST_RUN(test_qp_ext);
+	TEST_RUN(test_qp_ring_edges);
 	TEST_RUN(test_qp_bad_input);
 	TEST_RUN(test_cq);
 	rte_eal_cleanup();
