@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The README's test command: set up, build, and run every test suite that can run here:
 #   1. gcc release build: suites unit, stress, smoke (with hugepages when the machine has
-#      them), then the unit suite again with --no-huge;
+#      them), then the unit suite again with --no-huge, and on 1 GB pages when there are some;
 #   2. clang build (-Wall -Wextra -Werror): unit suite;
 #   3. ASan + UBSan build: unit, stress and smoke suites;
 #   4. TSan build (clang): the concurrency (stress) suite.
@@ -72,6 +72,13 @@ devtools/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 if build build "gcc, release"; then
     run_tests build "gcc: unit, stress, smoke" unit stress smoke
     run_tests build "gcc: unit with --no-huge" unit -- IRDMA_TEST_NO_HUGE=1
+    if grep -q ' /dev/hugepages-1G hugetlbfs ' /proc/mounts &&
+            [ "$(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages)" -ge 1 ]; then
+        run_tests build "gcc: unit on 1 GB pages" unit -- \
+            "IRDMA_TEST_EAL_ARGS=--huge-dir /dev/hugepages-1G"
+    else
+        note "gcc: unit on 1 GB pages: skipped, no free 1 GB page"
+    fi
 fi
 if CC=clang build build-clang "clang, release"; then
     run_tests build-clang "clang: unit" unit

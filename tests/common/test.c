@@ -91,6 +91,17 @@ test_eal_init(const char *prog, const char *const *extra_args)
 	}
 	while (extra_args != NULL && *extra_args != NULL && argc < 31)
 		argv[argc++] = *extra_args++;
+	/* IRDMA_TEST_EAL_ARGS: more EAL arguments for every test process, space-separated,
+	 * e.g. "--huge-dir /dev/hugepages-1G" to run on 1 GB pages. */
+	if (getenv("IRDMA_TEST_EAL_ARGS") != NULL) {
+		static char env_args[512];
+		char *save = NULL, *tok;
+
+		snprintf(env_args, sizeof(env_args), "%s", getenv("IRDMA_TEST_EAL_ARGS"));
+		for (tok = strtok_r(env_args, " ", &save); tok != NULL && argc < 31;
+		     tok = strtok_r(NULL, " ", &save))
+			argv[argc++] = tok;
+	}
 	argv[argc] = NULL;
 	printf("# EAL: %s\n", test_huge ? "2 MB hugepages" : "--no-huge (4 KB pages)");
 	return rte_eal_init(argc, (char **)(uintptr_t)argv);

@@ -45,7 +45,8 @@ int test_done(void);
 /*
  * Initialise EAL for a test process: hugepages when the machine has them mounted and free
  * (and IRDMA_TEST_NO_HUGE is unset), --no-huge otherwise; a file prefix unique to the
- * process; no PCI scan. extra_args (NULL-terminated, may be NULL) are appended.
+ * process; no PCI scan. extra_args (NULL-terminated, may be NULL) are appended, then the
+ * space-separated words of the environment variable IRDMA_TEST_EAL_ARGS.
  * Returns what rte_eal_init returns.
  */
 int test_eal_init(const char *prog, const char *const *extra_args);
