@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The control path: DMA memory, firmware readiness, CEQ0, the AEQ and
+ * the bring-up / teardown sequence (fact sheet §4, §5; the kernel's irdma_sc_ceq_create,
+ * irdma_sc_aeq_create, irdma_ctrl_init_hw). The CQP and the CCQ live in irdma_cqp.c, the HMC
+ * steps in irdma_hmc.c.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memzone.h>
+#include <rte_pause.h>
+
+#include "irdma_ctrl.h"
+
+RTE_LOG_REGISTER(irdma_logtype, pmd.rdma.irdma, NOTICE);
+
+/* Memzone names are process-wide: every ctrl gets its own prefix number. */
+static uint16_t irdma_ctrl_seq;
+
+/* ---- DMA memory ---- */
+
+int
+irdma_dma_alloc(struct irdma_ctrl *c, struct irdma_dma_mem *m, size_t len, size_t align)
+{
+	char name[RTE_MEMZONE_NAMESIZE];
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(name, sizeof(name), "irdma%u_%u", c->seq,
+		 __atomic_fetch_add(&c->mz_seq, 1, __ATOMIC_RELAXED));
+	m->mz = rte_memzone_reserve_aligned(name, len, c->hw->numa_node < 0 ? SOCKET_ID_ANY :
+					    c->hw->numa_node, RTE_MEMZONE_IOVA_CONTIG, align);
+	if (m->mz == NULL) {
+		IRDMA_LOG(DEBUG, c->hw, "no IOVA-contiguous memzone of %zu bytes: %s", len,
+			  rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	m->va = m->mz->addr;
+	m->iova = rte_mem_virt2iova(m->va);
+	m->len = len;
+	memset(m->va, 0, len);
+	ret = irdma_hw_dma_map(c->hw, m->va, m->iova, len);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "DMA map of %zu bytes failed: %s", len, strerror(-ret));
+		rte_memzone_free(m->mz);
+		memset(m, 0, sizeof(*m));
+	}
+	return ret;
+}
+
+void
+irdma_dma_free(struct irdma_ctrl *c, struct irdma_dma_mem *m)
+{
+	int ret;
+
+	if (m->va == NULL)
+		return;
+	ret = irdma_hw_dma_unmap(c->hw, m->va, m->iova, m->len);
+	if (ret != 0)
+		IRDMA_LOG(ERR, c->hw, "DMA unmap of %zu bytes failed: %s", m->len,
+			  strerror(-ret));
+	if (m->mz != NULL)
+		rte_memzone_free(m->mz);
+	else
+		rte_free(m->va);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- firmware ---- */
+
+int
+irdma_ctrl_wait_fw(struct irdma_ctrl *c)
+{
+	uint64_t deadline = irdma_ctrl_deadline();
+
+	do {
+		if (irdma_rd32(c->hw, IRDMA_GLPE_CPUSTATUS0) == IRDMA_CPUSTATUS_READY &&
+		    irdma_rd32(c->hw, IRDMA_GLPE_CPUSTATUS1) == IRDMA_CPUSTATUS_READY &&
+		    irdma_rd32(c->hw, IRDMA_GLPE_CPUSTATUS2) == IRDMA_CPUSTATUS_READY)
+			return 0;
+		irdma_hw_service(c->hw);
+		rte_pause();
+	} while (!irdma_ctrl_expired(deadline));
+	IRDMA_LOG(ERR, c->hw, "firmware not ready after %u ms", IRDMA_CTRL_TIMEOUT_MS);
+	return -ETIMEDOUT;
+}
+
+/* ---- CEQ0 and the AEQ ---- */
+
+static int
+irdma_ceq0_create(struct irdma_ctrl *c)
+{
+	struct irdma_ctrl_eq *eq = &c->ceq0;
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	eq->size = IRDMA_CTRL_CEQ_SIZE;
+	ret = irdma_dma_alloc(c, &eq->ring, (size_t)eq->size * IRDMA_CEQE_SIZE,
+			      IRDMA_HW_PAGE_SIZE);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "CEQ0 memory: %s", strerror(-ret));
+		return ret;
+	}
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_CREATE_CEQ);
+	irdma_set(&w, CQP_CEQ_ID, IRDMA_CTRL_CEQ0);
+	irdma_set(&w, CQP_CEQ_SIZE, eq->size);
+	irdma_set(&w, CQP_CEQ_PA, eq->ring.iova);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		irdma_dma_free(c, &eq->ring);
+		return ret;
+	}
+	eq->created = true;
+	return 0;
+}
+
+static void
+irdma_ceq0_destroy(struct irdma_ctrl *c)
+{
+	struct irdma_cqp_wqe w;
+
+	if (c->ceq0.created) {
+		irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_CEQ);
+		irdma_set(&w, CQP_CEQ_ID, IRDMA_CTRL_CEQ0);
+		if (irdma_cqp_exec(c, &w, NULL) != 0)
+			IRDMA_LOG(ERR, c->hw, "CEQ0 destroy failed");
+		c->ceq0.created = false;
+	}
+	irdma_dma_free(c, &c->ceq0.ring);
+}
+
+static int
+irdma_aeq_create(struct irdma_ctrl *c)
+{
+	struct irdma_ctrl_eq *eq = &c->aeq;
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	eq->size = IRDMA_CTRL_AEQ_SIZE;
+	ret = irdma_dma_alloc(c, &eq->ring, (size_t)eq->size * IRDMA_AEQE_SIZE,
+			      IRDMA_HW_PAGE_SIZE);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "AEQ memory: %s", strerror(-ret));
+		return ret;
+	}
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_CREATE_AEQ);
+	irdma_set(&w, CQP_AEQ_SIZE, eq->size);
+	irdma_set(&w, CQP_AEQ_PA, eq->ring.iova);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		irdma_dma_free(c, &eq->ring);
+		return ret;
+	}
+	eq->created = true;
+	return 0;
+}
+
+static void
+irdma_aeq_destroy(struct irdma_ctrl *c)
+{
+	struct irdma_cqp_wqe w;
+
+	if (c->aeq.created) {
+		irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_AEQ);
+		if (irdma_cqp_exec(c, &w, NULL) != 0)
+			IRDMA_LOG(ERR, c->hw, "AEQ destroy failed");
+		c->aeq.created = false;
+	}
+	irdma_dma_free(c, &c->aeq.ring);
+}
+
+/* ---- bring-up ---- */
+
+int
+irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw, const struct irdma_hmc_request *req)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->hw = hw;
+	c->req = *req;
+	c->seq = __atomic_fetch_add(&irdma_ctrl_seq, 1, __ATOMIC_RELAXED);
+	ret = pthread_mutex_init(&c->cqp.lock, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, hw, "CQP lock: %s", strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+void
+irdma_ctrl_fini(struct irdma_ctrl *c)
+{
+	pthread_mutex_destroy(&c->cqp.lock);
+}
+
+/* HMC: query, size, commit, back. The FPM buffer lives only for the two FPM commands. */
+static int
+irdma_ctrl_hmc_setup(struct irdma_ctrl *c)
+{
+	uint32_t cnt[IRDMA_HMC_OBJ_MAX];
+	int ret;
+
+	ret = irdma_dma_alloc(c, &c->fpm_buf, IRDMA_FPM_BUF_SIZE, IRDMA_CQP_SQ_ALIGN);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "FPM buffer: %s", strerror(-ret));
+		return ret;
+	}
+	ret = irdma_hmc_query(c);
+	if (ret == 0)
+		ret = irdma_hmc_size(c, cnt);
+	if (ret == 0)
+		ret = irdma_hmc_commit(c, cnt);
+	irdma_dma_free(c, &c->fpm_buf);
+	if (ret == 0)
+		ret = irdma_hmc_back(c);
+	return ret;
+}
+
+int
+irdma_ctrl_bringup(struct irdma_ctrl *c)
+{
+	int ret;
+
+	ret = irdma_ctrl_wait_fw(c);
+	if (ret == 0)
+		ret = irdma_cqp_create(c);
+	if (ret == 0)
+		ret = irdma_ctrl_hmc_setup(c);
+	if (ret == 0)
+		ret = irdma_ccq_create(c);
+	if (ret == 0)
+		ret = irdma_ceq0_create(c);
+	if (ret == 0)
+		ret = irdma_aeq_create(c);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "bring-up failed: %s", strerror(-ret));
+		irdma_ctrl_teardown(c);
+		return ret;
+	}
+	IRDMA_LOG(INFO, c->hw, "up: %u QPs, %u CQs, %u MRs committed, %u SDs backed",
+		  c->hmc.obj[IRDMA_HMC_OBJ_QP].cnt, c->hmc.obj[IRDMA_HMC_OBJ_CQ].cnt,
+		  c->hmc.obj[IRDMA_HMC_OBJ_MR].cnt, c->hmc.sd_cnt);
+	return 0;
+}
+
+void
+irdma_ctrl_teardown(struct irdma_ctrl *c)
+{
+	irdma_aeq_destroy(c);
+	irdma_ceq0_destroy(c);
+	irdma_ccq_destroy(c);
+	irdma_hmc_unback(c);
+	irdma_dma_free(c, &c->fpm_buf);
+	irdma_cqp_destroy(c);
+	c->hmc.committed = false;
+}

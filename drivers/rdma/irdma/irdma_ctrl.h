@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_CTRL_H
+#define IRDMA_CTRL_H
+
+/**
+ * @file
+ * The irdma PMD control path: DMA memory, the control QP (CQP) with its submit/wait API,
+ * the HMC (FPM query/commit and segment-descriptor backing), the CCQ, CEQ0 and the AEQ, and
+ * the device bring-up / teardown built from them. Everything reaches the device through
+ * irdma_hw.h only, so the same code runs on silicon and on the device model.
+ *
+ * Waits are bounded by time (IRDMA_CTRL_TIMEOUT_MS) and call irdma_hw_service() between
+ * polls; a wait that expires returns -ETIMEDOUT. Every error path returns a negative errno
+ * and logs why on the `pmd.rdma.irdma` log type.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_cycles.h>
+#include <rte_log.h>
+#include <rte_memzone.h>
+
+#include "irdma_base.h"
+#include "irdma_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Log type of the PMD (`pmd.rdma.irdma`). */
+extern int irdma_logtype;
+
+/** Log a message for device @p hw at @p level. */
+#define IRDMA_LOG(level, hw, fmt, ...) \
+	rte_log(RTE_LOG_##level, irdma_logtype, "irdma %s: " fmt "\n", (hw)->name, ##__VA_ARGS__)
+
+/** Upper bound of every wait on the device, in milliseconds. */
+#define IRDMA_CTRL_TIMEOUT_MS		2000u
+/** CQP SQ entries the driver creates (power of two, 4..2048). */
+#define IRDMA_CTRL_CQP_SIZE		128u
+/** CCQ entries: one more than the CQP (the kernel's IW_CCQ_SIZE rule). */
+#define IRDMA_CTRL_CCQ_SIZE		(IRDMA_CTRL_CQP_SIZE + 1u)
+/** CEQ0 entries. */
+#define IRDMA_CTRL_CEQ_SIZE		IRDMA_KERNEL_CEQ_SIZE
+/** AEQ entries. */
+#define IRDMA_CTRL_AEQ_SIZE		IRDMA_KERNEL_AEQ_SIZE
+/** Alignment of CQ, CEQ and AEQ rings. */
+#define IRDMA_CTRL_RING_ALIGN		256u
+/** HMC function id of the PF. */
+#define IRDMA_CTRL_HMC_FN_ID		0u
+/** Sizing policy: ARP table entries committed. */
+#define IRDMA_HMC_ARP_COUNT		512u
+/** Sizing policy: address vectors (UD address handles) committed. */
+#define IRDMA_HMC_AH_COUNT		1024u
+/** Sizing policy: PBLEs committed (256 MB of 4 KB pages of queues and MRs). */
+#define IRDMA_HMC_PBLE_COUNT		65536u
+/** The CEQ the CCQ reports to. */
+#define IRDMA_CTRL_CEQ0			0u
+
+/** Deadline IRDMA_CTRL_TIMEOUT_MS from now, in timer cycles. */
+static inline uint64_t
+irdma_ctrl_deadline(void)
+{
+	return rte_get_timer_cycles() + rte_get_timer_hz() * IRDMA_CTRL_TIMEOUT_MS / MS_PER_S;
+}
+
+/** True once @p deadline (from irdma_ctrl_deadline()) has passed. */
+static inline bool
+irdma_ctrl_expired(uint64_t deadline)
+{
+	return rte_get_timer_cycles() > deadline;
+}
+
+/** One DMA-mapped, IOVA-contiguous buffer. */
+struct irdma_dma_mem {
+	const struct rte_memzone *mz;	/**< backing memzone, or NULL when from rte_malloc */
+	void *va;			/**< CPU address (NULL when not allocated) */
+	rte_iova_t iova;		/**< device address */
+	size_t len;			/**< bytes */
+};
+
+/** Segment-descriptor backing of one 2 MB SD. */
+struct irdma_hmc_sd {
+	enum irdma_sd_type type;	/**< INVALID, PAGED or DIRECT */
+	struct irdma_dma_mem direct;	/**< DIRECT: the 2 MB buffer */
+	struct irdma_dma_mem pd_page;	/**< PAGED: the page of 512 PD entries */
+	struct irdma_dma_mem *pages;	/**< PAGED: IRDMA_HMC_PD_PER_SD backing pages */
+};
+
+/** An HMC object as the driver sees it after QUERY / COMMIT_FPM_VAL. */
+struct irdma_hmc_obj_info {
+	uint64_t base;		/**< FPM base (committed) */
+	uint64_t size;		/**< bytes per object */
+	uint32_t cnt;		/**< committed count */
+	uint32_t max;		/**< maximum from the query */
+};
+
+/** Object counts the driver asks the HMC for (the sizing policy's inputs). */
+struct irdma_hmc_request {
+	uint32_t qps;	/**< QPs (power of two) */
+	uint32_t cqs;	/**< CQs */
+	uint32_t mrs;	/**< MRs (STag indexes) */
+	/** Back every SD with 4 KB pages even when 2 MB IOVA-contiguous memory exists. */
+	bool sd_paged_only;
+};
+
+/** HMC state. */
+struct irdma_hmc {
+	struct irdma_hmc_obj_info obj[IRDMA_HMC_OBJ_MAX];	/**< per object */
+	uint32_t first_sd;	/**< first SD index of the function (query) */
+	uint32_t max_sds;	/**< SD budget (query) */
+	uint32_t max_ceqs;	/**< CEQs the function may create (query) */
+	uint32_t sd_first;	/**< first SD the committed layout spans */
+	uint32_t sd_cnt;	/**< SDs the committed layout spans */
+	struct irdma_hmc_sd *sds;	/**< sd_cnt backing descriptors */
+	bool committed;		/**< COMMIT_FPM_VAL succeeded */
+};
+
+/** A completion queue ring with its shadow area (the CCQ). */
+struct irdma_ctrl_cq {
+	struct irdma_dma_mem ring;	/**< CQEs */
+	struct irdma_dma_mem shadow;	/**< shadow area */
+	uint32_t size;			/**< entries */
+	uint32_t head;			/**< next CQE SW reads */
+	uint32_t polarity;		/**< valid bit expected on this pass */
+	bool created;			/**< CREATE_CQ succeeded */
+};
+
+/** An event queue ring (CEQ or AEQ). */
+struct irdma_ctrl_eq {
+	struct irdma_dma_mem ring;	/**< entries */
+	uint32_t size;			/**< entries */
+	bool created;			/**< CREATE_*EQ succeeded */
+};
+
+/** What a CQP command completed with. */
+struct irdma_cqp_cmpl {
+	uint16_t major;		/**< major error code (0 = success) */
+	uint16_t minor;		/**< minor error code */
+	uint32_t op_ret;	/**< CCQ OPRETVAL (0 before the CCQ exists) */
+};
+
+/** The control QP. */
+struct irdma_cqp {
+	struct irdma_dma_mem ctx;	/**< host context */
+	struct irdma_dma_mem sq;	/**< SQ of IRDMA_CTRL_CQP_SIZE WQEs */
+	uint32_t size;			/**< SQ entries */
+	uint32_t head;			/**< next slot SW writes */
+	uint32_t polarity;		/**< SW polarity of the current pass */
+	uint64_t compl_ctx;		/**< completion context in the host context */
+	bool created;			/**< the device accepted the CQP */
+	/** A command timed out: the SQ and CCQ positions are unknown, only destroy is left. */
+	bool hung;
+	pthread_mutex_t lock;		/**< serialises submit + wait */
+};
+
+/** Driver control-path state of one device. */
+struct irdma_ctrl {
+	struct irdma_hw *hw;		/**< the device */
+	uint16_t seq;			/**< per-device memzone name prefix */
+	uint32_t mz_seq;		/**< memzone name counter */
+	struct irdma_cqp cqp;		/**< control QP */
+	struct irdma_ctrl_cq ccq;	/**< control CQ (CQ 0) */
+	struct irdma_ctrl_eq ceq0;	/**< CEQ 0 */
+	struct irdma_ctrl_eq aeq;	/**< the AEQ */
+	struct irdma_dma_mem fpm_buf;	/**< QUERY / COMMIT_FPM_VAL buffer */
+	struct irdma_dma_mem sd_buf;	/**< UPDATE_PE_SDS entries beyond the WQE's three */
+	struct irdma_hmc hmc;		/**< HMC */
+	struct irdma_hmc_request req;	/**< sizing request */
+};
+
+/**
+ * Initialise @p c for device @p hw (no device access, no allocation).
+ * @return 0, or -errno of pthread_mutex_init.
+ */
+int irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw,
+		    const struct irdma_hmc_request *req);
+
+/** Release what irdma_ctrl_init() set up (after irdma_ctrl_teardown()). */
+void irdma_ctrl_fini(struct irdma_ctrl *c);
+
+/**
+ * Bring the device up: firmware ready, CQP, QUERY_FPM_VAL, COMMIT_FPM_VAL, UPDATE_PE_SDS,
+ * CCQ, CEQ0, AEQ. On failure everything done so far is undone.
+ * @return 0 or a negative errno.
+ */
+int irdma_ctrl_bringup(struct irdma_ctrl *c);
+
+/** Undo irdma_ctrl_bringup() (or the part of it that succeeded), in reverse order. */
+void irdma_ctrl_teardown(struct irdma_ctrl *c);
+
+/**
+ * Allocate @p len bytes aligned to @p align, IOVA-contiguous, zeroed, and DMA-map them.
+ * @return 0, -ENOMEM, or the map's -errno.
+ */
+int irdma_dma_alloc(struct irdma_ctrl *c, struct irdma_dma_mem *m, size_t len, size_t align);
+
+/** Unmap and free @p m (no-op when not allocated). */
+void irdma_dma_free(struct irdma_ctrl *c, struct irdma_dma_mem *m);
+
+/**
+ * Poll the firmware status registers until ready, bounded.
+ * @return 0 or -ETIMEDOUT.
+ */
+int irdma_ctrl_wait_fw(struct irdma_ctrl *c);
+
+/**
+ * Allocate and map the CQP host context and SQ, then create the CQP through CCQPHIGH/LOW.
+ * @return 0, -ENOMEM, -ETIMEDOUT, or -EIO when the device refuses it (logged with the
+ *         CQPERRCODES major and minor codes).
+ */
+int irdma_cqp_create(struct irdma_ctrl *c);
+
+/** Destroy the CQP (register handshake) and free its memory. Safe when not created. */
+void irdma_cqp_destroy(struct irdma_ctrl *c);
+
+/**
+ * Start a CQP WQE for opcode @p op: zero it and set the opcode.
+ */
+void irdma_cqp_wqe_init(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op);
+
+/**
+ * Submit one WQE and wait for its completion: registers (CQPTAIL) before the CCQ exists,
+ * the CCQ after. Serialised with other submitters.
+ * @param cmpl filled with the completion codes when not NULL.
+ * @return 0, -ETIMEDOUT (the CQP is then marked hung), -EIO (the CQP is hung), -ENODEV (no
+ *         CQP), -EPROTO (completion for another WQE), or the errno mapped from a major error
+ *         code by irdma_cqp_errno() (the failure is logged with opcode and codes).
+ */
+int irdma_cqp_exec(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w,
+		   struct irdma_cqp_cmpl *cmpl);
+
+/** How a CQP command completes. */
+enum irdma_cqp_wait {
+	IRDMA_CQP_WAIT_REGS,		/**< CQPTAIL (before the CCQ, and the CCQ's destroy) */
+	IRDMA_CQP_WAIT_CCQ,		/**< a CCQ CQE */
+	IRDMA_CQP_WAIT_CCQ_CREATE,	/**< a CCQ CQE, or CQP_OP_ERR when the CCQ is refused */
+};
+
+/**
+ * irdma_cqp_exec() with an explicit completion mode (the CCQ's own create and destroy).
+ * @return as irdma_cqp_exec().
+ */
+int irdma_cqp_exec_mode(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w,
+			enum irdma_cqp_wait mode, struct irdma_cqp_cmpl *cmpl);
+
+/**
+ * Create the CCQ (CQ 0, overflow-checked, reporting to CEQ0); its own CREATE_CQ completes
+ * on it.
+ * @return 0 or a negative errno; nothing stays allocated on failure.
+ */
+int irdma_ccq_create(struct irdma_ctrl *c);
+
+/** Destroy the CCQ (completion through the registers) and free it. Safe when not created. */
+void irdma_ccq_destroy(struct irdma_ctrl *c);
+
+/**
+ * Map a CQP major / minor error pair to a negative errno: 0 for success, -EFAULT for the
+ * object / context cache errors (an HMC address the device could not use), -EIO otherwise.
+ * Silicon's minor codes are not public, so the minor code is only logged.
+ */
+int irdma_cqp_errno(uint16_t major, uint16_t minor);
+
+/**
+ * QUERY_FPM_VAL: read the HMC maxima, object sizes, SD budget and CEQ count into c->hmc.
+ * @return 0 or a negative errno.
+ */
+int irdma_hmc_query(struct irdma_ctrl *c);
+
+/**
+ * The sizing policy: object counts for COMMIT_FPM_VAL from c->req and the query's maxima,
+ * checked against every maximum and the SD budget.
+ * @param cnt filled with one count per object type.
+ * @return 0, -ENOSPC (a request above a maximum or beyond the SD budget, logged), -EPROTO
+ *         (the query returned a zero block size).
+ */
+int irdma_hmc_size(struct irdma_ctrl *c, uint32_t cnt[IRDMA_HMC_OBJ_MAX]);
+
+/**
+ * COMMIT_FPM_VAL with @p cnt, then read the placed bases back into c->hmc.
+ * @return 0 or a negative errno.
+ */
+int irdma_hmc_commit(struct irdma_ctrl *c, const uint32_t cnt[IRDMA_HMC_OBJ_MAX]);
+
+/**
+ * Back every SD the committed layout spans with memory (direct 2 MB when IOVA-contiguous
+ * memory is available, else paged 4 KB pages) and program the SDs with UPDATE_PE_SDS.
+ * @return 0 or a negative errno; on failure nothing stays programmed or allocated.
+ */
+int irdma_hmc_back(struct irdma_ctrl *c);
+
+/** Clear the programmed SDs (UPDATE_PE_SDS, valid 0) and free their memory. */
+void irdma_hmc_unback(struct irdma_ctrl *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRDMA_CTRL_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_DEV_H
+#define IRDMA_DEV_H
+
+/**
+ * @file
+ * The irdma PMD as an rdmadev driver.
+ *
+ * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N]` opens a device
+ * model (drivers/rdma/irdma/model) and drives it with the real control path (irdma_ctrl.h):
+ * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
+ * down (refused with -EBUSY while CQs exist). Contexts (bookkeeping only) and CQs
+ * (CREATE_CQ / DESTROY_CQ on CEQ0, no poll path yet) are the only objects; every other
+ * object op is NULL, so rdmadev returns -ENOTSUP. `irdma:<PCI address>` is registered but
+ * refused with -ENOTSUP: the VFIO backend is not built yet.
+ *
+ * The HMC sizing is decided at open (from the devargs) because rdmadev caches the limits
+ * and the ID spaces then; start commits exactly that plan or fails.
+ */
+
+#include <stdint.h>
+
+#include <rdmadev_driver.h>
+
+#include "irdma_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Default QP count committed to the HMC (devargs `qps`). */
+#define IRDMA_DEV_DEF_QPS		1024u
+/** Default CQ count (devargs `cqs`). */
+#define IRDMA_DEV_DEF_CQS		2048u
+/** Default MR count (devargs `mrs`). */
+#define IRDMA_DEV_DEF_MRS		4096u
+/** Largest QP count: QPNs are below 2^18 (IRDMA_MAX_QP_ID + 1). */
+#define IRDMA_DEV_MAX_QPS		(IRDMA_MAX_QP_ID + 1u)
+/** Largest CQ count: CQ ids are below 2^19 (IRDMA_MAX_CQ_ID + 1). */
+#define IRDMA_DEV_MAX_CQS		(IRDMA_MAX_CQ_ID + 1u)
+/** Largest MR count: the STag index is 24 bits (CQP_STAG_IDX 31:8). */
+#define IRDMA_DEV_MAX_MRS		(UINT32_C(1) << 24)
+/** Application contexts the driver admits. */
+#define IRDMA_DEV_MAX_CTX		256u
+
+/**
+ * The irdma_hw of an open irdma device (for tests and diagnostics: fault injection and
+ * counters of the model).
+ * @return the hw, or NULL when @p dev is not an irdma device.
+ */
+struct irdma_hw *irdma_dev_hw(struct rdmadev *dev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRDMA_DEV_H */
