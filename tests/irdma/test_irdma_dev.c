@@ -22,12 +22,12 @@
 #include "irdma_model.h"
 #include "test.h"
 
-#ifndef TD_MODE
-#define TD_MODE "inline"
+#ifndef IRDMA_TEST_MODE
+#define IRDMA_TEST_MODE "inline"
 #endif
 
 /* Devargs suffix selecting the model mode under test. */
-#define MODE_ARG ",mode=" TD_MODE
+#define MODE_ARG ",mode=" IRDMA_TEST_MODE
 
 static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
@@ -106,7 +106,9 @@ cq_cycle(int id)
 	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)id, &ctx), 0);
 	if (ctx == NULL)
 		return;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pd), -ENOTSUP);
+	TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pd), 0);
+	if (pd != NULL)
+		TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(ctx, &attr, &cq), 0);
 	if (cq != NULL) {
 		cq_id = rdmadev_obj_id(&cq->obj);
@@ -333,7 +335,7 @@ ctrl_cycle(const struct irdma_hmc_request *req, enum irdma_sd_type want, uint32_
 	int rc;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(TD_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
+	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
 						    IRDMA_MODEL_MODE_INLINE;
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, req), 0);
@@ -404,7 +406,7 @@ test_ctrl_timeout(void)
 	struct irdma_dma_mem *sq = &c.cqp.sq;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(TD_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
+	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
 						    IRDMA_MODEL_MODE_INLINE;
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
@@ -429,11 +431,11 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_dev_" TD_MODE, NULL) < 0) {
+	if (test_eal_init("test_irdma_dev_" IRDMA_TEST_MODE, NULL) < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", TD_MODE);
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_vfio_refused);
 	TEST_RUN(test_bad_devargs);
 	TEST_RUN(test_open_close);

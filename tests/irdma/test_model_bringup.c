@@ -179,7 +179,7 @@ test_cqp_create_and_nops(void)
 	tm_wqe_op(&w, IRDMA_CQP_OP_CREATE_SRQ);
 	tm_exec(&t, &w, &r);
 	expect_err(&r, IRDMA_CQP_MAJ_ERROR, IRDMA_MODEL_MIN_BAD_OPCODE);
-	tm_wqe_op(&w, IRDMA_CQP_OP_CREATE_QP);
+	tm_wqe_op(&w, IRDMA_CQP_OP_MANAGE_APBVT);
 	tm_exec(&t, &w, &r);
 	expect_err(&r, IRDMA_CQP_MAJ_ERROR, IRDMA_MODEL_MIN_NOT_MODELED);
 	/* The CQP keeps running: many NOPs one by one across several wraps ... */
@@ -199,7 +199,7 @@ test_cqp_create_and_nops(void)
 	TEST_CHECK_EQ(irdma_model_stats_get(&t.hw, &st), 0);
 	TEST_CHECK_EQ(st.cqp_doorbell_refused, 2);
 	TEST_CHECK_EQ(st.cqp_op_done[IRDMA_CQP_OP_NOP], 1 + 3 * T_SQ + 1 + T_SQ - 1);
-	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_CREATE_QP], 1);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_MANAGE_APBVT], 1);
 	TEST_CHECK_EQ(st.cqp_creates, 1);
 	TEST_CHECK_EQ(st.cqp_create_errors, 5);
 }

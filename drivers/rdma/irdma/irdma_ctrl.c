@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,8 @@
 #include <rte_malloc.h>
 #include <rte_memzone.h>
 #include <rte_pause.h>
+
+#include <pbl.h>
 
 #include "irdma_ctrl.h"
 
@@ -179,6 +182,84 @@ irdma_aeq_destroy(struct irdma_ctrl *c)
 	irdma_dma_free(c, &c->aeq.ring);
 }
 
+/* ---- PBLE pool ---- */
+
+/* CPU address and IOVA of FPM byte @p fpm through the SD backing; false when unbacked. */
+static bool
+irdma_hmc_fpm_mem(const struct irdma_hmc *hmc, uint64_t fpm, uint8_t **va, rte_iova_t *iova)
+{
+	uint32_t sd_idx = irdma_hmc_sd_index(fpm);
+	const struct irdma_hmc_sd *sd;
+	const struct irdma_dma_mem *m;
+	uint64_t off;
+
+	if (hmc->sds == NULL || sd_idx < hmc->sd_first || sd_idx - hmc->sd_first >= hmc->sd_cnt)
+		return false;
+	sd = &hmc->sds[sd_idx - hmc->sd_first];
+	if (sd->type == IRDMA_SD_TYPE_DIRECT) {
+		m = &sd->direct;
+		off = fpm % IRDMA_HMC_SD_SIZE;
+	} else if (sd->type == IRDMA_SD_TYPE_PAGED && sd->pages != NULL) {
+		m = &sd->pages[irdma_hmc_pd_index(fpm) % IRDMA_HMC_PD_PER_SD];
+		off = fpm % IRDMA_HMC_PD_SIZE;
+	} else {
+		return false;
+	}
+	if (m->va == NULL)
+		return false;
+	*va = (uint8_t *)m->va + off;
+	*iova = m->iova + off;
+	return true;
+}
+
+int
+irdma_pble_pool_create(struct irdma_ctrl *c)
+{
+	const struct irdma_hmc_obj_info *o = &c->hmc.obj[IRDMA_HMC_OBJ_PBLE];
+	uint64_t size = (uint64_t)o->cnt * IRDMA_HMC_PBLE_OBJ_SIZE;
+	struct pbl_pool_conf conf;
+	uint8_t *va0, *va;
+	rte_iova_t iova0, iova;
+	uint64_t len;
+	int ret;
+
+	if (o->cnt == 0 || !irdma_hmc_fpm_mem(&c->hmc, o->base, &va0, &iova0)) {
+		IRDMA_LOG(ERR, c->hw, "PBLE pool: no backed PBLE object");
+		return -EPROTO;
+	}
+	/* The longest VA-contiguous prefix, page by page (the base is 4 KB aligned). */
+	for (len = IRDMA_HMC_PD_SIZE - o->base % IRDMA_HMC_PD_SIZE; len < size;
+	     len += IRDMA_HMC_PD_SIZE)
+		if (!irdma_hmc_fpm_mem(&c->hmc, o->base + len, &va, &iova) || va != va0 + len)
+			break;
+	len = RTE_MIN(len, size);
+	if (len < size)
+		IRDMA_LOG(WARNING, c->hw,
+			  "PBLE pool: backing VA-contiguous for %" PRIu64 " of %u PBLEs only",
+			  len / IRDMA_HMC_PBLE_OBJ_SIZE, o->cnt);
+	memset(&conf, 0, sizeof(conf));
+	conf.base_va = va0;
+	conf.base_iova = iova0;
+	conf.size = len;
+	conf.name = c->hw->name;
+	ret = pbl_pool_create(&conf, &c->pble_pool);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "PBLE pool: %s", strerror(-ret));
+		c->pble_pool = NULL;
+	}
+	return ret;
+}
+
+void
+irdma_pble_pool_destroy(struct irdma_ctrl *c)
+{
+	if (c->pble_pool == NULL)
+		return;
+	if (pbl_pool_destroy(c->pble_pool) != 0)
+		IRDMA_LOG(ERR, c->hw, "PBLE pool destroyed with runs still allocated");
+	c->pble_pool = NULL;
+}
+
 /* ---- bring-up ---- */
 
 int
@@ -238,6 +319,8 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 	if (ret == 0)
 		ret = irdma_ctrl_hmc_setup(c);
 	if (ret == 0)
+		ret = irdma_pble_pool_create(c);
+	if (ret == 0)
 		ret = irdma_ccq_create(c);
 	if (ret == 0)
 		ret = irdma_ceq0_create(c);
@@ -260,6 +343,7 @@ irdma_ctrl_teardown(struct irdma_ctrl *c)
 	irdma_aeq_destroy(c);
 	irdma_ceq0_destroy(c);
 	irdma_ccq_destroy(c);
+	irdma_pble_pool_destroy(c);
 	irdma_hmc_unback(c);
 	irdma_dma_free(c, &c->fpm_buf);
 	irdma_cqp_destroy(c);

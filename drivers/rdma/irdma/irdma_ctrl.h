@@ -75,6 +75,8 @@ irdma_ctrl_expired(uint64_t deadline)
 	return rte_get_timer_cycles() > deadline;
 }
 
+struct pbl_pool;
+
 /** One DMA-mapped, IOVA-contiguous buffer. */
 struct irdma_dma_mem {
 	const struct rte_memzone *mz;	/**< backing memzone, or NULL when from rte_malloc */
@@ -171,6 +173,9 @@ struct irdma_ctrl {
 	struct irdma_dma_mem sd_buf;	/**< UPDATE_PE_SDS entries beyond the WQE's three */
 	struct irdma_hmc hmc;		/**< HMC */
 	struct irdma_hmc_request req;	/**< sizing request */
+	struct pbl_pool *pble_pool;	/**< PBLE pool over the HMC PBLE object (while up) */
+	uint32_t nb_mrs;		/**< live MRs (atomic) */
+	uint32_t mr_key;		/**< next STag key (atomic; low 8 bits used) */
 };
 
 /**
@@ -295,6 +300,100 @@ int irdma_hmc_back(struct irdma_ctrl *c);
 
 /** Clear the programmed SDs (UPDATE_PE_SDS, valid 0) and free their memory. */
 void irdma_hmc_unback(struct irdma_ctrl *c);
+
+/* ---- QPs (irdma_qp.c) ---- */
+
+struct rdmadev_qp;
+struct rdmadev_qp_init_attr;
+struct rdmadev_qp_attr;
+
+/** One work queue ring of a QP (SQ or RQ), shaped for the data path. */
+struct irdma_qp_ring {
+	uint8_t *base;		/**< first quantum (CPU address) */
+	uint32_t quanta;	/**< ring size in 32-byte quanta (power of two) */
+	uint32_t head;		/**< next quantum SW writes */
+	uint32_t tail;		/**< oldest quantum not completed */
+	uint8_t polarity;	/**< valid bit of the current pass (starts 0, flips at 0) */
+	uint8_t shift;		/**< WQE size shift: 32 << shift bytes */
+};
+
+/** A QP of the PMD: hot data-path fields first, then control-path state. */
+struct irdma_qp {
+	struct irdma_qp_ring sq;	/**< send queue */
+	struct irdma_qp_ring rq;	/**< receive queue */
+	void *shadow;			/**< QP shadow area (struct irdma_qp_shadow) */
+	uint32_t qp_id;			/**< QPN (restrack ID) */
+	uint8_t qp_type;		/**< enum irdma_qp_type */
+	uint8_t hw_state;		/**< enum irdma_qp_hw_state last accepted */
+	uint16_t pad;			/**< unused */
+	uint32_t max_send_wr;		/**< SQ WRs reported */
+	uint32_t max_recv_wr;		/**< RQ WRs reported */
+	uint32_t send_cq_id;		/**< TX CQ id */
+	uint32_t recv_cq_id;		/**< RX CQ id */
+	uint32_t pd_id;			/**< PD id */
+	struct irdma_dma_mem ring;	/**< SQ pages | RQ pages | shadow area */
+	struct irdma_dma_mem hctx;	/**< Q2 (+0) | RoCE host context (+IRDMA_Q2_BUF_SIZE) */
+};
+
+/**
+ * Create a RoCE RC or UD QP for rdmadev QP @p qp: size the SQ / RQ (gen2 rules), allocate
+ * the IOVA-contiguous ring buffer and the Q2 + host-context buffer, build the context and
+ * issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets qp->obj.fp.drv.
+ * @return 0, -EINVAL (sizes beyond the device), -ENOTSUP (SRQ), -ENOMEM, or the CQP's
+ *         -errno; nothing stays allocated on failure.
+ */
+int irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
+		    const struct rdmadev_qp_init_attr *attr);
+
+/**
+ * Apply a modify rdmadev validated: update the context with the attributes in @p mask and
+ * move the HW state (INIT -> IDLE, RTR, RTS, SQD; ERR and RESET through SQD (from RTS),
+ * ERROR and FLUSH_WQES of SQ and RQ).
+ * @return 0 or the CQP's -errno (the context is restored; the HW state is the last one the
+ *         device accepted).
+ */
+int irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp,
+		    const struct rdmadev_qp_attr *attr, uint32_t mask);
+
+/**
+ * DESTROY_QP, then free the QP's memory.
+ * @return 0, or the CQP's -errno (the QP is left intact).
+ */
+int irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp);
+
+/* ---- PBLE pool (irdma_ctrl.c) and MRs (irdma_mr.c) ---- */
+
+/**
+ * Create c->pble_pool over the committed HMC PBLE object, which irdma_hmc_back() has
+ * backed whole (no chunk_add hook is needed). The pool needs the object VA-contiguous: it
+ * covers the longest VA-contiguous prefix of the object's backing (the whole object when it
+ * lies in one direct SD, as with the default sizing) and logs when that is less.
+ * @return 0, -EPROTO (no PBLE object committed or backed), or pbl_pool_create()'s -errno.
+ */
+int irdma_pble_pool_create(struct irdma_ctrl *c);
+
+/** Destroy c->pble_pool (runs still allocated are logged as leaks). Safe when NULL. */
+void irdma_pble_pool_destroy(struct irdma_ctrl *c);
+
+struct rdmadev_mr;
+struct rdmadev_mr_attr;
+
+/**
+ * Register rdmadev MR @p mr at its claimed STag index. USER: resolve the range (DMA-mapping
+ * it through pbl_mem_register() first when it is not EAL memory), build a level 0/1/2 PBL at
+ * the best page size and issue REG_MR (VA-based). FAST_REG: a level-1 run of max_pages
+ * PBLEs and ALLOC_STAG. Sets mr->lkey = mr->rkey = index << 8 | key and mr->obj.fp.drv.
+ * @return 0, -ENOTSUP (DMA MRs, atomics), -EINVAL (range not resolvable, IOVA and address
+ *         not congruent modulo 4 KB), -ENOMEM, or the CQP's -errno; nothing leaks.
+ */
+int irdma_mr_reg(struct irdma_ctrl *c, struct rdmadev_mr *mr,
+		 const struct rdmadev_mr_attr *attr);
+
+/**
+ * DEALLOC_STAG, then free the MR's PBLEs and undo its DMA registration.
+ * @return 0, or the CQP's -errno (the MR stays registered).
+ */
+int irdma_mr_dereg(struct irdma_ctrl *c, struct rdmadev_mr *mr);
 
 #ifdef __cplusplus
 }

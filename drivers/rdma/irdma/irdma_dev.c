@@ -217,6 +217,11 @@ irdma_dev_stop(struct rdmadev *dev)
 		IRDMA_LOG(ERR, &d->hw, "stop refused: %u CQs still exist", live);
 		return -EBUSY;
 	}
+	live = __atomic_load_n(&d->ctrl.nb_mrs, __ATOMIC_RELAXED);
+	if (live != 0) {
+		IRDMA_LOG(ERR, &d->hw, "stop refused: %u MRs still exist", live);
+		return -EBUSY;
+	}
 	if (d->up) {
 		irdma_ctrl_teardown(&d->ctrl);
 		d->up = false;
@@ -339,6 +344,75 @@ irdma_dev_cq_destroy(struct rdmadev *dev, struct rdmadev_cq *cq)
 	return 0;
 }
 
+/* ---- QPs (irdma_qp.c) ---- */
+
+static int
+irdma_dev_qp_create(struct rdmadev *dev, struct rdmadev_qp *qp,
+		    const struct rdmadev_qp_init_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_qp_create(&d->ctrl, qp, attr);
+}
+
+static int
+irdma_dev_qp_modify(struct rdmadev *dev, struct rdmadev_qp *qp,
+		    const struct rdmadev_qp_attr *attr, uint32_t mask)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_qp_modify(&d->ctrl, qp, attr, mask);
+}
+
+static int
+irdma_dev_qp_destroy(struct rdmadev *dev, struct rdmadev_qp *qp)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_qp_destroy(&d->ctrl, qp);
+}
+
+/* ---- PDs and MRs (irdma_mr.c) ---- */
+
+/* A PD is an ID only: irdma has no PD command; the ID goes into STag and QP commands. */
+static int
+irdma_dev_pd_alloc(struct rdmadev *dev, struct rdmadev_pd *pd)
+{
+	struct irdma_dev *d = dev->dev_private;
+	uint32_t id = rdmadev_obj_id(&pd->obj);
+
+	if (id >= IRDMA_MAX_PDS) {
+		IRDMA_LOG(ERR, &d->hw, "PD %u: beyond the %u PD ids", id, IRDMA_MAX_PDS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+irdma_dev_pd_free(struct rdmadev *dev, struct rdmadev_pd *pd)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(pd);
+	return 0;
+}
+
+static int
+irdma_dev_mr_reg(struct rdmadev *dev, struct rdmadev_mr *mr,
+		 const struct rdmadev_mr_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_mr_reg(&d->ctrl, mr, attr);
+}
+
+static int
+irdma_dev_mr_dereg(struct rdmadev *dev, struct rdmadev_mr *mr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_mr_dereg(&d->ctrl, mr);
+}
+
 static const struct rdmadev_ops irdma_model_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
@@ -349,6 +423,13 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.ctx_free = irdma_dev_ctx_free,
 	.cq_create = irdma_dev_cq_create,
 	.cq_destroy = irdma_dev_cq_destroy,
+	.qp_create = irdma_dev_qp_create,
+	.qp_modify = irdma_dev_qp_modify,
+	.qp_destroy = irdma_dev_qp_destroy,
+	.pd_alloc = irdma_dev_pd_alloc,
+	.pd_free = irdma_dev_pd_free,
+	.mr_reg = irdma_dev_mr_reg,
+	.mr_dereg = irdma_dev_mr_dereg,
 };
 
 /* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */

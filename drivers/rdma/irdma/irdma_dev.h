@@ -11,9 +11,10 @@
  * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N]` opens a device
  * model (drivers/rdma/irdma/model) and drives it with the real control path (irdma_ctrl.h):
  * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
- * down (refused with -EBUSY while CQs exist). Contexts (bookkeeping only) and CQs
- * (CREATE_CQ / DESTROY_CQ on CEQ0, no poll path yet) are the only objects; every other
- * object op is NULL, so rdmadev returns -ENOTSUP. `irdma:<PCI address>` is registered but
+ * down (refused with -EBUSY while objects exist). Objects: contexts (bookkeeping only), PDs,
+ * CQs (CREATE_CQ / DESTROY_CQ on CEQ0, no poll path yet), MRs (REG_MR / ALLOC_STAG over lib/pbl
+ * PBLs) and RC/UD QPs (CREATE / MODIFY / DESTROY_QP); every other object op is NULL, so
+ * rdmadev returns -ENOTSUP. `irdma:<PCI address>` is registered but
  * refused with -ENOTSUP: the VFIO backend is not built yet.
  *
  * The HMC sizing is decided at open (from the devargs) because rdmadev caches the limits

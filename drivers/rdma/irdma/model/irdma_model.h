@@ -199,6 +199,87 @@ int irdma_model_pble_lookup(struct irdma_hw *hw, unsigned int level, uint32_t fi
  */
 int irdma_model_cq_get(struct irdma_hw *hw, uint32_t cq_id, struct irdma_model_cq_info *info);
 
+/** A RoCE QP as the model keeps it (for tests and diagnostics). */
+struct irdma_model_qp_info {
+	uint8_t type;		/**< enum irdma_qp_type (3 RoCE RC, 4 RoCE UD) */
+	uint8_t state;		/**< enum irdma_qp_hw_state */
+	uint8_t pbl_level;	/**< 0 (IOVAs), 1 or 2 (PBLE indices, CQP_QP_VQ) */
+	uint8_t rq_shift;	/**< RQ WQE size shift (32 << n bytes) */
+	rte_iova_t sq_pa;	/**< SQ IOVA (level 0) */
+	uint32_t sq_quanta;	/**< SQ size in 32-byte quanta (decoded QPC_SQSIZE) */
+	rte_iova_t rq_pa;	/**< RQ IOVA (level 0) */
+	uint32_t rq_quanta;	/**< RQ size in 32-byte quanta (decoded QPC_RQSIZE) */
+	uint32_t tx_cq;		/**< send CQ id */
+	uint32_t rx_cq;		/**< receive CQ id */
+	uint32_t pd;		/**< PD id (QPC_PDIDXHI:QPC_PDIDX) */
+	uint32_t dest_qpn;	/**< destination QPN */
+	uint32_t sq_psn;	/**< next PSN to send (QPC_PSNNXT) */
+	uint32_t rq_psn;	/**< expected PSN (QPC_EPSN) */
+	uint32_t qkey;		/**< Q_Key */
+	uint32_t mss;		/**< send MSS */
+	uint32_t arp_idx;	/**< ARP table index */
+	uint32_t ord;		/**< ORD size */
+	uint32_t ird_enc;	/**< encoded IRD size */
+	uint8_t rdok;		/**< remote read allowed */
+	uint8_t wrrdrspok;	/**< remote write allowed */
+	uint8_t retry;		/**< retransmit threshold */
+	uint8_t rnr_retry;	/**< RNR NAK threshold */
+	uint64_t compl_ctx;	/**< QP completion context */
+	rte_iova_t ctx_pa;	/**< host context IOVA of the last CREATE / MODIFY_QP */
+	rte_iova_t shadow_pa;	/**< shadow area IOVA */
+	uint32_t modifies;	/**< MODIFY_QP commands accepted */
+	uint32_t sq_flushes;	/**< FLUSH_WQES with FLUSHSQ accepted */
+	uint32_t rq_flushes;	/**< FLUSH_WQES with FLUSHRQ accepted */
+};
+
+/**
+ * Describe QP @p qp_id as the model keeps it (state and the decoded host context).
+ * @return 0, -ENOENT if it does not exist, -EINVAL for a bad @p hw or @p info.
+ */
+int irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_info *info);
+
+/** State of an STag in the model's STag table. */
+enum irdma_model_stag_state {
+	IRDMA_MODEL_STAG_FREE = 0,	/**< not allocated */
+	IRDMA_MODEL_STAG_VALID = 1,	/**< registered by REG_MR */
+	IRDMA_MODEL_STAG_ALLOCATED = 2,	/**< allocated by ALLOC_STAG, awaiting a fast-register */
+};
+
+/** An STag as the model keeps it (for tests and diagnostics). */
+struct irdma_model_mr_info {
+	uint8_t state;		/**< enum irdma_model_stag_state (never FREE here) */
+	uint8_t key;		/**< REG_MR: the 8-bit key (0 after ALLOC_STAG) */
+	uint8_t access;		/**< rights (enum irdma_access_bits) */
+	uint8_t level;		/**< PBL level (enum irdma_pble_level) */
+	uint8_t va_based;	/**< VA-based tagged offsets */
+	uint32_t pd;		/**< PD id */
+	uint64_t va;		/**< REG_MR: VA (VA-based) or first-byte offset */
+	uint64_t len;		/**< bytes */
+	rte_iova_t pa;		/**< level 0: IOVA of the first page */
+	uint32_t first_pble;	/**< levels 1, 2: first PBLE index (level 2: the root) */
+	uint64_t page_size;	/**< bytes (4 KB, 2 MB or 1 GB) */
+	uint32_t max_pages;	/**< ALLOC_STAG: page capacity of the PBLE run */
+};
+
+/**
+ * Describe STag index @p stag_idx as the model keeps it (ALLOC_STAG / REG_MR state).
+ * @return 0, -ENOENT when the index is free or out of range, -EINVAL for a bad @p hw.
+ */
+int irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx,
+		       struct irdma_model_mr_info *info);
+
+/**
+ * Translate address @p va of the MR named by @p stag (index << 8 | key) to an IOVA the way
+ * the engine does on the data path: offset from the registered VA (or, when not VA-based,
+ * @p va is the offset), then level 0: PA + offset; level 1: PBLE[first + page]; level 2:
+ * PBLE[PBLE[root + page / 512] + page % 512]; plus the offset in the page.
+ * @return 0 with *iova set, -ENOENT (no registered MR with that index and key), -ERANGE
+ *         (@p va outside the MR), a positive enum irdma_model_minor code (a PBLE the walk
+ *         could not read), or -EINVAL for a bad @p hw.
+ */
+int irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va,
+			     rte_iova_t *iova);
+
 #ifdef __cplusplus
 }
 #endif

@@ -204,6 +204,18 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 	case IRDMA_CQP_OP_DESTROY_CQ:
 		model_op_destroy_cq(d, w, r);
 		break;
+	case IRDMA_CQP_OP_CREATE_QP:
+		model_op_create_qp(d, w, r);
+		break;
+	case IRDMA_CQP_OP_MODIFY_QP:
+		model_op_modify_qp(d, w, r);
+		break;
+	case IRDMA_CQP_OP_DESTROY_QP:
+		model_op_destroy_qp(d, w, r);
+		break;
+	case IRDMA_CQP_OP_FLUSH_WQES:
+		model_op_flush_wqes(d, w, r);
+		break;
 	case IRDMA_CQP_OP_CREATE_CEQ:
 		model_op_create_ceq(d, w, r);
 		break;
@@ -215,6 +227,15 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 		break;
 	case IRDMA_CQP_OP_DESTROY_AEQ:
 		model_op_destroy_aeq(d, w, r);
+		break;
+	case IRDMA_CQP_OP_ALLOC_STAG:
+		model_op_alloc_stag(d, w, r);
+		break;
+	case IRDMA_CQP_OP_REG_MR:
+		model_op_reg_mr(d, w, r);
+		break;
+	case IRDMA_CQP_OP_DEALLOC_STAG:
+		model_op_dealloc_stag(d, w, r);
 		break;
 	default:
 		cqp_op_unknown(d, op, r);

@@ -130,7 +130,7 @@ model_queues_exist(const struct model_dev *d)
 {
 	uint32_t i;
 
-	if (d->aeq.valid)
+	if (d->aeq.valid || d->qp_live != 0)
 		return true;
 	for (i = 0; i < d->cq_tab; i++)
 		if (d->cq[i].valid)
@@ -305,6 +305,7 @@ model_op_update_sds(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 void
 model_fpm_free(struct model_dev *d)
 {
+	model_qp_free(d);
 	free(d->cq);
 	d->cq = NULL;
 	d->cq_tab = 0;

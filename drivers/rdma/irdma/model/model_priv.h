@@ -103,6 +103,37 @@ struct model_eq {
 	uint32_t credits;	/* AEQ: entries the driver has not returned yet may not exceed size */
 };
 
+/* A RoCE QP (model_qp.c): identity, HW state and the decoded host context. */
+struct model_qp {
+	bool valid;
+	uint8_t type;		/* enum irdma_qp_type */
+	uint8_t state;		/* enum irdma_qp_hw_state */
+	uint8_t rq_shift;
+	struct model_ring sq;	/* quanta */
+	struct model_ring rq;	/* quanta */
+	uint32_t tx_cq;
+	uint32_t rx_cq;
+	uint32_t pd;
+	uint32_t dest_qpn;
+	uint32_t sq_psn;
+	uint32_t rq_psn;
+	uint32_t qkey;
+	uint32_t mss;
+	uint32_t arp_idx;
+	uint32_t ord;
+	uint32_t ird_enc;
+	uint8_t rdok;
+	uint8_t wrrdrspok;
+	uint8_t retry;
+	uint8_t rnr_retry;
+	uint64_t compl_ctx;
+	rte_iova_t ctx_pa;
+	rte_iova_t shadow_pa;
+	uint32_t modifies;
+	uint32_t sq_flushes;
+	uint32_t rq_flushes;
+};
+
 /* The outcome of one CQP command. */
 struct model_res {
 	uint16_t major;
@@ -162,6 +193,9 @@ struct model_dev {
 	uint32_t cq_tab;
 	struct model_eq *ceq;	/* max_ceqs entries */
 	struct model_eq aeq;
+	struct model_qp *qp;	/* qp_tab entries; allocated with the first QP */
+	uint32_t qp_tab;
+	uint32_t qp_live;
 
 	/* Execution. */
 	pthread_t thread;
@@ -233,5 +267,21 @@ void model_cq_arm(struct model_dev *d, uint32_t cq_id);
 void model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id,
 		    uint64_t compctx);
 void model_aeq_alloc(struct model_dev *d, uint32_t count);
+
+/* model_qp.c */
+void model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+void model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+void model_op_destroy_qp(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_qp_free(struct model_dev *d);
+
+/* model_mr.c */
+void model_op_alloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_reg_mr(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+void model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			   struct model_res *r);
 
 #endif /* IRDMA_MODEL_PRIV_H */

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * Memory regions (fact sheet §5.3, §6, §8; the kernel's irdma_reg_user_mr, irdma_alloc_mr,
+ * irdma_hwreg_mr, irdma_hw_alloc_stag, irdma_dereg_mr):
+ *  - USER: the range is resolved to IOVAs (pbl_build_mr: EAL memseg tables), described at the
+ *    largest page size it allows (4 KB, 2 MB, 1 GB) at level 0 (one address), 1 or 2 (PBLEs
+ *    from the pool over the HMC PBLE object) and registered with REG_MR, VA-based. Memory
+ *    EAL does not know is first registered with pbl_mem_register(), whose DMA hook maps it
+ *    with irdma_hw_dma_map(); the registration is undone at dereg.
+ *  - FAST_REG: a level-1 run of max_pages PBLEs (4 KB pages) and ALLOC_STAG.
+ *  - DMA MRs are not supported (-ENOTSUP).
+ * lkey = rkey = STag = index << 8 | key; the index is the restrack ID, the key a per-device
+ * counter. DEALLOC_STAG, then the PBLEs are freed.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_memory.h>
+
+#include <pbl.h>
+#include <rdmadev_driver.h>
+
+#include "irdma_ctrl.h"
+
+/** The driver's part of an MR. */
+struct irdma_mr {
+	struct pbl pbl;		/**< USER: the PBL (cleared at level 0 after free) */
+	struct pbl_run run;	/**< FAST_REG: the PBLE run */
+	uint32_t stag;		/**< index << 8 | key */
+	uint32_t pd_id;		/**< PD id */
+	bool fast_reg;		/**< ALLOC_STAG rather than REG_MR */
+	void *ext_va;		/**< range this MR registered with pbl_mem_register(), or NULL */
+	size_t ext_len;		/**< its length */
+};
+
+/* ---- DMA hook for memory EAL does not know ---- */
+
+static int
+irdma_mr_dma_map(void *ctx, void *va, rte_iova_t iova, size_t len)
+{
+	return irdma_hw_dma_map(ctx, va, iova, len);
+}
+
+static int
+irdma_mr_dma_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
+{
+	return irdma_hw_dma_unmap(ctx, va, iova, len);
+}
+
+/* Register [addr, addr + len) (whole 4 KB pages) when EAL does not know it. */
+static int
+irdma_mr_ext_register(struct irdma_ctrl *c, struct irdma_mr *m, void *addr, uint64_t len)
+{
+	const struct pbl_dma_hook hook = {
+		.map = irdma_mr_dma_map,
+		.unmap = irdma_mr_dma_unmap,
+		.ctx = c->hw,
+	};
+	uintptr_t lo = RTE_ALIGN_FLOOR((uintptr_t)addr, (uintptr_t)IRDMA_HW_PAGE_SIZE);
+	uintptr_t hi = RTE_ALIGN_CEIL((uintptr_t)addr + len, (uintptr_t)IRDMA_HW_PAGE_SIZE);
+	int ret;
+
+	if (rte_mem_virt2memseg_list(addr) != NULL)
+		return 0;
+	ret = pbl_mem_register((void *)lo, hi - lo, NULL,
+			       (unsigned int)((hi - lo) / IRDMA_HW_PAGE_SIZE),
+			       IRDMA_HW_PAGE_SIZE, &hook);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR: registering external memory %p+%" PRIu64 " failed: %s",
+			  addr, len, strerror(-ret));
+		return ret;
+	}
+	m->ext_va = (void *)lo;
+	m->ext_len = hi - lo;
+	return 0;
+}
+
+static void
+irdma_mr_ext_unregister(struct irdma_ctrl *c, struct irdma_mr *m)
+{
+	int ret;
+
+	if (m->ext_va == NULL)
+		return;
+	ret = pbl_mem_unregister(m->ext_va, m->ext_len);
+	if (ret != 0)
+		IRDMA_LOG(ERR, c->hw, "MR: unregistering external memory %p failed: %s",
+			  m->ext_va, strerror(-ret));
+	m->ext_va = NULL;
+}
+
+/* ---- helpers ---- */
+
+/* rdmadev rights to ARIGHTS; local read is always granted (irdma_get_mr_access). */
+static int
+irdma_mr_rights(struct irdma_ctrl *c, uint32_t access, uint32_t *rights)
+{
+	uint32_t r = IRDMA_ACCESS_LOCAL_READ;
+
+	if (access & RDMADEV_ACCESS_REMOTE_ATOMIC) {
+		IRDMA_LOG(ERR, c->hw, "MR: remote atomics are not supported on gen2");
+		return -ENOTSUP;
+	}
+	if (access & RDMADEV_ACCESS_LOCAL_WRITE)
+		r |= IRDMA_ACCESS_LOCAL_WRITE;
+	if (access & RDMADEV_ACCESS_REMOTE_READ)
+		r |= IRDMA_ACCESS_REMOTE_READ;
+	if (access & RDMADEV_ACCESS_REMOTE_WRITE)
+		r |= IRDMA_ACCESS_REMOTE_WRITE;
+	if (access & RDMADEV_ACCESS_MW_BIND)
+		r |= IRDMA_ACCESS_WINDOW_BIND;
+	*rights = r;
+	return 0;
+}
+
+/* Fields ALLOC_STAG and REG_MR share. */
+static void
+irdma_mr_wqe_common(struct irdma_cqp_wqe *w, const struct irdma_mr *m, uint64_t len,
+		    uint32_t rights, uint32_t chunk, uint32_t hpage)
+{
+	irdma_set(w, CQP_STAG_LEN, len);
+	irdma_set(w, CQP_STAG_PDID, m->pd_id);
+	irdma_set(w, CQP_STAG_IDX, m->stag >> IRDMA_STAG_KEY_BITS);
+	irdma_set(w, CQP_STAG_MR, 1);
+	irdma_set(w, CQP_LPBLSIZE, chunk);
+	irdma_set(w, CQP_STAG_HPAGESIZE, hpage);
+	irdma_set(w, CQP_STAG_ARIGHTS, rights);
+	irdma_set(w, CQP_STAG_REMACCENABLED,
+		  (rights & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE)) != 0);
+}
+
+static uint32_t
+irdma_mr_hpage(uint8_t page_shift)
+{
+	switch (page_shift) {
+	case 30:
+		return IRDMA_HPAGE_1G;
+	case 21:
+		return IRDMA_HPAGE_2M;
+	default:
+		return IRDMA_HPAGE_4K;
+	}
+}
+
+/* Page sizes of PBL_PGSZ_CAP at which addr and iova sit at the same offset in the page. */
+static uint64_t
+irdma_mr_pgsz_bitmap(const void *addr, uint64_t iova)
+{
+	uint64_t diff = (uint64_t)(uintptr_t)addr ^ iova;
+	uint64_t bm = 0, sz;
+
+	for (sz = PBL_PGSZ_4K; sz <= PBL_PGSZ_1G; sz <<= 1)
+		if ((PBL_PGSZ_CAP & sz) && (diff & (sz - 1)) == 0)
+			bm |= sz;
+	return bm;
+}
+
+/* ---- USER ---- */
+
+static int
+irdma_mr_reg_user(struct irdma_ctrl *c, struct irdma_mr *m, const struct rdmadev_mr_attr *a,
+		  uint32_t rights)
+{
+	uint64_t bitmap = irdma_mr_pgsz_bitmap(a->addr, a->iova);
+	struct irdma_cqp_wqe w;
+	uint32_t chunk;
+	int ret;
+
+	if (bitmap == 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: IOVA 0x%" PRIx64 " and address %p differ modulo 4 KB",
+			  m->stag, a->iova, a->addr);
+		return -EINVAL;
+	}
+	ret = irdma_mr_ext_register(c, m, a->addr, a->length);
+	if (ret != 0)
+		return ret;
+	ret = pbl_build_mr(c->pble_pool, a->addr, a->length, bitmap, PBL_LEVELS_ALL, &m->pbl);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: no PBL for %p+%" PRIu64 ": %s", m->stag, a->addr,
+			  a->length, strerror(-ret));
+		irdma_mr_ext_unregister(c, m);
+		return ret;
+	}
+	chunk = m->pbl.level == PBL_LEVEL_0 ? IRDMA_PBL_CHUNK_PHYS :
+		m->pbl.level == PBL_LEVEL_1 ? IRDMA_PBL_CHUNK_L1 : IRDMA_PBL_CHUNK_L2;
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_REG_MR);
+	irdma_mr_wqe_common(&w, m, a->length, rights, chunk, irdma_mr_hpage(m->pbl.page_shift));
+	irdma_set(&w, CQP_STAG_KEY, m->stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
+	irdma_set(&w, CQP_STAG_VA_FBO, a->iova);
+	irdma_set(&w, CQP_STAG_VABASEDTO, 1);
+	if (m->pbl.level == PBL_LEVEL_0)
+		irdma_set(&w, CQP_STAG_PA, m->pbl.addr);
+	else
+		irdma_set(&w, CQP_STAG_FIRST_PBLIDX, m->pbl.index);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: REG_MR failed: %s", m->stag, strerror(-ret));
+		if (pbl_free(&m->pbl) != 0)
+			IRDMA_LOG(ERR, c->hw, "MR 0x%x: freeing the PBL failed", m->stag);
+		irdma_mr_ext_unregister(c, m);
+		return ret;
+	}
+	IRDMA_LOG(DEBUG, c->hw, "MR 0x%x: %" PRIu64 " bytes, level %u, %" PRIu64 " pages of 2^%u",
+		  m->stag, a->length, m->pbl.level, m->pbl.npages, m->pbl.page_shift);
+	return 0;
+}
+
+/* ---- FAST_REG ---- */
+
+static int
+irdma_mr_alloc_fast_reg(struct irdma_ctrl *c, struct irdma_mr *m, uint32_t max_pages)
+{
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	ret = pbl_pool_alloc(c->pble_pool, max_pages, &m->run);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: no run of %u PBLEs: %s", m->stag, max_pages,
+			  strerror(-ret));
+		return ret;
+	}
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_ALLOC_STAG);
+	irdma_mr_wqe_common(&w, m, (uint64_t)max_pages * IRDMA_HW_PAGE_SIZE,
+			    IRDMA_ACCESS_LOCAL_READ, IRDMA_PBL_CHUNK_L1, IRDMA_HPAGE_4K);
+	irdma_set(&w, CQP_STAG_FIRST_PBLIDX, m->run.index);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: ALLOC_STAG failed: %s", m->stag, strerror(-ret));
+		if (pbl_pool_free(c->pble_pool, m->run.index, m->run.count) != 0)
+			IRDMA_LOG(ERR, c->hw, "MR 0x%x: freeing the PBLE run failed", m->stag);
+		return ret;
+	}
+	m->fast_reg = true;
+	return 0;
+}
+
+/* ---- ops ---- */
+
+int
+irdma_mr_reg(struct irdma_ctrl *c, struct rdmadev_mr *mr, const struct rdmadev_mr_attr *attr)
+{
+	uint32_t idx = rdmadev_obj_id(&mr->obj);
+	uint32_t key, rights;
+	struct irdma_mr *m;
+	int ret;
+
+	if (c->pble_pool == NULL) {
+		IRDMA_LOG(ERR, c->hw, "MR %u: the device is not up", idx);
+		return -ENODEV;
+	}
+	if (mr->kind == RDMADEV_MR_DMA) {
+		IRDMA_LOG(ERR, c->hw, "MR %u: DMA MRs are not supported", idx);
+		return -ENOTSUP;
+	}
+	if (idx >= c->hmc.obj[IRDMA_HMC_OBJ_MR].cnt || idx < IRDMA_FIRST_USER_MR_IDX) {
+		IRDMA_LOG(ERR, c->hw, "MR %u: STag index outside the committed MRs", idx);
+		return -EINVAL;
+	}
+	ret = irdma_mr_rights(c, mr->access, &rights);
+	if (ret != 0)
+		return ret;
+	if (mr->kind == RDMADEV_MR_USER && attr == NULL) {
+		IRDMA_LOG(ERR, c->hw, "MR %u: no attributes", idx);
+		return -EINVAL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		IRDMA_LOG(ERR, c->hw, "MR %u: no memory", idx);
+		return -ENOMEM;
+	}
+	key = __atomic_fetch_add(&c->mr_key, 1, __ATOMIC_RELAXED) &
+	      ((1u << IRDMA_STAG_KEY_BITS) - 1);
+	m->stag = (idx << IRDMA_STAG_KEY_BITS) | key;
+	m->pd_id = rdmadev_obj_id(&mr->pd->obj);
+	if (mr->kind == RDMADEV_MR_FAST_REG)
+		ret = irdma_mr_alloc_fast_reg(c, m, mr->max_pages);
+	else
+		ret = irdma_mr_reg_user(c, m, attr, rights);
+	if (ret != 0) {
+		free(m);
+		return ret;
+	}
+	mr->lkey = m->stag;
+	mr->rkey = m->stag;
+	mr->obj.fp.drv = m;
+	__atomic_fetch_add(&c->nb_mrs, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
+irdma_mr_dereg(struct irdma_ctrl *c, struct rdmadev_mr *mr)
+{
+	struct irdma_mr *m = mr->obj.fp.drv;
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	if (m == NULL) {
+		IRDMA_LOG(ERR, c->hw, "MR dereg: no driver state");
+		return -EINVAL;
+	}
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DEALLOC_STAG);
+	irdma_set(&w, CQP_STAG_PDID, m->pd_id);
+	irdma_set(&w, CQP_STAG_IDX, m->stag >> IRDMA_STAG_KEY_BITS);
+	irdma_set(&w, CQP_STAG_MR, 1);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: DEALLOC_STAG failed: %s", m->stag, strerror(-ret));
+		return ret;
+	}
+	if (m->fast_reg) {
+		if (pbl_pool_free(c->pble_pool, m->run.index, m->run.count) != 0)
+			IRDMA_LOG(ERR, c->hw, "MR 0x%x: freeing the PBLE run failed", m->stag);
+	} else if (pbl_free(&m->pbl) != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: freeing the PBL failed", m->stag);
+	}
+	irdma_mr_ext_unregister(c, m);
+	free(m);
+	mr->obj.fp.drv = NULL;
+	__atomic_fetch_sub(&c->nb_mrs, 1, __ATOMIC_RELAXED);
+	return 0;
+}

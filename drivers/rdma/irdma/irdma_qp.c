@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * RoCE RC / UD QPs of the irdma PMD: create (sizing, memory, host context, CREATE_QP),
+ * modify (context update and the verbs -> HW state mapping of the kernel's
+ * irdma_modify_qp_roce, fact sheet §5.4) and destroy.
+ *
+ * Memory: one IOVA-contiguous DMA buffer holds SQ pages | RQ pages | the 64-byte shadow area
+ * (the kernel QP layout, fact sheet §6.4), and a 512-byte buffer holds Q2 (+0) and the
+ * 256-byte host context (+256). Rings are level 0 (physical addresses in the context):
+ * there is no PBLE pool in the PMD yet, so CREATE_QP never sets VQ.
+ *
+ * Addressing: MANAGE_ARP is not issued yet; every QP uses the fixed ARP index
+ * IRDMA_QP_ARP_IDX (0) for its destination MAC.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include <rdmadev_driver.h>
+
+#include "irdma_ctrl.h"
+
+/** ARP table index every QP uses until MANAGE_ARP is built. */
+#define IRDMA_QP_ARP_IDX	0u
+/** The only P_Key (max_pkeys 1): the default full-membership key. */
+#define IRDMA_QP_DEFAULT_PKEY	0xffffu
+/** Limit sequence number the kernel starts an RC QP with (udp_info->lsn). */
+#define IRDMA_QP_INIT_LSN	0xffffu
+/** Shift of the priority (SL) inside the VLAN tag. */
+#define IRDMA_QP_VLAN_PRIO_SHIFT	13u
+/** Priority bits of the VLAN tag. */
+#define IRDMA_QP_VLAN_PRIO_MASK		7u
+/** Largest VLAN id. */
+#define IRDMA_QP_VLAN_MAX	4095u
+/** Alignment of the QP ring buffer (queue pages). */
+#define IRDMA_QP_RING_ALIGN	IRDMA_HW_PAGE_SIZE
+/** Bytes of the Q2 + host-context buffer. */
+#define IRDMA_QP_HCTX_LEN	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)
+
+/* Bytes of a ring of @p quanta, rounded to whole queue pages. */
+static size_t
+irdma_qp_ring_bytes(uint32_t quanta)
+{
+	return RTE_ALIGN_CEIL((size_t)quanta * IRDMA_QUANTUM_SIZE, IRDMA_QP_RING_ALIGN);
+}
+
+static struct irdma_qp_ctx *
+irdma_qp_hctx(const struct irdma_qp *q)
+{
+	return (struct irdma_qp_ctx *)((uint8_t *)q->hctx.va + IRDMA_Q2_BUF_SIZE);
+}
+
+static rte_iova_t
+irdma_qp_hctx_pa(const struct irdma_qp *q)
+{
+	return q->hctx.iova + IRDMA_Q2_BUF_SIZE;
+}
+
+static rte_iova_t
+irdma_qp_shadow_pa(const struct irdma_qp *q)
+{
+	return q->ring.iova + irdma_qp_ring_bytes(q->sq.quanta) +
+	       irdma_qp_ring_bytes(q->rq.quanta);
+}
+
+static void
+irdma_qp_free(struct irdma_ctrl *c, struct irdma_qp *q)
+{
+	irdma_dma_free(c, &q->ring);
+	irdma_dma_free(c, &q->hctx);
+	free(q);
+}
+
+/* Point the data-path rings at the buffer and start them empty. */
+static void
+irdma_qp_rings_reset(struct irdma_qp *q)
+{
+	size_t sq_bytes = irdma_qp_ring_bytes(q->sq.quanta);
+	size_t rq_bytes = irdma_qp_ring_bytes(q->rq.quanta);
+	uint8_t *va = q->ring.va;
+
+	memset(va, 0, sq_bytes + rq_bytes + IRDMA_SHADOW_AREA_SIZE);
+	q->sq.base = va;
+	q->sq.head = 0;
+	q->sq.tail = 0;
+	q->sq.polarity = IRDMA_WQ_POLARITY_INIT;
+	q->rq.base = va + sq_bytes;
+	q->rq.head = 0;
+	q->rq.tail = 0;
+	q->rq.polarity = IRDMA_WQ_POLARITY_INIT;
+	q->shadow = va + sq_bytes + rq_bytes;
+}
+
+/* The context a QP has in RESET: rings, sizes, PD, CQs, ports, completion context. */
+static void
+irdma_qp_ctx_base(const struct irdma_qp *q)
+{
+	struct irdma_qp_ctx *ctx = irdma_qp_hctx(q);
+
+	memset(ctx, 0, sizeof(*ctx));
+	irdma_set(ctx, QPC_RQWQESIZE, q->rq.shift);
+	irdma_set(ctx, QPC_PDIDX, q->pd_id & IRDMA_FIELD_MAX(QPC_PDIDX));
+	irdma_set(ctx, QPC_PDIDXHI, q->pd_id >> IRDMA_FIELD_BITS(QPC_PDIDX));
+	irdma_set(ctx, QPC_SQ_ADDR, q->ring.iova);
+	irdma_set(ctx, QPC_RQ_ADDR, q->ring.iova + irdma_qp_ring_bytes(q->sq.quanta));
+	irdma_set(ctx, QPC_SQSIZE, irdma_encode_wq_size(q->sq.quanta));
+	irdma_set(ctx, QPC_RQSIZE, irdma_encode_wq_size(q->rq.quanta));
+	irdma_set(ctx, QPC_SRCPORTNUM, IRDMA_ROCE_DEFAULT_SRC_PORT);
+	irdma_set(ctx, QPC_DESTPORTNUM, IRDMA_ROCE_UDP_PORT);
+	irdma_set(ctx, QPC_PKEY, IRDMA_QP_DEFAULT_PKEY);
+	irdma_set(ctx, QPC_ARPIDX, IRDMA_QP_ARP_IDX);
+	irdma_set(ctx, QPC_REMENDPOINTIDX, IRDMA_QP_ARP_IDX);
+	irdma_set(ctx, QPC_TXCQNUM, q->send_cq_id);
+	irdma_set(ctx, QPC_RXCQNUM, q->recv_cq_id);
+	irdma_set(ctx, QPC_COMPL_CTX, (uint64_t)(uintptr_t)q);
+}
+
+/* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */
+static void
+irdma_qp_ctx_av(struct irdma_qp_ctx *ctx, const struct rdmadev_ah_attr *av)
+{
+	static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	bool v4 = memcmp(av->dgid, v4_prefix, sizeof(v4_prefix)) == 0;
+	uint32_t ip[4];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ip); i++) {
+		rte_be32_t be;
+
+		memcpy(&be, &av->dgid[4 * i], sizeof(be));
+		ip[i] = rte_be_to_cpu_32(be);
+	}
+	irdma_set(ctx, QPC_IPV4, v4 ? 1 : 0);
+	irdma_set(ctx, QPC_DESTIPADDR0, v4 ? 0 : ip[0]);
+	irdma_set(ctx, QPC_DESTIPADDR1, v4 ? 0 : ip[1]);
+	irdma_set(ctx, QPC_DESTIPADDR2, v4 ? 0 : ip[2]);
+	irdma_set(ctx, QPC_DESTIPADDR3, ip[3]);
+	irdma_set(ctx, QPC_TTL, av->hop_limit);
+	irdma_set(ctx, QPC_TOS, av->traffic_class);
+	irdma_set(ctx, QPC_FLOWLABEL, av->flow_label);
+	if (av->vlan_id <= IRDMA_QP_VLAN_MAX) {
+		irdma_set(ctx, QPC_INSERTVLANTAG, 1);
+		irdma_set(ctx, QPC_VLANTAG,
+			  av->vlan_id | ((uint32_t)(av->sl & IRDMA_QP_VLAN_PRIO_MASK) <<
+					 IRDMA_QP_VLAN_PRIO_SHIFT));
+	} else {
+		irdma_set(ctx, QPC_INSERTVLANTAG, 0);
+		irdma_set(ctx, QPC_VLANTAG, 0);
+	}
+	irdma_set(ctx, QPC_ARPIDX, IRDMA_QP_ARP_IDX);
+	irdma_set(ctx, QPC_REMENDPOINTIDX, IRDMA_QP_ARP_IDX);
+}
+
+/* Write the attributes of @p mask into the host context. */
+static void
+irdma_qp_ctx_apply(struct irdma_qp_ctx *ctx, const struct rdmadev_qp_attr *a, uint32_t mask)
+{
+	if (mask & RDMADEV_QP_ACCESS_FLAGS) {
+		irdma_set(ctx, QPC_RDOK, (a->qp_access_flags & RDMADEV_ACCESS_REMOTE_READ) ? 1 : 0);
+		irdma_set(ctx, QPC_WRRDRSPOK,
+			  (a->qp_access_flags & RDMADEV_ACCESS_REMOTE_WRITE) ? 1 : 0);
+	}
+	if (mask & RDMADEV_QP_QKEY)
+		irdma_set(ctx, QPC_QKEY, a->qkey);
+	if (mask & RDMADEV_QP_AV)
+		irdma_qp_ctx_av(ctx, &a->ah_attr);
+	if (mask & RDMADEV_QP_PATH_MTU)
+		irdma_set(ctx, QPC_SNDMSS, 128u << a->path_mtu);
+	if (mask & RDMADEV_QP_TIMEOUT)
+		irdma_set(ctx, QPC_RTOMIN, a->timeout);
+	if (mask & RDMADEV_QP_RETRY_CNT)
+		irdma_set(ctx, QPC_REXMIT_THRESH, a->retry_cnt);
+	if (mask & RDMADEV_QP_RNR_RETRY)
+		irdma_set(ctx, QPC_RNRNAK_THRESH, a->rnr_retry);
+	if (mask & RDMADEV_QP_RQ_PSN)
+		irdma_set(ctx, QPC_EPSN, a->rq_psn);
+	if (mask & RDMADEV_QP_SQ_PSN) {
+		irdma_set(ctx, QPC_PSNNXT, a->sq_psn);
+		irdma_set(ctx, QPC_PSNUNA, a->sq_psn);
+		irdma_set(ctx, QPC_PSNMAX, a->sq_psn);
+		irdma_set(ctx, QPC_LSN, IRDMA_QP_INIT_LSN);
+	}
+	if (mask & RDMADEV_QP_MAX_QP_RD_ATOMIC)
+		irdma_set(ctx, QPC_ORDSIZE, a->max_rd_atomic);
+	if (mask & RDMADEV_QP_MAX_DEST_RD_ATOMIC)
+		irdma_set(ctx, QPC_IRDSIZE, irdma_encode_ird_size(a->max_dest_rd_atomic));
+	if (mask & RDMADEV_QP_DEST_QPN)
+		irdma_set(ctx, QPC_DESTQP, a->dest_qp_num);
+}
+
+/* The fields CREATE / MODIFY / DESTROY_QP share. */
+static void
+irdma_qp_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct irdma_qp *q)
+{
+	irdma_cqp_wqe_init(w, op);
+	irdma_set(w, CQP_QP_ID, q->qp_id);
+	irdma_set(w, CQP_QP_TYPE, q->qp_type);
+	irdma_set(w, CQP_QP_CTX_PA, irdma_qp_hctx_pa(q));
+	irdma_set(w, CQP_QP_SHADOW_PA, irdma_qp_shadow_pa(q));
+}
+
+static const char *
+irdma_qp_hw_state_name(uint32_t s)
+{
+	static const char *const names[] = {
+		"INVALID", "IDLE", "RTS", "SQD", "RTR", "TERMINATE", "ERROR",
+	};
+
+	return s < RTE_DIM(names) ? names[s] : "UNKNOWN";
+}
+
+/* MODIFY_QP to HW state @p next with the current context. */
+static int
+irdma_qp_step(struct irdma_ctrl *c, struct irdma_qp *q, enum irdma_qp_hw_state next)
+{
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	irdma_qp_wqe(&w, IRDMA_CQP_OP_MODIFY_QP, q);
+	irdma_set(&w, CQP_QP_NEXTIWSTATE, next);
+	if (next == IRDMA_QP_HW_RTR) {
+		irdma_set(&w, CQP_QP_ARPTABIDXVALID, 1);
+		irdma_set(&w, CQP_QP_CQNUMVALID, 1);
+	}
+	if (next == IRDMA_QP_HW_RTS)
+		irdma_set(&w, CQP_QP_ORDVALID, 1);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "QP %u: MODIFY_QP %s -> %s failed: %s", q->qp_id,
+			  irdma_qp_hw_state_name(q->hw_state), irdma_qp_hw_state_name(next),
+			  strerror(-ret));
+		return ret;
+	}
+	q->hw_state = (uint8_t)next;
+	return 0;
+}
+
+/*
+ * To ERROR the kernel's way: SQD first from RTS, then ERROR, then flush SQ and RQ. A QP
+ * already in ERROR is flushed again (a flush that failed before is retried).
+ */
+static int
+irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
+{
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	if (q->hw_state == IRDMA_QP_HW_RTS) {
+		ret = irdma_qp_step(c, q, IRDMA_QP_HW_SQD);
+		if (ret != 0)
+			return ret;
+	}
+	if (q->hw_state != IRDMA_QP_HW_ERROR) {
+		ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
+		if (ret != 0)
+			return ret;
+	}
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_FLUSH_WQES);
+	irdma_set(&w, CQP_FLUSH_QP_ID, q->qp_id);
+	irdma_set(&w, CQP_FLUSH_SQ, 1);
+	irdma_set(&w, CQP_FLUSH_RQ, 1);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0)
+		IRDMA_LOG(ERR, c->hw, "QP %u: FLUSH_WQES failed: %s", q->qp_id, strerror(-ret));
+	return ret;
+}
+
+int
+irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
+		const struct rdmadev_qp_init_attr *attr)
+{
+	const struct rdmadev_qp_cap *cap = &attr->cap;
+	uint32_t sq_shift, rq_shift, sq_quanta, rq_quanta;
+	struct irdma_cqp_wqe w;
+	struct irdma_qp *q;
+	size_t len;
+	int ret;
+
+	if (attr->srq != NULL) {
+		IRDMA_LOG(ERR, c->hw, "QP create: gen2 has no SRQ");
+		return -ENOTSUP;
+	}
+	/* Gen2 SQ: one more SGE than asked for, room for the immediate (fact sheet §1.7). */
+	sq_shift = irdma_wqe_shift(cap->max_send_sge + 1, cap->max_inline_data);
+	sq_quanta = irdma_wq_depth(cap->max_send_wr, sq_shift, IRDMA_SQ_RSVD);
+	rq_shift = irdma_wqe_shift(cap->max_recv_sge, 0);
+	rq_quanta = irdma_wq_depth(cap->max_recv_wr, rq_shift, IRDMA_RQ_RSVD);
+	if (sq_quanta > IRDMA_MAX_WQ_QUANTA || rq_quanta > IRDMA_MAX_WQ_QUANTA) {
+		IRDMA_LOG(ERR, c->hw, "QP create: SQ %u / RQ %u quanta beyond %u", sq_quanta,
+			  rq_quanta, IRDMA_MAX_WQ_QUANTA);
+		return -EINVAL;
+	}
+	q = calloc(1, sizeof(*q));
+	if (q == NULL) {
+		IRDMA_LOG(ERR, c->hw, "QP create: no memory");
+		return -ENOMEM;
+	}
+	q->qp_id = rdmadev_obj_id(&qp->obj);
+	q->qp_type = attr->qp_type == RDMADEV_QPT_RC ? IRDMA_QP_TYPE_ROCE_RC :
+						       IRDMA_QP_TYPE_ROCE_UD;
+	q->hw_state = IRDMA_QP_HW_INVALID;
+	q->pd_id = rdmadev_obj_id(&attr->pd->obj);
+	q->send_cq_id = rdmadev_obj_id(&attr->send_cq->obj);
+	q->recv_cq_id = rdmadev_obj_id(&attr->recv_cq->obj);
+	q->sq.quanta = sq_quanta;
+	q->sq.shift = (uint8_t)sq_shift;
+	q->rq.quanta = rq_quanta;
+	q->rq.shift = (uint8_t)rq_shift;
+	q->max_send_wr = (sq_quanta - IRDMA_SQ_RSVD) >> sq_shift;
+	q->max_recv_wr = (rq_quanta - IRDMA_RQ_RSVD) >> rq_shift;
+	len = irdma_qp_ring_bytes(sq_quanta) + irdma_qp_ring_bytes(rq_quanta) +
+	      IRDMA_SHADOW_AREA_SIZE;
+	ret = irdma_dma_alloc(c, &q->ring, len, IRDMA_QP_RING_ALIGN);
+	if (ret == 0)
+		ret = irdma_dma_alloc(c, &q->hctx, IRDMA_QP_HCTX_LEN, IRDMA_Q2_ALIGN_MASK + 1);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "QP %u: no DMA memory (%zu ring bytes)", q->qp_id, len);
+		irdma_qp_free(c, q);
+		return ret;
+	}
+	irdma_qp_rings_reset(q);
+	irdma_qp_ctx_base(q);
+	irdma_qp_wqe(&w, IRDMA_CQP_OP_CREATE_QP, q);
+	irdma_set(&w, CQP_QP_CQNUMVALID, 1);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "QP %u create failed: %s", q->qp_id, strerror(-ret));
+		irdma_qp_free(c, q);
+		return ret;
+	}
+	qp->init.cap.max_send_wr = q->max_send_wr;
+	qp->init.cap.max_recv_wr = q->max_recv_wr;
+	qp->obj.fp.drv = q;
+	return 0;
+}
+
+/* The HW work of a verbs transition @p cur -> @p next (the context is already updated). */
+static int
+irdma_qp_transition(struct irdma_ctrl *c, struct irdma_qp *q, enum rdmadev_qp_state cur,
+		    enum rdmadev_qp_state next)
+{
+	int ret;
+
+	switch (next) {
+	case RDMADEV_QPS_RESET:
+		if (q->hw_state != IRDMA_QP_HW_INVALID) {
+			ret = irdma_qp_to_error(c, q);
+			if (ret != 0)
+				return ret;
+		}
+		/* The attributes start again; the device keeps the QP in ERROR until INIT. */
+		irdma_qp_rings_reset(q);
+		irdma_qp_ctx_base(q);
+		return 0;
+	case RDMADEV_QPS_INIT:
+		return irdma_qp_step(c, q, IRDMA_QP_HW_IDLE);
+	case RDMADEV_QPS_RTR:
+		return irdma_qp_step(c, q, IRDMA_QP_HW_RTR);
+	case RDMADEV_QPS_RTS:
+		return irdma_qp_step(c, q, IRDMA_QP_HW_RTS);
+	case RDMADEV_QPS_SQD:
+		return irdma_qp_step(c, q, IRDMA_QP_HW_SQD);
+	case RDMADEV_QPS_ERR:
+		return irdma_qp_to_error(c, q);
+	default:
+		IRDMA_LOG(ERR, c->hw, "QP %u: no HW transition %s -> %s", q->qp_id,
+			  rdmadev_qp_state_name(cur), rdmadev_qp_state_name(next));
+		return -EINVAL;
+	}
+}
+
+int
+irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmadev_qp_attr *attr,
+		uint32_t mask)
+{
+	struct irdma_qp *q = qp->obj.fp.drv;
+	struct irdma_qp_ctx *ctx = irdma_qp_hctx(q);
+	enum rdmadev_qp_state cur, next;
+	struct irdma_qp_ctx saved;
+	int ret;
+
+	cur = (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
+	next = (mask & RDMADEV_QP_STATE) ? attr->qp_state : cur;
+	saved = *ctx;
+	irdma_qp_ctx_apply(ctx, attr, mask);
+	ret = irdma_qp_transition(c, q, cur, next);
+	if (ret != 0) {
+		/* The device keeps what it last accepted; so does the host copy. */
+		*ctx = saved;
+		IRDMA_LOG(ERR, c->hw, "QP %u modify %s -> %s failed: %s", q->qp_id,
+			  rdmadev_qp_state_name(cur), rdmadev_qp_state_name(next),
+			  strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int
+irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
+{
+	struct irdma_qp *q = qp->obj.fp.drv;
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	irdma_qp_wqe(&w, IRDMA_CQP_OP_DESTROY_QP, q);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "QP %u destroy failed: %s", q->qp_id, strerror(-ret));
+		return ret;
+	}
+	irdma_qp_free(c, q);
+	qp->obj.fp.drv = NULL;
+	return 0;
+}

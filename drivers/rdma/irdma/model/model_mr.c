@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * Memory regions: ALLOC_STAG, REG_MR and DEALLOC_STAG (fact sheet §5.3, §6, §8), and the
+ * translation the engine will use on the data path. Called with dev->lock held.
+ *
+ * The STag table is the committed HMC MR object: entry i (64 bytes) is the context of STag
+ * index i, kept in the host memory that backs the HMC, like silicon does. The layout of the
+ * entry is the model's own (struct model_stag); a zeroed entry is a free STag. Index 0 is
+ * reserved (the driver never hands it out; IRDMA_FIRST_USER_MR_IDX) and refused.
+ *
+ * Checks (all refusals are IRDMA_CQP_MAJ_ERROR with an enum irdma_model_minor code, except an
+ * unbacked MR entry, which is IRDMA_CQP_MAJ_CNTXTCACHE_ERROR):
+ *  - index 1 .. committed MR count - 1 (BAD_ID); REG_MR / ALLOC_STAG on a used index
+ *    (OBJ_EXISTS); DEALLOC_STAG of a free index (NO_OBJ), with another PD (BAD_FIELD);
+ *  - PD id below IRDMA_MAX_PDS; MR bit set (memory windows are not modelled: NOT_MODELED);
+ *  - length 1 .. IRDMA_MAX_MR_SIZE; rights inside IRDMA_ACCESS_ALL, remote write only with
+ *    local write, REMACCENABLED equal to "remote read or write granted" (BAD_FIELD);
+ *  - HPAGESIZE 4K, 2M or 1G; LPBLSIZE 0, 1 or 3 (ALLOC_STAG: 1 or 3);
+ *  - level 0: PA aligned to the page size; levels 1, 2: the run (and for level 2 every leaf
+ *    it names) inside the PBLE object (BAD_PBLE) and its first PBLE backed by the HMC;
+ *  - ALLOC_STAG carries no key (BAD_FIELD when the key bits are set).
+ */
+
+#include <string.h>
+
+#include "model_priv.h"
+
+/* The model's MR context, stored in the HMC MR object entry of its index. */
+struct model_stag {
+	uint64_t va;		/* REG_MR: VA (VA-based) or first-byte offset */
+	uint64_t len;		/* bytes */
+	uint64_t addr;		/* level 0: PA of the first page; else first PBLE index */
+	uint32_t pd;		/* PD id */
+	uint32_t max_pages;	/* ALLOC_STAG: pages the PBLE run holds */
+	uint8_t state;		/* enum irdma_model_stag_state */
+	uint8_t key;		/* REG_MR: the key */
+	uint8_t access;		/* enum irdma_access_bits */
+	uint8_t level;		/* enum irdma_pble_level */
+	uint8_t page_shift;	/* log2 of the page size */
+	uint8_t va_based;	/* VABASEDTO */
+	uint8_t rsvd[2];
+};
+
+_Static_assert(sizeof(struct model_stag) <= (UINT64_C(1) << 6),
+	       "the STag context must fit an HMC MR entry (64 bytes)");
+
+/* Fail with a BAD_FIELD-style minor when @p minor is non-zero. */
+static bool
+mr_fail(struct model_res *r, uint16_t minor)
+{
+	if (minor == 0)
+		return false;
+	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
+	return true;
+}
+
+/* IOVA of the MR entry of @p idx; 0 or a minor code (the major is set here). */
+static bool
+stag_entry(struct model_dev *d, uint32_t idx, rte_iova_t *iova, struct model_res *r)
+{
+	uint16_t minor;
+
+	if (mr_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    mr_fail(r, idx >= IRDMA_FIRST_USER_MR_IDX && idx < d->obj[IRDMA_HMC_OBJ_MR].cnt ?
+		       0 : IRDMA_MODEL_MIN_BAD_ID))
+		return true;
+	minor = model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, iova);
+	if (minor != 0) {
+		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
+		return true;
+	}
+	return false;
+}
+
+static int
+stag_load(struct model_dev *d, rte_iova_t iova, struct model_stag *s)
+{
+	return model_dma_read(d, iova, s, sizeof(*s));
+}
+
+static int
+stag_store(struct model_dev *d, rte_iova_t iova, const struct model_stag *s)
+{
+	return model_dma_write(d, iova, s, sizeof(*s));
+}
+
+/* Page shift of an HPAGESIZE code, or 0 when the code is not accepted. */
+static uint8_t
+hpage_shift(uint32_t code)
+{
+	switch (code) {
+	case IRDMA_HPAGE_4K:
+		return 12;
+	case IRDMA_HPAGE_2M:
+		return 21;
+	case IRDMA_HPAGE_1G:
+		return 30;
+	default:
+		return 0;
+	}
+}
+
+/* Level of an LPBLSIZE code, or -1. */
+static int
+lpbl_level(uint32_t code)
+{
+	switch (code) {
+	case IRDMA_PBL_CHUNK_PHYS:
+		return IRDMA_PBLE_LEVEL_0;
+	case IRDMA_PBL_CHUNK_L1:
+		return IRDMA_PBLE_LEVEL_1;
+	case IRDMA_PBL_CHUNK_L2:
+		return IRDMA_PBLE_LEVEL_2;
+	default:
+		return -1;
+	}
+}
+
+/* Common fields of ALLOC_STAG and REG_MR; 0 or a minor code. */
+static uint16_t
+stag_common(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_stag *s)
+{
+	uint32_t rights = irdma_get(w, CQP_STAG_ARIGHTS);
+	bool remote = (rights & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE)) != 0;
+	int level;
+
+	if (!irdma_get(w, CQP_STAG_MR))
+		return IRDMA_MODEL_MIN_NOT_MODELED;
+	if (irdma_get(w, CQP_STAG_USEHMCFNIDX) &&
+	    irdma_get(w, CQP_STAG_HMCFNIDX) != d->cfg.hmc_fn_id)
+		return IRDMA_MODEL_MIN_BAD_FIELD;
+	s->pd = irdma_get(w, CQP_STAG_PDID);
+	s->len = irdma_get(w, CQP_STAG_LEN);
+	if (s->pd >= IRDMA_MAX_PDS || s->len == 0 || s->len > IRDMA_MAX_MR_SIZE)
+		return IRDMA_MODEL_MIN_BAD_FIELD;
+	if ((rights & ~(uint32_t)IRDMA_ACCESS_ALL) != 0 ||
+	    ((rights & IRDMA_ACCESS_REMOTE_WRITE) && !(rights & IRDMA_ACCESS_LOCAL_WRITE)) ||
+	    (uint32_t)irdma_get(w, CQP_STAG_REMACCENABLED) != (uint32_t)remote)
+		return IRDMA_MODEL_MIN_BAD_FIELD;
+	s->access = (uint8_t)rights;
+	s->page_shift = hpage_shift(irdma_get(w, CQP_STAG_HPAGESIZE));
+	level = lpbl_level(irdma_get(w, CQP_LPBLSIZE));
+	if (s->page_shift == 0 || level < 0)
+		return IRDMA_MODEL_MIN_BAD_FIELD;
+	s->level = (uint8_t)level;
+	return 0;
+}
+
+/* A PBL of @p npages pages at @p first inside the PBLE object, every leaf included. */
+static uint16_t
+pbl_check(struct model_dev *d, unsigned int level, uint32_t first, uint64_t npages)
+{
+	uint64_t cnt = d->obj[IRDMA_HMC_OBJ_PBLE].cnt;
+	uint64_t nleaves, i, leaf, n;
+	rte_iova_t iova;
+	uint16_t minor;
+
+	if (npages == 0)
+		return IRDMA_MODEL_MIN_BAD_FIELD;
+	if (level == IRDMA_PBLE_LEVEL_1)
+		return first + npages <= cnt ? model_pble_iova(d, level, first, 0, &iova) :
+					       IRDMA_MODEL_MIN_BAD_PBLE;
+	nleaves = (npages + IRDMA_PBLE_PER_PAGE - 1) / IRDMA_PBLE_PER_PAGE;
+	if (first + nleaves > cnt)
+		return IRDMA_MODEL_MIN_BAD_PBLE;
+	for (i = 0; i < nleaves; i++) {
+		minor = model_hmc_iova(d, IRDMA_HMC_OBJ_PBLE, (uint32_t)(first + i), &iova);
+		if (minor != 0)
+			return minor;
+		if (model_dma_load64(d, iova, &leaf) != 0)
+			return IRDMA_MODEL_MIN_DMA_FAULT;
+		n = RTE_MIN((uint64_t)IRDMA_PBLE_PER_PAGE, npages - i * IRDMA_PBLE_PER_PAGE);
+		if (leaf + n > cnt)
+			return IRDMA_MODEL_MIN_BAD_PBLE;
+	}
+	return 0;
+}
+
+/* Pages of 1 << shift that [va, va + len) touches, va taken modulo the page size. */
+static uint64_t
+mr_pages(uint64_t va, uint64_t len, uint8_t shift)
+{
+	uint64_t fbo = va & ((UINT64_C(1) << shift) - 1);
+
+	return (fbo + len + (UINT64_C(1) << shift) - 1) >> shift;
+}
+
+void
+model_op_alloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t idx = irdma_get(w, CQP_STAG_IDX);
+	struct model_stag s, old;
+	rte_iova_t e;
+
+	memset(&s, 0, sizeof(s));
+	if (stag_entry(d, idx, &e, r))
+		return;
+	if (mr_fail(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	    mr_fail(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
+	    mr_fail(r, irdma_get(w, CQP_STAG_KEY) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    mr_fail(r, stag_common(d, w, &s)) ||
+	    mr_fail(r, s.level != IRDMA_PBLE_LEVEL_0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+		return;
+	s.addr = irdma_get(w, CQP_STAG_FIRST_PBLIDX);
+	/* The run holds one PBLE per page of the region's capacity. */
+	s.max_pages = (uint32_t)RTE_MIN(s.len >> s.page_shift, (uint64_t)UINT32_MAX);
+	if (mr_fail(r, s.max_pages != 0 && (s.len & ((UINT64_C(1) << s.page_shift) - 1)) == 0 ?
+		       0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    mr_fail(r, s.level == IRDMA_PBLE_LEVEL_1 ?
+		       pbl_check(d, s.level, (uint32_t)s.addr, s.max_pages) :
+		       (s.addr + (s.max_pages + IRDMA_PBLE_PER_PAGE - 1) / IRDMA_PBLE_PER_PAGE <=
+			d->obj[IRDMA_HMC_OBJ_PBLE].cnt ? 0 : IRDMA_MODEL_MIN_BAD_PBLE)))
+		return;
+	s.state = IRDMA_MODEL_STAG_ALLOCATED;
+	s.va_based = 1;
+	if (mr_fail(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+		return;
+	MODEL_LOG(DEBUG, d, "STag %u allocated for fast registration: PD %u, %u pages", idx,
+		  s.pd, s.max_pages);
+}
+
+void
+model_op_reg_mr(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t idx = irdma_get(w, CQP_STAG_IDX);
+	struct model_stag s, old;
+	uint64_t pgsz;
+	rte_iova_t e;
+
+	memset(&s, 0, sizeof(s));
+	if (stag_entry(d, idx, &e, r))
+		return;
+	if (mr_fail(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	    mr_fail(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
+	    mr_fail(r, stag_common(d, w, &s)))
+		return;
+	pgsz = UINT64_C(1) << s.page_shift;
+	s.key = (uint8_t)irdma_get(w, CQP_STAG_KEY);
+	s.va = irdma_get(w, CQP_STAG_VA_FBO);
+	s.va_based = (uint8_t)irdma_get(w, CQP_STAG_VABASEDTO);
+	if (mr_fail(r, s.va_based || s.va < pgsz ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    mr_fail(r, s.va + s.len >= s.va ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+		return;
+	if (s.level == IRDMA_PBLE_LEVEL_0) {
+		s.addr = irdma_get(w, CQP_STAG_PA);
+		if (mr_fail(r, irdma_get(w, CQP_STAG_FIRST_PBLIDX) == 0 ? 0 :
+			       IRDMA_MODEL_MIN_BAD_FIELD) ||
+		    mr_fail(r, (s.addr & (pgsz - 1)) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_ALIGN))
+			return;
+	} else {
+		s.addr = irdma_get(w, CQP_STAG_FIRST_PBLIDX);
+		if (mr_fail(r, irdma_get(w, CQP_STAG_PA) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+		    mr_fail(r, pbl_check(d, s.level, (uint32_t)s.addr,
+					 mr_pages(s.va, s.len, s.page_shift))))
+			return;
+	}
+	s.state = IRDMA_MODEL_STAG_VALID;
+	if (mr_fail(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+		return;
+	MODEL_LOG(DEBUG, d, "STag %u registered: PD %u, %" PRIu64 " bytes, level %u, page 2^%u",
+		  idx, s.pd, s.len, s.level, s.page_shift);
+}
+
+void
+model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
+		      struct model_res *r)
+{
+	uint32_t idx = irdma_get(w, CQP_STAG_IDX);
+	struct model_stag s;
+	rte_iova_t e;
+
+	if (stag_entry(d, idx, &e, r))
+		return;
+	if (mr_fail(r, irdma_get(w, CQP_STAG_MR) ? 0 : IRDMA_MODEL_MIN_NOT_MODELED) ||
+	    mr_fail(r, stag_load(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	    mr_fail(r, s.state != IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
+	    mr_fail(r, s.pd == irdma_get(w, CQP_STAG_PDID) ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+		return;
+	memset(&s, 0, sizeof(s));
+	if (mr_fail(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+		return;
+	MODEL_LOG(DEBUG, d, "STag %u deallocated", idx);
+}
+
+/* ---- diagnostics ---- */
+
+/* Read the context of @p idx; -ENOENT when free or out of range. */
+static int
+stag_get(struct model_dev *d, uint32_t idx, struct model_stag *s)
+{
+	rte_iova_t e;
+
+	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt ||
+	    model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, s) != 0 ||
+	    s->state == IRDMA_MODEL_STAG_FREE)
+		return -ENOENT;
+	return 0;
+}
+
+int
+irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx, struct irdma_model_mr_info *info)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_stag s;
+	int ret;
+
+	if (d == NULL || info == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	ret = stag_get(d, stag_idx, &s);
+	pthread_mutex_unlock(&d->lock);
+	if (ret != 0)
+		return ret;
+	*info = (struct irdma_model_mr_info){
+		.state = s.state,
+		.pd = s.pd,
+		.key = s.key,
+		.access = s.access,
+		.level = s.level,
+		.va_based = s.va_based,
+		.va = s.va,
+		.len = s.len,
+		.pa = s.level == IRDMA_PBLE_LEVEL_0 ? s.addr : 0,
+		.first_pble = s.level == IRDMA_PBLE_LEVEL_0 ? 0 : (uint32_t)s.addr,
+		.page_size = UINT64_C(1) << s.page_shift,
+		.max_pages = s.max_pages,
+	};
+	return 0;
+}
+
+int
+irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va, rte_iova_t *iova)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_stag s;
+	uint64_t pgsz, pos;
+	int ret;
+
+	if (d == NULL || iova == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	ret = stag_get(d, stag >> IRDMA_STAG_KEY_BITS, &s);
+	if (ret == 0 && (s.state != IRDMA_MODEL_STAG_VALID ||
+			 s.key != (stag & ((1u << IRDMA_STAG_KEY_BITS) - 1))))
+		ret = -ENOENT;
+	if (ret != 0)
+		goto out;
+	pgsz = UINT64_C(1) << s.page_shift;
+	/* VA-based: the offset is va - VA; else va is the offset from the first byte. */
+	if (s.va_based) {
+		if (va < s.va || va - s.va >= s.len) {
+			ret = -ERANGE;
+			goto out;
+		}
+		pos = (s.va & (pgsz - 1)) + (va - s.va);
+	} else {
+		if (va >= s.len) {
+			ret = -ERANGE;
+			goto out;
+		}
+		pos = s.va + va;
+	}
+	if (s.level == IRDMA_PBLE_LEVEL_0) {
+		*iova = s.addr + pos;
+	} else {
+		rte_iova_t page;
+
+		ret = model_pble_iova(d, s.level, (uint32_t)s.addr, (uint32_t)(pos >> s.page_shift),
+				      &page);
+		if (ret == 0)
+			*iova = page + (pos & (pgsz - 1));
+	}
+out:
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}

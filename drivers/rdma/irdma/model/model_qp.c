@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * RoCE QPs: CREATE_QP, MODIFY_QP, DESTROY_QP and FLUSH_WQES (fact sheet §5.3, §5.4).
+ * Called with dev->lock held.
+ *
+ * Behaviour relied on by the driver:
+ *  - QP ids 0..2 are reserved (GSI / ILQ / IEQ, never created by the PMD) and refused with
+ *    BAD_ID, as are ids at or above the committed QP count.
+ *  - CREATE_QP reads the 256-byte host context at CQP_QP_CTX_PA through the IOMMU view and
+ *    checks it: QPTYPE RoCE RC (3) or UD (4); context PA 4-byte aligned, shadow PA 128-byte
+ *    aligned, both mapped; SQ / RQ sizes encoded 1..13 (8..32768 quanta) and their rings
+ *    mapped (level 0 address, or PBLEs when CQP_QP_VQ); RQ WQE shift <= 3; CQNUMVALID set
+ *    and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The QP starts in
+ *    HW state INVALID.
+ *  - MODIFY_QP re-reads and re-checks the context (same checks, CQ ids only when
+ *    CQNUMVALID) and moves to CQP_QP_NEXTIWSTATE: INVALID -> IDLE, ERROR; IDLE -> IDLE, RTR,
+ *    ERROR; RTR -> RTR, RTS, ERROR; RTS -> RTS, SQD, ERROR; SQD -> SQD, RTS, ERROR;
+ *    ERROR -> ERROR, IDLE (verbs RESET then INIT reuses the QP). Anything else (TERMINATE
+ *    included: iWARP only) is refused with BAD_STATE and leaves the QP unchanged.
+ *  - FLUSH_WQES needs the QP in ERROR (BAD_STATE otherwise) and at least one of FLUSHSQ /
+ *    FLUSHRQ (BAD_FIELD); it counts the flushes (no flush CQEs yet: no data path).
+ *  - DESTROY_QP works in any state.
+ *  - The QP table is allocated with the first QP, sized by the committed QP count, and
+ *    freed with the last one.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_priv.h"
+
+/* Fail with MAJ_ERROR and @p minor when @p minor is non-zero; true if it failed. */
+static bool
+qp_fail(struct model_res *r, uint16_t minor)
+{
+	if (minor == 0)
+		return false;
+	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
+	return true;
+}
+
+/* Quanta of an encoded SQ / RQ size (irdma_encode_wq_size inverse). */
+static uint32_t
+qp_wq_quanta(uint32_t enc)
+{
+	return UINT32_C(1) << (enc + 2);
+}
+
+static bool
+qp_cq_ok(const struct model_dev *d, uint32_t id)
+{
+	return id != IRDMA_CCQ_ID && id < d->cq_tab && d->cq[id].valid;
+}
+
+/*
+ * Read and check the context at @p ctx_pa for a QP of @p type into @p q (its context fields;
+ * identity and state are the caller's). 0 or a minor code.
+ */
+static uint16_t
+qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_qp *q,
+	      bool need_cqs)
+{
+	rte_iova_t ctx_pa = irdma_get(w, CQP_QP_CTX_PA);
+	rte_iova_t shadow = irdma_get(w, CQP_QP_SHADOW_PA);
+	bool vq = irdma_get(w, CQP_QP_VQ);
+	uint32_t lpbl = irdma_get(w, CQP_LPBLSIZE);
+	struct irdma_qp_ctx ctx;
+	uint64_t sq_addr, rq_addr;
+	uint32_t sq_enc, rq_enc;
+	uint16_t minor;
+
+	if ((ctx_pa & IRDMA_HOST_CTX_ALIGN_MASK) != 0 ||
+	    (shadow & (IRDMA_SHADOW_AREA_ALIGN - 1)) != 0)
+		return IRDMA_MODEL_MIN_BAD_ALIGN;
+	if (ctx_pa == 0 || model_dma_read(d, ctx_pa, &ctx, sizeof(ctx)) != 0 ||
+	    model_dma_check(d, shadow, IRDMA_SHADOW_AREA_SIZE) != 0)
+		return IRDMA_MODEL_MIN_DMA_FAULT;
+	sq_enc = irdma_get(&ctx, QPC_SQSIZE);
+	rq_enc = irdma_get(&ctx, QPC_RQSIZE);
+	if (sq_enc < irdma_encode_wq_size(IRDMA_MIN_WQ_WQES) ||
+	    sq_enc > irdma_encode_wq_size(IRDMA_MAX_WQ_QUANTA) ||
+	    rq_enc < irdma_encode_wq_size(IRDMA_MIN_WQ_WQES) ||
+	    rq_enc > irdma_encode_wq_size(IRDMA_MAX_WQ_QUANTA))
+		return IRDMA_MODEL_MIN_BAD_SIZE;
+	q->rq_shift = irdma_get(&ctx, QPC_RQWQESIZE);
+	memset(&q->sq, 0, sizeof(q->sq));
+	memset(&q->rq, 0, sizeof(q->rq));
+	q->sq.size = qp_wq_quanta(sq_enc);
+	q->sq.esize = IRDMA_QUANTUM_SIZE;
+	q->rq.size = qp_wq_quanta(rq_enc);
+	q->rq.esize = IRDMA_QUANTUM_SIZE;
+	/* With VQ the addresses are PBLE indices (level from LPBLSIZE), else IOVAs. */
+	sq_addr = irdma_get(&ctx, QPC_SQ_ADDR);
+	rq_addr = irdma_get(&ctx, QPC_RQ_ADDR);
+	minor = model_ring_from_wqe(d, &q->sq, vq, lpbl, vq ? 0 : sq_addr,
+				    vq ? (uint32_t)sq_addr : 0);
+	if (minor == 0)
+		minor = model_ring_check(d, &q->sq, IRDMA_QUANTUM_SIZE - 1);
+	if (minor == 0)
+		minor = model_ring_from_wqe(d, &q->rq, vq, lpbl, vq ? 0 : rq_addr,
+					    vq ? (uint32_t)rq_addr : 0);
+	if (minor == 0)
+		minor = model_ring_check(d, &q->rq, IRDMA_QUANTUM_SIZE - 1);
+	if (minor != 0)
+		return minor;
+	q->pd = (uint32_t)(irdma_get(&ctx, QPC_PDIDXHI) << IRDMA_FIELD_BITS(QPC_PDIDX)) |
+		(uint32_t)irdma_get(&ctx, QPC_PDIDX);
+	if (q->pd < IRDMA_FIRST_USER_PD_ID || q->pd >= IRDMA_MAX_PDS)
+		return IRDMA_MODEL_MIN_BAD_ID;
+	if (irdma_get(w, CQP_QP_CQNUMVALID)) {
+		q->tx_cq = irdma_get(&ctx, QPC_TXCQNUM);
+		q->rx_cq = irdma_get(&ctx, QPC_RXCQNUM);
+		if (!qp_cq_ok(d, q->tx_cq) || !qp_cq_ok(d, q->rx_cq))
+			return IRDMA_MODEL_MIN_BAD_ID;
+	} else if (need_cqs) {
+		return IRDMA_MODEL_MIN_BAD_FIELD;
+	}
+	q->dest_qpn = irdma_get(&ctx, QPC_DESTQP);
+	q->qkey = irdma_get(&ctx, QPC_QKEY);
+	q->sq_psn = irdma_get(&ctx, QPC_PSNNXT);
+	q->rq_psn = irdma_get(&ctx, QPC_EPSN);
+	q->mss = irdma_get(&ctx, QPC_SNDMSS);
+	q->arp_idx = irdma_get(&ctx, QPC_ARPIDX);
+	q->ord = irdma_get(&ctx, QPC_ORDSIZE);
+	q->ird_enc = irdma_get(&ctx, QPC_IRDSIZE);
+	q->rdok = irdma_get(&ctx, QPC_RDOK);
+	q->wrrdrspok = irdma_get(&ctx, QPC_WRRDRSPOK);
+	q->retry = irdma_get(&ctx, QPC_REXMIT_THRESH);
+	q->rnr_retry = irdma_get(&ctx, QPC_RNRNAK_THRESH);
+	q->compl_ctx = irdma_get(&ctx, QPC_COMPL_CTX);
+	q->ctx_pa = ctx_pa;
+	q->shadow_pa = shadow;
+	return 0;
+}
+
+/* Common id checks; the QP table is created on demand. 0 or a minor code. */
+static uint16_t
+qp_id_check(struct model_dev *d, uint32_t id)
+{
+	if (!d->fpm_committed)
+		return IRDMA_MODEL_MIN_NO_FPM;
+	if (id < IRDMA_FIRST_USER_QP_ID || id >= d->obj[IRDMA_HMC_OBJ_QP].cnt)
+		return IRDMA_MODEL_MIN_BAD_ID;
+	return 0;
+}
+
+static struct model_qp *
+qp_lookup(struct model_dev *d, uint32_t id)
+{
+	if (d->qp == NULL || id >= d->qp_tab || !d->qp[id].valid)
+		return NULL;
+	return &d->qp[id];
+}
+
+void
+model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_QP_ID);
+	uint32_t type = irdma_get(w, CQP_QP_TYPE);
+	struct model_qp q;
+	rte_iova_t hmc;
+	uint16_t minor;
+
+	if (qp_fail(r, qp_id_check(d, id)) ||
+	    qp_fail(r, qp_lookup(d, id) != NULL ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
+		return;
+	/* The QP context lives in the HMC: its address must be backed. */
+	minor = model_hmc_iova(d, IRDMA_HMC_OBJ_QP, id, &hmc);
+	if (minor != 0) {
+		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
+		return;
+	}
+	if (qp_fail(r, type == IRDMA_QP_TYPE_ROCE_RC || type == IRDMA_QP_TYPE_ROCE_UD ?
+		       0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    qp_fail(r, irdma_get(w, CQP_QP_NEXTIWSTATE) == IRDMA_QP_HW_INVALID ?
+		       0 : IRDMA_MODEL_MIN_BAD_STATE))
+		return;
+	memset(&q, 0, sizeof(q));
+	if (qp_fail(r, qp_ctx_decode(d, w, &q, true)))
+		return;
+	if (d->qp == NULL) {
+		d->qp = calloc(d->obj[IRDMA_HMC_OBJ_QP].cnt, sizeof(*d->qp));
+		if (d->qp == NULL) {
+			model_res_fail(r, IRDMA_CQP_MAJ_ERROR, IRDMA_MODEL_MIN_BAD_STATE);
+			return;
+		}
+		d->qp_tab = d->obj[IRDMA_HMC_OBJ_QP].cnt;
+	}
+	if (qp_fail(r, id < d->qp_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID))
+		return;
+	q.valid = true;
+	q.type = (uint8_t)type;
+	q.state = IRDMA_QP_HW_INVALID;
+	d->qp[id] = q;
+	d->qp_live++;
+}
+
+/* Whether the HW state machine allows @p cur -> @p next. */
+static bool
+qp_step_ok(uint32_t cur, uint32_t next)
+{
+	if (next == IRDMA_QP_HW_ERROR)
+		return true;
+	switch (cur) {
+	case IRDMA_QP_HW_INVALID:
+		return next == IRDMA_QP_HW_IDLE;
+	case IRDMA_QP_HW_IDLE:
+		return next == IRDMA_QP_HW_IDLE || next == IRDMA_QP_HW_RTR;
+	case IRDMA_QP_HW_RTR:
+		return next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS;
+	case IRDMA_QP_HW_RTS:
+		return next == IRDMA_QP_HW_RTS || next == IRDMA_QP_HW_SQD;
+	case IRDMA_QP_HW_SQD:
+		return next == IRDMA_QP_HW_SQD || next == IRDMA_QP_HW_RTS;
+	case IRDMA_QP_HW_ERROR:
+		return next == IRDMA_QP_HW_IDLE;
+	default:
+		return false;
+	}
+}
+
+void
+model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_QP_ID);
+	uint32_t next = irdma_get(w, CQP_QP_NEXTIWSTATE);
+	struct model_qp *cur;
+	struct model_qp q;
+
+	if (qp_fail(r, qp_id_check(d, id)))
+		return;
+	cur = qp_lookup(d, id);
+	if (qp_fail(r, cur == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
+	    qp_fail(r, irdma_get(w, CQP_QP_TYPE) == cur->type ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    qp_fail(r, qp_step_ok(cur->state, next) ? 0 : IRDMA_MODEL_MIN_BAD_STATE))
+		return;
+	q = *cur;
+	if (qp_fail(r, qp_ctx_decode(d, w, &q, false)))
+		return;
+	q.state = (uint8_t)next;
+	q.modifies++;
+	*cur = q;
+}
+
+void
+model_op_destroy_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_QP_ID);
+	struct model_qp *q;
+
+	if (qp_fail(r, qp_id_check(d, id)))
+		return;
+	q = qp_lookup(d, id);
+	if (qp_fail(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0))
+		return;
+	memset(q, 0, sizeof(*q));
+	if (--d->qp_live == 0)
+		model_qp_free(d);
+}
+
+void
+model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_FLUSH_QP_ID);
+	bool sq = irdma_get(w, CQP_FLUSH_SQ);
+	bool rq = irdma_get(w, CQP_FLUSH_RQ);
+	struct model_qp *q;
+
+	if (qp_fail(r, qp_id_check(d, id)))
+		return;
+	q = qp_lookup(d, id);
+	if (qp_fail(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
+	    qp_fail(r, !sq && !rq && !irdma_get(w, CQP_FLUSH_GENERATE_AE) ?
+		       IRDMA_MODEL_MIN_BAD_FIELD : 0) ||
+	    qp_fail(r, (sq || rq) && q->state != IRDMA_QP_HW_ERROR ?
+		       IRDMA_MODEL_MIN_BAD_STATE : 0))
+		return;
+	q->sq_flushes += sq;
+	q->rq_flushes += rq;
+}
+
+void
+model_qp_free(struct model_dev *d)
+{
+	free(d->qp);
+	d->qp = NULL;
+	d->qp_tab = 0;
+	d->qp_live = 0;
+}
+
+int
+irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_info *info)
+{
+	struct model_dev *d = model_dev_of(hw);
+	const struct model_qp *q;
+	int ret = 0;
+
+	if (d == NULL || info == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	q = qp_lookup(d, qp_id);
+	if (q == NULL) {
+		ret = -ENOENT;
+		goto out;
+	}
+	*info = (struct irdma_model_qp_info){
+		.type = q->type,
+		.state = q->state,
+		.pbl_level = q->sq.level,
+		.rq_shift = q->rq_shift,
+		.sq_pa = q->sq.pa,
+		.sq_quanta = q->sq.size,
+		.rq_pa = q->rq.pa,
+		.rq_quanta = q->rq.size,
+		.tx_cq = q->tx_cq,
+		.rx_cq = q->rx_cq,
+		.pd = q->pd,
+		.dest_qpn = q->dest_qpn,
+		.sq_psn = q->sq_psn,
+		.rq_psn = q->rq_psn,
+		.qkey = q->qkey,
+		.mss = q->mss,
+		.arp_idx = q->arp_idx,
+		.ord = q->ord,
+		.ird_enc = q->ird_enc,
+		.rdok = q->rdok,
+		.wrrdrspok = q->wrrdrspok,
+		.retry = q->retry,
+		.rnr_retry = q->rnr_retry,
+		.compl_ctx = q->compl_ctx,
+		.ctx_pa = q->ctx_pa,
+		.shadow_pa = q->shadow_pa,
+		.modifies = q->modifies,
+		.sq_flushes = q->sq_flushes,
+		.rq_flushes = q->rq_flushes,
+	};
+out:
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
