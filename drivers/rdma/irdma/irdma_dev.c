@@ -274,6 +274,24 @@ irdma_dev_cq_free(struct irdma_dev *d, struct irdma_dev_cq *q)
 	free(q);
 }
 
+/*
+ * The fields CREATE_CQ and DESTROY_CQ share (fact sheet §5.3: destroy repeats the CQ's size,
+ * context, shadow area and CEQ binding, as the kernel's irdma_sc_cq_destroy does).
+ */
+static void
+irdma_dev_cq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode opcode,
+		 const struct irdma_dev_cq *q)
+{
+	irdma_cqp_wqe_init(w, opcode);
+	irdma_set(w, CQP_CQ_ID, q->id);
+	irdma_set(w, CQP_CQ_SIZE, q->size);
+	irdma_set(w, CQP_CQ_SHADOW_PA, q->shadow.iova);
+	irdma_set(w, CQP_CQ_CTX, (uint64_t)(uintptr_t)q >> 1);
+	irdma_set(w, CQP_CQ_ENCEQEMASK, 1);
+	irdma_set(w, CQP_CQ_CEQIDVALID, 1);
+	irdma_set(w, CQP_CQ_CEQID, IRDMA_CTRL_CEQ0);
+}
+
 static int
 irdma_dev_cq_create(struct rdmadev *dev, struct rdmadev_cq *cq,
 		    const struct rdmadev_cq_attr *attr)
@@ -301,16 +319,9 @@ irdma_dev_cq_create(struct rdmadev *dev, struct rdmadev_cq *cq,
 		irdma_dev_cq_free(d, q);
 		return ret;
 	}
-	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_CREATE_CQ);
-	irdma_set(&w, CQP_CQ_ID, q->id);
-	irdma_set(&w, CQP_CQ_SIZE, q->size);
+	irdma_dev_cq_wqe(&w, IRDMA_CQP_OP_CREATE_CQ, q);
 	irdma_set(&w, CQP_CQ_PA, q->ring.iova);
-	irdma_set(&w, CQP_CQ_SHADOW_PA, q->shadow.iova);
-	irdma_set(&w, CQP_CQ_CTX, (uint64_t)(uintptr_t)q >> 1);
 	irdma_set(&w, CQP_CQ_CHKOVERFLOW, 1);
-	irdma_set(&w, CQP_CQ_ENCEQEMASK, 1);
-	irdma_set(&w, CQP_CQ_CEQIDVALID, 1);
-	irdma_set(&w, CQP_CQ_CEQID, IRDMA_CTRL_CEQ0);
 	ret = irdma_cqp_exec(&d->ctrl, &w, NULL);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, &d->hw, "CQ %u create failed: %s", q->id, strerror(-ret));
@@ -331,8 +342,7 @@ irdma_dev_cq_destroy(struct rdmadev *dev, struct rdmadev_cq *cq)
 	struct irdma_cqp_wqe w;
 	int ret;
 
-	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_CQ);
-	irdma_set(&w, CQP_CQ_ID, q->id);
+	irdma_dev_cq_wqe(&w, IRDMA_CQP_OP_DESTROY_CQ, q);
 	ret = irdma_cqp_exec(&d->ctrl, &w, NULL);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, &d->hw, "CQ %u destroy failed: %s", q->id, strerror(-ret));

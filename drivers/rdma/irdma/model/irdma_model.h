@@ -280,6 +280,27 @@ int irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx,
 int irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va,
 			     rte_iova_t *iova);
 
+/**
+ * Copy a CQP WQE the engine fetched, exactly as it read the 64 bytes from host memory
+ * (the header qword as loaded first), from a ring of the last 64 fetched since the CQP
+ * was created (diagnostics for conformance tests; also refused or failed WQEs).
+ * @param idx_from_newest 0 for the newest WQE, 1 for the one before, ...
+ * @param wqe             filled with the raw (little-endian) WQE bytes.
+ * @return the WQE's opcode (header bits 37:32, >= 0), -ENOENT when the ring does not hold
+ *         that many WQEs, or -EINVAL for a bad @p hw or @p wqe.
+ */
+int irdma_model_cqp_capture(struct irdma_hw *hw, unsigned int idx_from_newest,
+			    uint8_t wqe[64]);
+
+/**
+ * Where the captured WQE @p idx_from_newest (as for irdma_model_cqp_capture()) came from.
+ * @param slot filled with its CQP SQ slot (or NULL).
+ * @param seq  filled with its fetch number since the CQP was created, from 0 (or NULL).
+ * @return 0, -ENOENT, or -EINVAL.
+ */
+int irdma_model_cqp_capture_pos(struct irdma_hw *hw, unsigned int idx_from_newest,
+				uint32_t *slot, uint64_t *seq);
+
 #ifdef __cplusplus
 }
 #endif

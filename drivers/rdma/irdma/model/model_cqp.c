@@ -155,6 +155,7 @@ model_cqp_ctl(struct model_dev *d)
 	d->cqp.db_head = 0;
 	d->cqp.polarity = !IRDMA_CQP_POLARITY_INIT;
 	d->cqp.compl_ctx = irdma_get(&ctx, CQPHC_COMPL_CTX);
+	model_cqp_capture_reset(d);
 	d->cqp_op_err = false;
 	d->cqperrcodes = 0;
 	d->ccqpstatus = IRDMA_REG_PREP(CCQPSTATUS_DONE, 1);
@@ -297,6 +298,7 @@ model_cqp_process(struct model_dev *d)
 		}
 		w.qw[IRDMA_FIELD_QW(CQP_WQEVALID)] = rte_cpu_to_le_64(hdr);
 		MODEL_INC(d, cqp_wqes);
+		model_cqp_capture_record(d, d->cqp.tail, &w);
 		op = irdma_get(&w, CQP_OPCODE);
 		cqp_execute(d, &w, &res);
 		cqp_complete(d, d->cqp.tail, op, &res);

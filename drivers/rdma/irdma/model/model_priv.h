@@ -38,6 +38,9 @@ extern int irdma_model_logtype;
 #define MODEL_LPBLSIZE_L1	1u
 #define MODEL_LPBLSIZE_L2	3u
 
+/* CQP WQEs the model keeps for irdma_model_cqp_capture() (newest last). */
+#define MODEL_CQP_CAPTURE	64u
+
 /* Latched interrupt-configuration registers the model keeps (per vector / queue). */
 #define MODEL_VSI_REGS		1024u
 
@@ -174,6 +177,17 @@ struct model_dev {
 		uint64_t compl_ctx;
 	} cqp;
 
+	/* Raw capture of the CQP WQEs fetched (model_capture.c; diagnostics only). */
+	struct {
+		uint64_t seq;		/* WQEs fetched since the CQP was created */
+		struct {
+			uint8_t wqe[IRDMA_CQP_WQE_SIZE];
+			uint8_t opcode;
+			uint32_t slot;
+			uint64_t seq;
+		} ring[MODEL_CQP_CAPTURE];
+	} cqp_cap;
+
 	/* Fault injection. */
 	struct {
 		uint8_t opcode;
@@ -228,6 +242,11 @@ void model_reg_write(struct model_dev *d, uint32_t off, uint32_t val);
 void model_cqp_ctl(struct model_dev *d);
 void model_cqp_process(struct model_dev *d);
 void model_res_fail(struct model_res *r, uint16_t major, uint16_t minor);
+
+/* model_capture.c */
+void model_cqp_capture_reset(struct model_dev *d);
+void model_cqp_capture_record(struct model_dev *d, uint32_t slot,
+			      const struct irdma_cqp_wqe *w);
 
 /* model_fpm.c */
 void model_op_query_fpm(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
