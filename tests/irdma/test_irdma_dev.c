@@ -62,7 +62,7 @@ check_balanced(int id)
 static void
 test_vfio_refused(void)
 {
-	TEST_CHECK_EQ(rdmadev_open("irdma:0000:3b:00.0"), -ENOTSUP);
+	TEST_CHECK_EQ(rdmadev_open("irdma:0000:3b:00.0"), -ENODEV);	/* no such function here */
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 

@@ -19,6 +19,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "irdma_vfio.h"
 
 /** Device state of the PMD. */
 struct irdma_dev {
@@ -199,6 +200,8 @@ irdma_dev_start(struct rdmadev *dev)
 	if (ret != 0)
 		return ret;
 	ret = irdma_dev_check_commit(d);
+	if (ret == 0)
+		ret = irdma_ah_tab_init(&d->ctrl);
 	if (ret != 0) {
 		irdma_ctrl_teardown(&d->ctrl);
 		return ret;
@@ -222,7 +225,13 @@ irdma_dev_stop(struct rdmadev *dev)
 		IRDMA_LOG(ERR, &d->hw, "stop refused: %u MRs still exist", live);
 		return -EBUSY;
 	}
+	live = __atomic_load_n(&d->ctrl.nb_ahs, __ATOMIC_RELAXED);
+	if (live != 0) {
+		IRDMA_LOG(ERR, &d->hw, "stop refused: %u AHs still exist", live);
+		return -EBUSY;
+	}
 	if (d->up) {
+		irdma_ah_tab_fini(&d->ctrl);
 		irdma_ctrl_teardown(&d->ctrl);
 		d->up = false;
 	}
@@ -232,10 +241,11 @@ irdma_dev_stop(struct rdmadev *dev)
 static void
 irdma_dev_free(struct irdma_dev *d)
 {
+	irdma_ah_tab_fini(&d->ctrl);
 	if (d->up)
 		irdma_ctrl_teardown(&d->ctrl);
 	irdma_ctrl_fini(&d->ctrl);
-	irdma_model_destroy(&d->hw);
+	d->hw.be->close(&d->hw);
 	free(d);
 }
 
@@ -423,6 +433,25 @@ irdma_dev_mr_dereg(struct rdmadev *dev, struct rdmadev_mr *mr)
 	return irdma_mr_dereg(&d->ctrl, mr);
 }
 
+/* ---- AHs and the ARP table (irdma_ah.c) ---- */
+
+static int
+irdma_dev_ah_create(struct rdmadev *dev, struct rdmadev_ah *ah,
+		    const struct rdmadev_ah_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_ah_create(&d->ctrl, ah, attr);
+}
+
+static int
+irdma_dev_ah_destroy(struct rdmadev *dev, struct rdmadev_ah *ah)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_ah_destroy(&d->ctrl, ah);
+}
+
 static const struct rdmadev_ops irdma_model_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
@@ -440,6 +469,8 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.pd_free = irdma_dev_pd_free,
 	.mr_reg = irdma_dev_mr_reg,
 	.mr_dereg = irdma_dev_mr_dereg,
+	.ah_create = irdma_dev_ah_create,
+	.ah_destroy = irdma_dev_ah_destroy,
 };
 
 /* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
@@ -505,25 +536,48 @@ static struct rdmadev_driver irdma_model_driver = {
 
 RDMADEV_REGISTER_DRIVER(irdma_model, irdma_model_driver);
 
-/* ---- irdma (VFIO): honest refusal until the backend exists ---- */
+/* ---- irdma (VFIO): an E810 function bound to vfio-pci, same control path ---- */
 
 static int
 irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs *kv)
 {
-	RTE_SET_USED(dev);
-	RTE_SET_USED(kv);
-	IRDMA_DEV_LOG(ERR, name, "the VFIO backend is not built yet; use irdma_model<N>");
-	return -ENOTSUP;
-}
+	const char *addr = strchr(name, ':');
+	struct irdma_model_config cfg;
+	struct irdma_dev *d;
+	int ret;
 
-static const struct rdmadev_ops irdma_vfio_ops = {
-	.dev_info_get = irdma_dev_info_get,
-};
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		IRDMA_DEV_LOG(ERR, name, "no memory for the device state");
+		return -ENOMEM;
+	}
+	ret = irdma_dev_parse(name, kv, &cfg, &d->req);
+	if (ret != 0)
+		goto fail;
+	/* "irdma:<PCI address>"; irdma_vfio_open() refuses anything else with a log line. */
+	ret = irdma_vfio_open(addr != NULL ? addr + 1 : "", &d->hw);
+	if (ret != 0)
+		goto fail;
+	snprintf(d->hw.name, sizeof(d->hw.name), "%s", name);
+	ret = irdma_ctrl_init(&d->ctrl, &d->hw, &d->req);
+	if (ret != 0) {
+		d->hw.be->close(&d->hw);
+		goto fail;
+	}
+	dev->dev_private = d;
+	irdma_dev_res_cfg(dev, &d->req);
+	IRDMA_LOG(INFO, &d->hw, "VFIO, plan %u QPs %u CQs %u MRs", d->req.qps, d->req.cqs,
+		  d->req.mrs);
+	return 0;
+fail:
+	free(d);
+	return ret;
+}
 
 static struct rdmadev_driver irdma_vfio_driver = {
 	.name = "irdma",
 	.keys = NULL,
-	.ops = &irdma_vfio_ops,
+	.ops = &irdma_model_ops,
 	.probe = irdma_vfio_probe,
 };
 

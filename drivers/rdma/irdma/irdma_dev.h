@@ -13,9 +13,11 @@
  * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
  * down (refused with -EBUSY while objects exist). Objects: contexts (bookkeeping only), PDs,
  * CQs (CREATE_CQ / DESTROY_CQ on CEQ0, no poll path yet), MRs (REG_MR / ALLOC_STAG over lib/pbl
- * PBLs) and RC/UD QPs (CREATE / MODIFY / DESTROY_QP); every other object op is NULL, so
- * rdmadev returns -ENOTSUP. `irdma:<PCI address>` is registered but
- * refused with -ENOTSUP: the VFIO backend is not built yet.
+ * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP) and AHs (CREATE / DESTROY_ADDR_HANDLE,
+ * MANAGE_ARP); every other object op is NULL, so rdmadev returns -ENOTSUP.
+ * `irdma:<PCI address>` opens an E810 function bound to vfio-pci
+ * through the VFIO backend (vfio/irdma_vfio.h) and drives it with the same control path;
+ * it has never run against a device, and refuses with a logged -errno where VFIO is absent.
  *
  * The HMC sizing is decided at open (from the devargs) because rdmadev caches the limits
  * and the ID spaces then; start commits exactly that plan or fails.

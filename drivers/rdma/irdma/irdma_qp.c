@@ -12,8 +12,11 @@
  * 256-byte host context (+256). Rings are level 0 (physical addresses in the context):
  * there is no PBLE pool in the PMD yet, so CREATE_QP never sets VQ.
  *
- * Addressing: MANAGE_ARP is not issued yet; every QP uses the fixed ARP index
- * IRDMA_QP_ARP_IDX (0) for its destination MAC.
+ * Addressing: a modify whose AV carries a destination MAC takes a reference on the ARP entry
+ * of (MAC, destination GID) (irdma_ah.c, MANAGE_ARP) and names it in QPC_ARPIDX /
+ * QPC_REMENDPOINTIDX; the previous entry is released when the modify succeeds, the new one
+ * when it fails, the last one at RESET and destroy. An AV without a MAC keeps the reserved
+ * default index IRDMA_QP_ARP_IDX (0).
  */
 
 #include <errno.h>
@@ -27,7 +30,7 @@
 
 #include "irdma_ctrl.h"
 
-/** ARP table index every QP uses until MANAGE_ARP is built. */
+/** The reserved default ARP index (an AV without a destination MAC). */
 #define IRDMA_QP_ARP_IDX	0u
 /** The only P_Key (max_pkeys 1): the default full-membership key. */
 #define IRDMA_QP_DEFAULT_PKEY	0xffffu
@@ -124,7 +127,7 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 
 /* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */
 static void
-irdma_qp_ctx_av(struct irdma_qp_ctx *ctx, const struct rdmadev_ah_attr *av)
+irdma_qp_ctx_av(struct irdma_qp_ctx *ctx, const struct rdmadev_ah_attr *av, uint32_t arp_idx)
 {
 	static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	bool v4 = memcmp(av->dgid, v4_prefix, sizeof(v4_prefix)) == 0;
@@ -154,13 +157,14 @@ irdma_qp_ctx_av(struct irdma_qp_ctx *ctx, const struct rdmadev_ah_attr *av)
 		irdma_set(ctx, QPC_INSERTVLANTAG, 0);
 		irdma_set(ctx, QPC_VLANTAG, 0);
 	}
-	irdma_set(ctx, QPC_ARPIDX, IRDMA_QP_ARP_IDX);
-	irdma_set(ctx, QPC_REMENDPOINTIDX, IRDMA_QP_ARP_IDX);
+	irdma_set(ctx, QPC_ARPIDX, arp_idx);
+	irdma_set(ctx, QPC_REMENDPOINTIDX, arp_idx);
 }
 
 /* Write the attributes of @p mask into the host context. */
 static void
-irdma_qp_ctx_apply(struct irdma_qp_ctx *ctx, const struct rdmadev_qp_attr *a, uint32_t mask)
+irdma_qp_ctx_apply(struct irdma_qp_ctx *ctx, const struct rdmadev_qp_attr *a, uint32_t mask,
+		   uint32_t arp_idx)
 {
 	if (mask & RDMADEV_QP_ACCESS_FLAGS) {
 		irdma_set(ctx, QPC_RDOK, (a->qp_access_flags & RDMADEV_ACCESS_REMOTE_READ) ? 1 : 0);
@@ -170,7 +174,7 @@ irdma_qp_ctx_apply(struct irdma_qp_ctx *ctx, const struct rdmadev_qp_attr *a, ui
 	if (mask & RDMADEV_QP_QKEY)
 		irdma_set(ctx, QPC_QKEY, a->qkey);
 	if (mask & RDMADEV_QP_AV)
-		irdma_qp_ctx_av(ctx, &a->ah_attr);
+		irdma_qp_ctx_av(ctx, &a->ah_attr, arp_idx);
 	if (mask & RDMADEV_QP_PATH_MTU)
 		irdma_set(ctx, QPC_SNDMSS, 128u << a->path_mtu);
 	if (mask & RDMADEV_QP_TIMEOUT)
@@ -382,22 +386,47 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 {
 	struct irdma_qp *q = qp->obj.fp.drv;
 	struct irdma_qp_ctx *ctx = irdma_qp_hctx(q);
+	static const uint8_t no_mac[6];
+	uint32_t arp_idx = q->arp_idx;
 	enum rdmadev_qp_state cur, next;
+	bool took = false;
 	struct irdma_qp_ctx saved;
 	int ret;
 
 	cur = (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	next = (mask & RDMADEV_QP_STATE) ? attr->qp_state : cur;
+	if (mask & RDMADEV_QP_AV) {
+		arp_idx = IRDMA_QP_ARP_IDX;
+		if (memcmp(attr->ah_attr.dmac, no_mac, sizeof(no_mac)) != 0) {
+			ret = irdma_arp_get(c, attr->ah_attr.dmac, attr->ah_attr.dgid, &arp_idx);
+			if (ret != 0)
+				return ret;
+			took = true;
+		}
+	}
 	saved = *ctx;
-	irdma_qp_ctx_apply(ctx, attr, mask);
+	irdma_qp_ctx_apply(ctx, attr, mask, arp_idx);
 	ret = irdma_qp_transition(c, q, cur, next);
 	if (ret != 0) {
 		/* The device keeps what it last accepted; so does the host copy. */
 		*ctx = saved;
+		if (took)
+			irdma_arp_put(c, arp_idx);
 		IRDMA_LOG(ERR, c->hw, "QP %u modify %s -> %s failed: %s", q->qp_id,
 			  rdmadev_qp_state_name(cur), rdmadev_qp_state_name(next),
 			  strerror(-ret));
 		return ret;
+	}
+	if (next == RDMADEV_QPS_RESET) {
+		/* The context starts again: no ARP entry is named any more. */
+		if (took)
+			irdma_arp_put(c, arp_idx);
+		took = false;
+		arp_idx = IRDMA_QP_ARP_IDX;
+	}
+	if (took || arp_idx != q->arp_idx) {
+		irdma_arp_put(c, q->arp_idx);
+		q->arp_idx = arp_idx;
 	}
 	return 0;
 }
@@ -415,6 +444,7 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 		IRDMA_LOG(ERR, c->hw, "QP %u destroy failed: %s", q->qp_id, strerror(-ret));
 		return ret;
 	}
+	irdma_arp_put(c, q->arp_idx);
 	irdma_qp_free(c, q);
 	qp->obj.fp.drv = NULL;
 	return 0;

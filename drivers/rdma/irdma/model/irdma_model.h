@@ -301,6 +301,44 @@ int irdma_model_cqp_capture(struct irdma_hw *hw, unsigned int idx_from_newest,
 int irdma_model_cqp_capture_pos(struct irdma_hw *hw, unsigned int idx_from_newest,
 				uint32_t *slot, uint64_t *seq);
 
+/** An ARP entry as the model keeps it (MANAGE_ARP; for tests and diagnostics). */
+struct irdma_model_arp_info {
+	uint64_t mac;		/**< destination MAC, 48 bits (first byte most significant) */
+	uint32_t reach_max;	/**< reach_max of the add */
+	uint32_t ah_refs;	/**< AHs naming this entry (a delete is refused while > 0) */
+	uint8_t permanent;	/**< PERMANENT bit of the add */
+};
+
+/**
+ * Describe ARP entry @p idx as the model keeps it (in the committed HMC ARP object).
+ * @return 0, -ENOENT when the index is beyond the committed ARP count or not added,
+ *         -EINVAL for a bad @p hw or @p info.
+ */
+int irdma_model_arp_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_arp_info *info);
+
+/** An address handle as the model keeps it (CREATE_ADDR_HANDLE; for tests and diagnostics). */
+struct irdma_model_ah_info {
+	uint64_t mac;		/**< destination MAC, 48 bits */
+	uint32_t dest[4];	/**< destination address words 0..3 (IPv4: word 3 only) */
+	uint32_t src[4];	/**< source address words 0..3 */
+	uint32_t pd;		/**< PD id (PDINDEXHI:PDINDEXLO) */
+	uint32_t arp_idx;	/**< ARP index (valid when the AH was created) */
+	uint32_t flow_label;	/**< flow label */
+	uint16_t vlan_tag;	/**< VLAN tag (priority and id) */
+	uint8_t insert_vlan;	/**< INSERTVLANTAG */
+	uint8_t tc;		/**< traffic class */
+	uint8_t hop_limit;	/**< hop limit / TTL */
+	uint8_t ipv4;		/**< IPV4VALID */
+	uint8_t loopback;	/**< DOLOOPBACK */
+};
+
+/**
+ * Describe AH @p idx (FSIAV index) as the model keeps it.
+ * @return 0, -ENOENT when the index is beyond the committed FSIAV count or not in use,
+ *         -EINVAL for a bad @p hw or @p info.
+ */
+int irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -238,6 +238,15 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 	case IRDMA_CQP_OP_DEALLOC_STAG:
 		model_op_dealloc_stag(d, w, r);
 		break;
+	case IRDMA_CQP_OP_MANAGE_ARP:
+		model_op_manage_arp(d, w, r);
+		break;
+	case IRDMA_CQP_OP_CREATE_ADDR_HANDLE:
+		model_op_create_ah(d, w, r);
+		break;
+	case IRDMA_CQP_OP_DESTROY_ADDR_HANDLE:
+		model_op_destroy_ah(d, w, r);
+		break;
 	default:
 		cqp_op_unknown(d, op, r);
 		break;

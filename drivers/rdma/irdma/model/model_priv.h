@@ -303,4 +303,13 @@ void model_op_reg_mr(struct model_dev *d, const struct irdma_cqp_wqe *w, struct 
 void model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			   struct model_res *r);
 
+/* model_ah.c */
+void model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_create_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+void model_op_destroy_ah(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+/* 0 when a QP may name ARP index @p idx (valid, or the reserved 0), else a minor code. */
+uint16_t model_arp_check(struct model_dev *d, uint32_t idx);
+
 #endif /* IRDMA_MODEL_PRIV_H */

@@ -20,6 +20,8 @@
  *    ERROR; RTR -> RTR, RTS, ERROR; RTS -> RTS, SQD, ERROR; SQD -> SQD, RTS, ERROR;
  *    ERROR -> ERROR, IDLE (verbs RESET then INIT reuses the QP). Anything else (TERMINATE
  *    included: iWARP only) is refused with BAD_STATE and leaves the QP unchanged.
+ *    To RTR / RTS, QPC_ARPIDX must name a valid ARP entry (model_ah.c: BAD_ID beyond the
+ *    committed ARP count, NO_OBJ when not added; index 0 is the reserved default).
  *  - FLUSH_WQES needs the QP in ERROR (BAD_STATE otherwise) and at least one of FLUSHSQ /
  *    FLUSHRQ (BAD_FIELD); it counts the flushes (no flush CQEs yet: no data path).
  *  - DESTROY_QP works in any state.
@@ -239,7 +241,9 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	    qp_fail(r, qp_step_ok(cur->state, next) ? 0 : IRDMA_MODEL_MIN_BAD_STATE))
 		return;
 	q = *cur;
-	if (qp_fail(r, qp_ctx_decode(d, w, &q, false)))
+	if (qp_fail(r, qp_ctx_decode(d, w, &q, false)) ||
+	    qp_fail(r, next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS ?
+		       model_arp_check(d, q.arp_idx) : 0))
 		return;
 	q.state = (uint8_t)next;
 	q.modifies++;

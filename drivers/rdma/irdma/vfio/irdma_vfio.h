@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_VFIO_H
+#define IRDMA_VFIO_H
+
+/**
+ * @file
+ * The VFIO backend of irdma_hw.h: an E810 function bound to vfio-pci.
+ *
+ * irdma_vfio_open() checks the function in sysfs (Intel, an E810 / E82x device id, bound to
+ * vfio-pci, in an IOMMU group), hands it to EAL's VFIO layer (rte_vfio_setup_device), mmaps
+ * BAR0 and enables bus mastering. DMA maps go to the default VFIO container; interrupts are
+ * MSI-X vectors bound to eventfds on demand. Every step that cannot be done returns a
+ * negative errno and logs what was missing: nothing pretends to work without the device.
+ *
+ * This backend has never run against a device (no host here has an IOMMU); only its
+ * refusal paths are tested (tests/irdma/test_irdma_vfio.c).
+ */
+
+#include "irdma_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Backend name, as in irdma_hw_backend.name. */
+#define IRDMA_VFIO_BACKEND_NAME "vfio"
+
+/**
+ * Parse a PCI address of the form "DDDD:BB:DD.F" (hex; device <= 0x1f, function <= 7).
+ *
+ * @param s    The address string.
+ * @param out  Receives the canonical lower-case form (at least 13 bytes), or NULL.
+ * @param len  Size of @p out.
+ * @return 0, or -EINVAL when @p s is not such an address.
+ */
+int irdma_vfio_parse_pci_addr(const char *s, char *out, size_t len);
+
+/**
+ * Open the E810 function at @p pci_addr through VFIO and make @p hw its backend.
+ *
+ * The sysfs root is "/sys", or $RDMADEV_SYSFS_ROOT when set (tests use a fake tree; the
+ * EAL VFIO calls then see the same tree). On success hw->bar0 is the mapped BAR0, hw->be
+ * the VFIO backend, hw->name the PCI address; release with hw->be->close(hw).
+ *
+ * @param pci_addr  "DDDD:BB:DD.F".
+ * @param hw        Filled on success, left zeroed on failure.
+ * @return 0; -EINVAL for a malformed address; -ENODEV when sysfs shows no usable function
+ *         (absent, not Intel, not an E810 / E82x id, not bound to vfio-pci, no IOMMU group)
+ *         or EAL has no VFIO; -EIO when EAL's VFIO setup fails; -ENOTSUP when BAR0 cannot
+ *         be mmap'd; -ENOMEM, or another -errno from the VFIO ioctls.
+ */
+int irdma_vfio_open(const char *pci_addr, struct irdma_hw *hw);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRDMA_VFIO_H */

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The VFIO backend's refusal paths (no host here has an IOMMU, so nothing else can run):
+ * malformed PCI addresses, a function absent from sysfs, and, through a fake sysfs tree
+ * ($RDMADEV_SYSFS_ROOT), a function that is not Intel, not an E810, not bound to vfio-pci or
+ * without an IOMMU group, each refused with its errno and a log line naming the cause before
+ * EAL's VFIO layer is asked anything; a function that passes every sysfs check is then
+ * refused by the VFIO step itself. The rdmadev registry stays empty throughout.
+ */
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_log.h>
+
+#include <rdmadev.h>
+
+#include "irdma_vfio.h"
+#include "test.h"
+
+static char sysroot[128];
+
+/* ---- log capture ---- */
+
+static FILE *log_file;
+static char *log_buf;
+static size_t log_len;
+
+static void
+log_begin(void)
+{
+	log_buf = NULL;
+	log_len = 0;
+	log_file = open_memstream(&log_buf, &log_len);
+	TEST_CHECK(log_file != NULL);
+	rte_openlog_stream(log_file);
+}
+
+/* Stop capturing; the caller frees the returned text. */
+static char *
+log_end(void)
+{
+	rte_openlog_stream(NULL);
+	if (log_file != NULL)
+		fclose(log_file);
+	log_file = NULL;
+	return log_buf;
+}
+
+/* Print captured log text as TAP comments. */
+static void
+print_log(const char *text)
+{
+	const char *nl;
+
+	while (text != NULL && *text != '\0') {
+		nl = strchr(text, '\n');
+		printf("#   | %.*s\n", nl != NULL ? (int)(nl - text) : (int)strlen(text), text);
+		text = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+/* rdmadev_open(@p devargs) fails with @p err and logs @p want (when not NULL). */
+static void
+expect_refused(const char *devargs, int err, const char *want)
+{
+	char *text;
+	int rc;
+
+	log_begin();
+	rc = rdmadev_open(devargs);
+	text = log_end();
+	if (rc != err)
+		printf("#   %s: got %d, want %d\n", devargs, rc, err);
+	TEST_CHECK_EQ(rc, err);
+	if (want != NULL && (text == NULL || strstr(text, want) == NULL)) {
+		printf("#   %s: log lacks \"%s\":\n", devargs, want);
+		print_log(text);
+		TEST_CHECK(0);
+	}
+	free(text);
+	TEST_CHECK_EQ(rdmadev_count(), 0);
+}
+
+/* ---- cases ---- */
+
+static void
+test_parse(void)
+{
+	char out[16];
+
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000:3b:00.0", out, sizeof(out)), 0);
+	TEST_CHECK(strcmp(out, "0000:3b:00.0") == 0);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000:3B:1f.7", out, sizeof(out)), 0);
+	TEST_CHECK(strcmp(out, "0000:3b:1f.7") == 0);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("ffff:ff:1f.7", NULL, 0), 0);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr(NULL, NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("3b:00.0", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000:3b:20.0", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000:3b:00.8", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000-3b:00.0", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("000g:3b:00.0", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000:3b:00.0 ", NULL, 0), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_parse_pci_addr("0000:3b:00.0", out, 5), -EINVAL);
+}
+
+static void
+test_malformed(void)
+{
+	struct irdma_hw hw;
+
+	expect_refused("irdma", -EINVAL, "malformed PCI address \"\"");
+	expect_refused("irdma:", -EINVAL, "malformed PCI address \"\"");
+	expect_refused("irdma:3b:00.0", -EINVAL, "malformed PCI address \"3b:00.0\"");
+	expect_refused("irdma:0000:3b:00.8", -EINVAL, "expected DDDD:BB:DD.F");
+	expect_refused("irdma:0000:3b:20.0", -EINVAL, "malformed PCI address");
+	expect_refused("irdma:zzzz:3b:00.0", -EINVAL, "malformed PCI address");
+	expect_refused("irdma:0000:3b:00.0.1", -EINVAL, "malformed PCI address");
+	/* The irdma driver takes no devargs keys. */
+	expect_refused("irdma:0000:3b:00.0,qps=8", -EINVAL, "has no devargs key");
+	log_begin();
+	TEST_CHECK_EQ(irdma_vfio_open(NULL, &hw), -EINVAL);
+	TEST_CHECK_EQ(irdma_vfio_open("0000:3b:00.0", NULL), -EINVAL);
+	free(log_end());
+}
+
+/* The real /sys: this host has no such function (nor VFIO). */
+static void
+test_absent(void)
+{
+	struct stat st;
+
+	unsetenv(RDMADEV_SYSFS_ENV);
+	if (stat("/sys/bus/pci/devices/0000:3b:00.0", &st) == 0) {
+		printf("# 0000:3b:00.0 exists on this host: only the refusal is checked\n");
+		log_begin();
+		TEST_CHECK(rdmadev_open("irdma:0000:3b:00.0") < 0);
+		free(log_end());
+		TEST_CHECK_EQ(rdmadev_count(), 0);
+		return;
+	}
+	expect_refused("irdma:0000:3b:00.0", -ENODEV,
+		       "0000:3b:00.0: no /sys/bus/pci/devices/0000:3b:00.0");
+}
+
+/* A fake PCI function under sysroot: vendor, device, and optional driver / group links. */
+static void
+mkfunc(const char *addr, const char *vendor, const char *device, const char *driver,
+       const char *group)
+{
+	char path[512], target[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysroot, addr);
+	TEST_CHECK_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor", sysroot, addr);
+	f = fopen(path, "w");
+	TEST_CHECK(f != NULL);
+	if (f != NULL) {
+		fprintf(f, "%s\n", vendor);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/device", sysroot, addr);
+	f = fopen(path, "w");
+	TEST_CHECK(f != NULL);
+	if (f != NULL) {
+		fprintf(f, "%s\n", device);
+		fclose(f);
+	}
+	if (driver != NULL) {
+		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", sysroot, addr);
+		snprintf(target, sizeof(target), "../../../../bus/pci/drivers/%s", driver);
+		TEST_CHECK_EQ(symlink(target, path), 0);
+	}
+	if (group != NULL) {
+		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sysroot, addr);
+		snprintf(target, sizeof(target), "../../../../kernel/iommu_groups/%s", group);
+		TEST_CHECK_EQ(symlink(target, path), 0);
+	}
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	RTE_SET_USED(st);
+	RTE_SET_USED(flag);
+	RTE_SET_USED(ftw);
+	return remove(path);
+}
+
+static void
+test_fake_sysfs(void)
+{
+	static const char *const dirs[] = { "", "/bus", "/bus/pci", "/bus/pci/devices" };
+	char path[256], want[256];
+	unsigned int i;
+	char *text;
+	int rc;
+
+	snprintf(sysroot, sizeof(sysroot), "/tmp/irdma-vfio-sysfs-%d", (int)getpid());
+	for (i = 0; i < RTE_DIM(dirs); i++) {
+		snprintf(path, sizeof(path), "%s%s", sysroot, dirs[i]);
+		TEST_CHECK_EQ(mkdir(path, 0755), 0);
+	}
+	mkfunc("0000:3b:00.0", "0x8086", "0x1592", "ice", "12");
+	mkfunc("0000:3b:00.1", "0x8086", "0x1592", NULL, "12");
+	mkfunc("0000:3b:00.2", "0x8086", "0x1593", "vfio-pci", NULL);
+	mkfunc("0000:3b:00.3", "0x8086", "0x159b", "vfio-pci", "13");
+	mkfunc("0000:5e:00.0", "0x8086", "0x10fb", "vfio-pci", "21");	/* ixgbe */
+	mkfunc("0000:5e:00.1", "0x15b3", "0x1017", "vfio-pci", "22");	/* mlx5 */
+	TEST_CHECK_EQ(setenv(RDMADEV_SYSFS_ENV, sysroot, 1), 0);
+
+	snprintf(want, sizeof(want), "no %s/bus/pci/devices/0000:3b:00.7", sysroot);
+	expect_refused("irdma:0000:3b:00.7", -ENODEV, want);
+	expect_refused("irdma:0000:3b:00.0", -ENODEV, "not bound to vfio-pci (driver: ice)");
+	/* Upper-case hex names the same function. */
+	expect_refused("irdma:0000:3B:00.0", -ENODEV, "not bound to vfio-pci (driver: ice)");
+	expect_refused("irdma:0000:3b:00.1", -ENODEV, "not bound to vfio-pci (no driver bound)");
+	expect_refused("irdma:0000:3b:00.2", -ENODEV, "no IOMMU group");
+	expect_refused("irdma:0000:5e:00.0", -ENODEV, "8086:10fb is not an E810");
+	expect_refused("irdma:0000:5e:00.1", -ENODEV, "vendor 0x15b3 is not Intel");
+
+	/* Every sysfs check passes: the VFIO step refuses (EAL has no VFIO here, or the fake
+	 * IOMMU group has no /dev/vfio node), and nothing is left behind. */
+	log_begin();
+	rc = rdmadev_open("irdma:0000:3b:00.3");
+	text = log_end();
+	TEST_CHECK(rc == -ENODEV || rc == -EIO);
+	TEST_CHECK(text != NULL && (strstr(text, "VFIO is not enabled in EAL") != NULL ||
+				    strstr(text, "rte_vfio_setup_device failed") != NULL));
+	TEST_CHECK(text != NULL && strstr(text, "not bound") == NULL &&
+		   strstr(text, "no IOMMU group") == NULL);
+	printf("# 0000:3b:00.3 (usable in sysfs): %d\n", rc);
+	print_log(text);
+	free(text);
+	TEST_CHECK_EQ(rdmadev_count(), 0);
+
+	unsetenv(RDMADEV_SYSFS_ENV);
+	TEST_CHECK_EQ(nftw(sysroot, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_vfio", NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	TEST_RUN(test_parse);
+	TEST_RUN(test_malformed);
+	TEST_RUN(test_absent);
+	TEST_RUN(test_fake_sysfs);
+	rte_eal_cleanup();
+	return test_done();
+}
