@@ -3051,6 +3051,19 @@ check_logged(const char *text, const char *const *words)
 		diag("log", text);
 }
 
+/* Run one call that must fail with `want`, and check its log line names the problem. */
+#define CHECK_CALL_LOGS(call, want, words)                                       \
+	do {                                                                     \
+		struct log_capture cap_;                                         \
+		char *text_;                                                     \
+                                                                                 \
+		log_capture_start(&cap_);                                        \
+		TEST_CHECK_EQ((call), (want));                                   \
+		text_ = log_capture_stop(&cap_);                                 \
+		check_logged(text_, (words));                                    \
+		free(text_);                                                     \
+	} while (0)
+
 static void
 test_log_busy_insert(void)
 {
@@ -3084,16 +3097,10 @@ test_log_double_add(void)
 					     "state", "live", NULL };
 	struct restrack_root *root = make_root("logdbl", RESTRACK_QP, 64, 3);
 	struct restrack_entry a;
-	struct log_capture cap;
-	char *text;
 
 	init_user(&a, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &a), 0);
-	log_capture_start(&cap);
-	TEST_CHECK_EQ(restrack_add(root, &a), -EINVAL);
-	text = log_capture_stop(&cap);
-	check_logged(text, words);
-	free(text);
+	CHECK_CALL_LOGS(restrack_add(root, &a), -EINVAL, words);
 	TEST_CHECK_EQ(restrack_del(&a), 0);
 	TEST_CHECK_EQ(restrack_clean(root), 0);
 }
@@ -3105,16 +3112,10 @@ test_log_commit_without_begin(void)
 					     "deleting", NULL };
 	struct restrack_root *root = make_root("logcommit", RESTRACK_QP, 64, 3);
 	struct restrack_entry a;
-	struct log_capture cap;
-	char *text;
 
 	init_user(&a, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &a), 0);
-	log_capture_start(&cap);
-	TEST_CHECK_EQ(restrack_commit_del(&a), -EINVAL);
-	text = log_capture_stop(&cap);
-	check_logged(text, words);
-	free(text);
+	CHECK_CALL_LOGS(restrack_commit_del(&a), -EINVAL, words);
 	TEST_CHECK_EQ(restrack_del(&a), 0);
 	TEST_CHECK_EQ(restrack_clean(root), 0);
 }
@@ -3125,16 +3126,10 @@ test_log_put_without_get(void)
 	static const char *const words[] = { "put", "reference", "ref", "get", NULL };
 	struct restrack_root *root = make_root("logput", RESTRACK_QP, 64, 3);
 	struct restrack_entry a;
-	struct log_capture cap;
-	char *text;
 
 	init_user(&a, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &a), 0);
-	log_capture_start(&cap);
-	TEST_CHECK_EQ(restrack_put(&a), -EINVAL);
-	text = log_capture_stop(&cap);
-	check_logged(text, words);
-	free(text);
+	CHECK_CALL_LOGS(restrack_put(&a), -EINVAL, words);
 	TEST_CHECK_EQ(restrack_del(&a), 0);
 	TEST_CHECK_EQ(restrack_clean(root), 0);
 }
