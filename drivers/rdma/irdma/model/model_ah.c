@@ -63,33 +63,6 @@ struct model_ah {
 
 _Static_assert(sizeof(struct model_ah) <= 64u, "an AH must fit 64 bytes");
 
-static bool
-ah_fail(struct model_res *r, uint16_t minor)
-{
-	if (minor == 0)
-		return false;
-	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
-	return true;
-}
-
-/* IOVA of entry @p idx of HMC object @p obj; true (and @p r failed) when refused. */
-static bool
-ah_entry(struct model_dev *d, enum irdma_hmc_obj obj, uint32_t idx, rte_iova_t *iova,
-	 struct model_res *r)
-{
-	uint16_t minor;
-
-	if (ah_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
-	    ah_fail(r, idx < d->obj[obj].cnt ? 0 : IRDMA_MODEL_MIN_BAD_ID))
-		return true;
-	minor = model_hmc_iova(d, obj, idx, iova);
-	if (minor != 0) {
-		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
-		return true;
-	}
-	return false;
-}
-
 /* Read (or write) an entry; a DMA fault fails @p r. true when refused. */
 static bool
 ah_io(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool write,
@@ -97,7 +70,7 @@ ah_io(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool write,
 {
 	int ret = write ? model_dma_write(d, iova, buf, len) : model_dma_read(d, iova, buf, len);
 
-	return ah_fail(r, ret != 0 ? IRDMA_MODEL_MIN_DMA_FAULT : 0);
+	return model_refuse(r, ret != 0 ? IRDMA_MODEL_MIN_DMA_FAULT : 0);
 }
 
 void
@@ -107,12 +80,12 @@ model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	struct model_arp e;
 	rte_iova_t iova;
 
-	if (ah_fail(r, irdma_get(w, CQP_ARP_QUERY) ? IRDMA_MODEL_MIN_NOT_MODELED : 0) ||
-	    ah_entry(d, IRDMA_HMC_OBJ_ARP, idx, &iova, r) ||
+	if (model_refuse(r, irdma_get(w, CQP_ARP_QUERY) ? IRDMA_MODEL_MIN_NOT_MODELED : 0) ||
+	    model_hmc_entry(d, IRDMA_HMC_OBJ_ARP, 0, idx, &iova, r) ||
 	    ah_io(d, iova, &e, sizeof(e), false, r))
 		return;
 	if (irdma_get(w, CQP_ARP_ENTRYVALID)) {
-		if (ah_fail(r, e.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
+		if (model_refuse(r, e.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
 			return;
 		memset(&e, 0, sizeof(e));
 		e.valid = 1;
@@ -121,8 +94,8 @@ model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 		e.permanent = irdma_get(w, CQP_ARP_PERMANENT);
 		MODEL_LOG(DEBUG, d, "ARP %u = %012" PRIx64, idx, e.mac);
 	} else {
-		if (ah_fail(r, !e.valid ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
-		    ah_fail(r, e.ah_refs != 0 ? IRDMA_MODEL_MIN_BAD_STATE : 0))
+		if (model_refuse(r, !e.valid ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
+		    model_refuse(r, e.ah_refs != 0 ? IRDMA_MODEL_MIN_BAD_STATE : 0))
 			return;
 		memset(&e, 0, sizeof(e));
 		MODEL_LOG(DEBUG, d, "ARP %u deleted", idx);
@@ -162,9 +135,9 @@ model_op_create_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	rte_iova_t iova, arp_iova;
 	struct model_ah a;
 
-	if (ah_entry(d, IRDMA_HMC_OBJ_FSIAV, idx, &iova, r) ||
+	if (model_hmc_entry(d, IRDMA_HMC_OBJ_FSIAV, 0, idx, &iova, r) ||
 	    ah_io(d, iova, &a, sizeof(a), false, r) ||
-	    ah_fail(r, a.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
+	    model_refuse(r, a.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
 		return;
 	memset(&a, 0, sizeof(a));
 	a.valid = 1;
@@ -187,12 +160,12 @@ model_op_create_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	a.src[1] = irdma_get(w, CQP_AH_SRC_ADDR1);
 	a.src[2] = irdma_get(w, CQP_AH_SRC_ADDR2);
 	a.src[3] = irdma_get(w, CQP_AH_SRC_ADDR3);
-	if (ah_fail(r, a.pd < IRDMA_FIRST_USER_PD_ID || a.pd >= IRDMA_MAX_PDS ?
+	if (model_refuse(r, a.pd < IRDMA_FIRST_USER_PD_ID || a.pd >= IRDMA_MAX_PDS ?
 		       IRDMA_MODEL_MIN_BAD_ID : 0) ||
-	    ah_fail(r, a.ipv4 && (a.dest[0] | a.dest[1] | a.dest[2]) != 0 ?
+	    model_refuse(r, a.ipv4 && (a.dest[0] | a.dest[1] | a.dest[2]) != 0 ?
 		       IRDMA_MODEL_MIN_BAD_FIELD : 0) ||
-	    ah_fail(r, a.arp_idx >= d->obj[IRDMA_HMC_OBJ_ARP].cnt ? IRDMA_MODEL_MIN_BAD_ID : 0) ||
-	    ah_fail(r, arp_get(d, a.arp_idx, &arp, &arp_iova) != 0 ? IRDMA_MODEL_MIN_NO_OBJ : 0))
+	    model_refuse(r, a.arp_idx >= d->obj[IRDMA_HMC_OBJ_ARP].cnt ? IRDMA_MODEL_MIN_BAD_ID : 0) ||
+	    model_refuse(r, arp_get(d, a.arp_idx, &arp, &arp_iova) != 0 ? IRDMA_MODEL_MIN_NO_OBJ : 0))
 		return;
 	arp.ah_refs++;
 	if (ah_io(d, arp_iova, &arp, sizeof(arp), true, r))
@@ -213,9 +186,9 @@ model_op_destroy_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	rte_iova_t iova, arp_iova;
 	struct model_ah a;
 
-	if (ah_entry(d, IRDMA_HMC_OBJ_FSIAV, idx, &iova, r) ||
+	if (model_hmc_entry(d, IRDMA_HMC_OBJ_FSIAV, 0, idx, &iova, r) ||
 	    ah_io(d, iova, &a, sizeof(a), false, r) ||
-	    ah_fail(r, !a.valid ? IRDMA_MODEL_MIN_NO_OBJ : 0))
+	    model_refuse(r, !a.valid ? IRDMA_MODEL_MIN_NO_OBJ : 0))
 		return;
 	if (arp_get(d, a.arp_idx, &arp, &arp_iova) == 0 && arp.ah_refs > 0) {
 		arp.ah_refs--;

@@ -78,6 +78,15 @@ model_res_fail(struct model_res *r, uint16_t major, uint16_t minor)
 	r->minor = minor;
 }
 
+bool
+model_refuse(struct model_res *r, uint16_t minor)
+{
+	if (minor == 0)
+		return false;
+	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
+	return true;
+}
+
 static uint32_t
 cqp_errcodes(uint16_t major, uint16_t minor)
 {

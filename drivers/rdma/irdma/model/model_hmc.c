@@ -187,3 +187,20 @@ model_ring_check(struct model_dev *d, const struct model_ring *ring, uint32_t al
 	}
 	return 0;
 }
+
+bool
+model_hmc_entry(struct model_dev *d, enum irdma_hmc_obj obj, uint32_t first, uint32_t idx,
+		rte_iova_t *iova, struct model_res *r)
+{
+	uint16_t minor;
+
+	if (model_refuse(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    model_refuse(r, idx >= first && idx < d->obj[obj].cnt ? 0 : IRDMA_MODEL_MIN_BAD_ID))
+		return true;
+	minor = model_hmc_iova(d, obj, idx, iova);
+	if (minor != 0) {
+		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
+		return true;
+	}
+	return false;
+}

@@ -47,34 +47,6 @@ struct model_stag {
 _Static_assert(sizeof(struct model_stag) <= (UINT64_C(1) << 6),
 	       "the STag context must fit an HMC MR entry (64 bytes)");
 
-/* Fail with a BAD_FIELD-style minor when @p minor is non-zero. */
-static bool
-mr_fail(struct model_res *r, uint16_t minor)
-{
-	if (minor == 0)
-		return false;
-	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
-	return true;
-}
-
-/* IOVA of the MR entry of @p idx; 0 or a minor code (the major is set here). */
-static bool
-stag_entry(struct model_dev *d, uint32_t idx, rte_iova_t *iova, struct model_res *r)
-{
-	uint16_t minor;
-
-	if (mr_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
-	    mr_fail(r, idx >= IRDMA_FIRST_USER_MR_IDX && idx < d->obj[IRDMA_HMC_OBJ_MR].cnt ?
-		       0 : IRDMA_MODEL_MIN_BAD_ID))
-		return true;
-	minor = model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, iova);
-	if (minor != 0) {
-		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
-		return true;
-	}
-	return false;
-}
-
 static int
 stag_load(struct model_dev *d, rte_iova_t iova, struct model_stag *s)
 {
@@ -196,27 +168,27 @@ model_op_alloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	rte_iova_t e;
 
 	memset(&s, 0, sizeof(s));
-	if (stag_entry(d, idx, &e, r))
+	if (model_hmc_entry(d, IRDMA_HMC_OBJ_MR, IRDMA_FIRST_USER_MR_IDX, idx, &e, r))
 		return;
-	if (mr_fail(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
-	    mr_fail(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
-	    mr_fail(r, irdma_get(w, CQP_STAG_KEY) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
-	    mr_fail(r, stag_common(d, w, &s)) ||
-	    mr_fail(r, s.level != IRDMA_PBLE_LEVEL_0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+	if (model_refuse(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	    model_refuse(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
+	    model_refuse(r, irdma_get(w, CQP_STAG_KEY) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    model_refuse(r, stag_common(d, w, &s)) ||
+	    model_refuse(r, s.level != IRDMA_PBLE_LEVEL_0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
 		return;
 	s.addr = irdma_get(w, CQP_STAG_FIRST_PBLIDX);
 	/* The run holds one PBLE per page of the region's capacity. */
 	s.max_pages = (uint32_t)RTE_MIN(s.len >> s.page_shift, (uint64_t)UINT32_MAX);
-	if (mr_fail(r, s.max_pages != 0 && (s.len & ((UINT64_C(1) << s.page_shift) - 1)) == 0 ?
+	if (model_refuse(r, s.max_pages != 0 && (s.len & ((UINT64_C(1) << s.page_shift) - 1)) == 0 ?
 		       0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
-	    mr_fail(r, s.level == IRDMA_PBLE_LEVEL_1 ?
+	    model_refuse(r, s.level == IRDMA_PBLE_LEVEL_1 ?
 		       pbl_check(d, s.level, (uint32_t)s.addr, s.max_pages) :
 		       (s.addr + (s.max_pages + IRDMA_PBLE_PER_PAGE - 1) / IRDMA_PBLE_PER_PAGE <=
 			d->obj[IRDMA_HMC_OBJ_PBLE].cnt ? 0 : IRDMA_MODEL_MIN_BAD_PBLE)))
 		return;
 	s.state = IRDMA_MODEL_STAG_ALLOCATED;
 	s.va_based = 1;
-	if (mr_fail(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+	if (model_refuse(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
 		return;
 	MODEL_LOG(DEBUG, d, "STag %u allocated for fast registration: PD %u, %u pages", idx,
 		  s.pd, s.max_pages);
@@ -231,34 +203,34 @@ model_op_reg_mr(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model
 	rte_iova_t e;
 
 	memset(&s, 0, sizeof(s));
-	if (stag_entry(d, idx, &e, r))
+	if (model_hmc_entry(d, IRDMA_HMC_OBJ_MR, IRDMA_FIRST_USER_MR_IDX, idx, &e, r))
 		return;
-	if (mr_fail(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
-	    mr_fail(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
-	    mr_fail(r, stag_common(d, w, &s)))
+	if (model_refuse(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	    model_refuse(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
+	    model_refuse(r, stag_common(d, w, &s)))
 		return;
 	pgsz = UINT64_C(1) << s.page_shift;
 	s.key = (uint8_t)irdma_get(w, CQP_STAG_KEY);
 	s.va = irdma_get(w, CQP_STAG_VA_FBO);
 	s.va_based = (uint8_t)irdma_get(w, CQP_STAG_VABASEDTO);
-	if (mr_fail(r, s.va_based || s.va < pgsz ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
-	    mr_fail(r, s.va + s.len >= s.va ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+	if (model_refuse(r, s.va_based || s.va < pgsz ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    model_refuse(r, s.va + s.len >= s.va ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
 		return;
 	if (s.level == IRDMA_PBLE_LEVEL_0) {
 		s.addr = irdma_get(w, CQP_STAG_PA);
-		if (mr_fail(r, irdma_get(w, CQP_STAG_FIRST_PBLIDX) == 0 ? 0 :
+		if (model_refuse(r, irdma_get(w, CQP_STAG_FIRST_PBLIDX) == 0 ? 0 :
 			       IRDMA_MODEL_MIN_BAD_FIELD) ||
-		    mr_fail(r, (s.addr & (pgsz - 1)) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_ALIGN))
+		    model_refuse(r, (s.addr & (pgsz - 1)) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_ALIGN))
 			return;
 	} else {
 		s.addr = irdma_get(w, CQP_STAG_FIRST_PBLIDX);
-		if (mr_fail(r, irdma_get(w, CQP_STAG_PA) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
-		    mr_fail(r, pbl_check(d, s.level, (uint32_t)s.addr,
+		if (model_refuse(r, irdma_get(w, CQP_STAG_PA) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+		    model_refuse(r, pbl_check(d, s.level, (uint32_t)s.addr,
 					 mr_pages(s.va, s.len, s.page_shift))))
 			return;
 	}
 	s.state = IRDMA_MODEL_STAG_VALID;
-	if (mr_fail(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+	if (model_refuse(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
 		return;
 	MODEL_LOG(DEBUG, d, "STag %u registered: PD %u, %" PRIu64 " bytes, level %u, page 2^%u",
 		  idx, s.pd, s.len, s.level, s.page_shift);
@@ -272,15 +244,15 @@ model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
 	struct model_stag s;
 	rte_iova_t e;
 
-	if (stag_entry(d, idx, &e, r))
+	if (model_hmc_entry(d, IRDMA_HMC_OBJ_MR, IRDMA_FIRST_USER_MR_IDX, idx, &e, r))
 		return;
-	if (mr_fail(r, irdma_get(w, CQP_STAG_MR) ? 0 : IRDMA_MODEL_MIN_NOT_MODELED) ||
-	    mr_fail(r, stag_load(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
-	    mr_fail(r, s.state != IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
-	    mr_fail(r, s.pd == irdma_get(w, CQP_STAG_PDID) ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+	if (model_refuse(r, irdma_get(w, CQP_STAG_MR) ? 0 : IRDMA_MODEL_MIN_NOT_MODELED) ||
+	    model_refuse(r, stag_load(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	    model_refuse(r, s.state != IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
+	    model_refuse(r, s.pd == irdma_get(w, CQP_STAG_PDID) ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
 		return;
 	memset(&s, 0, sizeof(s));
-	if (mr_fail(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+	if (model_refuse(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
 		return;
 	MODEL_LOG(DEBUG, d, "STag %u deallocated", idx);
 }

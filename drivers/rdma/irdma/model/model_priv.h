@@ -242,6 +242,15 @@ void model_reg_write(struct model_dev *d, uint32_t off, uint32_t val);
 void model_cqp_ctl(struct model_dev *d);
 void model_cqp_process(struct model_dev *d);
 void model_res_fail(struct model_res *r, uint16_t major, uint16_t minor);
+/* Fail @p r with major ERROR and @p minor when @p minor is not 0; true when it did. */
+bool model_refuse(struct model_res *r, uint16_t minor);
+/*
+ * IOVA of entry @p idx of the committed HMC object @p obj. Refuses (fails @p r, returns true)
+ * without a committed FPM (NO_FPM), outside first .. count - 1 (BAD_ID), or when the entry's
+ * memory is not backed (major CNTXTCACHE_ERROR).
+ */
+bool model_hmc_entry(struct model_dev *d, enum irdma_hmc_obj obj, uint32_t first, uint32_t idx,
+		     rte_iova_t *iova, struct model_res *r);
 
 /* model_capture.c */
 void model_cqp_capture_reset(struct model_dev *d);

@@ -35,16 +35,6 @@
 
 #include "model_priv.h"
 
-/* Fail with MAJ_ERROR and @p minor when @p minor is non-zero; true if it failed. */
-static bool
-qp_fail(struct model_res *r, uint16_t minor)
-{
-	if (minor == 0)
-		return false;
-	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
-	return true;
-}
-
 /* Quanta of an encoded SQ / RQ size (irdma_encode_wq_size inverse). */
 static uint32_t
 qp_wq_quanta(uint32_t enc)
@@ -167,8 +157,8 @@ model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	rte_iova_t hmc;
 	uint16_t minor;
 
-	if (qp_fail(r, qp_id_check(d, id)) ||
-	    qp_fail(r, qp_lookup(d, id) != NULL ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
+	if (model_refuse(r, qp_id_check(d, id)) ||
+	    model_refuse(r, qp_lookup(d, id) != NULL ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
 		return;
 	/* The QP context lives in the HMC: its address must be backed. */
 	minor = model_hmc_iova(d, IRDMA_HMC_OBJ_QP, id, &hmc);
@@ -176,13 +166,13 @@ model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
 		return;
 	}
-	if (qp_fail(r, type == IRDMA_QP_TYPE_ROCE_RC || type == IRDMA_QP_TYPE_ROCE_UD ?
+	if (model_refuse(r, type == IRDMA_QP_TYPE_ROCE_RC || type == IRDMA_QP_TYPE_ROCE_UD ?
 		       0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
-	    qp_fail(r, irdma_get(w, CQP_QP_NEXTIWSTATE) == IRDMA_QP_HW_INVALID ?
+	    model_refuse(r, irdma_get(w, CQP_QP_NEXTIWSTATE) == IRDMA_QP_HW_INVALID ?
 		       0 : IRDMA_MODEL_MIN_BAD_STATE))
 		return;
 	memset(&q, 0, sizeof(q));
-	if (qp_fail(r, qp_ctx_decode(d, w, &q, true)))
+	if (model_refuse(r, qp_ctx_decode(d, w, &q, true)))
 		return;
 	if (d->qp == NULL) {
 		d->qp = calloc(d->obj[IRDMA_HMC_OBJ_QP].cnt, sizeof(*d->qp));
@@ -192,7 +182,7 @@ model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 		}
 		d->qp_tab = d->obj[IRDMA_HMC_OBJ_QP].cnt;
 	}
-	if (qp_fail(r, id < d->qp_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID))
+	if (model_refuse(r, id < d->qp_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID))
 		return;
 	q.valid = true;
 	q.type = (uint8_t)type;
@@ -233,16 +223,16 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	struct model_qp *cur;
 	struct model_qp q;
 
-	if (qp_fail(r, qp_id_check(d, id)))
+	if (model_refuse(r, qp_id_check(d, id)))
 		return;
 	cur = qp_lookup(d, id);
-	if (qp_fail(r, cur == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
-	    qp_fail(r, irdma_get(w, CQP_QP_TYPE) == cur->type ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
-	    qp_fail(r, qp_step_ok(cur->state, next) ? 0 : IRDMA_MODEL_MIN_BAD_STATE))
+	if (model_refuse(r, cur == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
+	    model_refuse(r, irdma_get(w, CQP_QP_TYPE) == cur->type ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    model_refuse(r, qp_step_ok(cur->state, next) ? 0 : IRDMA_MODEL_MIN_BAD_STATE))
 		return;
 	q = *cur;
-	if (qp_fail(r, qp_ctx_decode(d, w, &q, false)) ||
-	    qp_fail(r, next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS ?
+	if (model_refuse(r, qp_ctx_decode(d, w, &q, false)) ||
+	    model_refuse(r, next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS ?
 		       model_arp_check(d, q.arp_idx) : 0))
 		return;
 	q.state = (uint8_t)next;
@@ -256,10 +246,10 @@ model_op_destroy_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	uint32_t id = irdma_get(w, CQP_QP_ID);
 	struct model_qp *q;
 
-	if (qp_fail(r, qp_id_check(d, id)))
+	if (model_refuse(r, qp_id_check(d, id)))
 		return;
 	q = qp_lookup(d, id);
-	if (qp_fail(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0))
+	if (model_refuse(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0))
 		return;
 	memset(q, 0, sizeof(*q));
 	if (--d->qp_live == 0)
@@ -274,13 +264,13 @@ model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	bool rq = irdma_get(w, CQP_FLUSH_RQ);
 	struct model_qp *q;
 
-	if (qp_fail(r, qp_id_check(d, id)))
+	if (model_refuse(r, qp_id_check(d, id)))
 		return;
 	q = qp_lookup(d, id);
-	if (qp_fail(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
-	    qp_fail(r, !sq && !rq && !irdma_get(w, CQP_FLUSH_GENERATE_AE) ?
+	if (model_refuse(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
+	    model_refuse(r, !sq && !rq && !irdma_get(w, CQP_FLUSH_GENERATE_AE) ?
 		       IRDMA_MODEL_MIN_BAD_FIELD : 0) ||
-	    qp_fail(r, (sq || rq) && q->state != IRDMA_QP_HW_ERROR ?
+	    model_refuse(r, (sq || rq) && q->state != IRDMA_QP_HW_ERROR ?
 		       IRDMA_MODEL_MIN_BAD_STATE : 0))
 		return;
 	q->sq_flushes += sq;

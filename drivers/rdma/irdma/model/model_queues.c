@@ -31,16 +31,6 @@ model_ccq_exists(const struct model_dev *d)
 	return d->cq_tab > IRDMA_CCQ_ID && d->cq[IRDMA_CCQ_ID].valid;
 }
 
-/* Fail the command with a minor code when @p minor is non-zero; true if it failed. */
-static bool
-q_fail(struct model_res *r, uint16_t minor)
-{
-	if (minor == 0)
-		return false;
-	model_res_fail(r, IRDMA_CQP_MAJ_ERROR, minor);
-	return true;
-}
-
 void
 model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
@@ -52,9 +42,9 @@ model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	uint16_t minor;
 
 	memset(&cq, 0, sizeof(cq));
-	if (q_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
-	    q_fail(r, id < d->cq_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
-	    q_fail(r, d->cq[id].valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
+	if (model_refuse(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    model_refuse(r, id < d->cq_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    model_refuse(r, d->cq[id].valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
 		return;
 	/* The CQ context lives in the HMC: its address must be backed. */
 	minor = model_hmc_iova(d, IRDMA_HMC_OBJ_CQ, id, &ctx);
@@ -62,24 +52,24 @@ model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
 		return;
 	}
-	if (q_fail(r, size >= IRDMA_MIN_CQ_SIZE && size <= IRDMA_MAX_CQ_SIZE ?
+	if (model_refuse(r, size >= IRDMA_MIN_CQ_SIZE && size <= IRDMA_MAX_CQ_SIZE ?
 		      0 : IRDMA_MODEL_MIN_BAD_SIZE))
 		return;
 	cq.ring.size = size;
 	cq.ring.esize = irdma_get(w, CQP_CQ_AVOIDMEMCNFLCT) ? IRDMA_EXT_CQE_SIZE : IRDMA_CQE_SIZE;
-	if (q_fail(r, model_ring_from_wqe(d, &cq.ring, irdma_get(w, CQP_CQ_VIRTMAP),
+	if (model_refuse(r, model_ring_from_wqe(d, &cq.ring, irdma_get(w, CQP_CQ_VIRTMAP),
 					  irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_CQ_PA),
 					  irdma_get(w, CQP_CQ_FIRST_PBLIDX))) ||
-	    q_fail(r, model_ring_check(d, &cq.ring, IRDMA_CQ0_ALIGN_MASK)))
+	    model_refuse(r, model_ring_check(d, &cq.ring, IRDMA_CQ0_ALIGN_MASK)))
 		return;
-	if (q_fail(r, (shadow & (IRDMA_SHADOW_AREA_ALIGN - 1)) == 0 ?
+	if (model_refuse(r, (shadow & (IRDMA_SHADOW_AREA_ALIGN - 1)) == 0 ?
 		      0 : IRDMA_MODEL_MIN_BAD_ALIGN) ||
-	    q_fail(r, model_dma_check(d, shadow, IRDMA_SHADOW_AREA_SIZE) == 0 ?
+	    model_refuse(r, model_dma_check(d, shadow, IRDMA_SHADOW_AREA_SIZE) == 0 ?
 		      0 : IRDMA_MODEL_MIN_DMA_FAULT))
 		return;
 	cq.ceq_valid = irdma_get(w, CQP_CQ_CEQIDVALID);
 	cq.ceq_id = irdma_get(w, CQP_CQ_CEQID);
-	if (q_fail(r, cq.ceq_valid && cq.ceq_id >= d->cfg.max_ceqs ? IRDMA_MODEL_MIN_BAD_ID : 0))
+	if (model_refuse(r, cq.ceq_valid && cq.ceq_id >= d->cfg.max_ceqs ? IRDMA_MODEL_MIN_BAD_ID : 0))
 		return;
 	cq.valid = true;
 	cq.ceqe_en = irdma_get(w, CQP_CQ_ENCEQEMASK);
@@ -95,9 +85,9 @@ model_op_destroy_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 {
 	uint32_t id = irdma_get(w, CQP_CQ_ID);
 
-	if (q_fail(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
-	    q_fail(r, id < d->cq_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
-	    q_fail(r, d->cq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
+	if (model_refuse(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    model_refuse(r, id < d->cq_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    model_refuse(r, d->cq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
 		return;
 	memset(&d->cq[id], 0, sizeof(d->cq[id]));
 }
@@ -132,9 +122,9 @@ model_op_create_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	uint32_t id = irdma_get(w, CQP_CEQ_ID);
 	struct model_eq eq;
 
-	if (q_fail(r, id < d->cfg.max_ceqs ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
-	    q_fail(r, d->ceq[id].valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0) ||
-	    q_fail(r, eq_setup(d, &eq, irdma_get(w, CQP_CEQ_SIZE), IRDMA_MIN_CEQ_ENTRIES,
+	if (model_refuse(r, id < d->cfg.max_ceqs ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    model_refuse(r, d->ceq[id].valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0) ||
+	    model_refuse(r, eq_setup(d, &eq, irdma_get(w, CQP_CEQ_SIZE), IRDMA_MIN_CEQ_ENTRIES,
 			       IRDMA_MAX_CEQ_ENTRIES, IRDMA_CEQE_SIZE, irdma_get(w, CQP_CEQ_VMAP),
 			       irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_CEQ_PA),
 			       irdma_get(w, CQP_CEQ_FIRST_PBLIDX), IRDMA_CEQ_ALIGN_MASK)))
@@ -147,8 +137,8 @@ model_op_destroy_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct 
 {
 	uint32_t id = irdma_get(w, CQP_CEQ_ID);
 
-	if (q_fail(r, id < d->cfg.max_ceqs ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
-	    q_fail(r, d->ceq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
+	if (model_refuse(r, id < d->cfg.max_ceqs ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    model_refuse(r, d->ceq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
 		return;
 	memset(&d->ceq[id], 0, sizeof(d->ceq[id]));
 }
@@ -160,8 +150,8 @@ model_op_create_aeq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 						   IRDMA_MAX_AEQ_ENTRIES;
 	struct model_eq eq;
 
-	if (q_fail(r, d->aeq.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0) ||
-	    q_fail(r, eq_setup(d, &eq, irdma_get(w, CQP_AEQ_SIZE), IRDMA_MIN_AEQ_ENTRIES, max,
+	if (model_refuse(r, d->aeq.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0) ||
+	    model_refuse(r, eq_setup(d, &eq, irdma_get(w, CQP_AEQ_SIZE), IRDMA_MIN_AEQ_ENTRIES, max,
 			       IRDMA_AEQE_SIZE, irdma_get(w, CQP_AEQ_VMAP),
 			       irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_AEQ_PA),
 			       irdma_get(w, CQP_AEQ_FIRST_PBLIDX), IRDMA_AEQ_ALIGN_MASK)))
@@ -173,7 +163,7 @@ void
 model_op_destroy_aeq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
 	RTE_SET_USED(w);
-	if (q_fail(r, d->aeq.valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
+	if (model_refuse(r, d->aeq.valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ))
 		return;
 	memset(&d->aeq, 0, sizeof(d->aeq));
 }
