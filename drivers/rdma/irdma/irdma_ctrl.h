@@ -174,6 +174,7 @@ struct irdma_ctrl {
 	struct irdma_hmc hmc;		/**< HMC */
 	struct irdma_hmc_request req;	/**< sizing request */
 	struct pbl_pool *pble_pool;	/**< PBLE pool over the HMC PBLE object (while up) */
+	uint32_t nb_cqs;		/**< live CQs (atomic) */
 	uint32_t nb_mrs;		/**< live MRs (atomic) */
 	uint32_t mr_key;		/**< next STag key (atomic; low 8 bits used) */
 	struct irdma_ah_tab *ah_tab;	/**< ARP and AH tables (irdma_ah.c; while started) */
@@ -319,10 +320,22 @@ struct irdma_qp_ring {
 	uint8_t shift;		/**< WQE size shift: 32 << shift bytes */
 };
 
+struct irdma_sq_wrtrk;
+
 /** A QP of the PMD: hot data-path fields first, then control-path state. */
 struct irdma_qp {
 	struct irdma_qp_ring sq;	/**< send queue */
 	struct irdma_qp_ring rq;	/**< receive queue */
+	/** SQ WR tracking, sq.quanta entries indexed by a WQE's first quantum (irdma_uk.h). */
+	struct irdma_sq_wrtrk *sq_wrtrk;
+	/** RQ wr_ids, one per RQ WQE (index = RQ quantum >> rq.shift). */
+	uint64_t *rq_wrid;
+	struct irdma_hw *hw;		/**< device: the doorbell goes through irdma_wr32() */
+	uint32_t db_off;		/**< BAR0 offset of the SQ doorbell (WQEALLOC) */
+	uint8_t gen;			/**< engine generation (2 or 3): fragment / inline layout */
+	uint8_t sq_flushed;		/**< data path: the SQ saw a flush CQE (replay state) */
+	uint8_t rq_flushed;		/**< data path: the RQ saw a flush CQE (replay state) */
+	uint8_t rsvd0;			/**< zero */
 	void *shadow;			/**< QP shadow area (struct irdma_qp_shadow) */
 	uint32_t qp_id;			/**< QPN (restrack ID) */
 	uint8_t qp_type;		/**< enum irdma_qp_type */
@@ -363,6 +376,59 @@ int irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp,
  * @return 0, or the CQP's -errno (the QP is left intact).
  */
 int irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp);
+
+/* ---- CQs (irdma_cq.c; the poll path is irdma_uk.c) ---- */
+
+struct rdmadev_cq;
+struct rdmadev_cq_attr;
+
+/** One CQE ring as the poll path walks it. */
+struct irdma_cq_ring {
+	uint8_t *base;		/**< first CQE (CPU address); NULL when the ring is not in use */
+	uint32_t size;		/**< entries (ring slots) */
+	uint32_t head;		/**< next CQE SW reads */
+	uint8_t polarity;	/**< valid bit expected on this pass (IRDMA_CQ_POLARITY_INIT first) */
+};
+
+/**
+ * A CQ of the PMD: hot poll-path fields first, then control-path state.
+ *
+ * Resize (irdma_cq_resize) swaps in a new ring with MODIFY_CQ: the device writes only the new
+ * ring afterwards, and the CQEs it wrote to the old ring before the swap are still to be
+ * polled. The old ring moves to @c old; poll drains @c old first and sets old.base to NULL
+ * when it reads an entry whose valid bit does not match (the control path frees the old
+ * memory at the next resize or at destroy). Resize and poll are never concurrent (a CQ is
+ * used by one lcore at a time, as DPDK queues are).
+ */
+struct irdma_cq {
+	struct irdma_cq_ring cur;	/**< the ring the device writes */
+	struct irdma_cq_ring old;	/**< a ring left by a resize, still to drain (base NULL: none) */
+	void *shadow;			/**< shadow area (struct irdma_cq_shadow): head, arm word */
+	uint64_t *comp_cntr;		/**< completion counter value to add to, or NULL */
+	struct irdma_hw *hw;		/**< device: CQ arm doorbell */
+	/** Model in inline mode: let it run once per poll (hw->be->service), else NULL. */
+	void (*service)(struct irdma_hw *hw);
+	uint32_t id;			/**< CQ id (restrack ID) */
+	uint32_t arm_seq;		/**< data path: arm sequence number last written */
+	/* Control path. */
+	struct irdma_dma_mem ring;	/**< memory of cur */
+	struct irdma_dma_mem old_ring;	/**< memory of old (freed at the next resize / destroy) */
+	struct irdma_dma_mem shadow_mem;	/**< memory of shadow */
+};
+
+/**
+ * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING),
+ * its shadow area and CREATE_CQ on CEQ0. Sets cq->cqe and cq->obj.fp.drv.
+ * @return 0, -ENOMEM, or the CQP's -errno; nothing stays allocated on failure.
+ */
+int irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq,
+		    const struct rdmadev_cq_attr *attr);
+
+/**
+ * DESTROY_CQ, then free the CQ's memory.
+ * @return 0, or the CQP's -errno (the CQ stays usable).
+ */
+int irdma_cq_destroy(struct irdma_ctrl *c, struct rdmadev_cq *cq);
 
 /* ---- PBLE pool (irdma_ctrl.c) and MRs (irdma_mr.c) ---- */
 

@@ -18,6 +18,7 @@
 
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
+#include "irdma_uk.h"
 #include "irdma_model.h"
 #include "irdma_vfio.h"
 
@@ -27,15 +28,6 @@ struct irdma_dev {
 	struct irdma_ctrl ctrl;		/**< control path */
 	struct irdma_hmc_request req;	/**< HMC sizing plan */
 	bool up;			/**< bring-up done */
-	uint32_t nb_cqs;		/**< live CQs (atomic) */
-};
-
-/** A CQ of the PMD: its ring and shadow area (the poll path is not built yet). */
-struct irdma_dev_cq {
-	struct irdma_dma_mem ring;	/**< CQEs */
-	struct irdma_dma_mem shadow;	/**< shadow area */
-	uint32_t id;			/**< CQ id (restrack ID) */
-	uint32_t size;			/**< entries */
 };
 
 static const char *const irdma_model_keys[] = { "gen", "mode", "qps", "cqs", "mrs", NULL };
@@ -214,7 +206,7 @@ static int
 irdma_dev_stop(struct rdmadev *dev)
 {
 	struct irdma_dev *d = dev->dev_private;
-	uint32_t live = __atomic_load_n(&d->nb_cqs, __ATOMIC_RELAXED);
+	uint32_t live = __atomic_load_n(&d->ctrl.nb_cqs, __ATOMIC_RELAXED);
 
 	if (live != 0) {
 		IRDMA_LOG(ERR, &d->hw, "stop refused: %u CQs still exist", live);
@@ -257,6 +249,15 @@ irdma_dev_close(struct rdmadev *dev)
 	return 0;
 }
 
+/* The data-path functions rdmadev's inline fast path calls (irdma_uk.c). */
+static void
+irdma_dev_fp_set(struct rdmadev *dev)
+{
+	dev->fp_ops.post_send = irdma_uk_post_send;
+	dev->fp_ops.post_recv = irdma_uk_post_recv;
+	dev->fp_ops.poll_cq = irdma_uk_poll_cq;
+}
+
 /* ---- contexts and CQs ---- */
 
 /* A context is bookkeeping only: the model has no doorbell page to map. */
@@ -276,92 +277,21 @@ irdma_dev_ctx_free(struct rdmadev *dev, struct rdmadev_ctx *ctx)
 	return 0;
 }
 
-static void
-irdma_dev_cq_free(struct irdma_dev *d, struct irdma_dev_cq *q)
-{
-	irdma_dma_free(&d->ctrl, &q->ring);
-	irdma_dma_free(&d->ctrl, &q->shadow);
-	free(q);
-}
-
-/*
- * The fields CREATE_CQ and DESTROY_CQ share (fact sheet §5.3: destroy repeats the CQ's size,
- * context, shadow area and CEQ binding, as the kernel's irdma_sc_cq_destroy does).
- */
-static void
-irdma_dev_cq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode opcode,
-		 const struct irdma_dev_cq *q)
-{
-	irdma_cqp_wqe_init(w, opcode);
-	irdma_set(w, CQP_CQ_ID, q->id);
-	irdma_set(w, CQP_CQ_SIZE, q->size);
-	irdma_set(w, CQP_CQ_SHADOW_PA, q->shadow.iova);
-	irdma_set(w, CQP_CQ_CTX, (uint64_t)(uintptr_t)q >> 1);
-	irdma_set(w, CQP_CQ_ENCEQEMASK, 1);
-	irdma_set(w, CQP_CQ_CEQIDVALID, 1);
-	irdma_set(w, CQP_CQ_CEQID, IRDMA_CTRL_CEQ0);
-}
-
 static int
 irdma_dev_cq_create(struct rdmadev *dev, struct rdmadev_cq *cq,
 		    const struct rdmadev_cq_attr *attr)
 {
 	struct irdma_dev *d = dev->dev_private;
-	struct irdma_dev_cq *q;
-	struct irdma_cqp_wqe w;
-	int ret;
 
-	q = calloc(1, sizeof(*q));
-	if (q == NULL) {
-		IRDMA_LOG(ERR, &d->hw, "CQ create: no memory");
-		return -ENOMEM;
-	}
-	q->id = rdmadev_obj_id(&cq->obj);
-	/* One slot stays free for the overflow check (irdma_create_cq: entries + 1). */
-	q->size = RTE_MAX(attr->cqe + 1, IRDMA_MIN_USER_CQ_RING);
-	ret = irdma_dma_alloc(&d->ctrl, &q->ring, (size_t)q->size * IRDMA_CQE_SIZE,
-			      IRDMA_CTRL_RING_ALIGN);
-	if (ret == 0)
-		ret = irdma_dma_alloc(&d->ctrl, &q->shadow, IRDMA_SHADOW_AREA_SIZE,
-				      IRDMA_SHADOW_AREA_ALIGN);
-	if (ret != 0) {
-		IRDMA_LOG(ERR, &d->hw, "CQ %u: no DMA memory for %u entries", q->id, q->size);
-		irdma_dev_cq_free(d, q);
-		return ret;
-	}
-	irdma_dev_cq_wqe(&w, IRDMA_CQP_OP_CREATE_CQ, q);
-	irdma_set(&w, CQP_CQ_PA, q->ring.iova);
-	irdma_set(&w, CQP_CQ_CHKOVERFLOW, 1);
-	ret = irdma_cqp_exec(&d->ctrl, &w, NULL);
-	if (ret != 0) {
-		IRDMA_LOG(ERR, &d->hw, "CQ %u create failed: %s", q->id, strerror(-ret));
-		irdma_dev_cq_free(d, q);
-		return ret;
-	}
-	cq->cqe = q->size - 1;
-	cq->obj.fp.drv = q;
-	__atomic_fetch_add(&d->nb_cqs, 1, __ATOMIC_RELAXED);
-	return 0;
+	return irdma_cq_create(&d->ctrl, cq, attr);
 }
 
 static int
 irdma_dev_cq_destroy(struct rdmadev *dev, struct rdmadev_cq *cq)
 {
 	struct irdma_dev *d = dev->dev_private;
-	struct irdma_dev_cq *q = cq->obj.fp.drv;
-	struct irdma_cqp_wqe w;
-	int ret;
 
-	irdma_dev_cq_wqe(&w, IRDMA_CQP_OP_DESTROY_CQ, q);
-	ret = irdma_cqp_exec(&d->ctrl, &w, NULL);
-	if (ret != 0) {
-		IRDMA_LOG(ERR, &d->hw, "CQ %u destroy failed: %s", q->id, strerror(-ret));
-		return ret;
-	}
-	irdma_dev_cq_free(d, q);
-	cq->obj.fp.drv = NULL;
-	__atomic_fetch_sub(&d->nb_cqs, 1, __ATOMIC_RELAXED);
-	return 0;
+	return irdma_cq_destroy(&d->ctrl, cq);
 }
 
 /* ---- QPs (irdma_qp.c) ---- */
@@ -518,6 +448,7 @@ irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs
 	}
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
+	irdma_dev_fp_set(dev);
 	IRDMA_LOG(INFO, &d->hw, "%s: gen %u, %s model, plan %u QPs %u CQs %u MRs", name,
 		  cfg.gen, cfg.mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline",
 		  d->req.qps, d->req.cqs, d->req.mrs);
@@ -566,6 +497,7 @@ irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs 
 	}
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
+	irdma_dev_fp_set(dev);
 	IRDMA_LOG(INFO, &d->hw, "VFIO, plan %u QPs %u CQs %u MRs", d->req.qps, d->req.cqs,
 		  d->req.mrs);
 	return 0;

@@ -78,6 +78,8 @@ struct irdma_hw {
 	int numa_node;
 	/** Device name for logs: the PCI address, or "irdma_model<N>". */
 	char name[32];
+	/** Port MAC address (the model's configured one; VFIO: from devargs until the NVM is read). */
+	uint8_t mac[6];
 };
 
 /** Read the 32-bit register at BAR0 + @p offset. */

@@ -29,6 +29,7 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_uk.h"
 
 /** The reserved default ARP index (an AV without a destination MAC). */
 #define IRDMA_QP_ARP_IDX	0u
@@ -78,6 +79,8 @@ irdma_qp_free(struct irdma_ctrl *c, struct irdma_qp *q)
 {
 	irdma_dma_free(c, &q->ring);
 	irdma_dma_free(c, &q->hctx);
+	free(q->sq_wrtrk);
+	free(q->rq_wrid);
 	free(q);
 }
 
@@ -98,6 +101,8 @@ irdma_qp_rings_reset(struct irdma_qp *q)
 	q->rq.head = 0;
 	q->rq.tail = 0;
 	q->rq.polarity = IRDMA_WQ_POLARITY_INIT;
+	q->sq_flushed = 0;
+	q->rq_flushed = 0;
 	q->shadow = va + sq_bytes + rq_bytes;
 }
 
@@ -319,6 +324,16 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->rq.shift = (uint8_t)rq_shift;
 	q->max_send_wr = (sq_quanta - IRDMA_SQ_RSVD) >> sq_shift;
 	q->max_recv_wr = (rq_quanta - IRDMA_RQ_RSVD) >> rq_shift;
+	q->hw = c->hw;
+	q->db_off = IRDMA_PFPE_WQEALLOC;
+	q->gen = c->hw->gen;
+	q->sq_wrtrk = calloc(sq_quanta, sizeof(*q->sq_wrtrk));
+	q->rq_wrid = calloc(rq_quanta >> rq_shift, sizeof(*q->rq_wrid));
+	if (q->sq_wrtrk == NULL || q->rq_wrid == NULL) {
+		IRDMA_LOG(ERR, c->hw, "QP %u: no memory for WR tracking", q->qp_id);
+		irdma_qp_free(c, q);
+		return -ENOMEM;
+	}
 	len = irdma_qp_ring_bytes(sq_quanta) + irdma_qp_ring_bytes(rq_quanta) +
 	      IRDMA_SHADOW_AREA_SIZE;
 	ret = irdma_dma_alloc(c, &q->ring, len, IRDMA_QP_RING_ALIGN);

@@ -16,6 +16,8 @@
 
 #include <rte_pause.h>
 
+#include <rte_ether.h>
+
 #include "model_priv.h"
 
 RTE_LOG_REGISTER(irdma_model_logtype, pmd.rdma.irdma.model, NOTICE);
@@ -264,6 +266,13 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	hw->device_id = IRDMA_MODEL_DEVICE_ID;
 	hw->gen = cfg->gen;
 	hw->numa_node = -1;
+	if (rte_is_zero_ether_addr((const struct rte_ether_addr *)cfg->mac)) {
+		static const uint8_t base[6] = { 0x02, 0, 0, 0, 0, 0 };
+
+		memcpy(d->cfg.mac, base, sizeof(base));
+		d->cfg.mac[5] = (uint8_t)(n + 1);
+	}
+	memcpy(hw->mac, d->cfg.mac, sizeof(hw->mac));
 	d->hw = hw;
 	if (cfg->mode == IRDMA_MODEL_MODE_THREAD) {
 		ret = -pthread_create(&d->thread, NULL, model_thread, d);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_UK_H
+#define IRDMA_UK_H
+
+/**
+ * @file
+ * The irdma PMD's data path ("uk", as the kernel and rdma-core call it): post_send, post_recv
+ * and poll_cq over the QP and CQ structs of irdma_ctrl.h, writing E810 WQEs (fact sheet §1,
+ * §2) and reading CQEs (§3). These are the functions rdmadev's inline fast path calls through
+ * the device's rdmadev_fp_obj. No locks, syscalls, allocation or division; a QP or a CQ is
+ * used by one lcore at a time.
+ */
+
+#include <stdint.h>
+
+#include <rdmadev_core.h>
+
+#include "irdma_ctrl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). */
+struct irdma_sq_wrtrk {
+	uint64_t wr_id;		/**< the WR's wr_id */
+	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
+	uint8_t quanta;		/**< quanta the WQE occupies */
+	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
+	uint8_t signaled;	/**< 1 when the WR asked for a completion */
+	uint8_t nop;		/**< 1 for a chunk-filler NOP the driver inserted (no completion) */
+};
+
+/** rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp). */
+uint16_t irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+			    int *err);
+
+/** rdmadev_post_recv_t of the irdma PMD (qp_priv is a struct irdma_qp). */
+uint16_t irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb_wrs,
+			    int *err);
+
+/** rdmadev_poll_cq_t of the irdma PMD (cq_priv is a struct irdma_cq). */
+uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRDMA_UK_H */

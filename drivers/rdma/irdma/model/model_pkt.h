@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_MODEL_PKT_H
+#define IRDMA_MODEL_PKT_H
+
+/*
+ * RoCEv2 packets and wires of the device model (internal to model/).
+ *
+ * Packets: model_pkt_build() turns a decoded header (struct model_pkt_hdr) and a payload into
+ * a complete Ethernet frame (Ethernet [+ 802.1Q], IPv4 or IPv6, UDP to port 4791, BTH, the
+ * extension headers the BTH opcode calls for, payload, pad, ICRC); model_pkt_parse() checks
+ * and decodes one. The engine (model_engine*.c) only ever handles frames through these two.
+ *
+ * Wires: a device attaches a port to a wire; frames sent on a port arrive at the port that
+ * owns the destination MAC (in-process switch) or at the destination IP (UDP wire). Sending
+ * never blocks, receiving never blocks; faults (drop, duplicate, reorder, corrupt) are
+ * injected on the sending side with a seeded PRNG so runs are repeatable.
+ *
+ * Thread safety: a port is used by its device only (under the device's lock); the switch
+ * behind the in-process wire has its own lock, so two devices on two threads may share it.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** UDP destination port of RoCEv2. */
+#define MODEL_ROCE_UDP_PORT	4791u
+/** Largest frame: a 4096-byte payload plus every header, pad and ICRC. */
+#define MODEL_PKT_MAX		4352u
+
+/** BTH opcodes (IBA opcode table: transport in 7:5, operation in 4:0). */
+enum model_bth_opcode {
+	MODEL_RC_SEND_FIRST		= 0x00,
+	MODEL_RC_SEND_MIDDLE		= 0x01,
+	MODEL_RC_SEND_LAST		= 0x02,
+	MODEL_RC_SEND_LAST_IMM		= 0x03,
+	MODEL_RC_SEND_ONLY		= 0x04,
+	MODEL_RC_SEND_ONLY_IMM		= 0x05,
+	MODEL_RC_WRITE_FIRST		= 0x06,
+	MODEL_RC_WRITE_MIDDLE		= 0x07,
+	MODEL_RC_WRITE_LAST		= 0x08,
+	MODEL_RC_WRITE_LAST_IMM		= 0x09,
+	MODEL_RC_WRITE_ONLY		= 0x0a,
+	MODEL_RC_WRITE_ONLY_IMM		= 0x0b,
+	MODEL_RC_READ_REQ		= 0x0c,
+	MODEL_RC_READ_RESP_FIRST	= 0x0d,
+	MODEL_RC_READ_RESP_MIDDLE	= 0x0e,
+	MODEL_RC_READ_RESP_LAST		= 0x0f,
+	MODEL_RC_READ_RESP_ONLY		= 0x10,
+	MODEL_RC_ACK			= 0x11,
+	MODEL_RC_ATOMIC_ACK		= 0x12,
+	MODEL_RC_CMP_SWAP		= 0x13,
+	MODEL_RC_FETCH_ADD		= 0x14,
+	MODEL_RC_SEND_LAST_INV		= 0x16,
+	MODEL_RC_SEND_ONLY_INV		= 0x17,
+	MODEL_UD_SEND_ONLY		= 0x64,
+	MODEL_UD_SEND_ONLY_IMM		= 0x65,
+};
+
+/** Headers a BTH opcode carries (model_bth_hdrs()). */
+#define MODEL_HDR_VALID		(1u << 0)	/**< the opcode is one the model knows */
+#define MODEL_HDR_RETH		(1u << 1)	/**< RDMA extended transport header (16 B) */
+#define MODEL_HDR_AETH		(1u << 2)	/**< ACK extended transport header (4 B) */
+#define MODEL_HDR_IMMDT		(1u << 3)	/**< immediate data (4 B) */
+#define MODEL_HDR_IETH		(1u << 4)	/**< invalidate extended transport header (4 B) */
+#define MODEL_HDR_DETH		(1u << 5)	/**< datagram extended transport header (8 B) */
+#define MODEL_HDR_ATOMICETH	(1u << 6)	/**< atomic extended transport header (28 B) */
+#define MODEL_HDR_ATOMICACKETH	(1u << 7)	/**< atomic ACK extended transport header (8 B) */
+#define MODEL_HDR_PAYLOAD	(1u << 8)	/**< the packet may carry a payload */
+
+/** AETH syndromes (bits 7:5 the kind, 4:0 the credit count / RNR timer / NAK code). */
+#define MODEL_AETH_ACK			0x00u	/**< ACK (| credit count) */
+#define MODEL_AETH_RNR_NAK		0x20u	/**< RNR NAK (| RNR timer) */
+#define MODEL_AETH_NAK_PSN_SEQ		0x60u	/**< NAK: PSN sequence error */
+#define MODEL_AETH_NAK_INV_REQ		0x61u	/**< NAK: invalid request */
+#define MODEL_AETH_NAK_REM_ACCESS	0x62u	/**< NAK: remote access error */
+#define MODEL_AETH_NAK_REM_OP		0x63u	/**< NAK: remote operational error */
+#define MODEL_AETH_NAK_INV_RD_REQ	0x64u	/**< NAK: invalid RD request */
+
+/** A decoded RoCEv2 frame. Fields of headers the opcode does not carry are ignored. */
+struct model_pkt_hdr {
+	/* Ethernet */
+	uint8_t dmac[6];		/**< destination MAC */
+	uint8_t smac[6];		/**< source MAC */
+	bool has_vlan;			/**< an 802.1Q tag follows the MACs */
+	uint16_t vlan_tci;		/**< PCP 15:13, DEI 12, VID 11:0 */
+	/* IP: addresses as 16-byte GIDs; IPv4 ones IPv4-mapped (::ffff:a.b.c.d) */
+	bool ipv4;			/**< IPv4 (else IPv6) */
+	uint8_t sgid[16];		/**< source address */
+	uint8_t dgid[16];		/**< destination address */
+	uint8_t tos;			/**< IPv4 TOS / IPv6 traffic class */
+	uint8_t ttl;			/**< IPv4 TTL / IPv6 hop limit */
+	uint32_t flow_label;		/**< IPv6 flow label (20 bits) */
+	/* UDP (the destination port is always MODEL_ROCE_UDP_PORT) */
+	uint16_t sport;			/**< source port (flow entropy) */
+	/* BTH */
+	uint8_t opcode;			/**< enum model_bth_opcode */
+	bool se;			/**< solicited event */
+	bool migreq;			/**< migration state (1 on RoCE) */
+	uint8_t tver;			/**< transport header version (0) */
+	uint16_t pkey;			/**< partition key */
+	uint32_t dqpn;			/**< destination QP (24 bits) */
+	bool ackreq;			/**< acknowledge request */
+	uint32_t psn;			/**< packet sequence number (24 bits) */
+	/* RETH */
+	uint64_t reth_va;		/**< virtual address */
+	uint32_t reth_rkey;		/**< remote key */
+	uint32_t reth_len;		/**< DMA length of the whole message */
+	/* AETH */
+	uint8_t aeth_syndrome;		/**< MODEL_AETH_* */
+	uint32_t aeth_msn;		/**< message sequence number (24 bits) */
+	/* ImmDt: the 32 bits as they sit on the wire (big endian), kept as read */
+	uint32_t imm_be;		/**< immediate data, network order */
+	/* IETH */
+	uint32_t ieth_rkey;		/**< key to invalidate */
+	/* DETH */
+	uint32_t deth_qkey;		/**< Q_Key */
+	uint32_t deth_sqpn;		/**< source QP (24 bits) */
+	/* AtomicETH */
+	uint64_t atomic_va;		/**< remote address */
+	uint32_t atomic_rkey;		/**< remote key */
+	uint64_t atomic_swap_add;	/**< swap (CMP_SWAP) or add (FETCH_ADD) value */
+	uint64_t atomic_cmp;		/**< compare value */
+	/* AtomicAckETH */
+	uint64_t atomic_orig;		/**< original remote data */
+};
+
+/** The MODEL_HDR_* set of BTH opcode @p opcode (0 when the model does not know it). */
+uint32_t model_bth_hdrs(uint8_t opcode);
+
+/** Bytes of the headers (Ethernet to the last extension header) of @p h. */
+uint32_t model_pkt_hdr_len(const struct model_pkt_hdr *h);
+
+/**
+ * Build a frame from @p h and @p len payload bytes into @p frame (@p cap bytes): pad to a
+ * multiple of 4 (BTH PadCnt), IPv4 header checksum, UDP length (UDP checksum 0), IPv4 ID 0
+ * with DF, and the ICRC.
+ * @return the frame length, -EINVAL (unknown opcode, payload on an opcode without one,
+ *         fields beyond their widths) or -ENOSPC (larger than @p cap).
+ */
+int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len,
+		    uint8_t *frame, uint32_t cap);
+
+/**
+ * Check and decode the frame @p frame of @p flen bytes: EtherType (IPv4 / IPv6, with or
+ * without one 802.1Q tag), IP version, IPv4 header checksum and lengths, UDP destination port
+ * and length, a known BTH opcode with the headers it calls for, PadCnt, and the ICRC.
+ * @param payload set to the first payload byte inside @p frame.
+ * @param len     set to the payload length (pad and ICRC excluded).
+ * @return 0, -EBADMSG (malformed or not RoCEv2) or -EILSEQ (ICRC mismatch).
+ */
+int model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
+		    const uint8_t **payload, uint32_t *len);
+
+/**
+ * The ICRC of the frame @p frame of @p flen bytes whose last 4 bytes are the ICRC field
+ * (`../shared/reference/vm-testing.md` has its exact coverage), as the value stored on
+ * the wire (little-endian CRC32).
+ */
+uint32_t model_pkt_icrc(const uint8_t *frame, uint32_t flen);
+
+/* ---- Wires ---- */
+
+struct model_port;
+
+/** Fault injection on a port's sends, in parts per million of frames. */
+struct model_wire_faults {
+	uint32_t drop_ppm;	/**< frames dropped */
+	uint32_t dup_ppm;	/**< frames delivered twice */
+	uint32_t reorder_ppm;	/**< frames held back and delivered after the next one */
+	uint32_t corrupt_ppm;	/**< frames with one byte flipped (the ICRC catches it) */
+	uint64_t seed;		/**< PRNG seed */
+};
+
+/** Per-port counters. */
+struct model_port_stats {
+	uint64_t tx_frames;	/**< frames sent */
+	uint64_t tx_bytes;	/**< bytes sent */
+	uint64_t rx_frames;	/**< frames received */
+	uint64_t rx_bytes;	/**< bytes received */
+	uint64_t tx_dropped;	/**< frames dropped by injection or a full queue */
+	uint64_t tx_duplicated;	/**< frames duplicated by injection */
+	uint64_t tx_reordered;	/**< frames reordered by injection */
+	uint64_t tx_corrupted;	/**< frames corrupted by injection */
+	uint64_t rx_no_port;	/**< frames for a MAC / IP no port owns (switch: dropped) */
+};
+
+/**
+ * Attach a port with MAC @p mac and address @p gid (16 bytes, IPv4-mapped for IPv4) to the
+ * wire named by @p spec:
+ *  - "loop" or NULL: the process-wide in-process switch (frames go to the port that owns the
+ *    destination MAC; a frame to the sender's own MAC comes back to it);
+ *  - "loop:<name>": a separate named in-process switch;
+ *  - "udp:<ipv4>[:<port>]": a UDP socket bound to that local address and port (default
+ *    4791); a frame goes, from the BTH on, to the frame's destination IPv4 address and the
+ *    same port, and received datagrams are rebuilt into frames for this port (IPv4 ID 0, DF,
+ *    the socket's addresses and ports), so the sender's ICRC checks.
+ * @return 0 with *out set, -EINVAL (bad spec, MAC already on that switch), or -errno of the
+ *         socket calls.
+ */
+int model_port_attach(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
+		      struct model_port **out);
+
+/** Detach and free a port (frames queued for it are dropped). Safe on NULL. */
+void model_port_detach(struct model_port *p);
+
+/**
+ * Send one frame. Never blocks.
+ * @return 0, or -ENOBUFS when the frame was dropped (queue full; counted).
+ */
+int model_port_send(struct model_port *p, const uint8_t *frame, uint32_t len);
+
+/**
+ * Receive one frame into @p buf (@p cap bytes). Never blocks.
+ * @return the frame length, 0 when nothing is waiting, or -EMSGSIZE (frame dropped).
+ */
+int model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap);
+
+/** Set (or with NULL clear) the port's send faults. @return 0 or -EINVAL. */
+int model_port_set_faults(struct model_port *p, const struct model_wire_faults *f);
+
+/** Copy the port's counters. */
+void model_port_stats_get(const struct model_port *p, struct model_port_stats *st);
+
+#endif /* IRDMA_MODEL_PKT_H */
