@@ -525,3 +525,9 @@ irdma_dev_hw(struct rdmadev *dev)
 	d = dev->dev_private;
 	return &d->hw;
 }
+
+/**
+ * Link anchor: a static link pulls this object, and with it the driver constructors above,
+ * out of libirdma-pmd.a with `-Wl,-u,irdma_pmd_drivers` (libirdma-pmd-static.pc does).
+ */
+const int irdma_pmd_drivers = 1;
