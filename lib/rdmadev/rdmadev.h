@@ -817,6 +817,27 @@ int rdmadev_probe_pci(const char *sysfs_root, struct rdmadev_pci_func *out, unsi
 /** Name of a completion status ("WR_FLUSH_ERR", ...). */
 const char *rdmadev_wc_status_str(enum rdmadev_wc_status status);
 
+/* ---------------------------------------------------------------------------------------- */
+/* Ring dumps (debugging: the raw bytes the device reads and writes)                        */
+
+/**
+ * Copy the raw bytes of the send-queue WQE that starts at quantum @p index of @p qp's SQ
+ * (taken modulo the ring size) into @p buf: the whole WQE as the driver lays it out, in
+ * 32-byte quanta.
+ *
+ * @return Bytes copied (at most @p len), -EINVAL (NULL, zero @p len), -ENOTSUP (the driver
+ *         cannot), or the driver's error.
+ */
+int rdmadev_qp_dump_wqe(struct rdmadev_qp *qp, uint32_t index, uint8_t *buf, uint32_t len);
+
+/**
+ * Copy the raw bytes of entry @p index (modulo the ring size) of @p cq's completion ring into
+ * @p buf.
+ *
+ * @return Bytes copied (at most @p len), -EINVAL, -ENOTSUP, or the driver's error.
+ */
+int rdmadev_cq_dump_cqe(struct rdmadev_cq *cq, uint32_t index, uint8_t *buf, uint32_t len);
+
 #ifdef __cplusplus
 }
 #endif

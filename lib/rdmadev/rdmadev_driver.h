@@ -235,6 +235,18 @@ struct rdmadev_ops {
 	/** Optional: append driver attributes to an object's dump record. */
 	int (*res_fill)(struct rdmadev *dev, const struct rdmadev_obj *obj,
 			struct restrack_dump_rec *rec);
+	/**
+	 * Optional: copy the SQ WQE that starts at quantum @p index (modulo the ring) into
+	 * @p buf; returns the bytes copied (at most @p len) or a negative errno.
+	 */
+	int (*qp_dump_wqe)(struct rdmadev *dev, struct rdmadev_qp *qp, uint32_t index,
+			   uint8_t *buf, uint32_t len);
+	/**
+	 * Optional: copy CQE @p index (modulo the ring) into @p buf; returns the bytes copied
+	 * (at most @p len) or a negative errno.
+	 */
+	int (*cq_dump_cqe)(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t index,
+			   uint8_t *buf, uint32_t len);
 };
 
 /** Device, as drivers see it. */

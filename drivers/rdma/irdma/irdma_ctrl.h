@@ -512,6 +512,26 @@ int irdma_ah_create(struct irdma_ctrl *c, struct rdmadev_ah *ah,
  */
 int irdma_ah_destroy(struct irdma_ctrl *c, struct rdmadev_ah *ah);
 
+/* ---- Ring dumps (irdma_dump.c) ---- */
+
+struct rdmadev;
+struct rdmadev_cq;
+
+/**
+ * rdmadev op qp_dump_wqe: copy the SQ WQE starting at quantum @p index (modulo sq.quanta),
+ * 32 << sq.shift bytes, wrapping at the ring's end.
+ * @return Bytes copied (at most @p len), -EINVAL (no SQ ring).
+ */
+int irdma_dump_wqe(struct rdmadev *dev, struct rdmadev_qp *qp, uint32_t index, uint8_t *buf,
+		   uint32_t len);
+
+/**
+ * rdmadev op cq_dump_cqe: copy CQE @p index (modulo cur.size) of the ring the device writes.
+ * @return Bytes copied (at most @p len), -EINVAL (no ring).
+ */
+int irdma_dump_cqe(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t index, uint8_t *buf,
+		   uint32_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -401,6 +401,8 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.mr_dereg = irdma_dev_mr_dereg,
 	.ah_create = irdma_dev_ah_create,
 	.ah_destroy = irdma_dev_ah_destroy,
+	.qp_dump_wqe = irdma_dump_wqe,
+	.cq_dump_cqe = irdma_dump_cqe,
 };
 
 /* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
