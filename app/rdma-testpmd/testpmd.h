@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef RDMA_TESTPMD_H
+#define RDMA_TESTPMD_H
+
+/*
+ * rdma-testpmd: shared types. The program is split so each piece can be tested alone:
+ *
+ *   tp_stats.c    perftest's statistics (latency from round trips, BW peak / average)
+ *   tp_report.c   the tables in perftest's columns, --json, --csv, the histogram
+ *   tp_params.c   options and the knob table (`set <knob> <value>` uses the same table)
+ *   tp_setup.c    devices, objects, QP connection (one process, or two through rdmadev_cm)
+ *   tp_fastpath.c helpers the engines share (post, poll, receive ring)
+ *   tp_run.c      the run loop: sweep sizes, drive the sides, watchdog, progress line
+ *   eng_*.c       the test engines, one per file, behind struct tp_engine
+ *   tp_cmdline.c  the interactive mode (librte_cmdline) and --cmdline-file
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rdmadev.h>
+
+/** Largest number of QPs per side. */
+#define TP_MAX_QPS		16
+/** Largest message: 8 MiB. */
+#define TP_MAX_SIZE		(8u << 20)
+/** Devices the app opens at most (one per side). */
+#define TP_MAX_DEVS		2
+/** Length of a devargs string. */
+#define TP_DEVARGS_LEN		128
+/** Histogram bins (JSON and terminal). */
+#define TP_HIST_BINS		20
+/** Q_Key of the UD QPs. */
+#define TP_QKEY			0x11111111u
+/** Largest post list (burst). */
+#define TP_MAX_POST_LIST	512
+/** Default TCP port of the two-process exchange (perftest's). */
+#define TP_DEFAULT_PORT		18515
+
+/** What a test measures. */
+enum tp_kind {
+	TP_LAT,		/**< ping-pong or request/response latency */
+	TP_BW,		/**< streaming bandwidth and message rate */
+};
+
+/** Process role. */
+enum tp_mode {
+	TP_MODE_LOCAL,	/**< both sides in this process */
+	TP_MODE_SERVER,	/**< the passive side of a two-process run */
+	TP_MODE_CLIENT,	/**< the active side of a two-process run */
+};
+
+/** Everything a user can set (options, `set` knobs). */
+struct tp_config {
+	char test[16];			/**< engine name ("write_lat", ...) */
+	uint32_t size;			/**< message size when not sweeping */
+	uint32_t size_min;		/**< sweep: first size (power of two) */
+	uint32_t size_max;		/**< sweep: last size */
+	bool sweep;			/**< powers of two from size_min to size_max */
+	uint32_t iters;			/**< iterations per size (per QP for BW) */
+	uint32_t duration;		/**< seconds per size (one-process only), 0: iterations */
+	uint32_t qps;			/**< QPs per side */
+	uint32_t inline_size;		/**< largest inline message, 0: never inline */
+	enum rdmadev_qp_type conn;	/**< RC or UD */
+	uint32_t tx_depth;		/**< outstanding send WRs per QP */
+	uint32_t rx_depth;		/**< posted receive WRs per QP */
+	uint32_t post_list;		/**< WRs per post call (burst) */
+	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */
+	enum rdmadev_mtu mtu;		/**< path MTU */
+	uint32_t timeout_ms;		/**< every wait: no progress for this long is an error */
+	bool histogram;			/**< draw the latency histogram after each row */
+	bool verbose;			/**< print the teardown's leak count and the setup */
+	bool no_peak;			/**< skip the BW peak (perftest -N) */
+	char model_mode[8];		/**< device model: "inline" or "thread" */
+	int lcore_client;		/**< lcore of the client side (-1: main) */
+	int lcore_server;		/**< lcore of the server side (-1: main, interleaved) */
+	enum tp_mode mode;		/**< one process, server or client */
+	char peer[64];			/**< client: server host */
+	uint16_t port;			/**< TCP port of the exchange */
+	char devargs[TP_MAX_DEVS][TP_DEVARGS_LEN];	/**< --dev, in order */
+	unsigned int nb_devargs;	/**< --dev given */
+	char json_path[256];		/**< --json FILE ("-": stdout), "" none */
+	char csv_path[256];		/**< --csv FILE ("-": stdout), "" none */
+	char cmdline_file[256];		/**< --cmdline-file */
+	bool interactive;		/**< -i */
+	bool auto_start;		/**< --auto-start */
+};
+
+/* ---- statistics (tp_stats.c) ---- */
+
+/** One latency row, in microseconds, perftest's definitions. */
+struct tp_lat_result {
+	uint64_t size;			/**< message bytes */
+	uint64_t iters;			/**< iterations run */
+	double t_min;			/**< smallest sample */
+	double t_max;			/**< largest sample after dropping perftest's tail of 2 */
+	double t_typical;		/**< median */
+	double t_avg;			/**< mean */
+	double t_stdev;			/**< standard deviation */
+	double p99;			/**< 99% percentile */
+	double p999;			/**< 99.9% percentile */
+	uint32_t measured;		/**< samples the numbers cover */
+	double hist_lo;			/**< histogram: first bin's lower edge */
+	double hist_width;		/**< histogram: bin width */
+	uint32_t hist[TP_HIST_BINS];	/**< histogram counts (they add up to measured) */
+};
+
+/** One bandwidth row, perftest's definitions (MB = 2^20 bytes). */
+struct tp_bw_result {
+	uint64_t size;			/**< message bytes */
+	uint64_t iters;			/**< messages */
+	double bw_peak;			/**< MB/s of the best window */
+	double bw_avg;			/**< MB/s over the run */
+	double msg_rate;		/**< Mpps over the run */
+};
+
+/**
+ * Latency statistics from the post timestamps of a ping-pong (perftest's print_report_lat):
+ * delta[i] = tposted[i + 1] - tposted[i] (one round trip, or one request/response for reads),
+ * sorted; the two largest dropped; each divided by @p rtt_factor (2 for ping-pong: one-way
+ * latency; 1 for reads) and by the ticks per microsecond.
+ *
+ * @param tposted  @p n timestamps (ticks), n >= 4.
+ * @param scratch  @p n - 1 entries of work space.
+ * @return 0, -EINVAL (n < 4, zero rate or factor).
+ */
+int tp_lat_compute(const uint64_t *tposted, uint64_t n, uint64_t *scratch, double ticks_per_us,
+		   unsigned int rtt_factor, uint64_t size, struct tp_lat_result *r);
+
+/**
+ * Bandwidth statistics (perftest's print_report_bw): average over tcompleted[n-1] -
+ * tposted[0]; peak as the best per-message time over windows that start at a post burst
+ * (every @p post_list WRs) and end at a signaled completion (every @p cq_mod WRs, and the last).
+ *
+ * @return 0, -EINVAL (n == 0, zero rate, post_list or cq_mod).
+ */
+int tp_bw_compute(const uint64_t *tposted, const uint64_t *tcompleted, uint64_t n,
+		  uint32_t post_list, uint32_t cq_mod, uint64_t size, double ticks_per_s,
+		  bool no_peak, struct tp_bw_result *r);
+
+/* ---- reports (tp_report.c) ---- */
+
+/** Output sinks of one run. */
+struct tp_report {
+	FILE *out;		/**< tables (stdout) */
+	FILE *json;		/**< JSON document, or NULL */
+	FILE *csv;		/**< CSV rows, or NULL */
+	bool histogram;		/**< draw histograms on @c out */
+	unsigned int rows;	/**< rows written so far (JSON commas) */
+	enum tp_kind kind;	/**< table kind of the current test */
+	const char *test;	/**< engine name (CSV's first column) */
+};
+
+/** Print the table header (perftest's dashed line and column names). */
+void tp_report_header(struct tp_report *rep, enum tp_kind kind, const char *test,
+		      const struct tp_config *cfg);
+/** Print one latency row (and its histogram when asked), to every sink. */
+void tp_report_lat(struct tp_report *rep, const struct tp_lat_result *r);
+/** Print one bandwidth row, to every sink. */
+void tp_report_bw(struct tp_report *rep, const struct tp_bw_result *r);
+/** Close the table (dashed line) and the JSON document. */
+void tp_report_footer(struct tp_report *rep);
+/** Draw a latency histogram on @p f. */
+void tp_report_histogram(FILE *f, const struct tp_lat_result *r);
+
+/* ---- options and knobs (tp_params.c) ---- */
+
+/** Defaults: write_lat, 2 bytes, 1000 iterations, one QP, ... */
+void tp_config_defaults(struct tp_config *cfg);
+
+/**
+ * Parse the application arguments (after EAL's "--"). Errors go to @p err with the option
+ * named.
+ * @return 0, 1 when --help was printed, -EINVAL.
+ */
+int tp_parse_args(struct tp_config *cfg, int argc, char **argv, FILE *err);
+
+/**
+ * Set one knob by name (the `set` command and the options share it).
+ * @return 0, -ENOENT (no such knob), -EINVAL (bad value; a message on @p err).
+ */
+int tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *err);
+
+/** Print every knob with its value. */
+void tp_knob_show(const struct tp_config *cfg, FILE *f);
+
+/**
+ * Check a configuration as a whole (sizes against the engine, depths, modes).
+ * @return 0 or -EINVAL with a message on @p err.
+ */
+int tp_config_check(const struct tp_config *cfg, FILE *err);
+
+/** Print the usage text. */
+void tp_usage(FILE *f, const char *prog);
+
+/* ---- engines ---- */
+
+struct tp_side;
+
+/** A test engine: one per file (eng_*.c), like testpmd's forwarding engines. */
+struct tp_engine {
+	const char *name;		/**< "write_lat", ... */
+	enum tp_kind kind;		/**< latency or bandwidth */
+	uint8_t opcode;			/**< RDMADEV_WR_* the client posts */
+	uint8_t rtt_factor;		/**< latency: samples per one-way (2) or 1 for reads */
+	bool uses_recv;			/**< the server (and for ping-pong the client) receives */
+	bool ud_ok;			/**< runs on UD QPs */
+	/** Prepare one side for one message size (pre-post receives, reset counters). */
+	int (*start)(struct tp_side *s);
+	/** Make progress without blocking: 1 done, 0 more to do, negative errno on failure. */
+	int (*step)(struct tp_side *s);
+};
+
+extern const struct tp_engine tp_eng_write_lat;	/**< RDMA write ping-pong */
+extern const struct tp_engine tp_eng_read_lat;	/**< RDMA read request/response */
+extern const struct tp_engine tp_eng_send_lat;	/**< send/receive ping-pong */
+extern const struct tp_engine tp_eng_write_bw;	/**< RDMA write stream */
+extern const struct tp_engine tp_eng_read_bw;	/**< RDMA read stream */
+extern const struct tp_engine tp_eng_send_bw;	/**< send stream */
+
+/** The engine called @p name, or NULL. */
+const struct tp_engine *tp_engine_find(const char *name);
+/** Engine names, space separated (for messages). */
+const char *tp_engine_names(void);
+
+/* ---- one side of a test (tp_setup.c, tp_fastpath.c) ---- */
+
+/** Role of a side. */
+enum tp_role {
+	TP_CLIENT,	/**< posts the requests, takes the timestamps */
+	TP_SERVER,	/**< answers (ping-pong) or receives */
+};
+
+/** What a side knows about the peer's QP. */
+struct tp_remote {
+	uint32_t qpn;		/**< peer QPN */
+	uint32_t psn;		/**< peer initial PSN */
+	uint8_t gid[16];	/**< peer GID */
+	uint32_t rkey;		/**< peer buffer's rkey */
+	uint64_t addr;		/**< peer buffer's address */
+};
+
+/** One side: its device objects, its buffers, and an engine's counters. */
+struct tp_side {
+	enum tp_role role;			/**< client or server */
+	const struct tp_config *cfg;		/**< configuration */
+	const struct tp_engine *eng;		/**< engine of the current run */
+	int16_t dev_id;				/**< device */
+	struct rdmadev_ctx *ctx;		/**< context */
+	struct rdmadev_pd *pd;			/**< PD */
+	struct rdmadev_cq *scq;			/**< send CQ (all QPs) */
+	struct rdmadev_cq *rcq;			/**< receive CQ (all QPs) */
+	struct rdmadev_qp *qp[TP_MAX_QPS];	/**< QPs */
+	struct rdmadev_ah *ah[TP_MAX_QPS];	/**< UD: address of the peer QP */
+	struct rdmadev_mr *mr;			/**< MR over buf */
+	uint8_t *buf;				/**< per QP: [recv area | send area] */
+	uint64_t buf_len;			/**< bytes of buf */
+	uint32_t area;				/**< bytes of one area (largest size + UD GRH) */
+	uint32_t nb_qps;			/**< QPs created */
+	struct tp_remote remote[TP_MAX_QPS];	/**< peer QPs */
+	struct tp_side *peer;			/**< the other side when in this process */
+	/* Per message size. */
+	uint32_t size;				/**< message size */
+	uint64_t iters;				/**< target (per side, all QPs) */
+	uint64_t scnt;				/**< WRs posted */
+	uint64_t ccnt;				/**< send completions accounted */
+	uint64_t rcnt;				/**< receives (or responses seen) */
+	uint64_t outstanding[TP_MAX_QPS];	/**< posted, not completed, per QP */
+	uint64_t qp_posted[TP_MAX_QPS];		/**< posted per QP */
+	uint32_t rx_posted[TP_MAX_QPS];		/**< receives posted and not consumed */
+	uint8_t seq;				/**< ping-pong: last byte value sent */
+	bool waiting;				/**< ping-pong: a request is in flight */
+	bool done;				/**< finished this size */
+	uint32_t idle;				/**< UD receiver: empty polls after the client ended */
+	uint64_t deadline;			/**< duration mode: tick to stop posting */
+	uint64_t *tposted;			/**< client: post timestamps */
+	uint64_t *tcompleted;			/**< client BW: completion timestamps */
+	uint64_t nb_samples;			/**< capacity of tposted / tcompleted */
+	uint64_t progress;			/**< bumps on every event (watchdog) */
+	int error;				/**< first error, negative errno */
+	char errmsg[160];			/**< what went wrong */
+};
+
+/** The whole program's state. */
+struct tp_ctx {
+	struct tp_config cfg;			/**< configuration */
+	int16_t dev[TP_MAX_DEVS];		/**< open devices, -1 none */
+	unsigned int nb_dev;			/**< devices open */
+	bool model;				/**< running on the device model */
+	struct tp_side side[2];			/**< client [0], server [1] */
+	unsigned int nb_sides;			/**< 2 in one process, 1 in two-process mode */
+	struct rdmadev_cm_id *cm;		/**< two-process exchange endpoint */
+	bool ready;				/**< objects exist and QPs are connected */
+	volatile bool stop;			/**< ask a run to stop (SIGINT, `stop`) */
+	struct tp_report rep;			/**< output sinks */
+	FILE *out;				/**< where commands print */
+};
+
+/** Pick and open the devices (the first output line says which). @return 0 or -errno. */
+int tp_devices_open(struct tp_ctx *t);
+/** Create every object of the sides and connect their QPs. @return 0 or -errno. */
+int tp_setup(struct tp_ctx *t);
+/** Destroy every object (safe on a partial setup). @return 0 or the first -errno. */
+int tp_teardown(struct tp_ctx *t);
+/** Stop and close the devices; returns the leaks rdmadev_close counted (>= 0) or -errno. */
+int tp_devices_close(struct tp_ctx *t);
+/** The QP whose number is @p qpn on any side, or NULL. */
+struct rdmadev_qp *tp_find_qp(struct tp_ctx *t, uint32_t qpn);
+/** The CQ whose number is @p cqn on any side, or NULL. */
+struct rdmadev_cq *tp_find_cq(struct tp_ctx *t, uint32_t cqn);
+/**
+ * Two-process barrier: exchange one message with the peer (server: accept, client: connect)
+ * carrying @p tag, polling the local side's CQs while waiting so the device keeps running.
+ * @return 0, -ETIMEDOUT, -EPROTO (peer at another tag), socket errors.
+ */
+int tp_barrier(struct tp_ctx *t, uint32_t tag);
+
+/** Record an error on a side (first one wins) and return @p rc. */
+int tp_side_fail(struct tp_side *s, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- fast-path helpers shared by the engines (tp_fastpath.c) ---- */
+
+/** Receive area of QP @p i. */
+uint8_t *tp_recv_area(struct tp_side *s, uint32_t i);
+/** Send area of QP @p i. */
+uint8_t *tp_send_area(struct tp_side *s, uint32_t i);
+/**
+ * Post @p n WRs of the engine's opcode on QP @p i, @p size bytes each; the WR at position p
+ * (counting scnt) is signaled when (p + 1) % cq_mod == 0 or it is the last of the test, or
+ * always when @p signal_all. Records tposted when the side has room.
+ * @return WRs posted, or a negative errno (recorded on the side).
+ */
+int tp_post(struct tp_side *s, uint32_t i, uint32_t n, bool signal_all);
+/** Post receives on QP @p i until rx_depth are outstanding. @return 0 or -errno. */
+int tp_fill_recv(struct tp_side *s, uint32_t i);
+/**
+ * Poll the send CQ: account completions (each signaled one covers the unsignaled WRs before
+ * it), stamp tcompleted. @return completions seen, or a negative errno on an error status.
+ */
+int tp_poll_send(struct tp_side *s);
+/** Poll the receive CQ; @p qp_hits counts receives per QP index. @return receives or -errno. */
+int tp_poll_recv(struct tp_side *s, uint32_t *qp_hits);
+/** Read the byte a ping-pong peer writes last (volatile). */
+uint8_t tp_poll_byte(struct tp_side *s, uint32_t i);
+/** Reset a side's counters for message size @p size. */
+void tp_reset_side(struct tp_side *s, uint32_t size);
+/** Change the iteration target of a side and of its in-process peer (duration runs). */
+void tp_set_target(struct tp_side *s, uint64_t iters);
+/** True when the side runs for a duration and its time is up. */
+bool tp_deadline_passed(const struct tp_side *s);
+/** Step of a side that only serves (RDMA read/write target): done when the client is. */
+int tp_passive_step(struct tp_side *s);
+/** Next ping-pong byte value (never 0). */
+uint8_t tp_next_seq(uint8_t seq);
+/** Step of a streaming client (the BW engines): keep tx_depth in flight, cq_mod signaling. */
+int tp_stream_step(struct tp_side *s);
+/** Engine start that has nothing to prepare. */
+int tp_start_none(struct tp_side *s);
+/** Step of the RDMA streams: the client streams, the server serves. */
+int tp_rdma_stream_step(struct tp_side *s);
+
+/* ---- runs (tp_run.c) ---- */
+
+/**
+ * Run the configured test: every size of the sweep, both sides, the reports.
+ * @return 0, or a negative errno after printing why.
+ */
+int tp_run_test(struct tp_ctx *t);
+
+/** Ticks (rte_rdtsc) and their rate. */
+uint64_t tp_ticks(void);
+/** Ticks per second. */
+double tp_ticks_hz(void);
+
+/* ---- interactive mode (tp_cmdline.c) ---- */
+
+/**
+ * Run --cmdline-file and then, with -i, the prompt.
+ * @return 0, or a negative errno when a command failed in a file.
+ */
+int tp_cmdline_run(struct tp_ctx *t);
+
+#endif /* RDMA_TESTPMD_H */

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * rdma-testpmd setup and teardown: pick the devices (an E810 on vfio-pci, else the device
+ * model), create each side's objects (context, PD, send and receive CQ, QPs, one MR over the
+ * buffers), connect the QPs (in one process directly; in two processes through rdmadev_cm,
+ * perftest's TCP exchange of QPN, PSN, GID, rkey and address), and destroy everything in
+ * reverse. The devices stay open between runs; the objects are rebuilt when a knob that
+ * shapes them changes.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "testpmd.h"
+
+/* Overhead in a UD receive buffer: the GRH the device writes first. */
+#define TP_UD_GRH	40u
+/* The server waits this many times the progress timeout for a client to show up. */
+#define TP_ACCEPT_FACTOR 10u
+/* Slice of a TCP wait between two polls of the device. */
+#define TP_CM_SLICE_MS	20
+
+static int
+tp_model_devargs(struct tp_ctx *t, char *out, size_t len)
+{
+	struct rdmadev_pci_func funcs[8];
+	int n, i;
+
+	n = rdmadev_probe_pci(NULL, funcs, RTE_DIM(funcs));
+	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(funcs)); i++) {
+		if (!funcs[i].usable)
+			continue;
+		fprintf(t->out, "rdma-testpmd: E810 %s on vfio-pci: using %s\n", funcs[i].addr,
+			funcs[i].devargs);
+		snprintf(out, len, "%s", funcs[i].devargs);
+		return 0;
+	}
+	t->model = true;
+	fprintf(t->out, "rdma-testpmd: no E810 bound to vfio-pci (%d found): using the device "
+		"model irdma_model0 (mode=%s)\n", n < 0 ? 0 : n, t->cfg.model_mode);
+	snprintf(out, len, "irdma_model0,mode=%s", t->cfg.model_mode);
+	return 0;
+}
+
+static int
+tp_dev_up(struct tp_ctx *t, const char *devargs)
+{
+	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
+	int id, rc;
+
+	id = rdmadev_open(devargs);
+	if (id < 0) {
+		fprintf(stderr, "rdma-testpmd: cannot open device '%s': %s\n", devargs,
+			strerror(-id));
+		return id;
+	}
+	t->dev[t->nb_dev++] = (int16_t)id;
+	rc = rdmadev_configure((int16_t)id, &conf);
+	if (rc == 0)
+		rc = rdmadev_start((int16_t)id);
+	if (rc < 0)
+		fprintf(stderr, "rdma-testpmd: cannot start device '%s': %s\n", devargs,
+			strerror(-rc));
+	return rc;
+}
+
+int
+tp_devices_open(struct tp_ctx *t)
+{
+	char devargs[TP_DEVARGS_LEN];
+	unsigned int i;
+	int rc;
+
+	t->dev[0] = t->dev[1] = -1;
+	if (t->cfg.nb_devargs == 0) {
+		tp_model_devargs(t, devargs, sizeof(devargs));
+		return tp_dev_up(t, devargs);
+	}
+	for (i = 0; i < t->cfg.nb_devargs; i++) {
+		if (strncmp(t->cfg.devargs[i], "irdma_model", 11) == 0)
+			t->model = true;
+		fprintf(t->out, "rdma-testpmd: device %s%s\n", t->cfg.devargs[i],
+			t->model ? " (device model)" : "");
+		rc = tp_dev_up(t, t->cfg.devargs[i]);
+		if (rc < 0)
+			return rc;
+	}
+	if (t->cfg.mode != TP_MODE_LOCAL && t->nb_dev > 1) {
+		fprintf(stderr, "rdma-testpmd: two-process mode uses one device per process\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+tp_devices_close(struct tp_ctx *t)
+{
+	int leaks = 0, rc;
+	unsigned int i;
+
+	for (i = 0; i < t->nb_dev; i++) {
+		if (rdmadev_get_state(t->dev[i]) == RDMADEV_STATE_STARTED)
+			rdmadev_stop(t->dev[i]);
+		rc = rdmadev_close(t->dev[i]);
+		if (rc < 0)
+			return rc;
+		leaks += rc;
+	}
+	t->nb_dev = 0;
+	return leaks;
+}
+
+/* The side's GID: an IPv4-mapped address per device (::ffff:192.168.0.<dev + 1>). */
+static void
+tp_local_gid(const struct tp_side *s, uint8_t gid[16])
+{
+	memset(gid, 0, 16);
+	gid[10] = 0xff;
+	gid[11] = 0xff;
+	gid[12] = 192;
+	gid[13] = 168;
+	gid[14] = 0;
+	gid[15] = (uint8_t)(s->dev_id + 1);
+}
+
+static uint32_t
+tp_area_size(const struct tp_config *cfg)
+{
+	uint32_t largest = cfg->sweep ? cfg->size_max : cfg->size;
+
+	largest = RTE_ALIGN_CEIL(RTE_MAX(largest, 64u), 64u);
+	return largest + (cfg->conn == RDMADEV_QPT_UD ? TP_UD_GRH : 0);
+}
+
+static int
+tp_check(struct tp_side *s, int rc, const char *what)
+{
+	if (rc < 0)
+		tp_side_fail(s, rc, "%s: %s", what, strerror(-rc));
+	return rc;
+}
+
+static int
+tp_side_objects(struct tp_side *s)
+{
+	const struct tp_config *cfg = s->cfg;
+	struct rdmadev_cq_attr cqa = { 0 };
+	struct rdmadev_qp_init_attr qa = { 0 };
+	struct rdmadev_mr_attr ma = { 0 };
+	struct rdmadev_info info;
+	uint32_t i;
+	int rc;
+
+	rc = tp_check(s, rdmadev_info_get(s->dev_id, &info), "rdmadev_info_get");
+	if (rc == 0)
+		rc = tp_check(s, rdmadev_ctx_alloc(s->dev_id, &s->ctx), "rdmadev_ctx_alloc");
+	if (rc == 0)
+		rc = tp_check(s, rdmadev_pd_alloc(s->ctx, &s->pd), "rdmadev_pd_alloc");
+	cqa.cqe = RTE_MIN(cfg->tx_depth * cfg->qps + 1, info.max_cqe);
+	if (rc == 0)
+		rc = tp_check(s, rdmadev_cq_create(s->ctx, &cqa, &s->scq), "send CQ");
+	cqa.cqe = RTE_MIN(cfg->rx_depth * cfg->qps + 1, info.max_cqe);
+	if (rc == 0)
+		rc = tp_check(s, rdmadev_cq_create(s->ctx, &cqa, &s->rcq), "receive CQ");
+	if (rc < 0)
+		return rc;
+	s->area = tp_area_size(cfg);
+	s->buf_len = (uint64_t)2 * cfg->qps * s->area;
+	s->buf = rte_zmalloc("rdma-testpmd", s->buf_len, 4096);
+	if (s->buf == NULL)
+		return tp_side_fail(s, -ENOMEM, "no memory for %lu buffer bytes",
+				    (unsigned long)s->buf_len);
+	ma.addr = s->buf;
+	ma.length = s->buf_len;
+	ma.iova = (uint64_t)(uintptr_t)s->buf;
+	ma.access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
+		    RDMADEV_ACCESS_REMOTE_READ;
+	rc = tp_check(s, rdmadev_mr_reg(s->pd, &ma, &s->mr), "rdmadev_mr_reg");
+	qa.pd = s->pd;
+	qa.send_cq = s->scq;
+	qa.recv_cq = s->rcq;
+	qa.qp_type = cfg->conn;
+	qa.cap.max_send_wr = RTE_MIN(cfg->tx_depth, info.max_qp_wr);
+	qa.cap.max_recv_wr = RTE_MIN(cfg->rx_depth, info.max_qp_wr);
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qa.cap.max_inline_data = cfg->inline_size;
+	for (i = 0; rc == 0 && i < cfg->qps; i++) {
+		rc = tp_check(s, rdmadev_qp_create(&qa, &s->qp[i]), "rdmadev_qp_create");
+		if (rc == 0)
+			s->nb_qps++;
+	}
+	return rc;
+}
+
+static int
+tp_qp_init(struct tp_side *s, uint32_t i)
+{
+	struct rdmadev_qp_attr a = { 0 };
+	uint32_t mask = RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT;
+
+	a.qp_state = RDMADEV_QPS_INIT;
+	a.port_num = 1;
+	if (s->cfg->conn == RDMADEV_QPT_UD) {
+		a.qkey = TP_QKEY;
+		mask |= RDMADEV_QP_QKEY;
+	} else {
+		a.qp_access_flags = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
+				    RDMADEV_ACCESS_REMOTE_READ;
+		mask |= RDMADEV_QP_ACCESS_FLAGS;
+	}
+	return tp_check(s, rdmadev_qp_modify(s->qp[i], &a, mask | RDMADEV_QP_STATE),
+			"QP to INIT");
+}
+
+static void
+tp_local_param(struct tp_side *s, uint32_t i, struct rdmadev_cm_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->qpn = rdmadev_qp_num(s->qp[i]);
+	p->psn = (p->qpn * 7919u + 1) & 0xffffff;
+	tp_local_gid(s, p->gid);
+	p->mtu = (uint8_t)s->cfg->mtu;
+	p->has_rdma = 1;
+	p->rkey = rdmadev_mr_rkey(s->mr);
+	p->addr = (uint64_t)(uintptr_t)tp_recv_area(s, i);
+}
+
+static void
+tp_remote_from(struct tp_remote *r, const struct rdmadev_cm_param *p)
+{
+	r->qpn = p->qpn;
+	r->psn = p->psn;
+	memcpy(r->gid, p->gid, sizeof(r->gid));
+	r->rkey = p->rkey;
+	r->addr = p->addr;
+}
+
+static void
+tp_fill_av(const struct tp_remote *r, struct rdmadev_ah_attr *av)
+{
+	memset(av, 0, sizeof(*av));
+	memcpy(av->dgid, r->gid, sizeof(av->dgid));
+	av->hop_limit = 64;
+	av->vlan_id = 0xffff;
+	av->port_num = 1;
+}
+
+static int
+tp_qp_connect(struct tp_side *s, uint32_t i)
+{
+	const struct tp_remote *r = &s->remote[i];
+	struct rdmadev_qp_attr a = { 0 };
+	uint32_t my_psn = (rdmadev_qp_num(s->qp[i]) * 7919u + 1) & 0xffffff;
+	int rc;
+
+	if (s->cfg->conn == RDMADEV_QPT_UD) {
+		tp_fill_av(r, &a.ah_attr);
+		rc = tp_check(s, rdmadev_ah_create(s->pd, &a.ah_attr, &s->ah[i]), "AH");
+		a.qp_state = RDMADEV_QPS_RTR;
+		if (rc == 0)
+			rc = tp_check(s, rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE),
+				      "QP to RTR");
+		a.qp_state = RDMADEV_QPS_RTS;
+		a.sq_psn = my_psn;
+		if (rc == 0)
+			rc = tp_check(s, rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE |
+							   RDMADEV_QP_SQ_PSN), "QP to RTS");
+		return rc;
+	}
+	tp_fill_av(r, &a.ah_attr);
+	a.qp_state = RDMADEV_QPS_RTR;
+	a.path_mtu = s->cfg->mtu;
+	a.dest_qp_num = r->qpn;
+	a.rq_psn = r->psn;
+	a.max_dest_rd_atomic = 16;
+	a.min_rnr_timer = 12;
+	rc = tp_check(s, rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE | RDMADEV_QP_AV |
+					   RDMADEV_QP_PATH_MTU | RDMADEV_QP_DEST_QPN |
+					   RDMADEV_QP_RQ_PSN | RDMADEV_QP_MAX_DEST_RD_ATOMIC |
+					   RDMADEV_QP_MIN_RNR_TIMER), "QP to RTR");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RDMADEV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = my_psn;
+	a.max_rd_atomic = 16;
+	if (rc == 0)
+		rc = tp_check(s, rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE |
+						   RDMADEV_QP_TIMEOUT | RDMADEV_QP_RETRY_CNT |
+						   RDMADEV_QP_RNR_RETRY | RDMADEV_QP_SQ_PSN |
+						   RDMADEV_QP_MAX_QP_RD_ATOMIC), "QP to RTS");
+	return rc;
+}
+
+/* Poll a side's CQs while a TCP wait is going on: the device keeps running (inline model). */
+static void
+tp_service(struct tp_ctx *t)
+{
+	struct rdmadev_wc wc[16];
+	unsigned int i;
+
+	for (i = 0; i < t->nb_sides; i++) {
+		if (t->side[i].scq != NULL)
+			rdmadev_poll_cq(t->side[i].scq, wc, RTE_DIM(wc));
+		if (t->side[i].rcq != NULL)
+			rdmadev_poll_cq(t->side[i].rcq, wc, RTE_DIM(wc));
+	}
+}
+
+/* One exchange with the peer, the server accepting and the client connecting, in slices. */
+static int
+tp_exchange(struct tp_ctx *t, const struct rdmadev_cm_param *local,
+	    struct rdmadev_cm_param *remote, uint32_t timeout_ms)
+{
+	uint64_t end = tp_ticks() + (uint64_t)(tp_ticks_hz() * timeout_ms / 1000.0);
+	const char *host = strcmp(t->cfg.peer, "localhost") == 0 ? "127.0.0.1" : t->cfg.peer;
+	int rc;
+
+	do {
+		if (t->stop)
+			return -EINTR;
+		if (t->cfg.mode == TP_MODE_SERVER)
+			rc = rdmadev_cm_accept(t->cm, local, remote, TP_CM_SLICE_MS);
+		else
+			rc = rdmadev_cm_connect(t->cm, host, t->cfg.port, local, remote,
+						TP_CM_SLICE_MS);
+		if (rc != -ETIMEDOUT && rc != -ECONNREFUSED)
+			return rc;
+		tp_service(t);
+		if (rc == -ECONNREFUSED)
+			usleep(TP_CM_SLICE_MS * 1000);
+	} while (tp_ticks() < end);
+	return -ETIMEDOUT;
+}
+
+int
+tp_barrier(struct tp_ctx *t, uint32_t tag)
+{
+	struct rdmadev_cm_param local = { .qpn = tag & 0xffffff }, remote;
+	int rc;
+
+	rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
+	if (rc == 0 && remote.qpn != local.qpn)
+		rc = -EPROTO;
+	if (rc < 0)
+		fprintf(stderr, "rdma-testpmd: the peer did not reach step %u within %u ms: %s\n",
+			tag, t->cfg.timeout_ms * TP_ACCEPT_FACTOR, strerror(-rc));
+	return rc;
+}
+
+static int
+tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
+{
+	struct rdmadev_cm_param local, remote;
+	uint32_t i;
+	int rc;
+
+	rc = tp_check(s, rdmadev_cm_id_create(s->ctx, &t->cm), "rdmadev_cm_id_create");
+	if (rc == 0 && t->cfg.mode == TP_MODE_SERVER) {
+		rc = tp_check(s, rdmadev_cm_listen(t->cm, "0.0.0.0", t->cfg.port),
+			      "rdmadev_cm_listen");
+		if (rc == 0)
+			fprintf(t->out, "rdma-testpmd: waiting for a client on port %u\n",
+				t->cfg.port);
+	}
+	for (i = 0; rc == 0 && i < s->nb_qps; i++) {
+		tp_local_param(s, i, &local);
+		rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
+		if (rc < 0)
+			return tp_side_fail(s, rc, "exchanging QP parameters with %s:%u: %s",
+					    t->cfg.mode == TP_MODE_SERVER ? "a client" : t->cfg.peer,
+					    t->cfg.port, strerror(-rc));
+		tp_remote_from(&s->remote[i], &remote);
+	}
+	return rc;
+}
+
+static void
+tp_connect_local(struct tp_side *a, struct tp_side *b)
+{
+	struct rdmadev_cm_param p;
+	uint32_t i;
+
+	for (i = 0; i < a->nb_qps; i++) {
+		tp_local_param(b, i, &p);
+		tp_remote_from(&a->remote[i], &p);
+		tp_local_param(a, i, &p);
+		tp_remote_from(&b->remote[i], &p);
+	}
+}
+
+static void
+tp_sides_init(struct tp_ctx *t)
+{
+	unsigned int i;
+
+	memset(t->side, 0, sizeof(t->side));
+	t->nb_sides = t->cfg.mode == TP_MODE_LOCAL ? 2 : 1;
+	for (i = 0; i < t->nb_sides; i++) {
+		t->side[i].cfg = &t->cfg;
+		t->side[i].role = i == 1 || t->cfg.mode == TP_MODE_SERVER ? TP_SERVER : TP_CLIENT;
+		t->side[i].dev_id = t->dev[i < t->nb_dev ? i : 0];
+	}
+	if (t->nb_sides == 2) {
+		t->side[0].peer = &t->side[1];
+		t->side[1].peer = &t->side[0];
+	}
+}
+
+int
+tp_setup(struct tp_ctx *t)
+{
+	unsigned int i;
+	uint32_t q;
+	int rc = 0;
+
+	tp_sides_init(t);
+	for (i = 0; rc == 0 && i < t->nb_sides; i++)
+		rc = tp_side_objects(&t->side[i]);
+	for (i = 0; rc == 0 && i < t->nb_sides; i++)
+		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
+			rc = tp_qp_init(&t->side[i], q);
+	if (rc == 0 && t->nb_sides == 2)
+		tp_connect_local(&t->side[0], &t->side[1]);
+	else if (rc == 0)
+		rc = tp_connect_remote(t, &t->side[0]);
+	for (i = 0; rc == 0 && i < t->nb_sides; i++)
+		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
+			rc = tp_qp_connect(&t->side[i], q);
+	for (i = 0; rc < 0 && i < t->nb_sides; i++)
+		if (t->side[i].error != 0)
+			fprintf(stderr, "rdma-testpmd: setup: %s\n", t->side[i].errmsg);
+	if (rc == 0 && t->cfg.verbose)
+		for (i = 0; i < t->nb_sides; i++)
+			fprintf(t->out, "rdma-testpmd: %s side: device %s, %u QP(s) from QPN %u, "
+				"send CQ %u, receive CQ %u, %lu buffer bytes\n",
+				t->side[i].role == TP_CLIENT ? "client" : "server",
+				rdmadev_name(t->side[i].dev_id), t->side[i].nb_qps,
+				rdmadev_qp_num(t->side[i].qp[0]), rdmadev_cq_id(t->side[i].scq),
+				rdmadev_cq_id(t->side[i].rcq), (unsigned long)t->side[i].buf_len);
+	t->ready = rc == 0;
+	return rc;
+}
+
+static int
+tp_keep(int first, int rc)
+{
+	return first != 0 ? first : rc;
+}
+
+static int
+tp_side_teardown(struct tp_side *s)
+{
+	int rc = 0;
+	uint32_t i;
+
+	for (i = 0; i < TP_MAX_QPS; i++) {
+		if (s->ah[i] != NULL)
+			rc = tp_keep(rc, rdmadev_ah_destroy(s->ah[i]));
+		if (s->qp[i] != NULL)
+			rc = tp_keep(rc, rdmadev_qp_destroy(s->qp[i]));
+		s->ah[i] = NULL;
+		s->qp[i] = NULL;
+	}
+	if (s->mr != NULL)
+		rc = tp_keep(rc, rdmadev_mr_dereg(s->mr));
+	if (s->scq != NULL)
+		rc = tp_keep(rc, rdmadev_cq_destroy(s->scq));
+	if (s->rcq != NULL)
+		rc = tp_keep(rc, rdmadev_cq_destroy(s->rcq));
+	if (s->pd != NULL)
+		rc = tp_keep(rc, rdmadev_pd_free(s->pd));
+	if (s->ctx != NULL)
+		rc = tp_keep(rc, rdmadev_ctx_free(s->ctx));
+	rte_free(s->buf);
+	rte_free(s->tposted);
+	rte_free(s->tcompleted);
+	s->mr = NULL;
+	s->scq = s->rcq = NULL;
+	s->pd = NULL;
+	s->ctx = NULL;
+	s->buf = NULL;
+	s->tposted = s->tcompleted = NULL;
+	s->nb_qps = 0;
+	return rc;
+}
+
+int
+tp_teardown(struct tp_ctx *t)
+{
+	unsigned int i;
+	int rc = 0;
+
+	if (t->cm != NULL) {
+		rc = rdmadev_cm_id_destroy(t->cm);
+		t->cm = NULL;
+	}
+	for (i = 0; i < t->nb_sides; i++)
+		rc = tp_keep(rc, tp_side_teardown(&t->side[i]));
+	t->ready = false;
+	return rc;
+}
+
+struct rdmadev_qp *
+tp_find_qp(struct tp_ctx *t, uint32_t qpn)
+{
+	unsigned int i;
+	uint32_t q;
+
+	for (i = 0; i < t->nb_sides; i++)
+		for (q = 0; q < t->side[i].nb_qps; q++)
+			if (rdmadev_qp_num(t->side[i].qp[q]) == qpn)
+				return t->side[i].qp[q];
+	return NULL;
+}
+
+struct rdmadev_cq *
+tp_find_cq(struct tp_ctx *t, uint32_t cqn)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nb_sides; i++) {
+		if (t->side[i].scq != NULL && rdmadev_cq_id(t->side[i].scq) == cqn)
+			return t->side[i].scq;
+		if (t->side[i].rcq != NULL && rdmadev_cq_id(t->side[i].rcq) == cqn)
+			return t->side[i].rcq;
+	}
+	return NULL;
+}
