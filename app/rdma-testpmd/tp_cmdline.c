@@ -483,7 +483,8 @@ tp_run_file(const char *path)
 			strerror(errno));
 		return -ENOENT;
 	}
-	cl = cmdline_new(tp_cmds, "rdma-testpmd> ", -1, STDOUT_FILENO);
+	/* No terminal: the parser only parses; we echo the lines ourselves. */
+	cl = cmdline_new(tp_cmds, "rdma-testpmd> ", -1, -1);
 	if (cl == NULL) {
 		fclose(f);
 		return -ENOMEM;
@@ -498,8 +499,9 @@ tp_run_file(const char *path)
 		fflush(stdout);
 		line[len] = '\n';
 		line[len + 1] = '\0';
+		/* cmdline_parse() returns the parsed length on success. */
 		rc = cmdline_parse(cl, line);
-		if (rc != CMDLINE_PARSE_SUCCESS) {
+		if (rc < 0) {
 			line[len] = '\0';
 			tp_cmd_fail("'%s': %s", line, rc == CMDLINE_PARSE_AMBIGUOUS ? "ambiguous" :
 				    rc == CMDLINE_PARSE_NOMATCH ? "no such command" :

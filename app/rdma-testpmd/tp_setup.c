@@ -39,12 +39,14 @@ tp_model_devargs(struct tp_ctx *t, char *out, size_t len)
 			continue;
 		fprintf(t->out, "rdma-testpmd: E810 %s on vfio-pci: using %s\n", funcs[i].addr,
 			funcs[i].devargs);
+		fflush(t->out);
 		snprintf(out, len, "%s", funcs[i].devargs);
 		return 0;
 	}
 	t->model = true;
 	fprintf(t->out, "rdma-testpmd: no E810 bound to vfio-pci (%d found): using the device "
 		"model irdma_model0 (mode=%s)\n", n < 0 ? 0 : n, t->cfg.model_mode);
+	fflush(t->out);
 	snprintf(out, len, "irdma_model0,mode=%s", t->cfg.model_mode);
 	return 0;
 }
@@ -88,6 +90,7 @@ tp_devices_open(struct tp_ctx *t)
 			t->model = true;
 		fprintf(t->out, "rdma-testpmd: device %s%s\n", t->cfg.devargs[i],
 			t->model ? " (device model)" : "");
+		fflush(t->out);
 		rc = tp_dev_up(t, t->cfg.devargs[i]);
 		if (rc < 0)
 			return rc;

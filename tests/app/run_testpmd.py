@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the irdma-pmd authors
+"""Run rdma-testpmd on the device model and check what it prints (TAP).
+
+usage: run_testpmd.py MODE BINARY SRCDIR
+
+Modes: cmdline_static, bad_input, first_run (suite unit); engines, cmdline_traffic,
+two_process, two_process_kill (suite app: they need the data path).
+
+Two-process runs give each process its own model device on the model's UDP wire; the
+devargs are IRDMA_TESTPMD_SERVER_DEV / IRDMA_TESTPMD_CLIENT_DEV (defaults below).
+"""
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+SERVER_DEV = os.environ.get('IRDMA_TESTPMD_SERVER_DEV',
+                            'irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.2')
+CLIENT_DEV = os.environ.get('IRDMA_TESTPMD_CLIENT_DEV',
+                            'irdma_model0,ip=127.0.0.2,wire=udp:127.0.0.1')
+LAT_HDR = ' #bytes #iterations    t_min[usec]'
+BW_HDR = ' #bytes     #iterations    BW peak[MB/sec]'
+DEVICE_LINE = re.compile(r'^rdma-testpmd: (no E810 bound to vfio-pci .*using the device '
+                         r'model|E810 .* on vfio-pci: using|device )')
+WAIT_S = 120
+
+
+class Tap:
+    """Minimal TAP producer."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, desc):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        print(('ok' if cond else 'not ok') + ' %d - %s' % (self.n, desc))
+        return cond
+
+    def note(self, text):
+        for line in text.splitlines():
+            print('# ' + line)
+
+    def done(self):
+        print('1..%d' % self.n)
+        return 1 if self.failed else 0
+
+
+def eal(tag, lcores='0'):
+    args = ['--no-pci', '--file-prefix', 'tp%s%d' % (tag, os.getpid()), '-l', lcores,
+            '--log-level=lib.eal:error', '--log-level=pmd.rdma.irdma:warning',
+            '--no-telemetry']
+    if os.environ.get('IRDMA_TEST_NO_HUGE', '1') not in ('', '0') or not huge_ok():
+        args += ['--no-huge', '-m', '512']
+    else:
+        args += ['-m', '256']
+    args += os.environ.get('IRDMA_TEST_EAL_ARGS', '').split()
+    return args
+
+
+def huge_ok():
+    try:
+        with open('/proc/meminfo') as f:
+            free = [int(l.split()[1]) for l in f if l.startswith('HugePages_Free')]
+        return bool(free) and free[0] >= 128
+    except OSError:
+        return False
+
+
+def run(binary, tag, app_args, lcores='0', timeout=WAIT_S):
+    """Run to the end; returns (rc, stdout, stderr); rc None on a hang."""
+    cmd = [binary] + eal(tag, lcores) + ['--'] + app_args
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        return None, e.stdout or '', e.stderr or ''
+
+
+def table(out, hdr):
+    """Rows of the first table with header hdr: lists of floats."""
+    rows, inside = [], False
+    for line in out.splitlines():
+        if line.startswith(hdr):
+            inside = True
+            continue
+        if inside:
+            if line.startswith('---'):
+                break
+            if line.startswith('   '):   # histogram lines
+                continue
+            rows.append([float(x) for x in line.split()])
+    return rows
+
+
+def check_lat_rows(t, rows, name, iters, nsizes):
+    t.ok(len(rows) == nsizes, '%s: %d rows (want %d)' % (name, len(rows), nsizes))
+    for r in rows:
+        ok = len(r) == 9 and r[1] == iters and all(x > 0 for x in r[2:8])
+        t.ok(ok, '%s %d B: 9 columns, %d iterations, positive numbers' % (name, r[0], iters))
+        if len(r) == 9:
+            tmin, tmax, typ, avg, _, p99, p999 = r[2:9]
+            t.ok(tmin <= typ <= p99 <= p999 <= tmax and tmin <= avg <= tmax,
+                 '%s %d B: t_min <= t_typical <= p99 <= p99.9 <= t_max' % (name, r[0]))
+
+
+def check_bw_rows(t, rows, name, msgs, nsizes):
+    t.ok(len(rows) == nsizes, '%s: %d rows (want %d)' % (name, len(rows), nsizes))
+    for r in rows:
+        ok = len(r) == 5 and r[1] == msgs and r[3] > 0 and r[4] > 0
+        t.ok(ok, '%s %d B: 5 columns, %d messages, positive BW and rate' % (name, r[0], msgs))
+        if len(r) == 5:
+            t.ok(r[2] >= r[3] * 0.999, '%s %d B: peak >= average' % (name, r[0]))
+            # BW average [MB/s] = rate [Mpps] * 1e6 * bytes / 2^20
+            want = r[4] * 1e6 * r[0] / 1048576
+            t.ok(abs(r[3] - want) <= max(0.02, want * 0.01),
+                 '%s %d B: average BW matches the message rate' % (name, r[0]))
+
+
+def first_line_is_device(t, out):
+    first = out.splitlines()[0] if out else ''
+    t.ok(DEVICE_LINE.match(first) is not None, 'first line names the device: ' + first)
+
+
+def mode_cmdline_static(t, binary, src):
+    rc, out, err = run(binary, 'cs', ['--cmdline-file', os.path.join(src, 'cmdline_static.txt'),
+                                      '-v'])
+    t.ok(rc == 0, 'cmdline_static exits 0 (rc %s)' % rc)
+    first_line_is_device(t, out)
+    expect = [
+        r'rdma-testpmd> show device\ndevice 0: irdma_model0',
+        r'rdmadev 0: irdma_model0 \(driver irdma_model',
+        r'link irdma_model0/1 lqpn 3 rqpn 4 type RC state RTS',
+        r'link irdma_model0/1 lqpn 4 rqpn 3 type RC state RTS',
+        r'dev irdma_model0 cqn 3 cqe \d+',
+        r'dev irdma_model0 mrn \d+ rkey 0x[0-9a-f]+ lkey',
+        r'dev irdma_model0 pdn \d+ users 2',
+        r'dev irdma_model0 ctxn \d+ users \d+',
+        r'qp\s+created 2\s+destroyed 0',
+        r'hw_counters',
+        r'qp 3: type RC state RTS\n  dest_qpn 4 ',
+        r'qp 4: type RC state RTS\n  dest_qpn 3 ',
+        r'iters = 50',
+        r'  iters\s+50 ',
+        r'  histogram\s+on ',
+        r'qp 3 sq wqe at quantum 0, \d+ bytes:\n  0000:( [0-9a-f]{2}){32}\n',
+        r'cq 3 cqe 0, 32 bytes:\n  0000:( [0-9a-f]{2}){32}\n',
+        r'cq 4 cqe 1, 32 bytes:',
+        r'rdma-testpmd> stop\nno test is running',
+        r'teardown: every object destroyed, 0 leaked objects',
+    ]
+    for e in expect:
+        t.ok(re.search(e, out) is not None, 'output has /%s/' % e.replace('\n', '\\n'))
+    t.ok('rdma-testpmd> show device\n' not in out.split('rdma-testpmd> quit')[-1],
+         'nothing runs after quit')
+    t.ok('error:' not in out, 'no command failed')
+    # WQE dumps: as many 32-byte lines as the size says.
+    m = re.search(r'sq wqe at quantum 0, (\d+) bytes:\n((?:  [0-9a-f]{4}:.*\n)+)', out)
+    t.ok(m is not None and int(m.group(1)) == 32 * len(m.group(2).splitlines()),
+         'dump wqe: one 32-byte quantum per line')
+    with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+        f.write('show device\nfrobnicate\nshow nonsense\nshow qp 999\ndump wqe 999 0\n'
+                'set qps 99\nshow res bogus\nquit\n')
+        bad = f.name
+    rc, out, err = run(binary, 'cb', ['--cmdline-file', bad])
+    os.unlink(bad)
+    t.ok(rc not in (0, None), 'a script with bad commands exits non-zero (rc %s)' % rc)
+    t.ok('6 command(s) failed' in err, 'it counts the 6 failed commands')
+    for e in ['no such command', "'show nonsense': bad arguments", 'show qp: no QP 999', 'dump wqe: no QP 999',
+              "qps: bad value '99'", "show res: unknown type 'bogus'"]:
+        t.ok(e in out, 'bad script: says "%s"' % e)
+    t.note(out[-3000:])
+
+
+def mode_bad_input(t, binary, src):
+    cases = [
+        (['--bogus'], "unknown option '--bogus'"),
+        (['-s', '0'], "size: bad value '0'"),
+        (['-s', '16M'], "size: bad value '16M'"),
+        (['-e', 'write_lat', '-q', '2'], 'latency tests use one QP'),
+        (['--dev', 'nosuch0'], "cannot open device 'nosuch0'"),
+        (['--cmdline-file', '/nonexistent/file'], 'cannot read --cmdline-file'),
+        (['-e', 'write_bw', '--json', '/nonexistent/dir/x.json'], 'cannot write the --json'),
+    ]
+    for args, msg in cases:
+        rc, out, err = run(binary, 'bi', args, timeout=60)
+        t.ok(rc not in (0, None) and msg in err,
+             '%s: exit %s, says "%s"' % (' '.join(args), rc, msg))
+        if msg not in err:
+            t.note(err[-800:])
+    # EAL arguments after "--" are the application's: refused by name.
+    rc, out, err = run(binary, 'be', ['--no-huge'], timeout=60)
+    t.ok(rc not in (0, None) and "unknown option '--no-huge'" in err,
+         'an EAL option after -- is refused')
+    # A client with no server and a server with no client: errors within the timeout.
+    port = free_port()
+    start = time.time()
+    rc, out, err = run(binary, 'bc', ['--client', '127.0.0.1:%d' % port, '--timeout', '200',
+                                      '-n', '10'], timeout=60)
+    t.ok(rc not in (0, None) and 'exchanging QP parameters' in err,
+         'client without a server: exit %s after %.1f s' % (rc, time.time() - start))
+    start = time.time()
+    rc, out, err = run(binary, 'bs', ['--server', '-p', str(port), '--timeout', '200',
+                                      '-n', '10'], timeout=60)
+    t.ok(rc not in (0, None) and 'exchanging QP parameters' in err,
+         'server without a client: exit %s after %.1f s' % (rc, time.time() - start))
+
+
+def mode_first_run(t, binary, src):
+    """What devtools/run.sh does first: works with the data path, refuses clearly without."""
+    rc, out, err = run(binary, 'fr', ['-e', 'write_lat', '-n', '20', '-v'])
+    first_line_is_device(t, out)
+    t.ok(rc is not None, 'no hang')
+    t.ok('0 leaked objects' in out, 'teardown leaves nothing behind, whatever happened')
+    if rc == 0:
+        check_lat_rows(t, table(out, LAT_HDR), 'write_lat', 20, 1)
+    else:
+        t.ok('data path is not available' in err,
+             'without the data path it says so and exits %s' % rc)
+    t.note(out + err)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def mode_engines(t, binary, src):
+    sizes = 6   # 2 .. 64
+    lat = [('write_lat', []), ('read_lat', []), ('send_lat', []),
+           ('write_lat', ['-I', '64']), ('send_lat', ['-c', 'UD'])]
+    for name, extra in lat:
+        with tempfile.TemporaryDirectory() as d:
+            js = os.path.join(d, 'r.json')
+            rc, out, err = run(binary, 'en', ['-e', name, '-a', '--size-max', '64', '-n', '200',
+                                              '--json', js, '-H'] + extra)
+            t.ok(rc == 0, '%s %s exits 0 (rc %s)' % (name, ' '.join(extra), rc))
+            rows = table(out, LAT_HDR)
+            check_lat_rows(t, rows, name, 200, sizes)
+            t.ok('histogram of 197 samples' in out, '%s: histogram drawn' % name)
+            try:
+                doc = json.load(open(js))
+                res = doc['results']
+                t.ok(len(res) == sizes and all(abs(r['t_typical'] - row[4]) < 0.01
+                                               for r, row in zip(res, rows)) and
+                     all(sum(r['histogram']['counts']) == 197 for r in res),
+                     '%s: the JSON has the same rows and histograms' % name)
+            except (OSError, ValueError, KeyError) as e:
+                t.ok(False, '%s: JSON parses (%s)' % (name, e))
+            if rc != 0:
+                t.note(err[-1500:])
+    bw = [('write_bw', []), ('read_bw', []), ('send_bw', []),
+          ('write_bw', ['-q', '2', '-l', '4', '-Q', '8', '-t', '64']),
+          ('send_bw', ['-q', '2']), ('send_bw', ['-c', 'UD'])]
+    for name, extra in bw:
+        qps = int(extra[extra.index('-q') + 1]) if '-q' in extra else 1
+        with tempfile.TemporaryDirectory() as d:
+            csv = os.path.join(d, 'r.csv')
+            rc, out, err = run(binary, 'eb', ['-e', name, '-a', '--size-max', '64', '-n', '1000',
+                                              '--csv', csv] + extra)
+            t.ok(rc == 0, '%s %s exits 0 (rc %s)' % (name, ' '.join(extra), rc))
+            ud = '-c' in extra
+            if not ud:
+                check_bw_rows(t, table(out, BW_HDR), name, 1000 * qps, sizes)
+            try:
+                lines = open(csv).read().splitlines()
+                t.ok(len(lines) == sizes + 1 and lines[0].startswith('test,bytes,'),
+                     '%s: CSV has a header and %d rows' % (name, sizes))
+            except OSError as e:
+                t.ok(False, '%s: CSV written (%s)' % (name, e))
+            if rc != 0:
+                t.note(err[-1500:])
+    # Duration mode and two lcores.
+    rc, out, err = run(binary, 'ed', ['-e', 'write_bw', '-s', '64', '-D', '1', '-n', '100000'])
+    rows = table(out, BW_HDR)
+    t.ok(rc == 0 and len(rows) == 1 and rows[0][1] > 0, 'write_bw --duration 1 reports')
+    rc, out, err = run(binary, 'el', ['-e', 'send_lat', '-n', '200', '--lcores', '0,1',
+                                      '--model-mode', 'thread'], lcores='0-1')
+    check_lat_rows(t, table(out, LAT_HDR), 'send_lat on 2 lcores', 200, 1)
+
+
+def mode_cmdline_traffic(t, binary, src):
+    rc, out, err = run(binary, 'ct', ['--cmdline-file', os.path.join(src, 'cmdline_traffic.txt'),
+                                      '-v'])
+    t.ok(rc == 0, 'cmdline_traffic exits 0 (rc %s)' % rc)
+    rows = table(out, BW_HDR)
+    check_bw_rows(t, rows, 'write_bw from the script', 64, 1)
+    check_lat_rows(t, table(out, LAT_HDR), 'send_lat from the script', 20, 1)
+    m = re.search(r'qp 3 sq wqe at quantum 0, \d+ bytes:\n  0000:((?: [0-9a-f]{2}){32})', out)
+    t.ok(m is not None and set(m.group(1).split()) != {'00'}, 'dump wqe shows a written WQE')
+    m = re.search(r'cq 3 cqe 0, 32 bytes:\n  0000:((?: [0-9a-f]{2}){32})', out)
+    t.ok(m is not None and set(m.group(1).split()) != {'00'}, 'dump cqe shows a written CQE')
+    t.ok(re.search(r'hw_counters:\n\s+\w+\s+\d+', out) is not None, 'show stats: hw_counters')
+    t.ok('0 leaked objects' in out, 'teardown: 0 leaked objects')
+    t.note(out[-3000:] + err[-1000:])
+
+
+def start(binary, tag, app_args):
+    cmd = [binary] + eal(tag) + ['--'] + app_args
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(p, timeout=WAIT_S):
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        return None, out, err
+
+
+def mode_two_process(t, binary, src):
+    for name, n in [('send_lat', 100), ('write_lat', 100), ('read_lat', 100),
+                    ('write_bw', 1000), ('send_bw', 1000)]:
+        port = free_port()
+        common = ['-e', name, '-n', str(n), '-p', str(port), '-a', '--size-max', '16',
+                  '--timeout', '2000', '-v']
+        srv = start(binary, 'ps', common + ['--server', '--dev', SERVER_DEV])
+        time.sleep(0.5)
+        cli = start(binary, 'pc', common + ['--client', '127.0.0.1', '--dev', CLIENT_DEV])
+        crc, cout, cerr = finish(cli)
+        src_rc, sout, serr = finish(srv)
+        t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' % (name, crc, src_rc))
+        hdr = LAT_HDR if name.endswith('lat') else BW_HDR
+        rows = table(cout, hdr)
+        t.ok(len(rows) == 4, '%s: the client reports 4 sizes' % name)
+        t.ok(len(table(sout, hdr)) == 4, '%s: the server reports 4 sizes' % name)
+        t.ok('0 leaked objects' in cout and '0 leaked objects' in sout,
+             '%s: both tear down cleanly' % name)
+        if crc != 0 or src_rc != 0:
+            t.note(cerr[-1000:] + serr[-1000:])
+
+
+def mode_two_process_kill(t, binary, src):
+    for victim in ('client', 'server'):
+        port = free_port()
+        common = ['-e', 'send_lat', '-n', '100000000', '-s', '2', '-p', str(port),
+                  '--timeout', '1000']
+        srv = start(binary, 'ks', common + ['--server', '--dev', SERVER_DEV])
+        time.sleep(0.5)
+        cli = start(binary, 'kc', common + ['--client', '127.0.0.1', '--dev', CLIENT_DEV])
+        time.sleep(3)
+        dead, other = (cli, srv) if victim == 'client' else (srv, cli)
+        dead.send_signal(signal.SIGKILL)
+        dead.wait()
+        began = time.time()
+        rc, out, err = finish(other, timeout=60)
+        t.ok(rc is not None, 'kill the %s: the other side does not hang (%.1f s)' %
+             (victim, time.time() - began))
+        t.ok(rc not in (0, None), 'kill the %s: the other side exits with an error (%s)' %
+             (victim, rc))
+        t.ok('failed' in err or 'did not reach' in err, 'kill the %s: it says why' % victim)
+        t.note(err[-600:])
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    mode, binary, src = sys.argv[1:]
+    t = Tap()
+    globals()['mode_' + mode](t, binary, src)
+    return t.done()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
