@@ -271,6 +271,7 @@ struct tp_side {
 	uint64_t outstanding[TP_MAX_QPS];	/**< posted, not completed, per QP */
 	uint64_t qp_posted[TP_MAX_QPS];		/**< posted per QP */
 	uint32_t rx_posted[TP_MAX_QPS];		/**< receives posted and not consumed */
+	uint32_t unsig[TP_MAX_QPS];		/**< unsignaled WRs since the last signaled */
 	uint8_t seq;				/**< ping-pong: last byte value sent */
 	bool waiting;				/**< ping-pong: a request is in flight */
 	bool done;				/**< finished this size */

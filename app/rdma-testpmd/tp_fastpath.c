@@ -89,7 +89,7 @@ tp_post(struct tp_side *s, uint32_t i, uint32_t n, bool signal_all)
 {
 	struct rdmadev_send_wr wrs[TP_MAX_POST_LIST];
 	struct rdmadev_sge sges[TP_MAX_POST_LIST];
-	uint32_t k, covered = 0, cq_mod = signal_all ? 1 : s->cfg->cq_mod;
+	uint32_t k, covered = s->unsig[i], cq_mod = signal_all ? 1 : s->cfg->cq_mod;
 	uint64_t pos, now;
 	uint16_t done;
 	int err = 0;
@@ -114,6 +114,8 @@ tp_post(struct tp_side *s, uint32_t i, uint32_t n, bool signal_all)
 		if (s->tposted != NULL && s->scnt < s->nb_samples)
 			s->tposted[s->scnt] = now;
 		s->scnt++;
+		/* Unsignaled WRs since the last signaled one: the next completion retires them. */
+		s->unsig[i] = wrs[k].flags & RDMADEV_SEND_SIGNALED ? 0 : s->unsig[i] + 1;
 	}
 	s->qp_posted[i] += done;
 	s->outstanding[i] += done;
@@ -234,6 +236,7 @@ tp_reset_side(struct tp_side *s, uint32_t size)
 	for (i = 0; i < s->nb_qps; i++) {
 		s->outstanding[i] = 0;
 		s->qp_posted[i] = 0;
+		s->unsig[i] = 0;
 		/* The byte a ping-pong waits on starts at a value no message carries. */
 		tp_recv_area(s, i)[size - 1] = 0;
 		tp_send_area(s, i)[size - 1] = 0;

@@ -347,8 +347,6 @@ tp_run_test(struct tp_ctx *t)
 	if (tp_config_check(&t->cfg, stderr) < 0)
 		return -EINVAL;
 	/* Objects are shaped by the configuration: rebuild them for every run. */
-	if (t->ready)
-		tp_teardown(t);
 	rc = tp_setup(t);
 	if (rc < 0) {
 		tp_teardown(t);

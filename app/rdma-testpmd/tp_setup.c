@@ -426,6 +426,8 @@ tp_setup(struct tp_ctx *t)
 	uint32_t q;
 	int rc = 0;
 
+	if (t->ready)
+		tp_teardown(t);
 	tp_sides_init(t);
 	for (i = 0; rc == 0 && i < t->nb_sides; i++)
 		rc = tp_side_objects(&t->side[i]);
