@@ -314,8 +314,10 @@ tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 	unsigned int i;
 	int rc = 0;
 
+	/* Timestamps: the client always, a server for its own latency table. */
 	for (i = 0; i < t->nb_sides; i++)
-		if (tp_samples_alloc(&t->side[i], (uint64_t)t->cfg.iters * t->cfg.qps) < 0)
+		if ((t->side[i].role == TP_CLIENT || eng->kind == TP_LAT) &&
+		    tp_samples_alloc(&t->side[i], (uint64_t)t->cfg.iters * t->cfg.qps) < 0)
 			return t->side[i].error;
 	tp_report_header(&t->rep, eng->kind, eng->name, &t->cfg);
 	for (;;) {
