@@ -517,6 +517,7 @@ tp_run_file(const char *path)
 int
 tp_cmdline_run(struct tp_ctx *t)
 {
+	unsigned int errors;
 	struct cmdline *cl;
 
 	tp_cl.t = t;
@@ -529,6 +530,8 @@ tp_cmdline_run(struct tp_ctx *t)
 	}
 	if (t->cfg.cmdline_file[0] != '\0' && tp_run_file(t->cfg.cmdline_file) < 0)
 		return -ENOENT;
+	/* A failed command fails the run from a file; at the prompt the user saw it. */
+	errors = tp_cl.errors;
 	if (t->cfg.interactive && !tp_cl.quit) {
 		cl = cmdline_stdin_new(tp_cmds, "rdma-testpmd> ");
 		if (cl == NULL)
@@ -538,8 +541,8 @@ tp_cmdline_run(struct tp_ctx *t)
 		t->stop = true;
 		tp_wait_run();
 	}
-	if (tp_cl.errors > 0) {
-		fprintf(stderr, "rdma-testpmd: %u command(s) failed\n", tp_cl.errors);
+	if (errors > 0) {
+		fprintf(stderr, "rdma-testpmd: %u command(s) failed\n", errors);
 		return -EINVAL;
 	}
 	return 0;

@@ -89,7 +89,7 @@ tp_report_histogram(FILE *f, const struct tp_lat_result *r)
 		bar = (uint32_t)((uint64_t)r->hist[i] * TP_BAR_MAX / most);
 		if (r->hist[i] > 0 && bar == 0)
 			bar = 1;
-		fprintf(f, "   [%9.2f, %9.2f) %-*.*s %u\n", r->hist_lo + i * r->hist_width,
+		fprintf(f, "   [%9.3f, %9.3f) %-*.*s %u\n", r->hist_lo + i * r->hist_width,
 			r->hist_lo + (i + 1) * r->hist_width, TP_BAR_MAX, (int)bar,
 			"##################################################", r->hist[i]);
 	}
