@@ -550,6 +550,7 @@ tp_parse_one(struct tp_config *cfg, int c, const char *arg, FILE *err)
 int
 tp_parse_args(struct tp_config *cfg, int argc, char **argv, FILE *err)
 {
+	bool all = false;
 	int c;
 
 	optind = 1;
@@ -571,7 +572,11 @@ tp_parse_args(struct tp_config *cfg, int argc, char **argv, FILE *err)
 		}
 		if (tp_parse_one(cfg, c, optarg, err) < 0)
 			return -EINVAL;
+		all |= c == 'a';
 	}
+	/* -a wins over -s whatever their order (setting the size knob ends a sweep). */
+	if (all)
+		cfg->sweep = true;
 	if (optind < argc) {
 		fprintf(err, "rdma-testpmd: unexpected argument '%s' (try --help)\n", argv[optind]);
 		return -EINVAL;

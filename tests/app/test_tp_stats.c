@@ -281,6 +281,8 @@ test_options(void)
 	TEST_CHECK_EQ(c.port, 7000);
 	TEST_CHECK_EQ(PARSE(&c, &m, "-a", "--size-max", "4K"), 0);
 	TEST_CHECK(c.sweep && c.size_min == 2 && c.size_max == 4096);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-a", "-s", "64"), 0);
+	TEST_CHECK(c.sweep);				/* -a wins over -s */
 
 	TEST_CHECK_EQ(PARSE(&c, &m, "--bogus"), -EINVAL);
 	TEST_CHECK(strstr(m, "unknown option '--bogus'") != NULL);
