@@ -249,6 +249,7 @@ struct tp_side {
 	const struct tp_config *cfg;		/**< configuration */
 	const struct tp_engine *eng;		/**< engine of the current run */
 	int16_t dev_id;				/**< device */
+	const char *devargs;			/**< its devargs (the GID comes from ip=) */
 	struct rdmadev_ctx *ctx;		/**< context */
 	struct rdmadev_pd *pd;			/**< PD */
 	struct rdmadev_cq *scq;			/**< send CQ (all QPs) */
@@ -289,6 +290,7 @@ struct tp_side {
 struct tp_ctx {
 	struct tp_config cfg;			/**< configuration */
 	int16_t dev[TP_MAX_DEVS];		/**< open devices, -1 none */
+	char dev_args[TP_MAX_DEVS][TP_DEVARGS_LEN];	/**< their devargs */
 	unsigned int nb_dev;			/**< devices open */
 	bool model;				/**< running on the device model */
 	struct tp_side side[2];			/**< client [0], server [1] */

@@ -64,6 +64,7 @@ tp_dev_up(struct tp_ctx *t, const char *devargs)
 			strerror(-id));
 		return id;
 	}
+	snprintf(t->dev_args[t->nb_dev], sizeof(t->dev_args[0]), "%s", devargs);
 	t->dev[t->nb_dev++] = (int16_t)id;
 	rc = rdmadev_configure((int16_t)id, &conf);
 	if (rc == 0)
@@ -121,13 +122,27 @@ tp_devices_close(struct tp_ctx *t)
 	return leaks;
 }
 
-/* The side's GID: an IPv4-mapped address per device (::ffff:192.168.0.<dev + 1>). */
+/*
+ * The side's GID: RoCEv2's IPv4-mapped form (::ffff:a.b.c.d) of the device's address, taken
+ * from its devargs key ip=a.b.c.d when it has one, else ::ffff:192.168.0.<dev id + 1>.
+ */
 static void
 tp_local_gid(const struct tp_side *s, uint8_t gid[16])
 {
+	const char *ip = strstr(s->devargs, ",ip=");
+	unsigned int a, b, c, d;
+
 	memset(gid, 0, 16);
 	gid[10] = 0xff;
 	gid[11] = 0xff;
+	if (ip != NULL && sscanf(ip + 4, "%u.%u.%u.%u", &a, &b, &c, &d) == 4 && a < 256 &&
+	    b < 256 && c < 256 && d < 256) {
+		gid[12] = (uint8_t)a;
+		gid[13] = (uint8_t)b;
+		gid[14] = (uint8_t)c;
+		gid[15] = (uint8_t)d;
+		return;
+	}
 	gid[12] = 192;
 	gid[13] = 168;
 	gid[14] = 0;
@@ -430,6 +445,7 @@ tp_sides_init(struct tp_ctx *t)
 		t->side[i].cfg = &t->cfg;
 		t->side[i].role = i == 1 || t->cfg.mode == TP_MODE_SERVER ? TP_SERVER : TP_CLIENT;
 		t->side[i].dev_id = t->dev[i < t->nb_dev ? i : 0];
+		t->side[i].devargs = t->dev_args[i < t->nb_dev ? i : 0];
 	}
 	if (t->nb_sides == 2) {
 		t->side[0].peer = &t->side[1];
