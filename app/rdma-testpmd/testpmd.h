@@ -320,6 +320,8 @@ struct rdmadev_cq *tp_find_cq(struct tp_ctx *t, uint32_t cqn);
  * @return 0, -ETIMEDOUT, -EPROTO (peer at another tag), socket errors.
  */
 int tp_barrier(struct tp_ctx *t, uint32_t tag);
+/** Two-process mode: tell a peer waiting at a barrier that this side failed (best effort). */
+void tp_barrier_abort(struct tp_ctx *t);
 
 /** Record an error on a side (first one wins) and return @p rc. */
 int tp_side_fail(struct tp_side *s, int rc, const char *fmt, ...)

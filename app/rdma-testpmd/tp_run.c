@@ -330,6 +330,8 @@ tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 			rc = tp_report_size(t, eng, size);
 		if (rc < 0) {
 			tp_explain(t, eng, size, rc);
+			if (t->nb_sides == 1 && rc != -ECANCELED)
+				tp_barrier_abort(t);
 			break;
 		}
 		if (!t->cfg.sweep || size >= t->cfg.size_max)

@@ -25,6 +25,9 @@
 #define TP_UD_GRH	40u
 /* The server waits this many times the progress timeout for a client to show up. */
 #define TP_ACCEPT_FACTOR 10u
+/* Barrier tag that tells the peer this side failed, and how long we try to tell it. */
+#define TP_ABORT_TAG	0xffffffu
+#define TP_ABORT_MS	1000u
 /* Slice of a TCP wait between two polls of the device. */
 #define TP_CM_SLICE_MS	20
 
@@ -335,27 +338,45 @@ tp_service(struct tp_ctx *t)
 	}
 }
 
+/* Failures after which the exchange is tried again: the peer is not there yet, or a
+ * connection ended half way (a wait slice ran out on one side); both sides then agree that
+ * nothing was exchanged. */
+static bool
+tp_exchange_retry(int rc)
+{
+	return rc == -ETIMEDOUT || rc == -ECONNREFUSED || rc == -EPROTO || rc == -ECONNRESET ||
+	       rc == -EPIPE;
+}
+
+/*
+ * The server accepts in short slices and polls its device between them (an RDMA read or
+ * write target must keep its device running while the client works); the client connects
+ * with the whole remaining time, so it never leaves a half-done connection behind.
+ */
 static int
 tp_exchange_slices(struct tp_ctx *t, const char *host, const struct rdmadev_cm_param *local,
 		   struct rdmadev_cm_param *remote, uint64_t end)
 {
-	int rc;
+	uint64_t now;
+	int rc, left;
 
-	do {
+	for (;;) {
 		if (t->stop)
 			return -EINTR;
+		now = tp_ticks();
+		if (now >= end)
+			return -ETIMEDOUT;
+		left = (int)((double)(end - now) * 1000.0 / tp_ticks_hz()) + 1;
 		if (t->cfg.mode == TP_MODE_SERVER)
-			rc = rdmadev_cm_accept(t->cm, local, remote, TP_CM_SLICE_MS);
+			rc = rdmadev_cm_accept(t->cm, local, remote, RTE_MIN(left, TP_CM_SLICE_MS));
 		else
-			rc = rdmadev_cm_connect(t->cm, host, t->cfg.port, local, remote,
-						TP_CM_SLICE_MS);
-		if (rc != -ETIMEDOUT && rc != -ECONNREFUSED)
+			rc = rdmadev_cm_connect(t->cm, host, t->cfg.port, local, remote, left);
+		if (!tp_exchange_retry(rc))
 			return rc;
 		tp_service(t);
-		if (rc == -ECONNREFUSED)
+		if (t->cfg.mode == TP_MODE_CLIENT && rc != -ETIMEDOUT)
 			usleep(TP_CM_SLICE_MS * 1000);
-	} while (tp_ticks() < end);
-	return -ETIMEDOUT;
+	}
 }
 
 /* One exchange with the peer, the server accepting and the client connecting, in slices. */
@@ -381,16 +402,33 @@ tp_exchange(struct tp_ctx *t, const struct rdmadev_cm_param *local,
 int
 tp_barrier(struct tp_ctx *t, uint32_t tag)
 {
-	struct rdmadev_cm_param local = { .qpn = tag & 0xffffff }, remote;
+	struct rdmadev_cm_param local = { .qpn = tag & 0xffffff, .mtu = (uint8_t)t->cfg.mtu };
+	struct rdmadev_cm_param remote;
 	int rc;
 
 	rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
+	if (rc == 0 && remote.qpn == TP_ABORT_TAG) {
+		fprintf(stderr, "rdma-testpmd: the peer failed (see its output) before step %u\n",
+			tag);
+		return -ECANCELED;
+	}
 	if (rc == 0 && remote.qpn != local.qpn)
 		rc = -EPROTO;
 	if (rc < 0)
 		fprintf(stderr, "rdma-testpmd: the peer did not reach step %u within %u ms: %s\n",
 			tag, t->cfg.timeout_ms * TP_ACCEPT_FACTOR, strerror(-rc));
 	return rc;
+}
+
+void
+tp_barrier_abort(struct tp_ctx *t)
+{
+	struct rdmadev_cm_param local = { .qpn = TP_ABORT_TAG, .mtu = (uint8_t)t->cfg.mtu };
+	struct rdmadev_cm_param remote;
+
+	/* Best effort and short: a peer waiting at a barrier learns at once that we failed. */
+	if (t->cm != NULL)
+		tp_exchange(t, &local, &remote, TP_ABORT_MS);
 }
 
 static int

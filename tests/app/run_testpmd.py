@@ -98,7 +98,10 @@ def table(out, hdr):
                 break
             if line.startswith('   '):   # histogram lines
                 continue
-            rows.append([float(x) for x in line.split()])
+            try:
+                rows.append([float(x) for x in line.split()])
+            except ValueError:   # a server's summary row: "<bytes> <iters> (server: ...)"
+                rows.append(line.split())
     return rows
 
 
