@@ -272,6 +272,25 @@ tp_report_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size)
 	return rc;
 }
 
+/* --lcores C,S: the client runs on the main lcore (C names it), the server on S. */
+static int
+tp_lcores_check(const struct tp_ctx *t)
+{
+	int c = t->cfg.lcore_client, s = t->cfg.lcore_server;
+
+	if (c >= 0 && (unsigned int)c != rte_get_main_lcore()) {
+		fprintf(stderr, "rdma-testpmd: --lcores %d,%d: the client side runs on the main "
+			"lcore (%u): name it first\n", c, s, rte_get_main_lcore());
+		return -EINVAL;
+	}
+	if (s >= 0 && s != c && !rte_lcore_is_enabled((unsigned int)s)) {
+		fprintf(stderr, "rdma-testpmd: --lcores %d,%d: lcore %d is not enabled (give EAL "
+			"-l with it)\n", c, s, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static FILE *
 tp_open_sink(const char *path)
 {
@@ -348,7 +367,7 @@ tp_run_test(struct tp_ctx *t)
 	const struct tp_engine *eng = tp_engine_find(t->cfg.test);
 	int rc;
 
-	if (tp_config_check(&t->cfg, stderr) < 0)
+	if (tp_config_check(&t->cfg, stderr) < 0 || tp_lcores_check(t) < 0)
 		return -EINVAL;
 	/* Objects are shaped by the configuration: rebuild them for every run. */
 	rc = tp_setup(t);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_lcore.h>
 
 #include "test.h"
 #include "testpmd.h"
@@ -67,13 +68,15 @@ static void
 mock_push(uint32_t cq, uint64_t wr_id, uint8_t opcode, uint32_t len, uint32_t qpn)
 {
 	struct mock_wc_ring *r = &mock_cq[cq % MOCK_IDS];
-	struct rdmadev_wc *wc = &r->wc[r->tail++ % MOCK_RING];
+	struct rdmadev_wc *wc = &r->wc[r->tail % MOCK_RING];
 
 	memset(wc, 0, sizeof(*wc));
 	wc->wr_id = wr_id;
 	wc->opcode = opcode;
 	wc->byte_len = len;
 	wc->qp_num = qpn;
+	/* Each ring has one producer and one consumer (the sides may run on two lcores). */
+	__atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_RELEASE);
 }
 
 /* Deliver a SEND into the peer's next posted receive; false when it has none. */
@@ -85,11 +88,11 @@ mock_deliver(const struct tp_side *peer, uint32_t qi, const struct rdmadev_send_
 	const struct rdmadev_sge *dst;
 	uint64_t wr_id;
 
-	if (rq->head == rq->tail)
+	if (rq->head == __atomic_load_n(&rq->tail, __ATOMIC_ACQUIRE))
 		return false;
 	dst = &rq->sge[rq->head % MOCK_RING];
 	wr_id = rq->wr[rq->head % MOCK_RING].wr_id;
-	rq->head++;
+	__atomic_store_n(&rq->head, rq->head + 1, __ATOMIC_RELEASE);
 	memcpy((void *)(uintptr_t)dst->addr, (const void *)(uintptr_t)wr->sg_list[0].addr,
 	       wr->sg_list[0].length);
 	mock_push(rdmadev_cq_id(peer->rcq), wr_id, RDMADEV_WC_RECV, wr->sg_list[0].length, qpn);
@@ -149,10 +152,11 @@ mock_post_recv(void *drv, const struct rdmadev_recv_wr *wrs, uint16_t n, int *er
 		return 0;
 	}
 	rq = &mock_rq[rdmadev_qp_num(s->qp[qi]) % MOCK_IDS];
-	for (k = 0; k < n && rq->tail - rq->head < MOCK_RING; k++) {
+	for (k = 0; k < n && rq->tail - __atomic_load_n(&rq->head, __ATOMIC_ACQUIRE) < MOCK_RING;
+	     k++) {
 		rq->wr[rq->tail % MOCK_RING] = wrs[k];
 		rq->sge[rq->tail % MOCK_RING] = wrs[k].sg_list[0];
-		rq->tail++;
+		__atomic_store_n(&rq->tail, rq->tail + 1, __ATOMIC_RELEASE);
 	}
 	return k;
 }
@@ -163,7 +167,7 @@ mock_poll_cq(void *drv, struct rdmadev_wc *wcs, uint16_t n)
 	struct mock_wc_ring *r = &mock_cq[mock_cq_id(drv) % MOCK_IDS];
 	uint16_t k;
 
-	for (k = 0; k < n && r->head != r->tail; k++)
+	for (k = 0; k < n && r->head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE); k++)
 		wcs[k] = r->wc[r->head++ % MOCK_RING];
 	return k;
 }
@@ -254,6 +258,26 @@ check_lat(const char *test, const char *extra_knob, const char *extra_val, uint6
 }
 
 static void
+check_lat_split(const char *test)
+{
+	double v[16][9];
+	char *out = NULL;
+	int n, nf = 0;
+
+	config(test, 200, 8);
+	TEST_CHECK_EQ(tp_knob_set(&ctx.cfg, "lcores", "0,1", stderr), 0);
+	TEST_CHECK_EQ(run_mock(&out), 0);
+	n = rows_of(out, " #bytes #iterations    t_min", v, 16, &nf);
+	TEST_CHECK_EQ(n, 3);
+	TEST_CHECK(n > 0 && v[0][1] == 200 && v[0][2] <= v[0][4] && v[0][4] <= v[0][3]);
+	free(out);
+	/* A client lcore that is not the main one is refused. */
+	config(test, 200, 8);
+	TEST_CHECK_EQ(tp_knob_set(&ctx.cfg, "lcores", "1,0", stderr), 0);
+	TEST_CHECK_EQ(tp_run_test(&ctx), -EINVAL);
+}
+
+static void
 test_write_lat(void)
 {
 	check_lat("write_lat", NULL, NULL, &mock_writes);
@@ -335,6 +359,19 @@ test_send_bw(void)
 {
 	check_bw("send_bw", 2, 2, 16, &mock_sends);
 	TEST_CHECK_EQ(mock_recvs, 6 * 1000 * 2);
+}
+
+/* --lcores 0,1: the server side steps on lcore 1 while the client runs on the main lcore. */
+static void
+test_two_lcores(void)
+{
+	if (rte_lcore_count() < 2) {
+		printf("# skipped: one lcore\n");
+		return;
+	}
+	ctx.cfg.lcore_client = -1;
+	check_lat_split("send_lat");
+	check_lat_split("write_lat");
 }
 
 /* --duration: the run stops on time, every posted WR completes, the counts still balance. */
@@ -439,6 +476,7 @@ main(void)
 	TEST_RUN(test_write_bw_lists);
 	TEST_RUN(test_read_bw);
 	TEST_RUN(test_send_bw);
+	TEST_RUN(test_two_lcores);
 	TEST_RUN(test_duration);
 	TEST_RUN(test_refused);
 	TEST_RUN(test_watchdog);
