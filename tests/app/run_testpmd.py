@@ -59,7 +59,7 @@ def eal(tag, lcores='0'):
     args = ['--no-pci', '--file-prefix', 'tp%s%d' % (tag, os.getpid()), '-l', lcores,
             '--log-level=lib.eal:error', '--log-level=pmd.rdma.irdma:warning',
             '--no-telemetry']
-    if os.environ.get('IRDMA_TEST_NO_HUGE', '1') not in ('', '0') or not huge_ok():
+    if os.environ.get('IRDMA_TEST_NO_HUGE', '') not in ('', '0') or not huge_ok():
         args += ['--no-huge', '-m', '512']
     else:
         args += ['-m', '256']
