@@ -30,10 +30,11 @@ tp_side_fail(struct tp_side *s, int rc, const char *fmt, ...)
 	va_list ap;
 
 	if (s->error == 0) {
-		s->error = rc;
 		va_start(ap, fmt);
 		vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
 		va_end(ap);
+		/* The message first: another lcore may read it once it sees the error. */
+		__atomic_store_n(&s->error, rc, __ATOMIC_RELEASE);
 	}
 	return rc;
 }

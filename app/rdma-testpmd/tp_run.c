@@ -106,6 +106,10 @@ tp_loop_check(struct tp_loop *l, uint64_t start, uint64_t *last_change, uint64_t
 	}
 	if (l->t->stop)
 		return tp_side_fail(l->sides[0], -EINTR, "stopped");
+	/* A side stepped on another lcore failed: this one will not get its answers. */
+	for (i = 0; i < l->t->nb_sides; i++)
+		if (__atomic_load_n(&l->t->side[i].error, __ATOMIC_ACQUIRE) != 0)
+			return l->t->side[i].error;
 	if (l->show_progress && now - start > tp_ms_ticks(1000) &&
 	    now - *last_line > tp_ms_ticks(TP_PROGRESS_MS)) {
 		tp_progress_line(l, start, now);
