@@ -15,14 +15,14 @@ trap 'rm -rf "$out"' EXIT
 # The benchmark's --quick op counts per thread (see bench_restrack.c).
 ops_of() {
     case $1 in
-        lookup) echo 131072 ;;
+        lookup|bulk) echo 131072 ;;
         mixed) echo 65536 ;;
         churn) echo 16384 ;;
     esac
 }
 
 printf '%-8s %-10s %12s\n' workload impl 'instr/op'
-for w in lookup mixed churn; do
+for w in lookup bulk mixed churn; do
     for impl in restrack mutex hash_gp hash_lkp; do
         [ "$w" = churn ] && [ "$impl" = hash_lkp ] && continue
         f="$out/$w.$impl"
