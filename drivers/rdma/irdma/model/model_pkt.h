@@ -22,6 +22,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /** UDP destination port of RoCEv2. */
@@ -159,6 +160,12 @@ int model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h
  * the wire (little-endian CRC32).
  */
 uint32_t model_pkt_icrc(const uint8_t *frame, uint32_t flen);
+
+/**
+ * CRC32 as zlib's crc32() computes it (reflected polynomial 0xEDB88320): continue @p crc
+ * (0 to start) over @p n bytes at @p buf. The ICRC is built on it.
+ */
+uint32_t model_crc32(uint32_t crc, const void *buf, size_t n);
 
 /* ---- Wires ---- */
 
