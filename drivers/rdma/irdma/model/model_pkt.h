@@ -230,4 +230,13 @@ int model_port_set_faults(struct model_port *p, const struct model_wire_faults *
 /** Copy the port's counters. */
 void model_port_stats_get(const struct model_port *p, struct model_port_stats *st);
 
+/**
+ * Append every frame the port sends (as it goes on the wire, before faults; on the UDP wire
+ * after the rewrite of its IPv4 / UDP source) and receives to the classic pcap file
+ * @p path (LINKTYPE_ETHERNET), replacing a capture already open; NULL closes the capture.
+ * The file is complete once closed (here or by model_port_detach()).
+ * @return 0, -EINVAL (no port) or -errno of fopen / -EIO.
+ */
+int model_port_pcap_open(struct model_port *p, const char *path);
+
 #endif /* IRDMA_MODEL_PKT_H */
