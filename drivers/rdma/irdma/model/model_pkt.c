@@ -81,7 +81,7 @@ extern int irdma_model_logtype;
 #define UDP_OFF_CSUM		6
 #define BTH_OFF_RESV		4
 
-/* ---- byte helpers (big endian) ---- */
+/* ---- byte helpers (big endian, but for the ICRC) ---- */
 
 static inline void
 put16(uint8_t *p, uint32_t v)
@@ -110,6 +110,22 @@ put64(uint8_t *p, uint64_t v)
 {
 	put32(p, (uint32_t)(v >> 32));
 	put32(p + 4, (uint32_t)v);
+}
+
+/* The ICRC field: the CRC value least significant byte first. */
+static inline void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint32_t
+get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static inline uint32_t
@@ -585,15 +601,7 @@ model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len
 		memcpy(p, payload, len);
 	memset(p + len, 0, pad);
 	p += len + pad;
-	put32(p, 0);
-	{
-		uint32_t icrc = icrc_compute(frame + l2, h->ipv4, (uint32_t)(p - frame) - l2);
-
-		p[0] = (uint8_t)icrc;
-		p[1] = (uint8_t)(icrc >> 8);
-		p[2] = (uint8_t)(icrc >> 16);
-		p[3] = (uint8_t)(icrc >> 24);
-	}
+	put_le32(p, icrc_compute(frame + l2, h->ipv4, (uint32_t)(p - frame) - l2));
 	return (int)total;
 }
 
@@ -696,7 +704,7 @@ model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 		const uint8_t **payload, uint32_t *len)
 {
 	const uint8_t *p, *bth, *end = frame + flen;
-	uint32_t l2, f, pad, rest, icrc;
+	uint32_t l2, f, pad, rest;
 	bool v4 = false;
 	int r;
 
@@ -746,9 +754,7 @@ model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 	if (rest < pad || rest % 4 != 0)
 		return bad("payload plus pad is not a multiple of 4 or shorter than PadCnt", rest);
 
-	icrc = (uint32_t)end[-4] | (uint32_t)end[-3] << 8 | (uint32_t)end[-2] << 16 |
-	       (uint32_t)end[-1] << 24;
-	if (icrc_compute(frame + l2, v4, flen - l2 - ICRC_LEN) != icrc) {
+	if (icrc_compute(frame + l2, v4, flen - l2 - ICRC_LEN) != get_le32(end - ICRC_LEN)) {
 		PKT_LOG(DEBUG, "parse: ICRC mismatch (opcode 0x%02x psn %u)", bth[0],
 			get24(bth + 9));
 		return -EILSEQ;
