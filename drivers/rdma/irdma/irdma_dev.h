@@ -47,6 +47,8 @@ extern "C" {
 #define IRDMA_DEV_MAX_MRS		(UINT32_C(1) << 24)
 /** Application contexts the driver admits. */
 #define IRDMA_DEV_MAX_CTX		256u
+/** Ethernet MTU the port reports (the kernel's IRDMA_DEFAULT_MTU). */
+#define IRDMA_DEV_ETH_MTU		1500u
 
 /**
  * The irdma_hw of an open irdma device (for tests and diagnostics: fault injection and
