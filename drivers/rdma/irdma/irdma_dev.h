@@ -57,6 +57,14 @@ extern "C" {
  */
 struct irdma_hw *irdma_dev_hw(struct rdmadev *dev);
 
+struct irdma_ctrl;
+
+/**
+ * The control path of an open irdma device (tests and diagnostics: raw CQP commands).
+ * @return the control path, or NULL when @p dev is not an irdma device.
+ */
+struct irdma_ctrl *irdma_dev_ctrl(struct rdmadev *dev);
+
 #ifdef __cplusplus
 }
 #endif
