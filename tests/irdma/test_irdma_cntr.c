@@ -3,8 +3,8 @@
  */
 
 /*
- * Statistics counters, device counters, completion counters, DMA handles and the port's
- * addresses end to end: rdmadev -> irdma PMD -> CQP -> device model.
+ * Statistics counters, device counters, completion counters and DMA handles end to end:
+ * rdmadev -> irdma PMD -> CQP -> device model.
  *
  * Counters: MANAGE_STATS allocate / free, a QP bound through its context (the context bytes
  * decoded here: STAT_INDEX at byte 144 bits 6:0, USESTATSINSTANCE at byte 160 bit 26; fact
@@ -12,9 +12,9 @@
  * GATHER_STATS (including a counter that wraps in the device), every refusal (bind twice,
  * a QP of another device, free while bound) and CQP faults driving the abort paths. The
  * model's own checks through raw CQP WQEs, and the gather buffer compared byte by byte with
- * one built here from the kernel's offsets. Port: MAC, GID table from devargs `ip=` and the
- * default, parse errors, and the source address of QP contexts (LOCAL_IPADDR at bytes 184 /
- * 192, MACADDRESS at byte 152 bits 63:16) and AHs. Restrack counts are checked throughout.
+ * one built here from the kernel's offsets. Completion counters (software, fed by the poll
+ * path) and DMA handles (validated hints, shown in the resource dump). Restrack counts are
+ * checked throughout.
  */
 
 #include <errno.h>
@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include <rdmadev.h>
@@ -713,6 +714,144 @@ out:
 	env_down(&e);
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Completion counters and DMA handles.
+ */
+
+/* Completion counters are software: the poll path adds to rdmadev_comp_cntr::value. */
+static void
+test_comp_cntr(void)
+{
+	struct rdmadev_cq_attr cqa = { .cqe = 32, .comp_vector = 0 };
+	struct rdmadev_comp_cntr *cc = NULL;
+	struct rdmadev_cq *cq = NULL;
+	uint64_t v = 1;
+	struct env e;
+
+	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_comp_cntr_create(e.ctx, &cc), 0);
+	if (cc == NULL)
+		goto out;
+	TEST_CHECK_EQ(live(&e, RESTRACK_COMP_CNTR), 1);
+	TEST_CHECK_EQ(rdmadev_comp_cntr_read(cc, &v), 0);
+	TEST_CHECK_EQ(v, 0);
+	TEST_CHECK_EQ(rdmadev_comp_cntr_read(cc, NULL), -EINVAL);
+	cqa.comp_cntr = cc;
+	TEST_CHECK_EQ(rdmadev_cq_create(e.ctx, &cqa, &cq), 0);
+	if (cq != NULL) {
+		const struct irdma_cq *icq = cq->obj.fp.drv;
+
+		/* The poll path's target is the class's value. */
+		TEST_CHECK(icq != NULL && icq->comp_cntr == &cc->value);
+		if (icq != NULL && icq->comp_cntr != NULL)
+			__atomic_fetch_add(icq->comp_cntr, 5, __ATOMIC_RELAXED);
+	}
+	TEST_CHECK_EQ(rdmadev_comp_cntr_read(cc, &v), 0);
+	TEST_CHECK_EQ(v, cq != NULL ? 5 : 0);
+	TEST_CHECK_EQ(rdmadev_comp_cntr_destroy(cc), -EBUSY);
+	TEST_CHECK_EQ(live(&e, RESTRACK_COMP_CNTR), 1);
+	if (cq != NULL)
+		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	TEST_CHECK_EQ(rdmadev_comp_cntr_destroy(cc), 0);
+out:
+	env_down(&e);
+}
+
+/* Does the resource dump of type @p t hold @p needle? */
+static bool
+dump_has(const struct env *e, enum restrack_type t, const char *needle)
+{
+	static char out[8192];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	if (f == NULL)
+		return false;
+	memset(out, 0, sizeof(out));
+	TEST_CHECK_EQ(rdmadev_res_dump((int16_t)e->id, t, f), 0);
+	fclose(f);
+	return strstr(out, needle) != NULL;
+}
+
+/* A NUMA node below RTE_MAX_NUMA_NODES that EAL did not find, or -1. */
+static int
+absent_node(void)
+{
+	int n;
+	unsigned int i;
+
+	for (n = 0; n < RTE_MAX_NUMA_NODES; n++) {
+		for (i = 0; i < rte_socket_count(); i++)
+			if (rte_socket_id_by_idx(i) == n)
+				break;
+		if (i == rte_socket_count())
+			return n;
+	}
+	return -1;
+}
+
+static void
+test_dmah(void)
+{
+	struct rdmadev_dmah_attr da = { .cpu_id = 0, .numa_node = -1, .ph = 2 };
+	struct rdmadev_dmah *d1 = NULL, *d2 = NULL, *bad = NULL;
+	struct rdmadev_mr_attr ma;
+	struct rdmadev_mr *mr = NULL;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char want[64];
+	void *buf = NULL;
+	struct env e;
+
+	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &d1), 0);
+	da.cpu_id = -1;
+	da.numa_node = rte_socket_id_by_idx(0);
+	da.ph = 0;
+	TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &d2), 0);
+	TEST_CHECK_EQ(live(&e, RESTRACK_DMAH), 2);
+	/* A CPU or a node the machine does not have. */
+	da.cpu_id = (int)ncpu;
+	da.numa_node = -1;
+	TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &bad), -EINVAL);
+	da.cpu_id = -1;
+	da.numa_node = absent_node();
+	if (da.numa_node >= 0)
+		TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &bad), -EINVAL);
+	TEST_CHECK(bad == NULL);
+	TEST_CHECK_EQ(live(&e, RESTRACK_DMAH), 2);
+	if (d1 == NULL || d2 == NULL)
+		goto out;
+	/* The hint is in the dump; an MR registered with it names it. */
+	TEST_CHECK(dump_has(&e, RESTRACK_DMAH, "cpu 0 numa -1 ph 2 tph off"));
+	buf = rte_zmalloc("dmah_mr", 8192, 4096);
+	TEST_CHECK(buf != NULL);
+	if (buf == NULL)
+		goto out;
+	memset(&ma, 0, sizeof(ma));
+	ma.addr = buf;
+	ma.length = 8192;
+	ma.iova = (uint64_t)(uintptr_t)buf;
+	ma.access = RDMADEV_ACCESS_LOCAL_WRITE;
+	ma.dmah = d1;
+	TEST_CHECK_EQ(rdmadev_mr_reg(e.pd, &ma, &mr), 0);
+	snprintf(want, sizeof(want), "dmah %u", rdmadev_obj_id(&d1->obj));
+	TEST_CHECK(mr != NULL && dump_has(&e, RESTRACK_MR, want));
+	TEST_CHECK_EQ(rdmadev_dmah_free(d1), mr != NULL ? -EBUSY : 0);
+	if (mr != NULL) {
+		TEST_CHECK_EQ(rdmadev_mr_dereg(mr), 0);
+		TEST_CHECK_EQ(rdmadev_dmah_free(d1), 0);
+	}
+	d1 = NULL;
+out:
+	if (d1 != NULL)
+		TEST_CHECK_EQ(rdmadev_dmah_free(d1), 0);
+	if (d2 != NULL)
+		TEST_CHECK_EQ(rdmadev_dmah_free(d2), 0);
+	rte_free(buf);
+	env_down(&e);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -729,6 +868,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_xstats);
 	TEST_RUN(test_model_raw);
 	TEST_RUN(test_model_free_in_use);
+	TEST_RUN(test_comp_cntr);
+	TEST_RUN(test_dmah);
 	rte_eal_cleanup();
 	return test_done();
 }
