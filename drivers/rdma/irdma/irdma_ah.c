@@ -18,7 +18,8 @@
  * AHs: ids 0 .. committed FSIAV count - 1 from a bitmap; CREATE_ADDR_HANDLE with the fields
  * of base/irdma_cqp.h, the source address from the port's GID table entry av->sgid_index
  * (irdma_port.c; an index beyond the table or of the other family is refused), and
- * DESTROY_ADDR_HANDLE repeats them. One mutex covers both tables and the MANAGE_ARP commands issued under it.
+ * DESTROY_ADDR_HANDLE repeats them. One mutex covers both tables and the MANAGE_ARP
+ * commands issued under it.
  */
 
 #include <errno.h>
@@ -106,17 +107,6 @@ bm_find_free(const uint64_t *bm, uint32_t first, uint32_t n)
 
 /* ---- helpers ---- */
 
-static uint64_t
-irdma_mac_u64(const uint8_t mac[6])
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 6; i++)
-		v = v << 8 | mac[i];
-	return v;
-}
-
 static uint32_t
 irdma_gid_word(const uint8_t gid[16], unsigned int i)
 {
@@ -179,7 +169,7 @@ irdma_arp_manage(struct irdma_ctrl *c, uint32_t idx, const uint8_t *mac)
 	irdma_set(&w, CQP_ARP_INDEX, idx);
 	if (mac != NULL) {
 		irdma_set(&w, CQP_ARP_REACHMAX, IRDMA_ARP_REACH_MAX);
-		irdma_set(&w, CQP_ARP_MAC, irdma_mac_u64(mac));
+		irdma_set(&w, CQP_ARP_MAC, irdma_mac_to_u64(mac));
 		irdma_set(&w, CQP_ARP_ENTRYVALID, 1);
 	}
 	ret = irdma_cqp_exec(c, &w, NULL);
@@ -301,7 +291,7 @@ irdma_ah_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct ird
 
 	irdma_cqp_wqe_init(w, op);
 	irdma_set(w, CQP_AH_IDX, a->id);
-	irdma_set(w, CQP_AH_MAC, irdma_mac_u64(av->dmac));
+	irdma_set(w, CQP_AH_MAC, irdma_mac_to_u64(av->dmac));
 	if (av->vlan_id <= IRDMA_AH_VLAN_MAX) {
 		irdma_set(w, CQP_AH_INSERTVLANTAG, 1);
 		irdma_set(w, CQP_AH_VLANTAG,

@@ -531,6 +531,9 @@ int irdma_ah_destroy(struct irdma_ctrl *c, struct rdmadev_ah *ah);
 
 /* ---- port addresses (irdma_port.c) ---- */
 
+/** A MAC address as the 48-bit number CQP WQEs and contexts hold (first byte highest). */
+uint64_t irdma_mac_to_u64(const uint8_t mac[6]);
+
 /** True when @p gid is an IPv4-mapped address (::ffff:a.b.c.d). */
 bool irdma_gid_is_v4mapped(const uint8_t gid[16]);
 

@@ -27,6 +27,17 @@
 /** Longest address text accepted (INET6_ADDRSTRLEN with its NUL). */
 #define IRDMA_PORT_IP_LEN	46u
 
+uint64_t
+irdma_mac_to_u64(const uint8_t mac[6])
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		v = v << 8 | mac[i];
+	return v;
+}
+
 bool
 irdma_gid_is_v4mapped(const uint8_t gid[16])
 {

@@ -106,18 +106,6 @@ irdma_qp_rings_reset(struct irdma_qp *q)
 	q->shadow = va + sq_bytes + rq_bytes;
 }
 
-/* A MAC address as the 48-bit number the context holds (first byte most significant). */
-static uint64_t
-irdma_qp_mac_u64(const uint8_t mac[6])
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 6; i++)
-		v = v << 8 | mac[i];
-	return v;
-}
-
 /* The context a QP has in RESET: rings, sizes, PD, CQs, ports, completion context. */
 static void
 irdma_qp_ctx_base(const struct irdma_qp *q)
@@ -142,7 +130,7 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_COMPL_CTX, (uint64_t)(uintptr_t)q);
 	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
 	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
-	irdma_set(ctx, QPC_MACADDRESS, irdma_qp_mac_u64(q->hw->mac));
+	irdma_set(ctx, QPC_MACADDRESS, irdma_mac_to_u64(q->hw->mac));
 }
 
 /* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */
