@@ -175,8 +175,8 @@ test_devargs_errors(void)
 		"irdma_model0,mac=zz:00:00:00:00:01" TAIL,
 		"irdma_model0,mac=02:00:00:00:00:01:02" TAIL,
 		"irdma_model0,wire=" TAIL,
-		"irdma_model0,wire=udp:127.0.0.1:4791/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-		"xxxxxxxxxx" TAIL,
+		"irdma_model0,wire=udp:127.0.0.1:4791/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxx" TAIL,
 	};
 	char many[40 * 33] = "irdma_model0,ip=";
 	unsigned int i;

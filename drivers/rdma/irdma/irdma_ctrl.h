@@ -355,7 +355,7 @@ struct irdma_qp {
 	struct irdma_dma_mem ring;	/**< SQ pages | RQ pages | shadow area */
 	struct irdma_dma_mem hctx;	/**< Q2 (+0) | RoCE host context (+IRDMA_Q2_BUF_SIZE) */
 	uint32_t arp_idx;		/**< ARP entry the context names (0: the reserved default) */
-	uint8_t stats_use;		/**< bound to a statistics instance (QPC_USESTATSINSTANCE) */
+	uint8_t stats_use;		/**< bound to a statistics instance (USESTATSINSTANCE) */
 	uint32_t stats_idx;		/**< that instance (QPC_STAT_INDEX) */
 };
 
