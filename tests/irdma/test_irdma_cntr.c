@@ -497,6 +497,38 @@ out:
 	env_down(&e);
 }
 
+/* Every instance beyond the PF defaults can be held, then the device says no. */
+static void
+test_counter_exhaust(void)
+{
+	static struct rdmadev_counter *c[130];
+	struct rdmadev_info info;
+	unsigned int i, n = 0;
+	struct env e;
+
+	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
+	TEST_CHECK_EQ(info.max_counters, 124);
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < RTE_DIM(c); i++) {
+		if (rdmadev_counter_alloc(e.ctx, &c[i]) != 0)
+			break;
+		n++;
+	}
+	TEST_CHECK_EQ(n, 124);
+	TEST_CHECK_EQ(live(&e, RESTRACK_COUNTER), 124);
+	for (i = 0; i < n; i++)
+		TEST_CHECK_EQ(rdmadev_counter_free(c[i]), 0);
+	TEST_CHECK_EQ(live(&e, RESTRACK_COUNTER), 0);
+	/* Freed instances come back. */
+	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c[0]), 0);
+	TEST_CHECK_EQ(irdma_counter_instance(c[0]), 4);
+	TEST_CHECK_EQ(rdmadev_counter_free(c[0]), 0);
+out:
+	env_down(&e);
+}
+
 /* Device counters: the default instance, and reset as a baseline. */
 static void
 test_xstats(void)
@@ -865,6 +897,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_stat_table);
 	TEST_RUN(test_counters);
 	TEST_RUN(test_counter_faults);
+	TEST_RUN(test_counter_exhaust);
 	TEST_RUN(test_xstats);
 	TEST_RUN(test_model_raw);
 	TEST_RUN(test_model_free_in_use);

@@ -213,7 +213,11 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	in->max_fast_reg_pages = IRDMA_MAX_PAGES_PER_FMR;
 	in->max_qp_rd_atom = IRDMA_MAX_IRD;
 	in->max_qp_init_rd_atom = IRDMA_MAX_ORD;
-	in->max_counters = IRDMA_MAX_STATS_INSTANCES;
+	/* Instances 0..3 are the PFs' defaults: the rest can be allocated. */
+	in->max_counters = IRDMA_MAX_STATS_INSTANCES - IRDMA_FIRST_NON_PF_STAT;
+	/* Software objects: one completion counter per CQ, DMA handles per context's needs. */
+	in->max_comp_cntr = d->req.cqs;
+	in->max_dmah = IRDMA_DEV_MAX_DMAH;
 	/* Only CEQ0 is created: one completion vector. */
 	in->max_comp_vectors = 1;
 	in->max_pkeys = 1;

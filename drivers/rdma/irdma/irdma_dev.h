@@ -50,6 +50,8 @@ extern "C" {
 #define IRDMA_DEV_MAX_MRS		(UINT32_C(1) << 24)
 /** Application contexts the driver admits. */
 #define IRDMA_DEV_MAX_CTX		256u
+/** DMA handles the driver reports (recorded hints; nothing in the device). */
+#define IRDMA_DEV_MAX_DMAH		1024u
 /** Ethernet MTU the port reports (the kernel's IRDMA_DEFAULT_MTU). */
 #define IRDMA_DEV_ETH_MTU		1500u
 
