@@ -285,6 +285,67 @@ test_stat_table(void)
 /* ---------------------------------------------------------------------------------------
  * Counters through rdmadev.
  */
+
+/*
+ * The newest CQP WQE the model fetched, decoded here (kernel defs.h IRDMA_CQPSQ_STATS_*:
+ * qword 3 INST_INDEX 6:0, OPCODE 37:32, USE_HMC_FCN_INDEX 60, USE_INST 61, ALLOC_INST 62;
+ * qword 4 the buffer address; qword 5 HMC_FCN_INDEX 5:0). Returns qword 3.
+ */
+static uint64_t
+last_stats_wqe(const struct env *e, unsigned int op, uint64_t *qw4, uint64_t *qw5)
+{
+	uint8_t w[64];
+
+	memset(w, 0, sizeof(w));
+	TEST_CHECK_EQ(irdma_model_cqp_capture(e->hw, 0, w), (int)op);
+	TEST_CHECK_EQ(le_bits(w, 24, 37, 32), op);
+	*qw4 = le_bits(w, 32, 63, 0);
+	*qw5 = le_bits(w, 40, 63, 0);
+	TEST_CHECK_EQ(le_bits(w, 0, 63, 0) | le_bits(w, 8, 63, 0) | le_bits(w, 16, 63, 0) |
+		      le_bits(w, 48, 63, 0) | le_bits(w, 56, 63, 0), 0);
+	return le_bits(w, 24, 63, 0);
+}
+
+/* The bytes of MANAGE_STATS allocate / free and GATHER_STATS as the driver wrote them. */
+static void
+test_stats_wqes(void)
+{
+	struct rdmadev_counter *c = NULL;
+	struct rdmadev_xstat xs[64];
+	uint64_t h, q4, q5;
+	uint32_t inst;
+	struct env e;
+
+	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c), 0);
+	if (c == NULL)
+		goto out;
+	inst = irdma_counter_instance(c);
+	h = last_stats_wqe(&e, OP_MANAGE_STATS, &q4, &q5);
+	TEST_CHECK_EQ((h >> 62) & 1, 1);		/* allocate */
+	TEST_CHECK_EQ((h >> 60) & 3, 0);		/* no HMC fn index, no USE_INST */
+	TEST_CHECK_EQ(h & 0x7f, 0);
+	TEST_CHECK_EQ(q4, 0);
+	TEST_CHECK_EQ(q5, 0);				/* function 0 */
+	TEST_CHECK_EQ(rdmadev_counter_read(c, xs, RTE_DIM(xs)), (int)NSTAT);
+	h = last_stats_wqe(&e, OP_GATHER_STATS, &q4, &q5);
+	TEST_CHECK_EQ((h >> 61) & 1, 1);		/* USE_INST */
+	TEST_CHECK_EQ((h >> 62) & 1, 0);
+	TEST_CHECK_EQ(h & 0x7f, inst);
+	TEST_CHECK(q4 != 0 && q4 % 8 == 0);		/* the buffer IOVA */
+	TEST_CHECK_EQ(q5, 0);
+	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs)), (int)NSTAT);
+	h = last_stats_wqe(&e, OP_GATHER_STATS, &q4, &q5);
+	TEST_CHECK_EQ((h >> 61) & 1, 1);
+	TEST_CHECK_EQ(h & 0x7f, 0);			/* the default instance */
+	TEST_CHECK_EQ(rdmadev_counter_free(c), 0);
+	h = last_stats_wqe(&e, OP_MANAGE_STATS, &q4, &q5);
+	TEST_CHECK_EQ((h >> 62) & 1, 0);		/* free */
+	TEST_CHECK_EQ(h & 0x7f, inst);
+out:
+	env_down(&e);
+}
 static void
 test_counters(void)
 {
@@ -895,6 +956,7 @@ main(int argc, char **argv)
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_stat_table);
+	TEST_RUN(test_stats_wqes);
 	TEST_RUN(test_counters);
 	TEST_RUN(test_counter_faults);
 	TEST_RUN(test_counter_exhaust);
