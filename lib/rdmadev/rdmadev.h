@@ -281,6 +281,47 @@ int rdmadev_stats_reset(int16_t dev_id);
  */
 int rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n);
 
+/* ---------------------------------------------------------------------------------------- */
+/* Port and addresses                                                                       */
+
+/** Port states (verbs values). */
+enum rdmadev_port_state {
+	RDMADEV_PORT_DOWN = 1,		/**< no link */
+	RDMADEV_PORT_ACTIVE = 4,	/**< link up, usable */
+};
+
+/** Name of a port state ("DOWN", "ACTIVE", "UNKNOWN"). */
+const char *rdmadev_port_state_name(enum rdmadev_port_state state);
+
+/** Largest GID table rdmadev_port_info::gid_tbl_len may report. */
+#define RDMADEV_GID_TBL_MAX	256u
+
+/** The device's port (every rdmadev device has one, port 1). */
+struct rdmadev_port_info {
+	uint8_t mac[6];				/**< Ethernet address */
+	enum rdmadev_port_state state;		/**< link state */
+	uint32_t mtu;				/**< Ethernet MTU in bytes */
+	uint8_t max_mtu;			/**< largest path MTU (enum rdmadev_mtu) */
+	uint8_t active_mtu;			/**< path MTU the Ethernet MTU carries (same) */
+	uint32_t gid_tbl_len;			/**< valid GID entries, 0 .. RDMADEV_GID_TBL_MAX */
+};
+
+/**
+ * Port information: MAC address, link state, MTUs, GID table length.
+ *
+ * @return 0; -EINVAL (bad id, NULL @p info); -ENOTSUP (driver without ports); driver error.
+ */
+int rdmadev_port_info_get(int16_t dev_id, struct rdmadev_port_info *info);
+
+/**
+ * Read entry @p index of the port's GID table: a RoCEv2 GID, an IPv6 address or an
+ * IPv4-mapped one (::ffff:a.b.c.d), in network byte order. The entry index is what
+ * rdmadev_ah_attr::sgid_index names.
+ *
+ * @return 0; -EINVAL (bad id, NULL @p gid, @p index >= gid_tbl_len); -ENOTSUP; driver error.
+ */
+int rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16]);
+
 /**
  * Print the device, its information and its resource summary.
  *

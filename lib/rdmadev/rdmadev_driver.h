@@ -235,6 +235,10 @@ struct rdmadev_ops {
 	/** Optional: append driver attributes to an object's dump record. */
 	int (*res_fill)(struct rdmadev *dev, const struct rdmadev_obj *obj,
 			struct restrack_dump_rec *rec);
+	/** Fill the port information (zeroed by the library). */
+	int (*port_info_get)(struct rdmadev *dev, struct rdmadev_port_info *info);
+	/** Copy GID table entry @p index (< gid_tbl_len, checked by the library). */
+	int (*gid_get)(struct rdmadev *dev, uint32_t index, uint8_t gid[16]);
 };
 
 /** Device, as drivers see it. */

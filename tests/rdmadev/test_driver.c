@@ -532,6 +532,40 @@ td_res_fill(struct rdmadev *dev, const struct rdmadev_obj *obj, struct restrack_
 	return 0;
 }
 
+/* One port: a fixed MAC and two GIDs, ::ffff:10.0.0.1 and fe80::1. */
+static int
+td_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
+{
+	static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+	RTE_SET_USED(dev);
+	memcpy(pi->mac, mac, sizeof(mac));
+	pi->state = RDMADEV_PORT_ACTIVE;
+	pi->mtu = 1500;
+	pi->max_mtu = RDMADEV_MTU_4096;
+	pi->active_mtu = RDMADEV_MTU_1024;
+	pi->gid_tbl_len = 2;
+	return 0;
+}
+
+static int
+td_gid_get(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
+{
+	RTE_SET_USED(dev);
+	memset(gid, 0, 16);
+	if (index == 0) {
+		gid[10] = 0xff;
+		gid[11] = 0xff;
+		gid[12] = 10;
+		gid[15] = 1;
+	} else {
+		gid[0] = 0xfe;
+		gid[1] = 0x80;
+		gid[15] = 1;
+	}
+	return 0;
+}
+
 static const struct rdmadev_ops td_ops = {
 	.dev_info_get = td_info_get,
 	.dev_configure = td_configure,
@@ -568,6 +602,8 @@ static const struct rdmadev_ops td_ops = {
 	.dmah_alloc = td_dmah_alloc,
 	.dmah_free = td_dmah_free,
 	.res_fill = td_res_fill,
+	.port_info_get = td_port_info_get,
+	.gid_get = td_gid_get,
 };
 
 /* A driver with almost no ops, for the -ENOTSUP paths. */

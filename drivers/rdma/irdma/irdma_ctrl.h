@@ -60,6 +60,8 @@ extern int irdma_logtype;
 #define IRDMA_HMC_PBLE_COUNT		65536u
 /** The CEQ the CCQ reports to. */
 #define IRDMA_CTRL_CEQ0			0u
+/** Entries of the port's GID table (the kernel's RoCE gid_tbl_len). */
+#define IRDMA_GID_TBL_LEN		32u
 
 /** Deadline IRDMA_CTRL_TIMEOUT_MS from now, in timer cycles. */
 static inline uint64_t
@@ -179,6 +181,10 @@ struct irdma_ctrl {
 	uint32_t mr_key;		/**< next STag key (atomic; low 8 bits used) */
 	struct irdma_ah_tab *ah_tab;	/**< ARP and AH tables (irdma_ah.c; while started) */
 	uint32_t nb_ahs;		/**< live AHs (atomic) */
+	struct irdma_stats_tab *stats;	/**< statistics (irdma_stats.c; while started) */
+	/** The port's GID table (source addresses; IPv6 or IPv4-mapped), set at probe. */
+	uint8_t gid[IRDMA_GID_TBL_LEN][16];
+	uint32_t nb_gids;		/**< valid entries of gid[] */
 };
 
 /**
@@ -349,6 +355,8 @@ struct irdma_qp {
 	struct irdma_dma_mem ring;	/**< SQ pages | RQ pages | shadow area */
 	struct irdma_dma_mem hctx;	/**< Q2 (+0) | RoCE host context (+IRDMA_Q2_BUF_SIZE) */
 	uint32_t arp_idx;		/**< ARP entry the context names (0: the reserved default) */
+	uint8_t stats_use;		/**< bound to a statistics instance (USESTATSINSTANCE) */
+	uint32_t stats_idx;		/**< that instance (QPC_STAT_INDEX) */
 };
 
 /**
@@ -376,6 +384,15 @@ int irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp,
  * @return 0, or the CQP's -errno (the QP is left intact).
  */
 int irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp);
+
+/**
+ * Bind (@p bind) a QP to statistics instance @p inst, or unbind it (back to the function's
+ * default instance): QPC_USESTATSINSTANCE and QPC_STAT_INDEX in the context, kept across
+ * RESET, applied with MODIFY_QP to the QP's current HW state (before the first INIT they
+ * reach the device with the next modify). The caller holds the rdmadev QP lock.
+ * @return 0, or the CQP's -errno (the context and the binding are restored).
+ */
+int irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint32_t inst);
 
 /* ---- CQs (irdma_cq.c; the poll path is irdma_uk.c) ---- */
 
@@ -511,6 +528,98 @@ int irdma_ah_create(struct irdma_ctrl *c, struct rdmadev_ah *ah,
  * @return 0, or the CQP's -errno (the AH stays usable).
  */
 int irdma_ah_destroy(struct irdma_ctrl *c, struct rdmadev_ah *ah);
+
+/* ---- port addresses (irdma_port.c) ---- */
+
+/** A MAC address as the 48-bit number CQP WQEs and contexts hold (first byte highest). */
+uint64_t irdma_mac_to_u64(const uint8_t mac[6]);
+
+/** True when @p gid is an IPv4-mapped address (::ffff:a.b.c.d). */
+bool irdma_gid_is_v4mapped(const uint8_t gid[16]);
+
+/**
+ * Parse the devargs `ip` value of device @p name: IPv4 or IPv6 addresses separated by ';',
+ * at most IRDMA_GID_TBL_LEN, no duplicates. IPv4 addresses become IPv4-mapped GIDs.
+ * @return 0 with gid[0 .. *n - 1] set, or -EINVAL (logged).
+ */
+int irdma_port_parse_gids(const char *name, const char *v, uint8_t gid[][16], uint32_t *n);
+
+/**
+ * The GID table of a device without `ip=`: a model device (@p model) irdma_model<N> gets
+ * ::ffff:10.0.0.<N % 254 + 1> then fe80::<EUI-64 of @p mac>; a VFIO device the link-local
+ * address only.
+ */
+void irdma_port_default_gids(const char *name, bool model, const uint8_t mac[6],
+			     uint8_t gid[][16], uint32_t *n);
+
+/**
+ * The source GID of address vector @p av: entry av->sgid_index of the table, of the same
+ * family (IPv4-mapped or IPv6) as av->dgid.
+ * @return 0 with @p sgid set, or -EINVAL (index beyond the table, families differ; logged).
+ */
+int irdma_port_sgid(const struct irdma_ctrl *c, const struct rdmadev_ah_attr *av,
+		    uint8_t sgid[16]);
+
+/* ---- statistics (irdma_stats.c) ---- */
+
+struct irdma_stats_tab;
+struct rdmadev_counter;
+struct rdmadev_xstat;
+
+/**
+ * Create the statistics state (gather buffer, instance bitmap); after irdma_ctrl_bringup().
+ * @return 0, -ENOMEM, or the DMA map's -errno.
+ */
+int irdma_stats_init(struct irdma_ctrl *c);
+
+/** Free the statistics state (instances still held are logged). Safe when not created. */
+void irdma_stats_fini(struct irdma_ctrl *c);
+
+/** Statistics instances the driver holds for counters (0 when not started). */
+uint32_t irdma_stats_live(const struct irdma_ctrl *c);
+
+/**
+ * MANAGE_STATS allocate for rdmadev COUNTER @p cnt; sets cnt->obj.fp.drv.
+ * @return 0, -ENODEV (not started), -ENOMEM, -EPROTO (the device returned an instance that
+ *         is out of range or already held), or the CQP's -errno.
+ */
+int irdma_counter_alloc(struct irdma_ctrl *c, struct rdmadev_counter *cnt);
+
+/**
+ * MANAGE_STATS free of @p cnt's instance.
+ * @return 0, -ENODEV, or the CQP's -errno (the counter stays allocated).
+ */
+int irdma_counter_free(struct irdma_ctrl *c, struct rdmadev_counter *cnt);
+
+/**
+ * Bind (@p bind) or unbind QP @p qp to / from @p cnt's instance (irdma_qp_stats_bind()).
+ * @return 0, -ENODEV, or the CQP's -errno.
+ */
+int irdma_counter_bind(struct irdma_ctrl *c, struct rdmadev_counter *cnt, struct rdmadev_qp *qp,
+		       bool bind);
+
+/**
+ * GATHER_STATS of @p cnt's instance; fills up to @p n values (hw_counters names).
+ * @return the number of counters (IRDMA_HW_STAT_GEN2_MAX), -ENODEV, or the CQP's -errno.
+ */
+int irdma_counter_read(struct irdma_ctrl *c, struct rdmadev_counter *cnt,
+		       struct rdmadev_xstat *xs, unsigned int n);
+
+/** Statistics instance of @p cnt (UINT32_MAX when it has none; diagnostics and tests). */
+uint32_t irdma_counter_instance(const struct rdmadev_counter *cnt);
+
+/**
+ * Device counters: GATHER_STATS of the function's default instance, minus the baseline of
+ * the last irdma_xstats_reset().
+ * @return the number of counters, -ENODEV (not started, @p n > 0), or the CQP's -errno.
+ */
+int irdma_xstats_get(struct irdma_ctrl *c, struct rdmadev_xstat *xs, unsigned int n);
+
+/**
+ * Remember the current device counters as the baseline (0 when not started).
+ * @return 0 or the CQP's -errno.
+ */
+int irdma_xstats_reset(struct irdma_ctrl *c);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,9 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_TXCQNUM, q->send_cq_id);
 	irdma_set(ctx, QPC_RXCQNUM, q->recv_cq_id);
 	irdma_set(ctx, QPC_COMPL_CTX, (uint64_t)(uintptr_t)q);
+	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
+	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
+	irdma_set(ctx, QPC_MACADDRESS, irdma_mac_to_u64(q->hw->mac));
 }
 
 /* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */
@@ -164,6 +167,26 @@ irdma_qp_ctx_av(struct irdma_qp_ctx *ctx, const struct rdmadev_ah_attr *av, uint
 	}
 	irdma_set(ctx, QPC_ARPIDX, arp_idx);
 	irdma_set(ctx, QPC_REMENDPOINTIDX, arp_idx);
+}
+
+/* The source address of the AV (IPv4-mapped GIDs as IPv4: LOCAL_IPADDR3 only). */
+static void
+irdma_qp_ctx_src(struct irdma_qp_ctx *ctx, const uint8_t sgid[16])
+{
+	bool v4 = irdma_gid_is_v4mapped(sgid);
+	uint32_t ip[4];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ip); i++) {
+		rte_be32_t be;
+
+		memcpy(&be, &sgid[4 * i], sizeof(be));
+		ip[i] = rte_be_to_cpu_32(be);
+	}
+	irdma_set(ctx, QPC_LOCAL_IPADDR0, v4 ? 0 : ip[0]);
+	irdma_set(ctx, QPC_LOCAL_IPADDR1, v4 ? 0 : ip[1]);
+	irdma_set(ctx, QPC_LOCAL_IPADDR2, v4 ? 0 : ip[2]);
+	irdma_set(ctx, QPC_LOCAL_IPADDR3, ip[3]);
 }
 
 /* Write the attributes of @p mask into the host context. */
@@ -406,11 +429,15 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 	enum rdmadev_qp_state cur, next;
 	bool took = false;
 	struct irdma_qp_ctx saved;
+	uint8_t sgid[16];
 	int ret;
 
 	cur = (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	next = (mask & RDMADEV_QP_STATE) ? attr->qp_state : cur;
 	if (mask & RDMADEV_QP_AV) {
+		ret = irdma_port_sgid(c, &attr->ah_attr, sgid);
+		if (ret != 0)
+			return ret;
 		arp_idx = IRDMA_QP_ARP_IDX;
 		if (memcmp(attr->ah_attr.dmac, no_mac, sizeof(no_mac)) != 0) {
 			ret = irdma_arp_get(c, attr->ah_attr.dmac, attr->ah_attr.dgid, &arp_idx);
@@ -421,6 +448,8 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 	}
 	saved = *ctx;
 	irdma_qp_ctx_apply(ctx, attr, mask, arp_idx);
+	if (mask & RDMADEV_QP_AV)
+		irdma_qp_ctx_src(ctx, sgid);
 	ret = irdma_qp_transition(c, q, cur, next);
 	if (ret != 0) {
 		/* The device keeps what it last accepted; so does the host copy. */
@@ -463,4 +492,32 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 	irdma_qp_free(c, q);
 	qp->obj.fp.drv = NULL;
 	return 0;
+}
+
+int
+irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint32_t inst)
+{
+	struct irdma_qp *q = qp->obj.fp.drv;
+	struct irdma_qp_ctx *ctx = irdma_qp_hctx(q);
+	uint8_t old_use = q->stats_use;
+	uint32_t old_idx = q->stats_idx;
+	struct irdma_qp_ctx saved = *ctx;
+	int ret;
+
+	q->stats_use = bind ? 1 : 0;
+	q->stats_idx = bind ? inst : 0;
+	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
+	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
+	/* Not in the device yet (before the first INIT): the next modify carries it. */
+	if (q->hw_state == IRDMA_QP_HW_INVALID)
+		return 0;
+	ret = irdma_qp_step(c, q, (enum irdma_qp_hw_state)q->hw_state);
+	if (ret != 0) {
+		*ctx = saved;
+		q->stats_use = old_use;
+		q->stats_idx = old_idx;
+		IRDMA_LOG(ERR, c->hw, "QP %u: statistics %s instance %u failed: %s", q->qp_id,
+			  bind ? "bind to" : "unbind from", inst, strerror(-ret));
+	}
+	return ret;
 }

@@ -307,6 +307,7 @@ irdma_model_destroy(struct irdma_hw *hw)
 		pthread_join(d->thread, NULL);
 	}
 	MODEL_LOG(INFO, d, "destroyed");
+	model_stats_free(d);
 	model_fpm_free(d);
 	free(d->sd);
 	free(d->ceq);

@@ -237,6 +237,8 @@ struct irdma_model_qp_info {
 	uint32_t modifies;	/**< MODIFY_QP commands accepted */
 	uint32_t sq_flushes;	/**< FLUSH_WQES with FLUSHSQ accepted */
 	uint32_t rq_flushes;	/**< FLUSH_WQES with FLUSHRQ accepted */
+	uint8_t stats_use;	/**< QPC_USESTATSINSTANCE of the last accepted context */
+	uint32_t stats_idx;	/**< statistics instance it counts into (default: HMC fn id) */
 };
 
 /**
@@ -345,6 +347,16 @@ struct irdma_model_ah_info {
  *         -EINVAL for a bad @p hw or @p info.
  */
 int irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info *info);
+
+/**
+ * Add @p delta to counter @p counter (enum irdma_hw_stat, base/irdma_stats.h) of statistics
+ * instance @p inst, as the engine does when it counts traffic (test injection: values then
+ * travel to the driver through GATHER_STATS). The device counter wraps at the counter's width.
+ * @return 0, -ENOENT when the instance is not allocated, -EINVAL (bad @p hw, instance or
+ *         counter), -ENOMEM.
+ */
+int irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter,
+			  uint64_t delta);
 
 #ifdef __cplusplus
 }

@@ -135,6 +135,14 @@ struct model_qp {
 	uint32_t modifies;
 	uint32_t sq_flushes;
 	uint32_t rq_flushes;
+	uint8_t stats_use;	/* QPC_USESTATSINSTANCE */
+	uint32_t stats_idx;	/* the statistics instance it counts into (model_stats.c) */
+};
+
+/* One statistics instance (model_stats.c): allocated or not, and its counters. */
+struct model_stats_inst {
+	bool alloc;
+	uint64_t val[IRDMA_HW_STAT_GEN2_MAX];	/* indexed by enum irdma_hw_stat */
 };
 
 /* The outcome of one CQP command. */
@@ -210,6 +218,9 @@ struct model_dev {
 	struct model_qp *qp;	/* qp_tab entries; allocated with the first QP */
 	uint32_t qp_tab;
 	uint32_t qp_live;
+
+	/* Statistics instances: IRDMA_MAX_STATS_INSTANCES entries, created on first use. */
+	struct model_stats_inst *stats_inst;
 
 	/* Execution. */
 	pthread_t thread;
@@ -320,5 +331,26 @@ void model_op_destroy_ah(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 /* 0 when a QP may name ARP index @p idx (valid, or the reserved 0), else a minor code. */
 uint16_t model_arp_check(struct model_dev *d, uint32_t idx);
+
+/* model_stats.c */
+void model_op_manage_stats(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			   struct model_res *r);
+void model_op_gather_stats(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			   struct model_res *r);
+/*
+ * Decode the statistics binding of a QP context: *use = QPC_USESTATSINSTANCE, *idx = the
+ * instance the QP counts into (QPC_STAT_INDEX, or this function's default). 0 or a minor code
+ * (NO_OBJ: the named instance is not allocated).
+ */
+uint16_t model_stats_qp_ctx(struct model_dev *d, const struct irdma_qp_ctx *ctx, uint8_t *use,
+			    uint32_t *idx);
+/*
+ * The engine's counting hook: add @p delta to counter @p s of statistics instance @p inst
+ * (a QP's stats_idx, or the function's default instance cfg.hmc_fn_id). Dropped when the
+ * instance is not allocated. Caller holds dev->lock.
+ */
+void model_stats_count(struct model_dev *d, uint32_t inst, enum irdma_hw_stat s,
+		       uint64_t delta);
+void model_stats_free(struct model_dev *d);
 
 #endif /* IRDMA_MODEL_PRIV_H */

@@ -124,6 +124,9 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->retry = irdma_get(&ctx, QPC_REXMIT_THRESH);
 	q->rnr_retry = irdma_get(&ctx, QPC_RNRNAK_THRESH);
 	q->compl_ctx = irdma_get(&ctx, QPC_COMPL_CTX);
+	minor = model_stats_qp_ctx(d, &ctx, &q->stats_use, &q->stats_idx);
+	if (minor != 0)
+		return minor;
 	q->ctx_pa = ctx_pa;
 	q->shadow_pa = shadow;
 	return 0;
@@ -331,6 +334,8 @@ irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_in
 		.modifies = q->modifies,
 		.sq_flushes = q->sq_flushes,
 		.rq_flushes = q->rq_flushes,
+		.stats_use = q->stats_use,
+		.stats_idx = q->stats_idx,
 	};
 out:
 	pthread_mutex_unlock(&d->lock);
