@@ -3,8 +3,11 @@
  */
 
 /*
- * CQs of the irdma PMD: create and destroy through the CQP (fact sheet §5.3). The poll path
+ * CQs of the irdma PMD: create, resize and destroy through the CQP (fact sheet §5.3). The poll path
  * that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
+ *
+ * Resize (MODIFY_CQ) follows the struct irdma_cq contract of irdma_ctrl.h: a new ring, the old
+ * one kept until it is drained (poll path) and freed at the next resize or at destroy.
  *
  * Memory: the ring is one IOVA-contiguous DMA buffer (level 0), the shadow area a separate
  * 64-byte buffer aligned to 128 bytes (gen2 has the CQ-resize feature, so the kernel keeps the
@@ -93,6 +96,96 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 		q->comp_cntr = &cq->comp_cntr->value;
 	cq->obj.fp.drv = q;
 	__atomic_fetch_add(&c->nb_cqs, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* CQEs the device wrote to @p r that SW has not read: valid entries from the head on. */
+static uint32_t
+irdma_cq_ring_pending(const struct irdma_cq_ring *r)
+{
+	uint32_t n, idx = r->head;
+	uint8_t pol = r->polarity;
+	const struct irdma_cqe *e;
+
+	if (r->base == NULL)
+		return 0;
+	for (n = 0; n < r->size; n++) {
+		e = (const struct irdma_cqe *)(r->base + (size_t)idx * IRDMA_CQE_SIZE);
+		if (IRDMA_GET(CQE_VALID, irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(CQE_VALID)])) !=
+		    pol)
+			break;
+		if (++idx == r->size) {
+			idx = 0;
+			pol ^= 1;
+		}
+	}
+	return n;
+}
+
+int
+irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
+{
+	struct irdma_cq *q = cq->obj.fp.drv;
+	struct irdma_dma_mem mem;
+	struct irdma_cqp_wqe w;
+	uint32_t size, pending;
+	int ret;
+
+	size = RTE_MAX(cqe + 1, IRDMA_MIN_USER_CQ_RING);
+	if (cqe >= IRDMA_MAX_CQ_SIZE) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: %u entries, at most %u", q->id, cqe,
+			  IRDMA_MAX_CQ_SIZE - 1);
+		return -EINVAL;
+	}
+	if (q->old.base != NULL) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: the ring of the last resize is not drained",
+			  q->id);
+		return -EBUSY;
+	}
+	pending = irdma_cq_ring_pending(&q->cur);
+	if (cqe < pending) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: %u entries cannot hold the %u not yet polled",
+			  q->id, cqe, pending);
+		return -EINVAL;
+	}
+	/* The old ring of the last resize is drained: its memory can go now. */
+	irdma_dma_free(c, &q->old_ring);
+	ret = irdma_dma_alloc(c, &mem, (size_t)size * IRDMA_CQE_SIZE, IRDMA_CTRL_RING_ALIGN);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: no DMA memory for %u entries", q->id, size);
+		return ret;
+	}
+	/* Fact sheet §5.3 / the kernel's irdma_sc_cq_resize: no CEQ fields in MODIFY_CQ. */
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_MODIFY_CQ);
+	irdma_set(&w, CQP_CQ_ID, q->id);
+	irdma_set(&w, CQP_CQ_SIZE, size);
+	irdma_set(&w, CQP_CQ_CTX, (uint64_t)(uintptr_t)q >> 1);
+	irdma_set(&w, CQP_CQ_PA, mem.iova);
+	irdma_set(&w, CQP_CQ_SHADOW_PA, q->shadow_mem.iova);
+	irdma_set(&w, CQP_CQ_RESIZE, 1);
+	irdma_set(&w, CQP_CQ_CHKOVERFLOW, 1);
+	irdma_set(&w, CQP_CQ_ENCEQEMASK, 1);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize to %u failed: %s", q->id, size,
+			  strerror(-ret));
+		irdma_dma_free(c, &mem);
+		return ret;
+	}
+	/* The device writes only the new ring now; the old one keeps what is still unread. */
+	q->old = q->cur;
+	/* Counted again: the device may have written more before it switched rings. */
+	if (irdma_cq_ring_pending(&q->old) == 0)
+		q->old.base = NULL;
+	q->old_ring = q->ring;
+	q->ring = mem;
+	q->cur.base = mem.va;
+	q->cur.size = size;
+	q->cur.head = 0;
+	q->cur.polarity = IRDMA_CQ_POLARITY_INIT;
+	/* The consumer index the device checks overflow against restarts with the ring. */
+	irdma_set((struct irdma_cq_shadow *)q->shadow, CQ_SHADOW_CQEIDX, 0);
+	cq->cqe = size - 1;
 	return 0;
 }
 

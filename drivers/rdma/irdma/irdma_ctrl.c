@@ -164,6 +164,8 @@ irdma_aeq_create(struct irdma_ctrl *c)
 		irdma_dma_free(c, &eq->ring);
 		return ret;
 	}
+	eq->head = 0;
+	eq->polarity = IRDMA_EQ_POLARITY_INIT;
 	eq->created = true;
 	return 0;
 }
@@ -173,6 +175,7 @@ irdma_aeq_destroy(struct irdma_ctrl *c)
 {
 	struct irdma_cqp_wqe w;
 
+	irdma_aeq_intr_disable(c);
 	if (c->aeq.created) {
 		irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_AEQ);
 		if (irdma_cqp_exec(c, &w, NULL) != 0)
@@ -271,6 +274,7 @@ irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw, const struct irdma_hm
 	c->hw = hw;
 	c->req = *req;
 	c->seq = __atomic_fetch_add(&irdma_ctrl_seq, 1, __ATOMIC_RELAXED);
+	c->aeq_irq_fd = -1;
 	ret = pthread_mutex_init(&c->cqp.lock, NULL);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, hw, "CQP lock: %s", strerror(ret));

@@ -60,6 +60,8 @@ extern int irdma_logtype;
 #define IRDMA_HMC_PBLE_COUNT		65536u
 /** The CEQ the CCQ reports to. */
 #define IRDMA_CTRL_CEQ0			0u
+/** Interrupt vector of the AEQ (the kernel gives the AEQ the first vector). */
+#define IRDMA_CTRL_AEQ_VECTOR		0u
 
 /** Deadline IRDMA_CTRL_TIMEOUT_MS from now, in timer cycles. */
 static inline uint64_t
@@ -137,6 +139,8 @@ struct irdma_ctrl_eq {
 	struct irdma_dma_mem ring;	/**< entries */
 	uint32_t size;			/**< entries */
 	bool created;			/**< CREATE_*EQ succeeded */
+	uint32_t head;			/**< next entry SW reads */
+	uint8_t polarity;		/**< valid bit expected on this pass (starts 1) */
 };
 
 /** What a CQP command completed with. */
@@ -179,6 +183,9 @@ struct irdma_ctrl {
 	uint32_t mr_key;		/**< next STag key (atomic; low 8 bits used) */
 	struct irdma_ah_tab *ah_tab;	/**< ARP and AH tables (irdma_ah.c; while started) */
 	uint32_t nb_ahs;		/**< live AHs (atomic) */
+	int aeq_irq_fd;			/**< AEQ interrupt eventfd, -1 when polled only */
+	/** Build every QP and CQ ring with a level-1 PBL, even IOVA-contiguous ones (tests). */
+	bool ring_pbl;
 };
 
 /**
@@ -304,6 +311,45 @@ int irdma_hmc_back(struct irdma_ctrl *c);
 /** Clear the programmed SDs (UPDATE_PE_SDS, valid 0) and free their memory. */
 void irdma_hmc_unback(struct irdma_ctrl *c);
 
+/* ---- the AEQ and asynchronous events (irdma_event.c) ---- */
+
+/** One AEQE, decoded (gen2 layout). */
+struct irdma_aeqe_info {
+	uint64_t compctx;	/**< completion context: the QP's, or the CQ pointer >> 1 */
+	uint32_t id;		/**< QP or CQ id */
+	uint16_t ae;		/**< AE code (enum irdma_ae_code) */
+	uint8_t src;		/**< AE source (enum irdma_ae_source) */
+	uint16_t wqe_idx;	/**< WQE index the AE concerns */
+};
+
+/**
+ * Read up to @p n new AEQEs into @p out and return them to the device (AEQALLOC).
+ * @return entries read (0 when none), or -ENODEV without an AEQ.
+ */
+int irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n);
+
+/**
+ * Ask the backend for the AEQ's interrupt eventfd (vector IRDMA_CTRL_AEQ_VECTOR), make it
+ * non-blocking, route the AEQ to it (PFINT_AEQCTL) and enable it (GLINT_DYN_CTL).
+ * @return the fd, or -ENODEV (no AEQ) / the backend's -errno (-ENOTSUP: no interrupts).
+ */
+int irdma_aeq_intr_enable(struct irdma_ctrl *c);
+
+/** Clear the AEQ eventfd and re-enable the interrupt (no-op when polled only). */
+void irdma_aeq_intr_rearm(struct irdma_ctrl *c);
+
+/** Unroute and disable the AEQ interrupt (no-op when polled only). */
+void irdma_aeq_intr_disable(struct irdma_ctrl *c);
+
+struct rdmadev;
+
+/**
+ * Process every pending AEQE (at most one ring's worth) into rdmadev events for @p dev,
+ * moving failed QPs to ERR / SQE first; then re-arm the interrupt.
+ * @return AEQEs consumed.
+ */
+int irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev);
+
 /* ---- QPs (irdma_qp.c) ---- */
 
 struct rdmadev_qp;
@@ -372,6 +418,14 @@ int irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		    const struct rdmadev_qp_attr *attr, uint32_t mask);
 
 /**
+ * Refresh what the device owns in @p attr (rdmadev filled it from its records): ERR once
+ * the device moved the QP to ERROR (a fatal AE; not in RESET), sq_draining while in SQD
+ * with WQEs in flight, and the SQ / RQ depths the rings hold. Called under the QP's lock.
+ * @return 0.
+ */
+int irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr);
+
+/**
  * DESTROY_QP, then free the QP's memory.
  * @return 0, or the CQP's -errno (the QP is left intact).
  */
@@ -423,6 +477,17 @@ struct irdma_cq {
  */
 int irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq,
 		    const struct rdmadev_cq_attr *attr);
+
+/**
+ * Resize CQ @p cq to hold @p cqe entries (a ring of cqe + 1, at least
+ * IRDMA_MIN_USER_CQ_RING) with MODIFY_CQ, following the struct irdma_cq contract: the new
+ * ring becomes cur, the old one old (old.base NULL at once when nothing is left to poll in
+ * it). Sets cq->cqe.
+ * @return 0, -EINVAL (beyond IRDMA_MAX_CQ_SIZE, or fewer entries than CQEs not yet polled),
+ *         -EBUSY (the ring of the last resize still holds unpolled CQEs), -ENOMEM, or the
+ *         CQP's -errno (the CQ keeps its ring).
+ */
+int irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe);
 
 /**
  * DESTROY_CQ, then free the CQ's memory.

@@ -287,6 +287,14 @@ irdma_dev_cq_create(struct rdmadev *dev, struct rdmadev_cq *cq,
 }
 
 static int
+irdma_dev_cq_resize(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t cqe)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_cq_resize(&d->ctrl, cq, cqe);
+}
+
+static int
 irdma_dev_cq_destroy(struct rdmadev *dev, struct rdmadev_cq *cq)
 {
 	struct irdma_dev *d = dev->dev_private;
@@ -312,6 +320,14 @@ irdma_dev_qp_modify(struct rdmadev *dev, struct rdmadev_qp *qp,
 	struct irdma_dev *d = dev->dev_private;
 
 	return irdma_qp_modify(&d->ctrl, qp, attr, mask);
+}
+
+static int
+irdma_dev_qp_query(struct rdmadev *dev, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_qp_query(&d->ctrl, qp, attr);
 }
 
 static int
@@ -382,6 +398,24 @@ irdma_dev_ah_destroy(struct rdmadev *dev, struct rdmadev_ah *ah)
 	return irdma_ah_destroy(&d->ctrl, ah);
 }
 
+/* ---- asynchronous events (irdma_event.c) ---- */
+
+static int
+irdma_dev_event_process(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? irdma_event_process(&d->ctrl, dev) : 0;
+}
+
+static int
+irdma_dev_event_intr_fd(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? irdma_aeq_intr_enable(&d->ctrl) : -ENODEV;
+}
+
 static const struct rdmadev_ops irdma_model_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
@@ -391,9 +425,11 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.ctx_alloc = irdma_dev_ctx_alloc,
 	.ctx_free = irdma_dev_ctx_free,
 	.cq_create = irdma_dev_cq_create,
+	.cq_resize = irdma_dev_cq_resize,
 	.cq_destroy = irdma_dev_cq_destroy,
 	.qp_create = irdma_dev_qp_create,
 	.qp_modify = irdma_dev_qp_modify,
+	.qp_query = irdma_dev_qp_query,
 	.qp_destroy = irdma_dev_qp_destroy,
 	.pd_alloc = irdma_dev_pd_alloc,
 	.pd_free = irdma_dev_pd_free,
@@ -401,6 +437,8 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.mr_dereg = irdma_dev_mr_dereg,
 	.ah_create = irdma_dev_ah_create,
 	.ah_destroy = irdma_dev_ah_destroy,
+	.event_process = irdma_dev_event_process,
+	.event_intr_fd = irdma_dev_event_intr_fd,
 };
 
 /* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */

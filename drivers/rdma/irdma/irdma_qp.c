@@ -447,6 +447,23 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 }
 
 int
+irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr)
+{
+	struct irdma_qp *q = qp->obj.fp.drv;
+
+	RTE_SET_USED(c);
+	/* The device moved the QP to ERROR on its own (a fatal AE): that is its state now. */
+	if (q->hw_state == IRDMA_QP_HW_ERROR && attr->qp_state != RDMADEV_QPS_RESET)
+		attr->qp_state = RDMADEV_QPS_ERR;
+	attr->cur_qp_state = attr->qp_state;
+	/* SQD is reached once the SQ has no WQE in flight. */
+	attr->sq_draining = q->hw_state == IRDMA_QP_HW_SQD && q->sq.head != q->sq.tail;
+	attr->cap.max_send_wr = q->max_send_wr;
+	attr->cap.max_recv_wr = q->max_recv_wr;
+	return 0;
+}
+
+int
 irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 {
 	struct irdma_qp *q = qp->obj.fp.drv;

@@ -12,7 +12,7 @@
  *  - CREATE_QP reads the 256-byte host context at CQP_QP_CTX_PA through the IOMMU view and
  *    checks it: QPTYPE RoCE RC (3) or UD (4); context PA 4-byte aligned, shadow PA 128-byte
  *    aligned, both mapped; SQ / RQ sizes encoded 1..13 (8..32768 quanta) and their rings
- *    mapped (level 0 address, or PBLEs when CQP_QP_VQ); RQ WQE shift <= 3; CQNUMVALID set
+ *    mapped (level 0 address, or a level-1 PBLE index when CQP_QP_VQ); RQ WQE shift <= 3; CQNUMVALID set
  *    and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The QP starts in
  *    HW state INVALID.
  *  - MODIFY_QP re-reads and re-checks the context (same checks, CQ ids only when
@@ -59,7 +59,8 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	rte_iova_t ctx_pa = irdma_get(w, CQP_QP_CTX_PA);
 	rte_iova_t shadow = irdma_get(w, CQP_QP_SHADOW_PA);
 	bool vq = irdma_get(w, CQP_QP_VQ);
-	uint32_t lpbl = irdma_get(w, CQP_LPBLSIZE);
+	/* QP WQEs have no LPBLSIZE (bits 45:44 are VQ and CACHEDVARVALID): VQ is level 1. */
+	uint32_t lpbl = vq ? MODEL_LPBLSIZE_L1 : MODEL_LPBLSIZE_L0;
 	struct irdma_qp_ctx ctx;
 	uint64_t sq_addr, rq_addr;
 	uint32_t sq_enc, rq_enc;
@@ -85,7 +86,7 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->sq.esize = IRDMA_QUANTUM_SIZE;
 	q->rq.size = qp_wq_quanta(rq_enc);
 	q->rq.esize = IRDMA_QUANTUM_SIZE;
-	/* With VQ the addresses are PBLE indices (level from LPBLSIZE), else IOVAs. */
+	/* With VQ the addresses are level-1 PBLE indices, else IOVAs. */
 	sq_addr = irdma_get(&ctx, QPC_SQ_ADDR);
 	rq_addr = irdma_get(&ctx, QPC_RQ_ADDR);
 	minor = model_ring_from_wqe(d, &q->sq, vq, lpbl, vq ? 0 : sq_addr,
