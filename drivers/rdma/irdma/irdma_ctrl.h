@@ -24,6 +24,8 @@
 #include <rte_log.h>
 #include <rte_memzone.h>
 
+#include <pbl.h>
+
 #include "irdma_base.h"
 #include "irdma_hw.h"
 
@@ -77,7 +79,15 @@ irdma_ctrl_expired(uint64_t deadline)
 	return rte_get_timer_cycles() > deadline;
 }
 
-struct pbl_pool;
+/**
+ * Queue memory (QP and CQ rings): whole 4 KB pages, VA-contiguous for the CPU, not
+ * necessarily IOVA-contiguous; each IOVA-contiguous piece is DMA-mapped. What the device is
+ * told about it (an IOVA or a level-1 PBL) is built with lib/pbl's queue builders.
+ */
+struct irdma_qmem {
+	struct pbl_buf buf;		/**< the pages (buf.va NULL when not allocated) */
+	struct pbl_layout *layout;	/**< their IOVA pieces, each DMA-mapped */
+};
 
 /** One DMA-mapped, IOVA-contiguous buffer. */
 struct irdma_dma_mem {
@@ -110,6 +120,8 @@ struct irdma_hmc_request {
 	uint32_t mrs;	/**< MRs (STag indexes) */
 	/** Back every SD with 4 KB pages even when 2 MB IOVA-contiguous memory exists. */
 	bool sd_paged_only;
+	/** Give QP and CQ rings to the device through level-1 PBLs always (c->ring_pbl). */
+	bool ring_pbl;
 };
 
 /** HMC state. */
@@ -216,6 +228,23 @@ int irdma_dma_alloc(struct irdma_ctrl *c, struct irdma_dma_mem *m, size_t len, s
 
 /** Unmap and free @p m (no-op when not allocated). */
 void irdma_dma_free(struct irdma_ctrl *c, struct irdma_dma_mem *m);
+
+/**
+ * Allocate @p len bytes of zeroed queue memory (rounded up to 4 KB pages, from EAL on the
+ * device's NUMA node, IOVA-contiguous or not) and DMA-map every IOVA-contiguous piece.
+ * @return 0, -ENOMEM, or the resolve's / map's -errno; nothing stays allocated on failure.
+ */
+int irdma_qmem_alloc(struct irdma_ctrl *c, struct irdma_qmem *m, size_t len);
+
+/** Unmap and free @p m (no-op when not allocated). */
+void irdma_qmem_free(struct irdma_ctrl *c, struct irdma_qmem *m);
+
+/** PBL levels QP and CQ rings may take: 0 or 1, or 1 only when c->ring_pbl. */
+static inline uint32_t
+irdma_ring_levels(const struct irdma_ctrl *c)
+{
+	return c->ring_pbl ? PBL_LEVEL_MASK(PBL_LEVEL_1) : PBL_LEVELS_QUEUE;
+}
 
 /**
  * Poll the firmware status registers until ready, bounded.
@@ -392,15 +421,18 @@ struct irdma_qp {
 	uint32_t send_cq_id;		/**< TX CQ id */
 	uint32_t recv_cq_id;		/**< RX CQ id */
 	uint32_t pd_id;			/**< PD id */
-	struct irdma_dma_mem ring;	/**< SQ pages | RQ pages | shadow area */
+	struct irdma_qmem ring;		/**< SQ pages | RQ pages | shadow area */
 	struct irdma_dma_mem hctx;	/**< Q2 (+0) | RoCE host context (+IRDMA_Q2_BUF_SIZE) */
 	uint32_t arp_idx;		/**< ARP entry the context names (0: the reserved default) */
+	/** What CREATE_QP is told about @c ring: IOVAs, or a level-1 run (VQ). */
+	struct pbl_qp pbl;
 };
 
 /**
  * Create a RoCE RC or UD QP for rdmadev QP @p qp: size the SQ / RQ (gen2 rules), allocate
- * the IOVA-contiguous ring buffer and the Q2 + host-context buffer, build the context and
- * issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets qp->obj.fp.drv.
+ * the ring pages (level 0 when IOVA-contiguous, else a level-1 PBL with VQ, the kernel's
+ * irdma_handle_q_mem; level 1 always with c->ring_pbl) and the Q2 + host-context buffer,
+ * build the context and issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets qp->obj.fp.drv.
  * @return 0, -EINVAL (sizes beyond the device), -ENOTSUP (SRQ), -ENOMEM, or the CQP's
  *         -errno; nothing stays allocated on failure.
  */
@@ -465,14 +497,17 @@ struct irdma_cq {
 	uint32_t id;			/**< CQ id (restrack ID) */
 	uint32_t arm_seq;		/**< data path: arm sequence number last written */
 	/* Control path. */
-	struct irdma_dma_mem ring;	/**< memory of cur */
-	struct irdma_dma_mem old_ring;	/**< memory of old (freed at the next resize / destroy) */
+	struct irdma_qmem ring;		/**< memory of cur */
+	struct irdma_qmem old_ring;	/**< memory of old (freed at the next resize / destroy) */
 	struct irdma_dma_mem shadow_mem;	/**< memory of shadow */
+	struct pbl_cq pbl;		/**< what the device is told about @c ring */
+	struct pbl_cq old_pbl;		/**< ... and about @c old_ring */
 };
 
 /**
- * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING),
- * its shadow area and CREATE_CQ on CEQ0. Sets cq->cqe and cq->obj.fp.drv.
+ * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING;
+ * level 0 when IOVA-contiguous, else a level-1 PBL with VIRTMAP; level 1 always with
+ * c->ring_pbl), its shadow area and CREATE_CQ on CEQ0. Sets cq->cqe and cq->obj.fp.drv.
  * @return 0, -ENOMEM, or the CQP's -errno; nothing stays allocated on failure.
  */
 int irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq,

@@ -30,7 +30,9 @@ struct irdma_dev {
 	bool up;			/**< bring-up done */
 };
 
-static const char *const irdma_model_keys[] = { "gen", "mode", "qps", "cqs", "mrs", NULL };
+static const char *const irdma_model_keys[] = {
+	"gen", "mode", "qps", "cqs", "mrs", "ring_pbl", NULL
+};
 
 /* Log through the PMD's log type before a hw exists. */
 #define IRDMA_DEV_LOG(level, name, fmt, ...) \
@@ -94,6 +96,11 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 	if (strcmp(k, "cqs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_CQ_ID + 1,
 					   IRDMA_DEV_MAX_CQS, &req->cqs);
+	if (strcmp(k, "ring_pbl") == 0) {
+		ret = irdma_dev_parse_u32(name, k, v, 0, 1, &x);
+		req->ring_pbl = x != 0;
+		return ret;
+	}
 	if (strcmp(k, "mrs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_MR_IDX + 1,
 					   IRDMA_DEV_MAX_MRS, &req->mrs);

@@ -251,6 +251,8 @@ struct irdma_model_qp_info {
 	uint32_t modifies;	/**< MODIFY_QP commands accepted */
 	uint32_t sq_flushes;	/**< FLUSH_WQES with FLUSHSQ accepted */
 	uint32_t rq_flushes;	/**< FLUSH_WQES with FLUSHRQ accepted */
+	uint32_t sq_first_pble;	/**< level 1: first PBLE of the SQ (QPC_SQ_ADDR) */
+	uint32_t rq_first_pble;	/**< level 1: first PBLE of the RQ (QPC_RQ_ADDR) */
 };
 
 /**

@@ -332,6 +332,8 @@ irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_in
 		.modifies = q->modifies,
 		.sq_flushes = q->sq_flushes,
 		.rq_flushes = q->rq_flushes,
+		.sq_first_pble = q->sq.first_pble,
+		.rq_first_pble = q->rq.first_pble,
 	};
 out:
 	pthread_mutex_unlock(&d->lock);
