@@ -417,7 +417,8 @@ pbl_build_qp_levels(struct pbl_pool *pool, const void *va, size_t len, uint32_t 
 		return -EINVAL;
 	if ((level_mask & PBL_LEVEL_MASK(PBL_LEVEL_1)) == 0 ||
 	    (level_mask & ~PBL_LEVELS_QUEUE) != 0) {
-		PBL_LOG(ERR, "QP level mask 0x%x: queues take level 1, and level 0 only", level_mask);
+		PBL_LOG(ERR, "QP level mask 0x%x: queues take level 1, and level 0 only",
+			level_mask);
 		return -EINVAL;
 	}
 	if (sq_pages == 0) {
@@ -550,7 +551,8 @@ pbl_build_cq_levels(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
 		return -EINVAL;
 	if ((level_mask & PBL_LEVEL_MASK(PBL_LEVEL_1)) == 0 ||
 	    (level_mask & ~PBL_LEVELS_QUEUE) != 0) {
-		PBL_LOG(ERR, "CQ level mask 0x%x: queues take level 1, and level 0 only", level_mask);
+		PBL_LOG(ERR, "CQ level mask 0x%x: queues take level 1, and level 0 only",
+			level_mask);
 		return -EINVAL;
 	}
 	if (pages > UINT32_MAX) {

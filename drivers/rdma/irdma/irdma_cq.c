@@ -3,8 +3,8 @@
  */
 
 /*
- * CQs of the irdma PMD: create, resize and destroy through the CQP (fact sheet §5.3). The poll path
- * that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
+ * CQs of the irdma PMD: create, resize and destroy through the CQP (fact sheet §5.3). The poll
+ * path that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
  *
  * Resize (MODIFY_CQ) follows the struct irdma_cq contract of irdma_ctrl.h: a new ring, the old
  * one kept until it is drained (poll path) and freed at the next resize or at destroy.

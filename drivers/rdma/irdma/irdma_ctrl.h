@@ -432,7 +432,8 @@ struct irdma_qp {
  * Create a RoCE RC or UD QP for rdmadev QP @p qp: size the SQ / RQ (gen2 rules), allocate
  * the ring pages (level 0 when IOVA-contiguous, else a level-1 PBL with VQ, the kernel's
  * irdma_handle_q_mem; level 1 always with c->ring_pbl) and the Q2 + host-context buffer,
- * build the context and issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets qp->obj.fp.drv.
+ * build the context and issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets
+ * qp->obj.fp.drv.
  * @return 0, -EINVAL (sizes beyond the device), -ENOTSUP (SRQ), -ENOMEM, or the CQP's
  *         -errno; nothing stays allocated on failure.
  */

@@ -95,7 +95,8 @@ irdma_aeq_intr_enable(struct irdma_ctrl *c)
 	}
 	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL,
 		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
-		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) | IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
+		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
+		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
 	c->aeq_irq_fd = fd;
 	irdma_aeq_intr_rearm(c);
 	return fd;

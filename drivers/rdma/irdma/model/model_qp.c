@@ -12,9 +12,9 @@
  *  - CREATE_QP reads the 256-byte host context at CQP_QP_CTX_PA through the IOMMU view and
  *    checks it: QPTYPE RoCE RC (3) or UD (4); context PA 4-byte aligned, shadow PA 128-byte
  *    aligned, both mapped; SQ / RQ sizes encoded 1..13 (8..32768 quanta) and their rings
- *    mapped (level 0 address, or a level-1 PBLE index when CQP_QP_VQ); RQ WQE shift <= 3; CQNUMVALID set
- *    and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The QP starts in
- *    HW state INVALID.
+ *    mapped (level 0 address, or a level-1 PBLE index when CQP_QP_VQ); RQ WQE shift <= 3;
+ *    CQNUMVALID set and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The
+ *    QP starts in HW state INVALID.
  *  - MODIFY_QP re-reads and re-checks the context (same checks, CQ ids only when
  *    CQNUMVALID) and moves to CQP_QP_NEXTIWSTATE: INVALID -> IDLE, ERROR; IDLE -> IDLE, RTR,
  *    ERROR; RTR -> RTR, RTS, ERROR; RTS -> RTS, SQD, ERROR; SQD -> SQD, RTS, ERROR;
