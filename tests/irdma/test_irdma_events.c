@@ -556,6 +556,54 @@ test_api_errors(void)
 	env_down(&e);
 }
 
+/* An AE the control path can trigger: FLUSH_WQES with GENERATE_AE (the kernel's GEN_AE). */
+static void
+test_gen_ae(void)
+{
+	struct irdma_ctrl *c;
+	struct irdma_cqp_wqe w;
+	struct irdma_cqp_cmpl cmpl;
+	struct rdmadev_event ev;
+	struct rdmadev_qp *qp;
+	struct env e;
+
+	if (env_up(&e) != 0) {
+		env_down(&e);
+		return;
+	}
+	c = irdma_dev_ctrl(rdmadev_get((int16_t)e.id));
+	TEST_CHECK(c != NULL);
+	TEST_CHECK(irdma_dev_ctrl(NULL) == NULL);
+	qp = qp_new(&e, RDMADEV_QPT_RC);
+	if (qp != NULL && c != NULL) {
+		qp_to_rts(qp, RDMADEV_QPT_RC);
+		/* AECODE wider than the AEQE's 12 bits: refused, nothing raised. */
+		irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_GEN_AE);
+		irdma_set(&w, CQP_FLUSH_QP_ID, rdmadev_qp_num(qp));
+		irdma_set(&w, CQP_FLUSH_GENERATE_AE, 1);
+		irdma_set(&w, CQP_FLUSH_AECODE, 0x1000);
+		memset(&cmpl, 0, sizeof(cmpl));
+		TEST_CHECK_EQ(irdma_cqp_exec(c, &w, &cmpl), -EIO);
+		TEST_CHECK_EQ(cmpl.minor, IRDMA_MODEL_MIN_BAD_FIELD);
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, &ev, 1), 0);
+		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_RTS);
+		/* Retries exceeded, from the SQ. */
+		irdma_set(&w, CQP_FLUSH_AECODE, AE_TOO_MANY_RETRIES);
+		irdma_set(&w, CQP_FLUSH_AESOURCE, SRC_SQ);
+		TEST_CHECK_EQ(irdma_cqp_exec(c, &w, NULL), 0);
+		memset(&ev, 0, sizeof(ev));
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, &ev, 1), 1);
+		TEST_CHECK_EQ(ev.type, RDMADEV_EVENT_QP_FATAL);
+		TEST_CHECK(ev.qp == qp);
+		TEST_CHECK_EQ(ev.vendor_code, AE_TOO_MANY_RETRIES);
+		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_ERROR);
+		TEST_CHECK_EQ(queried_state(qp), RDMADEV_QPS_ERR);
+	}
+	if (qp != NULL)
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	env_down(&e);
+}
+
 /* The AEQ wraps (polarity flips) and its credits come back: more AEs than entries. */
 static void
 test_aeq_wrap(void)
@@ -607,6 +655,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_cq_and_device_events);
 	TEST_RUN(test_destroyed_objects);
 	TEST_RUN(test_callbacks);
+	TEST_RUN(test_gen_ae);
 	TEST_RUN(test_aeq_wrap);
 	rte_eal_cleanup();
 	return test_done();

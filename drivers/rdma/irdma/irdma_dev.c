@@ -570,3 +570,14 @@ irdma_dev_hw(struct rdmadev *dev)
 	d = dev->dev_private;
 	return &d->hw;
 }
+
+struct irdma_ctrl *
+irdma_dev_ctrl(struct rdmadev *dev)
+{
+	struct irdma_dev *d;
+
+	if (irdma_dev_hw(dev) == NULL)
+		return NULL;
+	d = dev->dev_private;
+	return &d->ctrl;
+}

@@ -56,6 +56,14 @@ extern "C" {
  */
 struct irdma_hw *irdma_dev_hw(struct rdmadev *dev);
 
+struct irdma_ctrl;
+
+/**
+ * The control path of an open irdma device (for tests: raw CQP commands on a live device).
+ * @return the ctrl, or NULL when @p dev is not an irdma device.
+ */
+struct irdma_ctrl *irdma_dev_ctrl(struct rdmadev *dev);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,8 @@
  *    CLEARPBA is ignored (a choice, doc/model.md): a pending raise is never lost.
  *  - Vectors 0 .. MODEL_IRQ_VECTORS - 1 have eventfds; raises of higher vectors are counted
  *    but signal nothing.
- *  - irdma_model_inject_ae() posts an AEQE as the engine would for the QP or CQ it names:
+ *  - irdma_model_inject_ae(), and FLUSH_WQES with GENERATE_AE (the kernel's GEN_AE, model_qp.c),
+ *    post an AEQE as the engine would for the QP or CQ it names:
  *    the completion context is the object's (0 when it does not exist), and a QP error AE
  *    moves the QP to ERROR (except on a UD QP's send queue, which keeps its state: the
  *    verbs SQE case). Informational AEs (connection established, suspend complete, reset
@@ -126,13 +127,33 @@ ae_for_device(uint32_t ae)
 	return ae == IRDMA_AE_LCE_FUNCTION_CATASTROPHIC || ae == IRDMA_AE_ADAPTER_CATASTROPHIC;
 }
 
+bool
+model_ae_raise(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id)
+{
+	uint64_t compctx = 0, before = d->st.aeqes;
+	struct model_qp *q;
+	bool sq;
+
+	if (ae_for_device(ae)) {
+		id = 0;
+	} else if (ae_for_cq(ae, src)) {
+		if (id < d->cq_tab && d->cq[id].valid)
+			compctx = d->cq[id].ctx;
+	} else if (id < d->qp_tab && d->qp[id].valid) {
+		q = &d->qp[id];
+		compctx = q->compl_ctx;
+		sq = src == IRDMA_AE_SOURCE_SQ || src == IRDMA_AE_SOURCE_SQ_0111;
+		if (!ae_informational(ae) && !(q->type == IRDMA_QP_TYPE_ROCE_UD && sq))
+			q->state = IRDMA_QP_HW_ERROR;
+	}
+	model_aeq_post(d, ae, src, id, compctx);
+	return d->st.aeqes != before;
+}
+
 int
 irdma_model_inject_ae(struct irdma_hw *hw, uint16_t ae_code, uint8_t source, uint32_t id)
 {
 	struct model_dev *d = model_dev_of(hw);
-	uint64_t compctx = 0, before;
-	struct model_qp *q;
-	bool sq;
 	int ret;
 
 	if (d == NULL || ae_code > IRDMA_FIELD_MAX(AEQE_AECODE) ||
@@ -140,21 +161,7 @@ irdma_model_inject_ae(struct irdma_hw *hw, uint16_t ae_code, uint8_t source, uin
 	    id >= (UINT32_C(1) << (IRDMA_FIELD_BITS(AEQE_QPCQID_LOW) + 1)))
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
-	if (ae_for_device(ae_code)) {
-		id = 0;
-	} else if (ae_for_cq(ae_code, source)) {
-		if (id < d->cq_tab && d->cq[id].valid)
-			compctx = d->cq[id].ctx;
-	} else if (id < d->qp_tab && d->qp[id].valid) {
-		q = &d->qp[id];
-		compctx = q->compl_ctx;
-		sq = source == IRDMA_AE_SOURCE_SQ || source == IRDMA_AE_SOURCE_SQ_0111;
-		if (!ae_informational(ae_code) && !(q->type == IRDMA_QP_TYPE_ROCE_UD && sq))
-			q->state = IRDMA_QP_HW_ERROR;
-	}
-	before = d->st.aeqes;
-	model_aeq_post(d, ae_code, source, id, compctx);
-	ret = d->st.aeqes != before ? 0 : -ENOSPC;
+	ret = model_ae_raise(d, ae_code, source, id) ? 0 : -ENOSPC;
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }

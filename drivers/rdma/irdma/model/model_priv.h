@@ -312,6 +312,9 @@ int model_irq_fd(struct irdma_hw *hw, unsigned int vector);
 void model_irq_raise(struct model_dev *d, uint32_t qctl);
 /* GLINT_DYN_CTL(@p v) was written: fire a pending raise if now enabled. */
 void model_irq_dyn_ctl(struct model_dev *d, uint32_t v);
+/* Raise AE @p ae from source @p src for QP / CQ @p id as the engine does (completion context,
+ * QP to ERROR for error AEs); false when the AEQ dropped it. */
+bool model_ae_raise(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id);
 
 /* model_qp.c */
 void model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);

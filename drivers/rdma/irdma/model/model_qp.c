@@ -22,8 +22,10 @@
  *    included: iWARP only) is refused with BAD_STATE and leaves the QP unchanged.
  *    To RTR / RTS, QPC_ARPIDX must name a valid ARP entry (model_ah.c: BAD_ID beyond the
  *    committed ARP count, NO_OBJ when not added; index 0 is the reserved default).
- *  - FLUSH_WQES needs the QP in ERROR (BAD_STATE otherwise) and at least one of FLUSHSQ /
- *    FLUSHRQ (BAD_FIELD); it counts the flushes (no flush CQEs yet: no data path).
+ *  - FLUSH_WQES needs at least one of FLUSHSQ / FLUSHRQ / GENERATE_AE (BAD_FIELD), the QP in
+ *    ERROR to flush (BAD_STATE otherwise); it counts the flushes (no flush CQEs yet: no data
+ *    path). GENERATE_AE (the kernel's GEN_AE) raises AECODE (12 bits, else BAD_FIELD) from
+ *    AESOURCE for the QP as the engine would (model_irq.c).
  *  - DESTROY_QP works in any state.
  *  - The QP table is allocated with the first QP, sized by the committed QP count, and
  *    freed with the last one.
@@ -263,19 +265,26 @@ model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	uint32_t id = irdma_get(w, CQP_FLUSH_QP_ID);
 	bool sq = irdma_get(w, CQP_FLUSH_SQ);
 	bool rq = irdma_get(w, CQP_FLUSH_RQ);
+	bool ae = irdma_get(w, CQP_FLUSH_GENERATE_AE);
 	struct model_qp *q;
 
 	if (model_refuse(r, qp_id_check(d, id)))
 		return;
 	q = qp_lookup(d, id);
 	if (model_refuse(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
-	    model_refuse(r, !sq && !rq && !irdma_get(w, CQP_FLUSH_GENERATE_AE) ?
+	    model_refuse(r, !sq && !rq && !ae ?
 		       IRDMA_MODEL_MIN_BAD_FIELD : 0) ||
 	    model_refuse(r, (sq || rq) && q->state != IRDMA_QP_HW_ERROR ?
-		       IRDMA_MODEL_MIN_BAD_STATE : 0))
+		       IRDMA_MODEL_MIN_BAD_STATE : 0) ||
+	    model_refuse(r, ae && irdma_get(w, CQP_FLUSH_AECODE) > IRDMA_FIELD_MAX(AEQE_AECODE) ?
+		       IRDMA_MODEL_MIN_BAD_FIELD : 0))
 		return;
 	q->sq_flushes += sq;
 	q->rq_flushes += rq;
+	/* GEN_AE: the AE as if the engine raised it (it may move the QP to ERROR). */
+	if (ae)
+		(void)model_ae_raise(d, irdma_get(w, CQP_FLUSH_AECODE),
+				     irdma_get(w, CQP_FLUSH_AESOURCE), id);
 }
 
 void
