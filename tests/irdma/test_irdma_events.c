@@ -556,6 +556,52 @@ test_api_errors(void)
 	env_down(&e);
 }
 
+/* Query reports what the device owns: sq_draining in SQD while send WQEs are in flight. */
+static void
+test_query(void)
+{
+	struct rdmadev_qp_attr a;
+	struct rdmadev_qp *qp;
+	struct irdma_qp *q;
+	struct env e;
+
+	if (env_up(&e) != 0) {
+		env_down(&e);
+		return;
+	}
+	qp = qp_new(&e, RDMADEV_QPT_UD);
+	if (qp != NULL) {
+		q = qp->obj.fp.drv;
+		qp_to_rts(qp, RDMADEV_QPT_UD);
+		memset(&a, 0, sizeof(a));
+		a.qp_state = RDMADEV_QPS_SQD;
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+		memset(&a, 0, sizeof(a));
+		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
+		TEST_CHECK_EQ(a.qp_state, RDMADEV_QPS_SQD);
+		TEST_CHECK_EQ(a.sq_draining, 0);
+		TEST_CHECK_EQ(a.cap.max_send_wr, q->max_send_wr);
+		TEST_CHECK_EQ(a.cap.max_recv_wr, q->max_recv_wr);
+		/* Two WQEs in flight (what the data path's head / tail say). */
+		q->sq.head = 2;
+		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
+		TEST_CHECK_EQ(a.sq_draining, 1);
+		q->sq.tail = 2;
+		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
+		TEST_CHECK_EQ(a.sq_draining, 0);
+		/* A fatal AE: the device's ERROR wins over the verbs SQD. */
+		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+						    rdmadev_qp_num(qp)), 0);
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
+		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
+		TEST_CHECK_EQ(a.qp_state, RDMADEV_QPS_ERR);
+		TEST_CHECK_EQ(a.cur_qp_state, RDMADEV_QPS_ERR);
+		TEST_CHECK_EQ(a.sq_draining, 0);
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	}
+	env_down(&e);
+}
+
 /* An AE the control path can trigger: FLUSH_WQES with GENERATE_AE (the kernel's GEN_AE). */
 static void
 test_gen_ae(void)
@@ -656,6 +702,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_destroyed_objects);
 	TEST_RUN(test_callbacks);
 	TEST_RUN(test_gen_ae);
+	TEST_RUN(test_query);
 	TEST_RUN(test_aeq_wrap);
 	rte_eal_cleanup();
 	return test_done();
