@@ -36,7 +36,7 @@ struct irdma_dev {
 };
 
 static const char *const irdma_model_keys[] = {
-	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", NULL
+	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", NULL
 };
 
 /* Log through the PMD's log type before a hw exists. */
@@ -127,6 +127,11 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 	if (strcmp(k, "cqs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_CQ_ID + 1,
 					   IRDMA_DEV_MAX_CQS, &req->cqs);
+	if (strcmp(k, "ring_pbl") == 0) {
+		ret = irdma_dev_parse_u32(name, k, v, 0, 1, &x);
+		req->ring_pbl = x != 0;
+		return ret;
+	}
 	if (strcmp(k, "mrs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_MR_IDX + 1,
 					   IRDMA_DEV_MAX_MRS, &req->mrs);
@@ -367,6 +372,14 @@ irdma_dev_cq_create(struct rdmadev *dev, struct rdmadev_cq *cq,
 }
 
 static int
+irdma_dev_cq_resize(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t cqe)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_cq_resize(&d->ctrl, cq, cqe);
+}
+
+static int
 irdma_dev_cq_destroy(struct rdmadev *dev, struct rdmadev_cq *cq)
 {
 	struct irdma_dev *d = dev->dev_private;
@@ -392,6 +405,14 @@ irdma_dev_qp_modify(struct rdmadev *dev, struct rdmadev_qp *qp,
 	struct irdma_dev *d = dev->dev_private;
 
 	return irdma_qp_modify(&d->ctrl, qp, attr, mask);
+}
+
+static int
+irdma_dev_qp_query(struct rdmadev *dev, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_qp_query(&d->ctrl, qp, attr);
 }
 
 static int
@@ -662,6 +683,24 @@ irdma_dev_gid_get(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
 	return 0;
 }
 
+/* ---- asynchronous events (irdma_event.c) ---- */
+
+static int
+irdma_dev_event_process(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? irdma_event_process(&d->ctrl, dev) : 0;
+}
+
+static int
+irdma_dev_event_intr_fd(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? irdma_aeq_intr_enable(&d->ctrl) : -ENODEV;
+}
+
 static const struct rdmadev_ops irdma_model_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
@@ -671,9 +710,11 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.ctx_alloc = irdma_dev_ctx_alloc,
 	.ctx_free = irdma_dev_ctx_free,
 	.cq_create = irdma_dev_cq_create,
+	.cq_resize = irdma_dev_cq_resize,
 	.cq_destroy = irdma_dev_cq_destroy,
 	.qp_create = irdma_dev_qp_create,
 	.qp_modify = irdma_dev_qp_modify,
+	.qp_query = irdma_dev_qp_query,
 	.qp_destroy = irdma_dev_qp_destroy,
 	.pd_alloc = irdma_dev_pd_alloc,
 	.pd_free = irdma_dev_pd_free,
@@ -696,6 +737,8 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.res_fill = irdma_dev_res_fill,
 	.port_info_get = irdma_dev_port_info_get,
 	.gid_get = irdma_dev_gid_get,
+	.event_process = irdma_dev_event_process,
+	.event_intr_fd = irdma_dev_event_intr_fd,
 };
 
 /* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */

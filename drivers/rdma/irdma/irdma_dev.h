@@ -8,7 +8,8 @@
  * @file
  * The irdma PMD as an rdmadev driver.
  *
- * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N]` opens a device
+ * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N][,ring_pbl=0|1]`
+ * (ring_pbl=1: QP and CQ rings always through level-1 PBLs, for tests) opens a device
  * model (drivers/rdma/irdma/model) and drives it with the real control path (irdma_ctrl.h):
  * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
  * down (refused with -EBUSY while objects exist). Objects: contexts (bookkeeping only), PDs,

@@ -214,6 +214,9 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 	case IRDMA_CQP_OP_DESTROY_CQ:
 		model_op_destroy_cq(d, w, r);
 		break;
+	case IRDMA_CQP_OP_MODIFY_CQ:
+		model_op_modify_cq(d, w, r);
+		break;
 	case IRDMA_CQP_OP_CREATE_QP:
 		model_op_create_qp(d, w, r);
 		break;

@@ -44,6 +44,9 @@ extern int irdma_model_logtype;
 /* Latched interrupt-configuration registers the model keeps (per vector / queue). */
 #define MODEL_VSI_REGS		1024u
 
+/* Interrupt vectors that have an eventfd (model_irq.c). */
+#define MODEL_IRQ_VECTORS	16u
+
 /* One DMA map: [iova, iova + len) is host memory at va. */
 struct model_map {
 	rte_iova_t iova;
@@ -173,6 +176,10 @@ struct model_dev {
 	uint32_t rate[IRDMA_GLINT_VECTORS];
 	uint32_t vsi_ctl1[MODEL_VSI_REGS];
 	uint32_t aeqctl;
+	struct {
+		int fd;		/* eventfd, -1 until irq_fd asked for it */
+		bool pending;	/* raised while INTENA was clear */
+	} irq[MODEL_IRQ_VECTORS];
 
 	/* Control QP. */
 	struct {
@@ -292,6 +299,7 @@ uint16_t model_ring_from_wqe(struct model_dev *d, struct model_ring *ring, bool 
 void model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
 void model_op_destroy_cq(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
+void model_op_modify_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
 void model_op_create_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 void model_op_destroy_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w,
@@ -306,6 +314,18 @@ void model_cq_arm(struct model_dev *d, uint32_t cq_id);
 void model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id,
 		    uint64_t compctx);
 void model_aeq_alloc(struct model_dev *d, uint32_t count);
+
+/* model_irq.c */
+void model_irq_init(struct model_dev *d);
+void model_irq_fini(struct model_dev *d);
+int model_irq_fd(struct irdma_hw *hw, unsigned int vector);
+/* An event for the queue whose interrupt control register (AEQCTL / CEQCTL) is @p qctl. */
+void model_irq_raise(struct model_dev *d, uint32_t qctl);
+/* GLINT_DYN_CTL(@p v) was written: fire a pending raise if now enabled. */
+void model_irq_dyn_ctl(struct model_dev *d, uint32_t v);
+/* Raise AE @p ae from source @p src for QP / CQ @p id as the engine does (completion context,
+ * QP to ERROR for error AEs); false when the AEQ dropped it. */
+bool model_ae_raise(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id);
 
 /* model_qp.c */
 void model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
