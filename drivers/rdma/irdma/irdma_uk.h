@@ -23,7 +23,10 @@
 extern "C" {
 #endif
 
-/** SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). */
+/**
+ * SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). Written
+ * by post_send before the WQE's header; read by poll_cq (the SQ tail owner).
+ */
 struct irdma_sq_wrtrk {
 	uint64_t wr_id;		/**< the WR's wr_id */
 	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
@@ -43,6 +46,13 @@ uint16_t irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, ui
 
 /** rdmadev_poll_cq_t of the irdma PMD (cq_priv is a struct irdma_cq). */
 uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
+
+/**
+ * rdmadev_cq_arm_t of the irdma PMD (cq_priv is a struct irdma_cq): the next arm word in the
+ * CQ shadow area (qword 4), then the CQ id to the CQARM doorbell (fact sheet §3 "CQ arm").
+ * @return 0.
+ */
+int irdma_uk_cq_arm(void *cq_priv, int solicited_only);
 
 #ifdef __cplusplus
 }
