@@ -677,6 +677,7 @@ test_fast_path(void)
 	td_cq_ready(2);
 	TEST_CHECK_EQ(rdmadev_poll_cq(cq, wc, 8), 0);
 	td_cq_ready(0);
+	TEST_CHECK_EQ(rdmadev_cq_arm(cq, 0), -ENODEV);
 	TEST_CHECK_EQ(td_posted_send() - sent, 6);
 	TEST_CHECK_EQ(rdmadev_start(id), 0);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);

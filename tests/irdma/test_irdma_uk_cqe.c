@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "test.h"
+int main(void) { return test_done(); }
