@@ -26,14 +26,18 @@ extern "C" {
 /**
  * SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). Written
  * by post_send before the WQE's header; read by poll_cq (the SQ tail owner).
+ *
+ * Its first 16 bytes line up with those of struct rdmadev_wc (wr_id, status, opcode,
+ * wc_flags, byte_len): a successful SQ completion copies them and clears wc_flags. nop sits
+ * at status and is 0 (RDMADEV_WC_SUCCESS) for every entry that completes.
  */
 struct irdma_sq_wrtrk {
 	uint64_t wr_id;		/**< the WR's wr_id */
-	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
-	uint8_t quanta;		/**< quanta the WQE occupies */
-	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
-	uint8_t signaled;	/**< 1 when the WR asked for a completion */
 	uint8_t nop;		/**< 1 for a chunk-filler NOP the driver inserted (no completion) */
+	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
+	uint8_t quanta;		/**< quanta the WQE occupies */
+	uint8_t signaled;	/**< 1 when the WR asked for a completion */
+	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
 };
 
 /** rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp). */

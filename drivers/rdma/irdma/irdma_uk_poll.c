@@ -26,6 +26,8 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
@@ -86,16 +88,6 @@ struct irdma_uk_pos {
 	uint32_t head;		/* next slot */
 	uint32_t pol;		/* expected valid bit */
 };
-
-static inline void
-irdma_uk_advance(const struct irdma_cq_ring *r, struct irdma_uk_pos *pos, uint32_t slots)
-{
-	pos->head += slots;
-	if (pos->head >= r->size) {
-		pos->head -= r->size;
-		pos->pol ^= 1;
-	}
-}
 
 /*
  * One completion of a flush replay on @p qp's SQ (@p sq) or RQ from the CQE at @p cqe.
@@ -255,55 +247,108 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 	return 1;
 }
 
+/* The tracking entry's first 16 bytes are the completion's (irdma_uk.h). */
+_Static_assert(sizeof(struct irdma_sq_wrtrk) == 16, "tracking entry is 16 bytes");
+_Static_assert(offsetof(struct irdma_sq_wrtrk, wr_id) == offsetof(struct rdmadev_wc, wr_id) &&
+	       offsetof(struct irdma_sq_wrtrk, nop) == offsetof(struct rdmadev_wc, status) &&
+	       offsetof(struct irdma_sq_wrtrk, opcode) == offsetof(struct rdmadev_wc, opcode) &&
+	       offsetof(struct irdma_sq_wrtrk, quanta) == offsetof(struct rdmadev_wc, wc_flags) &&
+	       offsetof(struct irdma_sq_wrtrk, wr_len) == offsetof(struct rdmadev_wc, byte_len) &&
+	       offsetof(struct rdmadev_wc, imm_data) == 16 && sizeof(struct rdmadev_wc) == 48,
+	       "tracking entry and work completion line up");
+
+/* A successful SQ completion from tracking entry @p t (nop is 0 there: status SUCCESS). */
+static inline void
+irdma_uk_wc_sq(struct rdmadev_wc *wc, const struct irdma_sq_wrtrk *t, uint32_t qp_num)
+{
+	memcpy(wc, t, sizeof(*t));
+	wc->wc_flags = 0;
+	memset(&wc->imm_data, 0, sizeof(*wc) - offsetof(struct rdmadev_wc, imm_data));
+	wc->qp_num = qp_num;
+}
+
 /*
  * Poll ring @p r into @p wcs (at most @p nb). @return completions written; *empty is set
  * when the ring's next entry is not valid.
+ *
+ * The fast path is a successful SQ CQE that is not extended: one masked compare of qword 3
+ * checks the valid bit and those three properties at once.
  */
-static inline uint16_t
+static __rte_always_inline uint16_t
 irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb, bool *empty)
 {
-	struct irdma_uk_pos pos = { .head = r->head, .pol = r->polarity };
-	uint16_t n = 0;
+	const uint64_t fast_mask = IRDMA_FIELD_MASK(CQE_VALID) | IRDMA_FIELD_MASK(CQE_ERROR) |
+				   IRDMA_FIELD_MASK(CQE_EXTCQE) | IRDMA_FIELD_MASK(CQE_SQ);
+	uint8_t *base = r->base;
+	uint8_t *end = base + (size_t)r->size * IRDMA_CQE_SIZE;
+	uint8_t *c = base + (size_t)r->head * IRDMA_CQE_SIZE;
+	/* qword 3 of a valid, successful, plain SQ CQE, masked with fast_mask */
+	uint64_t expect = IRDMA_PREP(CQE_VALID, r->polarity) | IRDMA_FIELD_MASK(CQE_SQ);
+	struct rdmadev_wc *wc = wcs, *wc_end = wcs + nb;
 
 	*empty = false;
-	while (n < nb) {
-		struct irdma_cqe *cqe = irdma_uk_cqe(r, pos.head);
+	while (wc != wc_end) {
+		struct irdma_cqe *cqe = (struct irdma_cqe *)(void *)c;
 		uint64_t qw3 = irdma_qw_load(cqe, CQE_VALID);
-		int slots;
+		struct irdma_uk_pos pos;
+		uint32_t slots;
+		int ret;
 
-		if (IRDMA_GET(CQE_VALID, qw3) != pos.pol) {
-			*empty = true;
-			break;
-		}
-		/* Nothing of the CQE is read before its valid bit (dma_rmb). */
-		rte_io_rmb();
-		rte_prefetch0(r->base + (size_t)(pos.head + 1 == r->size ? 0 : pos.head + 1) *
-			      IRDMA_CQE_SIZE);
-		if (likely((qw3 & (IRDMA_FIELD_MASK(CQE_ERROR) | IRDMA_FIELD_MASK(CQE_EXTCQE) |
-				   IRDMA_FIELD_MASK(CQE_SQ))) == IRDMA_FIELD_MASK(CQE_SQ))) {
-			struct irdma_qp *qp =
-				(struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
-			uint32_t idx = (uint32_t)IRDMA_GET(CQE_WQEIDX, qw3);
-			const struct irdma_sq_wrtrk *t;
+		if (likely((qw3 & fast_mask) == expect)) {
+			struct irdma_qp *qp;
 
+			/* Nothing of the CQE is read before its valid bit (dma_rmb). */
+			rte_io_rmb();
+			qp = (struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
+			rte_prefetch0(c + 2 * IRDMA_CQE_SIZE);
 			if (likely(qp != NULL && !qp->sq_flushed)) {
-				t = &qp->sq_wrtrk[idx];
-				irdma_uk_wc(&wcs[n++], t->wr_id, RDMADEV_WC_SUCCESS, t->opcode,
-					    t->wr_len, qp->qp_id);
+				uint32_t idx = (uint32_t)IRDMA_GET(CQE_WQEIDX, qw3);
+				const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[idx];
+
+				irdma_uk_wc_sq(wc++, t, qp->qp_id);
 				/* release: the entry is read before the poster may reuse it */
 				__atomic_store_n(&qp->sq.tail, (idx + t->quanta) &
 						 (qp->sq.quanta - 1), __ATOMIC_RELEASE);
-				irdma_uk_advance(r, &pos, 1);
+				c += IRDMA_CQE_SIZE;
+				if (unlikely(c == end)) {
+					c = base;
+					expect ^= IRDMA_FIELD_MASK(CQE_VALID);
+				}
 				continue;
 			}
 		}
-		n += (uint16_t)irdma_uk_cqe_slow(r, &pos, cqe, qw3, &wcs[n], &slots);
-		if (slots < 0)
+		if ((qw3 ^ expect) & IRDMA_FIELD_MASK(CQE_VALID)) {
+			*empty = true;
 			break;
-		irdma_uk_advance(r, &pos, (uint32_t)slots);
+		}
+		rte_io_rmb();
+		pos.head = (uint32_t)((size_t)(c - base) / IRDMA_CQE_SIZE);
+		pos.pol = (expect & IRDMA_FIELD_MASK(CQE_VALID)) != 0;
+		wc += irdma_uk_cqe_slow(r, &pos, cqe, qw3, wc, &ret);
+		if (ret < 0)
+			break;
+		for (slots = (uint32_t)ret; slots != 0; slots--) {
+			c += IRDMA_CQE_SIZE;
+			if (c == end) {
+				c = base;
+				expect ^= IRDMA_FIELD_MASK(CQE_VALID);
+			}
+		}
 	}
-	r->head = pos.head;
-	r->polarity = (uint8_t)pos.pol;
+	r->head = (uint32_t)((size_t)(c - base) / IRDMA_CQE_SIZE);
+	r->polarity = (expect & IRDMA_FIELD_MASK(CQE_VALID)) != 0;
+	return (uint16_t)(wc - wcs);
+}
+
+/* Drain the ring a resize left behind; forget it once it is empty. */
+static __rte_noinline uint16_t
+irdma_uk_poll_old(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
+{
+	bool empty;
+	uint16_t n = irdma_uk_poll_ring(&cq->old, wcs, nb, &empty);
+
+	if (empty)
+		cq->old.base = NULL;	/* drained: the control path frees it later */
 	return n;
 }
 
@@ -317,11 +362,8 @@ irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 
 	if (unlikely(cq->service != NULL))
 		cq->service(cq->hw);
-	if (unlikely(cq->old.base != NULL)) {
-		n = irdma_uk_poll_ring(&cq->old, wcs, nb_wcs, &empty);
-		if (empty)
-			cq->old.base = NULL;	/* drained: the control path frees it later */
-	}
+	if (unlikely(cq->old.base != NULL))
+		n = irdma_uk_poll_old(cq, wcs, nb_wcs);
 	if (likely(n < nb_wcs)) {
 		head = cq->cur.head;
 		pol = cq->cur.polarity;
