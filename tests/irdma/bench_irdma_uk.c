@@ -186,7 +186,9 @@ floor_post(const uint8_t *tmpl, uint32_t len, uint32_t per_db, uint32_t ops)
 	for (ops /= per_db; ops != 0; ops--) {
 		for (i = 0; i < per_db; i++) {
 			memcpy(qp.sq.base + (size_t)head * 32, tmpl, len);
-			head = (head + quanta) & (SQ_QUANTA - 1);
+			head += quanta;
+			if (head + quanta > SQ_QUANTA)
+				head = 0;
 		}
 		rte_write32(qp.qp_id, &doorbell[0]);
 	}
