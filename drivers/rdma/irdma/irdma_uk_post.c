@@ -128,16 +128,41 @@ irdma_uk_frags(uint8_t *w, const struct rdmadev_sge *sg, uint32_t nsge, bool imm
 	return len;
 }
 
+/*
+ * Copy @p n (< 32) bytes with fixed-size, possibly overlapping moves (no call to a
+ * variable-length memcpy on the hot path). Only bytes [0, n) of @p dst are written.
+ */
+static __rte_always_inline void
+irdma_uk_copy_small(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (n >= 16) {
+		memcpy(dst, src, 16);
+		memcpy(dst + n - 16, src + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(dst, src, 8);
+		memcpy(dst + n - 8, src + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+	} else {
+		for (; n != 0; n--)
+			*dst++ = *src++;
+	}
+}
+
 /* Copy @p len bytes from @p src to the gen2 inline layout of the WQE at @p w (§1.6). */
 static inline void
 irdma_uk_inline_place(uint8_t *w, const uint8_t *src, uint32_t len, uint8_t valid_byte)
 {
-	uint32_t n = RTE_MIN(len, IRDMA_INLINE_Q0_BYTES);
 	uint8_t *dst = w + IRDMA_QUANTUM_SIZE;
 
-	memcpy(w + IRDMA_INLINE_Q0_OFFSET, src, n);
-	src += n;
-	len -= n;
+	if (len < IRDMA_INLINE_Q0_BYTES) {
+		irdma_uk_copy_small(w + IRDMA_INLINE_Q0_OFFSET, src, len);
+		return;
+	}
+	memcpy(w + IRDMA_INLINE_Q0_OFFSET, src, IRDMA_INLINE_Q0_BYTES);
+	src += IRDMA_INLINE_Q0_BYTES;
+	len -= IRDMA_INLINE_Q0_BYTES;
 	while (len >= IRDMA_INLINE_QN_BYTES) {
 		memcpy(dst, src, IRDMA_INLINE_QN_BYTES);
 		dst[IRDMA_INLINE_VALID_BYTE] = valid_byte;
@@ -146,9 +171,18 @@ irdma_uk_inline_place(uint8_t *w, const uint8_t *src, uint32_t len, uint8_t vali
 		len -= IRDMA_INLINE_QN_BYTES;
 	}
 	if (len != 0) {
-		memcpy(dst, src, len);
+		irdma_uk_copy_small(dst, src, len);
 		dst[IRDMA_INLINE_VALID_BYTE] = valid_byte;
 	}
+}
+
+/* Gen2 quanta of @p len (<= IRDMA_MAX_INLINE) inline bytes: <= 8, 39, 70, 101 (§1.6). */
+static __rte_always_inline uint32_t
+irdma_uk_inline_quanta(uint32_t len)
+{
+	return 1 + (len > IRDMA_INLINE_Q0_BYTES) +
+	       (len > IRDMA_INLINE_Q0_BYTES + IRDMA_INLINE_QN_BYTES) +
+	       (len > IRDMA_INLINE_Q0_BYTES + 2 * IRDMA_INLINE_QN_BYTES);
 }
 
 /* Inline data of @p wr (its SGEs, concatenated) into the WQE at @p w. */
@@ -215,7 +249,7 @@ irdma_uk_check_data(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 			return irdma_uk_refuse(qp, wr, -EINVAL,
 					       "inline data longer than the QP's max_inline_data");
 		p->kind = IRDMA_UK_INLINE;
-		p->quanta = irdma_inline_to_quanta(len);
+		p->quanta = irdma_uk_inline_quanta((uint32_t)len);
 		p->hdr |= IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len);
 		return 0;
 	}
@@ -601,6 +635,47 @@ irdma_uk_post_general(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uin
 }
 
 /*
+ * The fast path of a one-SGE inline SEND / WRITE (immediate or not): as irdma_uk_post_fast.
+ * @return true when it posted @p wr, false to take the general path.
+ */
+static __rte_always_inline bool
+irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+			  const struct irdma_uk_fast_op *f, uint32_t *head, uint64_t hdr_burst,
+			  uint32_t tail)
+{
+	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len;
+	struct irdma_quantum *q;
+	uint64_t hdr, remote;
+
+	if (unlikely(!f->ok || wr->num_sge != 1 || qp->max_send_sge < 1))
+		return false;
+	len = wr->sg_list[0].length;
+	quanta = irdma_uk_inline_quanta(len);
+	if (unlikely(len > qp->max_inline || (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
+		     (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA ||
+		     ((h - tail) & mask) + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+		return false;
+	q = irdma_uk_sq_quantum(qp, h);
+	remote = f->remote ? UINT64_MAX : 0;
+	q->qw[0] = f->imm ? rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
+						      rte_be_to_cpu_32(wr->imm_data))) : 0;
+	q->qw[1] = 0;
+	irdma_uk_inline_place((uint8_t *)q, (const uint8_t *)(uintptr_t)wr->sg_list[0].addr, len,
+			      (uint8_t)(hdr_burst >> (63 - IRDMA_INLINE_VALID_SHIFT)) &
+			      (1u << IRDMA_INLINE_VALID_SHIFT));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & remote));
+	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] |
+	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
+	      IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len) |
+	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
+	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, f->wc_opcode,
+		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
+	irdma_uk_hdr_store(q, hdr);
+	*head = (h + quanta) & mask;
+	return true;
+}
+
+/*
  * The fast path: a fragment-list SEND / WRITE (immediate or not) on a gen2 RC QP, placed
  * where no chunk NOP, polarity flip or pre-invalidation is due and with room in the ring.
  * Same bytes as the general path, with table lookups instead of branches.
@@ -620,9 +695,11 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 	if (unlikely(op >= op_limit))
 		return false;
 	f = &irdma_uk_fast_ops[op];
+	if (flags & RDMADEV_SEND_INLINE)
+		return irdma_uk_post_fast_inline(qp, wr, f, head, hdr_burst, tail);
 	frags = nsge + f->imm;
 	quanta = frags / 2 + 1;
-	if (unlikely(!f->ok || (flags & RDMADEV_SEND_INLINE) || nsge > qp->max_send_sge ||
+	if (unlikely(!f->ok || nsge > qp->max_send_sge ||
 		     (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
 		     (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA ||
 		     ((h - tail) & mask) + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
