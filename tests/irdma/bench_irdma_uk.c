@@ -244,7 +244,7 @@ cq_fill(uint32_t n)
 
 		qp.sq_wrtrk[idx] = (struct irdma_sq_wrtrk){
 			.wr_id = idx, .wr_len = 4096, .quanta = 1, .opcode = RDMADEV_WC_RDMA_WRITE,
-			.signaled = 1,
+			.signaled = 1, .next = (uint16_t)((idx + 1) & (SQ_QUANTA - 1)),
 		};
 		c->qw[0] = 0;
 		c->qw[1] = rte_cpu_to_le_64((uint64_t)(uintptr_t)&qp);

@@ -429,12 +429,14 @@ test_flush_replay(void)
 	TEST_CHECK_EQ(shadow_head(&cq), 2);
 	TEST_CHECK_EQ(qp.sq.tail, qp.sq.head);
 	TEST_CHECK_EQ(qp.sq_flushed, 1);
-	/* a device writing one flush CQE per WQE: the rest find nothing, a stale success too */
+	/* a device writing one flush CQE per WQE: the rest find nothing, stale errors too */
 	produce(&p, &(struct cqe_spec){ .qp = &qp, .sq = 1, .wqe_idx = idx, .error = 1,
 					.major = 1, .minor = 1 });
-	produce(&p, &(struct cqe_spec){ .qp = &qp, .sq = 1, .wqe_idx = idx });
+	produce(&p, &(struct cqe_spec){ .qp = &qp, .sq = 1, .wqe_idx = idx, .error = 1,
+					.major = 0x8001, .minor = 7 });
 	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 8), 0);
 	TEST_CHECK_EQ(cq.cur.head, 4);
+	TEST_CHECK_EQ(qp.sq.tail, qp.sq.head);
 
 	/* the RQ: three receives, one flushed CQE */
 	for (i = 0; i < 3; i++)

@@ -218,6 +218,8 @@ test_write_sges(void)
 		TEST_CHECK_EQ(qp.sq_wrtrk[0].wr_id, 0x1000 + n);
 		TEST_CHECK_EQ(qp.sq_wrtrk[0].wr_len, sge_sum(n));
 		TEST_CHECK_EQ(qp.sq_wrtrk[0].quanta, quanta);
+		TEST_CHECK_EQ(qp.sq_wrtrk[0].next, quanta);
+		TEST_CHECK_EQ(qp.sq_wrtrk[0].rsvd, 0);
 		TEST_CHECK_EQ(qp.sq_wrtrk[0].signaled, 1);
 		TEST_CHECK_EQ(qp.sq_wrtrk[0].nop, 0);
 		TEST_CHECK_EQ(qp.sq_wrtrk[0].opcode, RDMADEV_WC_RDMA_WRITE);
@@ -751,6 +753,7 @@ check_nop(const struct irdma_qp *qp, uint32_t idx, unsigned int pol)
 		      le64_at(wqe(qp, idx), 16), 0);
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].nop, 1);
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].quanta, 1);
+	TEST_CHECK_EQ(qp->sq_wrtrk[idx].next, (idx + 1) % qp->sq.quanta);
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].signaled, 0);
 }
 
@@ -828,6 +831,7 @@ test_polarity_wraps(void)
 			check_nop(&qp, (uint32_t)(abs0 % size), pass_pol(abs0, size));
 		check_quanta_valid(&qp, start, quanta, pass_pol(pl.abs, size));
 		TEST_CHECK_EQ(qp.sq_wrtrk[start].wr_id, i);
+		TEST_CHECK_EQ(qp.sq_wrtrk[start].next, (start + quanta) % size);
 		for (k = 1; k < n; k++)
 			check_frag(wqe(&qp, start), k + imm, &sges[k], pass_pol(pl.abs, size));
 		if (start % 128 == 0) {

@@ -27,17 +27,19 @@ extern "C" {
  * SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). Written
  * by post_send before the WQE's header; read by poll_cq (the SQ tail owner).
  *
- * Its first 16 bytes line up with those of struct rdmadev_wc (wr_id, status, opcode,
- * wc_flags, byte_len): a successful SQ completion copies them and clears wc_flags. nop sits
- * at status and is 0 (RDMADEV_WC_SUCCESS) for every entry that completes.
+ * Its first 16 bytes are those of the struct rdmadev_wc of a successful completion (wr_id,
+ * status, opcode, wc_flags, byte_len): poll_cq copies them whole. nop sits at status and is 0
+ * (RDMADEV_WC_SUCCESS) for every entry that completes; rsvd sits at wc_flags and is 0.
  */
 struct irdma_sq_wrtrk {
 	uint64_t wr_id;		/**< the WR's wr_id */
 	uint8_t nop;		/**< 1 for a chunk-filler NOP the driver inserted (no completion) */
 	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
+	uint16_t rsvd;		/**< zero (the completion's wc_flags) */
+	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
+	uint16_t next;		/**< first quantum after the WQE: the SQ tail once it completes */
 	uint8_t quanta;		/**< quanta the WQE occupies */
 	uint8_t signaled;	/**< 1 when the WR asked for a completion */
-	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
 };
 
 /** rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp). */

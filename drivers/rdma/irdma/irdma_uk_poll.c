@@ -17,9 +17,10 @@
  * queue has outstanding WQEs and completes them one by one, from the tail, with the CQE's
  * status for the first and WR_FLUSH_ERR for the rest (its minor code is rewritten in place,
  * as rdma-core does), unsignaled WRs included and chunk NOPs skipped; then it is consumed.
- * sq_flushed / rq_flushed remember that the queue was flushed: a later CQE for a WQE the
- * replay already completed (a device that writes one flush CQE per WQE) is consumed
- * silently, so every WR completes exactly once.
+ * sq_flushed / rq_flushed remember that the queue was flushed: a later error CQE for a WQE
+ * the replay already completed (a device that writes one flush CQE per WQE) is consumed
+ * silently, so every WR completes exactly once. Success CQEs never follow a flush CQE of the
+ * same queue (the device completes in order), so the fast path does not look.
  *
  * After a burst the new head goes to CQ shadow qword 0 (the consumer index the device checks
  * for overflow), once. A ring a resize left behind (cq->old) is drained first.
@@ -228,7 +229,7 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 		    ((__atomic_load_n(&qp->sq.head, __ATOMIC_ACQUIRE) - qp->sq.tail) & mask))
 			return 0;
 		irdma_uk_wc(wc, t->wr_id, RDMADEV_WC_SUCCESS, t->opcode, t->wr_len, qp->qp_id);
-		__atomic_store_n(&qp->sq.tail, (idx + t->quanta) & mask, __ATOMIC_RELEASE);
+		__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
 	} else {
 		mask = qp->rq.quanta - 1;
 		if (qp->rq_flushed && ((idx - qp->rq.tail) & mask) >=
@@ -248,22 +249,22 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 }
 
 /* The tracking entry's first 16 bytes are the completion's (irdma_uk.h). */
-_Static_assert(sizeof(struct irdma_sq_wrtrk) == 16, "tracking entry is 16 bytes");
+#define IRDMA_UK_WC_HEAD	16u
 _Static_assert(offsetof(struct irdma_sq_wrtrk, wr_id) == offsetof(struct rdmadev_wc, wr_id) &&
 	       offsetof(struct irdma_sq_wrtrk, nop) == offsetof(struct rdmadev_wc, status) &&
 	       offsetof(struct irdma_sq_wrtrk, opcode) == offsetof(struct rdmadev_wc, opcode) &&
-	       offsetof(struct irdma_sq_wrtrk, quanta) == offsetof(struct rdmadev_wc, wc_flags) &&
+	       offsetof(struct irdma_sq_wrtrk, rsvd) == offsetof(struct rdmadev_wc, wc_flags) &&
 	       offsetof(struct irdma_sq_wrtrk, wr_len) == offsetof(struct rdmadev_wc, byte_len) &&
-	       offsetof(struct rdmadev_wc, imm_data) == 16 && sizeof(struct rdmadev_wc) == 48,
+	       offsetof(struct rdmadev_wc, imm_data) == IRDMA_UK_WC_HEAD &&
+	       sizeof(struct rdmadev_wc) == 48,
 	       "tracking entry and work completion line up");
 
-/* A successful SQ completion from tracking entry @p t (nop is 0 there: status SUCCESS). */
+/* A successful SQ completion from tracking entry @p t (nop and rsvd are 0 there). */
 static inline void
 irdma_uk_wc_sq(struct rdmadev_wc *wc, const struct irdma_sq_wrtrk *t, uint32_t qp_num)
 {
-	memcpy(wc, t, sizeof(*t));
-	wc->wc_flags = 0;
-	memset(&wc->imm_data, 0, sizeof(*wc) - offsetof(struct rdmadev_wc, imm_data));
+	memcpy(wc, t, IRDMA_UK_WC_HEAD);
+	memset(&wc->imm_data, 0, sizeof(*wc) - IRDMA_UK_WC_HEAD);
 	wc->qp_num = qp_num;
 }
 
@@ -301,14 +302,18 @@ irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb,
 			rte_io_rmb();
 			qp = (struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
 			rte_prefetch0(c + 2 * IRDMA_CQE_SIZE);
-			if (likely(qp != NULL && !qp->sq_flushed)) {
+			/*
+			 * No flush guard here: a device completes a queue in order, so no
+			 * success CQE follows a flush CQE of the same SQ (error CQEs, which
+			 * can, take the slow path and its guard).
+			 */
+			if (likely(qp != NULL)) {
 				uint32_t idx = (uint32_t)IRDMA_GET(CQE_WQEIDX, qw3);
 				const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[idx];
 
 				irdma_uk_wc_sq(wc++, t, qp->qp_id);
 				/* release: the entry is read before the poster may reuse it */
-				__atomic_store_n(&qp->sq.tail, (idx + t->quanta) &
-						 (qp->sq.quanta - 1), __ATOMIC_RELEASE);
+				__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
 				c += IRDMA_CQE_SIZE;
 				if (unlikely(c == end)) {
 					c = base;

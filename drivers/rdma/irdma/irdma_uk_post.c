@@ -497,14 +497,16 @@ irdma_uk_sq_start(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
 /* Fill a tracking entry (field by field: no temporary). */
 static inline void
 irdma_uk_track(struct irdma_sq_wrtrk *t, uint64_t wr_id, uint32_t len, uint32_t quanta,
-	       uint8_t opcode, uint8_t signaled, uint8_t nop)
+	       uint32_t next, uint8_t opcode, uint8_t signaled, uint8_t nop)
 {
 	t->wr_id = wr_id;
 	t->nop = nop;
 	t->opcode = opcode;
+	t->rsvd = 0;
+	t->wr_len = len;
+	t->next = (uint16_t)next;
 	t->quanta = (uint8_t)quanta;
 	t->signaled = signaled;
-	t->wr_len = len;
 }
 
 /* Write the header qword after the body: the device may consume the WQE from then on. */
@@ -526,7 +528,8 @@ irdma_uk_sq_nop_fill(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
 	q->qw[0] = 0;
 	q->qw[1] = 0;
 	q->qw[2] = 0;
-	irdma_uk_track(&qp->sq_wrtrk[idx], 0, 0, 1, RDMADEV_WC_NOP, 0, 1);
+	irdma_uk_track(&qp->sq_wrtrk[idx], 0, 0, 1, (idx + 1) & (qp->sq.quanta - 1),
+		       RDMADEV_WC_NOP, 0, 1);
 	irdma_uk_hdr_store(q, IRDMA_PREP(SQ_OPCODE, IRDMA_OP_NOP) | IRDMA_PREP(SQ_VALID, *pol));
 }
 
@@ -591,8 +594,8 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		q->qw[2] = 0;
 		break;
 	}
-	irdma_uk_track(&qp->sq_wrtrk[idx], wr->wr_id, p->len, p->quanta, p->wc_opcode,
-		       p->signaled, 0);
+	irdma_uk_track(&qp->sq_wrtrk[idx], wr->wr_id, p->len, p->quanta,
+		       (idx + p->quanta) & (qp->sq.quanta - 1), p->wc_opcode, p->signaled, 0);
 	irdma_uk_hdr_store(q, p->hdr | IRDMA_PREP(SQ_VALID, pol));
 }
 
@@ -668,10 +671,10 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
 	      IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len) |
 	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
-	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, f->wc_opcode,
+	*head = (h + quanta) & mask;
+	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, *head, f->wc_opcode,
 		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
 	irdma_uk_hdr_store(q, hdr);
-	*head = (h + quanta) & mask;
 	return true;
 }
 
@@ -714,11 +717,11 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] | irdma_uk_addfrag[frags] |
 	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
 	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
+	*head = (h + quanta) & mask;
 	t = &qp->sq_wrtrk[h];
-	irdma_uk_track(t, wr->wr_id, len, quanta, f->wc_opcode,
+	irdma_uk_track(t, wr->wr_id, len, quanta, *head, f->wc_opcode,
 		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
 	irdma_uk_hdr_store(q, hdr);
-	*head = (h + quanta) & mask;
 	return true;
 }
 
