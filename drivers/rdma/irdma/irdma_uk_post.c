@@ -608,14 +608,14 @@ irdma_uk_sq_state_ok(const struct irdma_qp *qp)
 
 /*
  * The general path of one send WR: check and plan it, the chunk rule's NOPs, the free-space
- * check, polarity and pre-invalidation, the WQE. @return 0 (*head / *pol moved on), or the
- * refusal's negative errno with nothing written.
+ * check, polarity (qp->sq.polarity, updated here) and pre-invalidation, the WQE.
+ * @return the new head, or the refusal's negative errno with nothing written.
  */
-static __rte_noinline int
-irdma_uk_post_general(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t *head,
-		      uint32_t *pol, uint32_t tail)
+static __rte_noinline int64_t
+irdma_uk_post_general(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t head,
+		      uint32_t tail)
 {
-	uint32_t mask = qp->sq.quanta - 1, h = *head, room, nops;
+	uint32_t mask = qp->sq.quanta - 1, pol = qp->sq.polarity, room, nops;
 	struct irdma_uk_sq_plan p;
 	int ret;
 
@@ -623,18 +623,19 @@ irdma_uk_post_general(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uin
 	if (unlikely(ret != 0))
 		return ret;
 	/* The chunk rule: a WQE never crosses an 8-quantum boundary. */
-	room = IRDMA_SQ_CHUNK_QUANTA - (h & (IRDMA_SQ_CHUNK_QUANTA - 1));
+	room = IRDMA_SQ_CHUNK_QUANTA - (head & (IRDMA_SQ_CHUNK_QUANTA - 1));
 	nops = p.quanta > room ? room : 0;
-	if (unlikely(((h - tail) & mask) + nops + p.quanta + IRDMA_SQ_FREE_RSVD > qp->sq.quanta))
+	if (unlikely(((head - tail) & mask) + nops + p.quanta + IRDMA_SQ_FREE_RSVD >
+		     qp->sq.quanta))
 		return irdma_uk_refuse(qp, wr, -ENOMEM, "SQ full");
 	for (; nops != 0; nops--) {
-		irdma_uk_sq_nop_fill(qp, h, pol);
-		h = (h + 1) & mask;
+		irdma_uk_sq_nop_fill(qp, head, &pol);
+		head = (head + 1) & mask;
 	}
-	irdma_uk_sq_start(qp, h, pol);
-	irdma_uk_sq_write(qp, wr, &p, h, *pol);
-	*head = (h + p.quanta) & mask;
-	return 0;
+	irdma_uk_sq_start(qp, head, &pol);
+	irdma_uk_sq_write(qp, wr, &p, head, pol);
+	qp->sq.polarity = (uint8_t)pol;
+	return (head + p.quanta) & mask;
 }
 
 /*
@@ -729,11 +730,11 @@ uint16_t
 irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs, int *err)
 {
 	struct irdma_qp *qp = qp_priv;
+	const struct rdmadev_send_wr *wr = wrs, *end = wrs + nb_wrs;
 	uint32_t head = qp->sq.head;
-	uint32_t pol = qp->sq.polarity;
 	uint32_t tail, op_limit;
 	uint64_t hdr_burst;
-	uint16_t i;
+	int64_t r;
 	int ret = 0;
 
 	if (unlikely(!irdma_uk_sq_state_ok(qp))) {
@@ -748,26 +749,30 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 	/* The fast path takes gen2 RC QPs (op_limit 0 sends every WR the general way). */
 	op_limit = qp->qp_type == IRDMA_QP_TYPE_ROCE_RC && qp->gen == 2 ?
 		   RDMADEV_WR_OPCODE_MAX : 0;
-	hdr_burst = IRDMA_PREP(SQ_VALID, pol) | IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+	hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
+		    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
 	/* acquire: the poller is done with the tracking entries behind its tail */
 	tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
-	for (i = 0; i < nb_wrs; i++) {
-		if (likely(irdma_uk_post_fast(qp, &wrs[i], &head, hdr_burst, tail, op_limit)))
+	for (; wr != end; wr++) {
+		if (likely(irdma_uk_post_fast(qp, wr, &head, hdr_burst, tail, op_limit)))
 			continue;
-		ret = irdma_uk_post_general(qp, &wrs[i], &head, &pol, tail);
-		if (unlikely(ret != 0))
+		r = irdma_uk_post_general(qp, wr, head, tail);
+		if (unlikely(r < 0)) {
+			ret = (int)r;
 			break;
-		hdr_burst = IRDMA_PREP(SQ_VALID, pol) | IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+		}
+		head = (uint32_t)r;
+		hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
+			    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
 	}
 	*err = ret;
-	if (likely(i != 0)) {
-		qp->sq.polarity = (uint8_t)pol;
+	if (likely(wr != wrs)) {
 		/* release: the tracking entries before the poller can see the new head */
 		__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
 		/* One doorbell for the burst; irdma_wr32 orders the WQE stores before it. */
 		irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
 	}
-	return i;
+	return (uint16_t)(wr - wrs);
 }
 
 /* ---- receive ---- */
