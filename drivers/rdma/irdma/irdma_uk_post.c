@@ -44,11 +44,16 @@
 /* sq_sig_all is 1 or 0: OR-ing it into the flags must mean "signaled". */
 _Static_assert(RDMADEV_SEND_SIGNALED == 1, "sq_sig_all doubles as RDMADEV_SEND_SIGNALED");
 
-/** Header bit @p F (one bit) set when flag @p flag (one bit) is set in @p v: a shift. */
+/*
+ * Header bit @p F (one bit) set when flag @p flag (one bit) is set in @p v: one left shift
+ * (every RDMADEV_SEND_* flag sits below the header bit it maps to).
+ */
 #define IRDMA_UK_FLAG_BIT(v, flag, F) \
-	(IRDMA_FIELD_SHIFT(F) >= (unsigned int)__builtin_ctz(flag) ? \
-	 (uint64_t)((v) & (flag)) << (IRDMA_FIELD_SHIFT(F) - __builtin_ctz(flag)) : \
-	 (uint64_t)((v) & (flag)) >> (__builtin_ctz(flag) - IRDMA_FIELD_SHIFT(F)))
+	((uint64_t)((v) & (flag)) << (IRDMA_FIELD_SHIFT(F) - (unsigned int)__builtin_ctz(flag)))
+_Static_assert(RDMADEV_SEND_FENCE < RTE_BIT64(IRDMA_F_SQ_READFENCE_LO) &&
+	       RDMADEV_SEND_LOCAL_FENCE < RTE_BIT64(IRDMA_F_SQ_LOCALFENCE_LO) &&
+	       RDMADEV_SEND_SIGNALED < RTE_BIT64(IRDMA_F_SQ_SIGCOMPL_LO),
+	       "flags map to header bits by left shifts");
 
 /* What the check of a send WR found: everything the writer needs besides the WR. */
 struct irdma_uk_sq_plan {
