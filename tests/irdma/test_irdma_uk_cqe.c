@@ -567,6 +567,7 @@ test_old_ring(void)
 	old = calloc(4, 32);
 	le64_put(old, 32 + 24, 1ull << 63);
 	cq.old = (struct irdma_cq_ring){ .base = old, .size = 4, .head = 2, .polarity = 1 };
+	le64_put(cq.shadow, 32, 1ull << 16 | 1ull << 15 | 0x29);
 	po = (struct producer){ .base = old, .size = 4, .head = 2, .pol = 1 };
 	prod_init(&pc, &cq.cur);
 	for (i = 0; i < RTE_DIM(ids); i++)
@@ -583,6 +584,8 @@ test_old_ring(void)
 	TEST_CHECK(cq.old.base == NULL);
 	TEST_CHECK_EQ(shadow_head(&cq), 2);
 	TEST_CHECK_EQ(qp.sq.tail, qp.sq.head);
+	/* the retired buffer counts in the arm word's SW CQ select (13:0); the rest is kept */
+	TEST_CHECK_EQ(le64_at(cq.shadow, 32), 1ull << 16 | 1ull << 15 | 0x2a);
 	free(old);
 	ukf_cq_fini(&cq);
 	ukf_qp_fini(&qp);

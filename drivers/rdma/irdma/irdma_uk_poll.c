@@ -345,15 +345,25 @@ irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb,
 	return (uint16_t)(wc - wcs);
 }
 
-/* Drain the ring a resize left behind; forget it once it is empty. */
+/*
+ * Drain the ring a resize left behind; once it is empty, forget it and count it retired in
+ * the arm word's SW_CQ_SELECT (irdma_uk_cq_set_resized_cnt; the other bits kept).
+ */
 static __rte_noinline uint16_t
 irdma_uk_poll_old(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
 {
+	struct irdma_cq_shadow *sh = cq->shadow;
+	uint64_t w, sel;
 	bool empty;
 	uint16_t n = irdma_uk_poll_ring(&cq->old, wcs, nb, &empty);
 
-	if (empty)
-		cq->old.base = NULL;	/* drained: the control path frees it later */
+	if (!empty)
+		return n;
+	cq->old.base = NULL;	/* drained: the control path frees it later */
+	w = irdma_qw_load(sh, CQ_ARM_SW_CQ_SELECT);
+	sel = (IRDMA_GET(CQ_ARM_SW_CQ_SELECT, w) + 1) & IRDMA_FIELD_MAX(CQ_ARM_SW_CQ_SELECT);
+	irdma_qw_store(sh, CQ_ARM_SW_CQ_SELECT, (w & ~IRDMA_FIELD_MASK(CQ_ARM_SW_CQ_SELECT)) |
+		       IRDMA_PREP(CQ_ARM_SW_CQ_SELECT, sel));
 	return n;
 }
 
