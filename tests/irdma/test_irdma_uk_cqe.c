@@ -475,7 +475,8 @@ test_polarity_wraps(void)
 
 		/* SQ, RQ extended, SQ, RQ, SQ: 6 slots a round */
 		produce(&p, &(struct cqe_spec){ .qp = &qp, .sq = 1, .op = 3,
-			.wqe_idx = post_send1(&qp, RDMADEV_WR_SEND, 1, RDMADEV_SEND_SIGNALED, id) });
+			.wqe_idx = post_send1(&qp, RDMADEV_WR_SEND, 1, RDMADEV_SEND_SIGNALED,
+					      id) });
 		produce(&p, &(struct cqe_spec){ .qp = &qp, .op = 0x05, .ext = 1,
 			.imm = (uint32_t)id + 1, .imm_valid = 1,
 			.wqe_idx = post_recv1(&qp, id + 1) });

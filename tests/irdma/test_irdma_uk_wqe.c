@@ -835,7 +835,7 @@ test_polarity_wraps(void)
 		for (k = 1; k < n; k++)
 			check_frag(wqe(&qp, start), k + imm, &sges[k], pass_pol(pl.abs, size));
 		if (start % 128 == 0) {
-			/* the 128 quanta 128 ahead read "not valid" for the pass that reaches them */
+			/* 128 quanta, 128 ahead, read "not valid" for the pass reaching them */
 			uint64_t b = pl.abs + 128;
 			uint8_t fill = pass_pol(b, size) ? 0x00 : 0xff;
 			const uint8_t *blk = wqe(&qp, (uint32_t)(b % size));

@@ -340,7 +340,8 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		/* fall through */
 	case RDMADEV_WR_RDMA_WRITE:
 		p->wc_opcode = RDMADEV_WC_RDMA_WRITE;
-		p->hdr |= IRDMA_PREP(SQ_OPCODE, sol ? IRDMA_OP_RDMA_WRITE_SOL : IRDMA_OP_RDMA_WRITE) |
+		p->hdr |= IRDMA_PREP(SQ_OPCODE,
+				     sol ? IRDMA_OP_RDMA_WRITE_SOL : IRDMA_OP_RDMA_WRITE) |
 			  IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey);
 		return irdma_uk_check_data(qp, wr, p);
 	case RDMADEV_WR_SEND_IMM:
