@@ -759,9 +759,12 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 		    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
 	/* acquire: the poller is done with the tracking entries behind its tail */
 	tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
-	for (; wr != end; wr++) {
-		if (likely(irdma_uk_post_fast(qp, wr, &head, hdr_burst, tail, op_limit)))
-			continue;
+	while (wr != end) {
+		/* the fast loop has no call in it: its state stays in registers */
+		while (wr != end && irdma_uk_post_fast(qp, wr, &head, hdr_burst, tail, op_limit))
+			wr++;
+		if (wr == end)
+			break;
 		r = irdma_uk_post_general(qp, wr, head, tail);
 		if (unlikely(r < 0)) {
 			ret = (int)r;
@@ -770,6 +773,7 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 		head = (uint32_t)r;
 		hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
 			    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+		wr++;
 	}
 	*err = ret;
 	if (likely(wr != wrs)) {
