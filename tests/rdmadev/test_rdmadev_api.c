@@ -664,6 +664,7 @@ test_fast_path(void)
 	TEST_CHECK_EQ(rdmadev_post_recv(qp, NULL, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
 	TEST_CHECK_EQ(rdmadev_poll_cq(NULL, wc, 8), 0);
+	TEST_CHECK_EQ(rdmadev_cq_arm(NULL, 0), -EINVAL);
 
 	/* stopped: the slot holds the dummies */
 	TEST_CHECK_EQ(rdmadev_stop(id), 0);
