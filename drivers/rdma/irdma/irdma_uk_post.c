@@ -226,7 +226,7 @@ irdma_uk_qw2(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr)
 	return 0;
 }
 
-
+/* Log why @p wr is refused (the error path only) and return @p err. */
 static __rte_noinline __rte_cold int
 irdma_uk_refuse(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr, int err,
 		const char *why)
