@@ -382,7 +382,7 @@ int irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp,
  */
 int irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp);
 
-/* ---- CQs (irdma_cq.c; the poll path is irdma_uk_poll.c) ---- */
+/* ---- CQs (irdma_cq.c; the poll path is irdma_uk.c) ---- */
 
 struct rdmadev_cq;
 struct rdmadev_cq_attr;
