@@ -151,10 +151,20 @@ rdmadev_dummy_poll_cq(void *cq, struct rdmadev_wc *wcs, uint16_t n)
 	return 0;
 }
 
+static int
+rdmadev_dummy_cq_arm(void *cq, int solicited_only)
+{
+	RTE_SET_USED(cq);
+	RTE_SET_USED(solicited_only);
+	rdmadev_dummy_log("cq_arm");
+	return -ENODEV;
+}
+
 const struct rdmadev_fp_obj rdmadev_fp_dummy = {
 	.post_send = rdmadev_dummy_post_send,
 	.post_recv = rdmadev_dummy_post_recv,
 	.poll_cq = rdmadev_dummy_poll_cq,
+	.cq_arm = rdmadev_dummy_cq_arm,
 };
 
 /* Install the driver's burst functions (start) or the dummies (stop, close). Any NULL
@@ -171,6 +181,8 @@ rdmadev_fp_install(struct rdmadev *dev, bool driver)
 			fp.post_recv = dev->fp_ops.post_recv;
 		if (dev->fp_ops.poll_cq != NULL)
 			fp.poll_cq = dev->fp_ops.poll_cq;
+		if (dev->fp_ops.cq_arm != NULL)
+			fp.cq_arm = dev->fp_ops.cq_arm;
 	}
 	rdmadev_fp_objs[dev->dev_id] = fp;
 }

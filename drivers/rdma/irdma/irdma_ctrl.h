@@ -421,7 +421,12 @@ struct irdma_qp {
 	uint32_t qp_id;			/**< QPN (restrack ID) */
 	uint8_t qp_type;		/**< enum irdma_qp_type */
 	uint8_t hw_state;		/**< enum irdma_qp_hw_state last accepted */
-	uint16_t pad;			/**< unused */
+	uint8_t sq_sig_all;		/**< 1: every send WR is signaled (init attr sq_sig_all) */
+	uint8_t pad;			/**< unused */
+	uint8_t max_send_sge;		/**< SGEs a send WR may carry (init attr cap) */
+	uint8_t max_recv_sge;		/**< SGEs a receive WR may carry (init attr cap) */
+	uint8_t max_inline;		/**< inline bytes a send WR may carry (init attr cap) */
+	uint8_t rsvd1;			/**< zero */
 	uint32_t max_send_wr;		/**< SQ WRs reported */
 	uint32_t max_recv_wr;		/**< RQ WRs reported */
 	uint32_t send_cq_id;		/**< TX CQ id */

@@ -341,6 +341,7 @@ irdma_dev_fp_set(struct rdmadev *dev)
 	dev->fp_ops.post_send = irdma_uk_post_send;
 	dev->fp_ops.post_recv = irdma_uk_post_recv;
 	dev->fp_ops.poll_cq = irdma_uk_poll_cq;
+	dev->fp_ops.cq_arm = irdma_uk_cq_arm;
 }
 
 /* ---- contexts and CQs ---- */

@@ -354,6 +354,10 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->hw = c->hw;
 	q->db_off = IRDMA_PFPE_WQEALLOC;
 	q->gen = c->hw->gen;
+	q->sq_sig_all = attr->sq_sig_all ? 1 : 0;
+	q->max_send_sge = (uint8_t)cap->max_send_sge;
+	q->max_recv_sge = (uint8_t)cap->max_recv_sge;
+	q->max_inline = (uint8_t)cap->max_inline_data;
 	q->sq_wrtrk = calloc(sq_quanta, sizeof(*q->sq_wrtrk));
 	q->rq_wrid = calloc(rq_quanta >> rq_shift, sizeof(*q->rq_wrid));
 	if (q->sq_wrtrk == NULL || q->rq_wrid == NULL) {
