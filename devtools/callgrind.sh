@@ -3,26 +3,59 @@
 # Instructions per operation on the measured paths, counted by callgrind: repeatable whatever
 # else the machine does, unlike wall-clock numbers. Builds the benchmark in build/ if needed.
 #   devtools/callgrind.sh            every restrack workload, every implementation
+#   devtools/callgrind.sh --uk       the irdma data path (post_send, poll_cq) beside its floor
+#                                    and rdma-core's counts (/work/shared/reference/anchors.md)
+# BUILD=dir selects the build directory (default build/).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-bench=build/tests/restrack/bench_restrack
-[ -f build/build.ninja ] || meson setup build >/dev/null || exit 1
-ninja -C build "${bench#build/}" >/dev/null || exit 1
+build=${BUILD:-build}
+[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null || exit 1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+# Instructions callgrind counted inside function $2 (and what it calls) in a run of "$@" after $2.
+instr_in() {
+    local f="$out/cg.$RANDOM" fn=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$f" --toggle-collect="$fn" "$@" \
+        >/dev/null 2>&1 || { echo "callgrind run failed: $fn" >&2; exit 1; }
+    callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
+}
+
+if [ "${1:-}" = --uk ]; then
+    bench=$build/tests/irdma/bench_irdma_uk
+    ninja -C "$build" "${bench#"$build"/}" >/dev/null || exit 1
+    ops=$("$bench" --quick --callgrind --workload write1 | awk '/^ops/ {print $2}')
+    printf '%-10s %10s %10s %10s\n' workload 'instr/op' floor rdma-core
+    for w in write1 inline64 burst16 poll; do
+        case $w in
+            write1) anchor=241 ;;
+            inline64) anchor=385 ;;
+            poll) anchor=154 ;;
+            *) anchor=- ;;
+        esac
+        run=$(instr_in "loop_$w" "$bench" --quick --callgrind --workload "$w")
+        flo=$(instr_in "loop_${w}_floor" "$bench" --quick --callgrind --workload "$w")
+        printf '%-10s %10d %10d %10s\n' "$w" $((run / ops)) $((flo / ops)) "$anchor"
+    done
+    exit 0
+fi
+
+bench=$build/tests/restrack/bench_restrack
+ninja -C "$build" "${bench#"$build"/}" >/dev/null || exit 1
 
 # The benchmark's --quick op counts per thread (see bench_restrack.c).
 ops_of() {
     case $1 in
-        lookup) echo 131072 ;;
+        lookup|bulk) echo 131072 ;;
         mixed) echo 65536 ;;
         churn) echo 16384 ;;
     esac
 }
 
 printf '%-8s %-10s %12s\n' workload impl 'instr/op'
-for w in lookup mixed churn; do
+for w in lookup bulk mixed churn; do
     for impl in restrack mutex hash_gp hash_lkp; do
         [ "$w" = churn ] && [ "$impl" = hash_lkp ] && continue
         f="$out/$w.$impl"

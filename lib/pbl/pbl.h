@@ -576,6 +576,17 @@ int pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_
 		 uint32_t rq_pages, struct pbl_qp *qp);
 
 /**
+ * pbl_build_qp() with a choice of levels: @p level_mask PBL_LEVELS_QUEUE is
+ * pbl_build_qp(); PBL_LEVEL_MASK(PBL_LEVEL_1) alone describes even IOVA-contiguous rings with
+ * a level-1 run (to exercise the PBLE path).
+ *
+ * @return
+ *   As pbl_build_qp(); -EINVAL also for a mask without level 1 or with level 2.
+ */
+int pbl_build_qp_levels(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_pages,
+			uint32_t rq_pages, uint32_t level_mask, struct pbl_qp *qp);
+
+/**
  * Free a QP's PBLEs, if any, and clear it.
  *
  * @param qp
@@ -632,6 +643,15 @@ struct pbl_cq {
  */
 int pbl_build_cq(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
 		 const void *shadow_va, struct pbl_cq *cq);
+
+/**
+ * pbl_build_cq() with a choice of levels, as pbl_build_qp_levels().
+ *
+ * @return
+ *   As pbl_build_cq(); -EINVAL also for a mask without level 1 or with level 2.
+ */
+int pbl_build_cq_levels(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
+			const void *shadow_va, uint32_t level_mask, struct pbl_cq *cq);
 
 /**
  * Free a CQ's PBLEs, if any, and clear it.

@@ -396,6 +396,13 @@ int
 pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_pages,
 	     uint32_t rq_pages, struct pbl_qp *qp)
 {
+	return pbl_build_qp_levels(pool, va, len, sq_pages, rq_pages, PBL_LEVELS_QUEUE, qp);
+}
+
+int
+pbl_build_qp_levels(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_pages,
+		    uint32_t rq_pages, uint32_t level_mask, struct pbl_qp *qp)
+{
 	struct pbl_layout *l, *rings;
 	uint64_t ring_pages, sq_len, ring_len;
 	bool sq_contig, rq_contig;
@@ -408,6 +415,12 @@ pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_page
 	memset(qp, 0, sizeof(*qp));
 	if (queue_pages(va, len, "QP") == 0)
 		return -EINVAL;
+	if ((level_mask & PBL_LEVEL_MASK(PBL_LEVEL_1)) == 0 ||
+	    (level_mask & ~PBL_LEVELS_QUEUE) != 0) {
+		PBL_LOG(ERR, "QP level mask 0x%x: queues take level 1, and level 0 only",
+			level_mask);
+		return -EINVAL;
+	}
 	if (sq_pages == 0) {
 		PBL_LOG(ERR, "QP without SQ pages");
 		return -EINVAL;
@@ -434,7 +447,7 @@ pbl_build_qp(struct pbl_pool *pool, const void *va, size_t len, uint32_t sq_page
 	qp->shadow_pa = pbl_layout_iova(l, ring_len);
 	sq_contig = layout_contig(l, 0, sq_len);
 	rq_contig = rq_pages == 0 || layout_contig(l, sq_len, ring_len - sq_len);
-	if (sq_contig && rq_contig) {
+	if (sq_contig && rq_contig && (level_mask & PBL_LEVEL_MASK(PBL_LEVEL_0)) != 0) {
 		qp->sq_addr = pbl_layout_iova(l, 0);
 		qp->rq_addr = rq_pages != 0 ? pbl_layout_iova(l, sq_len) : 0;
 		pbl_layout_free(l);
@@ -517,6 +530,13 @@ int
 pbl_build_cq(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
 	     const void *shadow_va, struct pbl_cq *cq)
 {
+	return pbl_build_cq_levels(pool, ring_va, ring_len, shadow_va, PBL_LEVELS_QUEUE, cq);
+}
+
+int
+pbl_build_cq_levels(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
+		    const void *shadow_va, uint32_t level_mask, struct pbl_cq *cq)
+{
 	struct pbl_layout *l;
 	uint64_t pages;
 	int rc;
@@ -529,6 +549,12 @@ pbl_build_cq(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
 	pages = queue_pages(ring_va, ring_len, "CQ");
 	if (pages == 0)
 		return -EINVAL;
+	if ((level_mask & PBL_LEVEL_MASK(PBL_LEVEL_1)) == 0 ||
+	    (level_mask & ~PBL_LEVELS_QUEUE) != 0) {
+		PBL_LOG(ERR, "CQ level mask 0x%x: queues take level 1, and level 0 only",
+			level_mask);
+		return -EINVAL;
+	}
 	if (pages > UINT32_MAX) {
 		PBL_LOG(ERR, "CQ ring of %" PRIu64 " pages is too long", pages);
 		return -EINVAL;
@@ -550,7 +576,7 @@ pbl_build_cq(struct pbl_pool *pool, const void *ring_va, size_t ring_len,
 	pbl_layout_free(l);
 	rc = pbl_mem_resolve(ring_va, ring_len, &l);
 	if (rc == 0) {
-		rc = pbl_build(pool, l, PBL_QUEUE_PAGE_SIZE, PBL_LEVELS_QUEUE, &cq->pbl);
+		rc = pbl_build(pool, l, PBL_QUEUE_PAGE_SIZE, level_mask, &cq->pbl);
 		pbl_layout_free(l);
 	}
 	if (rc != 0) {

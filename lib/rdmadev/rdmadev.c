@@ -151,10 +151,20 @@ rdmadev_dummy_poll_cq(void *cq, struct rdmadev_wc *wcs, uint16_t n)
 	return 0;
 }
 
+static int
+rdmadev_dummy_cq_arm(void *cq, int solicited_only)
+{
+	RTE_SET_USED(cq);
+	RTE_SET_USED(solicited_only);
+	rdmadev_dummy_log("cq_arm");
+	return -ENODEV;
+}
+
 const struct rdmadev_fp_obj rdmadev_fp_dummy = {
 	.post_send = rdmadev_dummy_post_send,
 	.post_recv = rdmadev_dummy_post_recv,
 	.poll_cq = rdmadev_dummy_poll_cq,
+	.cq_arm = rdmadev_dummy_cq_arm,
 };
 
 /* Install the driver's burst functions (start) or the dummies (stop, close). Any NULL
@@ -171,6 +181,8 @@ rdmadev_fp_install(struct rdmadev *dev, bool driver)
 			fp.post_recv = dev->fp_ops.post_recv;
 		if (dev->fp_ops.poll_cq != NULL)
 			fp.poll_cq = dev->fp_ops.poll_cq;
+		if (dev->fp_ops.cq_arm != NULL)
+			fp.cq_arm = dev->fp_ops.cq_arm;
 	}
 	rdmadev_fp_objs[dev->dev_id] = fp;
 }
@@ -425,6 +437,8 @@ rdmadev_open_locked(const char *devargs, const char *name, const char *args)
 		goto fail_close;
 	}
 	rc = rdmadev_res_register_fills(dev);
+	if (rc == 0)
+		rc = rdmadev_event_init(dev);
 	if (rc != 0) {
 		restrack_clean(dev->res);
 		goto fail_close;
@@ -497,6 +511,7 @@ rdmadev_close(int16_t dev_id)
 	if (leaks > 0)
 		RDMADEV_LOG(WARNING, "%s: closed with %d leaked objects (%u without an ID)",
 			    dev->name, leaks, untracked);
+	rdmadev_event_fini(dev);
 	if (dev->ops->dev_close != NULL) {
 		rc = dev->ops->dev_close(dev);
 		if (rc != 0)
@@ -595,6 +610,9 @@ rdmadev_start(int16_t dev_id)
 	}
 	rdmadev_fp_install(dev, true);
 	__atomic_store_n(&dev->state, RDMADEV_STATE_STARTED, __ATOMIC_RELEASE);
+	/* After the state: the interrupt may process events at once. A device without an
+	 * interrupt still works (polled), so a failure here is logged only. */
+	(void)rdmadev_event_start(dev);
 	return 0;
 }
 
@@ -613,10 +631,13 @@ rdmadev_stop(int16_t dev_id)
 			    rdmadev_state_name(state));
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
+	/* The interrupt goes first: the driver's stop tears its event queue down. */
+	rdmadev_event_stop(dev);
 	if (dev->ops->dev_stop != NULL) {
 		rc = dev->ops->dev_stop(dev);
 		if (rc != 0) {
 			RDMADEV_LOG(ERR, "%s: driver stop failed: %s", dev->name, strerror(-rc));
+			(void)rdmadev_event_start(dev);
 			return rdmadev_fail(dev, rc, true);
 		}
 	}

@@ -281,6 +281,47 @@ int rdmadev_stats_reset(int16_t dev_id);
  */
 int rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n);
 
+/* ---------------------------------------------------------------------------------------- */
+/* Port and addresses                                                                       */
+
+/** Port states (verbs values). */
+enum rdmadev_port_state {
+	RDMADEV_PORT_DOWN = 1,		/**< no link */
+	RDMADEV_PORT_ACTIVE = 4,	/**< link up, usable */
+};
+
+/** Name of a port state ("DOWN", "ACTIVE", "UNKNOWN"). */
+const char *rdmadev_port_state_name(enum rdmadev_port_state state);
+
+/** Largest GID table rdmadev_port_info::gid_tbl_len may report. */
+#define RDMADEV_GID_TBL_MAX	256u
+
+/** The device's port (every rdmadev device has one, port 1). */
+struct rdmadev_port_info {
+	uint8_t mac[6];				/**< Ethernet address */
+	enum rdmadev_port_state state;		/**< link state */
+	uint32_t mtu;				/**< Ethernet MTU in bytes */
+	uint8_t max_mtu;			/**< largest path MTU (enum rdmadev_mtu) */
+	uint8_t active_mtu;			/**< path MTU the Ethernet MTU carries (same) */
+	uint32_t gid_tbl_len;			/**< valid GID entries, 0 .. RDMADEV_GID_TBL_MAX */
+};
+
+/**
+ * Port information: MAC address, link state, MTUs, GID table length.
+ *
+ * @return 0; -EINVAL (bad id, NULL @p info); -ENOTSUP (driver without ports); driver error.
+ */
+int rdmadev_port_info_get(int16_t dev_id, struct rdmadev_port_info *info);
+
+/**
+ * Read entry @p index of the port's GID table: a RoCEv2 GID, an IPv6 address or an
+ * IPv4-mapped one (::ffff:a.b.c.d), in network byte order. The entry index is what
+ * rdmadev_ah_attr::sgid_index names.
+ *
+ * @return 0; -EINVAL (bad id, NULL @p gid, @p index >= gid_tbl_len); -ENOTSUP; driver error.
+ */
+int rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16]);
+
 /**
  * Print the device, its information and its resource summary.
  *
@@ -779,6 +820,99 @@ int rdmadev_cm_connect(struct rdmadev_cm_id *cm, const char *addr, uint16_t port
  * @return 0, -EINVAL, driver error.
  */
 int rdmadev_cm_id_destroy(struct rdmadev_cm_id *cm);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Asynchronous events                                                                      */
+
+/** Kinds of asynchronous event (the verbs ones that an RDMA engine raises). */
+enum rdmadev_event_type {
+	RDMADEV_EVENT_QP_FATAL,		/**< QP catastrophic error: the QP is now in ERR */
+	RDMADEV_EVENT_QP_REQ_ERR,	/**< invalid request seen by the QP: now in ERR */
+	RDMADEV_EVENT_QP_ACCESS_ERR,	/**< local or remote access error: now in ERR */
+	RDMADEV_EVENT_QP_LAST_WQE_REACHED,	/**< last WQE of an SRQ-attached QP reached */
+	RDMADEV_EVENT_SQ_DRAINED,	/**< SQD reached with en_sqd_async_notify */
+	RDMADEV_EVENT_COMM_EST,		/**< first packet received in RTR */
+	RDMADEV_EVENT_PATH_MIG,		/**< path migrated (no alternate paths on RoCE) */
+	RDMADEV_EVENT_PATH_MIG_ERR,	/**< path migration failed */
+	RDMADEV_EVENT_CQ_ERR,		/**< CQ error (overflow, or a CQE the device could not
+					     write); the CQ is unusable */
+	RDMADEV_EVENT_SRQ_ERR,		/**< SRQ catastrophic error */
+	RDMADEV_EVENT_SRQ_LIMIT,	/**< SRQ below its limit */
+	RDMADEV_EVENT_DEVICE_FATAL,	/**< the device failed: every object is unusable */
+	RDMADEV_EVENT_MAX		/**< sentinel */
+};
+
+/** Name of an event type ("QP_FATAL", ...), "UNKNOWN" out of range. */
+const char *rdmadev_event_type_name(enum rdmadev_event_type type);
+
+/**
+ * One asynchronous event. Exactly one of @c qp, @c cq, @c srq is set for an object event;
+ * none for RDMADEV_EVENT_DEVICE_FATAL. The pointer is valid until the application destroys
+ * the object; events still queued for an object are dropped when it is destroyed, so a
+ * queued event never names a destroyed object.
+ */
+struct rdmadev_event {
+	enum rdmadev_event_type type;	/**< what happened */
+	uint32_t obj_id;		/**< QPN, CQ id or SRQ id (0 for device events) */
+	uint32_t vendor_code;		/**< driver's code for the cause (irdma: the AE code) */
+	struct rdmadev_qp *qp;		/**< the QP of a QP event, else NULL */
+	struct rdmadev_cq *cq;		/**< the CQ of RDMADEV_EVENT_CQ_ERR, else NULL */
+	struct rdmadev_srq *srq;	/**< the SRQ of an SRQ event, else NULL */
+};
+
+/** Depth of a device's event queue: further events are dropped (and logged) until polled. */
+#define RDMADEV_EVENT_QUEUE_SIZE	256
+/** Callbacks a device accepts. */
+#define RDMADEV_EVENT_MAX_CALLBACKS	8
+
+/**
+ * Handle the device's asynchronous events, then return the ones queued.
+ *
+ * Lets the driver process its event queue (irdma: the AEQ), which moves QPs that failed to
+ * ERR (or SQE) before their event is delivered. With no callback registered the events are
+ * queued, in order, for this function; with callbacks they go to the callbacks instead.
+ * When the driver has an interrupt for its event queue, the EAL interrupt thread does the
+ * processing as well (see rdmadev_event_callback_register()), so an application can also
+ * wait on rdmadev_event_fd() and call this function when it becomes readable.
+ *
+ * @param ev  Array of @p n events (may be NULL when @p n is 0: process only).
+ * @return Number of events returned (0 .. n), -EINVAL (bad id, NULL @p ev with n > 0), or
+ *         the driver's error.
+ */
+int rdmadev_event_poll(int16_t dev_id, struct rdmadev_event *ev, unsigned int n);
+
+/**
+ * An eventfd that is readable while events are queued for rdmadev_event_poll() (level
+ * triggered: rdmadev_event_poll() clears it when it empties the queue). For epoll; do not
+ * read or close it. Valid until the device is closed.
+ *
+ * @return The file descriptor, or -EINVAL for a bad id.
+ */
+int rdmadev_event_fd(int16_t dev_id);
+
+/** An event callback: @p ev is valid during the call only. */
+typedef void (*rdmadev_event_cb_t)(int16_t dev_id, const struct rdmadev_event *ev, void *arg);
+
+/**
+ * Register a callback for the device's events. Callbacks run on the thread that processes
+ * the events: the caller of rdmadev_event_poll(), or the EAL interrupt thread when the
+ * driver has an interrupt for its event queue. While a callback runs, the object it is told
+ * about cannot be destroyed (its destroy waits), so a callback must not destroy it; it may
+ * modify it (to RESET, for instance). Events delivered to callbacks are not queued.
+ *
+ * @return 0, -EINVAL (bad id, NULL @p cb), -EEXIST (this @p cb and @p arg are registered
+ *         already), -ENOSPC (RDMADEV_EVENT_MAX_CALLBACKS registered).
+ */
+int rdmadev_event_callback_register(int16_t dev_id, rdmadev_event_cb_t cb, void *arg);
+
+/**
+ * Unregister a callback. When this returns, the callback is not running and will not be
+ * called again.
+ *
+ * @return 0, -EINVAL (bad id, NULL @p cb), -ENOENT (not registered), -EDEADLK (called from
+ *         an event callback of this device).
+ */
+int rdmadev_event_callback_unregister(int16_t dev_id, rdmadev_event_cb_t cb, void *arg);
 
 /* ---------------------------------------------------------------------------------------- */
 /* PCI probe                                                                                */

@@ -209,6 +209,8 @@ typedef uint16_t (*rdmadev_post_recv_t)(void *qp_priv, const struct rdmadev_recv
 					uint16_t nb_wrs, int *err);
 /** Driver fast-path function: poll completions. See rdmadev_poll_cq(). */
 typedef uint16_t (*rdmadev_poll_cq_t)(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
+/** Driver fast-path function: arm a CQ for its next event. See rdmadev_cq_arm(). */
+typedef int (*rdmadev_cq_arm_t)(void *cq_priv, int solicited_only);
 
 /**
  * Per-device fast-path functions, one cache line per device in rdmadev_fp_objs[]. Slots of
@@ -218,7 +220,8 @@ struct rdmadev_fp_obj {
 	rdmadev_post_send_t post_send;	/**< post send WRs */
 	rdmadev_post_recv_t post_recv;	/**< post receive WRs */
 	rdmadev_poll_cq_t poll_cq;	/**< poll a CQ */
-	void *reserved[5];		/**< for later functions (arm, SRQ recv) */
+	rdmadev_cq_arm_t cq_arm;	/**< arm a CQ */
+	void *reserved[4];		/**< for later functions (SRQ recv) */
 } __rte_cache_aligned;
 
 /** The fast-path objects, indexed by device id. */
@@ -298,6 +301,26 @@ rdmadev_poll_cq(struct rdmadev_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 		return 0;
 #endif
 	return rdmadev_fp_objs[h->dev_id].poll_cq(h->drv, wcs, nb_wcs);
+}
+
+/**
+ * Arm a CQ: the device signals the CQ's completion vector once, for the next completion
+ * (@p solicited_only 0) or the next solicited one (@p solicited_only 1) written after this
+ * call. Poll the CQ empty after the event and before arming again, as with verbs.
+ *
+ * @return 0, or a negative errno (-ENODEV when the device is not started).
+ */
+static inline int
+rdmadev_cq_arm(struct rdmadev_cq *cq, int solicited_only)
+{
+	const struct rdmadev_fp_head *h = (const struct rdmadev_fp_head *)(const void *)cq;
+
+#ifdef RDMADEV_DEBUG
+	if (cq == NULL || h->dev_id >= RDMADEV_MAX_DEVS ||
+	    rdmadev_fp_objs[h->dev_id].cq_arm == NULL)
+		return -EINVAL;
+#endif
+	return rdmadev_fp_objs[h->dev_id].cq_arm(h->drv, solicited_only);
 }
 
 #ifdef __cplusplus

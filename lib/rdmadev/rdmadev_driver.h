@@ -235,6 +235,23 @@ struct rdmadev_ops {
 	/** Optional: append driver attributes to an object's dump record. */
 	int (*res_fill)(struct rdmadev *dev, const struct rdmadev_obj *obj,
 			struct restrack_dump_rec *rec);
+	/** Fill the port information (zeroed by the library). */
+	int (*port_info_get)(struct rdmadev *dev, struct rdmadev_port_info *info);
+	/** Copy GID table entry @p index (< gid_tbl_len, checked by the library). */
+	int (*gid_get)(struct rdmadev *dev, uint32_t index, uint8_t gid[16]);
+	/**
+	 * Optional: process the device's pending asynchronous events (started devices only),
+	 * reporting each with rdmadev_event_report(). Never called concurrently with itself.
+	 * Returns how many device events it consumed, or a negative errno.
+	 */
+	int (*event_process)(struct rdmadev *dev);
+	/**
+	 * Optional: an eventfd the device signals when events are pending (its event-queue
+	 * interrupt), or a negative errno when it has none. Asked for at start; rdmadev then
+	 * calls event_process from the EAL interrupt thread when it fires. event_process must
+	 * clear the eventfd and re-enable the interrupt.
+	 */
+	int (*event_intr_fd)(struct rdmadev *dev);
 	/**
 	 * Optional: copy the SQ WQE that starts at quantum @p index (modulo the ring) into
 	 * @p buf; returns the bytes copied (at most @p len) or a negative errno.
@@ -248,6 +265,8 @@ struct rdmadev_ops {
 	int (*cq_dump_cqe)(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t index,
 			   uint8_t *buf, uint32_t len);
 };
+
+struct rdmadev_events;
 
 /** Device, as drivers see it. */
 struct rdmadev {
@@ -268,6 +287,7 @@ struct rdmadev {
 	uint64_t destroyed[RDMADEV_OBJ_MAX];	/**< statistics (atomic) */
 	uint64_t errors;			/**< statistics (atomic) */
 	uint64_t driver_errors;			/**< statistics (atomic) */
+	struct rdmadev_events *events;		/**< asynchronous events (rdmadev_event.c) */
 };
 
 /** A driver. */
@@ -300,6 +320,28 @@ struct rdmadev *rdmadev_get(int16_t dev_id);
  * @return 0, or -EINVAL for a state the hardware cannot enter (only SQE and ERR).
  */
 int rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state);
+
+/**
+ * Find the live object of @p type with hardware ID @p id on @p dev and take a reference on
+ * it (restrack_get_byid()): until rdmadev_obj_put(), its destroy waits. For event
+ * processing: an ID whose object is gone, or being destroyed, yields NULL.
+ *
+ * @return The object, or NULL (no such live object, or a type without hardware IDs).
+ */
+struct rdmadev_obj *rdmadev_obj_get_byid(struct rdmadev *dev, enum rdmadev_obj_type type,
+					 uint32_t id);
+
+/** Drop the reference of rdmadev_obj_get_byid(). */
+void rdmadev_obj_put(struct rdmadev_obj *obj);
+
+/**
+ * Deliver an event from a driver's event_process op: to the registered callbacks, or into
+ * the device's queue (waking rdmadev_event_fd()). An object event's object must be held
+ * with rdmadev_obj_get_byid() across the call; ev->qp / cq / srq name it.
+ *
+ * @return 0, -EINVAL (bad event), -ENOSPC (queue full: the event is dropped and logged).
+ */
+int rdmadev_event_report(struct rdmadev *dev, const struct rdmadev_event *ev);
 
 #ifdef __cplusplus
 }

@@ -330,6 +330,8 @@ rdmadev_obj_end_destroy(struct rdmadev_obj *obj, int rc)
 		__atomic_store_n(&obj->users, 0, __ATOMIC_RELEASE);
 		return rdmadev_fail(dev, rc, true);
 	}
+	/* begin_del drained every reporter: no event can name the object any more */
+	rdmadev_event_purge(obj);
 	restrack_commit_del(&obj->res);
 	pthread_mutex_lock(&dev->obj_lock);
 	rdmadev_obj_list_del(dev, obj);

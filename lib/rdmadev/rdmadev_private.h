@@ -70,6 +70,14 @@ rdmadev_ops_of(const void *o)
 #define OP_OF(o, op) (rdmadev_ops_of(o) == NULL || rdmadev_ops_of(o)->op != NULL)
 
 
+/* Asynchronous events (rdmadev_event.c): queue and eventfd from open to close, the event
+ * interrupt from start to stop, and the purge of a destroyed object's queued events. */
+int rdmadev_event_init(struct rdmadev *dev);
+void rdmadev_event_fini(struct rdmadev *dev);
+int rdmadev_event_start(struct rdmadev *dev);
+void rdmadev_event_stop(struct rdmadev *dev);
+void rdmadev_event_purge(struct rdmadev_obj *obj);
+
 /* Restrack type of an object kind (RESTRACK_MAX for AH, which has none). */
 enum restrack_type rdmadev_obj_restrack_type(enum rdmadev_obj_type type);
 

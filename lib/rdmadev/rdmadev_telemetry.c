@@ -4,6 +4,7 @@
 
 /* rdmadev telemetry: /rdmadev/list, /rdmadev/info, /rdmadev/stats, /rdmadev/res. */
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +55,40 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 }
 
 #define ADD_U64(d, in, f) rte_tel_data_add_dict_u64(d, #f, (in)->f)
+
+/* The port of /rdmadev/info: state, MAC, MTUs and the GID table (nothing without ports). */
+static int
+tel_port(struct rdmadev *dev, struct rte_tel_data *d)
+{
+	struct rdmadev_port_info pi;
+	struct rte_tel_data *gids;
+	char txt[INET6_ADDRSTRLEN];
+	uint8_t gid[16];
+	uint32_t i;
+
+	if (dev->ops->port_info_get == NULL || rdmadev_port_info_get(dev->dev_id, &pi) != 0)
+		return 0;
+	rte_tel_data_add_dict_string(d, "port_state", rdmadev_port_state_name(pi.state));
+	snprintf(txt, sizeof(txt), "%02x:%02x:%02x:%02x:%02x:%02x", pi.mac[0], pi.mac[1],
+		 pi.mac[2], pi.mac[3], pi.mac[4], pi.mac[5]);
+	rte_tel_data_add_dict_string(d, "mac", txt);
+	rte_tel_data_add_dict_u64(d, "mtu", pi.mtu);
+	rte_tel_data_add_dict_u64(d, "max_mtu", 128u << pi.max_mtu);
+	rte_tel_data_add_dict_u64(d, "active_mtu", 128u << pi.active_mtu);
+	rte_tel_data_add_dict_u64(d, "gid_tbl_len", pi.gid_tbl_len);
+	gids = rte_tel_data_alloc();
+	if (gids == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_array(gids, RTE_TEL_STRING_VAL);
+	for (i = 0; i < pi.gid_tbl_len; i++) {
+		if (rdmadev_gid_get(dev->dev_id, i, gid) != 0 ||
+		    inet_ntop(AF_INET6, gid, txt, sizeof(txt)) == NULL)
+			snprintf(txt, sizeof(txt), "?");
+		rte_tel_data_add_array_string(gids, txt);
+	}
+	rte_tel_data_add_dict_container(d, "gids", gids, 0);
+	return 0;
+}
 
 static int
 tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -106,7 +141,7 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 			rte_tel_data_add_dict_int(capa, name, !!(in->capa & RTE_BIT64(i)));
 	}
 	rte_tel_data_add_dict_container(d, "capa", capa, 0);
-	return 0;
+	return tel_port(dev, d);
 }
 
 static int

@@ -537,6 +537,28 @@ restrack_get_byid_error(const struct restrack_root *root, enum restrack_type typ
 }
 
 int
+restrack_get_byid_bulk_error(const struct restrack_root *root, enum restrack_type type,
+			     const uint32_t *ids, unsigned int n, struct restrack_entry **out)
+{
+	unsigned int i;
+
+	if (root == NULL || ids == NULL || out == NULL || (unsigned int)type >= RESTRACK_MAX ||
+	    n > RESTRACK_BULK_MAX) {
+		RT_LOG_FN(ERR, "restrack_get_byid_bulk",
+			  "bad argument: root %p, type %d, ids %p, n %u (max %u), out %p",
+			  (const void *)root, (int)type, (const void *)ids, n, RESTRACK_BULK_MAX,
+			  (void *)out);
+		return -EINVAL;
+	}
+	for (i = 0; i < n && ids[i] < root->fast.table[type].nb_ids; i++)
+		;
+	RT_LOG_FN(ERR, "restrack_get_byid_bulk", "%s: %s ID %u (index %u) out of range (0..%u)",
+		  root->name, type_names[type], i < n ? ids[i] : 0, i,
+		  root->fast.table[type].nb_ids - 1);
+	return -ERANGE;
+}
+
+int
 restrack_put_error(const struct restrack_entry *entry)
 {
 	if (entry == NULL || entry->ref == NULL)

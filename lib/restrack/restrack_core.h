@@ -34,6 +34,9 @@ extern "C" {
 /** Reference word: one reference. The count is bits 63:1, so a refused put's transient
  *  underflow wraps at the top and never touches LIVE. */
 #define RESTRACK_REF_ONE UINT64_C(2)
+/** Most IDs one restrack_get_byid_bulk() call takes. */
+#define RESTRACK_BULK_MAX 64u
+
 /** Reference word: the reference count. */
 #define RESTRACK_REF_COUNT(word) ((word) >> 1)
 
@@ -93,6 +96,63 @@ restrack_get_byid(struct restrack_root *root, enum restrack_type type, uint32_t 
 	/* relaxed: written before LIVE was set, stable while our reference is held. */
 	*out = atomic_load_explicit(&slot->entry, memory_order_relaxed);
 	return 0;
+}
+
+/** @internal Logs and returns the error of a restrack_get_byid_bulk() with bad arguments. */
+int restrack_get_byid_bulk_error(const struct restrack_root *root, enum restrack_type type,
+				 const uint32_t *ids, unsigned int n,
+				 struct restrack_entry **out);
+
+/**
+ * restrack_get_byid() for @p n IDs of one type at once, for a burst (the QPNs of a poll, the
+ * keys of a batch of requests). All the slots are prefetched first, so their cache misses
+ * overlap; then each is referenced as restrack_get_byid() does. Singly, each lookup's atomic
+ * add waits for its own miss before the next lookup can start. Wait-free.
+ *
+ * @param ids  @p n IDs (repeats allowed: each occurrence takes its own reference).
+ * @param out  out[i] = the entry of ids[i], referenced, or NULL when ids[i] has no live entry
+ *             (free, claimed or being deleted).
+ * @return how many entries were found (the non-NULL out[i]; drop each with restrack_put()),
+ *         -EINVAL for a bad root or type, NULL arrays or @p n above RESTRACK_BULK_MAX, -ERANGE
+ *         when an ID is outside the type's space (then nothing is taken).
+ */
+static inline int
+restrack_get_byid_bulk(struct restrack_root *root, enum restrack_type type, const uint32_t *ids,
+		       unsigned int n, struct restrack_entry **out)
+{
+	const struct restrack_root_fast *rf = (const struct restrack_root_fast *)root;
+	const struct restrack_table_fast *t;
+	unsigned int i, bad = 0;
+	int found = 0;
+
+	if (unlikely(root == NULL || ids == NULL || out == NULL ||
+		     (unsigned int)type >= RESTRACK_MAX || n > RESTRACK_BULK_MAX))
+		return restrack_get_byid_bulk_error(root, type, ids, n, out);
+	t = &rf->table[type];
+	/* Pass 1: check every ID and start every slot's miss (for writing: we add to it). */
+	for (i = 0; i < n; i++) {
+		bad |= ids[i] >= t->nb_ids;
+		if (likely(ids[i] < t->nb_ids))
+			__builtin_prefetch(&t->slots[ids[i]], 1, 3);
+	}
+	if (unlikely(bad))
+		return restrack_get_byid_bulk_error(root, type, ids, n, out);
+	/* Pass 2: reference each, with restrack_get_byid()'s orders and back-out. */
+	for (i = 0; i < n; i++) {
+		struct restrack_slot *slot = &t->slots[ids[i]];
+
+		if (unlikely(!(atomic_fetch_add_explicit(&slot->word, RESTRACK_REF_ONE,
+							 memory_order_acquire) &
+			       RESTRACK_REF_LIVE))) {
+			atomic_fetch_sub_explicit(&slot->word, RESTRACK_REF_ONE,
+						  memory_order_release);
+			out[i] = NULL;
+			continue;
+		}
+		out[i] = atomic_load_explicit(&slot->entry, memory_order_relaxed);
+		found++;
+	}
+	return found;
 }
 
 /**

@@ -388,6 +388,14 @@ test_cqp_wqe_fields(void)
 	BCHK(cqp_wqe, CQP_AH_IPV4VALID, 3, 59);
 	BCHK(cqp_wqe, CQP_AH_INSERTVLANTAG, 3, 60);
 	BCHK(cqp_wqe, CQP_AH_DOLOOPBACK, 3, 62);
+
+	/* MANAGE_STATS / GATHER_STATS: fact sheet silent; kernel defs.h IRDMA_CQPSQ_STATS_* */
+	FCHK(cqp_wqe, CQP_STATS_HMC_FCN_INDEX, 5, 5, 0);
+	FCHK(cqp_wqe, CQP_STATS_BUF_PA, 4, 63, 0);
+	FCHK(cqp_wqe, CQP_STATS_INST_INDEX, 3, 6, 0);
+	BCHK(cqp_wqe, CQP_STATS_USE_HMC_FCN_INDEX, 3, 60);
+	BCHK(cqp_wqe, CQP_STATS_USE_INST, 3, 61);
+	BCHK(cqp_wqe, CQP_STATS_ALLOC_INST, 3, 62);
 	/* FLUSH_WQES */
 	FCHK(cqp_wqe, CQP_FLUSH_AECODE, 1, 15, 0);
 	FCHK(cqp_wqe, CQP_FLUSH_AESOURCE, 1, 19, 16);

@@ -204,6 +204,7 @@ test_ah(void)
 	at6.dmac[0] = 0x02;
 	at6.dmac[5] = 0x66;
 	at6.hop_limit = 5;
+	at6.sgid_index = 1;	/* the default table: 0 is IPv4-mapped, 1 link-local */
 	at6.vlan_id = 0xffff;
 	at6.port_num = 1;
 	TEST_CHECK_EQ(rdmadev_ah_create(e.pd, &at6, &a6), 0);

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <rte_common.h>
 
 static uint32_t td_fail_count[TD_OP_MAX];
@@ -113,9 +116,24 @@ struct td_queue {
 #define TD_QP_MAGIC 0x71707170u
 #define TD_CQ_MAGIC 0x63716371u
 
+/* A "hardware" event raised by td_event_raise(), reported by the event_process op. */
+struct td_hw_event {
+	enum rdmadev_event_type type;
+	enum rdmadev_obj_type obj_type;
+	uint32_t id;
+	uint32_t code;
+};
+
+#define TD_HW_EVENTS 64
+
 struct td_dev {
 	uint8_t gen;
 	uint32_t max_qp;
+	pthread_mutex_t ev_lock;
+	struct td_hw_event ev[TD_HW_EVENTS];
+	unsigned int nb_ev;
+	int irq_fd;		/* the "interrupt": written by td_event_raise */
+	uint64_t processed;	/* event_process calls */
 };
 
 static int
@@ -260,6 +278,10 @@ td_stop(struct rdmadev *dev)
 static int
 td_close(struct rdmadev *dev)
 {
+	struct td_dev *td = dev->dev_private;
+
+	close(td->irq_fd);
+	pthread_mutex_destroy(&td->ev_lock);
 	free(dev->dev_private);
 	dev->dev_private = NULL;
 	return 0;
@@ -532,6 +554,92 @@ td_res_fill(struct rdmadev *dev, const struct rdmadev_obj *obj, struct restrack_
 	return 0;
 }
 
+/* One port: a fixed MAC and two GIDs, ::ffff:10.0.0.1 and fe80::1. */
+static int
+td_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
+{
+	static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+	RTE_SET_USED(dev);
+	memcpy(pi->mac, mac, sizeof(mac));
+	pi->state = RDMADEV_PORT_ACTIVE;
+	pi->mtu = 1500;
+	pi->max_mtu = RDMADEV_MTU_4096;
+	pi->active_mtu = RDMADEV_MTU_1024;
+	pi->gid_tbl_len = 2;
+	return 0;
+}
+
+static int
+td_gid_get(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
+{
+	RTE_SET_USED(dev);
+	memset(gid, 0, 16);
+	if (index == 0) {
+		gid[10] = 0xff;
+		gid[11] = 0xff;
+		gid[12] = 10;
+		gid[15] = 1;
+	} else {
+		gid[0] = 0xfe;
+		gid[1] = 0x80;
+		gid[15] = 1;
+	}
+	return 0;
+}
+
+/* Report the raised events; objects are looked up by ID, missing ones are skipped. */
+static int
+td_event_process(struct rdmadev *dev)
+{
+	struct td_dev *td = dev->dev_private;
+	struct td_hw_event hw[TD_HW_EVENTS];
+	struct rdmadev_event ev;
+	struct rdmadev_obj *obj;
+	unsigned int i, n;
+	uint64_t v;
+
+	if (read(td->irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return -errno;
+	pthread_mutex_lock(&td->ev_lock);
+	n = td->nb_ev;
+	memcpy(hw, td->ev, sizeof(hw[0]) * n);
+	td->nb_ev = 0;
+	td->processed++;
+	pthread_mutex_unlock(&td->ev_lock);
+	for (i = 0; i < n; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = hw[i].type;
+		ev.obj_id = hw[i].id;
+		ev.vendor_code = hw[i].code;
+		obj = NULL;
+		if (hw[i].obj_type != RDMADEV_OBJ_MAX) {
+			obj = rdmadev_obj_get_byid(dev, hw[i].obj_type, hw[i].id);
+			if (obj == NULL)
+				continue;
+			if (hw[i].obj_type == RDMADEV_OBJ_QP)
+				ev.qp = (struct rdmadev_qp *)obj;
+			else if (hw[i].obj_type == RDMADEV_OBJ_CQ)
+				ev.cq = (struct rdmadev_cq *)obj;
+			else
+				ev.srq = (struct rdmadev_srq *)obj;
+		}
+		if (ev.qp != NULL && ev.type <= RDMADEV_EVENT_QP_ACCESS_ERR)
+			rdmadev_qp_async_state(ev.qp, RDMADEV_QPS_ERR);
+		rdmadev_event_report(dev, &ev);
+		rdmadev_obj_put(obj);
+	}
+	return (int)n;
+}
+
+static int
+td_event_intr_fd(struct rdmadev *dev)
+{
+	const struct td_dev *td = dev->dev_private;
+
+	return td->irq_fd;
+}
+
 static const struct rdmadev_ops td_ops = {
 	.dev_info_get = td_info_get,
 	.dev_configure = td_configure,
@@ -568,6 +676,10 @@ static const struct rdmadev_ops td_ops = {
 	.dmah_alloc = td_dmah_alloc,
 	.dmah_free = td_dmah_free,
 	.res_fill = td_res_fill,
+	.port_info_get = td_port_info_get,
+	.gid_get = td_gid_get,
+	.event_process = td_event_process,
+	.event_intr_fd = td_event_intr_fd,
 };
 
 /* A driver with almost no ops, for the -ENOTSUP paths. */
@@ -592,6 +704,12 @@ td_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs *kv)
 		return -ENOMEM;
 	td->gen = 2;
 	td->max_qp = 1024;
+	td->irq_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (td->irq_fd < 0) {
+		free(td);
+		return -errno;
+	}
+	pthread_mutex_init(&td->ev_lock, NULL);
 	for (i = 0; kv != NULL && i < kv->count; i++) {
 		const char *k = kv->pairs[i].key, *v = kv->pairs[i].value;
 
@@ -696,3 +814,31 @@ td_log_stop(void)
 	td_log_file = NULL;
 	return td_log_buf;
 }
+
+int
+td_event_raise(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
+	       uint32_t id, uint32_t code)
+{
+	struct rdmadev *dev = rdmadev_get(dev_id);
+	struct td_dev *td;
+	int rc = 0;
+
+	if (dev == NULL || dev->drv->ops->event_process != td_event_process)
+		return -EINVAL;
+	td = dev->dev_private;
+	pthread_mutex_lock(&td->ev_lock);
+	if (td->nb_ev == TD_HW_EVENTS) {
+		rc = -ENOSPC;
+	} else {
+		td->ev[td->nb_ev].type = type;
+		td->ev[td->nb_ev].obj_type = obj_type;
+		td->ev[td->nb_ev].id = id;
+		td->ev[td->nb_ev].code = code;
+		td->nb_ev++;
+	}
+	pthread_mutex_unlock(&td->ev_lock);
+	if (rc == 0 && eventfd_write(td->irq_fd, 1) != 0)
+		rc = -errno;
+	return rc;
+}
+

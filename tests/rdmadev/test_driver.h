@@ -46,6 +46,12 @@ void td_cq_ready(uint16_t n);
 uint64_t td_posted_send(void);
 uint64_t td_posted_recv(void);
 
+/* Raise a device event for the event_process op to report: @p obj_type RDMADEV_OBJ_MAX for
+ * a device event, else the object with hardware ID @p id (skipped when it is gone). The
+ * device's interrupt eventfd is written (the EAL interrupt thread then processes it). */
+int td_event_raise(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
+		   uint32_t id, uint32_t code);
+
 /* Reset every counter and injection. */
 void td_reset(void);
 

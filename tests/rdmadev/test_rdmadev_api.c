@@ -664,6 +664,7 @@ test_fast_path(void)
 	TEST_CHECK_EQ(rdmadev_post_recv(qp, NULL, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
 	TEST_CHECK_EQ(rdmadev_poll_cq(NULL, wc, 8), 0);
+	TEST_CHECK_EQ(rdmadev_cq_arm(NULL, 0), -EINVAL);
 
 	/* stopped: the slot holds the dummies */
 	TEST_CHECK_EQ(rdmadev_stop(id), 0);
@@ -677,6 +678,7 @@ test_fast_path(void)
 	td_cq_ready(2);
 	TEST_CHECK_EQ(rdmadev_poll_cq(cq, wc, 8), 0);
 	td_cq_ready(0);
+	TEST_CHECK_EQ(rdmadev_cq_arm(cq, 0), -ENODEV);
 	TEST_CHECK_EQ(td_posted_send() - sent, 6);
 	TEST_CHECK_EQ(rdmadev_start(id), 0);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);

@@ -185,6 +185,9 @@ test_telemetry(void)
 	TEST_CHECK(strstr(out, "\"max_qp_wr\":4063") != NULL);
 	TEST_CHECK(strstr(out, "\"max_inline\":101") != NULL);
 	TEST_CHECK(strstr(out, "\"capa\":{\"RTS_AE\":1,\"CQ_RESIZE\":1,\"CQE_64B\":0") != NULL);
+	TEST_CHECK(strstr(out, "\"port_state\":\"ACTIVE\",\"mac\":\"02:00:00:00:00:01\","
+			  "\"mtu\":1500,\"max_mtu\":4096,\"active_mtu\":1024,"
+			  "\"gid_tbl_len\":2,\"gids\":[\"::ffff:10.0.0.1\",\"fe80::1\"]") != NULL);
 	snprintf(cmd, sizeof(cmd), "/rdmadev/stats,%d", dev);
 	TEST_CHECK_EQ(tel_query(cmd), 0);
 	TEST_CHECK(strstr(out, "\"pd_created\":") != NULL);
@@ -242,6 +245,31 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	RTE_SET_USED(flag);
 	RTE_SET_USED(ftw);
 	return remove(path);
+}
+
+/* The port API over the test driver: bounds checked by the library, -ENOTSUP without ops. */
+static void
+test_port(void)
+{
+	struct rdmadev_port_info pi;
+	uint8_t gid[16];
+	int min;
+
+	TEST_CHECK_EQ(rdmadev_port_info_get(dev, &pi), 0);
+	TEST_CHECK_EQ(pi.gid_tbl_len, 2);
+	TEST_CHECK_EQ(rdmadev_gid_get(dev, 1, gid), 0);
+	TEST_CHECK(gid[0] == 0xfe && gid[1] == 0x80 && gid[15] == 1);
+	TEST_CHECK_EQ(rdmadev_gid_get(dev, 2, gid), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_gid_get(dev, 0, NULL), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_port_info_get(dev, NULL), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_port_info_get(-1, &pi), -EINVAL);
+	min = rdmadev_open("rdma_testmin0");
+	TEST_CHECK(min >= 0);
+	if (min >= 0) {
+		TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)min, &pi), -ENOTSUP);
+		TEST_CHECK_EQ(rdmadev_gid_get((int16_t)min, 0, gid), -ENOTSUP);
+		TEST_CHECK_EQ(rdmadev_close((int16_t)min), 0);
+	}
 }
 
 static void
@@ -413,6 +441,7 @@ main(void)
 	}
 	TEST_RUN(test_dump);
 	TEST_RUN(test_telemetry);
+	TEST_RUN(test_port);
 	TEST_RUN(test_probe);
 	TEST_RUN(test_cm);
 	rdmadev_ctx_free(ctx);

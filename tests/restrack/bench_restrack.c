@@ -48,6 +48,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_prefetch.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
@@ -71,6 +72,7 @@
 #define CHURN_DEPTH	16	/* entries in flight per thread in the 90/10 and churn loops */
 #define MIX_PERIOD	10	/* every 10th op of the 90/10 loop is an add+del pair */
 #define QSBR_BATCH	16	/* rte_hash readers report quiescent once per this many ops */
+#define BULK		16	/* lookups per call in the bulk workload */
 #define MAX_REPS	5
 #define BENCH_TYPE	RESTRACK_QP
 
@@ -115,6 +117,7 @@ static const char *const impl_name[IMPL_MAX] = {
 
 enum workload {
 	WL_LOOKUP,
+	WL_BULK,
 	WL_MIXED,
 	WL_CHURN,
 	WL_MAX
@@ -122,6 +125,7 @@ enum workload {
 
 static const char *const wl_name[WL_MAX] = {
 	[WL_LOOKUP] = "get_byid+put",
+	[WL_BULK] = "bulk16+put",
 	[WL_MIXED] = "90/10",
 	[WL_CHURN] = "churn",
 };
@@ -519,6 +523,106 @@ loop_lookup(const enum impl impl, struct bench_thr *t)
 	t->sum_got += got;
 }
 
+/*
+ * BULK lookups of random live IDs at once, each checked and its reference dropped: restrack
+ * with restrack_get_byid_bulk(), the mutex table under one lock hold, rte_hash with
+ * rte_hash_lookup_bulk_data() (both prefetch their buckets / slots first).
+ */
+static __rte_always_inline bool
+lookup_bulk(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint64_t *rng,
+	    uint64_t *want, uint64_t *got)
+{
+	struct restrack_entry *re[BULK];
+	const void *keys[BULK];
+	struct bench_obj *o[BULK];
+	uint32_t key[BULK];
+	void *data[BULK];
+	uint64_t hits = 0;
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < BULK; i++) {
+		key[i] = ids[(xs64(rng) >> 40) & LIVE_MASK];
+		keys[i] = &key[i];
+		*want += key[i];
+	}
+	switch (impl) {
+	case IMPL_RESTRACK:
+		rc = restrack_get_byid_bulk(t->tab->root, BENCH_TYPE, key, BULK, re);
+		if (unlikely(rc != BULK)) {
+			thr_error(t, "get_byid_bulk", rc < 0 ? rc : -ENOENT);
+			return false;
+		}
+		for (i = 0; i < BULK; i++)
+			o[i] = container_of(re[i], struct bench_obj, re);
+		break;
+	case IMPL_MUTEX:
+		pthread_mutex_lock(&t->tab->mtx.lock);
+		for (i = 0; i < BULK; i++) {
+			o[i] = t->tab->slots[key[i]];
+			/* Relaxed: the lock orders this against the erase in mutex_del. */
+			if (likely(o[i] != NULL))
+				__atomic_fetch_add(&o[i]->refcnt, 1, __ATOMIC_RELAXED);
+			else
+				rc = -ENOENT;
+		}
+		pthread_mutex_unlock(&t->tab->mtx.lock);
+		if (unlikely(rc != 0)) {
+			thr_error(t, "get_byid", rc);
+			return false;
+		}
+		break;
+	case IMPL_HASH_GP:
+	case IMPL_HASH_LKP:
+		rc = rte_hash_lookup_bulk_data(t->tab->hash, keys, BULK, &hits, data);
+		if (unlikely(rc != BULK)) {
+			thr_error(t, "rte_hash_lookup_bulk_data", rc < 0 ? rc : -ENOENT);
+			return false;
+		}
+		for (i = 0; i < BULK; i++) {
+			o[i] = data[i];
+			/* Relaxed: as in op_get(). */
+			if (impl == IMPL_HASH_GP)
+				__atomic_fetch_add(&o[i]->refcnt, 1, __ATOMIC_RELAXED);
+		}
+		break;
+	default:
+		return false;
+	}
+	/* Every implementation then touches the objects the same way: prefetched as a burst. */
+	for (i = 0; i < BULK; i++)
+		rte_prefetch0(o[i]);
+	for (i = 0; i < BULK; i++) {
+		*got += o[i]->id;	/* read before the put: after it the object may be gone */
+		rc = op_put(impl, o[i]);
+		if (unlikely(rc != 0)) {
+			thr_error(t, "put", rc);
+			return false;
+		}
+	}
+	return true;
+}
+
+static __rte_always_inline void
+loop_bulk(const enum impl impl, struct bench_thr *t)
+{
+	const uint32_t *ids = t->tab->live_ids;
+	uint64_t rng = t->rng, want = 0, got = 0;
+	uint64_t i;
+
+	/* nb_ops counts lookups: BULK per iteration. */
+	for (i = 0; i + BULK <= t->nb_ops; i += BULK) {
+		if (unlikely(!lookup_bulk(impl, t, ids, &rng, &want, &got)))
+			break;
+		/* Quiescent once per QSBR_BATCH lookups, as the single-lookup loop. */
+		if (is_hash(impl) && (i & (QSBR_BATCH - 1)) == 0)
+			rte_rcu_qsbr_quiescent(t->tab->qsbr, t->idx);
+	}
+	t->rng = rng;
+	t->sum_want += want;
+	t->sum_got += got;
+}
+
 static __rte_always_inline void
 loop_mixed(const enum impl impl, struct bench_thr *t)
 {
@@ -575,6 +679,7 @@ loop_churn(const enum impl impl, struct bench_thr *t)
 	BENCH_LOOP(wl, IMPL_HASH_GP, hash_gp)                           \
 	BENCH_LOOP(wl, IMPL_HASH_LKP, hash_lkp)
 BENCH_LOOPS(lookup)
+BENCH_LOOPS(bulk)
 BENCH_LOOPS(mixed)
 BENCH_LOOPS(churn)
 
@@ -585,6 +690,7 @@ typedef void (*loop_fn)(struct bench_thr *t);
 	  loop_##wl##_hash_gp, loop_##wl##_hash_lkp }
 static const loop_fn loops[WL_MAX][IMPL_MAX] = {
 	[WL_LOOKUP] = BENCH_ROW(lookup),
+	[WL_BULK] = BENCH_ROW(bulk),
 	[WL_MIXED] = BENCH_ROW(mixed),
 	[WL_CHURN] = BENCH_ROW(churn),
 };
@@ -619,7 +725,7 @@ bench_thread(void *arg)
 		}
 	}
 	/* Fill the in-flight pool, unmeasured. */
-	for (i = 0; t->errors == 0 && t->wl != WL_LOOKUP && i < CHURN_DEPTH; i++) {
+	for (i = 0; t->errors == 0 && t->wl != WL_LOOKUP && t->wl != WL_BULK && i < CHURN_DEPTH; i++) {
 		rc = op_add(t->impl, t->tab, &t->pool[i], RESTRACK_ID_ANY);
 		if (rc == 0)
 			t->pool[i].live = 1;
@@ -674,7 +780,7 @@ bench_run(struct bench_tab *tab, enum impl impl, enum workload wl, unsigned int 
 		thr[i].impl = impl;
 		thr[i].wl = wl;
 		thr[i].idx = i;
-		thr[i].nb_ops = wl == WL_LOOKUP ? opt.lookup_ops :
+		thr[i].nb_ops = wl == WL_LOOKUP || wl == WL_BULK ? opt.lookup_ops :
 				wl == WL_MIXED ? opt.mixed_ops : opt.churn_ops;
 		thr[i].rng = 0x9e3779b97f4a7c15ull * (i + 1) + 0x632be59bd9b4e019ull;
 		thr[i].start = &start;
@@ -1183,6 +1289,10 @@ print_targets(void)
 		     ratio(rt, cell(WL_LOOKUP, 2, IMPL_HASH_LKP)), 3);
 	print_target("get_byid+put >= 3x rte_hash lookup+get/put",
 		     ratio(rt, cell(WL_LOOKUP, 2, IMPL_HASH_GP)), 3);
+	print_target("bulk16+put >= 3x rte_hash lookup_bulk only (hash lkp)",
+		     ratio(cell(WL_BULK, 2, IMPL_RESTRACK), cell(WL_BULK, 2, IMPL_HASH_LKP)), 3);
+	print_target("bulk16+put >= 3x rte_hash lookup_bulk+get/put",
+		     ratio(cell(WL_BULK, 2, IMPL_RESTRACK), cell(WL_BULK, 2, IMPL_HASH_GP)), 3);
 	print_target("get_byid+put >= 5x mutex table",
 		     ratio(rt, cell(WL_LOOKUP, 2, IMPL_MUTEX)), 5);
 	print_target("churn >= 2x mutex table",
@@ -1333,7 +1443,7 @@ main(int argc, char **argv)
 	opt.churn_ops = FULL_CHURN_OPS;
 	opt.reps = FULL_REPS;
 	for (a = 1; a < argc; a++) {
-		static const char *const wl_opt[WL_MAX] = { "lookup", "mixed", "churn" };
+		static const char *const wl_opt[WL_MAX] = { "lookup", "bulk", "mixed", "churn" };
 		static const char *const thr_opt[MAX_THREADS + 1] = { "0", "1", "2" };
 		static const char *const impl_opt[IMPL_MAX] = {
 			"restrack", "mutex", "hash_gp", "hash_lkp"

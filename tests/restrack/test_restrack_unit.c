@@ -3180,6 +3180,103 @@ test_log_every_bad_call(void)
 	TEST_CHECK_EQ(restrack_clean(root), 0);
 }
 
+static void
+test_get_byid_bulk(void)
+{
+	static const char *const range_words[] = { "range", NULL };
+	static const char *const arg_words[] = { "bad argument", NULL };
+	struct restrack_root *root = make_root("bulk", RESTRACK_QP, 64, 3);
+	struct restrack_entry qp[4], claimed, deleting, cq;
+	struct restrack_entry *out[RESTRACK_BULK_MAX + 1];
+	uint32_t ids[RESTRACK_BULK_MAX + 1];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		init_user(&qp[i], RESTRACK_QP, &task_a);
+		TEST_CHECK_EQ(restrack_claim(root, &qp[i], 20 + i), 0);
+		TEST_CHECK_EQ(restrack_add(root, &qp[i]), 0);
+	}
+	init_user(&claimed, RESTRACK_QP, &task_a);
+	TEST_CHECK_EQ(restrack_claim(root, &claimed, 30), 0);
+	init_user(&deleting, RESTRACK_QP, &task_a);
+	TEST_CHECK_EQ(restrack_claim(root, &deleting, 31), 0);
+	TEST_CHECK_EQ(restrack_add(root, &deleting), 0);
+	TEST_CHECK_EQ(restrack_begin_del(&deleting), 0);
+	/* ID 22 in another type must not be found through the QP table */
+	init_user(&cq, RESTRACK_CQ, &task_a);
+	TEST_CHECK_EQ(restrack_claim(root, &cq, 40), 0);
+	TEST_CHECK_EQ(restrack_add(root, &cq), 0);
+
+	/* live, free, reserved, claimed, deleting, a repeat, the CQ's ID: in this order */
+	ids[0] = 23;
+	ids[1] = 5;
+	ids[2] = 1;
+	ids[3] = 30;
+	ids[4] = 31;
+	ids[5] = 20;
+	ids[6] = 40;
+	ids[7] = 20;
+	for (i = 0; i < 8; i++)
+		out[i] = (struct restrack_entry *)&out;	/* poison */
+	TEST_CHECK_EQ(restrack_get_byid_bulk(root, RESTRACK_QP, ids, 8, out), 3);
+	TEST_CHECK(out[0] == &qp[3]);
+	TEST_CHECK(out[1] == NULL);
+	TEST_CHECK(out[2] == NULL);
+	TEST_CHECK(out[3] == NULL);
+	TEST_CHECK(out[4] == NULL);
+	TEST_CHECK(out[5] == &qp[0]);
+	TEST_CHECK(out[6] == NULL);
+	TEST_CHECK(out[7] == &qp[0]);
+	/* each occurrence took one reference; the misses took none */
+	TEST_CHECK_EQ(restrack_refcnt(&qp[3]), 2);
+	TEST_CHECK_EQ(restrack_refcnt(&qp[0]), 3);
+	TEST_CHECK_EQ(restrack_refcnt(&qp[1]), 1);
+	TEST_CHECK_EQ(restrack_put(&qp[3]), 0);
+	TEST_CHECK_EQ(restrack_put(&qp[0]), 0);
+	TEST_CHECK_EQ(restrack_put(&qp[0]), 0);
+	TEST_CHECK_EQ(restrack_refcnt(&qp[0]), 1);
+
+	/* the CQ table finds the CQ */
+	TEST_CHECK_EQ(restrack_get_byid_bulk(root, RESTRACK_CQ, &ids[6], 1, out), 1);
+	TEST_CHECK(out[0] == &cq);
+	TEST_CHECK_EQ(restrack_put(&cq), 0);
+
+	/* the most IDs a call takes, all found */
+	for (i = 0; i < RESTRACK_BULK_MAX; i++)
+		ids[i] = 20 + (i & 3);
+	TEST_CHECK_EQ(restrack_get_byid_bulk(root, RESTRACK_QP, ids, RESTRACK_BULK_MAX, out),
+		      (int)RESTRACK_BULK_MAX);
+	for (i = 0; i < RESTRACK_BULK_MAX; i++) {
+		TEST_CHECK(out[i] == &qp[i & 3]);
+		TEST_CHECK_EQ(restrack_put(out[i]), 0);
+	}
+	TEST_CHECK_EQ(restrack_get_byid_bulk(root, RESTRACK_QP, ids, 0, out), 0);
+
+	/* bad input: nothing taken, logged */
+	ids[0] = 20;
+	ids[1] = 64;
+	CHECK_CALL_LOGS(restrack_get_byid_bulk(root, RESTRACK_QP, ids, 2, out), -ERANGE,
+			range_words);
+	TEST_CHECK_EQ(restrack_refcnt(&qp[0]), 1);
+	CHECK_CALL_LOGS(restrack_get_byid_bulk(root, RESTRACK_QP, ids, RESTRACK_BULK_MAX + 1,
+					       out), -EINVAL, arg_words);
+	CHECK_CALL_LOGS(restrack_get_byid_bulk(NULL, RESTRACK_QP, ids, 1, out), -EINVAL,
+			arg_words);
+	CHECK_CALL_LOGS(restrack_get_byid_bulk(root, RESTRACK_MAX, ids, 1, out), -EINVAL,
+			arg_words);
+	CHECK_CALL_LOGS(restrack_get_byid_bulk(root, RESTRACK_QP, NULL, 1, out), -EINVAL,
+			arg_words);
+	CHECK_CALL_LOGS(restrack_get_byid_bulk(root, RESTRACK_QP, ids, 1, NULL), -EINVAL,
+			arg_words);
+
+	for (i = 0; i < 4; i++)
+		TEST_CHECK_EQ(restrack_del(&qp[i]), 0);
+	TEST_CHECK_EQ(restrack_commit_del(&deleting), 0);
+	TEST_CHECK_EQ(restrack_del(&claimed), 0);
+	TEST_CHECK_EQ(restrack_del(&cq), 0);
+	TEST_CHECK_EQ(restrack_clean(root), 0);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* table consistency after every bad call                                                   */
 /* ---------------------------------------------------------------------------------------- */
@@ -3394,6 +3491,7 @@ main(void)
 	RUN(test_get_byid_finds_exact_entry);
 	RUN(test_get_byid_not_found);
 	RUN(test_get_byid_bad_args);
+	RUN(test_get_byid_bulk);
 
 	RUN(test_begin_del_hides_and_keeps_id);
 	RUN(test_commit_del_frees_id);

@@ -16,8 +16,10 @@
  * the next user of the same key, or deleted again at teardown.
  *
  * AHs: ids 0 .. committed FSIAV count - 1 from a bitmap; CREATE_ADDR_HANDLE with the fields
- * of base/irdma_cqp.h (no source GID table: source address 0), DESTROY_ADDR_HANDLE repeats
- * them. One mutex covers both tables and the MANAGE_ARP commands issued under it.
+ * of base/irdma_cqp.h, the source address from the port's GID table entry av->sgid_index
+ * (irdma_port.c; an index beyond the table or of the other family is refused), and
+ * DESTROY_ADDR_HANDLE repeats them. One mutex covers both tables and the MANAGE_ARP
+ * commands issued under it.
  */
 
 #include <errno.h>
@@ -66,6 +68,7 @@ struct irdma_ah {
 	uint32_t id;		/**< AH (FSIAV) index */
 	uint32_t arp_idx;	/**< ARP entry it holds */
 	uint32_t pd_id;		/**< PD id */
+	uint8_t sgid[16];	/**< source GID (from the port's GID table) */
 };
 
 /* ---- bitmaps ---- */
@@ -103,25 +106,6 @@ bm_find_free(const uint64_t *bm, uint32_t first, uint32_t n)
 }
 
 /* ---- helpers ---- */
-
-static uint64_t
-irdma_mac_u64(const uint8_t mac[6])
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 6; i++)
-		v = v << 8 | mac[i];
-	return v;
-}
-
-static bool
-irdma_gid_is_v4(const uint8_t gid[16])
-{
-	static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	return memcmp(gid, v4_prefix, sizeof(v4_prefix)) == 0;
-}
 
 static uint32_t
 irdma_gid_word(const uint8_t gid[16], unsigned int i)
@@ -185,7 +169,7 @@ irdma_arp_manage(struct irdma_ctrl *c, uint32_t idx, const uint8_t *mac)
 	irdma_set(&w, CQP_ARP_INDEX, idx);
 	if (mac != NULL) {
 		irdma_set(&w, CQP_ARP_REACHMAX, IRDMA_ARP_REACH_MAX);
-		irdma_set(&w, CQP_ARP_MAC, irdma_mac_u64(mac));
+		irdma_set(&w, CQP_ARP_MAC, irdma_mac_to_u64(mac));
 		irdma_set(&w, CQP_ARP_ENTRYVALID, 1);
 	}
 	ret = irdma_cqp_exec(c, &w, NULL);
@@ -303,11 +287,11 @@ static void
 irdma_ah_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct irdma_ah *a,
 	     const struct rdmadev_ah_attr *av)
 {
-	bool v4 = irdma_gid_is_v4(av->dgid);
+	bool v4 = irdma_gid_is_v4mapped(av->dgid);
 
 	irdma_cqp_wqe_init(w, op);
 	irdma_set(w, CQP_AH_IDX, a->id);
-	irdma_set(w, CQP_AH_MAC, irdma_mac_u64(av->dmac));
+	irdma_set(w, CQP_AH_MAC, irdma_mac_to_u64(av->dmac));
 	if (av->vlan_id <= IRDMA_AH_VLAN_MAX) {
 		irdma_set(w, CQP_AH_INSERTVLANTAG, 1);
 		irdma_set(w, CQP_AH_VLANTAG,
@@ -322,10 +306,14 @@ irdma_ah_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct ird
 	irdma_set(w, CQP_AH_ARPINDEX, a->arp_idx);
 	irdma_set(w, CQP_AH_IPV4VALID, v4 ? 1 : 0);
 	irdma_set(w, CQP_AH_DEST_ADDR3, irdma_gid_word(av->dgid, 3));
+	irdma_set(w, CQP_AH_SRC_ADDR3, irdma_gid_word(a->sgid, 3));
 	if (!v4) {
 		irdma_set(w, CQP_AH_DEST_ADDR2, irdma_gid_word(av->dgid, 2));
 		irdma_set(w, CQP_AH_DEST_ADDR1, irdma_gid_word(av->dgid, 1));
 		irdma_set(w, CQP_AH_DEST_ADDR0, irdma_gid_word(av->dgid, 0));
+		irdma_set(w, CQP_AH_SRC_ADDR2, irdma_gid_word(a->sgid, 2));
+		irdma_set(w, CQP_AH_SRC_ADDR1, irdma_gid_word(a->sgid, 1));
+		irdma_set(w, CQP_AH_SRC_ADDR0, irdma_gid_word(a->sgid, 0));
 	}
 }
 
@@ -350,6 +338,11 @@ irdma_ah_create(struct irdma_ctrl *c, struct rdmadev_ah *ah, const struct rdmade
 	if (a == NULL) {
 		IRDMA_LOG(ERR, c->hw, "AH create: no memory");
 		return -ENOMEM;
+	}
+	ret = irdma_port_sgid(c, av, a->sgid);
+	if (ret != 0) {
+		free(a);
+		return ret;
 	}
 	a->pd_id = rdmadev_obj_id(&ah->pd->obj);
 	pthread_mutex_lock(&t->lock);

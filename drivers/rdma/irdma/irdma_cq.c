@@ -3,12 +3,17 @@
  */
 
 /*
- * CQs of the irdma PMD: create and destroy through the CQP (fact sheet §5.3). The poll path
- * that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
+ * CQs of the irdma PMD: create, resize and destroy through the CQP (fact sheet §5.3). The poll
+ * path that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
  *
- * Memory: the ring is one IOVA-contiguous DMA buffer (level 0), the shadow area a separate
- * 64-byte buffer aligned to 128 bytes (gen2 has the CQ-resize feature, so the kernel keeps the
- * shadow area apart from the ring).
+ * Resize (MODIFY_CQ) follows the struct irdma_cq contract of irdma_ctrl.h: a new ring, the old
+ * one kept until it is drained (poll path) and freed at the next resize or at destroy.
+ *
+ * Memory: the ring is VA-contiguous 4 KB pages, given to the device as an IOVA when they are
+ * IOVA-contiguous, else as a level-1 PBLE run with VIRTMAP and LPBLSIZE 1 (fact sheet §6.3,
+ * §10 item 7; level 1 always when the device was opened with ring_pbl=1). The shadow area
+ * is a separate 64-byte buffer aligned to 128 bytes (gen2 has the CQ-resize feature, so the
+ * kernel keeps the shadow area apart from the ring).
  */
 
 #include <errno.h>
@@ -21,13 +26,56 @@
 
 #include "irdma_ctrl.h"
 
+/* Free one ring: its PBLEs, then its pages. */
+static void
+irdma_cq_ring_free(struct irdma_ctrl *c, const struct irdma_cq *q, struct irdma_qmem *m,
+		   struct pbl_cq *p)
+{
+	if (pbl_cq_free(p) != 0)
+		IRDMA_LOG(ERR, c->hw, "CQ %u: PBLEs not returned", q->id);
+	irdma_qmem_free(c, m);
+}
+
+/* Pages and their description for a ring of @p size CQEs (shadow area allocated first). */
+static int
+irdma_cq_ring_alloc(struct irdma_ctrl *c, const struct irdma_cq *q, uint32_t size,
+		    struct irdma_qmem *m, struct pbl_cq *p)
+{
+	size_t len = (size_t)size * IRDMA_CQE_SIZE;
+	int ret;
+
+	ret = irdma_qmem_alloc(c, m, len);
+	if (ret == 0)
+		ret = pbl_build_cq_levels(c->pble_pool, m->buf.va, len, q->shadow_mem.va,
+					  irdma_ring_levels(c), p);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u: no ring of %u entries: %s", q->id, size,
+			  strerror(-ret));
+		irdma_qmem_free(c, m);
+	}
+	return ret;
+}
+
 static void
 irdma_cq_free(struct irdma_ctrl *c, struct irdma_cq *q)
 {
-	irdma_dma_free(c, &q->ring);
-	irdma_dma_free(c, &q->old_ring);
+	irdma_cq_ring_free(c, q, &q->ring, &q->pbl);
+	irdma_cq_ring_free(c, q, &q->old_ring, &q->old_pbl);
 	irdma_dma_free(c, &q->shadow_mem);
 	free(q);
+}
+
+/* Where the ring is (CREATE / MODIFY_CQ: an IOVA or a level-1 run; DESTROY_CQ: the run). */
+static void
+irdma_cq_wqe_ring(struct irdma_cqp_wqe *w, const struct pbl_cq *p, bool with_pa)
+{
+	if (p->virtual_map) {
+		irdma_set(w, CQP_CQ_VIRTMAP, 1);
+		irdma_set(w, CQP_LPBLSIZE, IRDMA_PBL_CHUNK_L1);
+		irdma_set(w, CQP_CQ_FIRST_PBLIDX, p->ring_addr);
+	} else if (with_pa) {
+		irdma_set(w, CQP_CQ_PA, p->ring_addr);
+	}
 }
 
 /*
@@ -45,6 +93,7 @@ irdma_cq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode opcode, const struct
 	irdma_set(w, CQP_CQ_ENCEQEMASK, 1);
 	irdma_set(w, CQP_CQ_CEQIDVALID, 1);
 	irdma_set(w, CQP_CQ_CEQID, IRDMA_CTRL_CEQ0);
+	irdma_cq_wqe_ring(w, &q->pbl, opcode == IRDMA_CQP_OP_CREATE_CQ);
 }
 
 int
@@ -65,22 +114,20 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 	q->service = c->hw->be->service;
 	/* One slot stays free for the overflow check (irdma_create_cq: entries + 1). */
 	size = RTE_MAX(attr->cqe + 1, IRDMA_MIN_USER_CQ_RING);
-	ret = irdma_dma_alloc(c, &q->ring, (size_t)size * IRDMA_CQE_SIZE, IRDMA_CTRL_RING_ALIGN);
+	ret = irdma_dma_alloc(c, &q->shadow_mem, IRDMA_SHADOW_AREA_SIZE, IRDMA_SHADOW_AREA_ALIGN);
 	if (ret == 0)
-		ret = irdma_dma_alloc(c, &q->shadow_mem, IRDMA_SHADOW_AREA_SIZE,
-				      IRDMA_SHADOW_AREA_ALIGN);
+		ret = irdma_cq_ring_alloc(c, q, size, &q->ring, &q->pbl);
 	if (ret != 0) {
-		IRDMA_LOG(ERR, c->hw, "CQ %u: no DMA memory for %u entries", q->id, size);
+		IRDMA_LOG(ERR, c->hw, "CQ %u: no memory for %u entries", q->id, size);
 		irdma_cq_free(c, q);
 		return ret;
 	}
-	q->cur.base = q->ring.va;
+	q->cur.base = q->ring.buf.va;
 	q->cur.size = size;
 	q->cur.head = 0;
 	q->cur.polarity = IRDMA_CQ_POLARITY_INIT;
 	q->shadow = q->shadow_mem.va;
 	irdma_cq_wqe(&w, IRDMA_CQP_OP_CREATE_CQ, q);
-	irdma_set(&w, CQP_CQ_PA, q->ring.iova);
 	irdma_set(&w, CQP_CQ_CHKOVERFLOW, 1);
 	ret = irdma_cqp_exec(c, &w, NULL);
 	if (ret != 0) {
@@ -93,6 +140,97 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 		q->comp_cntr = &cq->comp_cntr->value;
 	cq->obj.fp.drv = q;
 	__atomic_fetch_add(&c->nb_cqs, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* CQEs the device wrote to @p r that SW has not read: valid entries from the head on. */
+static uint32_t
+irdma_cq_ring_pending(const struct irdma_cq_ring *r)
+{
+	uint32_t n, idx = r->head;
+	uint8_t pol = r->polarity;
+	const struct irdma_cqe *e;
+
+	if (r->base == NULL)
+		return 0;
+	for (n = 0; n < r->size; n++) {
+		e = (const struct irdma_cqe *)(r->base + (size_t)idx * IRDMA_CQE_SIZE);
+		if (IRDMA_GET(CQE_VALID, irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(CQE_VALID)])) !=
+		    pol)
+			break;
+		if (++idx == r->size) {
+			idx = 0;
+			pol ^= 1;
+		}
+	}
+	return n;
+}
+
+int
+irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
+{
+	struct irdma_cq *q = cq->obj.fp.drv;
+	struct irdma_qmem mem;
+	struct irdma_cqp_wqe w;
+	struct pbl_cq p;
+	uint32_t size, pending;
+	int ret;
+
+	size = RTE_MAX(cqe + 1, IRDMA_MIN_USER_CQ_RING);
+	if (cqe >= IRDMA_MAX_CQ_SIZE) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: %u entries, at most %u", q->id, cqe,
+			  IRDMA_MAX_CQ_SIZE - 1);
+		return -EINVAL;
+	}
+	if (q->old.base != NULL) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: the ring of the last resize is not drained",
+			  q->id);
+		return -EBUSY;
+	}
+	pending = irdma_cq_ring_pending(&q->cur);
+	if (cqe < pending) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize: %u entries cannot hold the %u not yet polled",
+			  q->id, cqe, pending);
+		return -EINVAL;
+	}
+	/* The old ring of the last resize is drained: its memory can go now. */
+	irdma_cq_ring_free(c, q, &q->old_ring, &q->old_pbl);
+	ret = irdma_cq_ring_alloc(c, q, size, &mem, &p);
+	if (ret != 0)
+		return ret;
+	/* Fact sheet §5.3 / the kernel's irdma_sc_cq_resize: no CEQ fields in MODIFY_CQ. */
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_MODIFY_CQ);
+	irdma_set(&w, CQP_CQ_ID, q->id);
+	irdma_set(&w, CQP_CQ_SIZE, size);
+	irdma_set(&w, CQP_CQ_CTX, (uint64_t)(uintptr_t)q >> 1);
+	irdma_cq_wqe_ring(&w, &p, true);
+	irdma_set(&w, CQP_CQ_SHADOW_PA, q->shadow_mem.iova);
+	irdma_set(&w, CQP_CQ_RESIZE, 1);
+	irdma_set(&w, CQP_CQ_CHKOVERFLOW, 1);
+	irdma_set(&w, CQP_CQ_ENCEQEMASK, 1);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "CQ %u resize to %u failed: %s", q->id, size,
+			  strerror(-ret));
+		irdma_cq_ring_free(c, q, &mem, &p);
+		return ret;
+	}
+	/* The device writes only the new ring now; the old one keeps what is still unread. */
+	q->old = q->cur;
+	/* Counted again: the device may have written more before it switched rings. */
+	if (irdma_cq_ring_pending(&q->old) == 0)
+		q->old.base = NULL;
+	q->old_ring = q->ring;
+	q->old_pbl = q->pbl;
+	q->ring = mem;
+	q->pbl = p;
+	q->cur.base = mem.buf.va;
+	q->cur.size = size;
+	q->cur.head = 0;
+	q->cur.polarity = IRDMA_CQ_POLARITY_INIT;
+	/* The consumer index the device checks overflow against restarts with the ring. */
+	irdma_set((struct irdma_cq_shadow *)q->shadow, CQ_SHADOW_CQEIDX, 0);
+	cq->cqe = size - 1;
 	return 0;
 }
 

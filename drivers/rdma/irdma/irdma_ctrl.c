@@ -79,6 +79,71 @@ irdma_dma_free(struct irdma_ctrl *c, struct irdma_dma_mem *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* ---- queue memory ---- */
+
+/* Unmap the first @p n pieces of @p m's layout. */
+static void
+irdma_qmem_unmap(struct irdma_ctrl *c, struct irdma_qmem *m, uint32_t n)
+{
+	const struct pbl_seg *s;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		s = &m->layout->segs[i];
+		ret = irdma_hw_dma_unmap(c->hw, (void *)(uintptr_t)s->va, s->iova, s->len);
+		if (ret != 0)
+			IRDMA_LOG(ERR, c->hw, "queue memory unmap of %" PRIu64 " bytes failed: %s",
+				  s->len, strerror(-ret));
+	}
+}
+
+int
+irdma_qmem_alloc(struct irdma_ctrl *c, struct irdma_qmem *m, size_t len)
+{
+	const struct pbl_seg *s;
+	uint32_t i;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = pbl_buf_alloc(len, c->hw->numa_node < 0 ? SOCKET_ID_ANY : c->hw->numa_node, 0,
+			    &m->buf);
+	if (ret == 0)
+		ret = pbl_mem_resolve(m->buf.va, RTE_ALIGN_CEIL(len, IRDMA_HW_PAGE_SIZE),
+				      &m->layout);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "no queue memory of %zu bytes: %s", len, strerror(-ret));
+		pbl_buf_free(&m->buf);
+		memset(m, 0, sizeof(*m));
+		return ret;
+	}
+	for (i = 0; i < m->layout->nsegs; i++) {
+		s = &m->layout->segs[i];
+		ret = irdma_hw_dma_map(c->hw, (void *)(uintptr_t)s->va, s->iova, s->len);
+		if (ret != 0) {
+			IRDMA_LOG(ERR, c->hw, "queue memory map of %" PRIu64 " bytes failed: %s",
+				  s->len, strerror(-ret));
+			irdma_qmem_unmap(c, m, i);
+			pbl_layout_free(m->layout);
+			pbl_buf_free(&m->buf);
+			memset(m, 0, sizeof(*m));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void
+irdma_qmem_free(struct irdma_ctrl *c, struct irdma_qmem *m)
+{
+	if (m->buf.va == NULL)
+		return;
+	irdma_qmem_unmap(c, m, m->layout->nsegs);
+	pbl_layout_free(m->layout);
+	pbl_buf_free(&m->buf);
+	memset(m, 0, sizeof(*m));
+}
+
 /* ---- firmware ---- */
 
 int
@@ -164,6 +229,8 @@ irdma_aeq_create(struct irdma_ctrl *c)
 		irdma_dma_free(c, &eq->ring);
 		return ret;
 	}
+	eq->head = 0;
+	eq->polarity = IRDMA_EQ_POLARITY_INIT;
 	eq->created = true;
 	return 0;
 }
@@ -173,6 +240,7 @@ irdma_aeq_destroy(struct irdma_ctrl *c)
 {
 	struct irdma_cqp_wqe w;
 
+	irdma_aeq_intr_disable(c);
 	if (c->aeq.created) {
 		irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_AEQ);
 		if (irdma_cqp_exec(c, &w, NULL) != 0)
@@ -271,6 +339,8 @@ irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw, const struct irdma_hm
 	c->hw = hw;
 	c->req = *req;
 	c->seq = __atomic_fetch_add(&irdma_ctrl_seq, 1, __ATOMIC_RELAXED);
+	c->aeq_irq_fd = -1;
+	c->ring_pbl = req->ring_pbl;
 	ret = pthread_mutex_init(&c->cqp.lock, NULL);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, hw, "CQP lock: %s", strerror(ret));

@@ -24,6 +24,8 @@
 #include <rte_log.h>
 #include <rte_memzone.h>
 
+#include <pbl.h>
+
 #include "irdma_base.h"
 #include "irdma_hw.h"
 
@@ -60,6 +62,10 @@ extern int irdma_logtype;
 #define IRDMA_HMC_PBLE_COUNT		65536u
 /** The CEQ the CCQ reports to. */
 #define IRDMA_CTRL_CEQ0			0u
+/** Entries of the port's GID table (the kernel's RoCE gid_tbl_len). */
+#define IRDMA_GID_TBL_LEN		32u
+/** Interrupt vector of the AEQ (the kernel gives the AEQ the first vector). */
+#define IRDMA_CTRL_AEQ_VECTOR		0u
 
 /** Deadline IRDMA_CTRL_TIMEOUT_MS from now, in timer cycles. */
 static inline uint64_t
@@ -75,7 +81,15 @@ irdma_ctrl_expired(uint64_t deadline)
 	return rte_get_timer_cycles() > deadline;
 }
 
-struct pbl_pool;
+/**
+ * Queue memory (QP and CQ rings): whole 4 KB pages, VA-contiguous for the CPU, not
+ * necessarily IOVA-contiguous; each IOVA-contiguous piece is DMA-mapped. What the device is
+ * told about it (an IOVA or a level-1 PBL) is built with lib/pbl's queue builders.
+ */
+struct irdma_qmem {
+	struct pbl_buf buf;		/**< the pages (buf.va NULL when not allocated) */
+	struct pbl_layout *layout;	/**< their IOVA pieces, each DMA-mapped */
+};
 
 /** One DMA-mapped, IOVA-contiguous buffer. */
 struct irdma_dma_mem {
@@ -108,6 +122,8 @@ struct irdma_hmc_request {
 	uint32_t mrs;	/**< MRs (STag indexes) */
 	/** Back every SD with 4 KB pages even when 2 MB IOVA-contiguous memory exists. */
 	bool sd_paged_only;
+	/** Give QP and CQ rings to the device through level-1 PBLs always (c->ring_pbl). */
+	bool ring_pbl;
 };
 
 /** HMC state. */
@@ -137,6 +153,8 @@ struct irdma_ctrl_eq {
 	struct irdma_dma_mem ring;	/**< entries */
 	uint32_t size;			/**< entries */
 	bool created;			/**< CREATE_*EQ succeeded */
+	uint32_t head;			/**< next entry SW reads */
+	uint8_t polarity;		/**< valid bit expected on this pass (starts 1) */
 };
 
 /** What a CQP command completed with. */
@@ -179,6 +197,13 @@ struct irdma_ctrl {
 	uint32_t mr_key;		/**< next STag key (atomic; low 8 bits used) */
 	struct irdma_ah_tab *ah_tab;	/**< ARP and AH tables (irdma_ah.c; while started) */
 	uint32_t nb_ahs;		/**< live AHs (atomic) */
+	struct irdma_stats_tab *stats;	/**< statistics (irdma_stats.c; while started) */
+	/** The port's GID table (source addresses; IPv6 or IPv4-mapped), set at probe. */
+	uint8_t gid[IRDMA_GID_TBL_LEN][16];
+	uint32_t nb_gids;		/**< valid entries of gid[] */
+	int aeq_irq_fd;			/**< AEQ interrupt eventfd, -1 when polled only */
+	/** Build every QP and CQ ring with a level-1 PBL, even IOVA-contiguous ones (tests). */
+	bool ring_pbl;
 };
 
 /**
@@ -209,6 +234,23 @@ int irdma_dma_alloc(struct irdma_ctrl *c, struct irdma_dma_mem *m, size_t len, s
 
 /** Unmap and free @p m (no-op when not allocated). */
 void irdma_dma_free(struct irdma_ctrl *c, struct irdma_dma_mem *m);
+
+/**
+ * Allocate @p len bytes of zeroed queue memory (rounded up to 4 KB pages, from EAL on the
+ * device's NUMA node, IOVA-contiguous or not) and DMA-map every IOVA-contiguous piece.
+ * @return 0, -ENOMEM, or the resolve's / map's -errno; nothing stays allocated on failure.
+ */
+int irdma_qmem_alloc(struct irdma_ctrl *c, struct irdma_qmem *m, size_t len);
+
+/** Unmap and free @p m (no-op when not allocated). */
+void irdma_qmem_free(struct irdma_ctrl *c, struct irdma_qmem *m);
+
+/** PBL levels QP and CQ rings may take: 0 or 1, or 1 only when c->ring_pbl. */
+static inline uint32_t
+irdma_ring_levels(const struct irdma_ctrl *c)
+{
+	return c->ring_pbl ? PBL_LEVEL_MASK(PBL_LEVEL_1) : PBL_LEVELS_QUEUE;
+}
 
 /**
  * Poll the firmware status registers until ready, bounded.
@@ -304,6 +346,45 @@ int irdma_hmc_back(struct irdma_ctrl *c);
 /** Clear the programmed SDs (UPDATE_PE_SDS, valid 0) and free their memory. */
 void irdma_hmc_unback(struct irdma_ctrl *c);
 
+/* ---- the AEQ and asynchronous events (irdma_event.c) ---- */
+
+/** One AEQE, decoded (gen2 layout). */
+struct irdma_aeqe_info {
+	uint64_t compctx;	/**< completion context: the QP's, or the CQ pointer >> 1 */
+	uint32_t id;		/**< QP or CQ id */
+	uint16_t ae;		/**< AE code (enum irdma_ae_code) */
+	uint8_t src;		/**< AE source (enum irdma_ae_source) */
+	uint16_t wqe_idx;	/**< WQE index the AE concerns */
+};
+
+/**
+ * Read up to @p n new AEQEs into @p out and return them to the device (AEQALLOC).
+ * @return entries read (0 when none), or -ENODEV without an AEQ.
+ */
+int irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n);
+
+/**
+ * Ask the backend for the AEQ's interrupt eventfd (vector IRDMA_CTRL_AEQ_VECTOR), make it
+ * non-blocking, route the AEQ to it (PFINT_AEQCTL) and enable it (GLINT_DYN_CTL).
+ * @return the fd, or -ENODEV (no AEQ) / the backend's -errno (-ENOTSUP: no interrupts).
+ */
+int irdma_aeq_intr_enable(struct irdma_ctrl *c);
+
+/** Clear the AEQ eventfd and re-enable the interrupt (no-op when polled only). */
+void irdma_aeq_intr_rearm(struct irdma_ctrl *c);
+
+/** Unroute and disable the AEQ interrupt (no-op when polled only). */
+void irdma_aeq_intr_disable(struct irdma_ctrl *c);
+
+struct rdmadev;
+
+/**
+ * Process every pending AEQE (at most one ring's worth) into rdmadev events for @p dev,
+ * moving failed QPs to ERR / SQE first; then re-arm the interrupt.
+ * @return AEQEs consumed.
+ */
+int irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev);
+
 /* ---- QPs (irdma_qp.c) ---- */
 
 struct rdmadev_qp;
@@ -340,21 +421,32 @@ struct irdma_qp {
 	uint32_t qp_id;			/**< QPN (restrack ID) */
 	uint8_t qp_type;		/**< enum irdma_qp_type */
 	uint8_t hw_state;		/**< enum irdma_qp_hw_state last accepted */
-	uint16_t pad;			/**< unused */
+	uint8_t sq_sig_all;		/**< 1: every send WR is signaled (init attr sq_sig_all) */
+	uint8_t pad;			/**< unused */
+	uint8_t max_send_sge;		/**< SGEs a send WR may carry (init attr cap) */
+	uint8_t max_recv_sge;		/**< SGEs a receive WR may carry (init attr cap) */
+	uint8_t max_inline;		/**< inline bytes a send WR may carry (init attr cap) */
+	uint8_t rsvd1;			/**< zero */
 	uint32_t max_send_wr;		/**< SQ WRs reported */
 	uint32_t max_recv_wr;		/**< RQ WRs reported */
 	uint32_t send_cq_id;		/**< TX CQ id */
 	uint32_t recv_cq_id;		/**< RX CQ id */
 	uint32_t pd_id;			/**< PD id */
-	struct irdma_dma_mem ring;	/**< SQ pages | RQ pages | shadow area */
+	struct irdma_qmem ring;		/**< SQ pages | RQ pages | shadow area */
 	struct irdma_dma_mem hctx;	/**< Q2 (+0) | RoCE host context (+IRDMA_Q2_BUF_SIZE) */
 	uint32_t arp_idx;		/**< ARP entry the context names (0: the reserved default) */
+	uint8_t stats_use;		/**< bound to a statistics instance (USESTATSINSTANCE) */
+	uint32_t stats_idx;		/**< that instance (QPC_STAT_INDEX) */
+	/** What CREATE_QP is told about @c ring: IOVAs, or a level-1 run (VQ). */
+	struct pbl_qp pbl;
 };
 
 /**
  * Create a RoCE RC or UD QP for rdmadev QP @p qp: size the SQ / RQ (gen2 rules), allocate
- * the IOVA-contiguous ring buffer and the Q2 + host-context buffer, build the context and
- * issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets qp->obj.fp.drv.
+ * the ring pages (level 0 when IOVA-contiguous, else a level-1 PBL with VQ, the kernel's
+ * irdma_handle_q_mem; level 1 always with c->ring_pbl) and the Q2 + host-context buffer,
+ * build the context and issue CREATE_QP. Raises qp->init.cap to what the rings hold; sets
+ * qp->obj.fp.drv.
  * @return 0, -EINVAL (sizes beyond the device), -ENOTSUP (SRQ), -ENOMEM, or the CQP's
  *         -errno; nothing stays allocated on failure.
  */
@@ -372,10 +464,27 @@ int irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		    const struct rdmadev_qp_attr *attr, uint32_t mask);
 
 /**
+ * Refresh what the device owns in @p attr (rdmadev filled it from its records): ERR once
+ * the device moved the QP to ERROR (a fatal AE; not in RESET), sq_draining while in SQD
+ * with WQEs in flight, and the SQ / RQ depths the rings hold. Called under the QP's lock.
+ * @return 0.
+ */
+int irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr);
+
+/**
  * DESTROY_QP, then free the QP's memory.
  * @return 0, or the CQP's -errno (the QP is left intact).
  */
 int irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp);
+
+/**
+ * Bind (@p bind) a QP to statistics instance @p inst, or unbind it (back to the function's
+ * default instance): QPC_USESTATSINSTANCE and QPC_STAT_INDEX in the context, kept across
+ * RESET, applied with MODIFY_QP to the QP's current HW state (before the first INIT they
+ * reach the device with the next modify). The caller holds the rdmadev QP lock.
+ * @return 0, or the CQP's -errno (the context and the binding are restored).
+ */
+int irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint32_t inst);
 
 /* ---- CQs (irdma_cq.c; the poll path is irdma_uk.c) ---- */
 
@@ -411,18 +520,32 @@ struct irdma_cq {
 	uint32_t id;			/**< CQ id (restrack ID) */
 	uint32_t arm_seq;		/**< data path: arm sequence number last written */
 	/* Control path. */
-	struct irdma_dma_mem ring;	/**< memory of cur */
-	struct irdma_dma_mem old_ring;	/**< memory of old (freed at the next resize / destroy) */
+	struct irdma_qmem ring;		/**< memory of cur */
+	struct irdma_qmem old_ring;	/**< memory of old (freed at the next resize / destroy) */
 	struct irdma_dma_mem shadow_mem;	/**< memory of shadow */
+	struct pbl_cq pbl;		/**< what the device is told about @c ring */
+	struct pbl_cq old_pbl;		/**< ... and about @c old_ring */
 };
 
 /**
- * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING),
- * its shadow area and CREATE_CQ on CEQ0. Sets cq->cqe and cq->obj.fp.drv.
+ * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING;
+ * level 0 when IOVA-contiguous, else a level-1 PBL with VIRTMAP; level 1 always with
+ * c->ring_pbl), its shadow area and CREATE_CQ on CEQ0. Sets cq->cqe and cq->obj.fp.drv.
  * @return 0, -ENOMEM, or the CQP's -errno; nothing stays allocated on failure.
  */
 int irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq,
 		    const struct rdmadev_cq_attr *attr);
+
+/**
+ * Resize CQ @p cq to hold @p cqe entries (a ring of cqe + 1, at least
+ * IRDMA_MIN_USER_CQ_RING) with MODIFY_CQ, following the struct irdma_cq contract: the new
+ * ring becomes cur, the old one old (old.base NULL at once when nothing is left to poll in
+ * it). Sets cq->cqe.
+ * @return 0, -EINVAL (beyond IRDMA_MAX_CQ_SIZE, or fewer entries than CQEs not yet polled),
+ *         -EBUSY (the ring of the last resize still holds unpolled CQEs), -ENOMEM, or the
+ *         CQP's -errno (the CQ keeps its ring).
+ */
+int irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe);
 
 /**
  * DESTROY_CQ, then free the CQ's memory.
@@ -511,6 +634,98 @@ int irdma_ah_create(struct irdma_ctrl *c, struct rdmadev_ah *ah,
  * @return 0, or the CQP's -errno (the AH stays usable).
  */
 int irdma_ah_destroy(struct irdma_ctrl *c, struct rdmadev_ah *ah);
+
+/* ---- port addresses (irdma_port.c) ---- */
+
+/** A MAC address as the 48-bit number CQP WQEs and contexts hold (first byte highest). */
+uint64_t irdma_mac_to_u64(const uint8_t mac[6]);
+
+/** True when @p gid is an IPv4-mapped address (::ffff:a.b.c.d). */
+bool irdma_gid_is_v4mapped(const uint8_t gid[16]);
+
+/**
+ * Parse the devargs `ip` value of device @p name: IPv4 or IPv6 addresses separated by ';',
+ * at most IRDMA_GID_TBL_LEN, no duplicates. IPv4 addresses become IPv4-mapped GIDs.
+ * @return 0 with gid[0 .. *n - 1] set, or -EINVAL (logged).
+ */
+int irdma_port_parse_gids(const char *name, const char *v, uint8_t gid[][16], uint32_t *n);
+
+/**
+ * The GID table of a device without `ip=`: a model device (@p model) irdma_model<N> gets
+ * ::ffff:10.0.0.<N % 254 + 1> then fe80::<EUI-64 of @p mac>; a VFIO device the link-local
+ * address only.
+ */
+void irdma_port_default_gids(const char *name, bool model, const uint8_t mac[6],
+			     uint8_t gid[][16], uint32_t *n);
+
+/**
+ * The source GID of address vector @p av: entry av->sgid_index of the table, of the same
+ * family (IPv4-mapped or IPv6) as av->dgid.
+ * @return 0 with @p sgid set, or -EINVAL (index beyond the table, families differ; logged).
+ */
+int irdma_port_sgid(const struct irdma_ctrl *c, const struct rdmadev_ah_attr *av,
+		    uint8_t sgid[16]);
+
+/* ---- statistics (irdma_stats.c) ---- */
+
+struct irdma_stats_tab;
+struct rdmadev_counter;
+struct rdmadev_xstat;
+
+/**
+ * Create the statistics state (gather buffer, instance bitmap); after irdma_ctrl_bringup().
+ * @return 0, -ENOMEM, or the DMA map's -errno.
+ */
+int irdma_stats_init(struct irdma_ctrl *c);
+
+/** Free the statistics state (instances still held are logged). Safe when not created. */
+void irdma_stats_fini(struct irdma_ctrl *c);
+
+/** Statistics instances the driver holds for counters (0 when not started). */
+uint32_t irdma_stats_live(const struct irdma_ctrl *c);
+
+/**
+ * MANAGE_STATS allocate for rdmadev COUNTER @p cnt; sets cnt->obj.fp.drv.
+ * @return 0, -ENODEV (not started), -ENOMEM, -EPROTO (the device returned an instance that
+ *         is out of range or already held), or the CQP's -errno.
+ */
+int irdma_counter_alloc(struct irdma_ctrl *c, struct rdmadev_counter *cnt);
+
+/**
+ * MANAGE_STATS free of @p cnt's instance.
+ * @return 0, -ENODEV, or the CQP's -errno (the counter stays allocated).
+ */
+int irdma_counter_free(struct irdma_ctrl *c, struct rdmadev_counter *cnt);
+
+/**
+ * Bind (@p bind) or unbind QP @p qp to / from @p cnt's instance (irdma_qp_stats_bind()).
+ * @return 0, -ENODEV, or the CQP's -errno.
+ */
+int irdma_counter_bind(struct irdma_ctrl *c, struct rdmadev_counter *cnt, struct rdmadev_qp *qp,
+		       bool bind);
+
+/**
+ * GATHER_STATS of @p cnt's instance; fills up to @p n values (hw_counters names).
+ * @return the number of counters (IRDMA_HW_STAT_GEN2_MAX), -ENODEV, or the CQP's -errno.
+ */
+int irdma_counter_read(struct irdma_ctrl *c, struct rdmadev_counter *cnt,
+		       struct rdmadev_xstat *xs, unsigned int n);
+
+/** Statistics instance of @p cnt (UINT32_MAX when it has none; diagnostics and tests). */
+uint32_t irdma_counter_instance(const struct rdmadev_counter *cnt);
+
+/**
+ * Device counters: GATHER_STATS of the function's default instance, minus the baseline of
+ * the last irdma_xstats_reset().
+ * @return the number of counters, -ENODEV (not started, @p n > 0), or the CQP's -errno.
+ */
+int irdma_xstats_get(struct irdma_ctrl *c, struct rdmadev_xstat *xs, unsigned int n);
+
+/**
+ * Remember the current device counters as the baseline (0 when not started).
+ * @return 0 or the CQP's -errno.
+ */
+int irdma_xstats_reset(struct irdma_ctrl *c);
 
 /* ---- Ring dumps (irdma_dump.c) ---- */
 

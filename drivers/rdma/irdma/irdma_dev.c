@@ -12,8 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <rte_common.h>
+#include <rte_ether.h>
 #include <rte_kvargs.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 
 #include "irdma_ctrl.h"
@@ -28,9 +32,12 @@ struct irdma_dev {
 	struct irdma_ctrl ctrl;		/**< control path */
 	struct irdma_hmc_request req;	/**< HMC sizing plan */
 	bool up;			/**< bring-up done */
+	bool model;			/**< the model backend (its port is always up) */
 };
 
-static const char *const irdma_model_keys[] = { "gen", "mode", "qps", "cqs", "mrs", NULL };
+static const char *const irdma_model_keys[] = {
+	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", NULL
+};
 
 /* Log through the PMD's log type before a hw exists. */
 #define IRDMA_DEV_LOG(level, name, fmt, ...) \
@@ -57,6 +64,32 @@ irdma_dev_parse_u32(const char *name, const char *key, const char *v, uint32_t l
 		return -EINVAL;
 	}
 	*out = (uint32_t)x;
+	return 0;
+}
+
+/* mac=xx:xx:xx:xx:xx:xx (a unicast address) and wire=<spec> (carried to the model). */
+static int
+irdma_dev_parse_port(const char *name, const char *k, const char *v,
+		     struct irdma_model_config *cfg)
+{
+	struct rte_ether_addr ea;
+
+	if (strcmp(k, "wire") == 0) {
+		if (v == NULL || *v == '\0' || strlen(v) >= sizeof(cfg->wire)) {
+			IRDMA_DEV_LOG(ERR, name, "devargs wire=%s: empty or longer than %zu",
+				      v ? v : "", sizeof(cfg->wire) - 1);
+			return -EINVAL;
+		}
+		snprintf(cfg->wire, sizeof(cfg->wire), "%s", v);
+		return 0;
+	}
+	if (v == NULL || rte_ether_unformat_addr(v, &ea) != 0 || strlen(v) != 17 ||
+	    !rte_is_unicast_ether_addr(&ea) || rte_is_zero_ether_addr(&ea)) {
+		IRDMA_DEV_LOG(ERR, name, "devargs mac=%s: not a unicast xx:xx:xx:xx:xx:xx address",
+			      v ? v : "");
+		return -EINVAL;
+	}
+	memcpy(cfg->mac, ea.addr_bytes, sizeof(cfg->mac));
 	return 0;
 }
 
@@ -94,9 +127,18 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 	if (strcmp(k, "cqs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_CQ_ID + 1,
 					   IRDMA_DEV_MAX_CQS, &req->cqs);
+	if (strcmp(k, "ring_pbl") == 0) {
+		ret = irdma_dev_parse_u32(name, k, v, 0, 1, &x);
+		req->ring_pbl = x != 0;
+		return ret;
+	}
 	if (strcmp(k, "mrs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_MR_IDX + 1,
 					   IRDMA_DEV_MAX_MRS, &req->mrs);
+	if (strcmp(k, "ip") == 0)
+		return 0; /* the GID table: irdma_dev_gids() */
+	if (strcmp(k, "mac") == 0 || strcmp(k, "wire") == 0)
+		return irdma_dev_parse_port(name, k, v, cfg);
 	IRDMA_DEV_LOG(ERR, name, "unknown devargs key \"%s\"", k);
 	return -EINVAL;
 }
@@ -117,6 +159,33 @@ irdma_dev_parse(const char *name, const struct rte_kvargs *kv, struct irdma_mode
 		if (ret != 0)
 			return ret;
 	}
+	return 0;
+}
+
+/*
+ * The GID table from devargs `ip` (checked before anything is created: @p check) or the
+ * default for the device (after the MAC is known: irdma_port.c).
+ */
+static int
+irdma_dev_gids(const char *name, const struct rte_kvargs *kv, struct irdma_dev *d, bool check)
+{
+	uint8_t gid[IRDMA_GID_TBL_LEN][16];
+	uint32_t i, n = 0;
+	int ret;
+
+	for (i = 0; kv != NULL && i < kv->count; i++) {
+		if (strcmp(kv->pairs[i].key, "ip") != 0)
+			continue;
+		ret = irdma_port_parse_gids(name, kv->pairs[i].value, gid, &n);
+		if (ret != 0)
+			return ret;
+	}
+	if (check)
+		return 0;
+	if (n == 0)
+		irdma_port_default_gids(name, d->model, d->hw.mac, gid, &n);
+	memcpy(d->ctrl.gid, gid, sizeof(gid[0]) * n);
+	d->ctrl.nb_gids = n;
 	return 0;
 }
 
@@ -149,7 +218,11 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	in->max_fast_reg_pages = IRDMA_MAX_PAGES_PER_FMR;
 	in->max_qp_rd_atom = IRDMA_MAX_IRD;
 	in->max_qp_init_rd_atom = IRDMA_MAX_ORD;
-	in->max_counters = IRDMA_MAX_STATS_INSTANCES;
+	/* Instances 0..3 are the PFs' defaults: the rest can be allocated. */
+	in->max_counters = IRDMA_MAX_STATS_INSTANCES - IRDMA_FIRST_NON_PF_STAT;
+	/* Software objects: one completion counter per CQ, DMA handles per context's needs. */
+	in->max_comp_cntr = d->req.cqs;
+	in->max_dmah = IRDMA_DEV_MAX_DMAH;
 	/* Only CEQ0 is created: one completion vector. */
 	in->max_comp_vectors = 1;
 	in->max_pkeys = 1;
@@ -194,6 +267,11 @@ irdma_dev_start(struct rdmadev *dev)
 	ret = irdma_dev_check_commit(d);
 	if (ret == 0)
 		ret = irdma_ah_tab_init(&d->ctrl);
+	if (ret == 0) {
+		ret = irdma_stats_init(&d->ctrl);
+		if (ret != 0)
+			irdma_ah_tab_fini(&d->ctrl);
+	}
 	if (ret != 0) {
 		irdma_ctrl_teardown(&d->ctrl);
 		return ret;
@@ -222,7 +300,13 @@ irdma_dev_stop(struct rdmadev *dev)
 		IRDMA_LOG(ERR, &d->hw, "stop refused: %u AHs still exist", live);
 		return -EBUSY;
 	}
+	live = irdma_stats_live(&d->ctrl);
+	if (live != 0) {
+		IRDMA_LOG(ERR, &d->hw, "stop refused: %u statistics counters still exist", live);
+		return -EBUSY;
+	}
 	if (d->up) {
+		irdma_stats_fini(&d->ctrl);
 		irdma_ah_tab_fini(&d->ctrl);
 		irdma_ctrl_teardown(&d->ctrl);
 		d->up = false;
@@ -233,6 +317,7 @@ irdma_dev_stop(struct rdmadev *dev)
 static void
 irdma_dev_free(struct irdma_dev *d)
 {
+	irdma_stats_fini(&d->ctrl);
 	irdma_ah_tab_fini(&d->ctrl);
 	if (d->up)
 		irdma_ctrl_teardown(&d->ctrl);
@@ -256,6 +341,7 @@ irdma_dev_fp_set(struct rdmadev *dev)
 	dev->fp_ops.post_send = irdma_uk_post_send;
 	dev->fp_ops.post_recv = irdma_uk_post_recv;
 	dev->fp_ops.poll_cq = irdma_uk_poll_cq;
+	dev->fp_ops.cq_arm = irdma_uk_cq_arm;
 }
 
 /* ---- contexts and CQs ---- */
@@ -287,6 +373,14 @@ irdma_dev_cq_create(struct rdmadev *dev, struct rdmadev_cq *cq,
 }
 
 static int
+irdma_dev_cq_resize(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t cqe)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_cq_resize(&d->ctrl, cq, cqe);
+}
+
+static int
 irdma_dev_cq_destroy(struct rdmadev *dev, struct rdmadev_cq *cq)
 {
 	struct irdma_dev *d = dev->dev_private;
@@ -312,6 +406,14 @@ irdma_dev_qp_modify(struct rdmadev *dev, struct rdmadev_qp *qp,
 	struct irdma_dev *d = dev->dev_private;
 
 	return irdma_qp_modify(&d->ctrl, qp, attr, mask);
+}
+
+static int
+irdma_dev_qp_query(struct rdmadev *dev, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_qp_query(&d->ctrl, qp, attr);
 }
 
 static int
@@ -382,6 +484,224 @@ irdma_dev_ah_destroy(struct rdmadev *dev, struct rdmadev_ah *ah)
 	return irdma_ah_destroy(&d->ctrl, ah);
 }
 
+/* ---- statistics (irdma_stats.c), completion counters, DMA handles, port ---- */
+
+static int
+irdma_dev_xstats_get(struct rdmadev *dev, struct rdmadev_xstat *xs, unsigned int n)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_xstats_get(&d->ctrl, xs, n);
+}
+
+static int
+irdma_dev_xstats_reset(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_xstats_reset(&d->ctrl);
+}
+
+static int
+irdma_dev_counter_alloc(struct rdmadev *dev, struct rdmadev_counter *c)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_counter_alloc(&d->ctrl, c);
+}
+
+static int
+irdma_dev_counter_free(struct rdmadev *dev, struct rdmadev_counter *c)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_counter_free(&d->ctrl, c);
+}
+
+static int
+irdma_dev_counter_bind(struct rdmadev *dev, struct rdmadev_counter *c, struct rdmadev_qp *qp)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_counter_bind(&d->ctrl, c, qp, true);
+}
+
+static int
+irdma_dev_counter_unbind(struct rdmadev *dev, struct rdmadev_counter *c, struct rdmadev_qp *qp)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_counter_bind(&d->ctrl, c, qp, false);
+}
+
+static int
+irdma_dev_counter_read(struct rdmadev *dev, struct rdmadev_counter *c, struct rdmadev_xstat *xs,
+		       unsigned int n)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_counter_read(&d->ctrl, c, xs, n);
+}
+
+/*
+ * Completion counters: gen2 has none in hardware. The value lives in
+ * rdmadev_comp_cntr::value; the poll path adds the completions of the CQs created with the
+ * counter (irdma_cq::comp_cntr), and a read is a relaxed load of it.
+ */
+static int
+irdma_dev_comp_cntr_create(struct rdmadev *dev, struct rdmadev_comp_cntr *cc)
+{
+	RTE_SET_USED(dev);
+	__atomic_store_n(&cc->value, 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int
+irdma_dev_comp_cntr_read(struct rdmadev *dev, struct rdmadev_comp_cntr *cc, uint64_t *value)
+{
+	RTE_SET_USED(dev);
+	/* relaxed: a count, ordered with nothing else */
+	*value = __atomic_load_n(&cc->value, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int
+irdma_dev_comp_cntr_destroy(struct rdmadev *dev, struct rdmadev_comp_cntr *cc)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(cc);
+	return 0;
+}
+
+/* True when NUMA node @p node is one EAL detected. */
+static bool
+irdma_dev_numa_exists(int node)
+{
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_socket_id_by_idx(i) == node)
+			return true;
+	return false;
+}
+
+/*
+ * A DMA handle is a recorded hint: the PMD has no TPH steering on gen2 yet, so nothing in
+ * the device changes. The hint must name a CPU and a NUMA node the machine has.
+ */
+static int
+irdma_dev_dmah_alloc(struct rdmadev *dev, struct rdmadev_dmah *dmah,
+		     const struct rdmadev_dmah_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	RTE_SET_USED(dmah);
+	if (attr->cpu_id != -1 && (ncpu <= 0 || attr->cpu_id >= ncpu)) {
+		IRDMA_LOG(ERR, &d->hw, "DMA handle: CPU %d does not exist (%ld CPUs)",
+			  attr->cpu_id, ncpu);
+		return -EINVAL;
+	}
+	if (attr->numa_node != -1 && !irdma_dev_numa_exists(attr->numa_node)) {
+		IRDMA_LOG(ERR, &d->hw, "DMA handle: NUMA node %d does not exist",
+			  attr->numa_node);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+irdma_dev_dmah_free(struct rdmadev *dev, struct rdmadev_dmah *dmah)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(dmah);
+	return 0;
+}
+
+/* Driver attributes of the resource dump: counter instances, DMA handle hints. */
+static int
+irdma_dev_res_fill(struct rdmadev *dev, const struct rdmadev_obj *obj,
+		   struct restrack_dump_rec *rec)
+{
+	const struct rdmadev_dmah *dh;
+	const struct rdmadev_mr *mr;
+
+	RTE_SET_USED(dev);
+	switch (obj->type) {
+	case RDMADEV_OBJ_COUNTER:
+		return restrack_dump_attr(rec, "stats-instance", "%u",
+					  irdma_counter_instance((const void *)obj));
+	case RDMADEV_OBJ_DMAH:
+		dh = (const void *)obj;
+		restrack_dump_attr(rec, "cpu", "%d", dh->attr.cpu_id);
+		restrack_dump_attr(rec, "numa", "%d", dh->attr.numa_node);
+		restrack_dump_attr(rec, "ph", "%u", dh->attr.ph);
+		return restrack_dump_attr(rec, "tph", "%s", "off");
+	case RDMADEV_OBJ_MR:
+		mr = (const void *)obj;
+		if (mr->dmah == NULL)
+			return 0;
+		return restrack_dump_attr(rec, "dmah", "%u", rdmadev_obj_id(&mr->dmah->obj));
+	default:
+		return 0;
+	}
+}
+
+/* Largest path MTU (enum rdmadev_mtu) an Ethernet MTU of @p mtu bytes carries. */
+static uint8_t
+irdma_dev_path_mtu(uint32_t mtu)
+{
+	uint8_t m = RDMADEV_MTU_4096;
+
+	while (m > RDMADEV_MTU_256 && (128u << m) > mtu)
+		m--;
+	return m;
+}
+
+static int
+irdma_dev_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
+{
+	const struct irdma_dev *d = dev->dev_private;
+
+	memcpy(pi->mac, d->hw.mac, sizeof(pi->mac));
+	/* The model's port is always up; the VFIO backend knows nothing of the link yet. */
+	pi->state = d->model ? RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
+	pi->mtu = IRDMA_DEV_ETH_MTU;
+	pi->max_mtu = RDMADEV_MTU_4096;
+	pi->active_mtu = irdma_dev_path_mtu(pi->mtu);
+	pi->gid_tbl_len = d->ctrl.nb_gids;
+	return 0;
+}
+
+static int
+irdma_dev_gid_get(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
+{
+	const struct irdma_dev *d = dev->dev_private;
+
+	if (index >= d->ctrl.nb_gids)
+		return -EINVAL;
+	memcpy(gid, d->ctrl.gid[index], 16);
+	return 0;
+}
+
+/* ---- asynchronous events (irdma_event.c) ---- */
+
+static int
+irdma_dev_event_process(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? irdma_event_process(&d->ctrl, dev) : 0;
+}
+
+static int
+irdma_dev_event_intr_fd(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? irdma_aeq_intr_enable(&d->ctrl) : -ENODEV;
+}
+
 static const struct rdmadev_ops irdma_model_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
@@ -391,9 +711,11 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.ctx_alloc = irdma_dev_ctx_alloc,
 	.ctx_free = irdma_dev_ctx_free,
 	.cq_create = irdma_dev_cq_create,
+	.cq_resize = irdma_dev_cq_resize,
 	.cq_destroy = irdma_dev_cq_destroy,
 	.qp_create = irdma_dev_qp_create,
 	.qp_modify = irdma_dev_qp_modify,
+	.qp_query = irdma_dev_qp_query,
 	.qp_destroy = irdma_dev_qp_destroy,
 	.pd_alloc = irdma_dev_pd_alloc,
 	.pd_free = irdma_dev_pd_free,
@@ -401,6 +723,23 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.mr_dereg = irdma_dev_mr_dereg,
 	.ah_create = irdma_dev_ah_create,
 	.ah_destroy = irdma_dev_ah_destroy,
+	.xstats_get = irdma_dev_xstats_get,
+	.xstats_reset = irdma_dev_xstats_reset,
+	.counter_alloc = irdma_dev_counter_alloc,
+	.counter_free = irdma_dev_counter_free,
+	.counter_bind = irdma_dev_counter_bind,
+	.counter_unbind = irdma_dev_counter_unbind,
+	.counter_read = irdma_dev_counter_read,
+	.comp_cntr_create = irdma_dev_comp_cntr_create,
+	.comp_cntr_read = irdma_dev_comp_cntr_read,
+	.comp_cntr_destroy = irdma_dev_comp_cntr_destroy,
+	.dmah_alloc = irdma_dev_dmah_alloc,
+	.dmah_free = irdma_dev_dmah_free,
+	.res_fill = irdma_dev_res_fill,
+	.port_info_get = irdma_dev_port_info_get,
+	.gid_get = irdma_dev_gid_get,
+	.event_process = irdma_dev_event_process,
+	.event_intr_fd = irdma_dev_event_intr_fd,
 	.qp_dump_wqe = irdma_dump_wqe,
 	.cq_dump_cqe = irdma_dump_cqe,
 };
@@ -434,8 +773,11 @@ irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs
 		return -ENOMEM;
 	}
 	ret = irdma_dev_parse(name, kv, &cfg, &d->req);
+	if (ret == 0)
+		ret = irdma_dev_gids(name, kv, d, true);
 	if (ret != 0)
 		goto fail;
+	d->model = true;
 	ret = irdma_model_create(&cfg, &d->hw);
 	if (ret != 0) {
 		IRDMA_DEV_LOG(ERR, name, "model create failed: %s", strerror(-ret));
@@ -448,6 +790,7 @@ irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs
 		irdma_model_destroy(&d->hw);
 		goto fail;
 	}
+	(void)irdma_dev_gids(name, kv, d, false); /* checked above */
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
 	irdma_dev_fp_set(dev);
@@ -485,6 +828,8 @@ irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs 
 		return -ENOMEM;
 	}
 	ret = irdma_dev_parse(name, kv, &cfg, &d->req);
+	if (ret == 0)
+		ret = irdma_dev_gids(name, kv, d, true);
 	if (ret != 0)
 		goto fail;
 	/* "irdma:<PCI address>"; irdma_vfio_open() refuses anything else with a log line. */
@@ -497,6 +842,7 @@ irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs 
 		d->hw.be->close(&d->hw);
 		goto fail;
 	}
+	(void)irdma_dev_gids(name, kv, d, false); /* checked above */
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
 	irdma_dev_fp_set(dev);
@@ -533,3 +879,14 @@ irdma_dev_hw(struct rdmadev *dev)
  * out of libirdma-pmd.a with `-Wl,-u,irdma_pmd_drivers` (libirdma-pmd-static.pc does).
  */
 const int irdma_pmd_drivers = 1;
+
+struct irdma_ctrl *
+irdma_dev_ctrl(struct rdmadev *dev)
+{
+	struct irdma_dev *d;
+
+	if (irdma_dev_hw(dev) == NULL)
+		return NULL;
+	d = dev->dev_private;
+	return &d->ctrl;
+}

@@ -8,13 +8,17 @@
  * @file
  * The irdma PMD as an rdmadev driver.
  *
- * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N]` opens a device
+ * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N][,ring_pbl=0|1]`
+ * (ring_pbl=1: QP and CQ rings always through level-1 PBLs, for tests) opens a device
  * model (drivers/rdma/irdma/model) and drives it with the real control path (irdma_ctrl.h):
  * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
  * down (refused with -EBUSY while objects exist). Objects: contexts (bookkeeping only), PDs,
  * CQs (CREATE_CQ / DESTROY_CQ on CEQ0, no poll path yet), MRs (REG_MR / ALLOC_STAG over lib/pbl
- * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP) and AHs (CREATE / DESTROY_ADDR_HANDLE,
- * MANAGE_ARP); every other object op is NULL, so rdmadev returns -ENOTSUP.
+ * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP), AHs (CREATE / DESTROY_ADDR_HANDLE,
+ * MANAGE_ARP), statistics counters and xstats (MANAGE / GATHER_STATS, irdma_stats.c),
+ * completion counters (software) and DMA handles (recorded hints); SRQ and MW ops are NULL,
+ * so rdmadev returns -ENOTSUP. The port: MAC from irdma_hw.mac (`mac=`), GID table from
+ * `ip=<address>[;<address>...]` or a default (irdma_port.c), `wire=` carried to the model.
  * `irdma:<PCI address>` opens an E810 function bound to vfio-pci
  * through the VFIO backend (vfio/irdma_vfio.h) and drives it with the same control path;
  * it has never run against a device, and refuses with a logged -errno where VFIO is absent.
@@ -47,6 +51,10 @@ extern "C" {
 #define IRDMA_DEV_MAX_MRS		(UINT32_C(1) << 24)
 /** Application contexts the driver admits. */
 #define IRDMA_DEV_MAX_CTX		256u
+/** DMA handles the driver reports (recorded hints; nothing in the device). */
+#define IRDMA_DEV_MAX_DMAH		1024u
+/** Ethernet MTU the port reports (the kernel's IRDMA_DEFAULT_MTU). */
+#define IRDMA_DEV_ETH_MTU		1500u
 
 /**
  * The irdma_hw of an open irdma device (for tests and diagnostics: fault injection and
@@ -54,6 +62,14 @@ extern "C" {
  * @return the hw, or NULL when @p dev is not an irdma device.
  */
 struct irdma_hw *irdma_dev_hw(struct rdmadev *dev);
+
+struct irdma_ctrl;
+
+/**
+ * The control path of an open irdma device (tests and diagnostics: raw CQP commands).
+ * @return the control path, or NULL when @p dev is not an irdma device.
+ */
+struct irdma_ctrl *irdma_dev_ctrl(struct rdmadev *dev);
 
 #ifdef __cplusplus
 }

@@ -28,17 +28,7 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
-
-/** The driver's part of an MR. */
-struct irdma_mr {
-	struct pbl pbl;		/**< USER: the PBL (cleared at level 0 after free) */
-	struct pbl_run run;	/**< FAST_REG: the PBLE run */
-	uint32_t stag;		/**< index << 8 | key */
-	uint32_t pd_id;		/**< PD id */
-	bool fast_reg;		/**< ALLOC_STAG rather than REG_MR */
-	void *ext_va;		/**< range this MR registered with pbl_mem_register(), or NULL */
-	size_t ext_len;		/**< its length */
-};
+#include "irdma_mr.h"
 
 /* ---- DMA hook for memory EAL does not know ---- */
 
@@ -102,21 +92,11 @@ irdma_mr_ext_unregister(struct irdma_ctrl *c, struct irdma_mr *m)
 static int
 irdma_mr_rights(struct irdma_ctrl *c, uint32_t access, uint32_t *rights)
 {
-	uint32_t r = IRDMA_ACCESS_LOCAL_READ;
-
 	if (access & RDMADEV_ACCESS_REMOTE_ATOMIC) {
 		IRDMA_LOG(ERR, c->hw, "MR: remote atomics are not supported on gen2");
 		return -ENOTSUP;
 	}
-	if (access & RDMADEV_ACCESS_LOCAL_WRITE)
-		r |= IRDMA_ACCESS_LOCAL_WRITE;
-	if (access & RDMADEV_ACCESS_REMOTE_READ)
-		r |= IRDMA_ACCESS_REMOTE_READ;
-	if (access & RDMADEV_ACCESS_REMOTE_WRITE)
-		r |= IRDMA_ACCESS_REMOTE_WRITE;
-	if (access & RDMADEV_ACCESS_MW_BIND)
-		r |= IRDMA_ACCESS_WINDOW_BIND;
-	*rights = r;
+	*rights = irdma_mr_access_bits(access);
 	return 0;
 }
 

@@ -7,10 +7,12 @@
  * modify (context update and the verbs -> HW state mapping of the kernel's
  * irdma_modify_qp_roce, fact sheet §5.4) and destroy.
  *
- * Memory: one IOVA-contiguous DMA buffer holds SQ pages | RQ pages | the 64-byte shadow area
- * (the kernel QP layout, fact sheet §6.4), and a 512-byte buffer holds Q2 (+0) and the
- * 256-byte host context (+256). Rings are level 0 (physical addresses in the context):
- * there is no PBLE pool in the PMD yet, so CREATE_QP never sets VQ.
+ * Memory: one VA-contiguous buffer of 4 KB pages holds SQ pages | RQ pages | the 64-byte
+ * shadow area on the next page (fact sheet §6.4); the context gets the SQ and RQ IOVAs when
+ * each is IOVA-contiguous, else one level-1 PBLE run covers SQ then RQ pages and the context
+ * holds PBLE indices with CREATE_QP.VQ set (the kernel's irdma_handle_q_mem, §6.3; level 1
+ * always when the device was opened with ring_pbl=1). A 512-byte buffer holds Q2 (+0) and
+ * the 256-byte host context (+256).
  *
  * Addressing: a modify whose AV carries a destination MAC takes a reference on the ARP entry
  * of (MAC, destination GID) (irdma_ah.c, MANAGE_ARP) and names it in QPC_ARPIDX /
@@ -70,14 +72,15 @@ irdma_qp_hctx_pa(const struct irdma_qp *q)
 static rte_iova_t
 irdma_qp_shadow_pa(const struct irdma_qp *q)
 {
-	return q->ring.iova + irdma_qp_ring_bytes(q->sq.quanta) +
-	       irdma_qp_ring_bytes(q->rq.quanta);
+	return q->pbl.shadow_pa;
 }
 
 static void
 irdma_qp_free(struct irdma_ctrl *c, struct irdma_qp *q)
 {
-	irdma_dma_free(c, &q->ring);
+	if (pbl_qp_free(&q->pbl) != 0)
+		IRDMA_LOG(ERR, c->hw, "QP %u: PBLEs not returned", q->qp_id);
+	irdma_qmem_free(c, &q->ring);
 	irdma_dma_free(c, &q->hctx);
 	free(q->sq_wrtrk);
 	free(q->rq_wrid);
@@ -90,7 +93,7 @@ irdma_qp_rings_reset(struct irdma_qp *q)
 {
 	size_t sq_bytes = irdma_qp_ring_bytes(q->sq.quanta);
 	size_t rq_bytes = irdma_qp_ring_bytes(q->rq.quanta);
-	uint8_t *va = q->ring.va;
+	uint8_t *va = q->ring.buf.va;
 
 	memset(va, 0, sq_bytes + rq_bytes + IRDMA_SHADOW_AREA_SIZE);
 	q->sq.base = va;
@@ -116,8 +119,8 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_RQWQESIZE, q->rq.shift);
 	irdma_set(ctx, QPC_PDIDX, q->pd_id & IRDMA_FIELD_MAX(QPC_PDIDX));
 	irdma_set(ctx, QPC_PDIDXHI, q->pd_id >> IRDMA_FIELD_BITS(QPC_PDIDX));
-	irdma_set(ctx, QPC_SQ_ADDR, q->ring.iova);
-	irdma_set(ctx, QPC_RQ_ADDR, q->ring.iova + irdma_qp_ring_bytes(q->sq.quanta));
+	irdma_set(ctx, QPC_SQ_ADDR, q->pbl.sq_addr);
+	irdma_set(ctx, QPC_RQ_ADDR, q->pbl.rq_addr);
 	irdma_set(ctx, QPC_SQSIZE, irdma_encode_wq_size(q->sq.quanta));
 	irdma_set(ctx, QPC_RQSIZE, irdma_encode_wq_size(q->rq.quanta));
 	irdma_set(ctx, QPC_SRCPORTNUM, IRDMA_ROCE_DEFAULT_SRC_PORT);
@@ -128,6 +131,9 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_TXCQNUM, q->send_cq_id);
 	irdma_set(ctx, QPC_RXCQNUM, q->recv_cq_id);
 	irdma_set(ctx, QPC_COMPL_CTX, (uint64_t)(uintptr_t)q);
+	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
+	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
+	irdma_set(ctx, QPC_MACADDRESS, irdma_mac_to_u64(q->hw->mac));
 }
 
 /* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */
@@ -164,6 +170,26 @@ irdma_qp_ctx_av(struct irdma_qp_ctx *ctx, const struct rdmadev_ah_attr *av, uint
 	}
 	irdma_set(ctx, QPC_ARPIDX, arp_idx);
 	irdma_set(ctx, QPC_REMENDPOINTIDX, arp_idx);
+}
+
+/* The source address of the AV (IPv4-mapped GIDs as IPv4: LOCAL_IPADDR3 only). */
+static void
+irdma_qp_ctx_src(struct irdma_qp_ctx *ctx, const uint8_t sgid[16])
+{
+	bool v4 = irdma_gid_is_v4mapped(sgid);
+	uint32_t ip[4];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ip); i++) {
+		rte_be32_t be;
+
+		memcpy(&be, &sgid[4 * i], sizeof(be));
+		ip[i] = rte_be_to_cpu_32(be);
+	}
+	irdma_set(ctx, QPC_LOCAL_IPADDR0, v4 ? 0 : ip[0]);
+	irdma_set(ctx, QPC_LOCAL_IPADDR1, v4 ? 0 : ip[1]);
+	irdma_set(ctx, QPC_LOCAL_IPADDR2, v4 ? 0 : ip[2]);
+	irdma_set(ctx, QPC_LOCAL_IPADDR3, ip[3]);
 }
 
 /* Write the attributes of @p mask into the host context. */
@@ -213,6 +239,7 @@ irdma_qp_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct ird
 	irdma_set(w, CQP_QP_TYPE, q->qp_type);
 	irdma_set(w, CQP_QP_CTX_PA, irdma_qp_hctx_pa(q));
 	irdma_set(w, CQP_QP_SHADOW_PA, irdma_qp_shadow_pa(q));
+	irdma_set(w, CQP_QP_VQ, q->pbl.virtual_map ? 1 : 0);
 }
 
 static const char *
@@ -327,6 +354,10 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->hw = c->hw;
 	q->db_off = IRDMA_PFPE_WQEALLOC;
 	q->gen = c->hw->gen;
+	q->sq_sig_all = attr->sq_sig_all ? 1 : 0;
+	q->max_send_sge = (uint8_t)cap->max_send_sge;
+	q->max_recv_sge = (uint8_t)cap->max_recv_sge;
+	q->max_inline = (uint8_t)cap->max_inline_data;
 	q->sq_wrtrk = calloc(sq_quanta, sizeof(*q->sq_wrtrk));
 	q->rq_wrid = calloc(rq_quanta >> rq_shift, sizeof(*q->rq_wrid));
 	if (q->sq_wrtrk == NULL || q->rq_wrid == NULL) {
@@ -336,11 +367,17 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	}
 	len = irdma_qp_ring_bytes(sq_quanta) + irdma_qp_ring_bytes(rq_quanta) +
 	      IRDMA_SHADOW_AREA_SIZE;
-	ret = irdma_dma_alloc(c, &q->ring, len, IRDMA_QP_RING_ALIGN);
+	ret = irdma_qmem_alloc(c, &q->ring, len);
+	if (ret == 0)
+		ret = pbl_build_qp_levels(c->pble_pool, q->ring.buf.va, len,
+					  irdma_qp_ring_bytes(sq_quanta) / IRDMA_QP_RING_ALIGN,
+					  irdma_qp_ring_bytes(rq_quanta) / IRDMA_QP_RING_ALIGN,
+					  irdma_ring_levels(c), &q->pbl);
 	if (ret == 0)
 		ret = irdma_dma_alloc(c, &q->hctx, IRDMA_QP_HCTX_LEN, IRDMA_Q2_ALIGN_MASK + 1);
 	if (ret != 0) {
-		IRDMA_LOG(ERR, c->hw, "QP %u: no DMA memory (%zu ring bytes)", q->qp_id, len);
+		IRDMA_LOG(ERR, c->hw, "QP %u: no ring memory or PBLEs (%zu ring bytes): %s",
+			  q->qp_id, len, strerror(-ret));
 		irdma_qp_free(c, q);
 		return ret;
 	}
@@ -406,11 +443,15 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 	enum rdmadev_qp_state cur, next;
 	bool took = false;
 	struct irdma_qp_ctx saved;
+	uint8_t sgid[16];
 	int ret;
 
 	cur = (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	next = (mask & RDMADEV_QP_STATE) ? attr->qp_state : cur;
 	if (mask & RDMADEV_QP_AV) {
+		ret = irdma_port_sgid(c, &attr->ah_attr, sgid);
+		if (ret != 0)
+			return ret;
 		arp_idx = IRDMA_QP_ARP_IDX;
 		if (memcmp(attr->ah_attr.dmac, no_mac, sizeof(no_mac)) != 0) {
 			ret = irdma_arp_get(c, attr->ah_attr.dmac, attr->ah_attr.dgid, &arp_idx);
@@ -421,6 +462,8 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 	}
 	saved = *ctx;
 	irdma_qp_ctx_apply(ctx, attr, mask, arp_idx);
+	if (mask & RDMADEV_QP_AV)
+		irdma_qp_ctx_src(ctx, sgid);
 	ret = irdma_qp_transition(c, q, cur, next);
 	if (ret != 0) {
 		/* The device keeps what it last accepted; so does the host copy. */
@@ -447,6 +490,23 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 }
 
 int
+irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr)
+{
+	struct irdma_qp *q = qp->obj.fp.drv;
+
+	RTE_SET_USED(c);
+	/* The device moved the QP to ERROR on its own (a fatal AE): that is its state now. */
+	if (q->hw_state == IRDMA_QP_HW_ERROR && attr->qp_state != RDMADEV_QPS_RESET)
+		attr->qp_state = RDMADEV_QPS_ERR;
+	attr->cur_qp_state = attr->qp_state;
+	/* SQD is reached once the SQ has no WQE in flight. */
+	attr->sq_draining = q->hw_state == IRDMA_QP_HW_SQD && q->sq.head != q->sq.tail;
+	attr->cap.max_send_wr = q->max_send_wr;
+	attr->cap.max_recv_wr = q->max_recv_wr;
+	return 0;
+}
+
+int
 irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 {
 	struct irdma_qp *q = qp->obj.fp.drv;
@@ -463,4 +523,32 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 	irdma_qp_free(c, q);
 	qp->obj.fp.drv = NULL;
 	return 0;
+}
+
+int
+irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint32_t inst)
+{
+	struct irdma_qp *q = qp->obj.fp.drv;
+	struct irdma_qp_ctx *ctx = irdma_qp_hctx(q);
+	uint8_t old_use = q->stats_use;
+	uint32_t old_idx = q->stats_idx;
+	struct irdma_qp_ctx saved = *ctx;
+	int ret;
+
+	q->stats_use = bind ? 1 : 0;
+	q->stats_idx = bind ? inst : 0;
+	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
+	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
+	/* Not in the device yet (before the first INIT): the next modify carries it. */
+	if (q->hw_state == IRDMA_QP_HW_INVALID)
+		return 0;
+	ret = irdma_qp_step(c, q, (enum irdma_qp_hw_state)q->hw_state);
+	if (ret != 0) {
+		*ctx = saved;
+		q->stats_use = old_use;
+		q->stats_idx = old_idx;
+		IRDMA_LOG(ERR, c->hw, "QP %u: statistics %s instance %u failed: %s", q->qp_id,
+			  bind ? "bind to" : "unbind from", inst, strerror(-ret));
+	}
+	return ret;
 }

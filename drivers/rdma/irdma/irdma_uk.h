@@ -23,14 +23,23 @@
 extern "C" {
 #endif
 
-/** SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). */
+/**
+ * SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). Written
+ * by post_send before the WQE's header; read by poll_cq (the SQ tail owner).
+ *
+ * Its first 16 bytes are those of the struct rdmadev_wc of a successful completion (wr_id,
+ * status, opcode, wc_flags, byte_len): poll_cq copies them whole. nop sits at status and is 0
+ * (RDMADEV_WC_SUCCESS) for every entry that completes; rsvd sits at wc_flags and is 0.
+ */
 struct irdma_sq_wrtrk {
 	uint64_t wr_id;		/**< the WR's wr_id */
-	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
-	uint8_t quanta;		/**< quanta the WQE occupies */
-	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
-	uint8_t signaled;	/**< 1 when the WR asked for a completion */
 	uint8_t nop;		/**< 1 for a chunk-filler NOP the driver inserted (no completion) */
+	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
+	uint16_t rsvd;		/**< zero (the completion's wc_flags) */
+	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
+	uint16_t next;		/**< first quantum after the WQE: the SQ tail once it completes */
+	uint8_t quanta;		/**< quanta the WQE occupies */
+	uint8_t signaled;	/**< 1 when the WR asked for a completion */
 };
 
 /** rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp). */
@@ -43,6 +52,13 @@ uint16_t irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, ui
 
 /** rdmadev_poll_cq_t of the irdma PMD (cq_priv is a struct irdma_cq). */
 uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
+
+/**
+ * rdmadev_cq_arm_t of the irdma PMD (cq_priv is a struct irdma_cq): the next arm word in the
+ * CQ shadow area (qword 4), then the CQ id to the CQARM doorbell (fact sheet §3 "CQ arm").
+ * @return 0.
+ */
+int irdma_uk_cq_arm(void *cq_priv, int solicited_only);
 
 #ifdef __cplusplus
 }

@@ -21,5 +21,6 @@
 #include "irdma_hmc.h"
 #include "irdma_shadow.h"
 #include "irdma_limits.h"
+#include "irdma_stats.h"
 
 #endif /* IRDMA_BASE_H */

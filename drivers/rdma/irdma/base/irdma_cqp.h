@@ -554,6 +554,25 @@ IRDMA_FIELD(cqp_wqe, CQP_UPESD_ENTRY_COUNT, 3, 3, 0);
 #define IRDMA_UPESD_BUF_ALIGN		128u
 
 /* ---------------------------------------------------------------------------------------
+ * MANAGE_STATS / GATHER_STATS (fact sheet: opcodes only, §5.2; field positions from the
+ * kernel's defs.h IRDMA_CQPSQ_STATS_* and ctrl.c irdma_sc_manage_stats_inst /
+ * irdma_sc_gather_stats). The gather buffer layout is in irdma_stats.h.
+ */
+
+/** HMC function index (qword 5; gen2 defs.h width 5:0, widened to 15:0 for gen3). */
+IRDMA_FIELD(cqp_wqe, CQP_STATS_HMC_FCN_INDEX, 5, 5, 0);
+/** GATHER_STATS: physical address of the IRDMA_GATHER_STATS_BUF_SIZE-byte buffer. */
+IRDMA_FIELD(cqp_wqe, CQP_STATS_BUF_PA, 4, 63, 0);
+/** Statistics instance index. */
+IRDMA_FIELD(cqp_wqe, CQP_STATS_INST_INDEX, 3, 6, 0);
+/** Use CQP_STATS_HMC_FCN_INDEX (else the CQP's own function). */
+IRDMA_BIT(cqp_wqe, CQP_STATS_USE_HMC_FCN_INDEX, 3, 60);
+/** GATHER_STATS: gather CQP_STATS_INST_INDEX (else the function's default instance). */
+IRDMA_BIT(cqp_wqe, CQP_STATS_USE_INST, 3, 61);
+/** MANAGE_STATS: 1 = allocate an instance (the CCQ OPRETVAL returns its index), 0 = free. */
+IRDMA_BIT(cqp_wqe, CQP_STATS_ALLOC_INST, 3, 62);
+
+/* ---------------------------------------------------------------------------------------
  * MANAGE_PUSH_PAGES, QUERY_RDMA_FEATURES (fact sheet §5.3; defs.h).
  */
 

@@ -204,7 +204,7 @@ static const struct irdma_hw_backend model_be_inline = {
 	.reg_write = be_reg_write,
 	.dma_map = be_dma_map,
 	.dma_unmap = be_dma_unmap,
-	.irq_fd = NULL,
+	.irq_fd = model_irq_fd,
 	.service = be_service,
 	.close = irdma_model_destroy,
 };
@@ -216,7 +216,7 @@ static const struct irdma_hw_backend model_be_thread = {
 	.reg_write = be_reg_write,
 	.dma_map = be_dma_map,
 	.dma_unmap = be_dma_unmap,
-	.irq_fd = NULL,
+	.irq_fd = model_irq_fd,
 	.service = NULL,
 	.close = irdma_model_destroy,
 };
@@ -242,6 +242,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	if (d == NULL)
 		return -ENOMEM;
 	d->cfg = *cfg;
+	model_irq_init(d);
 	d->sd = calloc(cfg->max_pe_sds, sizeof(*d->sd));
 	d->ceq = calloc(cfg->max_ceqs, sizeof(*d->ceq));
 	if (d->sd == NULL || d->ceq == NULL) {
@@ -307,7 +308,9 @@ irdma_model_destroy(struct irdma_hw *hw)
 		pthread_join(d->thread, NULL);
 	}
 	MODEL_LOG(INFO, d, "destroyed");
+	model_stats_free(d);
 	model_fpm_free(d);
+	model_irq_fini(d);
 	free(d->sd);
 	free(d->ceq);
 	model_dma_fini(&d->dma);

@@ -131,6 +131,8 @@ struct irdma_model_stats {
 	uint64_t cq_arms;		/**< CQ arm doorbells */
 	uint64_t cq_acks;		/**< CQACK writes */
 	uint64_t pd_invalidates;	/**< PFHMC_PDINV writes */
+	uint64_t interrupts;		/**< interrupts fired (eventfd written or not) */
+	uint64_t cq_resizes;		/**< MODIFY_CQ resizes accepted */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
@@ -177,6 +179,18 @@ void irdma_model_destroy(struct irdma_hw *hw);
  */
 int irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count,
 				 uint16_t major, uint16_t minor);
+
+/**
+ * Post an AEQE as the engine would for an asynchronous error (test hook: the data path that
+ * raises most AEs is not modelled yet). The completion context is the named object's; a QP
+ * error AE moves the QP to ERROR (not for a UD QP's send queue); see model_irq.c.
+ * @param ae_code AE code (enum irdma_ae_code, 12 bits).
+ * @param source  AE source (enum irdma_ae_source, 4 bits).
+ * @param id      QP or CQ id (19 bits; ignored for function / adapter catastrophic AEs).
+ * @return 0, -EINVAL (not a model device, a value too wide), -ENOSPC (no AEQ, or no AEQ
+ *         credit: the event was dropped and counted in eq_dropped).
+ */
+int irdma_model_inject_ae(struct irdma_hw *hw, uint16_t ae_code, uint8_t source, uint32_t id);
 
 /** Copy the model's counters. @return 0, or -EINVAL if @p hw is not a model device. */
 int irdma_model_stats_get(struct irdma_hw *hw, struct irdma_model_stats *stats);
@@ -237,6 +251,10 @@ struct irdma_model_qp_info {
 	uint32_t modifies;	/**< MODIFY_QP commands accepted */
 	uint32_t sq_flushes;	/**< FLUSH_WQES with FLUSHSQ accepted */
 	uint32_t rq_flushes;	/**< FLUSH_WQES with FLUSHRQ accepted */
+	uint8_t stats_use;	/**< QPC_USESTATSINSTANCE of the last accepted context */
+	uint32_t stats_idx;	/**< statistics instance it counts into (default: HMC fn id) */
+	uint32_t sq_first_pble;	/**< level 1: first PBLE of the SQ (QPC_SQ_ADDR) */
+	uint32_t rq_first_pble;	/**< level 1: first PBLE of the RQ (QPC_RQ_ADDR) */
 };
 
 /**
@@ -345,6 +363,16 @@ struct irdma_model_ah_info {
  *         -EINVAL for a bad @p hw or @p info.
  */
 int irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info *info);
+
+/**
+ * Add @p delta to counter @p counter (enum irdma_hw_stat, base/irdma_stats.h) of statistics
+ * instance @p inst, as the engine does when it counts traffic (test injection: values then
+ * travel to the driver through GATHER_STATS). The device counter wraps at the counter's width.
+ * @return 0, -ENOENT when the instance is not allocated, -EINVAL (bad @p hw, instance or
+ *         counter), -ENOMEM.
+ */
+int irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter,
+			  uint64_t delta);
 
 #ifdef __cplusplus
 }

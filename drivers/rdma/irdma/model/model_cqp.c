@@ -214,6 +214,9 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 	case IRDMA_CQP_OP_DESTROY_CQ:
 		model_op_destroy_cq(d, w, r);
 		break;
+	case IRDMA_CQP_OP_MODIFY_CQ:
+		model_op_modify_cq(d, w, r);
+		break;
 	case IRDMA_CQP_OP_CREATE_QP:
 		model_op_create_qp(d, w, r);
 		break;
@@ -255,6 +258,12 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 		break;
 	case IRDMA_CQP_OP_DESTROY_ADDR_HANDLE:
 		model_op_destroy_ah(d, w, r);
+		break;
+	case IRDMA_CQP_OP_MANAGE_STATS:
+		model_op_manage_stats(d, w, r);
+		break;
+	case IRDMA_CQP_OP_GATHER_STATS:
+		model_op_gather_stats(d, w, r);
 		break;
 	default:
 		cqp_op_unknown(d, op, r);

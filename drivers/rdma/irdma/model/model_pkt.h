@@ -22,6 +22,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /** UDP destination port of RoCEv2. */
@@ -137,7 +138,8 @@ uint32_t model_pkt_hdr_len(const struct model_pkt_hdr *h);
  * multiple of 4 (BTH PadCnt), IPv4 header checksum, UDP length (UDP checksum 0), IPv4 ID 0
  * with DF, and the ICRC.
  * @return the frame length, -EINVAL (unknown opcode, payload on an opcode without one,
- *         fields beyond their widths) or -ENOSPC (larger than @p cap).
+ *         fields beyond their widths, TVer not 0, IPv4 with GIDs not IPv4-mapped) or
+ *         -ENOSPC (larger than @p cap).
  */
 int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len,
 		    uint8_t *frame, uint32_t cap);
@@ -159,6 +161,12 @@ int model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h
  * the wire (little-endian CRC32).
  */
 uint32_t model_pkt_icrc(const uint8_t *frame, uint32_t flen);
+
+/**
+ * CRC32 as zlib's crc32() computes it (reflected polynomial 0xEDB88320): continue @p crc
+ * (0 to start) over @p n bytes at @p buf. The ICRC is built on it.
+ */
+uint32_t model_crc32(uint32_t crc, const void *buf, size_t n);
 
 /* ---- Wires ---- */
 
@@ -207,13 +215,15 @@ void model_port_detach(struct model_port *p);
 
 /**
  * Send one frame. Never blocks.
- * @return 0, or -ENOBUFS when the frame was dropped (queue full; counted).
+ * @return 0, or -ENOBUFS when the frame was dropped (queue full; counted), or -EINVAL (no
+ *         port, fewer than 14 or more than MODEL_PKT_MAX bytes, not IPv4 on the UDP wire).
  */
 int model_port_send(struct model_port *p, const uint8_t *frame, uint32_t len);
 
 /**
  * Receive one frame into @p buf (@p cap bytes). Never blocks.
- * @return the frame length, 0 when nothing is waiting, or -EMSGSIZE (frame dropped).
+ * @return the frame length, 0 when nothing is waiting, -EMSGSIZE (frame dropped), or
+ *         -EINVAL (no port or buffer).
  */
 int model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap);
 
@@ -222,5 +232,14 @@ int model_port_set_faults(struct model_port *p, const struct model_wire_faults *
 
 /** Copy the port's counters. */
 void model_port_stats_get(const struct model_port *p, struct model_port_stats *st);
+
+/**
+ * Append every frame the port sends (as it goes on the wire, before faults; on the UDP wire
+ * after the rewrite of its IPv4 / UDP source) and receives to the classic pcap file
+ * @p path (LINKTYPE_ETHERNET), replacing a capture already open; NULL closes the capture.
+ * The file is complete once closed (here or by model_port_detach()).
+ * @return 0, -EINVAL (no port) or -errno of fopen / -EIO.
+ */
+int model_port_pcap_open(struct model_port *p, const char *path);
 
 #endif /* IRDMA_MODEL_PKT_H */

@@ -44,6 +44,9 @@ extern int irdma_model_logtype;
 /* Latched interrupt-configuration registers the model keeps (per vector / queue). */
 #define MODEL_VSI_REGS		1024u
 
+/* Interrupt vectors that have an eventfd (model_irq.c). */
+#define MODEL_IRQ_VECTORS	16u
+
 /* One DMA map: [iova, iova + len) is host memory at va. */
 struct model_map {
 	rte_iova_t iova;
@@ -135,6 +138,14 @@ struct model_qp {
 	uint32_t modifies;
 	uint32_t sq_flushes;
 	uint32_t rq_flushes;
+	uint8_t stats_use;	/* QPC_USESTATSINSTANCE */
+	uint32_t stats_idx;	/* the statistics instance it counts into (model_stats.c) */
+};
+
+/* One statistics instance (model_stats.c): allocated or not, and its counters. */
+struct model_stats_inst {
+	bool alloc;
+	uint64_t val[IRDMA_HW_STAT_GEN2_MAX];	/* indexed by enum irdma_hw_stat */
 };
 
 /* The outcome of one CQP command. */
@@ -165,6 +176,10 @@ struct model_dev {
 	uint32_t rate[IRDMA_GLINT_VECTORS];
 	uint32_t vsi_ctl1[MODEL_VSI_REGS];
 	uint32_t aeqctl;
+	struct {
+		int fd;		/* eventfd, -1 until irq_fd asked for it */
+		bool pending;	/* raised while INTENA was clear */
+	} irq[MODEL_IRQ_VECTORS];
 
 	/* Control QP. */
 	struct {
@@ -210,6 +225,9 @@ struct model_dev {
 	struct model_qp *qp;	/* qp_tab entries; allocated with the first QP */
 	uint32_t qp_tab;
 	uint32_t qp_live;
+
+	/* Statistics instances: IRDMA_MAX_STATS_INSTANCES entries, created on first use. */
+	struct model_stats_inst *stats_inst;
 
 	/* Execution. */
 	pthread_t thread;
@@ -281,6 +299,7 @@ uint16_t model_ring_from_wqe(struct model_dev *d, struct model_ring *ring, bool 
 void model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
 void model_op_destroy_cq(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
+void model_op_modify_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
 void model_op_create_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 void model_op_destroy_ceq(struct model_dev *d, const struct irdma_cqp_wqe *w,
@@ -295,6 +314,18 @@ void model_cq_arm(struct model_dev *d, uint32_t cq_id);
 void model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id,
 		    uint64_t compctx);
 void model_aeq_alloc(struct model_dev *d, uint32_t count);
+
+/* model_irq.c */
+void model_irq_init(struct model_dev *d);
+void model_irq_fini(struct model_dev *d);
+int model_irq_fd(struct irdma_hw *hw, unsigned int vector);
+/* An event for the queue whose interrupt control register (AEQCTL / CEQCTL) is @p qctl. */
+void model_irq_raise(struct model_dev *d, uint32_t qctl);
+/* GLINT_DYN_CTL(@p v) was written: fire a pending raise if now enabled. */
+void model_irq_dyn_ctl(struct model_dev *d, uint32_t v);
+/* Raise AE @p ae from source @p src for QP / CQ @p id as the engine does (completion context,
+ * QP to ERROR for error AEs); false when the AEQ dropped it. */
+bool model_ae_raise(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id);
 
 /* model_qp.c */
 void model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
@@ -320,5 +351,26 @@ void model_op_destroy_ah(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 /* 0 when a QP may name ARP index @p idx (valid, or the reserved 0), else a minor code. */
 uint16_t model_arp_check(struct model_dev *d, uint32_t idx);
+
+/* model_stats.c */
+void model_op_manage_stats(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			   struct model_res *r);
+void model_op_gather_stats(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			   struct model_res *r);
+/*
+ * Decode the statistics binding of a QP context: *use = QPC_USESTATSINSTANCE, *idx = the
+ * instance the QP counts into (QPC_STAT_INDEX, or this function's default). 0 or a minor code
+ * (NO_OBJ: the named instance is not allocated).
+ */
+uint16_t model_stats_qp_ctx(struct model_dev *d, const struct irdma_qp_ctx *ctx, uint8_t *use,
+			    uint32_t *idx);
+/*
+ * The engine's counting hook: add @p delta to counter @p s of statistics instance @p inst
+ * (a QP's stats_idx, or the function's default instance cfg.hmc_fn_id). Dropped when the
+ * instance is not allocated. Caller holds dev->lock.
+ */
+void model_stats_count(struct model_dev *d, uint32_t inst, enum irdma_hw_stat s,
+		       uint64_t delta);
+void model_stats_free(struct model_dev *d);
 
 #endif /* IRDMA_MODEL_PRIV_H */

@@ -12,9 +12,9 @@
  *  - CREATE_QP reads the 256-byte host context at CQP_QP_CTX_PA through the IOMMU view and
  *    checks it: QPTYPE RoCE RC (3) or UD (4); context PA 4-byte aligned, shadow PA 128-byte
  *    aligned, both mapped; SQ / RQ sizes encoded 1..13 (8..32768 quanta) and their rings
- *    mapped (level 0 address, or PBLEs when CQP_QP_VQ); RQ WQE shift <= 3; CQNUMVALID set
- *    and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The QP starts in
- *    HW state INVALID.
+ *    mapped (level 0 address, or a level-1 PBLE index when CQP_QP_VQ); RQ WQE shift <= 3;
+ *    CQNUMVALID set and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The
+ *    QP starts in HW state INVALID.
  *  - MODIFY_QP re-reads and re-checks the context (same checks, CQ ids only when
  *    CQNUMVALID) and moves to CQP_QP_NEXTIWSTATE: INVALID -> IDLE, ERROR; IDLE -> IDLE, RTR,
  *    ERROR; RTR -> RTR, RTS, ERROR; RTS -> RTS, SQD, ERROR; SQD -> SQD, RTS, ERROR;
@@ -22,8 +22,10 @@
  *    included: iWARP only) is refused with BAD_STATE and leaves the QP unchanged.
  *    To RTR / RTS, QPC_ARPIDX must name a valid ARP entry (model_ah.c: BAD_ID beyond the
  *    committed ARP count, NO_OBJ when not added; index 0 is the reserved default).
- *  - FLUSH_WQES needs the QP in ERROR (BAD_STATE otherwise) and at least one of FLUSHSQ /
- *    FLUSHRQ (BAD_FIELD); it counts the flushes (no flush CQEs yet: no data path).
+ *  - FLUSH_WQES needs at least one of FLUSHSQ / FLUSHRQ / GENERATE_AE (BAD_FIELD), the QP in
+ *    ERROR to flush (BAD_STATE otherwise); it counts the flushes (no flush CQEs yet: no data
+ *    path). GENERATE_AE (the kernel's GEN_AE) raises AECODE (12 bits, else BAD_FIELD) from
+ *    AESOURCE for the QP as the engine would (model_irq.c).
  *  - DESTROY_QP works in any state.
  *  - The QP table is allocated with the first QP, sized by the committed QP count, and
  *    freed with the last one.
@@ -59,7 +61,8 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	rte_iova_t ctx_pa = irdma_get(w, CQP_QP_CTX_PA);
 	rte_iova_t shadow = irdma_get(w, CQP_QP_SHADOW_PA);
 	bool vq = irdma_get(w, CQP_QP_VQ);
-	uint32_t lpbl = irdma_get(w, CQP_LPBLSIZE);
+	/* QP WQEs have no LPBLSIZE (bits 45:44 are VQ and CACHEDVARVALID): VQ is level 1. */
+	uint32_t lpbl = vq ? MODEL_LPBLSIZE_L1 : MODEL_LPBLSIZE_L0;
 	struct irdma_qp_ctx ctx;
 	uint64_t sq_addr, rq_addr;
 	uint32_t sq_enc, rq_enc;
@@ -85,7 +88,7 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->sq.esize = IRDMA_QUANTUM_SIZE;
 	q->rq.size = qp_wq_quanta(rq_enc);
 	q->rq.esize = IRDMA_QUANTUM_SIZE;
-	/* With VQ the addresses are PBLE indices (level from LPBLSIZE), else IOVAs. */
+	/* With VQ the addresses are level-1 PBLE indices, else IOVAs. */
 	sq_addr = irdma_get(&ctx, QPC_SQ_ADDR);
 	rq_addr = irdma_get(&ctx, QPC_RQ_ADDR);
 	minor = model_ring_from_wqe(d, &q->sq, vq, lpbl, vq ? 0 : sq_addr,
@@ -124,6 +127,9 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->retry = irdma_get(&ctx, QPC_REXMIT_THRESH);
 	q->rnr_retry = irdma_get(&ctx, QPC_RNRNAK_THRESH);
 	q->compl_ctx = irdma_get(&ctx, QPC_COMPL_CTX);
+	minor = model_stats_qp_ctx(d, &ctx, &q->stats_use, &q->stats_idx);
+	if (minor != 0)
+		return minor;
 	q->ctx_pa = ctx_pa;
 	q->shadow_pa = shadow;
 	return 0;
@@ -262,19 +268,26 @@ model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	uint32_t id = irdma_get(w, CQP_FLUSH_QP_ID);
 	bool sq = irdma_get(w, CQP_FLUSH_SQ);
 	bool rq = irdma_get(w, CQP_FLUSH_RQ);
+	bool ae = irdma_get(w, CQP_FLUSH_GENERATE_AE);
 	struct model_qp *q;
 
 	if (model_refuse(r, qp_id_check(d, id)))
 		return;
 	q = qp_lookup(d, id);
 	if (model_refuse(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0) ||
-	    model_refuse(r, !sq && !rq && !irdma_get(w, CQP_FLUSH_GENERATE_AE) ?
+	    model_refuse(r, !sq && !rq && !ae ?
 		       IRDMA_MODEL_MIN_BAD_FIELD : 0) ||
 	    model_refuse(r, (sq || rq) && q->state != IRDMA_QP_HW_ERROR ?
-		       IRDMA_MODEL_MIN_BAD_STATE : 0))
+		       IRDMA_MODEL_MIN_BAD_STATE : 0) ||
+	    model_refuse(r, ae && irdma_get(w, CQP_FLUSH_AECODE) > IRDMA_FIELD_MAX(AEQE_AECODE) ?
+		       IRDMA_MODEL_MIN_BAD_FIELD : 0))
 		return;
 	q->sq_flushes += sq;
 	q->rq_flushes += rq;
+	/* GEN_AE: the AE as if the engine raised it (it may move the QP to ERROR). */
+	if (ae)
+		(void)model_ae_raise(d, irdma_get(w, CQP_FLUSH_AECODE),
+				     irdma_get(w, CQP_FLUSH_AESOURCE), id);
 }
 
 void
@@ -331,6 +344,10 @@ irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_in
 		.modifies = q->modifies,
 		.sq_flushes = q->sq_flushes,
 		.rq_flushes = q->rq_flushes,
+		.stats_use = q->stats_use,
+		.stats_idx = q->stats_idx,
+		.sq_first_pble = q->sq.first_pble,
+		.rq_first_pble = q->rq.first_pble,
 	};
 out:
 	pthread_mutex_unlock(&d->lock);

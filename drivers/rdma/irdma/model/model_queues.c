@@ -17,6 +17,8 @@
  *    AEQE LCE_CQ_CATASTROPHIC for that CQ.
  *  - A CQ armed through CQARM (or the DB page) with ENCEQEMASK and a valid CEQ gets one
  *    CEQE carrying its CQ context on its next CQE; the arm is then consumed.
+ *  - MODIFY_CQ (resize) switches a CQ to a new ring validated like CREATE_CQ's; the
+ *    device writes only the new ring afterwards, starting at head 0 with polarity 1.
  *  - The AEQ holds at most its size of entries SW has not returned through AEQALLOC;
  *    further events are dropped (counted).
  */
@@ -31,12 +33,46 @@ model_ccq_exists(const struct model_dev *d)
 	return d->cq_tab > IRDMA_CCQ_ID && d->cq[IRDMA_CCQ_ID].valid;
 }
 
+/*
+ * The ring and shadow area a CREATE_CQ or MODIFY_CQ names: size range, ring placement and
+ * reachability, shadow alignment and reachability. Fills ring, shadow_pa and the flags.
+ */
+static bool
+cq_ring_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_cq *cq,
+	       struct model_res *r)
+{
+	uint32_t size = irdma_get(w, CQP_CQ_SIZE);
+	rte_iova_t shadow = irdma_get(w, CQP_CQ_SHADOW_PA);
+
+	if (model_refuse(r, size >= IRDMA_MIN_CQ_SIZE && size <= IRDMA_MAX_CQ_SIZE ?
+		      0 : IRDMA_MODEL_MIN_BAD_SIZE))
+		return true;
+	memset(&cq->ring, 0, sizeof(cq->ring));
+	cq->ring.size = size;
+	cq->ring.esize = irdma_get(w, CQP_CQ_AVOIDMEMCNFLCT) ? IRDMA_EXT_CQE_SIZE : IRDMA_CQE_SIZE;
+	if (model_refuse(r, model_ring_from_wqe(d, &cq->ring, irdma_get(w, CQP_CQ_VIRTMAP),
+					  irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_CQ_PA),
+					  irdma_get(w, CQP_CQ_FIRST_PBLIDX))) ||
+	    model_refuse(r, model_ring_check(d, &cq->ring, IRDMA_CQ0_ALIGN_MASK)))
+		return true;
+	if (model_refuse(r, (shadow & (IRDMA_SHADOW_AREA_ALIGN - 1)) == 0 ?
+		      0 : IRDMA_MODEL_MIN_BAD_ALIGN) ||
+	    model_refuse(r, model_dma_check(d, shadow, IRDMA_SHADOW_AREA_SIZE) == 0 ?
+		      0 : IRDMA_MODEL_MIN_DMA_FAULT))
+		return true;
+	cq->shadow_pa = shadow;
+	cq->ceqe_en = irdma_get(w, CQP_CQ_ENCEQEMASK);
+	cq->chk_overflow = irdma_get(w, CQP_CQ_CHKOVERFLOW);
+	cq->ctx = irdma_get(w, CQP_CQ_CTX);
+	cq->head = 0;
+	cq->polarity = IRDMA_CQ_POLARITY_INIT;
+	return false;
+}
+
 void
 model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
 	uint32_t id = irdma_get(w, CQP_CQ_ID);
-	uint32_t size = irdma_get(w, CQP_CQ_SIZE);
-	rte_iova_t shadow = irdma_get(w, CQP_CQ_SHADOW_PA);
 	struct model_cq cq;
 	rte_iova_t ctx;
 	uint16_t minor;
@@ -52,32 +88,38 @@ model_op_create_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 		model_res_fail(r, IRDMA_CQP_MAJ_CNTXTCACHE_ERROR, minor);
 		return;
 	}
-	if (model_refuse(r, size >= IRDMA_MIN_CQ_SIZE && size <= IRDMA_MAX_CQ_SIZE ?
-		      0 : IRDMA_MODEL_MIN_BAD_SIZE))
-		return;
-	cq.ring.size = size;
-	cq.ring.esize = irdma_get(w, CQP_CQ_AVOIDMEMCNFLCT) ? IRDMA_EXT_CQE_SIZE : IRDMA_CQE_SIZE;
-	if (model_refuse(r, model_ring_from_wqe(d, &cq.ring, irdma_get(w, CQP_CQ_VIRTMAP),
-					  irdma_get(w, CQP_LPBLSIZE), irdma_get(w, CQP_CQ_PA),
-					  irdma_get(w, CQP_CQ_FIRST_PBLIDX))) ||
-	    model_refuse(r, model_ring_check(d, &cq.ring, IRDMA_CQ0_ALIGN_MASK)))
-		return;
-	if (model_refuse(r, (shadow & (IRDMA_SHADOW_AREA_ALIGN - 1)) == 0 ?
-		      0 : IRDMA_MODEL_MIN_BAD_ALIGN) ||
-	    model_refuse(r, model_dma_check(d, shadow, IRDMA_SHADOW_AREA_SIZE) == 0 ?
-		      0 : IRDMA_MODEL_MIN_DMA_FAULT))
+	if (cq_ring_decode(d, w, &cq, r))
 		return;
 	cq.ceq_valid = irdma_get(w, CQP_CQ_CEQIDVALID);
 	cq.ceq_id = irdma_get(w, CQP_CQ_CEQID);
 	if (model_refuse(r, cq.ceq_valid && cq.ceq_id >= d->cfg.max_ceqs ? IRDMA_MODEL_MIN_BAD_ID : 0))
 		return;
 	cq.valid = true;
-	cq.ceqe_en = irdma_get(w, CQP_CQ_ENCEQEMASK);
-	cq.chk_overflow = irdma_get(w, CQP_CQ_CHKOVERFLOW);
-	cq.ctx = irdma_get(w, CQP_CQ_CTX);
-	cq.shadow_pa = shadow;
-	cq.polarity = IRDMA_CQ_POLARITY_INIT;
 	d->cq[id] = cq;
+}
+
+/*
+ * MODIFY_CQ with CQRESIZE: the CQ switches to the new ring (head 0, polarity 1); CQEs
+ * written before stay in the old ring for SW to drain. The CEQ binding and the arm state
+ * are kept; the CQ context must stay the same. Without CQRESIZE: BAD_FIELD.
+ */
+void
+model_op_modify_cq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	uint32_t id = irdma_get(w, CQP_CQ_ID);
+	struct model_cq cq;
+
+	if (model_refuse(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
+	    model_refuse(r, id < d->cq_tab && id != IRDMA_CCQ_ID ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    model_refuse(r, d->cq[id].valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
+	    model_refuse(r, irdma_get(w, CQP_CQ_RESIZE) ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+		return;
+	cq = d->cq[id];
+	if (cq_ring_decode(d, w, &cq, r) ||
+	    model_refuse(r, cq.ctx == d->cq[id].ctx ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
+		return;
+	d->cq[id] = cq;
+	MODEL_INC(d, cq_resizes);
 }
 
 void
@@ -205,6 +247,7 @@ model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id, uint
 	eq->credits--;
 	q_advance(&eq->head, &eq->polarity, eq->ring.size);
 	MODEL_INC(d, aeqes);
+	model_irq_raise(d, d->aeqctl);
 }
 
 void
@@ -230,6 +273,8 @@ ceq_post(struct model_dev *d, uint32_t ceq_id, uint64_t cq_ctx)
 	}
 	q_advance(&eq->head, &eq->polarity, eq->ring.size);
 	MODEL_INC(d, ceqes);
+	if (ceq_id < IRDMA_GLINT_VECTORS)
+		model_irq_raise(d, d->ceqctl[ceq_id]);
 }
 
 /* True when the CQ has no free slot left for the device (SW head from the shadow area). */

@@ -195,6 +195,8 @@ model_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 	latched = reg_latched(d, off);
 	if (latched != NULL) {
 		*latched = val;
+		if (latched >= &d->dyn_ctl[0] && latched < &d->dyn_ctl[IRDMA_GLINT_VECTORS])
+			model_irq_dyn_ctl(d, (uint32_t)(latched - &d->dyn_ctl[0]));
 		return;
 	}
 	MODEL_INC(d, reg_unknown_writes);

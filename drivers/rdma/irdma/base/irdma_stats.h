@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_STATS_H
+#define IRDMA_STATS_H
+
+/**
+ * @file
+ * Hardware statistics of gen2 (E810): the statistics instances and the buffer GATHER_STATS
+ * writes. The fact sheet does not cover statistics (it names the MANAGE_STATS 0x2d and
+ * GATHER_STATS 0x2e opcodes only); the facts here come from the Linux kernel's irdma:
+ * icrdma_hw.c icrdma_hw_stat_map (byte offset, bit offset and width of every counter in the
+ * gather buffer), type.h IRDMA_GATHER_STATS_BUF_SIZE, defs.h IRDMA_FIRST_NON_PF_STAT, and
+ * verbs.c irdma_hw_stat_names (the names `hw_counters` shows in sysfs on gen2 kernels up to
+ * 6.16; later kernels drop the "iw" / "tcp" prefixes of some names).
+ *
+ * Counters are cumulative in the device and wrap at their width: a reader keeps the last
+ * raw value and adds the difference modulo 2^width (the kernel's irdma_update_stats).
+ * TCPRXSEGS is described by the kernel as 48 bits at bit 32 of its qword: only the 32 bits
+ * that exist (63:32) are ever carried, and its width here is 32.
+ */
+
+#include <stdint.h>
+
+/** Bytes of the GATHER_STATS buffer (IRDMA_GATHER_STATS_BUF_SIZE). */
+#define IRDMA_GATHER_STATS_BUF_SIZE	1024u
+/** Alignment the driver gives the gather buffer (a qword; the kernel uses a page). */
+#define IRDMA_GATHER_STATS_BUF_ALIGN	8u
+/** Instances 0 .. 3 are the PFs' default instances (instance = HMC function id). */
+#define IRDMA_FIRST_NON_PF_STAT		4u
+
+/** Gen2 counters, in gather-buffer order (the kernel's IRDMA_HW_STAT_INDEX_* names). */
+enum irdma_hw_stat {
+	IRDMA_HW_STAT_RXVLANERR,	/**< rxVlanErrors */
+	IRDMA_HW_STAT_IP4RXOCTS,	/**< ip4InOctets */
+	IRDMA_HW_STAT_IP4RXPKTS,	/**< ip4InPkts */
+	IRDMA_HW_STAT_IP4RXDISCARD,	/**< ip4InDiscards */
+	IRDMA_HW_STAT_IP4RXTRUNC,	/**< ip4InTruncatedPkts */
+	IRDMA_HW_STAT_IP4RXFRAGS,	/**< ip4InReasmRqd */
+	IRDMA_HW_STAT_IP4RXMCOCTS,	/**< ip4InMcastOctets */
+	IRDMA_HW_STAT_IP4RXMCPKTS,	/**< ip4InMcastPkts */
+	IRDMA_HW_STAT_IP6RXOCTS,	/**< ip6InOctets */
+	IRDMA_HW_STAT_IP6RXPKTS,	/**< ip6InPkts */
+	IRDMA_HW_STAT_IP6RXDISCARD,	/**< ip6InDiscards */
+	IRDMA_HW_STAT_IP6RXTRUNC,	/**< ip6InTruncatedPkts */
+	IRDMA_HW_STAT_IP6RXFRAGS,	/**< ip6InReasmRqd */
+	IRDMA_HW_STAT_IP6RXMCOCTS,	/**< ip6InMcastOctets */
+	IRDMA_HW_STAT_IP6RXMCPKTS,	/**< ip6InMcastPkts */
+	IRDMA_HW_STAT_IP4TXOCTS,	/**< ip4OutOctets */
+	IRDMA_HW_STAT_IP4TXPKTS,	/**< ip4OutPkts */
+	IRDMA_HW_STAT_IP4TXFRAGS,	/**< ip4OutSegRqd */
+	IRDMA_HW_STAT_IP4TXMCOCTS,	/**< ip4OutMcastOctets */
+	IRDMA_HW_STAT_IP4TXMCPKTS,	/**< ip4OutMcastPkts */
+	IRDMA_HW_STAT_IP6TXOCTS,	/**< ip6OutOctets */
+	IRDMA_HW_STAT_IP6TXPKTS,	/**< ip6OutPkts */
+	IRDMA_HW_STAT_IP6TXFRAGS,	/**< ip6OutSegRqd */
+	IRDMA_HW_STAT_IP6TXMCOCTS,	/**< ip6OutMcastOctets */
+	IRDMA_HW_STAT_IP6TXMCPKTS,	/**< ip6OutMcastPkts */
+	IRDMA_HW_STAT_IP4TXNOROUTE,	/**< ip4OutNoRoutes */
+	IRDMA_HW_STAT_IP6TXNOROUTE,	/**< ip6OutNoRoutes */
+	IRDMA_HW_STAT_TCPRXSEGS,	/**< tcpInSegs */
+	IRDMA_HW_STAT_TCPRXOPTERR,	/**< tcpInOptErrors */
+	IRDMA_HW_STAT_TCPRXPROTOERR,	/**< tcpInProtoErrors */
+	IRDMA_HW_STAT_TCPTXSEG,		/**< tcpOutSegs */
+	IRDMA_HW_STAT_TCPRTXSEG,	/**< tcpRetransSegs */
+	IRDMA_HW_STAT_UDPRXPKTS,	/**< RxUDP */
+	IRDMA_HW_STAT_UDPTXPKTS,	/**< TxUDP */
+	IRDMA_HW_STAT_RDMARXWRS,	/**< iwInRdmaWrites */
+	IRDMA_HW_STAT_RDMARXRDS,	/**< iwInRdmaReads */
+	IRDMA_HW_STAT_RDMARXSNDS,	/**< iwInRdmaSends */
+	IRDMA_HW_STAT_RDMATXWRS,	/**< iwOutRdmaWrites */
+	IRDMA_HW_STAT_RDMATXRDS,	/**< iwOutRdmaReads */
+	IRDMA_HW_STAT_RDMATXSNDS,	/**< iwOutRdmaSends */
+	IRDMA_HW_STAT_RDMAVBND,		/**< iwRdmaBnd */
+	IRDMA_HW_STAT_RDMAVINV,		/**< iwRdmaInv */
+	IRDMA_HW_STAT_RXNPECNMARKEDPKTS, /**< RxECNMrkd */
+	IRDMA_HW_STAT_RXRPCNPIGNORED,	/**< cnpIgnored */
+	IRDMA_HW_STAT_RXRPCNPHANDLED,	/**< cnpHandled */
+	IRDMA_HW_STAT_TXNPCNPSENT,	/**< cnpSent */
+	IRDMA_HW_STAT_GEN2_MAX		/**< number of gen2 counters */
+};
+
+/** Where one counter sits in the gather buffer, and its hw_counters name. */
+struct irdma_hw_stat_desc {
+	const char *name;	/**< hw_counters name */
+	uint16_t byte;		/**< byte offset of its little-endian qword */
+	uint8_t shift;		/**< low bit inside the qword */
+	uint8_t bits;		/**< width; the counter wraps at 2^bits */
+};
+
+/** Descriptor of counter @p s (< IRDMA_HW_STAT_GEN2_MAX), NULL beyond. */
+static inline const struct irdma_hw_stat_desc *
+irdma_hw_stat_desc(unsigned int s)
+{
+	static const struct irdma_hw_stat_desc tab[IRDMA_HW_STAT_GEN2_MAX] = {
+		[IRDMA_HW_STAT_RXVLANERR] = { "rxVlanErrors", 0, 32, 24 },
+		[IRDMA_HW_STAT_IP4RXOCTS] = { "ip4InOctets", 8, 0, 48 },
+		[IRDMA_HW_STAT_IP4RXPKTS] = { "ip4InPkts", 16, 0, 48 },
+		[IRDMA_HW_STAT_IP4RXDISCARD] = { "ip4InDiscards", 24, 32, 32 },
+		[IRDMA_HW_STAT_IP4RXTRUNC] = { "ip4InTruncatedPkts", 24, 0, 32 },
+		[IRDMA_HW_STAT_IP4RXFRAGS] = { "ip4InReasmRqd", 32, 0, 48 },
+		[IRDMA_HW_STAT_IP4RXMCOCTS] = { "ip4InMcastOctets", 40, 0, 48 },
+		[IRDMA_HW_STAT_IP4RXMCPKTS] = { "ip4InMcastPkts", 48, 0, 48 },
+		[IRDMA_HW_STAT_IP6RXOCTS] = { "ip6InOctets", 56, 0, 48 },
+		[IRDMA_HW_STAT_IP6RXPKTS] = { "ip6InPkts", 64, 0, 48 },
+		[IRDMA_HW_STAT_IP6RXDISCARD] = { "ip6InDiscards", 72, 32, 32 },
+		[IRDMA_HW_STAT_IP6RXTRUNC] = { "ip6InTruncatedPkts", 72, 0, 32 },
+		[IRDMA_HW_STAT_IP6RXFRAGS] = { "ip6InReasmRqd", 80, 0, 48 },
+		[IRDMA_HW_STAT_IP6RXMCOCTS] = { "ip6InMcastOctets", 88, 0, 48 },
+		[IRDMA_HW_STAT_IP6RXMCPKTS] = { "ip6InMcastPkts", 96, 0, 48 },
+		[IRDMA_HW_STAT_IP4TXOCTS] = { "ip4OutOctets", 104, 0, 48 },
+		[IRDMA_HW_STAT_IP4TXPKTS] = { "ip4OutPkts", 112, 0, 48 },
+		[IRDMA_HW_STAT_IP4TXFRAGS] = { "ip4OutSegRqd", 120, 0, 48 },
+		[IRDMA_HW_STAT_IP4TXMCOCTS] = { "ip4OutMcastOctets", 128, 0, 48 },
+		[IRDMA_HW_STAT_IP4TXMCPKTS] = { "ip4OutMcastPkts", 136, 0, 48 },
+		[IRDMA_HW_STAT_IP6TXOCTS] = { "ip6OutOctets", 144, 0, 48 },
+		[IRDMA_HW_STAT_IP6TXPKTS] = { "ip6OutPkts", 152, 0, 48 },
+		[IRDMA_HW_STAT_IP6TXFRAGS] = { "ip6OutSegRqd", 160, 0, 48 },
+		[IRDMA_HW_STAT_IP6TXMCOCTS] = { "ip6OutMcastOctets", 168, 0, 48 },
+		[IRDMA_HW_STAT_IP6TXMCPKTS] = { "ip6OutMcastPkts", 176, 0, 48 },
+		[IRDMA_HW_STAT_IP4TXNOROUTE] = { "ip4OutNoRoutes", 184, 32, 24 },
+		[IRDMA_HW_STAT_IP6TXNOROUTE] = { "ip6OutNoRoutes", 184, 0, 24 },
+		[IRDMA_HW_STAT_TCPRXSEGS] = { "tcpInSegs", 192, 32, 32 },
+		[IRDMA_HW_STAT_TCPRXOPTERR] = { "tcpInOptErrors", 200, 32, 24 },
+		[IRDMA_HW_STAT_TCPRXPROTOERR] = { "tcpInProtoErrors", 200, 0, 24 },
+		[IRDMA_HW_STAT_TCPTXSEG] = { "tcpOutSegs", 208, 0, 48 },
+		[IRDMA_HW_STAT_TCPRTXSEG] = { "tcpRetransSegs", 216, 32, 32 },
+		[IRDMA_HW_STAT_UDPRXPKTS] = { "RxUDP", 224, 0, 48 },
+		[IRDMA_HW_STAT_UDPTXPKTS] = { "TxUDP", 232, 0, 48 },
+		[IRDMA_HW_STAT_RDMARXWRS] = { "iwInRdmaWrites", 240, 0, 48 },
+		[IRDMA_HW_STAT_RDMARXRDS] = { "iwInRdmaReads", 248, 0, 48 },
+		[IRDMA_HW_STAT_RDMARXSNDS] = { "iwInRdmaSends", 256, 0, 48 },
+		[IRDMA_HW_STAT_RDMATXWRS] = { "iwOutRdmaWrites", 264, 0, 48 },
+		[IRDMA_HW_STAT_RDMATXRDS] = { "iwOutRdmaReads", 272, 0, 48 },
+		[IRDMA_HW_STAT_RDMATXSNDS] = { "iwOutRdmaSends", 280, 0, 48 },
+		[IRDMA_HW_STAT_RDMAVBND] = { "iwRdmaBnd", 288, 0, 48 },
+		[IRDMA_HW_STAT_RDMAVINV] = { "iwRdmaInv", 296, 0, 48 },
+		[IRDMA_HW_STAT_RXNPECNMARKEDPKTS] = { "RxECNMrkd", 304, 0, 56 },
+		[IRDMA_HW_STAT_RXRPCNPIGNORED] = { "cnpIgnored", 312, 32, 24 },
+		[IRDMA_HW_STAT_RXRPCNPHANDLED] = { "cnpHandled", 312, 0, 32 },
+		[IRDMA_HW_STAT_TXNPCNPSENT] = { "cnpSent", 320, 0, 32 },
+	};
+
+	return s < IRDMA_HW_STAT_GEN2_MAX ? &tab[s] : (const struct irdma_hw_stat_desc *)0;
+}
+
+/** Largest value a counter of @p bits bits holds (its wrap is this + 1). */
+static inline uint64_t
+irdma_hw_stat_max(unsigned int bits)
+{
+	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/** Raw value of counter @p d in the CPU-order qword @p qw of the gather buffer. */
+static inline uint64_t
+irdma_hw_stat_extract(const struct irdma_hw_stat_desc *d, uint64_t qw)
+{
+	return (qw >> d->shift) & irdma_hw_stat_max(d->bits);
+}
+
+/** @p qw with counter @p d's bits replaced by @p v (truncated to its width). */
+static inline uint64_t
+irdma_hw_stat_insert(const struct irdma_hw_stat_desc *d, uint64_t qw, uint64_t v)
+{
+	uint64_t m = irdma_hw_stat_max(d->bits) << d->shift;
+
+	return (qw & ~m) | ((v << d->shift) & m);
+}
+
+/** Increase from raw value @p last to raw value @p now of a @p bits-wide counter. */
+static inline uint64_t
+irdma_hw_stat_delta(uint64_t now, uint64_t last, unsigned int bits)
+{
+	return (now - last) & irdma_hw_stat_max(bits);
+}
+
+#endif /* IRDMA_STATS_H */

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The AEQ: reading asynchronous-event entries, returning them to the device, the AEQ
+ * interrupt, and turning AE codes into rdmadev events (fact sheet §5.5; the kernel's
+ * irdma_sc_get_next_aeqe and irdma_process_aeq give the object each AE concerns).
+ *
+ * Decoding (gen2 AEQE layout, base/irdma_eq.h):
+ *  - function / adapter catastrophic AEs are device events;
+ *  - a CQ source (2, 6, 0xa, 0xe), CQ_OPERATION_ERROR and LCE_CQ_CATASTROPHIC concern the CQ
+ *    of QPCQID, whose completion context is the CQ pointer >> 1: RDMADEV_EVENT_CQ_ERR;
+ *  - everything else concerns the QP of QPCQID (completion context = the struct irdma_qp
+ *    pointer). LLP_CONNECTION_ESTABLISHED is COMM_EST and QP_SUSPEND_COMPLETE SQ_DRAINED;
+ *    RESET_NOT_SENT, LLP_DOUBT_REACHABILITY and RESOURCE_EXHAUSTION are only logged (the
+ *    kernel ignores them too); every other code is an error whose kind comes from
+ *    irdma_ae_to_flush_code(): QP_FATAL, QP_ACCESS_ERR or QP_REQ_ERR. The hardware has moved
+ *    the QP to ERROR (hw_state follows) and the verbs state becomes ERR, or SQE for a UD QP
+ *    whose send queue raised it (the hardware QP keeps its state then).
+ * An AE whose object is gone, being destroyed, or whose completion context does not match
+ * the object with that id (an AE from an earlier object of the same id) is dropped.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_atomic.h>
+#include <rte_common.h>
+
+#include <rdmadev_driver.h>
+
+#include "irdma_ctrl.h"
+
+/** AEQEs handled between two AEQALLOC writes. */
+#define IRDMA_AEQ_BATCH		64u
+/** ITR index that leaves the interrupt throttling rate alone (the kernel's choice). */
+#define IRDMA_ITR_NONE		3u
+
+/* ---- the ring ---- */
+
+int
+irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n)
+{
+	struct irdma_ctrl_eq *eq = &c->aeq;
+	const struct irdma_aeqe *e;
+	unsigned int i;
+	uint64_t qw1;
+
+	if (!eq->created)
+		return -ENODEV;
+	for (i = 0; i < n; i++) {
+		e = (const struct irdma_aeqe *)((const uint8_t *)eq->ring.va +
+						(size_t)eq->head * IRDMA_AEQE_SIZE);
+		/* The device writes the valid qword last: check it, then read the rest. */
+		qw1 = irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(AEQE_VALID)]);
+		if (IRDMA_GET(AEQE_VALID, qw1) != eq->polarity)
+			break;
+		rte_io_rmb();
+		out[i].compctx = irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(AEQE_COMPCTX)]);
+		out[i].id = irdma_aeqe_qpcq_id(qw1);
+		out[i].ae = (uint16_t)IRDMA_GET(AEQE_AECODE, qw1);
+		out[i].src = (uint8_t)IRDMA_GET(AEQE_AESRC, qw1);
+		out[i].wqe_idx = (uint16_t)IRDMA_GET(AEQE_WQDESCIDX, qw1);
+		if (++eq->head == eq->size) {
+			eq->head = 0;
+			eq->polarity ^= 1;
+		}
+	}
+	if (i > 0)
+		irdma_wr32(c->hw, IRDMA_PFPE_AEQALLOC, i);
+	return (int)i;
+}
+
+int
+irdma_aeq_intr_enable(struct irdma_ctrl *c)
+{
+	int fd, flags;
+
+	if (!c->aeq.created)
+		return -ENODEV;
+	if (c->aeq_irq_fd >= 0)
+		return c->aeq_irq_fd;
+	fd = irdma_hw_irq_fd(c->hw, IRDMA_CTRL_AEQ_VECTOR);
+	if (fd < 0)
+		return fd;
+	/* The poll path also clears it: it must never block. */
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) {
+		IRDMA_LOG(ERR, c->hw, "AEQ interrupt fd %d: %s", fd, strerror(errno));
+		return -errno;
+	}
+	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL,
+		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
+		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
+		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
+	c->aeq_irq_fd = fd;
+	irdma_aeq_intr_rearm(c);
+	return fd;
+}
+
+void
+irdma_aeq_intr_rearm(struct irdma_ctrl *c)
+{
+	uint64_t v;
+
+	if (c->aeq_irq_fd < 0)
+		return;
+	/* Clear the eventfd first: an AEQE written after this raises it again. */
+	if (read(c->aeq_irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		IRDMA_LOG(ERR, c->hw, "AEQ interrupt fd: %s", strerror(errno));
+	irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(IRDMA_CTRL_AEQ_VECTOR),
+		   IRDMA_REG_PREP(DYN_CTL_INTENA, 1) | IRDMA_REG_PREP(DYN_CTL_CLEARPBA, 1) |
+		   IRDMA_REG_PREP(DYN_CTL_ITR_INDX, IRDMA_ITR_NONE));
+}
+
+void
+irdma_aeq_intr_disable(struct irdma_ctrl *c)
+{
+	if (c->aeq_irq_fd < 0)
+		return;
+	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL, 0);
+	irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(IRDMA_CTRL_AEQ_VECTOR), 0);
+	c->aeq_irq_fd = -1;
+}
+
+/* ---- AE -> rdmadev event ---- */
+
+static bool
+irdma_ae_src_is_cq(uint8_t src)
+{
+	return src == IRDMA_AE_SOURCE_CQ || src == IRDMA_AE_SOURCE_CQ_0110 ||
+	       src == IRDMA_AE_SOURCE_CQ_1010 || src == IRDMA_AE_SOURCE_CQ_1110;
+}
+
+static bool
+irdma_ae_src_is_sq(uint8_t src)
+{
+	return src == IRDMA_AE_SOURCE_SQ || src == IRDMA_AE_SOURCE_SQ_0111;
+}
+
+/* The event of a QP AE; false for AEs that raise none. *err: the QP failed. */
+static bool
+irdma_ae_qp_event(uint16_t ae, enum rdmadev_event_type *type, bool *err)
+{
+	enum irdma_ae_event_kind kind;
+
+	*err = false;
+	switch (ae) {
+	case IRDMA_AE_LLP_CONNECTION_ESTABLISHED:
+		*type = RDMADEV_EVENT_COMM_EST;
+		return true;
+	case IRDMA_AE_QP_SUSPEND_COMPLETE:
+		*type = RDMADEV_EVENT_SQ_DRAINED;
+		return true;
+	case IRDMA_AE_RESET_NOT_SENT:
+	case IRDMA_AE_LLP_DOUBT_REACHABILITY:
+	case IRDMA_AE_RESOURCE_EXHAUSTION:
+		return false;
+	default:
+		break;
+	}
+	(void)irdma_ae_to_flush_code(ae, &kind);
+	*type = kind == IRDMA_AE_EVENT_ACCESS_ERR ? RDMADEV_EVENT_QP_ACCESS_ERR :
+		kind == IRDMA_AE_EVENT_REQ_ERR ? RDMADEV_EVENT_QP_REQ_ERR : RDMADEV_EVENT_QP_FATAL;
+	*err = true;
+	return true;
+}
+
+static void
+irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeqe_info *a)
+{
+	struct rdmadev_event ev = { .obj_id = a->id, .vendor_code = a->ae };
+	enum rdmadev_qp_state vstate;
+	struct rdmadev_obj *obj;
+	struct rdmadev_qp *qp;
+	struct irdma_qp *q;
+	bool err, sqe;
+
+	if (!irdma_ae_qp_event(a->ae, &ev.type, &err)) {
+		IRDMA_LOG(INFO, c->hw, "AE 0x%x for QP %u: no event", a->ae, a->id);
+		return;
+	}
+	obj = rdmadev_obj_get_byid(dev, RDMADEV_OBJ_QP, a->id);
+	if (obj == NULL) {
+		IRDMA_LOG(DEBUG, c->hw, "AE 0x%x for QP %u dropped: no such QP", a->ae, a->id);
+		return;
+	}
+	qp = container_of(obj, struct rdmadev_qp, obj);
+	q = obj->fp.drv;
+	if (q == NULL || a->compctx != (uint64_t)(uintptr_t)q) {
+		IRDMA_LOG(WARNING, c->hw, "AE 0x%x for QP %u dropped: context 0x%" PRIx64
+			  " is not this QP's", a->ae, a->id, a->compctx);
+		rdmadev_obj_put(obj);
+		return;
+	}
+	if (err) {
+		sqe = qp->init.qp_type == RDMADEV_QPT_UD && irdma_ae_src_is_sq(a->src);
+		vstate = sqe ? RDMADEV_QPS_SQE : RDMADEV_QPS_ERR;
+		IRDMA_LOG(ERR, c->hw, "QP %u: AE 0x%x (source 0x%x, WQE %u): %s, QP to %s",
+			  a->id, a->ae, a->src, a->wqe_idx, rdmadev_event_type_name(ev.type),
+			  rdmadev_qp_state_name(vstate));
+		if (!sqe) {
+			/* Under the QP's lock: a modify running now completes first. */
+			pthread_mutex_lock(&qp->lock);
+			q->hw_state = IRDMA_QP_HW_ERROR;
+			pthread_mutex_unlock(&qp->lock);
+		}
+		(void)rdmadev_qp_async_state(qp, vstate);
+	}
+	ev.qp = qp;
+	(void)rdmadev_event_report(dev, &ev);
+	rdmadev_obj_put(obj);
+}
+
+static void
+irdma_event_cq(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeqe_info *a)
+{
+	struct rdmadev_event ev = {
+		.type = RDMADEV_EVENT_CQ_ERR, .obj_id = a->id, .vendor_code = a->ae,
+	};
+	struct rdmadev_obj *obj = rdmadev_obj_get_byid(dev, RDMADEV_OBJ_CQ, a->id);
+
+	if (obj == NULL) {
+		IRDMA_LOG(DEBUG, c->hw, "AE 0x%x for CQ %u dropped: no such CQ", a->ae, a->id);
+		return;
+	}
+	if (obj->fp.drv == NULL || a->compctx != (uint64_t)(uintptr_t)obj->fp.drv >> 1) {
+		IRDMA_LOG(WARNING, c->hw, "AE 0x%x for CQ %u dropped: context 0x%" PRIx64
+			  " is not this CQ's", a->ae, a->id, a->compctx);
+		rdmadev_obj_put(obj);
+		return;
+	}
+	IRDMA_LOG(ERR, c->hw, "CQ %u: AE 0x%x: CQ error", a->id, a->ae);
+	ev.cq = container_of(obj, struct rdmadev_cq, obj);
+	(void)rdmadev_event_report(dev, &ev);
+	rdmadev_obj_put(obj);
+}
+
+static void
+irdma_event_one(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeqe_info *a)
+{
+	struct rdmadev_event ev = { .type = RDMADEV_EVENT_DEVICE_FATAL, .vendor_code = a->ae };
+
+	if (a->ae == IRDMA_AE_LCE_FUNCTION_CATASTROPHIC ||
+	    a->ae == IRDMA_AE_ADAPTER_CATASTROPHIC) {
+		IRDMA_LOG(CRIT, c->hw, "AE 0x%x: the device failed", a->ae);
+		(void)rdmadev_event_report(dev, &ev);
+	} else if (irdma_ae_src_is_cq(a->src) || a->ae == IRDMA_AE_CQ_OPERATION_ERROR ||
+		   a->ae == IRDMA_AE_LCE_CQ_CATASTROPHIC) {
+		irdma_event_cq(c, dev, a);
+	} else {
+		irdma_event_qp(c, dev, a);
+	}
+}
+
+int
+irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev)
+{
+	struct irdma_aeqe_info a[IRDMA_AEQ_BATCH];
+	int n, i, total = 0;
+
+	if (!c->aeq.created)
+		return 0;
+	irdma_hw_service(c->hw);
+	/* Bounded: at most one ring's worth per call, so a flood cannot hold the caller. */
+	while ((uint32_t)total < c->aeq.size) {
+		n = irdma_aeq_read(c, a, RTE_MIN(IRDMA_AEQ_BATCH, c->aeq.size - (uint32_t)total));
+		if (n <= 0)
+			break;
+		for (i = 0; i < n; i++)
+			irdma_event_one(c, dev, &a[i]);
+		total += n;
+	}
+	irdma_aeq_intr_rearm(c);
+	return total;
+}

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The completion half of the data path: poll_cq over the CQE ring (fact sheet §3) and the
+ * CQ arm (§3 "CQ arm", §4).
+ *
+ * Per CQE: the valid bit against the ring's expected polarity, a read barrier, then the rest.
+ * The QP is the CQE's completion context (the struct irdma_qp * in QPC_COMPL_CTX). SQ
+ * completions take wr_id, opcode and byte count from the tracking entry at the CQE's WQE
+ * index and move the SQ tail past it (unsignaled WRs and chunk NOPs before it complete
+ * silently, as on silicon); RQ completions take wr_id from rq_wrid and the byte count from
+ * the CQE.
+ *
+ * Flushes: a CQE with major IRDMA_CQE_MAJOR_FLUSH stays at the head of the ring while its
+ * queue has outstanding WQEs and completes them one by one, from the tail, with the CQE's
+ * status for the first and WR_FLUSH_ERR for the rest (its minor code is rewritten in place,
+ * as rdma-core does), unsignaled WRs included and chunk NOPs skipped; then it is consumed.
+ * sq_flushed / rq_flushed remember that the queue was flushed: a later error CQE for a WQE
+ * the replay already completed (a device that writes one flush CQE per WQE) is consumed
+ * silently, so every WR completes exactly once. Success CQEs never follow a flush CQE of the
+ * same queue (the device completes in order), so the fast path does not look.
+ *
+ * After a burst the new head goes to CQ shadow qword 0 (the consumer index the device checks
+ * for overflow), once. A ring a resize left behind (cq->old) is drained first.
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_io.h>
+#include <rte_prefetch.h>
+
+#include "irdma_ctrl.h"
+#include "irdma_uk.h"
+
+/* Flush minor codes (enum irdma_flush_code) to statuses (fact sheet §3). */
+static const uint8_t irdma_uk_flush_status[] = {
+	[IRDMA_FLUSH_INVALID] = RDMADEV_WC_GENERAL_ERR,
+	[IRDMA_FLUSH_GENERAL_ERR] = RDMADEV_WC_WR_FLUSH_ERR,
+	[IRDMA_FLUSH_PROT_ERR] = RDMADEV_WC_LOC_PROT_ERR,
+	[IRDMA_FLUSH_REM_ACCESS_ERR] = RDMADEV_WC_REM_ACCESS_ERR,
+	[IRDMA_FLUSH_LOC_QP_OP_ERR] = RDMADEV_WC_LOC_QP_OP_ERR,
+	[IRDMA_FLUSH_REM_OP_ERR] = RDMADEV_WC_REM_OP_ERR,
+	[IRDMA_FLUSH_LOC_LEN_ERR] = RDMADEV_WC_LOC_LEN_ERR,
+	[IRDMA_FLUSH_FATAL_ERR] = RDMADEV_WC_FATAL_ERR,
+	[IRDMA_FLUSH_RETRY_EXC_ERR] = RDMADEV_WC_RETRY_EXC_ERR,
+	[IRDMA_FLUSH_MW_BIND_ERR] = RDMADEV_WC_MW_BIND_ERR,
+	[IRDMA_FLUSH_REM_INV_REQ_ERR] = RDMADEV_WC_REM_INV_REQ_ERR,
+	[IRDMA_FLUSH_RNR_RETRY_EXC_ERR] = RDMADEV_WC_RNR_RETRY_EXC_ERR,
+};
+
+/* Status of an error CQE: flushed ones by their minor code, other majors GENERAL_ERR. */
+static inline uint8_t
+irdma_uk_err_status(uint32_t major, uint32_t minor)
+{
+	if (major != IRDMA_CQE_MAJOR_FLUSH || minor >= RTE_DIM(irdma_uk_flush_status))
+		return RDMADEV_WC_GENERAL_ERR;
+	return irdma_uk_flush_status[minor];
+}
+
+static inline struct irdma_cqe *
+irdma_uk_cqe(const struct irdma_cq_ring *r, uint32_t idx)
+{
+	return (struct irdma_cqe *)(void *)(r->base + (size_t)idx * IRDMA_CQE_SIZE);
+}
+
+/* A completion with everything but wr_id, status, opcode and byte_len zero. */
+static inline void
+irdma_uk_wc(struct rdmadev_wc *wc, uint64_t wr_id, uint8_t status, uint8_t opcode,
+	    uint32_t len, uint32_t qp_num)
+{
+	*wc = (struct rdmadev_wc){
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = opcode,
+		.byte_len = len,
+		.qp_num = qp_num,
+	};
+}
+
+/* Poll state of one ring during a burst. */
+struct irdma_uk_pos {
+	uint32_t head;		/* next slot */
+	uint32_t pol;		/* expected valid bit */
+};
+
+/*
+ * One completion of a flush replay on @p qp's SQ (@p sq) or RQ from the CQE at @p cqe.
+ * @return 1 with *wc filled, or 0 when the queue has nothing left (the CQE is consumed).
+ */
+static int
+irdma_uk_flush_one(struct irdma_qp *qp, bool sq, struct irdma_cqe *cqe, uint64_t qw3,
+		   struct rdmadev_wc *wc)
+{
+	uint32_t major = (uint32_t)IRDMA_GET(CQE_MAJERR, qw3);
+	uint32_t minor = (uint32_t)IRDMA_GET(CQE_MINERR, qw3);
+	struct irdma_qp_ring *ring = sq ? &qp->sq : &qp->rq;
+	uint32_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+	uint32_t mask = ring->quanta - 1;
+	uint32_t tail = ring->tail;
+	uint64_t wr_id;
+	uint32_t len = 0;
+	uint8_t opcode;
+
+	if (sq) {
+		qp->sq_flushed = 1;
+		while (tail != head && qp->sq_wrtrk[tail].nop)
+			tail = (tail + 1) & mask;
+		if (tail == head) {
+			__atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+			return 0;
+		}
+		wr_id = qp->sq_wrtrk[tail].wr_id;
+		len = qp->sq_wrtrk[tail].wr_len;
+		opcode = qp->sq_wrtrk[tail].opcode;
+		tail = (tail + qp->sq_wrtrk[tail].quanta) & mask;
+	} else {
+		qp->rq_flushed = 1;
+		if (tail == head)
+			return 0;
+		wr_id = qp->rq_wrid[tail >> ring->shift];
+		opcode = RDMADEV_WC_RECV;
+		tail = (tail + (1u << ring->shift)) & mask;
+	}
+	irdma_uk_wc(wc, wr_id, irdma_uk_err_status(major, minor), opcode, len, qp->qp_id);
+	wc->vendor_err = irdma_cqe_vendor_err(major, minor);
+	/* The CQE's own code went to the first WR; the rest are plain flushes. */
+	if (minor != IRDMA_FLUSH_GENERAL_ERR)
+		irdma_set(cqe, CQE_MINERR, IRDMA_FLUSH_GENERAL_ERR);
+	__atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* RQ details: immediate, invalidated key, UD source (§3, extension slot @p ext or NULL). */
+static inline void
+irdma_uk_rq_details(const struct irdma_qp *qp, const struct irdma_cqe *cqe, uint64_t qw3,
+		    const struct irdma_cqe_ext *ext, struct rdmadev_wc *wc)
+{
+	uint32_t op = (uint32_t)IRDMA_GET(CQE_OP, qw3);
+	uint64_t e3;
+
+	wc->byte_len = (uint32_t)irdma_get(cqe, CQE_PAYLDLEN);
+	if (op == IRDMA_IBA_WRITE_ONLY_IMM || op == IRDMA_IBA_WRITE_LAST_IMM)
+		wc->opcode = RDMADEV_WC_RECV_RDMA_IMM;
+	if (qp->qp_type == IRDMA_QP_TYPE_ROCE_UD) {
+		wc->src_qp = (uint32_t)irdma_get(cqe, CQE_UD_SRCQPN);
+		wc->wc_flags |= RDMADEV_WC_GRH;
+	} else if (IRDMA_GET(CQE_STAG, qw3)) {
+		wc->invalidated_rkey = (uint32_t)irdma_get(cqe, CQE_INVSTAG);
+		wc->wc_flags |= RDMADEV_WC_WITH_INV;
+	}
+	if (ext == NULL)
+		return;
+	e3 = irdma_qw_get(&ext->qw[IRDMA_FIELD_QW(CQE_EXT_VALID)]);
+	if (IRDMA_GET(CQE_EXT_IMMVALID, e3)) {
+		wc->imm_data = rte_cpu_to_be_32((uint32_t)irdma_get(ext, CQE_EXT_IMMDATA));
+		wc->wc_flags |= RDMADEV_WC_WITH_IMM;
+	}
+	if (IRDMA_GET(CQE_EXT_UDSMACVALID, e3)) {
+		uint64_t mac = irdma_get(ext, CQE_EXT_UDSMAC);
+		unsigned int b;
+
+		/* byte 0 of the field is smac[5] */
+		for (b = 0; b < RTE_DIM(wc->smac); b++)
+			wc->smac[RTE_DIM(wc->smac) - 1 - b] = (uint8_t)(mac >> (8 * b));
+		wc->wc_flags |= RDMADEV_WC_WITH_SMAC;
+	}
+	if (IRDMA_GET(CQE_EXT_UDVLANVALID, e3)) {
+		uint32_t vlan = (uint32_t)irdma_get(ext, CQE_EXT_UDVLAN);
+
+		wc->vlan_id = (uint16_t)(vlan & 0xfffu);
+		wc->sl = (uint8_t)(vlan >> 13);
+		wc->wc_flags |= RDMADEV_WC_WITH_VLAN;
+	}
+}
+
+/*
+ * Everything but a successful plain SQ CQE: RQ completions, errors, flushes, extended CQEs,
+ * CQEs of destroyed QPs. @return completions written to *wc (0 or 1); *slots = ring slots
+ * to consume (0: the CQE stays, a flush replay continues; -1 in *slots: the extension slot
+ * is not written yet, stop).
+ */
+static int
+irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
+		  struct irdma_cqe *cqe, uint64_t qw3, struct rdmadev_wc *wc, int *slots)
+{
+	struct irdma_qp *qp = (struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
+	bool sq = IRDMA_GET(CQE_SQ, qw3) == IRDMA_CQE_QTYPE_SQ;
+	uint32_t idx = (uint32_t)IRDMA_GET(CQE_WQEIDX, qw3);
+	const struct irdma_cqe_ext *ext = NULL;
+	uint32_t major, minor, mask;
+
+	*slots = 1;
+	if (IRDMA_GET(CQE_EXTCQE, qw3)) {
+		/* The extension is the next slot; its valid bit is that slot's pass. */
+		uint32_t next = pos->head + 1 == r->size ? 0 : pos->head + 1;
+		uint32_t epol = next == 0 ? !pos->pol : pos->pol;
+
+		ext = (const struct irdma_cqe_ext *)(const void *)irdma_uk_cqe(r, next);
+		if (IRDMA_GET(CQE_EXT_VALID, irdma_qw_load(ext, CQE_EXT_VALID)) != epol) {
+			*slots = -1;
+			return 0;
+		}
+		rte_io_rmb();
+		*slots = 2;
+	}
+	if (unlikely(qp == NULL))
+		return 0;	/* a destroyed QP's CQE (cleaned): consume it silently */
+	major = (uint32_t)IRDMA_GET(CQE_MAJERR, qw3);
+	minor = (uint32_t)IRDMA_GET(CQE_MINERR, qw3);
+	if (IRDMA_GET(CQE_ERROR, qw3) && major == IRDMA_CQE_MAJOR_FLUSH) {
+		if (irdma_uk_flush_one(qp, sq, cqe, qw3, wc) == 0)
+			return 0;
+		*slots = 0;
+		return 1;
+	}
+	if (sq) {
+		const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[idx];
+
+		mask = qp->sq.quanta - 1;
+		/* After a flush replay, a CQE for a WQE it completed is stale. */
+		if (qp->sq_flushed && ((idx - qp->sq.tail) & mask) >=
+		    ((__atomic_load_n(&qp->sq.head, __ATOMIC_ACQUIRE) - qp->sq.tail) & mask))
+			return 0;
+		irdma_uk_wc(wc, t->wr_id, RDMADEV_WC_SUCCESS, t->opcode, t->wr_len, qp->qp_id);
+		__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
+	} else {
+		mask = qp->rq.quanta - 1;
+		if (qp->rq_flushed && ((idx - qp->rq.tail) & mask) >=
+		    ((__atomic_load_n(&qp->rq.head, __ATOMIC_ACQUIRE) - qp->rq.tail) & mask))
+			return 0;
+		irdma_uk_wc(wc, qp->rq_wrid[(idx & mask) >> qp->rq.shift], RDMADEV_WC_SUCCESS,
+			    RDMADEV_WC_RECV, 0, qp->qp_id);
+		irdma_uk_rq_details(qp, cqe, qw3, ext, wc);
+		__atomic_store_n(&qp->rq.tail, (idx + (1u << qp->rq.shift)) & mask,
+				 __ATOMIC_RELEASE);
+	}
+	if (IRDMA_GET(CQE_ERROR, qw3)) {
+		wc->status = irdma_uk_err_status(major, minor);
+		wc->vendor_err = irdma_cqe_vendor_err(major, minor);
+	}
+	return 1;
+}
+
+/* The tracking entry's first 16 bytes are the completion's (irdma_uk.h). */
+#define IRDMA_UK_WC_HEAD	16u
+_Static_assert(offsetof(struct irdma_sq_wrtrk, wr_id) == offsetof(struct rdmadev_wc, wr_id) &&
+	       offsetof(struct irdma_sq_wrtrk, nop) == offsetof(struct rdmadev_wc, status) &&
+	       offsetof(struct irdma_sq_wrtrk, opcode) == offsetof(struct rdmadev_wc, opcode) &&
+	       offsetof(struct irdma_sq_wrtrk, rsvd) == offsetof(struct rdmadev_wc, wc_flags) &&
+	       offsetof(struct irdma_sq_wrtrk, wr_len) == offsetof(struct rdmadev_wc, byte_len) &&
+	       offsetof(struct rdmadev_wc, imm_data) == IRDMA_UK_WC_HEAD &&
+	       sizeof(struct rdmadev_wc) == 48,
+	       "tracking entry and work completion line up");
+
+/* A successful SQ completion from tracking entry @p t (nop and rsvd are 0 there). */
+static inline void
+irdma_uk_wc_sq(struct rdmadev_wc *wc, const struct irdma_sq_wrtrk *t, uint32_t qp_num)
+{
+	memcpy(wc, t, IRDMA_UK_WC_HEAD);
+	memset(&wc->imm_data, 0, sizeof(*wc) - IRDMA_UK_WC_HEAD);
+	wc->qp_num = qp_num;
+}
+
+/*
+ * Poll ring @p r into @p wcs (at most @p nb). @return completions written; *empty is set
+ * when the ring's next entry is not valid.
+ *
+ * The fast path is a successful SQ CQE that is not extended: one masked compare of qword 3
+ * checks the valid bit and those three properties at once.
+ */
+static __rte_always_inline uint16_t
+irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb, bool *empty)
+{
+	const uint64_t fast_mask = IRDMA_FIELD_MASK(CQE_VALID) | IRDMA_FIELD_MASK(CQE_ERROR) |
+				   IRDMA_FIELD_MASK(CQE_EXTCQE) | IRDMA_FIELD_MASK(CQE_SQ);
+	uint8_t *base = r->base;
+	uint8_t *end = base + (size_t)r->size * IRDMA_CQE_SIZE;
+	uint8_t *c = base + (size_t)r->head * IRDMA_CQE_SIZE;
+	/* qword 3 of a valid, successful, plain SQ CQE, masked with fast_mask */
+	uint64_t expect = IRDMA_PREP(CQE_VALID, r->polarity) | IRDMA_FIELD_MASK(CQE_SQ);
+	struct rdmadev_wc *wc = wcs, *wc_end = wcs + nb;
+
+	*empty = false;
+	while (wc != wc_end) {
+		struct irdma_cqe *cqe = (struct irdma_cqe *)(void *)c;
+		uint64_t qw3 = irdma_qw_load(cqe, CQE_VALID);
+		struct irdma_uk_pos pos;
+		uint32_t slots;
+		int ret;
+
+		if (likely((qw3 & fast_mask) == expect)) {
+			struct irdma_qp *qp;
+
+			/* Nothing of the CQE is read before its valid bit (dma_rmb). */
+			rte_io_rmb();
+			qp = (struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
+			rte_prefetch0(c + 2 * IRDMA_CQE_SIZE);
+			/*
+			 * No flush guard here: a device completes a queue in order, so no
+			 * success CQE follows a flush CQE of the same SQ (error CQEs, which
+			 * can, take the slow path and its guard).
+			 */
+			if (likely(qp != NULL)) {
+				uint32_t idx = (uint32_t)IRDMA_GET(CQE_WQEIDX, qw3);
+				const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[idx];
+
+				irdma_uk_wc_sq(wc++, t, qp->qp_id);
+				/* release: the entry is read before the poster may reuse it */
+				__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
+				c += IRDMA_CQE_SIZE;
+				if (unlikely(c == end)) {
+					c = base;
+					expect ^= IRDMA_FIELD_MASK(CQE_VALID);
+				}
+				continue;
+			}
+		}
+		if ((qw3 ^ expect) & IRDMA_FIELD_MASK(CQE_VALID)) {
+			*empty = true;
+			break;
+		}
+		rte_io_rmb();
+		pos.head = (uint32_t)((size_t)(c - base) / IRDMA_CQE_SIZE);
+		pos.pol = (expect & IRDMA_FIELD_MASK(CQE_VALID)) != 0;
+		wc += irdma_uk_cqe_slow(r, &pos, cqe, qw3, wc, &ret);
+		if (ret < 0)
+			break;
+		for (slots = (uint32_t)ret; slots != 0; slots--) {
+			c += IRDMA_CQE_SIZE;
+			if (c == end) {
+				c = base;
+				expect ^= IRDMA_FIELD_MASK(CQE_VALID);
+			}
+		}
+	}
+	r->head = (uint32_t)((size_t)(c - base) / IRDMA_CQE_SIZE);
+	r->polarity = (expect & IRDMA_FIELD_MASK(CQE_VALID)) != 0;
+	return (uint16_t)(wc - wcs);
+}
+
+/*
+ * Drain the ring a resize left behind; once it is empty, forget it and count it retired in
+ * the arm word's SW_CQ_SELECT (irdma_uk_cq_set_resized_cnt; the other bits kept).
+ */
+static __rte_noinline uint16_t
+irdma_uk_poll_old(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
+{
+	struct irdma_cq_shadow *sh = cq->shadow;
+	uint64_t w, sel;
+	bool empty;
+	uint16_t n = irdma_uk_poll_ring(&cq->old, wcs, nb, &empty);
+
+	if (!empty)
+		return n;
+	cq->old.base = NULL;	/* drained: the control path frees it later */
+	w = irdma_qw_load(sh, CQ_ARM_SW_CQ_SELECT);
+	sel = (IRDMA_GET(CQ_ARM_SW_CQ_SELECT, w) + 1) & IRDMA_FIELD_MAX(CQ_ARM_SW_CQ_SELECT);
+	irdma_qw_store(sh, CQ_ARM_SW_CQ_SELECT, (w & ~IRDMA_FIELD_MASK(CQ_ARM_SW_CQ_SELECT)) |
+		       IRDMA_PREP(CQ_ARM_SW_CQ_SELECT, sel));
+	return n;
+}
+
+uint16_t
+irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
+{
+	struct irdma_cq *cq = cq_priv;
+	uint32_t head, pol;
+	uint16_t n = 0;
+	bool empty;
+
+	if (unlikely(cq->service != NULL))
+		cq->service(cq->hw);
+	if (unlikely(cq->old.base != NULL))
+		n = irdma_uk_poll_old(cq, wcs, nb_wcs);
+	if (likely(n < nb_wcs)) {
+		head = cq->cur.head;
+		pol = cq->cur.polarity;
+		n += irdma_uk_poll_ring(&cq->cur, wcs + n, (uint16_t)(nb_wcs - n), &empty);
+		if (cq->cur.head != head || cq->cur.polarity != pol) {
+			/* The CQEs are read before the device may reuse their slots. */
+			rte_io_wmb();
+			irdma_qw_store((struct irdma_cq_shadow *)cq->shadow, CQ_SHADOW_CQEIDX,
+				       cq->cur.head);
+		}
+	}
+	if (cq->comp_cntr != NULL && n != 0)
+		/* relaxed: a statistic; readers need no ordering with the completions */
+		__atomic_fetch_add(cq->comp_cntr, n, __ATOMIC_RELAXED);
+	return n;
+}
+
+int
+irdma_uk_cq_arm(void *cq_priv, int solicited_only)
+{
+	struct irdma_cq *cq = cq_priv;
+	struct irdma_cq_shadow *sh = cq->shadow;
+	uint64_t word = irdma_cq_arm_word(irdma_qw_load(sh, CQ_ARM_NEXT), solicited_only == 0);
+
+	irdma_qw_store(sh, CQ_ARM_NEXT, word);
+	cq->arm_seq = (uint32_t)IRDMA_GET(CQ_ARM_SEQ_NUM, word);
+	/* irdma_wr32 orders the arm word before the doorbell (dma_wmb, then write32). */
+	irdma_wr32(cq->hw, IRDMA_PFPE_CQARM, cq->id);
+	return 0;
+}

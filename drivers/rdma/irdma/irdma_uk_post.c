@@ -1,0 +1,856 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The posting half of the data path: SQ WQEs (fact sheet §1) and RQ WQEs (§2) built from
+ * rdmadev work requests, one doorbell per burst (§4).
+ *
+ * A WR is checked whole before a byte of it is written, so a refused WR leaves the ring as
+ * it was. Then, per WR: the chunk rule's 1-quantum NOPs, the polarity flip at index 0, the
+ * pre-invalidation of the ring 128 quanta ahead, the WQE body (every quantum's valid bit
+ * included), the tracking entry, a write barrier, and the header qword last.
+ *
+ * Barriers: the WQE memory is coherent DMA memory, so the device must see the body before
+ * the header that makes it valid: rte_io_wmb() (the kernel's dma_wmb; a compiler barrier on
+ * x86, whose stores are ordered; dmb on Arm) sits between them. rte_wmb() would only be
+ * needed for write-combining memory (push pages, unused here). The doorbell is
+ * irdma_wr32(), which orders every earlier store before the register write.
+ *
+ * Threading: one lcore posts on a QP at a time (it owns sq.head / rq.head); the lcore that
+ * polls the QP's CQs owns sq.tail / rq.tail. Each side publishes its index with a release
+ * store and reads the other's with an acquire load, so a tracking entry is reused only after
+ * the poller is done with it.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_io.h>
+
+#include <rdmadev_driver.h>
+
+#include "irdma_ctrl.h"
+#include "irdma_mr.h"
+#include "irdma_uk.h"
+
+/** Byte value that reads as "not valid" for polarity @p pol (every bit the inverse). */
+#define IRDMA_UK_INVALID_FILL(pol)	((pol) ? 0x00 : 0xff)
+
+/* sq_sig_all is 1 or 0: OR-ing it into the flags must mean "signaled". */
+_Static_assert(RDMADEV_SEND_SIGNALED == 1, "sq_sig_all doubles as RDMADEV_SEND_SIGNALED");
+
+/*
+ * Header bit @p F (one bit) set when flag @p flag (one bit) is set in @p v: one left shift
+ * (every RDMADEV_SEND_* flag sits below the header bit it maps to).
+ */
+#define IRDMA_UK_FLAG_BIT(v, flag, F) \
+	((uint64_t)((v) & (flag)) << (IRDMA_FIELD_SHIFT(F) - (unsigned int)__builtin_ctz(flag)))
+_Static_assert(RDMADEV_SEND_FENCE < RTE_BIT64(IRDMA_F_SQ_READFENCE_LO) &&
+	       RDMADEV_SEND_LOCAL_FENCE < RTE_BIT64(IRDMA_F_SQ_LOCALFENCE_LO) &&
+	       RDMADEV_SEND_SIGNALED < RTE_BIT64(IRDMA_F_SQ_SIGCOMPL_LO),
+	       "flags map to header bits by left shifts");
+
+/* What the check of a send WR found: everything the writer needs besides the WR. */
+struct irdma_uk_sq_plan {
+	uint64_t hdr;		/* header without VALID */
+	uint64_t qw2;		/* FRAGS / INLINE: qword 2 (remote VA or UD destination) */
+	uint32_t quanta;	/* quanta of the WQE */
+	uint32_t len;		/* tracked byte count */
+	uint8_t wc_opcode;	/* enum rdmadev_wc_opcode */
+	uint8_t kind;		/* enum irdma_uk_kind */
+	uint8_t imm;		/* 1: immediate in fragment slot 0 */
+	uint8_t signaled;	/* SIGCOMPL */
+};
+
+/* How the body of a WQE is written. */
+enum irdma_uk_kind {
+	IRDMA_UK_FRAGS,		/* qw2 from the plan, fragments */
+	IRDMA_UK_INLINE,	/* qw2 from the plan, inline data */
+	IRDMA_UK_LOCAL_INV,	/* qw1 = stag, valid bit 0 */
+	IRDMA_UK_FAST_REG,	/* page list into the PBLEs, qw0..2 */
+	IRDMA_UK_NOP,		/* qw0..2 zero */
+};
+
+static inline struct irdma_quantum *
+irdma_uk_sq_quantum(const struct irdma_qp *qp, uint32_t idx)
+{
+	return (struct irdma_quantum *)(void *)(qp->sq.base + (size_t)idx * IRDMA_QUANTUM_SIZE);
+}
+
+/* A gen2 fragment: address, then lkey / length / valid. */
+static inline void
+irdma_uk_frag(uint8_t *at, const struct rdmadev_sge *sge, uint64_t valid)
+{
+	struct irdma_wqe_frag *f = (struct irdma_wqe_frag *)(void *)at;
+
+	f->qw[0] = rte_cpu_to_le_64(sge->addr);
+	f->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(FRAG_STAG, sge->lkey) |
+				    IRDMA_PREP(FRAG_LEN, sge->length) | valid);
+}
+
+/* The gen2 NULL fragment: valid bit only. */
+static inline void
+irdma_uk_frag_null(uint8_t *at, uint64_t valid)
+{
+	struct irdma_wqe_frag *f = (struct irdma_wqe_frag *)(void *)at;
+
+	f->qw[0] = 0;
+	f->qw[1] = rte_cpu_to_le_64(valid);
+}
+
+/*
+ * Fragment slots 0..n of a WQE or RQ WQE at @p w (§1.4): slot 0 is the immediate (qw0,
+ * @p imm_slot set, qw1 zero), SGE 0, or a NULL fragment when there is neither; the rest
+ * follow from byte 32, and an even non-zero fragment count gets a NULL pad.
+ */
+static inline uint32_t
+irdma_uk_frags(uint8_t *w, const struct rdmadev_sge *sg, uint32_t nsge, bool imm_slot,
+	       uint64_t valid)
+{
+	uint32_t frag_cnt = nsge + (imm_slot ? 1 : 0);
+	uint32_t i = 0, len = 0;
+	uint8_t *at;
+
+	if (imm_slot) {
+		((rte_le64_t *)(void *)w)[1] = 0;
+	} else if (nsge != 0) {
+		len = sg[0].length;
+		irdma_uk_frag(w, &sg[i++], valid);
+	} else {
+		irdma_uk_frag_null(w, valid);
+	}
+	for (at = w + IRDMA_FRAG1_OFFSET; i < nsge; i++, at += IRDMA_FRAG_SIZE) {
+		len += sg[i].length;
+		irdma_uk_frag(at, &sg[i], valid);
+	}
+	if (irdma_frag_needs_pad(frag_cnt))
+		irdma_uk_frag_null(at, valid);
+	return len;
+}
+
+/*
+ * Copy @p n (< 32) bytes with fixed-size, possibly overlapping moves (no call to a
+ * variable-length memcpy on the hot path). Only bytes [0, n) of @p dst are written.
+ */
+static __rte_always_inline void
+irdma_uk_copy_small(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (n >= 16) {
+		memcpy(dst, src, 16);
+		memcpy(dst + n - 16, src + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(dst, src, 8);
+		memcpy(dst + n - 8, src + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+	} else {
+		for (; n != 0; n--)
+			*dst++ = *src++;
+	}
+}
+
+/* Copy @p len bytes from @p src to the gen2 inline layout of the WQE at @p w (§1.6). */
+static inline void
+irdma_uk_inline_place(uint8_t *w, const uint8_t *src, uint32_t len, uint8_t valid_byte)
+{
+	uint8_t *dst = w + IRDMA_QUANTUM_SIZE;
+
+	if (len < IRDMA_INLINE_Q0_BYTES) {
+		irdma_uk_copy_small(w + IRDMA_INLINE_Q0_OFFSET, src, len);
+		return;
+	}
+	memcpy(w + IRDMA_INLINE_Q0_OFFSET, src, IRDMA_INLINE_Q0_BYTES);
+	src += IRDMA_INLINE_Q0_BYTES;
+	len -= IRDMA_INLINE_Q0_BYTES;
+	while (len >= IRDMA_INLINE_QN_BYTES) {
+		memcpy(dst, src, IRDMA_INLINE_QN_BYTES);
+		dst[IRDMA_INLINE_VALID_BYTE] = valid_byte;
+		dst += IRDMA_QUANTUM_SIZE;
+		src += IRDMA_INLINE_QN_BYTES;
+		len -= IRDMA_INLINE_QN_BYTES;
+	}
+	if (len != 0) {
+		irdma_uk_copy_small(dst, src, len);
+		dst[IRDMA_INLINE_VALID_BYTE] = valid_byte;
+	}
+}
+
+/* Gen2 quanta of @p len (<= IRDMA_MAX_INLINE) inline bytes: <= 8, 39, 70, 101 (§1.6). */
+static __rte_always_inline uint32_t
+irdma_uk_inline_quanta(uint32_t len)
+{
+	return 1 + (len > IRDMA_INLINE_Q0_BYTES) +
+	       (len > IRDMA_INLINE_Q0_BYTES + IRDMA_INLINE_QN_BYTES) +
+	       (len > IRDMA_INLINE_Q0_BYTES + 2 * IRDMA_INLINE_QN_BYTES);
+}
+
+/* Inline data of @p wr (its SGEs, concatenated) into the WQE at @p w. */
+static inline void
+irdma_uk_inline(uint8_t *w, const struct rdmadev_send_wr *wr, uint32_t len, uint32_t pol)
+{
+	uint8_t valid_byte = (uint8_t)(pol << IRDMA_INLINE_VALID_SHIFT);
+	uint8_t buf[IRDMA_MAX_INLINE];
+	uint32_t i, off = 0;
+
+	if (likely(wr->num_sge == 1)) {
+		irdma_uk_inline_place(w, (const uint8_t *)(uintptr_t)wr->sg_list[0].addr, len,
+				      valid_byte);
+		return;
+	}
+	for (i = 0; i < wr->num_sge; i++) {
+		memcpy(buf + off, (const void *)(uintptr_t)wr->sg_list[i].addr,
+		       wr->sg_list[i].length);
+		off += wr->sg_list[i].length;
+	}
+	irdma_uk_inline_place(w, buf, len, valid_byte);
+}
+
+/* ---- checking a send WR ---- */
+
+/* qw2 of a SEND / WRITE / READ: remote VA, or the UD destination. */
+static inline uint64_t
+irdma_uk_qw2(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr)
+{
+	if (wr->opcode == RDMADEV_WR_RDMA_WRITE || wr->opcode == RDMADEV_WR_RDMA_WRITE_IMM ||
+	    wr->opcode == RDMADEV_WR_RDMA_READ)
+		return IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr);
+	if (qp->qp_type == IRDMA_QP_TYPE_ROCE_UD)
+		return IRDMA_PREP(SQ_UD_DESTQKEY, wr->ud.remote_qkey) |
+		       IRDMA_PREP(SQ_UD_DESTQPN, wr->ud.remote_qpn);
+	return 0;
+}
+
+/* Log why @p wr is refused (the error path only) and return @p err. */
+static __rte_noinline __rte_cold int
+irdma_uk_refuse(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr, int err,
+		const char *why)
+{
+	IRDMA_LOG(ERR, qp->hw, "QP %u: send WR 0x%" PRIx64 " (opcode %u) refused: %s", qp->qp_id,
+		  wr->wr_id, wr->opcode, why);
+	return err;
+}
+
+/* SEND* / WRITE*: the data part, fragments or inline. */
+static __rte_always_inline int
+irdma_uk_check_data(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+		    struct irdma_uk_sq_plan *p)
+{
+	uint64_t len = 0;
+	uint32_t i;
+
+	if (unlikely(wr->num_sge > qp->max_send_sge))
+		return irdma_uk_refuse(qp, wr, -EINVAL, "more SGEs than the QP's max_send_sge");
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	p->len = (uint32_t)len;
+	if (wr->flags & RDMADEV_SEND_INLINE) {
+		if (unlikely(len > qp->max_inline || len > IRDMA_MAX_INLINE))
+			return irdma_uk_refuse(qp, wr, -EINVAL,
+					       "inline data longer than the QP's max_inline_data");
+		p->kind = IRDMA_UK_INLINE;
+		p->quanta = irdma_uk_inline_quanta((uint32_t)len);
+		p->hdr |= IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len);
+		return 0;
+	}
+	p->kind = IRDMA_UK_FRAGS;
+	i = wr->num_sge + p->imm;
+	p->quanta = irdma_sq_frags_to_quanta(i);
+	p->hdr |= IRDMA_PREP(SQ_ADDFRAGCNT, irdma_addfragcnt(i, qp->gen == 2));
+	return 0;
+}
+
+static __rte_always_inline int
+irdma_uk_check_fast_reg(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+			struct irdma_uk_sq_plan *p)
+{
+	const struct rdmadev_mr *mr = wr->fast_reg.mr;
+	const struct irdma_mr *m = mr != NULL ? mr->obj.fp.drv : NULL;
+	uint32_t hpage;
+
+	if (m == NULL || !m->fast_reg)
+		return irdma_uk_refuse(qp, wr, -EINVAL, "FAST_REG without a fast-reg MR");
+	if (wr->fast_reg.nb_pages == 0 || wr->fast_reg.nb_pages > m->run.count ||
+	    wr->fast_reg.page_list == NULL)
+		return irdma_uk_refuse(qp, wr, -EINVAL, "FAST_REG page list empty or too long");
+	switch (wr->fast_reg.page_shift) {
+	case 12:
+		hpage = IRDMA_HPAGE_4K;
+		break;
+	case 21:
+		hpage = IRDMA_HPAGE_2M;
+		break;
+	case 30:
+		hpage = IRDMA_HPAGE_1G;
+		break;
+	default:
+		return irdma_uk_refuse(qp, wr, -EINVAL, "FAST_REG page size not 4K, 2M or 1G");
+	}
+	if ((uint64_t)wr->fast_reg.length >
+	    ((uint64_t)wr->fast_reg.nb_pages << wr->fast_reg.page_shift))
+		return irdma_uk_refuse(qp, wr, -EINVAL, "FAST_REG length beyond its pages");
+	if (wr->fast_reg.access & RDMADEV_ACCESS_REMOTE_ATOMIC)
+		return irdma_uk_refuse(qp, wr, -ENOTSUP, "remote atomics are not on gen2");
+	p->kind = IRDMA_UK_FAST_REG;
+	p->quanta = 1;
+	p->hdr |= IRDMA_PREP(SQ_OPCODE, IRDMA_OP_FAST_REGISTER) |
+		  IRDMA_PREP(SQ_FR_STAGKEY, wr->fast_reg.key) |
+		  IRDMA_PREP(SQ_FR_STAGINDEX, m->stag >> IRDMA_STAG_KEY_BITS) |
+		  IRDMA_PREP(SQ_FR_LPBLSIZE, wr->fast_reg.nb_pages > 1 ? IRDMA_PBL_CHUNK_L1 :
+								   IRDMA_PBL_CHUNK_PHYS) |
+		  IRDMA_PREP(SQ_FR_HPAGESIZE, hpage) |
+		  IRDMA_PREP(SQ_STAGRIGHTS, irdma_mr_access_bits(wr->fast_reg.access)) |
+		  IRDMA_PREP(SQ_VABASEDTO, 1);
+	return 0;
+}
+
+/*
+ * Check @p wr against the QP and plan its WQE (header bits, quanta, tracking). Nothing is
+ * written. @return 0, -EINVAL or -ENOTSUP (logged).
+ */
+static __rte_always_inline int
+irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+		  struct irdma_uk_sq_plan *p)
+{
+	bool sol = (wr->flags & RDMADEV_SEND_SOLICITED) != 0;
+	uint32_t op;
+
+	p->signaled = (uint8_t)((wr->flags | qp->sq_sig_all) & RDMADEV_SEND_SIGNALED);
+	p->hdr = IRDMA_UK_FLAG_BIT(wr->flags, RDMADEV_SEND_FENCE, SQ_READFENCE) |
+		 IRDMA_UK_FLAG_BIT(wr->flags, RDMADEV_SEND_LOCAL_FENCE, SQ_LOCALFENCE) |
+		 IRDMA_UK_FLAG_BIT(p->signaled, RDMADEV_SEND_SIGNALED, SQ_SIGCOMPL);
+	p->imm = 0;
+	p->len = 0;
+	p->qw2 = irdma_uk_qw2(qp, wr);
+	p->quanta = 1;
+	p->kind = IRDMA_UK_FRAGS;
+	p->wc_opcode = RDMADEV_WC_SEND;
+	if (unlikely(qp->qp_type == IRDMA_QP_TYPE_ROCE_UD && wr->opcode != RDMADEV_WR_SEND &&
+		     wr->opcode != RDMADEV_WR_SEND_IMM))
+		return irdma_uk_refuse(qp, wr, -EINVAL, "a UD QP only sends");
+	switch (wr->opcode) {
+	case RDMADEV_WR_RDMA_WRITE_IMM:
+		p->imm = 1;
+		p->hdr |= IRDMA_PREP(SQ_IMMDATAFLAG, 1);
+		/* fall through */
+	case RDMADEV_WR_RDMA_WRITE:
+		p->wc_opcode = RDMADEV_WC_RDMA_WRITE;
+		p->hdr |= IRDMA_PREP(SQ_OPCODE,
+				     sol ? IRDMA_OP_RDMA_WRITE_SOL : IRDMA_OP_RDMA_WRITE) |
+			  IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey);
+		return irdma_uk_check_data(qp, wr, p);
+	case RDMADEV_WR_SEND_IMM:
+		p->imm = 1;
+		p->hdr |= IRDMA_PREP(SQ_IMMDATAFLAG, 1);
+		/* fall through */
+	case RDMADEV_WR_SEND:
+		p->wc_opcode = RDMADEV_WC_SEND;
+		p->hdr |= IRDMA_PREP(SQ_OPCODE, sol ? IRDMA_OP_RDMA_SEND_SOL_EVENT :
+						      IRDMA_OP_RDMA_SEND);
+		if (qp->qp_type == IRDMA_QP_TYPE_ROCE_UD) {
+			if (unlikely(wr->ud.ah == NULL))
+				return irdma_uk_refuse(qp, wr, -EINVAL, "UD send without an AH");
+			p->hdr |= IRDMA_PREP(SQ_AHID, wr->ud.ah->ah_id);
+		}
+		return irdma_uk_check_data(qp, wr, p);
+	case RDMADEV_WR_SEND_INV:
+		p->wc_opcode = RDMADEV_WC_SEND;
+		p->hdr |= IRDMA_PREP(SQ_OPCODE, sol ? IRDMA_OP_RDMA_SEND_SOL_EVENT_INV :
+						      IRDMA_OP_RDMA_SEND_INV) |
+			  IRDMA_PREP(SQ_INV_STAG, wr->invalidate_rkey);
+		return irdma_uk_check_data(qp, wr, p);
+	case RDMADEV_WR_RDMA_READ:
+		if (unlikely(wr->num_sge > qp->max_send_sge))
+			return irdma_uk_refuse(qp, wr, -EINVAL,
+					       "more SGEs than the QP's max_send_sge");
+		p->wc_opcode = RDMADEV_WC_RDMA_READ;
+		p->kind = IRDMA_UK_FRAGS;
+		for (op = 0; op < wr->num_sge; op++)
+			p->len += wr->sg_list[op].length;
+		p->quanta = irdma_sq_frags_to_quanta(wr->num_sge);
+		p->hdr |= IRDMA_PREP(SQ_OPCODE, IRDMA_OP_RDMA_READ) |
+			  IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey) |
+			  IRDMA_PREP(SQ_ADDFRAGCNT, irdma_addfragcnt(wr->num_sge, qp->gen == 2));
+		return 0;
+	case RDMADEV_WR_LOCAL_INV:
+		p->wc_opcode = RDMADEV_WC_LOCAL_INV;
+		p->kind = IRDMA_UK_LOCAL_INV;
+		p->quanta = 1;
+		p->hdr |= IRDMA_PREP(SQ_OPCODE, IRDMA_OP_LOCAL_INVALIDATE);
+		return 0;
+	case RDMADEV_WR_FAST_REG:
+		p->wc_opcode = RDMADEV_WC_REG_MR;
+		return irdma_uk_check_fast_reg(qp, wr, p);
+	case RDMADEV_WR_NOP:
+		p->wc_opcode = RDMADEV_WC_NOP;
+		p->kind = IRDMA_UK_NOP;
+		p->quanta = 1;
+		/* The fact sheet's NOP carries OPCODE, SIGCOMPL and VALID only. */
+		p->hdr = IRDMA_PREP(SQ_OPCODE, IRDMA_OP_NOP) | IRDMA_PREP(SQ_SIGCOMPL, p->signaled);
+		return 0;
+	case RDMADEV_WR_ATOMIC_FA:
+	case RDMADEV_WR_ATOMIC_CS:
+	case RDMADEV_WR_BIND_MW:
+		/* Gen3 operations; this PMD writes the gen2 layouts only. */
+		return irdma_uk_refuse(qp, wr, -ENOTSUP, "atomics and BIND_MW are gen3 only");
+	default:
+		return irdma_uk_refuse(qp, wr, -EINVAL, "unknown opcode");
+	}
+}
+
+/* The fast path's opcodes: SEND, SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM on a gen2 RC QP. */
+struct irdma_uk_fast_op {
+	uint64_t hdr[2];	/* OPCODE (plain, solicited) | IMMDATAFLAG */
+	uint8_t wc_opcode;	/* enum rdmadev_wc_opcode */
+	uint8_t imm;		/* immediate in fragment slot 0 */
+	uint8_t remote;		/* REMSTAG = rkey, qword 2 = remote VA */
+	uint8_t ok;		/* 1: an opcode of the fast path */
+};
+
+#define IRDMA_UK_FAST_OP(op, sol_op, imm_, remote_, wc) { \
+	.hdr = { IRDMA_PREP(SQ_OPCODE, op) | IRDMA_PREP(SQ_IMMDATAFLAG, imm_), \
+		 IRDMA_PREP(SQ_OPCODE, sol_op) | IRDMA_PREP(SQ_IMMDATAFLAG, imm_) }, \
+	.wc_opcode = (wc), .imm = (imm_), .remote = (remote_), .ok = 1 }
+
+static const struct irdma_uk_fast_op irdma_uk_fast_ops[RDMADEV_WR_OPCODE_MAX] = {
+	[RDMADEV_WR_SEND] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_SEND, IRDMA_OP_RDMA_SEND_SOL_EVENT, 0,
+					     0, RDMADEV_WC_SEND),
+	[RDMADEV_WR_SEND_IMM] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_SEND, IRDMA_OP_RDMA_SEND_SOL_EVENT,
+						 1, 0, RDMADEV_WC_SEND),
+	[RDMADEV_WR_RDMA_WRITE] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_WRITE, IRDMA_OP_RDMA_WRITE_SOL, 0,
+						   1, RDMADEV_WC_RDMA_WRITE),
+	[RDMADEV_WR_RDMA_WRITE_IMM] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_WRITE,
+						       IRDMA_OP_RDMA_WRITE_SOL, 1, 1,
+						       RDMADEV_WC_RDMA_WRITE),
+};
+
+/* Header bits of the WR flags: read fence, local fence, signaled (index: flags & 31). */
+#define IRDMA_UK_FLAG_MASK	31u
+static const uint64_t irdma_uk_flag_hdr[IRDMA_UK_FLAG_MASK + 1] = {
+#define IRDMA_UK_FH(f) [f] = IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_FENCE, SQ_READFENCE) | \
+			    IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_LOCAL_FENCE, SQ_LOCALFENCE) | \
+			    IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_SIGNALED, SQ_SIGCOMPL)
+	IRDMA_UK_FH(0), IRDMA_UK_FH(1), IRDMA_UK_FH(2), IRDMA_UK_FH(3), IRDMA_UK_FH(4),
+	IRDMA_UK_FH(5), IRDMA_UK_FH(6), IRDMA_UK_FH(7), IRDMA_UK_FH(8), IRDMA_UK_FH(9),
+	IRDMA_UK_FH(10), IRDMA_UK_FH(11), IRDMA_UK_FH(12), IRDMA_UK_FH(13), IRDMA_UK_FH(14),
+	IRDMA_UK_FH(15), IRDMA_UK_FH(16), IRDMA_UK_FH(17), IRDMA_UK_FH(18), IRDMA_UK_FH(19),
+	IRDMA_UK_FH(20), IRDMA_UK_FH(21), IRDMA_UK_FH(22), IRDMA_UK_FH(23), IRDMA_UK_FH(24),
+	IRDMA_UK_FH(25), IRDMA_UK_FH(26), IRDMA_UK_FH(27), IRDMA_UK_FH(28), IRDMA_UK_FH(29),
+	IRDMA_UK_FH(30), IRDMA_UK_FH(31),
+#undef IRDMA_UK_FH
+};
+
+/* ADDFRAGCNT of 0..15 fragments on gen2 (the NULL pad counted). */
+static const uint64_t irdma_uk_addfrag[IRDMA_WQE_MAX_FRAGS + 1] = {
+#define IRDMA_UK_AF(n) [n] = IRDMA_PREP(SQ_ADDFRAGCNT, ((n) > 1 ? (n) - 1 : 0) + \
+					((n) != 0 && ((n) & 1) == 0))
+	IRDMA_UK_AF(0), IRDMA_UK_AF(1), IRDMA_UK_AF(2), IRDMA_UK_AF(3), IRDMA_UK_AF(4),
+	IRDMA_UK_AF(5), IRDMA_UK_AF(6), IRDMA_UK_AF(7), IRDMA_UK_AF(8), IRDMA_UK_AF(9),
+	IRDMA_UK_AF(10), IRDMA_UK_AF(11), IRDMA_UK_AF(12), IRDMA_UK_AF(13), IRDMA_UK_AF(14),
+	IRDMA_UK_AF(15),
+#undef IRDMA_UK_AF
+};
+
+/* ---- writing ---- */
+
+/* Two qwords, stored as one 16-byte vector store where the CPU has them. */
+typedef uint64_t irdma_uk_v2 __attribute__((vector_size(16), aligned(16)));
+
+/*
+ * Fill IRDMA_SQ_CLR_STRIDE quanta at @p q with byte @p fill, 16 bytes a store (memset would
+ * do the same; this keeps the stores wide whatever the libc, and lets callgrind count the
+ * real work rather than a rep-prefixed byte loop).
+ */
+static void
+irdma_uk_fill(struct irdma_quantum *q, uint8_t fill)
+{
+	irdma_uk_v2 v = { fill ? UINT64_MAX : 0, fill ? UINT64_MAX : 0 };
+	irdma_uk_v2 *p = (irdma_uk_v2 *)(void *)q;
+	uint32_t i;
+
+	for (i = 0; i < IRDMA_SQ_CLR_STRIDE * IRDMA_QUANTUM_SIZE / sizeof(v); i += 2) {
+		p[i] = v;
+		p[i + 1] = v;
+	}
+}
+
+/*
+ * Start a WQE at quantum @p idx: flip the polarity at index 0 (before anything of the pass
+ * is written) and, at every 128th quantum, pre-invalidate the 128 quanta that start 128
+ * ahead (irdma_clr_wqes): fill them so their valid bits read "not valid" for the pass that
+ * will reach them (this pass, or the next one when the block starts at index 0).
+ */
+static inline void
+irdma_uk_sq_start(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
+{
+	uint32_t ahead;
+
+	if (idx == 0)
+		*pol ^= 1;
+	if (likely((idx & (IRDMA_SQ_CLR_STRIDE - 1)) != 0 ||
+		   qp->sq.quanta < 2 * IRDMA_SQ_CLR_STRIDE))
+		return;
+	ahead = (idx + IRDMA_SQ_CLR_STRIDE) & (qp->sq.quanta - 1);
+	irdma_uk_fill(irdma_uk_sq_quantum(qp, ahead),
+		      ahead != 0 ? IRDMA_UK_INVALID_FILL(*pol) : IRDMA_UK_INVALID_FILL(!*pol));
+}
+
+/* Fill a tracking entry (field by field: no temporary). */
+static inline void
+irdma_uk_track(struct irdma_sq_wrtrk *t, uint64_t wr_id, uint32_t len, uint32_t quanta,
+	       uint32_t next, uint8_t opcode, uint8_t signaled, uint8_t nop)
+{
+	t->wr_id = wr_id;
+	t->nop = nop;
+	t->opcode = opcode;
+	t->rsvd = 0;
+	t->wr_len = len;
+	t->next = (uint16_t)next;
+	t->quanta = (uint8_t)quanta;
+	t->signaled = signaled;
+}
+
+/* Write the header qword after the body: the device may consume the WQE from then on. */
+static inline void
+irdma_uk_hdr_store(struct irdma_quantum *q, uint64_t hdr)
+{
+	rte_io_wmb();
+	irdma_qw_store(q, QUANTUM_VALID, hdr);
+}
+
+/* The chunk filler (irdma_nop_1): a 1-quantum unsignaled NOP, tracked as nop. */
+static void
+irdma_uk_sq_nop_fill(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
+{
+	struct irdma_quantum *q;
+
+	irdma_uk_sq_start(qp, idx, pol);
+	q = irdma_uk_sq_quantum(qp, idx);
+	q->qw[0] = 0;
+	q->qw[1] = 0;
+	q->qw[2] = 0;
+	irdma_uk_track(&qp->sq_wrtrk[idx], 0, 0, 1, (idx + 1) & (qp->sq.quanta - 1),
+		       RDMADEV_WC_NOP, 0, 1);
+	irdma_uk_hdr_store(q, IRDMA_PREP(SQ_OPCODE, IRDMA_OP_NOP) | IRDMA_PREP(SQ_VALID, *pol));
+}
+
+/* Body of a FAST_REG: the page list into the MR's PBLE run, then qw0..2 (§1.5). */
+static void
+irdma_uk_fast_reg(struct irdma_quantum *q, const struct rdmadev_send_wr *wr)
+{
+	struct rdmadev_mr *mr = wr->fast_reg.mr;
+	struct irdma_mr *m = mr->obj.fp.drv;
+	uint32_t i, n = wr->fast_reg.nb_pages;
+	uint32_t first = m->run.index;
+
+	for (i = 0; i < n; i++)
+		m->run.va[i] = rte_cpu_to_le_64(wr->fast_reg.page_list[i]);
+	q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_FR_VA_FBO, wr->fast_reg.iova));
+	q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_FR_PBL_PFN, wr->fast_reg.page_list[0] >>
+						IRDMA_HW_PAGE_SHIFT) |
+				    IRDMA_PREP(SQ_FR_FIRST_PBLIDX_HI, first >> 16));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_FR_STAGLEN, wr->fast_reg.length) |
+				    IRDMA_PREP(SQ_FR_FIRST_PBLIDX_LO, first & 0xffffu));
+	/* The MR's keys take the new 8-bit key from this WR on. */
+	m->stag = (m->stag & ~((1u << IRDMA_STAG_KEY_BITS) - 1)) |
+		  (wr->fast_reg.key & ((1u << IRDMA_STAG_KEY_BITS) - 1));
+	mr->lkey = m->stag;
+	mr->rkey = m->stag;
+}
+
+/* Write the planned WQE of @p wr at quantum @p idx with polarity @p pol. */
+static inline void
+irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+		  const struct irdma_uk_sq_plan *p, uint32_t idx, uint32_t pol)
+{
+	struct irdma_quantum *q = irdma_uk_sq_quantum(qp, idx);
+	uint8_t *w = (uint8_t *)q;
+
+	switch (p->kind) {
+	case IRDMA_UK_FRAGS:
+		if (p->imm)
+			q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
+							       rte_be_to_cpu_32(wr->imm_data)));
+		irdma_uk_frags(w, wr->sg_list, wr->num_sge, p->imm, IRDMA_PREP(FRAG_VALID, pol));
+		q->qw[2] = rte_cpu_to_le_64(p->qw2);
+		break;
+	case IRDMA_UK_INLINE:
+		q->qw[0] = p->imm ? rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
+							       rte_be_to_cpu_32(wr->imm_data))) : 0;
+		q->qw[1] = 0;
+		irdma_uk_inline(w, wr, p->len, pol);
+		q->qw[2] = rte_cpu_to_le_64(p->qw2);
+		break;
+	case IRDMA_UK_LOCAL_INV:
+		q->qw[0] = 0;
+		q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_LINV_STAG, wr->invalidate_rkey));
+		q->qw[2] = 0;
+		break;
+	case IRDMA_UK_FAST_REG:
+		irdma_uk_fast_reg(q, wr);
+		break;
+	default:
+		q->qw[0] = 0;
+		q->qw[1] = 0;
+		q->qw[2] = 0;
+		break;
+	}
+	irdma_uk_track(&qp->sq_wrtrk[idx], wr->wr_id, p->len, p->quanta,
+		       (idx + p->quanta) & (qp->sq.quanta - 1), p->wc_opcode, p->signaled, 0);
+	irdma_uk_hdr_store(q, p->hdr | IRDMA_PREP(SQ_VALID, pol));
+}
+
+/* Posting is allowed in RTS and SQD (the device holds SQD work until RTS). */
+static inline bool
+irdma_uk_sq_state_ok(const struct irdma_qp *qp)
+{
+	return qp->hw_state == IRDMA_QP_HW_RTS || qp->hw_state == IRDMA_QP_HW_SQD;
+}
+
+/*
+ * The general path of one send WR: check and plan it, the chunk rule's NOPs, the free-space
+ * check, polarity (qp->sq.polarity, updated here) and pre-invalidation, the WQE.
+ * @return the new head, or the refusal's negative errno with nothing written.
+ */
+static __rte_noinline int64_t
+irdma_uk_post_general(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t head,
+		      uint32_t tail)
+{
+	uint32_t mask = qp->sq.quanta - 1, pol = qp->sq.polarity, room, nops;
+	struct irdma_uk_sq_plan p;
+	int ret;
+
+	ret = irdma_uk_sq_check(qp, wr, &p);
+	if (unlikely(ret != 0))
+		return ret;
+	/* The chunk rule: a WQE never crosses an 8-quantum boundary. */
+	room = IRDMA_SQ_CHUNK_QUANTA - (head & (IRDMA_SQ_CHUNK_QUANTA - 1));
+	nops = p.quanta > room ? room : 0;
+	if (unlikely(((head - tail) & mask) + nops + p.quanta + IRDMA_SQ_FREE_RSVD >
+		     qp->sq.quanta))
+		return irdma_uk_refuse(qp, wr, -ENOMEM, "SQ full");
+	for (; nops != 0; nops--) {
+		irdma_uk_sq_nop_fill(qp, head, &pol);
+		head = (head + 1) & mask;
+	}
+	irdma_uk_sq_start(qp, head, &pol);
+	irdma_uk_sq_write(qp, wr, &p, head, pol);
+	qp->sq.polarity = (uint8_t)pol;
+	return (head + p.quanta) & mask;
+}
+
+/*
+ * The fast path of a one-SGE inline SEND / WRITE (immediate or not): as irdma_uk_post_fast.
+ * @return true when it posted @p wr, false to take the general path.
+ */
+static __rte_always_inline bool
+irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+			  const struct irdma_uk_fast_op *f, uint32_t *head, uint64_t hdr_burst,
+			  uint32_t tail)
+{
+	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len;
+	struct irdma_quantum *q;
+	uint64_t hdr, remote;
+
+	if (unlikely(!f->ok || wr->num_sge != 1 || qp->max_send_sge < 1))
+		return false;
+	len = wr->sg_list[0].length;
+	quanta = irdma_uk_inline_quanta(len);
+	if (unlikely(len > qp->max_inline || (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
+		     (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA ||
+		     ((h - tail) & mask) + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+		return false;
+	q = irdma_uk_sq_quantum(qp, h);
+	remote = f->remote ? UINT64_MAX : 0;
+	q->qw[0] = f->imm ? rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
+						      rte_be_to_cpu_32(wr->imm_data))) : 0;
+	q->qw[1] = 0;
+	irdma_uk_inline_place((uint8_t *)q, (const uint8_t *)(uintptr_t)wr->sg_list[0].addr, len,
+			      (uint8_t)(hdr_burst >> (63 - IRDMA_INLINE_VALID_SHIFT)) &
+			      (1u << IRDMA_INLINE_VALID_SHIFT));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & remote));
+	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] |
+	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
+	      IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len) |
+	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
+	*head = (h + quanta) & mask;
+	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, *head, f->wc_opcode,
+		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
+	irdma_uk_hdr_store(q, hdr);
+	return true;
+}
+
+/*
+ * The fast path: a fragment-list SEND / WRITE (immediate or not) on a gen2 RC QP, placed
+ * where no chunk NOP, polarity flip or pre-invalidation is due and with room in the ring.
+ * Same bytes as the general path, with table lookups instead of branches.
+ * @return true when it posted @p wr (*head moved on), false to take the general path.
+ */
+static __rte_always_inline bool
+irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t *head,
+		   uint64_t hdr_burst, uint32_t tail, uint32_t op_limit)
+{
+	uint32_t op = wr->opcode, flags = wr->flags, nsge = wr->num_sge;
+	uint32_t h = *head, mask = qp->sq.quanta - 1, frags, quanta, len;
+	const struct irdma_uk_fast_op *f;
+	struct irdma_sq_wrtrk *t;
+	struct irdma_quantum *q;
+	uint64_t hdr, remote;
+
+	if (unlikely(op >= op_limit))
+		return false;
+	f = &irdma_uk_fast_ops[op];
+	if (flags & RDMADEV_SEND_INLINE)
+		return irdma_uk_post_fast_inline(qp, wr, f, head, hdr_burst, tail);
+	frags = nsge + f->imm;
+	quanta = frags / 2 + 1;
+	if (unlikely(!f->ok || nsge > qp->max_send_sge ||
+		     (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
+		     (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA ||
+		     ((h - tail) & mask) + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+		return false;
+	q = irdma_uk_sq_quantum(qp, h);
+	remote = f->remote ? UINT64_MAX : 0;
+	if (f->imm)
+		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(wr->imm_data)));
+	len = irdma_uk_frags((uint8_t *)q, wr->sg_list, nsge, f->imm,
+			     hdr_burst & IRDMA_FIELD_MASK(SQ_VALID));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & remote));
+	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] | irdma_uk_addfrag[frags] |
+	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
+	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
+	*head = (h + quanta) & mask;
+	t = &qp->sq_wrtrk[h];
+	irdma_uk_track(t, wr->wr_id, len, quanta, *head, f->wc_opcode,
+		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
+	irdma_uk_hdr_store(q, hdr);
+	return true;
+}
+
+uint16_t
+irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	struct irdma_qp *qp = qp_priv;
+	const struct rdmadev_send_wr *wr = wrs, *end = wrs + nb_wrs;
+	uint32_t head = qp->sq.head;
+	uint32_t tail, op_limit;
+	uint64_t hdr_burst;
+	int64_t r;
+	int ret = 0;
+
+	if (unlikely(!irdma_uk_sq_state_ok(qp))) {
+		if (nb_wrs != 0) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send in HW state %u (RTS/SQD only)",
+				  qp->qp_id, qp->hw_state);
+			ret = -EINVAL;
+		}
+		*err = ret;
+		return 0;
+	}
+	/* The fast path takes gen2 RC QPs (op_limit 0 sends every WR the general way). */
+	op_limit = qp->qp_type == IRDMA_QP_TYPE_ROCE_RC && qp->gen == 2 ?
+		   RDMADEV_WR_OPCODE_MAX : 0;
+	hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
+		    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+	/* acquire: the poller is done with the tracking entries behind its tail */
+	tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
+	while (wr != end) {
+		/* the fast loop has no call in it: its state stays in registers */
+		while (wr != end && irdma_uk_post_fast(qp, wr, &head, hdr_burst, tail, op_limit))
+			wr++;
+		if (wr == end)
+			break;
+		r = irdma_uk_post_general(qp, wr, head, tail);
+		if (unlikely(r < 0)) {
+			ret = (int)r;
+			break;
+		}
+		head = (uint32_t)r;
+		hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
+			    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+		wr++;
+	}
+	*err = ret;
+	if (likely(wr != wrs)) {
+		/* release: the tracking entries before the poller can see the new head */
+		__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
+		/* One doorbell for the burst; irdma_wr32 orders the WQE stores before it. */
+		irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
+	}
+	return (uint16_t)(wr - wrs);
+}
+
+/* ---- receive ---- */
+
+/* Receive posting is allowed from INIT on, up to and including SQD. */
+static inline bool
+irdma_uk_rq_state_ok(const struct irdma_qp *qp)
+{
+	return qp->hw_state == IRDMA_QP_HW_IDLE || qp->hw_state == IRDMA_QP_HW_RTR ||
+	       qp->hw_state == IRDMA_QP_HW_RTS || qp->hw_state == IRDMA_QP_HW_SQD;
+}
+
+uint16_t
+irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	struct irdma_qp *qp = qp_priv;
+	uint32_t mask = qp->rq.quanta - 1;
+	uint32_t step = 1u << qp->rq.shift;
+	uint32_t head = qp->rq.head;
+	uint32_t pol = qp->rq.polarity;
+	uint32_t tail;
+	uint16_t i;
+	int ret = 0;
+
+	if (unlikely(!irdma_uk_rq_state_ok(qp))) {
+		if (nb_wrs != 0) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv in HW state %u (INIT..SQD only)",
+				  qp->qp_id, qp->hw_state);
+			ret = -EINVAL;
+		}
+		*err = ret;
+		return 0;
+	}
+	tail = __atomic_load_n(&qp->rq.tail, __ATOMIC_ACQUIRE);
+	for (i = 0; i < nb_wrs; i++) {
+		const struct rdmadev_recv_wr *wr = &wrs[i];
+		struct irdma_quantum *q;
+
+		if (unlikely(wr->num_sge > qp->max_recv_sge)) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: recv WR 0x%" PRIx64 " refused: %u SGEs, "
+				  "max_recv_sge %u", qp->qp_id, wr->wr_id, wr->num_sge,
+				  qp->max_recv_sge);
+			ret = -EINVAL;
+			break;
+		}
+		/* One WQE stays free: a full ring must not look empty. */
+		if (unlikely(((head - tail) & mask) + 2 * step > qp->rq.quanta)) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: recv WR 0x%" PRIx64 " refused: RQ full",
+				  qp->qp_id, wr->wr_id);
+			ret = -ENOMEM;
+			break;
+		}
+		if (head == 0)
+			pol ^= 1;
+		q = (struct irdma_quantum *)(void *)(qp->rq.base + (size_t)head *
+						     IRDMA_QUANTUM_SIZE);
+		irdma_uk_frags((uint8_t *)q, wr->sg_list, wr->num_sge, false,
+			       IRDMA_PREP(FRAG_VALID, pol));
+		q->qw[2] = 0;
+		qp->rq_wrid[head >> qp->rq.shift] = wr->wr_id;
+		irdma_uk_hdr_store(q, IRDMA_PREP(RQ_ADDFRAGCNT,
+						 irdma_addfragcnt(wr->num_sge, qp->gen == 2)) |
+				      IRDMA_PREP(RQ_VALID, pol));
+		head = (head + step) & mask;
+	}
+	*err = ret;
+	/* No RQ doorbell: the device finds the WQEs by their valid bits (§2). */
+	qp->rq.polarity = (uint8_t)pol;
+	__atomic_store_n(&qp->rq.head, head, __ATOMIC_RELEASE);
+	return i;
+}

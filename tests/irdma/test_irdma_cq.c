@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * CQ resize and queue memory through PBLEs, end to end on the model:
+ *  - rdmadev_cq_resize -> MODIFY_CQ: the WQE bytes decoded at the fact sheet's positions,
+ *    the model's CQ on the new ring (head 0, polarity 1), the struct irdma_cq contract (old
+ *    ring kept while it holds unpolled CQEs, -EBUSY for a second resize until drained),
+ *    shrinking below the unpolled CQEs refused, limits, a refused MODIFY_CQ (fault
+ *    injection) leaving the CQ on its ring;
+ *  - ring_pbl=1: CQ and QP rings given as level-1 PBLE runs (CREATE_CQ VIRTMAP / LPBLSIZE 1,
+ *    CREATE_QP VQ with PBLE indices in the context); the model resolves every ring page
+ *    through the PBLEs to the page's IOVA; QPs go through create / modify / destroy, CQs
+ *    through resize; every PBLE goes back to the pool.
+ * restrack counts and DMA map balance are checked after each scenario.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_memory.h>
+
+#include <pbl.h>
+#include <rdmadev.h>
+#include <rdmadev_driver.h>
+#include <restrack.h>
+
+#include "irdma_ctrl.h"
+#include "irdma_dev.h"
+#include "irdma_model.h"
+#include "test.h"
+
+#ifndef IRDMA_TEST_MODE
+#define IRDMA_TEST_MODE "inline"
+#endif
+
+#define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
+
+/* Fact sheet §5.2 / §5.3, independent of base/. */
+#define OP_CREATE_CQ	0x03
+#define OP_MODIFY_CQ	0x04
+#define OP_CREATE_QP	0x00
+#define CQE_BYTES	32u
+#define PAGE		4096u
+
+static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
+
+static struct irdma_hw *
+hw_of(int id)
+{
+	return irdma_dev_hw(rdmadev_get((int16_t)id));
+}
+
+/* Bits hi:lo of qword @p qw of a raw little-endian WQE. */
+static uint64_t
+wqe_bits(const uint8_t *w, unsigned int qw, unsigned int hi, unsigned int lo)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)w[qw * 8 + i] << (8 * i);
+	v >>= lo;
+	if (hi - lo < 63)
+		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
+	return v;
+}
+
+/* The newest CQP WQE the model fetched whose opcode is @p op. */
+static bool
+newest_wqe(int id, int op, uint8_t w[64])
+{
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		int got = irdma_model_cqp_capture(hw_of(id), i, w);
+
+		if (got < 0)
+			return false;
+		if (got == op)
+			return true;
+	}
+	return false;
+}
+
+struct env {
+	int id;
+	struct rdmadev_ctx *ctx;
+	struct rdmadev_pd *pd;
+};
+
+static int
+env_up(struct env *e, const char *devargs)
+{
+	memset(e, 0, sizeof(*e));
+	e->id = rdmadev_open(devargs);
+	TEST_CHECK(e->id >= 0);
+	if (e->id < 0)
+		return -1;
+	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
+	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
+	if (e->ctx != NULL)
+		TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
+	return e->pd != NULL ? 0 : -1;
+}
+
+static void
+env_down(struct env *e)
+{
+	struct rdmadev *dev = rdmadev_get((int16_t)e->id);
+	struct irdma_model_stats st;
+
+	if (dev != NULL) {
+		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
+		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_CQ, NULL), 0);
+	}
+	if (e->pd != NULL)
+		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
+	if (e->ctx != NULL)
+		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
+	memset(&st, 0, sizeof(st));
+	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
+	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
+	TEST_CHECK_EQ(st.dma_faults, 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	TEST_CHECK_EQ(rdmadev_count(), 0);
+}
+
+static struct rdmadev_cq *
+cq_new(const struct env *e, uint32_t cqe)
+{
+	const struct rdmadev_cq_attr a = { .cqe = cqe, .comp_vector = 0 };
+	struct rdmadev_cq *cq = NULL;
+
+	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &a, &cq), 0);
+	return cq;
+}
+
+static struct irdma_model_cq_info
+cq_info(const struct env *e, const struct rdmadev_cq *cq)
+{
+	struct irdma_model_cq_info in;
+
+	memset(&in, 0, sizeof(in));
+	TEST_CHECK_EQ(irdma_model_cq_get(hw_of(e->id), rdmadev_cq_id(cq), &in), 0);
+	return in;
+}
+
+/* Pretend the device wrote @p n CQEs at the head of the CQ's current ring. */
+static void
+fake_cqes(struct irdma_cq *q, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct irdma_cqe *c = (struct irdma_cqe *)(void *)(q->cur.base +
+							 (size_t)(q->cur.head + i) * CQE_BYTES);
+
+		irdma_set(c, CQE_VALID, q->cur.polarity);
+	}
+}
+
+static void
+test_resize(void)
+{
+	struct irdma_model_stats st;
+	struct irdma_model_cq_info in;
+	struct rdmadev_cq *cq;
+	struct irdma_cq *q;
+	uint8_t *old_base;
+	uint8_t w[64];
+	struct env e;
+
+	if (env_up(&e, DEVARGS) != 0 || (cq = cq_new(&e, 64)) == NULL) {
+		env_down(&e);
+		return;
+	}
+	q = cq->obj.fp.drv;
+	in = cq_info(&e, cq);
+	TEST_CHECK_EQ(in.size, 65);
+	TEST_CHECK_EQ(in.pbl_level, 0);
+	/* Grow. */
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 200), 0);
+	TEST_CHECK_EQ(rdmadev_cq_size(cq), 200);
+	in = cq_info(&e, cq);
+	TEST_CHECK_EQ(in.size, 201);
+	TEST_CHECK_EQ(in.head, 0);
+	TEST_CHECK_EQ(in.polarity, 1);
+	TEST_CHECK_EQ(in.pa, rte_mem_virt2iova(q->cur.base));
+	TEST_CHECK_EQ(in.shadow_pa, q->shadow_mem.iova);
+	TEST_CHECK_EQ(q->cur.size, 201);
+	TEST_CHECK_EQ(q->cur.head, 0);
+	TEST_CHECK_EQ(q->cur.polarity, 1);
+	TEST_CHECK(q->old.base == NULL);	/* nothing was left to poll */
+	TEST_CHECK(q->old_ring.buf.va != NULL);	/* freed at the next resize */
+	TEST_CHECK(newest_wqe(e.id, OP_MODIFY_CQ, w));
+	TEST_CHECK_EQ(wqe_bits(w, 0, 20, 0), 201);		/* CQSIZE */
+	TEST_CHECK_EQ(wqe_bits(w, 1, 62, 0), (uint64_t)(uintptr_t)q >> 1);
+	TEST_CHECK_EQ(wqe_bits(w, 4, 63, 0), in.pa);		/* new ring PA */
+	TEST_CHECK_EQ(wqe_bits(w, 5, 63, 0), in.shadow_pa);
+	TEST_CHECK_EQ(wqe_bits(w, 3, 18, 0), rdmadev_cq_id(cq));	/* CQID */
+	TEST_CHECK_EQ(wqe_bits(w, 3, 37, 32), OP_MODIFY_CQ);
+	TEST_CHECK_EQ(wqe_bits(w, 3, 43, 43), 1);		/* CQRESIZE */
+	TEST_CHECK_EQ(wqe_bits(w, 3, 45, 44), 0);		/* LPBLSIZE */
+	TEST_CHECK_EQ(wqe_bits(w, 3, 46, 46), 1);		/* CHKOVERFLOW */
+	TEST_CHECK_EQ(wqe_bits(w, 3, 47, 47), 0);		/* VIRTMAP */
+	TEST_CHECK_EQ(wqe_bits(w, 3, 49, 49), 0);		/* no CEQIDVALID in MODIFY */
+	/* Shrink, small. */
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 2), 0);
+	TEST_CHECK_EQ(rdmadev_cq_size(cq), 3);	/* at least 4 slots */
+	TEST_CHECK_EQ(cq_info(&e, cq).size, 4);
+	/* Unpolled CQEs: no shrinking below them; they stay in the old ring. */
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 32), 0);
+	fake_cqes(q, 3);
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 2), -EINVAL);
+	old_base = q->cur.base;
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 16), 0);
+	TEST_CHECK(q->old.base == old_base);
+	TEST_CHECK_EQ(q->old.size, 33);
+	TEST_CHECK_EQ(q->old.head, 0);
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 40), -EBUSY);	/* old ring not drained */
+	TEST_CHECK_EQ(rdmadev_cq_size(cq), 16);
+	q->old.base = NULL;	/* what the poll path does when it drained it */
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 40), 0);
+	TEST_CHECK_EQ(cq_info(&e, cq).size, 41);
+	/* A refused MODIFY_CQ leaves the CQ where it was. */
+	in = cq_info(&e, cq);
+	old_base = q->cur.base;
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_MODIFY_CQ, 1, 0xffff, 0x123), 0);
+	TEST_CHECK(rdmadev_cq_resize(cq, 100) < 0);
+	TEST_CHECK_EQ(rdmadev_cq_size(cq), 40);
+	TEST_CHECK(q->cur.base == old_base);
+	TEST_CHECK_EQ(cq_info(&e, cq).pa, in.pa);
+	/* Limits (library) and bad handles. */
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 0), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, IRDMA_MAX_CQE_REPORTED + 1), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_cq_resize(NULL, 10), -EINVAL);
+	memset(&st, 0, sizeof(st));
+	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st), 0);
+	TEST_CHECK_EQ(st.cq_resizes, 5);	/* 200, 2, 32, 16, 40 */
+	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	env_down(&e);
+}
+
+/* Every page of [va, va + len) resolves through the PBLE run at @p first to its IOVA. */
+static void
+check_pble_run(const struct env *e, uint32_t first, const uint8_t *va, size_t len)
+{
+	rte_iova_t iova;
+	uint32_t p;
+
+	for (p = 0; p < (len + PAGE - 1) / PAGE; p++) {
+		iova = 0;
+		TEST_CHECK_EQ(irdma_model_pble_lookup(hw_of(e->id), 1, first, p, &iova), 0);
+		TEST_CHECK_EQ(iova, rte_mem_virt2iova(va + (size_t)p * PAGE));
+	}
+}
+
+static void
+test_cq_pbl(void)
+{
+	struct irdma_model_cq_info in;
+	struct pbl_pool_stats ps;
+	struct pbl_pool *pool;
+	struct rdmadev_cq *cq;
+	struct irdma_cq *q;
+	uint8_t w[64];
+	struct env e;
+
+	if (env_up(&e, DEVARGS ",ring_pbl=1") != 0 || (cq = cq_new(&e, 300)) == NULL) {
+		env_down(&e);
+		return;
+	}
+	q = cq->obj.fp.drv;
+	pool = q->pbl.pbl.pool;
+	TEST_CHECK(pool != NULL);
+	TEST_CHECK(q->pbl.virtual_map);
+	in = cq_info(&e, cq);
+	TEST_CHECK_EQ(in.pbl_level, 1);
+	TEST_CHECK_EQ(in.size, 301);
+	TEST_CHECK_EQ(in.pa, 0);
+	TEST_CHECK_EQ(in.first_pble, q->pbl.ring_addr);
+	check_pble_run(&e, in.first_pble, q->cur.base, 301 * CQE_BYTES);
+	TEST_CHECK(newest_wqe(e.id, OP_CREATE_CQ, w));
+	TEST_CHECK_EQ(wqe_bits(w, 3, 47, 47), 1);		/* VIRTMAP */
+	TEST_CHECK_EQ(wqe_bits(w, 3, 45, 44), 1);		/* LPBLSIZE: level 1 */
+	TEST_CHECK_EQ(wqe_bits(w, 6, 27, 0), in.first_pble);	/* FIRSTPMPBLIDX */
+	TEST_CHECK_EQ(wqe_bits(w, 4, 63, 0), 0);		/* no PA */
+	/* Resize keeps the level; the old run lives until the next resize. */
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 600), 0);
+	in = cq_info(&e, cq);
+	TEST_CHECK_EQ(in.pbl_level, 1);
+	TEST_CHECK_EQ(in.first_pble, q->pbl.ring_addr);
+	check_pble_run(&e, in.first_pble, q->cur.base, 601 * CQE_BYTES);
+	TEST_CHECK(newest_wqe(e.id, OP_MODIFY_CQ, w));
+	TEST_CHECK_EQ(wqe_bits(w, 3, 47, 47), 1);
+	TEST_CHECK_EQ(wqe_bits(w, 3, 45, 44), 1);
+	TEST_CHECK_EQ(wqe_bits(w, 6, 27, 0), in.first_pble);
+	pbl_pool_stats_get(pool, &ps);
+	TEST_CHECK_EQ(ps.runs, 2);
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 100), 0);
+	pbl_pool_stats_get(pool, &ps);
+	TEST_CHECK_EQ(ps.runs, 2);	/* the first run went, the 600-entry one is old now */
+	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	pbl_pool_stats_get(pool, &ps);
+	TEST_CHECK_EQ(ps.runs, 0);
+	env_down(&e);
+}
+
+static void
+test_qp_pbl(void)
+{
+	const uint32_t sq_bytes = 16384, rq_bytes = 4096;	/* 512 and 64 quanta */
+	struct rdmadev_qp_init_attr ia;
+	struct irdma_model_qp_info in;
+	struct rdmadev_qp *qp = NULL;
+	struct pbl_pool_stats ps;
+	struct rdmadev_qp_attr a;
+	struct rdmadev_cq *cq;
+	struct irdma_qp *q;
+	uint8_t w[64];
+	const uint8_t *ctx;
+	struct env e;
+
+	if (env_up(&e, DEVARGS ",ring_pbl=1") != 0 || (cq = cq_new(&e, 64)) == NULL) {
+		env_down(&e);
+		return;
+	}
+	memset(&ia, 0, sizeof(ia));
+	ia.pd = e.pd;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.qp_type = RDMADEV_QPT_UD;
+	ia.cap.max_send_wr = 32;
+	ia.cap.max_recv_wr = 16;
+	ia.cap.max_send_sge = 2;
+	ia.cap.max_recv_sge = 2;
+	ia.cap.max_inline_data = 32;
+	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
+	if (qp == NULL) {
+		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+		env_down(&e);
+		return;
+	}
+	q = qp->obj.fp.drv;
+	TEST_CHECK(q->pbl.virtual_map);
+	memset(&in, 0, sizeof(in));
+	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), rdmadev_qp_num(qp), &in), 0);
+	TEST_CHECK_EQ(in.pbl_level, 1);
+	TEST_CHECK_EQ(in.sq_quanta * 32, sq_bytes);
+	TEST_CHECK_EQ(in.rq_quanta * 32 <= rq_bytes, 1);
+	/* One run: SQ pages, then RQ pages (index + sq_pages). */
+	TEST_CHECK_EQ(in.rq_first_pble, in.sq_first_pble + sq_bytes / PAGE);
+	check_pble_run(&e, in.sq_first_pble, q->sq.base, sq_bytes);
+	check_pble_run(&e, in.rq_first_pble, q->rq.base, rq_bytes);
+	/* The shadow area is an address: the page after the RQ. */
+	TEST_CHECK_EQ(in.shadow_pa, rte_mem_virt2iova((uint8_t *)q->sq.base + sq_bytes + rq_bytes));
+	ctx = (const uint8_t *)q->hctx.va + 256;
+	TEST_CHECK_EQ(wqe_bits(ctx, 1, 63, 0), in.sq_first_pble);	/* byte 8: SQ */
+	TEST_CHECK_EQ(wqe_bits(ctx, 2, 63, 0), in.rq_first_pble);	/* byte 16: RQ */
+	TEST_CHECK(newest_wqe(e.id, OP_CREATE_QP, w));
+	TEST_CHECK_EQ(wqe_bits(w, 3, 45, 45), 1);			/* VQ */
+	/* The whole verbs chain on PBLE rings. */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RDMADEV_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = 7;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+				       RDMADEV_QP_PORT | RDMADEV_QP_QKEY), 0);
+	a.qp_state = RDMADEV_QPS_RTR;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+	a.qp_state = RDMADEV_QPS_RTS;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), rdmadev_qp_num(qp), &in), 0);
+	TEST_CHECK_EQ(in.state, 2);	/* RTS */
+	TEST_CHECK_EQ(in.pbl_level, 1);
+	a.qp_state = RDMADEV_QPS_ERR;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+	a.qp_state = RDMADEV_QPS_RESET;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+	pbl_pool_stats_get(q->pbl.pbl.pool, &ps);
+	TEST_CHECK_EQ(ps.runs, 2);	/* the QP's and the CQ's */
+	{
+		struct pbl_pool *pool = q->pbl.pbl.pool;
+
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+		pbl_pool_stats_get(pool, &ps);
+		TEST_CHECK_EQ(ps.runs, 1);
+	}
+	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	env_down(&e);
+}
+
+/* Without ring_pbl, IOVA-contiguous rings stay level 0 (the kernel's choice). */
+static void
+test_level0_default(void)
+{
+	struct rdmadev_cq *cq;
+	struct irdma_cq *q;
+	struct env e;
+
+	if (env_up(&e, DEVARGS) != 0 || (cq = cq_new(&e, 64)) == NULL) {
+		env_down(&e);
+		return;
+	}
+	q = cq->obj.fp.drv;
+	TEST_CHECK(!q->pbl.virtual_map);
+	TEST_CHECK_EQ(q->pbl.ring_addr, rte_mem_virt2iova(q->cur.base));
+	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	TEST_CHECK_EQ(rdmadev_open("irdma_model1,ring_pbl=2"), -EINVAL);
+	env_down(&e);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_cq_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_resize);
+	TEST_RUN(test_cq_pbl);
+	TEST_RUN(test_qp_pbl);
+	TEST_RUN(test_level0_default);
+	rte_eal_cleanup();
+	return test_done();
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef UK_FIXTURE_H
+#define UK_FIXTURE_H
+
+/*
+ * Test fixture of the data-path tests: a struct irdma_hw whose backend records register
+ * writes (no model, no EAL device), QPs and CQs built in calloc'd memory, and the fact
+ * sheet's bit positions as plain numbers (the tests decode and build WQEs and CQEs with
+ * these, never with base/).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "irdma_ctrl.h"
+#include "irdma_uk.h"
+
+/* ---- fact sheet positions (§1.2-§1.6, §2, §3, §4) ---- */
+
+/* SQ header (quantum 0 qword 3). */
+#define F_REMSTAG	31, 0
+#define F_AHID		16, 0
+#define F_STAGKEY	7, 0
+#define F_STAGINDEX	31, 8
+#define F_OPCODE	37, 32
+#define F_ADDFRAGCNT	41, 38
+#define F_LPBLSIZE	45, 44
+#define F_HPAGESIZE	47, 46
+#define F_IMMFLAG	47, 47
+#define F_STAGRIGHTS	52, 48
+#define F_VABASEDTO	53, 53
+#define F_INLINELEN	55, 48
+#define F_INLINEFLAG	57, 57
+#define F_READFENCE	60, 60
+#define F_LOCALFENCE	61, 61
+#define F_SIGCOMPL	62, 62
+#define F_VALID		63, 63
+
+/* CQE qword 3 and the others. */
+#define C_MINERR	15, 0
+#define C_MAJERR	31, 16
+#define C_WQEIDX	46, 32
+#define C_EXT		50, 50
+#define C_STAG		53, 53
+#define C_ERROR		55, 55
+#define C_OP		61, 56
+#define C_SQ		62, 62
+#define C_VALID		63, 63
+
+/* Registers. */
+#define REG_WQEALLOC	0x00504400u
+#define REG_CQARM	0x00502c00u
+
+/** Bits hi..lo of @p v. */
+static inline uint64_t
+bits(uint64_t v, unsigned int hi, unsigned int lo)
+{
+	v >>= lo;
+	return hi - lo < 63 ? v & ((UINT64_C(1) << (hi - lo + 1)) - 1) : v;
+}
+
+/** @p v placed at bits hi..lo. */
+static inline uint64_t
+put(uint64_t v, unsigned int hi, unsigned int lo)
+{
+	return (hi - lo < 63 ? v & ((UINT64_C(1) << (hi - lo + 1)) - 1) : v) << lo;
+}
+
+/** Field F (a "hi, lo" macro) of @p v. */
+#define GETF(v, F) bits((v), F)
+/** @p x placed in field F. */
+#define PUTF(x, F) put((x), F)
+
+/** The little-endian qword at byte @p off of @p base. */
+static inline uint64_t
+le64_at(const void *base, size_t off)
+{
+	const uint8_t *b = (const uint8_t *)base + off;
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/** Store @p v little endian at byte @p off of @p base. */
+static inline void
+le64_put(void *base, size_t off, uint64_t v)
+{
+	uint8_t *b = (uint8_t *)base + off;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* ---- recorded register writes ---- */
+
+/** Register writes the fake backend saw since ukf_regs_clear(). */
+extern unsigned int ukf_nb_writes;
+/** Their offsets. */
+extern uint32_t ukf_write_off[256];
+/** Their values. */
+extern uint32_t ukf_write_val[256];
+
+/** Forget the recorded writes. */
+void ukf_regs_clear(void);
+
+/** A device whose register writes are recorded (bar0 NULL: every write traps). */
+void ukf_hw_init(struct irdma_hw *hw);
+
+/** What a test QP looks like. */
+struct ukf_qp_conf {
+	uint32_t sq_quanta;	/**< power of two */
+	uint32_t rq_quanta;	/**< power of two */
+	uint8_t rq_shift;	/**< RQ WQE size shift */
+	uint8_t type;		/**< IRDMA_QP_TYPE_ROCE_RC / _UD */
+	uint8_t max_send_sge;	/**< cap */
+	uint8_t max_recv_sge;	/**< cap */
+	uint8_t max_inline;	/**< cap */
+};
+
+/** The default: 512-quantum SQ, 64-quantum RQ of 128-byte WQEs, RC, full caps, RTS. */
+extern const struct ukf_qp_conf ukf_qp_default;
+
+/** Build @p qp in calloc'd memory on @p hw (id 0x123, HW state RTS). */
+void ukf_qp_init(struct irdma_qp *qp, struct irdma_hw *hw, const struct ukf_qp_conf *conf);
+
+/** Free what ukf_qp_init() allocated. */
+void ukf_qp_fini(struct irdma_qp *qp);
+
+/** Build @p cq with @p size entries (id 7) on @p hw; shadow area zeroed. */
+void ukf_cq_init(struct irdma_cq *cq, struct irdma_hw *hw, uint32_t size);
+
+/** Free what ukf_cq_init() allocated (and an old ring set with ukf_cq_old()). */
+void ukf_cq_fini(struct irdma_cq *cq);
+
+#endif /* UK_FIXTURE_H */
