@@ -239,6 +239,7 @@ struct tp_remote {
 	uint32_t qpn;		/**< peer QPN */
 	uint32_t psn;		/**< peer initial PSN */
 	uint8_t gid[16];	/**< peer GID */
+	uint8_t mac[6];		/**< peer port MAC (AV destination) */
 	uint32_t rkey;		/**< peer buffer's rkey */
 	uint64_t addr;		/**< peer buffer's address */
 };
@@ -297,6 +298,8 @@ struct tp_ctx {
 	unsigned int nb_sides;			/**< 2 in one process, 1 in two-process mode */
 	struct rdmadev_cm_id *cm;		/**< two-process exchange endpoint */
 	bool ready;				/**< objects exist and QPs are connected */
+	bool stale;				/**< a run failed: rebuild the objects first */
+	struct tp_config shape;			/**< configuration the objects were built for */
 	volatile bool stop;			/**< ask a run to stop (SIGINT, `stop`) */
 	struct tp_report rep;			/**< output sinks */
 	FILE *out;				/**< where commands print */
@@ -306,6 +309,8 @@ struct tp_ctx {
 int tp_devices_open(struct tp_ctx *t);
 /** Create every object of the sides and connect their QPs. @return 0 or -errno. */
 int tp_setup(struct tp_ctx *t);
+/** True when the objects must be (re)built for the configuration (see tp_setup()). */
+bool tp_needs_setup(const struct tp_ctx *t);
 /** Destroy every object (safe on a partial setup). @return 0 or the first -errno. */
 int tp_teardown(struct tp_ctx *t);
 /** Stop and close the devices; returns the leaks rdmadev_close counted (>= 0) or -errno. */

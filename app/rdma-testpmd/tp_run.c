@@ -312,6 +312,20 @@ tp_close_sink(FILE *f)
 		fclose(f);
 }
 
+/* Posted work and not a single completion or arrival on any side. */
+static bool
+tp_nothing_completed(const struct tp_ctx *t)
+{
+	uint64_t posted = 0, seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->nb_sides; i++) {
+		posted += t->side[i].scnt;
+		seen += t->side[i].ccnt + t->side[i].rcnt;
+	}
+	return posted > 0 && seen == 0;
+}
+
 static void
 tp_explain(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, int rc)
 {
@@ -328,6 +342,11 @@ tp_explain(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, int rc)
 		fprintf(stderr, "rdma-testpmd: the device's data path is not available in this "
 			"build (the irdma PMD's post_send/post_recv/poll_cq refuse with -ENOTSUP)"
 			"\n");
+	else if (rc == -ETIMEDOUT && tp_nothing_completed(t))
+		fprintf(stderr, "rdma-testpmd: the device completed none of the work requests "
+			"posted: its data path is not running%s\n", t->model ? " (on the device "
+			"model: the engine that executes WQEs is not in this build, or stopped)" :
+			"");
 }
 
 static int
@@ -373,11 +392,16 @@ tp_run_test(struct tp_ctx *t)
 
 	if (tp_config_check(&t->cfg, stderr) < 0 || tp_lcores_check(t) < 0)
 		return -EINVAL;
-	/* Objects are shaped by the configuration: rebuild them for every run. */
-	rc = tp_setup(t);
-	if (rc < 0) {
-		tp_teardown(t);
-		return rc;
+	/*
+	 * The objects are kept between runs (`show qp`, `dump wqe` see the rings a run used)
+	 * unless a knob that shapes them changed or the last run failed.
+	 */
+	if (tp_needs_setup(t)) {
+		rc = tp_setup(t);
+		if (rc < 0) {
+			tp_teardown(t);
+			return rc;
+		}
 	}
 	t->rep.out = t->out;
 	t->rep.histogram = t->cfg.histogram;
@@ -391,6 +415,8 @@ tp_run_test(struct tp_ctx *t)
 	} else {
 		rc = tp_run_sizes(t, eng);
 	}
+	if (rc < 0)
+		t->stale = true;
 	tp_close_sink(t->rep.json);
 	tp_close_sink(t->rep.csv);
 	t->rep.json = t->rep.csv = NULL;

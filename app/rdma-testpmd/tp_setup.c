@@ -126,8 +126,9 @@ tp_devices_close(struct tp_ctx *t)
 }
 
 /*
- * The side's GID: RoCEv2's IPv4-mapped form (::ffff:a.b.c.d) of the device's address, taken
- * from its devargs key ip=a.b.c.d when it has one, else ::ffff:192.168.0.<dev id + 1>.
+ * The side's GID: entry 0 of the device's GID table (rdmadev_gid_get; on the model the ip=
+ * devargs or ::ffff:10.0.0.<N + 1>). A driver without a GID table gets RoCEv2's IPv4-mapped
+ * form of the devargs ip= address, else ::ffff:192.168.0.<dev id + 1>.
  */
 static void
 tp_local_gid(const struct tp_side *s, uint8_t gid[16])
@@ -135,6 +136,8 @@ tp_local_gid(const struct tp_side *s, uint8_t gid[16])
 	const char *ip = strstr(s->devargs, ",ip=");
 	unsigned int a, b, c, d;
 
+	if (rdmadev_gid_get(s->dev_id, 0, gid) == 0)
+		return;
 	memset(gid, 0, 16);
 	gid[10] = 0xff;
 	gid[11] = 0xff;
@@ -152,6 +155,31 @@ tp_local_gid(const struct tp_side *s, uint8_t gid[16])
 	gid[15] = (uint8_t)(s->dev_id + 1);
 }
 
+/* The side's port MAC (zero when the driver has no port information). */
+static void
+tp_local_mac(const struct tp_side *s, uint8_t mac[6])
+{
+	struct rdmadev_port_info pi;
+
+	memset(mac, 0, 6);
+	if (rdmadev_port_info_get(s->dev_id, &pi) == 0)
+		memcpy(mac, pi.mac, 6);
+}
+
+/*
+ * A peer in another process: its MAC is not exchanged (perftest's exchange has none). For an
+ * IPv4-mapped GID use 02:00:a.b.c.d, the address the model's UDP wire gives a sender; the UDP
+ * wire delivers by IP address and rewrites the MACs anyway.
+ */
+static void
+tp_remote_mac(const uint8_t gid[16], uint8_t mac[6])
+{
+	memset(mac, 0, 6);
+	if (gid[10] == 0xff && gid[11] == 0xff) {
+		mac[0] = 0x02;
+		memcpy(mac + 2, gid + 12, 4);
+	}
+}
 static uint32_t
 tp_area_size(const struct tp_config *cfg)
 {
@@ -270,6 +298,7 @@ tp_fill_av(const struct tp_remote *r, struct rdmadev_ah_attr *av)
 {
 	memset(av, 0, sizeof(*av));
 	memcpy(av->dgid, r->gid, sizeof(av->dgid));
+	memcpy(av->dmac, r->mac, sizeof(av->dmac));
 	av->hop_limit = 64;
 	av->vlan_id = 0xffff;
 	av->port_num = 1;
@@ -454,6 +483,7 @@ tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 					    t->cfg.mode == TP_MODE_SERVER ? "a client" : t->cfg.peer,
 					    t->cfg.port, strerror(-rc));
 		tp_remote_from(&s->remote[i], &remote);
+		tp_remote_mac(s->remote[i].gid, s->remote[i].mac);
 	}
 	return rc;
 }
@@ -467,8 +497,10 @@ tp_connect_local(struct tp_side *a, struct tp_side *b)
 	for (i = 0; i < a->nb_qps; i++) {
 		tp_local_param(b, i, &p);
 		tp_remote_from(&a->remote[i], &p);
+		tp_local_mac(b, a->remote[i].mac);
 		tp_local_param(a, i, &p);
 		tp_remote_from(&b->remote[i], &p);
+		tp_local_mac(a, b->remote[i].mac);
 	}
 }
 
@@ -489,6 +521,18 @@ tp_sides_init(struct tp_ctx *t)
 		t->side[0].peer = &t->side[1];
 		t->side[1].peer = &t->side[0];
 	}
+}
+
+bool
+tp_needs_setup(const struct tp_ctx *t)
+{
+	const struct tp_config *a = &t->shape, *b = &t->cfg;
+
+	return !t->ready || t->stale || a->qps != b->qps || a->conn != b->conn ||
+	       a->tx_depth != b->tx_depth || a->rx_depth != b->rx_depth ||
+	       a->inline_size != b->inline_size || a->mtu != b->mtu ||
+	       tp_area_size(a) != tp_area_size(b) || a->mode != b->mode || a->port != b->port ||
+	       strcmp(a->peer, b->peer) != 0;
 }
 
 int
@@ -525,6 +569,8 @@ tp_setup(struct tp_ctx *t)
 				rdmadev_qp_num(t->side[i].qp[0]), rdmadev_cq_id(t->side[i].scq),
 				rdmadev_cq_id(t->side[i].rcq), (unsigned long)t->side[i].buf_len);
 	t->ready = rc == 0;
+	t->stale = false;
+	t->shape = t->cfg;
 	return rc;
 }
 
