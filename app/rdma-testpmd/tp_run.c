@@ -156,15 +156,16 @@ tp_loop_run(void *arg)
 	return 0;
 }
 
+/* Post timestamps, and completion timestamps for the BW tests. */
 static int
-tp_samples_alloc(struct tp_side *s, uint64_t n)
+tp_samples_alloc(struct tp_side *s, uint64_t n, bool completions)
 {
 	rte_free(s->tposted);
 	rte_free(s->tcompleted);
 	s->tposted = rte_malloc("tp_tposted", n * sizeof(uint64_t), 0);
-	s->tcompleted = rte_malloc("tp_tcompleted", n * sizeof(uint64_t), 0);
+	s->tcompleted = completions ? rte_malloc("tp_tcompleted", n * sizeof(uint64_t), 0) : NULL;
 	s->nb_samples = n;
-	if (s->tposted == NULL || s->tcompleted == NULL)
+	if (s->tposted == NULL || (completions && s->tcompleted == NULL))
 		return tp_side_fail(s, -ENOMEM, "no memory for %" PRIu64 " timestamps", n);
 	return 0;
 }
@@ -359,7 +360,8 @@ tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 	/* Timestamps: the client always, a server for its own latency table. */
 	for (i = 0; i < t->nb_sides; i++)
 		if ((t->side[i].role == TP_CLIENT || eng->kind == TP_LAT) &&
-		    tp_samples_alloc(&t->side[i], (uint64_t)t->cfg.iters * t->cfg.qps) < 0)
+		    tp_samples_alloc(&t->side[i], (uint64_t)t->cfg.iters * t->cfg.qps,
+				     eng->kind == TP_BW) < 0)
 			return t->side[i].error;
 	tp_report_header(&t->rep, eng->kind, eng->name, &t->cfg);
 	for (;;) {

@@ -352,12 +352,13 @@ def mode_two_process(t, binary, src):
 def mode_two_process_kill(t, binary, src):
     for victim in ('client', 'server'):
         port = free_port()
-        common = ['-e', 'send_lat', '-n', '100000000', '-s', '2', '-p', str(port),
+        # Long enough to be killed mid-run (4 M round trips), small enough to allocate.
+        common = ['-e', 'send_lat', '-n', '4000000', '-s', '2', '-p', str(port),
                   '--timeout', '1000']
         srv = start(binary, 'ks', common + ['--server', '--dev', SERVER_DEV])
         time.sleep(0.5)
         cli = start(binary, 'kc', common + ['--client', '127.0.0.1', '--dev', CLIENT_DEV])
-        time.sleep(3)
+        time.sleep(2)
         dead, other = (cli, srv) if victim == 'client' else (srv, cli)
         dead.send_signal(signal.SIGKILL)
         dead.wait()
