@@ -83,7 +83,9 @@ tp_wait_run(void)
 	pthread_join(tp_cl.runner, NULL);
 	tp_cl.running = false;
 	tp_cl.t->stop = false;
-	if (tp_cl.run_rc < 0)
+	if (tp_cl.run_rc == -EINTR)
+		fprintf(stdout, "the test was stopped\n");
+	else if (tp_cl.run_rc < 0)
 		tp_cmd_fail("the test failed: %s", strerror(-tp_cl.run_rc));
 	return tp_cl.run_rc;
 }
