@@ -218,6 +218,18 @@ def mode_bad_input(t, binary, src):
                                       '-n', '10'], timeout=60)
     t.ok(rc not in (0, None) and 'exchanging QP parameters' in err,
          'server without a client: exit %s after %.1f s' % (rc, time.time() - start))
+    check_sigint(t, binary)
+
+
+def check_sigint(t, binary):
+    """Ctrl-C in the middle of a run: it stops, says so, tears down and exits 1."""
+    p = start(binary, 'si', ['-e', 'write_lat', '-n', '4000000', '--timeout', '60000', '-v'])
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    rc, out, err = finish(p, timeout=30)
+    t.ok(rc not in (0, None), 'SIGINT mid-run: exits %s' % rc)
+    t.ok('failed: stopped' in err, 'SIGINT mid-run: says it was stopped')
+    t.ok('0 leaked objects' in out, 'SIGINT mid-run: tears down cleanly')
 
 
 def mode_first_run(t, binary, src):
