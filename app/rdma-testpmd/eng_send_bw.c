@@ -39,6 +39,7 @@ send_bw_server(struct tp_side *s)
 	for (i = 0; i < s->nb_qps; i++)
 		if (tp_fill_recv(s, i) < 0)
 			return s->error;
+	/* Acquire: a duration run's client lowers the target from its lcore (tp_set_target). */
 	if (s->rcnt >= __atomic_load_n(&s->iters, __ATOMIC_ACQUIRE) * s->nb_qps)
 		return 1;
 	if (s->cfg->conn == RDMADEV_QPT_UD && s->peer != NULL &&

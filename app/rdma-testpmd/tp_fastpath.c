@@ -247,6 +247,7 @@ tp_reset_side(struct tp_side *s, uint32_t size)
 void
 tp_set_target(struct tp_side *s, uint64_t iters)
 {
+	/* Release: the peer may step on another lcore and reads the target with acquire. */
 	__atomic_store_n(&s->iters, iters, __ATOMIC_RELEASE);
 	if (s->peer != NULL)
 		__atomic_store_n(&s->peer->iters, iters, __ATOMIC_RELEASE);
@@ -263,7 +264,8 @@ tp_passive_step(struct tp_side *s)
 {
 	if (tp_poll_send(s) < 0)
 		return s->error;
-	/* In one process, stay (and keep the device polled) until the client is done. */
+	/* In one process, stay (and keep the device polled) until the client is done; acquire
+	 * pairs with the release of the loop that set it (maybe on another lcore). */
 	if (s->peer != NULL)
 		return __atomic_load_n(&s->peer->done, __ATOMIC_ACQUIRE) ? 1 : 0;
 	return 1;

@@ -130,6 +130,7 @@ tp_loop_run(void *arg)
 		for (i = 0; i < l->nb; i++) {
 			struct tp_side *s = l->sides[i];
 
+			/* done: written by this loop, read by a peer's step on another lcore. */
 			if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 				continue;
 			rc = s->eng->step(s);
