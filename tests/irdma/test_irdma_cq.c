@@ -182,24 +182,24 @@ test_resize(void)
 	}
 	q = cq->obj.fp.drv;
 	in = cq_info(&e, cq);
-	TEST_CHECK_EQ(in.size, 65);
+	TEST_CHECK_EQ(in.size, 130);	/* (64 + 1) x 2 */
 	TEST_CHECK_EQ(in.pbl_level, 0);
 	/* Grow. */
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 200), 0);
 	TEST_CHECK_EQ(rdmadev_cq_size(cq), 200);
 	in = cq_info(&e, cq);
-	TEST_CHECK_EQ(in.size, 201);
+	TEST_CHECK_EQ(in.size, 402);
 	TEST_CHECK_EQ(in.head, 0);
 	TEST_CHECK_EQ(in.polarity, 1);
 	TEST_CHECK_EQ(in.pa, rte_mem_virt2iova(q->cur.base));
 	TEST_CHECK_EQ(in.shadow_pa, q->shadow_mem.iova);
-	TEST_CHECK_EQ(q->cur.size, 201);
+	TEST_CHECK_EQ(q->cur.size, 402);
 	TEST_CHECK_EQ(q->cur.head, 0);
 	TEST_CHECK_EQ(q->cur.polarity, 1);
 	TEST_CHECK(q->old.base == NULL);	/* nothing was left to poll */
 	TEST_CHECK(q->old_ring.buf.va != NULL);	/* freed at the next resize */
 	TEST_CHECK(newest_wqe(e.id, OP_MODIFY_CQ, w));
-	TEST_CHECK_EQ(wqe_bits(w, 0, 20, 0), 201);		/* CQSIZE */
+	TEST_CHECK_EQ(wqe_bits(w, 0, 20, 0), 402);		/* CQSIZE: (200 + 1) x 2 */
 	TEST_CHECK_EQ(wqe_bits(w, 1, 62, 0), (uint64_t)(uintptr_t)q >> 1);
 	TEST_CHECK_EQ(wqe_bits(w, 4, 63, 0), in.pa);		/* new ring PA */
 	TEST_CHECK_EQ(wqe_bits(w, 5, 63, 0), in.shadow_pa);
@@ -212,8 +212,9 @@ test_resize(void)
 	TEST_CHECK_EQ(wqe_bits(w, 3, 49, 49), 0);		/* no CEQIDVALID in MODIFY */
 	/* Shrink, small. */
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 2), 0);
-	TEST_CHECK_EQ(rdmadev_cq_size(cq), 3);	/* at least 4 slots */
-	TEST_CHECK_EQ(cq_info(&e, cq).size, 4);
+	/* (2 + 1) x 2 slots: gen2 extended CQEs take two */
+	TEST_CHECK_EQ(rdmadev_cq_size(cq), 2);
+	TEST_CHECK_EQ(cq_info(&e, cq).size, 6);
 	/* Unpolled CQEs: no shrinking below them; they stay in the old ring. */
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 32), 0);
 	fake_cqes(q, 3);
@@ -221,13 +222,13 @@ test_resize(void)
 	old_base = q->cur.base;
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 16), 0);
 	TEST_CHECK(q->old.base == old_base);
-	TEST_CHECK_EQ(q->old.size, 33);
+	TEST_CHECK_EQ(q->old.size, 66);
 	TEST_CHECK_EQ(q->old.head, 0);
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 40), -EBUSY);	/* old ring not drained */
 	TEST_CHECK_EQ(rdmadev_cq_size(cq), 16);
 	q->old.base = NULL;	/* what the poll path does when it drained it */
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 40), 0);
-	TEST_CHECK_EQ(cq_info(&e, cq).size, 41);
+	TEST_CHECK_EQ(cq_info(&e, cq).size, 82);
 	/* A refused MODIFY_CQ leaves the CQ where it was. */
 	in = cq_info(&e, cq);
 	old_base = q->cur.base;
@@ -238,7 +239,7 @@ test_resize(void)
 	TEST_CHECK_EQ(cq_info(&e, cq).pa, in.pa);
 	/* Limits (library) and bad handles. */
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 0), -EINVAL);
-	TEST_CHECK_EQ(rdmadev_cq_resize(cq, IRDMA_MAX_CQE_REPORTED + 1), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 524288), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_cq_resize(NULL, 10), -EINVAL);
 	memset(&st, 0, sizeof(st));
 	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st), 0);
@@ -282,10 +283,10 @@ test_cq_pbl(void)
 	TEST_CHECK(q->pbl.virtual_map);
 	in = cq_info(&e, cq);
 	TEST_CHECK_EQ(in.pbl_level, 1);
-	TEST_CHECK_EQ(in.size, 301);
+	TEST_CHECK_EQ(in.size, 602);
 	TEST_CHECK_EQ(in.pa, 0);
 	TEST_CHECK_EQ(in.first_pble, q->pbl.ring_addr);
-	check_pble_run(&e, in.first_pble, q->cur.base, 301 * CQE_BYTES);
+	check_pble_run(&e, in.first_pble, q->cur.base, 602 * CQE_BYTES);
 	TEST_CHECK(newest_wqe(e.id, OP_CREATE_CQ, w));
 	TEST_CHECK_EQ(wqe_bits(w, 3, 47, 47), 1);		/* VIRTMAP */
 	TEST_CHECK_EQ(wqe_bits(w, 3, 45, 44), 1);		/* LPBLSIZE: level 1 */

@@ -439,8 +439,9 @@ check_cq_create(struct env *e, const struct rdmadev_cq *cq, uint32_t cqe)
 	memset(&ci, 0, sizeof(ci));
 	TEST_CHECK_EQ(irdma_model_cq_get(e->hw, id, &ci), 0);
 	CHECK_WQE("CREATE_CQ", w, OP_CREATE_CQ,
-		  /* entries + 1 (one slot stays free), at least 4 (§6.4) */
-		  F(0, 20, 0, RTE_MAX(cqe + 1, 4u), "CQSIZE"),
+		  /* (entries + 1) x 2 (one slot stays free; gen2 extended CQEs take two
+		   * slots: the kernel's irdma_create_cq), at least 4 (§6.4) */
+		  F(0, 20, 0, RTE_MAX(2 * (cqe + 1), 4u), "CQSIZE"),
 		  F(1, 63, 0, (uint64_t)(uintptr_t)cq->obj.fp.drv >> 1, "CQ context"),
 		  F(2, 17, 0, 0, "SHADOW_READ_THRESHOLD"),
 		  F(4, 63, 0, ci.pa, "CQ PA"),
@@ -507,7 +508,7 @@ test_cq(void)
 		memset(&ci, 0, sizeof(ci));
 		x.id = rdmadev_obj_id(&cq->obj);
 		TEST_CHECK_EQ(irdma_model_cq_get(e.hw, x.id, &ci), 0);
-		x.size = RTE_MAX(sizes[i] + 1, 4u);
+		x.size = RTE_MAX(2 * (sizes[i] + 1), 4u);
 		x.ctx = (uint64_t)(uintptr_t)cq->obj.fp.drv >> 1;
 		x.shadow = ci.shadow_pa;
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);

@@ -96,6 +96,28 @@ irdma_cq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode opcode, const struct
 	irdma_cq_wqe_ring(w, &q->pbl, opcode == IRDMA_CQP_OP_CREATE_CQ);
 }
 
+/*
+ * Ring slots for @p cqe usable completions: one more for the overflow check (the kernel's
+ * irdma_create_cq: entries + 1), doubled on gen2, where a completion with immediate data or
+ * UD source details is an extended CQE that takes two 32-byte slots.
+ */
+static uint32_t
+irdma_cq_ring_entries(const struct irdma_ctrl *c, uint32_t cqe)
+{
+	uint32_t size = cqe + 1;
+
+	if (c->hw->gen == 2)
+		size *= 2;
+	return RTE_MAX(size, IRDMA_MIN_USER_CQ_RING);
+}
+
+/* Completions a ring of @p size slots is guaranteed to hold (the inverse of the above). */
+static uint32_t
+irdma_cq_ring_cqe(const struct irdma_ctrl *c, uint32_t size)
+{
+	return (c->hw->gen == 2 ? size / 2 : size) - 1;
+}
+
 int
 irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmadev_cq_attr *attr)
 {
@@ -112,8 +134,7 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 	q->id = rdmadev_obj_id(&cq->obj);
 	q->hw = c->hw;
 	q->service = c->hw->be->service;
-	/* One slot stays free for the overflow check (irdma_create_cq: entries + 1). */
-	size = RTE_MAX(attr->cqe + 1, IRDMA_MIN_USER_CQ_RING);
+	size = irdma_cq_ring_entries(c, attr->cqe);
 	ret = irdma_dma_alloc(c, &q->shadow_mem, IRDMA_SHADOW_AREA_SIZE, IRDMA_SHADOW_AREA_ALIGN);
 	if (ret == 0)
 		ret = irdma_cq_ring_alloc(c, q, size, &q->ring, &q->pbl);
@@ -135,7 +156,7 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 		irdma_cq_free(c, q);
 		return ret;
 	}
-	cq->cqe = size - 1;
+	cq->cqe = irdma_cq_ring_cqe(c, size);
 	if (cq->comp_cntr != NULL)
 		q->comp_cntr = &cq->comp_cntr->value;
 	cq->obj.fp.drv = q;
@@ -176,10 +197,10 @@ irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
 	uint32_t size, pending;
 	int ret;
 
-	size = RTE_MAX(cqe + 1, IRDMA_MIN_USER_CQ_RING);
-	if (cqe >= IRDMA_MAX_CQ_SIZE) {
+	size = irdma_cq_ring_entries(c, cqe);
+	if (cqe > irdma_cq_ring_cqe(c, IRDMA_MAX_CQ_SIZE)) {
 		IRDMA_LOG(ERR, c->hw, "CQ %u resize: %u entries, at most %u", q->id, cqe,
-			  IRDMA_MAX_CQ_SIZE - 1);
+			  irdma_cq_ring_cqe(c, IRDMA_MAX_CQ_SIZE));
 		return -EINVAL;
 	}
 	if (q->old.base != NULL) {
@@ -230,7 +251,7 @@ irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
 	q->cur.polarity = IRDMA_CQ_POLARITY_INIT;
 	/* The consumer index the device checks overflow against restarts with the ring. */
 	irdma_set((struct irdma_cq_shadow *)q->shadow, CQ_SHADOW_CQEIDX, 0);
-	cq->cqe = size - 1;
+	cq->cqe = irdma_cq_ring_cqe(c, size);
 	return 0;
 }
 
