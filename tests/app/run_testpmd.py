@@ -299,6 +299,11 @@ def mode_engines(t, binary, src):
                 t.ok(False, '%s: CSV written (%s)' % (name, e))
             if rc != 0:
                 t.note(err[-1500:])
+    # Two model devices on the in-process switch, one per side.
+    for name, hdr, n in [('send_lat', LAT_HDR, 200), ('write_bw', BW_HDR, 1000)]:
+        rc, out, err = run(binary, 'e2', ['-e', name, '-n', str(n), '-s', '64', '--dev',
+                                          'irdma_model0', '--dev', 'irdma_model1'])
+        t.ok(rc == 0 and len(table(out, hdr)) == 1, '%s across two model devices' % name)
     # Duration mode and two lcores.
     rc, out, err = run(binary, 'ed', ['-e', 'write_bw', '-s', '64', '-D', '1', '-n', '100000'])
     rows = table(out, BW_HDR)
