@@ -209,6 +209,12 @@ tp_side_objects(struct tp_side *s)
 	int rc;
 
 	rc = tp_check(s, rdmadev_info_get(s->dev_id, &info), "rdmadev_info_get");
+	if (rc == 0 && cfg->inline_size > info.max_inline)
+		return tp_side_fail(s, -EINVAL, "inline %u exceeds the device's %u bytes",
+				    cfg->inline_size, info.max_inline);
+	if (rc == 0 && (cfg->sweep ? cfg->size_max : cfg->size) > info.max_msg_size)
+		return tp_side_fail(s, -EINVAL, "messages of %u bytes exceed the device's %u",
+				    cfg->sweep ? cfg->size_max : cfg->size, info.max_msg_size);
 	if (rc == 0)
 		rc = tp_check(s, rdmadev_ctx_alloc(s->dev_id, &s->ctx), "rdmadev_ctx_alloc");
 	if (rc == 0)

@@ -195,6 +195,7 @@ def mode_bad_input(t, binary, src):
         (['--dev', 'nosuch0'], "cannot open device 'nosuch0'"),
         (['--cmdline-file', '/nonexistent/file'], 'cannot read --cmdline-file'),
         (['-e', 'write_bw', '--json', '/nonexistent/dir/x.json'], 'cannot write the --json'),
+        (['-e', 'write_lat', '-I', '1024'], "inline 1024 exceeds the device's"),
     ]
     for args, msg in cases:
         rc, out, err = run(binary, 'bi', args, timeout=60)
