@@ -180,6 +180,7 @@ tp_knob_apply(struct tp_config *cfg, const struct tp_knob *k, const char *v)
 {
 	void *p = (uint8_t *)cfg + k->off;
 	uint64_t x;
+	int m;
 	bool b;
 
 	switch (k->kind) {
@@ -212,12 +213,14 @@ tp_knob_apply(struct tp_config *cfg, const struct tp_knob *k, const char *v)
 			return -EINVAL;
 		return 0;
 	case TK_MTU:
+		/* enum rdmadev_mtu: 256 << (value - 1) bytes. */
 		if (tp_parse_u64(v, false, &x) < 0)
 			return -EINVAL;
-		for (b = false, cfg->mtu = RDMADEV_MTU_256; cfg->mtu <= RDMADEV_MTU_4096; cfg->mtu++)
-			if ((128u << cfg->mtu) == x)
+		for (m = RDMADEV_MTU_256; m <= RDMADEV_MTU_4096; m++)
+			if ((128u << m) == x) {
+				cfg->mtu = (enum rdmadev_mtu)m;
 				return 0;
-		cfg->mtu = RDMADEV_MTU_1024;
+			}
 		return -EINVAL;
 	case TK_MODEL:
 		if (strcmp(v, "inline") != 0 && strcmp(v, "thread") != 0)
