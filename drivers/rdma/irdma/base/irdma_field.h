@@ -192,18 +192,27 @@ irdma_qw_get(const rte_le64_t *word)
 	return rte_le_to_cpu_64(*word);
 }
 
-/** Single 64-bit volatile store of a CPU-order value as little endian. */
+/**
+ * Single 64-bit store of a CPU-order value as little endian, for the qword that carries a
+ * valid bit: a release store, so every earlier store to the entry is visible to whoever
+ * reads this qword with irdma_qw_load_v() (a plain MOV on x86; the model and ThreadSanitizer
+ * see the ordering that the hardware rule "valid qword last" needs).
+ */
 static inline void
 irdma_qw_store_v(rte_le64_t *word, uint64_t v)
 {
-	*(volatile rte_le64_t *)word = rte_cpu_to_le_64(v);
+	__atomic_store_n((volatile rte_le64_t *)word, rte_cpu_to_le_64(v), __ATOMIC_RELEASE);
 }
 
-/** Single 64-bit volatile load, returned in CPU order. */
+/**
+ * Single 64-bit load, returned in CPU order, of the qword that carries a valid bit: an acquire
+ * load, so the rest of the entry read afterwards is what the writer stored before it.
+ */
 static inline uint64_t
 irdma_qw_load_v(const rte_le64_t *word)
 {
-	return rte_le_to_cpu_64(*(const volatile rte_le64_t *)word);
+	return rte_le_to_cpu_64(__atomic_load_n((const volatile rte_le64_t *)word,
+						__ATOMIC_ACQUIRE));
 }
 
 /** Address of the little-endian qword of @p p (layout pointer) that holds field @p F. */
