@@ -131,6 +131,54 @@ struct irdma_model_stats {
 	uint64_t cq_arms;		/**< CQ arm doorbells */
 	uint64_t cq_acks;		/**< CQACK writes */
 	uint64_t pd_invalidates;	/**< PFHMC_PDINV writes */
+	/* Data path. Names follow the kernel irdma hw_stats where one exists (in brackets). */
+	uint64_t sq_doorbells;		/**< SQ doorbells (WQEALLOC / DB page + 0) */
+	uint64_t sq_doorbell_refused;	/**< SQ doorbells naming no active QP */
+	uint64_t sq_wqes;		/**< SQ WQEs fetched (valid bit seen) */
+	uint64_t sq_wqe_errors;		/**< SQ WQEs refused (AE raised, QP to error) */
+	uint64_t sq_cqes;		/**< SQ completions written */
+	uint64_t rq_cqes;		/**< RQ completions written */
+	uint64_t flush_cqes;		/**< flush CQEs written */
+	uint64_t cq_overflows;		/**< CQEs refused for a full CQ (AE CQ_OPERATION_ERROR) */
+	uint64_t qp_errors;		/**< QPs the engine moved to error */
+	uint64_t ip4_in_pkts;		/**< IPv4 frames received ["ip4InPkts"] */
+	uint64_t ip4_in_octets;		/**< their bytes ["ip4InOctets"] */
+	uint64_t ip4_out_pkts;		/**< IPv4 frames sent ["ip4OutPkts"] */
+	uint64_t ip4_out_octets;	/**< their bytes ["ip4OutOctets"] */
+	uint64_t ip6_in_pkts;		/**< IPv6 frames received ["ip6InPkts"] */
+	uint64_t ip6_in_octets;		/**< their bytes ["ip6InOctets"] */
+	uint64_t ip6_out_pkts;		/**< IPv6 frames sent ["ip6OutPkts"] */
+	uint64_t ip6_out_octets;	/**< their bytes ["ip6OutOctets"] */
+	uint64_t udp_in_datagrams;	/**< RoCEv2 datagrams received ["udpInDatagrams"] */
+	uint64_t udp_out_datagrams;	/**< RoCEv2 datagrams sent ["udpOutDatagrams"] */
+	uint64_t rx_roce_pkts;		/**< RoCE packets that parsed */
+	uint64_t rx_bad_frames;		/**< frames the codec refused (malformed, ICRC) */
+	uint64_t rx_no_qp;		/**< packets for no QP / a QP not receiving / wrong type */
+	uint64_t rx_bad_pkey;		/**< packets with another P_Key (dropped) */
+	uint64_t rx_qkey_drops;		/**< UD datagrams with a wrong Q_Key (dropped) */
+	uint64_t rx_no_rqe_drops;	/**< UD datagrams with no RQ WQE posted (dropped) */
+	uint64_t rx_len_drops;		/**< UD datagrams larger than the RQ WQE (dropped) */
+	uint64_t tx_build_errors;	/**< frames the codec could not build */
+	uint64_t in_rdma_reads;		/**< READ requests executed ["InRdmaReads"] */
+	uint64_t in_rdma_writes;	/**< WRITE messages received ["InRdmaWrites"] */
+	uint64_t in_rdma_sends;		/**< SEND messages received ["InRdmaSends"] */
+	uint64_t out_rdma_reads;	/**< READ requests sent ["OutRdmaReads"] */
+	uint64_t out_rdma_writes;	/**< WRITE messages sent ["OutRdmaWrites"] */
+	uint64_t out_rdma_sends;	/**< SEND messages sent ["OutRdmaSends"] */
+	uint64_t rdma_inv;		/**< STags invalidated (local / remote) ["RdmaInv"] */
+	uint64_t acks_sent;		/**< ACK packets sent */
+	uint64_t acks_rcvd;		/**< ACK / NAK packets received */
+	uint64_t naks_sent;		/**< NAKs sent (PSN sequence, access, request, op) */
+	uint64_t naks_rcvd;		/**< NAKs received (RNR NAKs not included) */
+	uint64_t seq_naks_rcvd;		/**< PSN sequence error NAKs received */
+	uint64_t rnr_naks_sent;		/**< RNR NAKs sent */
+	uint64_t rnr_naks_rcvd;		/**< RNR NAKs received */
+	uint64_t rnr_events;		/**< requests that found no RQ WQE */
+	uint64_t seq_errors;		/**< requests ahead of the expected PSN (out of sequence) */
+	uint64_t dup_requests;		/**< duplicate requests (re-ACKed / READ re-executed) */
+	uint64_t dup_responses;		/**< duplicate or stale read responses (dropped) */
+	uint64_t rc_retransmits;	/**< go-back-N restarts (NAK, timer, lost response) */
+	uint64_t rc_timeouts;		/**< retransmit timer expiries */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
