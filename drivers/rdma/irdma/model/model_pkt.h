@@ -22,6 +22,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /** UDP destination port of RoCEv2. */
@@ -160,6 +161,12 @@ int model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h
  */
 uint32_t model_pkt_icrc(const uint8_t *frame, uint32_t flen);
 
+/**
+ * CRC32 as zlib's crc32() computes it (reflected polynomial 0xEDB88320): continue @p crc
+ * (0 to start) over @p n bytes at @p buf. The ICRC is built on it.
+ */
+uint32_t model_crc32(uint32_t crc, const void *buf, size_t n);
+
 /* ---- Wires ---- */
 
 struct model_port;
@@ -222,5 +229,14 @@ int model_port_set_faults(struct model_port *p, const struct model_wire_faults *
 
 /** Copy the port's counters. */
 void model_port_stats_get(const struct model_port *p, struct model_port_stats *st);
+
+/**
+ * Append every frame the port sends (as it goes on the wire, before faults; on the UDP wire
+ * after the rewrite of its IPv4 / UDP source) and receives to the classic pcap file
+ * @p path (LINKTYPE_ETHERNET), replacing a capture already open; NULL closes the capture.
+ * The file is complete once closed (here or by model_port_detach()).
+ * @return 0, -EINVAL (no port) or -errno of fopen / -EIO.
+ */
+int model_port_pcap_open(struct model_port *p, const char *path);
 
 #endif /* IRDMA_MODEL_PKT_H */

@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The device model's wires (model_pkt.h): ports on an in-process switch ("loop",
+ * "loop:<name>") or on a UDP socket ("udp:<ipv4>[:<port>]"), with fault injection on the
+ * sending side (drop, duplicate, reorder, corrupt) driven by a per-port seeded PRNG, counters,
+ * and an optional pcap file of every frame a port sends and receives.
+ *
+ * Locks: the switch registry (switches_lock) guards the list of named switches and their
+ * port lists' membership; each switch has a lock for its ports' receive queues. A port's
+ * own state (faults, held frame, counters, pcap) belongs to the thread of its device. Order:
+ * switches_lock, then a switch's lock.
+ *
+ * The UDP wire carries a frame from its BTH on. A plain UDP socket cannot choose the IP
+ * header the kernel writes, so the sender first rewrites the frame into the packet that will
+ * really travel (IPv4 source = the socket's address, UDP source port = the socket's port,
+ * destination port 4791, ID 0, DF) and recomputes the ICRC over it; the receiver rebuilds
+ * exactly that packet from the datagram and the socket's addresses (doc/model.md).
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <rte_log.h>
+
+#include "model_pkt.h"
+
+extern int irdma_model_logtype;
+
+#define WIRE_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, irdma_model_logtype, "model wire: " fmt "\n", ##__VA_ARGS__)
+
+/* Frames a loop port's receive queue holds; more are dropped (and counted). */
+#define WIRE_QUEUE		4096u
+#define WIRE_NAME_MAX		64u
+#define PPM			1000000u
+/* Kernel receive buffer asked for on a UDP port (capped by net.core.rmem_max). */
+#define WIRE_UDP_RCVBUF		(4 << 20)
+/* TTL the UDP receiver writes into rebuilt frames (the ICRC does not cover it). */
+#define WIRE_UDP_TTL		64u
+
+/* Offsets of the formats (as in model_pkt.c; the wire only touches Ethernet, IPv4, UDP). */
+#define ETH_HLEN		14u
+#define VLAN_HLEN		4u
+#define IPV4_HLEN		20u
+#define UDP_HLEN		8u
+#define BTH_LEN			12u
+#define ICRC_LEN		4u
+#define ETHERTYPE_IPV4		0x0800u
+#define ETHERTYPE_VLAN		0x8100u
+#define UDP_IN_FRAME		(ETH_HLEN + IPV4_HLEN + UDP_HLEN)	/* rebuilt header bytes */
+
+enum wire_kind {
+	WIRE_LOOP,
+	WIRE_UDP,
+};
+
+/* An in-process switch: the ports attached under one name. */
+struct wire_switch {
+	char name[WIRE_NAME_MAX];
+	pthread_mutex_t lock;		/* the receive queues of its ports */
+	struct model_port *ports;	/* membership: switches_lock and lock */
+	struct wire_switch *next;
+};
+
+/* A port's receive queue: WIRE_QUEUE slots of MODEL_PKT_MAX bytes, filled by senders. */
+struct wire_queue {
+	uint8_t *slots;
+	uint32_t *lens;
+	uint32_t head;			/* next slot to read (free-running) */
+	uint32_t tail;			/* next slot to write (free-running) */
+};
+
+struct model_port {
+	enum wire_kind kind;
+	uint8_t mac[6];
+	uint8_t gid[16];
+	/* loop */
+	struct wire_switch *sw;
+	struct model_port *next;	/* in sw->ports */
+	struct wire_queue q;		/* under sw->lock */
+	/* udp */
+	int fd;
+	struct in_addr addr;		/* bound address */
+	uint16_t port;			/* bound port (host order) */
+	int tos;			/* IP_TOS currently set on the socket */
+	/* faults */
+	bool faulty;
+	struct model_wire_faults faults;
+	uint64_t rng;
+	bool holding;			/* a reordered frame waits in held */
+	uint32_t held_len;
+	uint8_t *held;			/* MODEL_PKT_MAX bytes */
+	uint8_t *work;			/* MODEL_PKT_MAX bytes: the frame being sent */
+	FILE *pcap;
+	struct model_port_stats st;
+};
+
+static pthread_mutex_t switches_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct wire_switch *switches;
+
+/* ---- small helpers ---- */
+
+static inline uint32_t
+get16(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 8 | p[1];
+}
+
+static inline void
+put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Fill in the checksum of the 20-byte IPv4 header at @p ip. */
+static void
+ipv4_set_csum(uint8_t *ip)
+{
+	uint32_t s = 0;
+
+	put16(ip + 10, 0);
+	for (uint32_t i = 0; i < IPV4_HLEN; i += 2)
+		s += get16(ip + i);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	put16(ip + 10, ~s & 0xffff);
+}
+
+/* xorshift64* (Vigna): the fault PRNG. */
+static uint64_t
+prng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* True with probability @p ppm / 10^6; always draws one number. */
+static bool
+chance(struct model_port *p, uint32_t ppm)
+{
+	return (uint32_t)((prng_next(&p->rng) >> 11) % PPM) < ppm;
+}
+
+/* ---- pcap ---- */
+
+#define PCAP_MAGIC		0xa1b2c3d4u
+#define PCAP_VERSION_MAJOR	2u
+#define PCAP_VERSION_MINOR	4u
+#define PCAP_SNAPLEN		65535u
+#define PCAP_LINKTYPE_ETHERNET	1u
+
+static void
+pcap_record(struct model_port *p, const uint8_t *frame, uint32_t len)
+{
+	struct timeval tv;
+	uint32_t rec[4];
+
+	if (p->pcap == NULL)
+		return;
+	gettimeofday(&tv, NULL);
+	rec[0] = (uint32_t)tv.tv_sec;
+	rec[1] = (uint32_t)tv.tv_usec;
+	rec[2] = len;
+	rec[3] = len;
+	if (fwrite(rec, sizeof(rec), 1, p->pcap) != 1 || fwrite(frame, len, 1, p->pcap) != 1) {
+		WIRE_LOG(ERR, "pcap write failed (%s); capture stopped", strerror(errno));
+		fclose(p->pcap);
+		p->pcap = NULL;
+	}
+}
+
+int
+model_port_pcap_open(struct model_port *p, const char *path)
+{
+	/* the classic pcap file header, in host byte order (readers detect it by the magic) */
+	struct {
+		uint32_t magic;
+		uint16_t major;
+		uint16_t minor;
+		int32_t thiszone;
+		uint32_t sigfigs;
+		uint32_t snaplen;
+		uint32_t linktype;
+	} hdr = {
+		PCAP_MAGIC, PCAP_VERSION_MAJOR, PCAP_VERSION_MINOR, 0, 0, PCAP_SNAPLEN,
+		PCAP_LINKTYPE_ETHERNET,
+	};
+	int r;
+
+	if (p == NULL) {
+		WIRE_LOG(ERR, "pcap_open: no port");
+		return -EINVAL;
+	}
+	if (p->pcap != NULL) {
+		fclose(p->pcap);
+		p->pcap = NULL;
+	}
+	if (path == NULL)
+		return 0;
+	p->pcap = fopen(path, "wb");
+	if (p->pcap == NULL) {
+		r = -errno;
+		WIRE_LOG(ERR, "pcap_open: %s: %s", path, strerror(errno));
+		return r;
+	}
+	if (fwrite(&hdr, sizeof(hdr), 1, p->pcap) != 1) {
+		WIRE_LOG(ERR, "pcap_open: %s: header write failed", path);
+		fclose(p->pcap);
+		p->pcap = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* ---- the in-process switch ---- */
+
+static struct model_port *
+switch_find(struct wire_switch *sw, const uint8_t *mac)
+{
+	for (struct model_port *q = sw->ports; q != NULL; q = q->next)
+		if (memcmp(q->mac, mac, 6) == 0)
+			return q;
+	return NULL;
+}
+
+static int
+loop_attach(struct model_port *p, const char *name)
+{
+	struct wire_switch *sw;
+	int r = 0;
+
+	p->q.slots = malloc((size_t)WIRE_QUEUE * MODEL_PKT_MAX);
+	p->q.lens = malloc(WIRE_QUEUE * sizeof(uint32_t));
+	if (p->q.slots == NULL || p->q.lens == NULL)
+		return -ENOMEM;
+	pthread_mutex_lock(&switches_lock);
+	for (sw = switches; sw != NULL; sw = sw->next)
+		if (strcmp(sw->name, name) == 0)
+			break;
+	if (sw == NULL) {
+		sw = calloc(1, sizeof(*sw));
+		if (sw == NULL) {
+			r = -ENOMEM;
+			goto out;
+		}
+		snprintf(sw->name, sizeof(sw->name), "%s", name);
+		pthread_mutex_init(&sw->lock, NULL);
+		sw->next = switches;
+		switches = sw;
+	}
+	pthread_mutex_lock(&sw->lock);
+	if (switch_find(sw, p->mac) != NULL) {
+		WIRE_LOG(ERR, "attach: MAC %02x:%02x:%02x:%02x:%02x:%02x already on switch '%s'",
+			 p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5], name);
+		r = -EINVAL;
+	} else {
+		p->sw = sw;
+		p->next = sw->ports;
+		sw->ports = p;
+	}
+	pthread_mutex_unlock(&sw->lock);
+out:
+	pthread_mutex_unlock(&switches_lock);
+	return r;
+}
+
+static void
+loop_detach(struct model_port *p)
+{
+	struct wire_switch *sw = p->sw, **sp;
+	struct model_port **pp;
+	bool empty;
+
+	pthread_mutex_lock(&switches_lock);
+	pthread_mutex_lock(&sw->lock);
+	for (pp = &sw->ports; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	empty = sw->ports == NULL;
+	pthread_mutex_unlock(&sw->lock);
+	if (empty) {
+		for (sp = &switches; *sp != NULL; sp = &(*sp)->next)
+			if (*sp == sw) {
+				*sp = sw->next;
+				break;
+			}
+		pthread_mutex_destroy(&sw->lock);
+		free(sw);
+	}
+	pthread_mutex_unlock(&switches_lock);
+}
+
+/* Put one frame on the switch: into the queue of the port owning its destination MAC. */
+static int
+loop_out(struct model_port *p, const uint8_t *frame, uint32_t len)
+{
+	struct wire_switch *sw = p->sw;
+	struct model_port *d;
+	int r = 0;
+
+	pthread_mutex_lock(&sw->lock);
+	d = switch_find(sw, frame);
+	if (d == NULL) {
+		p->st.rx_no_port++;
+	} else if (d->q.tail - d->q.head >= WIRE_QUEUE) {
+		p->st.tx_dropped++;
+		r = -ENOBUFS;
+	} else {
+		uint32_t i = d->q.tail % WIRE_QUEUE;
+
+		memcpy(d->q.slots + (size_t)i * MODEL_PKT_MAX, frame, len);
+		d->q.lens[i] = len;
+		d->q.tail++;
+	}
+	pthread_mutex_unlock(&sw->lock);
+	return r;
+}
+
+static int
+loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
+{
+	struct wire_switch *sw = p->sw;
+	uint32_t i, len;
+	int r;
+
+	pthread_mutex_lock(&sw->lock);
+	if (p->q.tail == p->q.head) {
+		pthread_mutex_unlock(&sw->lock);
+		return 0;
+	}
+	i = p->q.head % WIRE_QUEUE;
+	len = p->q.lens[i];
+	if (len > cap) {
+		r = -EMSGSIZE;
+	} else {
+		memcpy(buf, p->q.slots + (size_t)i * MODEL_PKT_MAX, len);
+		r = (int)len;
+	}
+	p->q.head++;
+	pthread_mutex_unlock(&sw->lock);
+	if (r < 0)
+		WIRE_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
+	return r;
+}
+
+/* ---- the UDP wire ---- */
+
+/* Parse "<ipv4>[:<port>]". */
+static int
+udp_parse_spec(const char *s, struct in_addr *addr, uint16_t *port)
+{
+	char ip[INET_ADDRSTRLEN];
+	const char *colon = strchr(s, ':');
+	size_t n = colon != NULL ? (size_t)(colon - s) : strlen(s);
+
+	*port = MODEL_ROCE_UDP_PORT;
+	if (n == 0 || n >= sizeof(ip))
+		return -EINVAL;
+	memcpy(ip, s, n);
+	ip[n] = '\0';
+	if (inet_pton(AF_INET, ip, addr) != 1 || addr->s_addr == htonl(INADDR_ANY))
+		return -EINVAL;
+	if (colon != NULL) {
+		char *end;
+		unsigned long v = strtoul(colon + 1, &end, 10);
+
+		if (colon[1] == '\0' || *end != '\0' || v == 0 || v > 65535)
+			return -EINVAL;
+		*port = (uint16_t)v;
+	}
+	return 0;
+}
+
+static int
+udp_attach(struct model_port *p, const char *spec)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int one = 1, pmtu = IP_PMTUDISC_DO, rcvbuf = WIRE_UDP_RCVBUF, r;
+
+	if (udp_parse_spec(spec, &p->addr, &p->port) != 0) {
+		WIRE_LOG(ERR, "attach: bad UDP wire 'udp:%s' (want udp:<ipv4 address>[:<port>])",
+			 spec);
+		return -EINVAL;
+	}
+	p->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (p->fd < 0) {
+		r = -errno;
+		WIRE_LOG(ERR, "attach: socket: %s", strerror(errno));
+		return r;
+	}
+	/* PMTUDISC_DO: DF on every datagram and IP ID 0, which the receiver assumes */
+	if (setsockopt(p->fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) != 0 ||
+	    setsockopt(p->fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)) != 0) {
+		r = -errno;
+		WIRE_LOG(ERR, "attach: setsockopt: %s", strerror(errno));
+		return r;
+	}
+	/* a larger receive buffer is a wish, not a need */
+	(void)setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	sa.sin_addr = p->addr;
+	sa.sin_port = htons(p->port);
+	if (bind(p->fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		r = -errno;
+		WIRE_LOG(ERR, "attach: bind udp:%s: %s", spec, strerror(errno));
+		return r;
+	}
+	p->tos = 0;
+	return 0;
+}
+
+/*
+ * Rewrite the frame @p f (@p len bytes) into the packet the socket will really send: IPv4
+ * source = the socket's address, ID 0, DF, UDP source port = the socket's, destination port
+ * 4791, IPv4 checksum and ICRC recomputed. Returns 0 or -EINVAL (not a RoCEv2-over-IPv4
+ * frame this wire can carry).
+ */
+static int
+udp_rewrite(const struct model_port *p, uint8_t *f, uint32_t len)
+{
+	uint32_t l2 = ETH_HLEN;
+	uint8_t *ip, *udp;
+
+	if (len >= ETH_HLEN + VLAN_HLEN && get16(f + 12) == ETHERTYPE_VLAN)
+		l2 += VLAN_HLEN;
+	if (len < l2 + IPV4_HLEN + UDP_HLEN + BTH_LEN + ICRC_LEN ||
+	    get16(f + l2 - 2) != ETHERTYPE_IPV4 || f[l2] != 0x45 || f[l2 + 9] != IPPROTO_UDP ||
+	    get16(f + l2 + 2) != len - l2) {
+		WIRE_LOG(ERR, "send: the UDP wire carries RoCEv2 over IPv4 only (%u bytes)", len);
+		return -EINVAL;
+	}
+	ip = f + l2;
+	udp = ip + IPV4_HLEN;
+	memcpy(ip + 12, &p->addr, 4);
+	put16(ip + 4, 0);
+	put16(ip + 6, IP_DF);
+	ipv4_set_csum(ip);
+	put16(udp, p->port);
+	put16(udp + 2, MODEL_ROCE_UDP_PORT);
+	put_le32(f + len - ICRC_LEN, model_pkt_icrc(f, len));
+	return 0;
+}
+
+/* Send the (already rewritten) frame's UDP payload to its destination IPv4 address. */
+static int
+udp_out(struct model_port *p, const uint8_t *f, uint32_t len)
+{
+	uint32_t l2 = get16(f + 12) == ETHERTYPE_VLAN ? ETH_HLEN + VLAN_HLEN : ETH_HLEN;
+	const uint8_t *ip = f + l2, *dgram = ip + IPV4_HLEN + UDP_HLEN;
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(p->port) };
+	ssize_t n;
+
+	memcpy(&to.sin_addr, ip + 16, 4);
+	if (ip[1] != p->tos) {
+		int tos = ip[1];
+
+		if (setsockopt(p->fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) == 0)
+			p->tos = tos;
+	}
+	n = sendto(p->fd, dgram, (size_t)(f + len - dgram), 0, (struct sockaddr *)&to,
+		   sizeof(to));
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS) {
+			char a[INET_ADDRSTRLEN];
+
+			WIRE_LOG(ERR, "send: sendto %s:%u: %s",
+				 inet_ntop(AF_INET, &to.sin_addr, a, sizeof(a)), p->port,
+				 strerror(errno));
+		}
+		p->st.tx_dropped++;
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+/*
+ * Receive one datagram and rebuild its frame in @p buf: Ethernet (destination = this
+ * port's MAC, source = 02:00 and the sender's IPv4 address, IPv4 EtherType, no VLAN), IPv4
+ * (TOS as received, ID 0, DF, TTL 64, the datagram's source and this socket's address), UDP
+ * (the datagram's source port, destination 4791, checksum 0), then the datagram.
+ */
+static int
+udp_in(struct model_port *p, uint8_t *buf, uint32_t cap)
+{
+	struct sockaddr_in from;
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	bool fits = cap >= UDP_IN_FRAME + BTH_LEN + ICRC_LEN;
+	struct iovec iov = {
+		.iov_base = fits ? buf + UDP_IN_FRAME : p->work,	/* too small: drained */
+		.iov_len = fits ? cap - UDP_IN_FRAME : MODEL_PKT_MAX,
+	};
+	struct msghdr m = {
+		.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	uint8_t tos = 0, *ip = buf + ETH_HLEN, *udp = ip + IPV4_HLEN;
+	ssize_t n = recvmsg(p->fd, &m, MSG_DONTWAIT);
+	uint32_t total;
+
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			WIRE_LOG(ERR, "recv: %s", strerror(errno));
+		return 0;
+	}
+	if (!fits || (m.msg_flags & MSG_TRUNC)) {
+		WIRE_LOG(DEBUG, "recv: datagram larger than the %u-byte buffer: dropped", cap);
+		return -EMSGSIZE;
+	}
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS)
+			tos = *(const uint8_t *)CMSG_DATA(c);
+	total = UDP_IN_FRAME + (uint32_t)n;
+	memcpy(buf, p->mac, 6);
+	buf[6] = 0x02;
+	buf[7] = 0x00;
+	memcpy(buf + 8, &from.sin_addr, 4);
+	put16(buf + 12, ETHERTYPE_IPV4);
+	ip[0] = 0x45;
+	ip[1] = tos;
+	put16(ip + 2, total - ETH_HLEN);
+	put16(ip + 4, 0);
+	put16(ip + 6, IP_DF);
+	ip[8] = WIRE_UDP_TTL;
+	ip[9] = IPPROTO_UDP;
+	memcpy(ip + 12, &from.sin_addr, 4);
+	memcpy(ip + 16, &p->addr, 4);
+	ipv4_set_csum(ip);
+	memcpy(udp, &from.sin_port, 2);
+	put16(udp + 2, MODEL_ROCE_UDP_PORT);
+	put16(udp + 4, UDP_HLEN + (uint32_t)n);
+	put16(udp + 6, 0);
+	return (int)total;
+}
+
+/* ---- ports ---- */
+
+int
+model_port_attach(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
+		  struct model_port **out)
+{
+	struct model_port *p;
+	int r;
+
+	if (mac == NULL || gid == NULL || out == NULL) {
+		WIRE_LOG(ERR, "attach: MAC, GID and result pointer are required");
+		return -EINVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return -ENOMEM;
+	p->fd = -1;
+	memcpy(p->mac, mac, 6);
+	memcpy(p->gid, gid, 16);
+	p->held = malloc(MODEL_PKT_MAX);
+	p->work = malloc(MODEL_PKT_MAX);
+	if (p->held == NULL || p->work == NULL) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	if (spec == NULL || strcmp(spec, "loop") == 0) {
+		p->kind = WIRE_LOOP;
+		r = loop_attach(p, "");
+	} else if (strncmp(spec, "loop:", 5) == 0 && spec[5] != '\0' &&
+		   strlen(spec + 5) < WIRE_NAME_MAX) {
+		p->kind = WIRE_LOOP;
+		r = loop_attach(p, spec + 5);
+	} else if (strncmp(spec, "udp:", 4) == 0) {
+		p->kind = WIRE_UDP;
+		r = udp_attach(p, spec + 4);
+	} else {
+		WIRE_LOG(ERR, "attach: unknown wire '%s' (loop, loop:<name>, udp:<ipv4>[:<port>])",
+			 spec);
+		r = -EINVAL;
+	}
+	if (r != 0)
+		goto fail;
+	*out = p;
+	return 0;
+fail:
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->q.slots);
+	free(p->q.lens);
+	free(p->held);
+	free(p->work);
+	free(p);
+	return r;
+}
+
+void
+model_port_detach(struct model_port *p)
+{
+	if (p == NULL)
+		return;
+	if (p->kind == WIRE_LOOP)
+		loop_detach(p);
+	else
+		close(p->fd);
+	if (p->pcap != NULL)
+		fclose(p->pcap);
+	free(p->q.slots);
+	free(p->q.lens);
+	free(p->held);
+	free(p->work);
+	free(p);
+}
+
+static int
+wire_out(struct model_port *p, const uint8_t *frame, uint32_t len)
+{
+	return p->kind == WIRE_LOOP ? loop_out(p, frame, len) : udp_out(p, frame, len);
+}
+
+/* Deliver the reordered frame, if one is held. */
+static int
+release_held(struct model_port *p)
+{
+	if (!p->holding)
+		return 0;
+	p->holding = false;
+	return wire_out(p, p->held, p->held_len);
+}
+
+/* Flip one byte after the headers (payload, pad or ICRC) so the receiver's ICRC check fails. */
+static void
+corrupt(struct model_port *p, uint8_t *f, uint32_t len)
+{
+	struct model_pkt_hdr h;
+	const uint8_t *pay;
+	uint32_t plen, from = len - 1;
+
+	if (model_pkt_parse(f, len, &h, &pay, &plen) == 0)
+		from = (uint32_t)(pay - f);
+	f[from + (uint32_t)(prng_next(&p->rng) % (len - from))] ^=
+		(uint8_t)(1 + prng_next(&p->rng) % 255);
+}
+
+int
+model_port_send(struct model_port *p, const uint8_t *frame, uint32_t len)
+{
+	bool drop, dup, reorder, bad;
+	int r, r2;
+
+	if (p == NULL || frame == NULL || len < ETH_HLEN || len > MODEL_PKT_MAX) {
+		WIRE_LOG(ERR, "send: bad frame (%u bytes; %u to %u)", len, ETH_HLEN, MODEL_PKT_MAX);
+		return -EINVAL;
+	}
+	memcpy(p->work, frame, len);
+	if (p->kind == WIRE_UDP && udp_rewrite(p, p->work, len) != 0)
+		return -EINVAL;
+	pcap_record(p, p->work, len);
+	p->st.tx_frames++;
+	p->st.tx_bytes += len;
+	if (!p->faulty)
+		return wire_out(p, p->work, len);
+
+	/* four draws per frame whatever the outcome, so a seed gives one sequence */
+	drop = chance(p, p->faults.drop_ppm);
+	dup = chance(p, p->faults.dup_ppm);
+	reorder = chance(p, p->faults.reorder_ppm);
+	bad = chance(p, p->faults.corrupt_ppm);
+	if (drop) {
+		p->st.tx_dropped++;
+		return 0;
+	}
+	if (bad) {
+		corrupt(p, p->work, len);
+		p->st.tx_corrupted++;
+	}
+	if (reorder && !p->holding) {
+		memcpy(p->held, p->work, len);
+		p->held_len = len;
+		p->holding = true;
+		p->st.tx_reordered++;
+		return 0;
+	}
+	r = wire_out(p, p->work, len);
+	if (dup) {
+		p->st.tx_duplicated++;
+		r2 = wire_out(p, p->work, len);
+		r = r != 0 ? r : r2;
+	}
+	r2 = release_held(p);
+	return r != 0 ? r : r2;
+}
+
+int
+model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap)
+{
+	int r;
+
+	if (p == NULL || buf == NULL) {
+		WIRE_LOG(ERR, "recv: no port or buffer");
+		return -EINVAL;
+	}
+	r = p->kind == WIRE_LOOP ? loop_in(p, buf, cap) : udp_in(p, buf, cap);
+	if (r > 0) {
+		p->st.rx_frames++;
+		p->st.rx_bytes += (uint64_t)r;
+		pcap_record(p, buf, (uint32_t)r);
+	}
+	return r;
+}
+
+int
+model_port_set_faults(struct model_port *p, const struct model_wire_faults *f)
+{
+	uint64_t s;
+
+	if (p == NULL) {
+		WIRE_LOG(ERR, "set_faults: no port");
+		return -EINVAL;
+	}
+	if (f == NULL) {
+		p->faulty = false;
+		(void)release_held(p);	/* a queue-full drop of it is counted */
+		return 0;
+	}
+	if (f->drop_ppm > PPM || f->dup_ppm > PPM || f->reorder_ppm > PPM ||
+	    f->corrupt_ppm > PPM) {
+		WIRE_LOG(ERR, "set_faults: a rate above %u ppm", PPM);
+		return -EINVAL;
+	}
+	p->faults = *f;
+	/* splitmix64 of the seed: any seed (0 too) gives a non-zero xorshift state */
+	s = f->seed + 0x9e3779b97f4a7c15ull;
+	s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ull;
+	s = (s ^ (s >> 27)) * 0x94d049bb133111ebull;
+	s ^= s >> 31;
+	p->rng = s != 0 ? s : 1;
+	p->faulty = true;
+	return 0;
+}
+
+void
+model_port_stats_get(const struct model_port *p, struct model_port_stats *st)
+{
+	if (p == NULL || st == NULL)
+		return;
+	*st = p->st;
+}
