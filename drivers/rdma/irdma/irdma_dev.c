@@ -30,7 +30,8 @@ struct irdma_dev {
 	bool up;			/**< bring-up done */
 };
 
-static const char *const irdma_model_keys[] = { "gen", "mode", "qps", "cqs", "mrs", NULL };
+static const char *const irdma_model_keys[] = { "gen", "mode", "qps", "cqs", "mrs", "wire",
+						 NULL };
 
 /* Log through the PMD's log type before a hw exists. */
 #define IRDMA_DEV_LOG(level, name, fmt, ...) \
@@ -90,6 +91,15 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 		/* The HMC QP count is a power of two (irdma_cfg_fpm_val). */
 		req->qps = irdma_roundup_pow2_u32(x);
 		return ret;
+	}
+	if (strcmp(k, "wire") == 0) {
+		/* The model's wire (model_pkt.h model_port_attach); checked at attach. */
+		if (v == NULL || strlen(v) >= sizeof(cfg->wire)) {
+			IRDMA_DEV_LOG(ERR, name, "devargs wire=%s: empty or too long", v ? v : "");
+			return -EINVAL;
+		}
+		snprintf(cfg->wire, sizeof(cfg->wire), "%s", v);
+		return 0;
 	}
 	if (strcmp(k, "cqs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_CQ_ID + 1,

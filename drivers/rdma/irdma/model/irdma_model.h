@@ -394,6 +394,28 @@ struct irdma_model_ah_info {
  */
 int irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info *info);
 
+/** Faults injected on the frames a model device's port sends (parts per million). */
+struct irdma_model_wire_faults {
+	uint32_t drop_ppm;	/**< frames dropped */
+	uint32_t dup_ppm;	/**< frames delivered twice */
+	uint32_t reorder_ppm;	/**< frames held back and delivered after the next one */
+	uint32_t corrupt_ppm;	/**< frames with one byte flipped */
+	uint64_t seed;		/**< PRNG seed (runs repeat) */
+};
+
+/**
+ * Set (or with NULL clear) the send faults of the device's port (model_port_set_faults).
+ * @return 0, or -EINVAL for a bad @p hw or values.
+ */
+int irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_faults *f);
+
+/**
+ * The device's port address as a 16-byte GID (IPv4-mapped): the "udp:<ipv4>" wire's
+ * address, else 10.<mac[3]>.<mac[4]>.<mac[5]>.
+ * @return 0, or -EINVAL for a bad @p hw.
+ */
+int irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -480,3 +480,39 @@ model_engine_step(struct model_dev *d)
 			model_rc_tx(d, i, q);
 	}
 }
+
+/* ---- diagnostics ---- */
+
+int
+irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_faults *f)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_wire_faults wf;
+	int ret;
+
+	if (d == NULL)
+		return -EINVAL;
+	if (f != NULL)
+		wf = (struct model_wire_faults){
+			.drop_ppm = f->drop_ppm,
+			.dup_ppm = f->dup_ppm,
+			.reorder_ppm = f->reorder_ppm,
+			.corrupt_ppm = f->corrupt_ppm,
+			.seed = f->seed,
+		};
+	pthread_mutex_lock(&d->lock);
+	ret = model_port_set_faults(d->port, f != NULL ? &wf : NULL);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+int
+irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16])
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || gid == NULL)
+		return -EINVAL;
+	memcpy(gid, d->gid, 16);
+	return 0;
+}

@@ -138,7 +138,7 @@ sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *
 
 /* Decode quantum 0's operation-specific fields and the WQE size; 0 or an AE code. */
 static uint32_t
-sq_decode(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *wqe,
+sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 	  struct model_wqe *w, uint32_t *slots)
 {
 	uint32_t inl = irdma_get(wqe, SQ_INLINEDATALEN);
@@ -266,7 +266,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 		*ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return -1;
 	}
-	*ae = sq_decode(d, q, &wqe, w, &slots);
+	*ae = sq_decode(q, &wqe, w, &slots);
 	if (*ae != 0)
 		return -1;
 	/* A WQE stays inside one 8-quantum chunk, hence inside the ring. */

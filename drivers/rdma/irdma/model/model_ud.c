@@ -8,7 +8,9 @@
  * and this QP's number, and completes at once. A received datagram is accepted when its
  * DETH Q_Key equals the QP's (else it is dropped and counted), takes the next RQ WQE (none:
  * dropped and counted) and completes with an extended CQE carrying the source QPN, MAC,
- * VLAN, IPv4 flag and immediate. The model places no GRH in front of the payload.
+ * VLAN, IPv4 flag and immediate; its OP is the IBA operation of the opcode (0x04 SEND_ONLY,
+ * 0x05 SEND_ONLY_IMM: the 6-bit field cannot hold the UD transport bits). The model places
+ * no GRH in front of the payload.
  * Called with dev->lock held.
  */
 
@@ -74,7 +76,8 @@ ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct mo
 		return IRDMA_AE_INVALID_AH_ENTRY;
 	if (ah.pd != q->pd)
 		return IRDMA_AE_UDA_XMIT_BAD_PD;
-	if (w->len > q->mss || w->len > 4096u)
+	/* UD QPs get no path MTU from the driver: the port's 4096 then. */
+	if (w->len > (q->mss != 0 ? RTE_MIN(q->mss, 4096u) : 4096u))
 		return IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
 	ud_hdr(d, q, &ah, w, &h);
 	h.deth_sqpn = qp_id;
@@ -156,7 +159,8 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	memset(&c, 0, sizeof(c));
 	c.idx = idx;
 	c.len = len;
-	c.op = h->opcode;
+	/* The CQE's 6-bit OP holds the IBA operation (SEND_ONLY / _IMM), not the UD prefix. */
+	c.op = h->opcode & 0x1fu;
 	c.solicited = h->se;
 	c.ud = true;
 	c.src_qpn = h->deth_sqpn;

@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The model's data-path engine end to end, with the real control path (rdmadev -> irdma
+ * PMD -> CQP -> model) and a test-side encoder / decoder (test_engine_lib.c): every RC
+ * opcode and UD between QPs, data checked byte for byte; immediates and invalidations;
+ * READs of many sizes across MTUs; MRs at levels 0, 1 and 2; protection errors with the
+ * target untouched; RNR and recovery; a QP moved to error (flushes); exactly one completion
+ * per signaled WR; two models on one in-process switch.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_malloc.h>
+
+#include "test.h"
+#include "test_engine_lib.h"
+
+#ifndef IRDMA_TEST_MODE
+#define IRDMA_TEST_MODE "inline"
+#endif
+
+#define DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
+	",wire=" wire
+
+#define ACC_ALL (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE | \
+		 RDMADEV_ACCESS_REMOTE_READ)
+
+/* Check a successful SQ completion of @p p for the WQE at @p idx with opcode @p op. */
+static void
+check_sq_cqe(const struct tcqe *e, const struct tqp *p, uint32_t idx, uint8_t op)
+{
+	TEST_CHECK(e->sq);
+	TEST_CHECK(!e->error);
+	TEST_CHECK_EQ(e->major, 0);
+	TEST_CHECK_EQ(e->wqe_idx, idx);
+	TEST_CHECK_EQ(e->op, op);
+	TEST_CHECK_EQ(e->qpid, p->qpn);
+	TEST_CHECK(e->ctx == (uint64_t)(uintptr_t)p->q);
+}
+
+/* Wait for the SQ CQE of @p p; false when none came. */
+static bool
+sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op)
+{
+	struct tcqe e;
+	bool ok = twait(&p->dev->scq, &e, p->dev, other);
+
+	TEST_CHECK(ok);
+	if (ok)
+		check_sq_cqe(&e, p, idx, op);
+	return ok;
+}
+
+/* Wait for the RQ CQE of @p p. */
+static bool
+rq_done(struct tqp *p, struct tdev *other, struct tcqe *e)
+{
+	bool ok = twait(&p->dev->rcq, e, p->dev, other);
+
+	TEST_CHECK(ok);
+	if (ok) {
+		TEST_CHECK(!e->sq);
+		TEST_CHECK(!e->error);
+		TEST_CHECK_EQ(e->qpid, p->qpn);
+		TEST_CHECK(e->ctx == (uint64_t)(uintptr_t)p->q);
+	}
+	return ok;
+}
+
+/* Every RC operation between two QPs of one device (ARP entry: the port's own MAC). */
+static void
+test_rc_ops(void)
+{
+	struct tmr src, dst, inv;
+	struct tqp a, b;
+	struct tdev t;
+	struct tconn c;
+	struct tcqe e;
+	struct tsge sg[4], rsg[2];
+	struct twr wr;
+	uint32_t idx, i;
+	uint8_t inl[101];
+	struct irdma_model_mr_info mi;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:rcops")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &src, 65536, ACC_ALL);
+	tmr_reg(&t, NULL, &dst, 65536, ACC_ALL);
+	tmr_reg(&t, NULL, &inv, 4096, ACC_ALL);
+	tqp_create(&t, &a, RDMADEV_QPT_RC);
+	tqp_create(&t, &b, RDMADEV_QPT_RC);
+	b.use_db_page = true;
+	tconn_default(&c);
+	if (src.mr == NULL || dst.mr == NULL || inv.mr == NULL || tqp_connect(&a, &b, &c) != 0)
+		goto out;
+	tfill(src.buf, src.len, 1);
+
+	/* SEND of 3000 bytes from 3 SGEs into 2 receive SGEs (3 packets at MTU 1024). */
+	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 10, src.lkey, 1000 };
+	sg[1] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 5000, src.lkey, 1500 };
+	sg[2] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 9000, src.lkey, 500 };
+	rsg[0] = (struct tsge){ (uint64_t)(uintptr_t)dst.buf + 100, dst.lkey, 2000 };
+	rsg[1] = (struct tsge){ (uint64_t)(uintptr_t)dst.buf + 20000, dst.lkey, 2000 };
+	tpost_recv(&b, rsg, 2);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = sg;
+	wr.nsge = 3;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.len, 3000);
+		TEST_CHECK_EQ(e.op, 0x02);	/* SEND_LAST */
+		TEST_CHECK_EQ(e.wqe_idx, 0);
+		TEST_CHECK(!e.ext);
+	}
+	TEST_CHECK(memcmp(dst.buf + 100, src.buf + 10, 1000) == 0);
+	TEST_CHECK(memcmp(dst.buf + 1100, src.buf + 5000, 1000) == 0);
+	TEST_CHECK(memcmp(dst.buf + 20000, src.buf + 6000, 500) == 0);
+	TEST_CHECK(memcmp(dst.buf + 20500, src.buf + 9000, 500) == 0);
+	TEST_CHECK_EQ(dst.buf[99], 0);
+	TEST_CHECK_EQ(dst.buf[20000 + 1000], 0);
+
+	/* SEND with immediate (solicited): extended RQ CQE with the immediate. */
+	tpost_recv(&b, rsg, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND_SE;
+	wr.sge = sg;
+	wr.nsge = 1;
+	wr.has_imm = true;
+	wr.imm = 0xdeadbeef;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND_SE);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.len, 1000);
+		TEST_CHECK_EQ(e.op, 0x05);	/* SEND_ONLY_IMM */
+		TEST_CHECK(e.ext);
+		TEST_CHECK(e.imm_valid);
+		TEST_CHECK_EQ(e.imm, 0xdeadbeef);
+		TEST_CHECK(e.se);
+		TEST_CHECK_EQ(e.wqe_idx, 1u << b.q->rq.shift);
+	}
+
+	/* SEND with invalidate of b's MR 'inv'. */
+	tpost_recv(&b, rsg, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND_INV;
+	wr.sge = sg;
+	wr.nsge = 1;
+	wr.rkey = inv.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND_INV);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.op, 0x17);	/* SEND_ONLY_INV */
+		TEST_CHECK(e.stag_or_ipv4);
+		TEST_CHECK_EQ(e.qw2lo, inv.rkey);
+	}
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, inv.lkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+
+	/* RDMA WRITE of 5000 bytes (unsignaled), then a signaled NOP: one CQE, the NOP's. */
+	memset(dst.buf, 0, dst.len);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 1, src.lkey, 5000 };
+	wr.sge = sg;
+	wr.nsge = 1;
+	wr.rva = (uint64_t)(uintptr_t)dst.buf + 33;
+	wr.rkey = dst.rkey;
+	tpost_send(&a, &wr);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_NOP;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_NOP);
+	TEST_CHECK(memcmp(dst.buf + 33, src.buf + 1, 5000) == 0);
+	TEST_CHECK_EQ(dst.buf[32], 0);
+	TEST_CHECK_EQ(dst.buf[5033], 0);
+	TEST_CHECK_EQ(tidle(&t.scq, &t, NULL, 100), 0);
+	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 100), 0);
+
+	/* WRITE with immediate: data placed, RQ CQE with the immediate and the length. */
+	tpost_recv(&b, rsg, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 7, src.lkey, 2100 };
+	wr.sge = sg;
+	wr.nsge = 1;
+	wr.has_imm = true;
+	wr.imm = 0x01020304;
+	wr.rva = (uint64_t)(uintptr_t)dst.buf + 40000;
+	wr.rkey = dst.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_WRITE);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.op, 0x09);	/* WRITE_LAST_IMM */
+		TEST_CHECK_EQ(e.len, 2100);
+		TEST_CHECK(e.imm_valid);
+		TEST_CHECK_EQ(e.imm, 0x01020304);
+	}
+	TEST_CHECK(memcmp(dst.buf + 40000, src.buf + 7, 2100) == 0);
+
+	/* READ of 9000 bytes into two SGEs. */
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_READ;
+	tfill(dst.buf, dst.len, 2);
+	memset(src.buf, 0, src.len);
+	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf, src.lkey, 4000 };
+	sg[1] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 30000, src.lkey, 5000 };
+	wr.sge = sg;
+	wr.nsge = 2;
+	wr.rva = (uint64_t)(uintptr_t)dst.buf + 3;
+	wr.rkey = dst.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&b, &wr);
+	tring(&b);
+	sq_done(&b, NULL, idx, T_OP_READ);
+	TEST_CHECK(memcmp(src.buf, dst.buf + 3, 4000) == 0);
+	TEST_CHECK(memcmp(src.buf + 30000, dst.buf + 4003, 5000) == 0);
+	TEST_CHECK_EQ(src.buf[4000], 0);
+
+	/* Inline SEND of 101 bytes and inline WRITE of 39. */
+	for (i = 0; i < sizeof(inl); i++)
+		inl[i] = (uint8_t)(i * 7 + 3);
+	tpost_recv(&b, rsg, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.inl = inl;
+	wr.inl_len = 101;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	if (rq_done(&b, NULL, &e))
+		TEST_CHECK_EQ(e.len, 101);
+	TEST_CHECK(memcmp(dst.buf + 100, inl, 101) == 0);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	wr.inl = inl + 50;
+	wr.inl_len = 39;
+	wr.rva = (uint64_t)(uintptr_t)dst.buf + 60000;
+	wr.rkey = dst.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_WRITE);
+	TEST_CHECK(memcmp(dst.buf + 60000, inl + 50, 39) == 0);
+
+	/* LOCAL_INV of a's own MR 'src': a later SEND from it fails with a protection error. */
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_LOCAL_INV;
+	wr.rkey = src.lkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_LOCAL_INV);
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, src.lkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf, src.lkey, 10 };
+	wr.sge = sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	if (twait(&t.scq, &e, &t, NULL)) {
+		TEST_CHECK(e.error);
+		TEST_CHECK_EQ(e.major, 1);
+		TEST_CHECK_EQ(e.minor, T_FLUSH_PROT);
+		TEST_CHECK_EQ(e.wqe_idx, idx);
+	}
+	TEST_CHECK(TSTAT(&t, qp_errors) >= 1);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&src);
+	tmr_dereg(&dst);
+	tmr_dereg(&inv);
+	tdev_close(&t);
+}
+
+/* READs and WRITEs of many sizes up to 1 MiB at every MTU, between two models on a switch. */
+static void
+test_sizes_mtus(void)
+{
+	static const uint32_t sizes[] = { 1, 255, 256, 257, 1024, 4095, 4097, 65537, 1u << 20 };
+	struct tdev t1, t2;
+	struct tmr m1, m2;
+	unsigned int mtu, s;
+
+	if (tdev_open(&t1, DEVARGS(0, "loop:sizes")) != 0 ||
+	    tdev_open(&t2, DEVARGS(1, "loop:sizes")) != 0)
+		goto out;
+	tmr_reg(&t1, NULL, &m1, (1u << 20) + 8192, ACC_ALL);
+	tmr_reg(&t2, NULL, &m2, (1u << 20) + 8192, ACC_ALL);
+	if (m1.mr == NULL || m2.mr == NULL)
+		goto out_mr;
+	for (mtu = RDMADEV_MTU_256; mtu <= RDMADEV_MTU_4096; mtu++) {
+		struct tqp a, b;
+		struct tconn c;
+
+		tqp_create(&t1, &a, RDMADEV_QPT_RC);
+		tqp_create(&t2, &b, RDMADEV_QPT_RC);
+		tconn_default(&c);
+		c.mtu = mtu;
+		c.psn_a = 0xffffff - mtu * 100;
+		if (tqp_connect(&a, &b, &c) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		for (s = 0; s < RTE_DIM(sizes); s++) {
+			struct tsge sg = { (uint64_t)(uintptr_t)m1.buf + s, m1.lkey, sizes[s] };
+			struct twr wr = {
+				.op = T_OP_READ, .sge = &sg, .nsge = 1, .signaled = true,
+				.rva = (uint64_t)(uintptr_t)m2.buf + 3 * s, .rkey = m2.rkey,
+			};
+			uint32_t idx;
+
+			tfill(m2.buf, m2.len, mtu * 100 + s);
+			memset(m1.buf, 0, m1.len);
+			idx = tpost_send(&a, &wr);
+			tring(&a);
+			if (!sq_done(&a, &t2, idx, T_OP_READ))
+				break;
+			TEST_CHECK(memcmp(m1.buf + s, m2.buf + 3 * s, sizes[s]) == 0);
+			TEST_CHECK_EQ(m1.buf[s + sizes[s]], 0);
+			/* And back as a WRITE. */
+			tfill(m1.buf, m1.len, mtu * 1000 + s);
+			memset(m2.buf, 0, m2.len);
+			wr.op = T_OP_WRITE;
+			idx = tpost_send(&a, &wr);
+			tring(&a);
+			if (!sq_done(&a, &t2, idx, T_OP_WRITE))
+				break;
+			TEST_CHECK(memcmp(m1.buf + s, m2.buf + 3 * s, sizes[s]) == 0);
+			TEST_CHECK_EQ(m2.buf[3 * s + sizes[s]], 0);
+		}
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+	TEST_CHECK(TSTAT(&t2, in_rdma_reads) >= 5 * RTE_DIM(sizes));
+	TEST_CHECK_EQ(TSTAT(&t1, rc_retransmits), 0);
+out_mr:
+	tmr_dereg(&m1);
+	tmr_dereg(&m2);
+out:
+	tdev_close(&t2);
+	tdev_close(&t1);
+}
+
+/* A pair of connected RC QPs on one device with default parameters. */
+static int
+pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
+{
+	struct tconn d;
+
+	if (c == NULL) {
+		tconn_default(&d);
+		c = &d;
+	}
+	if (tqp_create(t, a, RDMADEV_QPT_RC) != 0 || tqp_create(t, b, RDMADEV_QPT_RC) != 0)
+		return -1;
+	return tqp_connect(a, b, c);
+}
+
+/* Expect one error CQE on @p c with flush minor @p minor at WQE @p idx. */
+static void
+expect_err(struct tcq *c, struct tdev *t, uint16_t minor, uint32_t idx)
+{
+	struct tcqe e;
+
+	if (!twait(c, &e, t, NULL)) {
+		TEST_CHECK(false);
+		return;
+	}
+	TEST_CHECK(e.error);
+	TEST_CHECK_EQ(e.major, 1);
+	TEST_CHECK_EQ(e.minor, minor);
+	TEST_CHECK_EQ(e.wqe_idx, idx);
+}
+
+/* Remote protection: bad rkey, other PD, no rights, out of bounds, QP without RDOK. */
+static void
+test_remote_errors(void)
+{
+	struct tmr src, tgt, other, ro;
+	struct tdev t;
+	unsigned int k;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:remerr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &tgt, 8192, ACC_ALL);
+	tmr_reg(&t, t.pd2, &other, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ);
+	if (src.mr == NULL || tgt.mr == NULL || other.mr == NULL || ro.mr == NULL)
+		goto out;
+	tfill(src.buf, src.len, 5);
+	for (k = 0; k < 7; k++) {
+		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 4096 };
+		struct twr wr = { .op = T_OP_WRITE, .sge = &sg, .nsge = 1, .signaled = true };
+		struct tmr *target = &tgt;
+		struct tconn c;
+		struct tqp a, b;
+		uint8_t before[8192];
+		uint32_t idx, idx2;
+
+		tconn_default(&c);
+		wr.rva = (uint64_t)(uintptr_t)tgt.buf;
+		wr.rkey = tgt.rkey;
+		switch (k) {
+		case 0: /* wrong key */
+			wr.rkey = tgt.rkey ^ 0x5a;
+			break;
+		case 1: /* MR of another PD */
+			target = &other;
+			wr.rva = (uint64_t)(uintptr_t)other.buf;
+			wr.rkey = other.rkey;
+			break;
+		case 2: /* MR without remote write */
+			target = &ro;
+			wr.rva = (uint64_t)(uintptr_t)ro.buf;
+			wr.rkey = ro.rkey;
+			break;
+		case 3: /* beyond the end */
+			wr.rva = (uint64_t)(uintptr_t)tgt.buf + 8192 - 100;
+			break;
+		case 4: /* below the start */
+			wr.rva = (uint64_t)(uintptr_t)tgt.buf - 64;
+			break;
+		case 5: /* READ, QP without remote read */
+			c.access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE;
+			wr.op = T_OP_READ;
+			break;
+		default: /* READ of a write-only range: MR 'ro' allows read, so use bounds */
+			wr.op = T_OP_READ;
+			wr.rva = (uint64_t)(uintptr_t)tgt.buf + 8000;
+			break;
+		}
+		if (pair_up(&t, &a, &b, &c) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		memcpy(before, target->buf, sizeof(before));
+		idx = tpost_send(&a, &wr);
+		/* A second WR behind it: flushed by the same CQE (driver replay). */
+		idx2 = tpost_send(&a, &wr);
+		RTE_SET_USED(idx2);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_REM_ACCESS, idx);
+		TEST_CHECK(memcmp(before, target->buf, sizeof(before)) == 0);
+		/* One flush CQE covers the rest: nothing more on the SQ. */
+		TEST_CHECK_EQ(tidle(&t.scq, &t, NULL, 200), 0);
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+	TEST_CHECK(TSTAT(&t, naks_sent) >= 7);
+	TEST_CHECK(TSTAT(&t, aeqes) >= 14); /* requester and responder each raise one */
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&tgt);
+	tmr_dereg(&other);
+	tmr_dereg(&ro);
+	tdev_close(&t);
+}
+
+/* Local protection at fetch: bad lkey, another PD's MR, a READ into a read-only MR. */
+static void
+test_local_errors(void)
+{
+	struct tmr src, other, ro;
+	struct tdev t;
+	unsigned int k;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:locerr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
+	tmr_reg(&t, t.pd2, &other, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_REMOTE_READ);
+	if (src.mr == NULL || other.mr == NULL || ro.mr == NULL)
+		goto out;
+	for (k = 0; k < 4; k++) {
+		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 100 };
+		struct twr wr = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true };
+		struct tqp a, b;
+		uint32_t idx;
+
+		if (k == 0)
+			sg.lkey ^= 1;
+		else if (k == 1)
+			sg = (struct tsge){ (uint64_t)(uintptr_t)other.buf, other.lkey, 100 };
+		else if (k == 2)
+			sg.addr += 8190;
+		else {
+			wr.op = T_OP_READ;
+			wr.rva = (uint64_t)(uintptr_t)src.buf;
+			wr.rkey = src.rkey;
+			sg = (struct tsge){ (uint64_t)(uintptr_t)ro.buf, ro.lkey, 100 };
+		}
+		if (pair_up(&t, &a, &b, NULL) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		idx = tpost_send(&a, &wr);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_PROT, idx);
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&other);
+	tmr_dereg(&ro);
+	tdev_close(&t);
+}
+
+/* RNR: a SEND with no receive posted waits (infinite RNR retry) until one is posted. */
+static void
+test_rnr(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tconn c;
+	struct tcqe e;
+	struct tsge sg, rsg;
+	struct twr wr;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:rnr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	tconn_default(&c);
+	if (m.mr == NULL || pair_up(&t, &a, &b, &c) != 0)
+		goto out;
+	tfill(m.buf, 4096, 9);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
+	rsg = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	while (TSTAT(&t, rnr_naks_rcvd) < 3 && tidle(&t.scq, &t, NULL, 1000) == 0)
+		;
+	TEST_CHECK(TSTAT(&t, rnr_naks_sent) >= 3);
+	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 10), 0);
+	tpost_recv(&b, &rsg, 1);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	if (rq_done(&b, NULL, &e))
+		TEST_CHECK_EQ(e.len, 3000);
+	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 3000) == 0);
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+
+	/* RNR retry 1: the second RNR NAK ends the QP with RNR_RETRY_EXC. */
+	c.rnr_retry = 1;
+	if (pair_up(&t, &a, &b, &c) == 0) {
+		idx = tpost_send(&a, &wr);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_RNR_RETRY_EXC, idx);
+	}
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+out:
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* A QP moved to error with work outstanding: one flush CQE per queue, at the oldest WQE. */
+static void
+test_error_flush(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tcqe e;
+	struct tsge sg;
+	struct twr wr;
+	uint32_t first, i;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:flush")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 100 };
+	/* b has 3 receives; a's SENDs go to b... but b gets none: a SENDs to nothing yet. */
+	for (i = 0; i < 3; i++)
+		tpost_recv(&b, &sg, 1);
+	/* a sends 4 messages to b: 3 land, the 4th meets RNR (retry forever). */
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	first = 0;
+	for (i = 0; i < 4; i++) {
+		uint32_t idx = tpost_send(&a, &wr);
+
+		if (i == 3)
+			first = idx;
+	}
+	tring(&a);
+	for (i = 0; i < 3; i++) {
+		TEST_CHECK(twait(&t.scq, &e, &t, NULL));
+		TEST_CHECK(!e.error);
+		TEST_CHECK(rq_done(&b, NULL, &e));
+	}
+	while (TSTAT(&t, rnr_naks_rcvd) < 2)
+		tdev_service(&t, NULL);
+	/* Post two more receives on b and move b to error: one RQ flush CQE. */
+	tpost_recv(&b, &sg, 1);
+	TEST_CHECK_EQ(tqp_to_err(&a), 0);
+	expect_err(&t.scq, &t, T_FLUSH_GENERAL, first);
+	TEST_CHECK_EQ(tidle(&t.scq, &t, NULL, 100), 0);
+	TEST_CHECK_EQ(tqp_to_err(&b), 0);
+	if (twait(&t.rcq, &e, &t, NULL)) {
+		TEST_CHECK(e.error);
+		TEST_CHECK(!e.sq);
+		TEST_CHECK_EQ(e.major, 1);
+		TEST_CHECK_EQ(e.minor, T_FLUSH_GENERAL);
+		/* The 4th RQ WQE (the first not consumed), in quanta. */
+		TEST_CHECK_EQ(e.wqe_idx, 3u << b.q->rq.shift);
+	}
+	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 100), 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* UD: SENDs with and without immediate through an AH; a wrong Q_Key is dropped. */
+static void
+test_ud(void)
+{
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_ah_attr aa;
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tcqe e;
+	struct tsge sg, rsg;
+	struct twr wr;
+	uint32_t idx;
+	uint64_t mac = 0;
+	unsigned int i;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:ud")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	tqp_create(&t, &a, RDMADEV_QPT_UD);
+	tqp_create(&t, &b, RDMADEV_QPT_UD);
+	if (m.mr == NULL || tqp_connect(&a, &b, NULL) != 0)
+		goto out;
+	memset(&aa, 0, sizeof(aa));
+	memcpy(aa.dgid, t.gid, 16);
+	memcpy(aa.dmac, t.hw->mac, 6);
+	aa.hop_limit = 64;
+	aa.vlan_id = 0xffff;
+	aa.port_num = 1;
+	TEST_CHECK_EQ(rdmadev_ah_create(t.pd, &aa, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	tfill(m.buf, 4096, 3);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 1000 };
+	rsg = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
+	tpost_recv(&b, &rsg, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	wr.ah_id = ah->ah_id;
+	wr.dqpn = b.qpn;
+	wr.qkey = 0x11110001; /* b's Q_Key */
+	wr.has_imm = true;
+	wr.imm = 0xabcd1234;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.len, 1000);
+		TEST_CHECK_EQ(e.op, 0x05);	/* SEND_ONLY_IMM (UD 0x65, operation bits) */
+		TEST_CHECK_EQ(e.qw2lo, a.qpn);
+		TEST_CHECK(e.stag_or_ipv4);
+		TEST_CHECK(e.ext);
+		TEST_CHECK(e.imm_valid);
+		TEST_CHECK_EQ(e.imm, 0xabcd1234);
+		TEST_CHECK(e.smac_valid);
+		for (i = 0; i < 6; i++)
+			mac = (mac << 8) | t.hw->mac[i];
+		TEST_CHECK(e.smac == mac);
+	}
+	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 1000) == 0);
+	/* Wrong Q_Key: sent and completed, dropped at b. */
+	wr.qkey = 0x999;
+	wr.has_imm = false;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 200), 0);
+	TEST_CHECK_EQ(TSTAT(&t, rx_qkey_drops), 1);
+	/* The right one takes the posted receive. */
+	wr.qkey = 0x11110001;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	tpost_recv(&b, &rsg, 1);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.op, 0x04);
+		TEST_CHECK(!e.imm_valid);
+	}
+	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_model_engine_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_rc_ops);
+	TEST_RUN(test_sizes_mtus);
+	TEST_RUN(test_remote_errors);
+	TEST_RUN(test_local_errors);
+	TEST_RUN(test_rnr);
+	TEST_RUN(test_error_flush);
+	TEST_RUN(test_ud);
+	rte_eal_cleanup();
+	return test_done();
+}
