@@ -757,6 +757,164 @@ out:
 	tdev_close(&t);
 }
 
+/*
+ * A lossy, duplicating, reordering, corrupting wire between two models: SENDs, WRITEs and
+ * READs of random sizes arrive exactly once, in order, byte for byte; every signaled WR
+ * gets exactly one CQE.
+ */
+#define FAULT_MSGS	120u
+#define FAULT_BATCH	16u
+#define FAULT_MAX	6000u
+
+static void
+run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults *f)
+{
+	static char args1[160], args2[160];
+	struct tmr s1, r2, rd1;
+	struct tdev t1, t2;
+	struct tqp a, b;
+	struct tconn c;
+	uint32_t done = 0, rq_seen = 0, k;
+	uint64_t seed = 77;
+
+	snprintf(args1, sizeof(args1), "irdma_model0,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
+		 IRDMA_TEST_MODE, w1);
+	snprintf(args2, sizeof(args2), "irdma_model1,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
+		 IRDMA_TEST_MODE, w2);
+	memset(&s1, 0, sizeof(s1));
+	memset(&r2, 0, sizeof(r2));
+	memset(&rd1, 0, sizeof(rd1));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (tdev_open(&t1, args1) != 0 || tdev_open(&t2, args2) != 0)
+		goto out;
+	tmr_reg(&t1, NULL, &s1, FAULT_MSGS * FAULT_MAX, ACC_ALL);
+	tmr_reg(&t1, NULL, &rd1, FAULT_MSGS * FAULT_MAX, ACC_ALL);
+	tmr_reg(&t2, NULL, &r2, 2 * FAULT_MSGS * FAULT_MAX, ACC_ALL);
+	tqp_create(&t1, &a, RDMADEV_QPT_RC);
+	tqp_create(&t2, &b, RDMADEV_QPT_RC);
+	tconn_default(&c);
+	c.timeout = 8;
+	if (s1.mr == NULL || r2.mr == NULL || rd1.mr == NULL || tqp_connect(&a, &b, &c) != 0)
+		goto out;
+	tfill(s1.buf, s1.len, 11);
+	tfill(r2.buf + FAULT_MSGS * FAULT_MAX, FAULT_MSGS * FAULT_MAX, 12);
+	TEST_CHECK_EQ(irdma_model_wire_faults(t1.hw, f), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(t2.hw, f), 0);
+	for (k = 0; k < FAULT_MSGS; k += FAULT_BATCH) {
+		uint32_t idx[FAULT_BATCH], len[FAULT_BATCH], i, n = 0;
+		uint8_t op[FAULT_BATCH];
+
+		for (i = 0; i < FAULT_BATCH && k + i < FAULT_MSGS; i++, n++) {
+			uint32_t m = k + i;
+			struct tsge sg = { (uint64_t)(uintptr_t)s1.buf + (uint64_t)m * FAULT_MAX,
+					   s1.lkey, 0 };
+			struct tsge rs = { (uint64_t)(uintptr_t)r2.buf + (uint64_t)m * FAULT_MAX,
+					   r2.lkey, FAULT_MAX };
+			struct twr wr = { .sge = &sg, .nsge = 1, .signaled = true };
+
+			len[i] = 1 + (uint32_t)((seed = seed * 6364136223846793005ULL + 1) >> 33) %
+				 (FAULT_MAX - 1);
+			sg.len = len[i];
+			op[i] = (uint8_t)(m % 3 == 0 ? T_OP_SEND : m % 3 == 1 ? T_OP_WRITE : T_OP_READ);
+			wr.op = op[i];
+			if (op[i] == T_OP_SEND) {
+				tpost_recv(&b, &rs, 1);
+			} else if (op[i] == T_OP_WRITE) {
+				wr.rva = rs.addr;
+				wr.rkey = r2.rkey;
+			} else {
+				sg.addr = (uint64_t)(uintptr_t)rd1.buf + (uint64_t)m * FAULT_MAX;
+				sg.lkey = rd1.lkey;
+				wr.rva = rs.addr + (uint64_t)FAULT_MSGS * FAULT_MAX;
+				wr.rkey = r2.rkey;
+			}
+			idx[i] = tpost_send(&a, &wr);
+		}
+		tring(&a);
+		for (i = 0; i < n; i++) {
+			uint32_t m = k + i;
+			struct tcqe e;
+
+			if (!twait(&t1.scq, &e, &t1, &t2)) {
+				TEST_CHECK(false);
+				goto out;
+			}
+			check_sq_cqe(&e, &a, idx[i], op[i]);
+			done++;
+			if (op[i] == T_OP_SEND) {
+				if (twait(&t2.rcq, &e, &t2, &t1)) {
+					TEST_CHECK(!e.error);
+					TEST_CHECK_EQ(e.len, len[i]);
+					TEST_CHECK_EQ(e.wqe_idx,
+						      (rq_seen << b.q->rq.shift) % b.q->rq.quanta);
+					rq_seen++;
+				}
+			}
+			if (op[i] == T_OP_READ)
+				TEST_CHECK(memcmp(rd1.buf + (uint64_t)m * FAULT_MAX,
+						  r2.buf + (uint64_t)(FAULT_MSGS + m) * FAULT_MAX,
+						  len[i]) == 0);
+			else
+				TEST_CHECK(memcmp(r2.buf + (uint64_t)m * FAULT_MAX,
+						  s1.buf + (uint64_t)m * FAULT_MAX, len[i]) == 0);
+		}
+	}
+	TEST_CHECK_EQ(done, FAULT_MSGS);
+	/* Exactly once: nothing more arrives on either CQ. */
+	TEST_CHECK_EQ(tidle(&t1.scq, &t1, &t2, 2000), 0);
+	TEST_CHECK_EQ(tidle(&t2.rcq, &t1, &t2, 2000), 0);
+	printf("# %u messages; retransmits %" PRIu64 ", timeouts %" PRIu64 ", seq NAKs %" PRIu64
+	       ", duplicates %" PRIu64 "\n", done, TSTAT(&t1, rc_retransmits),
+	       TSTAT(&t1, rc_timeouts), TSTAT(&t1, seq_naks_rcvd), TSTAT(&t2, dup_requests));
+	if (f != NULL)
+		TEST_CHECK(TSTAT(&t1, rc_retransmits) > 0);
+out:
+	if (t1.hw != NULL)
+		(void)irdma_model_wire_faults(t1.hw, NULL);
+	if (t2.hw != NULL)
+		(void)irdma_model_wire_faults(t2.hw, NULL);
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&s1);
+	tmr_dereg(&rd1);
+	tmr_dereg(&r2);
+	tdev_close(&t2);
+	tdev_close(&t1);
+}
+
+static void
+test_faults(void)
+{
+	struct irdma_model_wire_faults f = {
+		.drop_ppm = 30000, .dup_ppm = 30000, .reorder_ppm = 30000, .corrupt_ppm = 10000,
+	};
+	unsigned int s;
+
+	for (s = 0; s < 4; s++) {
+		f.seed = 12345 + s;
+		run_faults("loop:faults", "loop:faults", &f);
+	}
+	/* Heavier: 10 % of everything. */
+	f = (struct irdma_model_wire_faults){
+		.drop_ppm = 100000, .dup_ppm = 100000, .reorder_ppm = 100000,
+		.corrupt_ppm = 50000, .seed = 4242,
+	};
+	run_faults("loop:faults", "loop:faults", &f);
+}
+
+/* Two models over UDP sockets on 127.0.0.1 and 127.0.0.2 (with faults too). */
+static void
+test_udp(void)
+{
+	const struct irdma_model_wire_faults f = {
+		.drop_ppm = 20000, .dup_ppm = 20000, .reorder_ppm = 20000, .seed = 99,
+	};
+
+	run_faults("udp:127.0.0.1:47911", "udp:127.0.0.2:47911", NULL);
+	run_faults("udp:127.0.0.1:47912", "udp:127.0.0.2:47912", &f);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -774,6 +932,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_rnr);
 	TEST_RUN(test_error_flush);
 	TEST_RUN(test_ud);
+	TEST_RUN(test_faults);
+	TEST_RUN(test_udp);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -63,6 +63,18 @@ pkts_of(uint32_t len, uint32_t mtu)
 
 /* ---- requester: completions ---- */
 
+/*
+ * The send cursor is on @p w, which completed meanwhile (a rewind went back to it and the
+ * missing responses / ACK came after all): step over it.
+ */
+static void
+cursor_skip(struct model_qpe *e, const struct model_wqe *w)
+{
+	e->tx_off = 0;
+	if (w->npkts > 0 && model_psn_diff(model_psn_add(w->psn, w->npkts), e->npsn) > 0)
+		e->npsn = model_psn_add(w->psn, w->npkts);
+}
+
 /* Retire the done WQEs at the head of the window, in order. */
 static void
 rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
@@ -72,9 +84,12 @@ rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 
 	while (e->w_cnt > 0 && (win(e, 0)->flags & MODEL_WQE_DONE)) {
 		model_sq_cqe(d, qp_id, win(e, 0));
+		if (e->tx_i == 0)
+			cursor_skip(e, win(e, 0));
+		else
+			e->tx_i--;
 		e->w_head = (e->w_head + 1) % MODEL_SQ_WINDOW;
 		e->w_cnt--;
-		e->tx_i--;
 		progress = true;
 	}
 	if (progress) {
@@ -131,8 +146,14 @@ rc_rewind(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu)
 		if (off < 0 || (uint32_t)off >= w->npkts)
 			continue;
 		e->tx_i = i;
-		e->tx_off = is_read(w) ? w->rd_done : (uint32_t)off * mtu;
-		e->npsn = psn;
+		if (is_read(w)) {
+			/* A READ asks again for what it lacks: the PSN must match the offset. */
+			e->tx_off = w->rd_done;
+			e->npsn = model_psn_add(w->psn, w->rd_done / mtu);
+		} else {
+			e->tx_off = (uint32_t)off * mtu;
+			e->npsn = psn;
+		}
 		MODEL_INC(d, rc_retransmits);
 		return;
 	}
@@ -210,17 +231,16 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	struct model_wqe *w = NULL;
 	uint32_t i, expect, ae;
 
+	/* Responses come in order: they are for the oldest READ not complete. */
 	for (i = 0; i < e->tx_i && i < e->w_cnt; i++) {
 		struct model_wqe *c = win(e, i);
-		int32_t off = model_psn_diff(h->psn, c->psn);
 
-		if (is_read(c) && !(c->flags & MODEL_WQE_DONE) && c->npkts > 0 && off >= 0 &&
-		    (uint32_t)off < c->npkts) {
+		if (is_read(c) && !(c->flags & MODEL_WQE_DONE) && c->npkts > 0) {
 			w = c;
 			break;
 		}
 	}
-	if (w == NULL) {
+	if (w == NULL || model_psn_diff(h->psn, w->psn) < 0) {
 		MODEL_INC(d, dup_responses);
 		return;
 	}
@@ -886,6 +906,11 @@ model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		return;
 	while (n < MODEL_TX_BURST && e->tx_i < e->w_cnt &&
 	       model_psn_diff(e->npsn, e->una_psn) < (int32_t)MODEL_RC_PKT_WINDOW) {
+		if ((win(e, e->tx_i)->flags & MODEL_WQE_DONE) && !is_local(win(e, e->tx_i))) {
+			cursor_skip(e, win(e, e->tx_i));
+			e->tx_i++;
+			continue;
+		}
 		if (!rc_send_one(d, qp_id, q, win(e, e->tx_i)))
 			break;
 		n++;
