@@ -472,6 +472,13 @@ tpost_send(struct tqp *p, const struct twr *wr)
 	return idx;
 }
 
+bool
+p_sq_pol_next(const struct tqp *p)
+{
+	/* The polarity the next WQE gets: it flips when the head is at index 0. */
+	return p->sq_head == 0 ? !p->sq_pol : p->sq_pol;
+}
+
 uint32_t
 tpost_raw(struct tqp *p, const uint64_t *qw, unsigned int quanta)
 {

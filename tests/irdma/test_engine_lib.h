@@ -176,6 +176,8 @@ void tpost_recv(struct tqp *p, const struct tsge *sge, unsigned int nsge);
 void tring(struct tqp *p);
 /* Raw quanta straight into the SQ at its head (fuzzing); returns the index. */
 uint32_t tpost_raw(struct tqp *p, const uint64_t *qw, unsigned int quanta);
+/* The valid bit the next SQ WQE of @p p carries (before padding NOPs, if any). */
+bool p_sq_pol_next(const struct tqp *p);
 
 bool tpoll(struct tcq *c, struct tcqe *e);
 /* Poll @p c, servicing @p a and @p b between tries; false after T_POLL_MAX tries. */

@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "test.h"
 #include "test_engine_lib.h"
+#include "test_pbl_common.h"
 
 #ifndef IRDMA_TEST_MODE
 #define IRDMA_TEST_MODE "inline"
@@ -915,6 +917,286 @@ test_udp(void)
 	run_faults("udp:127.0.0.1:47912", "udp:127.0.0.2:47912", &f);
 }
 
+/*
+ * Garbage in the SQ: random quanta with their valid bits set (some with a real opcode and
+ * real keys but random addresses and lengths). The model never crashes, the QP goes to
+ * error with an AE (or the WQE happens to be a valid one), and nothing outside the
+ * registered regions changes: the target MR sits between two canaries that are DMA-mapped
+ * but not registered.
+ */
+#define FUZZ_ROUNDS	300u
+#define FUZZ_CANARY	65536u
+
+static uint64_t
+xrand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void
+test_fuzz_sq(void)
+{
+	struct tmr big, src;
+	struct tdev t;
+	uint8_t *tgt, *pattern;
+	struct rdmadev_mr *mr = NULL;
+	struct rdmadev_mr_attr ma;
+	uint64_t seed = 0x1234567, ae0, err0;
+	unsigned int r, errors = 0, alive = 0;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:fuzz")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	/* [canary | target | canary], all DMA-mapped, only the middle registered. */
+	tmr_reg(&t, NULL, &big, 3 * FUZZ_CANARY, ACC_ALL);
+	tmr_reg(&t, NULL, &src, 65536, ACC_ALL);
+	pattern = malloc(3 * FUZZ_CANARY);
+	if (big.mr == NULL || src.mr == NULL || pattern == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_mr_dereg(big.mr), 0);
+	big.mr = NULL;
+	tgt = big.buf + FUZZ_CANARY;
+	memset(&ma, 0, sizeof(ma));
+	ma.addr = tgt;
+	ma.length = FUZZ_CANARY;
+	ma.iova = (uint64_t)(uintptr_t)tgt;
+	ma.access = ACC_ALL;
+	TEST_CHECK_EQ(rdmadev_mr_reg(t.pd, &ma, &mr), 0);
+	if (mr == NULL)
+		goto out;
+	tfill(big.buf, 3 * FUZZ_CANARY, 99);
+	tfill(src.buf, src.len, 98);
+	ae0 = TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped);
+	err0 = TSTAT(&t, sq_wqe_errors);
+	for (r = 0; r < FUZZ_ROUNDS; r++) {
+		struct irdma_model_qp_info in;
+		uint64_t qw[32];
+		unsigned int quanta = 1 + (unsigned int)(xrand(&seed) % 8), i;
+		struct tqp a, b;
+
+		if (pair_up(&t, &a, &b, NULL) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		for (i = 0; i < 4 * quanta; i++)
+			qw[i] = xrand(&seed);
+		if (r % 2 == 0) {
+			/* A real opcode with real keys, random rest. */
+			static const uint8_t ops[] = { T_OP_WRITE, T_OP_READ, T_OP_SEND,
+						       T_OP_SEND_INV, T_OP_LOCAL_INV, T_OP_FAST_REG,
+						       T_OP_NOP };
+			uint64_t op = ops[xrand(&seed) % RTE_DIM(ops)];
+
+			qw[3] = (qw[3] & ~(UINT64_C(0x3f) << 32) & ~UINT64_C(0xffffffff)) |
+				op << 32 | rdmadev_mr_rkey(mr);
+			qw[1] = (qw[1] & ~UINT64_C(0xffffffff)) | (r % 4 == 0 ? src.lkey :
+								      rdmadev_mr_lkey(mr));
+			qw[0] = (uint64_t)(uintptr_t)tgt + (xrand(&seed) % (3 * FUZZ_CANARY)) -
+				FUZZ_CANARY;
+			qw[2] = qw[0] ^ (xrand(&seed) & 0xffff);
+		}
+		if (p_sq_pol_next(&a))
+			for (i = 0; i < quanta; i++)
+				qw[4 * i + 3] |= UINT64_C(1) << 63;
+		else
+			for (i = 0; i < quanta; i++)
+				qw[4 * i + 3] &= ~(UINT64_C(1) << 63);
+		(void)tpost_raw(&a, qw, quanta);
+		tring(&a);
+		(void)tidle(&t.scq, &t, NULL, 50);
+		(void)tidle(&t.rcq, &t, NULL, 1);
+		TEST_CHECK_EQ(irdma_model_qp_get(t.hw, a.qpn, &in), 0);
+		if (in.state == 6)
+			errors++;
+		else
+			alive++;
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+		(void)tidle(&t.scq, &t, NULL, 1);
+		(void)tidle(&t.rcq, &t, NULL, 1);
+	}
+	printf("# fuzz: %u rounds, %u QPs to error, %u still up\n", r, errors, alive);
+	TEST_CHECK_EQ(r, FUZZ_ROUNDS);
+	TEST_CHECK(errors > FUZZ_ROUNDS / 2);
+	TEST_CHECK(TSTAT(&t, sq_wqe_errors) - err0 >= errors / 2);
+	TEST_CHECK(TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped) - ae0 >= errors);
+	/* The canaries around the target are untouched. */
+	tfill(pattern, 3 * FUZZ_CANARY, 99);
+	TEST_CHECK(memcmp(big.buf, pattern, FUZZ_CANARY) == 0);
+	TEST_CHECK(memcmp(big.buf + 2 * FUZZ_CANARY, pattern + 2 * FUZZ_CANARY,
+			  FUZZ_CANARY) == 0);
+	tfill(pattern, src.len, 98);
+	TEST_CHECK(memcmp(src.buf, pattern, src.len) == 0);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(mr), 0);
+out:
+	free(pattern);
+	tmr_dereg(&big);
+	tmr_dereg(&src);
+	tdev_close(&t);
+}
+
+/* DMA hooks for the external memory of the MR-level test: the model's IOMMU view. */
+static int
+hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
+{
+	return irdma_hw_dma_map(ctx, va, iova, len);
+}
+
+static int
+hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
+{
+	return irdma_hw_dma_unmap(ctx, va, iova, len);
+}
+
+/* SEND from, WRITE into and READ into an MR over @p x; its level must be @p level. */
+static void
+level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struct tpbl_ext *x,
+	      uint64_t off, uint32_t len, unsigned int level, uint64_t pgsz)
+{
+	struct irdma_model_mr_info mi;
+	struct rdmadev_mr *mr = NULL;
+	struct rdmadev_mr_attr ma;
+	struct tsge sg, rs;
+	struct twr wr;
+	struct tcqe e;
+	uint32_t idx, key;
+
+	memset(&ma, 0, sizeof(ma));
+	ma.addr = x->va + off;
+	ma.length = len;
+	ma.iova = (uint64_t)(uintptr_t)(x->va + off);
+	ma.access = ACC_ALL;
+	TEST_CHECK_EQ(rdmadev_mr_reg(t->pd, &ma, &mr), 0);
+	if (mr == NULL)
+		return;
+	key = rdmadev_mr_lkey(mr);
+	TEST_CHECK_EQ(irdma_model_mr_get(t->hw, key >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.level, level);
+	if (pgsz != 0)
+		TEST_CHECK_EQ(mi.page_size, pgsz);
+	/* SEND out of it (a's side) into m (b's receive). */
+	tfill(x->va + off, len, level * 7 + 1);
+	sg = (struct tsge){ ma.iova, key, RTE_MIN(len, 60000u) };
+	rs = (struct tsge){ (uint64_t)(uintptr_t)m->buf, m->lkey, 65536 };
+	tpost_recv(b, &rs, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(a, &wr);
+	tring(a);
+	sq_done(a, NULL, idx, T_OP_SEND);
+	if (rq_done(b, NULL, &e))
+		TEST_CHECK_EQ(e.len, sg.len);
+	TEST_CHECK(memcmp(m->buf, x->va + off, sg.len) == 0);
+	/* WRITE into its far end from m, then READ it back into m. */
+	tfill(m->buf, 65536, level * 7 + 2);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m->buf, m->lkey, 40000 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.rva = ma.iova + len - 40000;
+	wr.rkey = rdmadev_mr_rkey(mr);
+	wr.signaled = true;
+	idx = tpost_send(b, &wr);
+	tring(b);
+	sq_done(b, NULL, idx, T_OP_WRITE);
+	TEST_CHECK(memcmp(x->va + off + len - 40000, m->buf, 40000) == 0);
+	memset(m->buf + 40000, 0, 20000);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m->buf + 40000, m->lkey, 20000 };
+	wr.op = T_OP_READ;
+	wr.rva = ma.iova + len - 30000;
+	idx = tpost_send(b, &wr);
+	tring(b);
+	sq_done(b, NULL, idx, T_OP_READ);
+	TEST_CHECK(memcmp(m->buf + 40000, x->va + off + len - 30000, 20000) == 0);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(mr), 0);
+}
+
+#define L2_FILL_PAGES	600u
+#define L2_FILL_MAX	200u
+#define L2_PAGES	1500u
+
+/* MRs at PBL levels 0, 1 (4 KB and 2 MB pages) and 2 as SEND source, WRITE / READ target. */
+static void
+test_mr_levels(void)
+{
+	struct rdmadev_mr *fill[L2_FILL_MAX];
+	struct pbl_dma_hook hook;
+	struct tpbl_ext x;
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	unsigned int n, i;
+
+	if (tdev_open(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv") != 0) {
+		tdev_close(&t);
+		return;
+	}
+	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = t.hw };
+	tmr_reg(&t, NULL, &m, 65536, ACC_ALL);
+	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	/* Level 0: IOVA-contiguous. */
+	if (tpbl_ext_make(&x, 64, 4096, TPBL_ASCENDING, 0, &hook) == 0) {
+		/* The driver may pick 2 MB pages here (IOVA and VA aligned alike). */
+		level_traffic(&t, &a, &b, &m, &x, 123, 64 * 4096 - 500, 0, 0);
+		tpbl_ext_destroy(&x);
+	}
+	/* Level 1, 4 KB pages. */
+	if (tpbl_ext_make(&x, 300, 4096, TPBL_DESCENDING, 0, &hook) == 0) {
+		level_traffic(&t, &a, &b, &m, &x, 5, 300 * 4096 - 10, 1, 4096);
+		tpbl_ext_destroy(&x);
+	}
+	/* Level 1, 2 MB pages. */
+	if (tpbl_ext_make(&x, 3, RTE_PGSIZE_2M, TPBL_DESCENDING, 0, &hook) == 0) {
+		level_traffic(&t, &a, &b, &m, &x, RTE_PGSIZE_2M - 30000, 100000, 1,
+			      RTE_PGSIZE_2M);
+		tpbl_ext_destroy(&x);
+	}
+	/* Level 2: fragment the PBLE pool so that no run of L2_PAGES PBLEs is left. */
+	if (tpbl_ext_make(&x, 2048, 4096, TPBL_DESCENDING, 0, &hook) != 0)
+		goto out;
+	memset(fill, 0, sizeof(fill));
+	for (n = 0; n < L2_FILL_MAX; n++) {
+		const struct rdmadev_mr_attr fa = {
+			.addr = x.va, .length = L2_FILL_PAGES * 4096,
+			.iova = (uint64_t)(uintptr_t)x.va,
+		};
+		struct irdma_model_mr_info mi;
+
+		if (rdmadev_mr_reg(t.pd, &fa, &fill[n]) != 0)
+			break;
+		if (irdma_model_mr_get(t.hw, rdmadev_mr_lkey(fill[n]) >> 8, &mi) != 0 ||
+		    mi.level != 1) {
+			TEST_CHECK_EQ(rdmadev_mr_dereg(fill[n]), 0);
+			fill[n] = NULL;
+			break;
+		}
+	}
+	for (i = 1; i < n; i += 2) {
+		TEST_CHECK_EQ(rdmadev_mr_dereg(fill[i]), 0);
+		fill[i] = NULL;
+	}
+	level_traffic(&t, &a, &b, &m, &x, 7, L2_PAGES * 4096 - 7, 2, 4096);
+	for (i = 0; i < n; i += 2)
+		if (fill[i] != NULL)
+			TEST_CHECK_EQ(rdmadev_mr_dereg(fill[i]), 0);
+	tpbl_ext_destroy(&x);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -934,6 +1216,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_ud);
 	TEST_RUN(test_faults);
 	TEST_RUN(test_udp);
+	TEST_RUN(test_fuzz_sq);
+	TEST_RUN(test_mr_levels);
 	rte_eal_cleanup();
 	return test_done();
 }
