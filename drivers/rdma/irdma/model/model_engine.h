@@ -207,6 +207,29 @@ struct model_rq_cqe {
 };
 void model_rq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_rq_cqe *c);
 
+/* Path MTU of a QP: QPC_SNDMSS rounded down to 256 .. 4096 (a power of two). */
+static inline uint32_t
+model_rc_mtu(const struct model_qp *q)
+{
+	uint32_t m = 4096;
+
+	while (m > 256 && m > q->mss)
+		m >>= 1;
+	return m;
+}
+
+/* PSNs a message of @p len bytes takes at MTU @p mtu (at least one). */
+static inline uint32_t
+model_pkts_of(uint32_t len, uint32_t mtu)
+{
+	return len == 0 ? 1 : (len + mtu - 1) / mtu;
+}
+
+/* model_rc_resp.c */
+void model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
+void model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+
 /* model_rc.c */
 void model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
 void model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,

@@ -3,20 +3,18 @@
  */
 
 /*
- * RoCEv2 reliable connection (IBA chapter 9 semantics, as Linux rxe implements them): the
- * requester (SQ WQEs to packets, PSNs, AckReq), the completer (ACK / NAK / read responses,
- * in-order completions, go-back-N retransmission, retry and RNR counters, the retransmit
- * timer) and the responder (PSN checks, duplicates, RQ WQEs, rkey / PD / rights / bounds
- * checks, WRITE placement, READ responses within IRD, ACK coalescing, NAKs). Called with
- * dev->lock held.
+ * RoCEv2 reliable connection, requester side (IBA chapter 9 semantics, as Linux rxe
+ * implements them): SQ WQEs to packets, PSNs and AckReq; the completer (ACK / NAK / read
+ * responses, in-order completions, go-back-N retransmission, retry and RNR counters, the
+ * retransmit timer); and the RC receive dispatch. The responder is model_rc_resp.c.
+ * Called with dev->lock held.
  *
  * Requester window: up to MODEL_SQ_WINDOW fetched WQEs, oldest first; tx_i / tx_off is the
  * send cursor, npsn the next PSN. Go-back-N: a NAK, an out-of-order read response or the
  * timer moves the cursor back to the PSN to resend (the WQE is still in the window, its
- * data still in host memory). Completions leave the window in order.
- *
- * Responder errors of class C (remote access, invalid request, remote operational) send the
- * NAK, raise the AE and move the responder QP to error as well, as rxe does.
+ * data still in host memory). Completions leave the window in order. Read responses are
+ * accepted only in order, for the oldest READ not complete; a READ asked again asks for
+ * what it lacks, at the PSN that matches that offset.
  */
 
 #include <string.h>
@@ -24,17 +22,6 @@
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
-
-/* Path MTU of a QP: QPC_SNDMSS rounded down to 256 .. 4096 (a power of two). */
-static uint32_t
-rc_mtu(const struct model_qp *q)
-{
-	uint32_t m = 4096;
-
-	while (m > 256 && m > q->mss)
-		m >>= 1;
-	return m;
-}
 
 static struct model_wqe *
 win(struct model_qpe *e, uint32_t i)
@@ -55,11 +42,6 @@ is_local(const struct model_wqe *w)
 	       w->op == IRDMA_OP_FAST_REGISTER;
 }
 
-static uint32_t
-pkts_of(uint32_t len, uint32_t mtu)
-{
-	return len == 0 ? 1 : (len + mtu - 1) / mtu;
-}
 
 /* ---- requester: completions ---- */
 
@@ -170,7 +152,7 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	  const struct model_pkt_hdr *h)
 {
 	struct model_qpe *e = q->eng;
-	uint32_t mtu = rc_mtu(q);
+	uint32_t mtu = model_rc_mtu(q);
 	uint8_t kind = h->aeth_syndrome & 0xe0u;
 	uint32_t lost_psn = 0;
 	bool lost;
@@ -226,7 +208,7 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
 {
 	struct model_qpe *e = q->eng;
-	uint32_t mtu = rc_mtu(q);
+	uint32_t mtu = model_rc_mtu(q);
 	bool last = h->opcode == MODEL_RC_READ_RESP_LAST || h->opcode == MODEL_RC_READ_RESP_ONLY;
 	struct model_wqe *w = NULL;
 	uint32_t i, expect, ae;
@@ -289,7 +271,7 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 {
 	struct model_qpe *e = q->eng;
 	struct model_wqe *w = NULL;
-	uint32_t i, psn, mtu = rc_mtu(q);
+	uint32_t i, psn, mtu = model_rc_mtu(q);
 
 	if (e->rnr_until != 0 && now >= e->rnr_until)
 		e->rnr_until = 0;
@@ -368,7 +350,7 @@ static bool
 rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct model_wqe *w)
 {
 	struct model_qpe *e = q->eng;
-	uint32_t mtu = rc_mtu(q);
+	uint32_t mtu = model_rc_mtu(q);
 	struct model_pkt_hdr h;
 	uint32_t plen, ae;
 	bool first, last;
@@ -390,7 +372,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 	}
 	if (e->tx_off == 0 && (is_read(w) ? w->rd_done == 0 : true)) {
 		w->psn = e->npsn;
-		w->npkts = pkts_of(w->len, mtu);
+		w->npkts = model_pkts_of(w->len, mtu);
 	}
 	if (is_read(w)) {
 		uint32_t ord = q->ord != 0 ? q->ord : 1;
@@ -404,7 +386,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		h.ackreq = true;
 		(void)model_tx(d, &h, NULL, 0);
 		MODEL_INC(d, out_rdma_reads);
-		e->npsn = model_psn_add(e->npsn, pkts_of(w->len - w->rd_done, mtu));
+		e->npsn = model_psn_add(e->npsn, model_pkts_of(w->len - w->rd_done, mtu));
 		e->tx_i++;
 		e->tx_off = 0;
 		return true;
@@ -448,398 +430,6 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 	return true;
 }
 
-/* ---- responder ---- */
-
-static void
-rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
-{
-	struct model_pkt_hdr h;
-
-	model_hdr_init(d, q, &h, MODEL_RC_ACK, psn);
-	h.aeth_syndrome = syn;
-	h.aeth_msn = q->eng->msn & 0xffffffu;
-	if (syn == MODEL_AETH_ACK)
-		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f; /* credits: not limited */
-	(void)model_tx(d, &h, NULL, 0);
-	if (syn == MODEL_AETH_ACK)
-		MODEL_INC(d, acks_sent);
-	else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK)
-		MODEL_INC(d, rnr_naks_sent);
-	else
-		MODEL_INC(d, naks_sent);
-}
-
-static void
-ack_queue(struct model_qpe *e, uint8_t syn, uint32_t psn)
-{
-	/* A NAK is never replaced by a plain ACK of the same round. */
-	if (e->ack_pending && e->ack_syn != MODEL_AETH_ACK && syn == MODEL_AETH_ACK)
-		return;
-	e->ack_pending = true;
-	e->ack_syn = syn;
-	e->ack_psn = psn;
-}
-
-/* No RQ WQE: RNR NAK; later packets are dropped silently until the retry comes. */
-static void
-rnr_queue(struct model_dev *d, struct model_qpe *e, uint32_t psn)
-{
-	MODEL_INC(d, rnr_events);
-	e->nak_sent = true;
-	ack_queue(e, MODEL_AETH_RNR_NAK | MODEL_RNR_TIMER_CODE, psn);
-}
-
-/* Class C error at the responder: NAK now, AE, and the QP goes to error. */
-static void
-rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t syn,
-	      uint32_t psn, uint32_t ae)
-{
-	rc_ack_send(d, q, syn, psn);
-	q->eng->ack_pending = false;
-	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
-}
-
-/* Responder output: read responses first (they are in PSN order), then the ACK / NAK. */
-static void
-rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
-{
-	struct model_qpe *e = q->eng;
-	uint32_t mtu = rc_mtu(q);
-	unsigned int n = 0;
-
-	while (e->rr_cnt > 0 && n < MODEL_TX_BURST) {
-		struct model_rdreq *r = &e->rr[e->rr_head];
-		uint32_t plen = RTE_MIN(mtu, r->len - r->off);
-		bool first = r->off == 0, last = r->off + plen == r->len;
-		struct model_pkt_hdr h;
-		uint32_t ae;
-
-		ae = plen == 0 ? 0 : model_mr_copy(d, r->rkey, r->va + r->off, plen,
-						   IRDMA_ACCESS_REMOTE_READ, q->pd, false, d->buf);
-		if (ae != 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS,
-				      model_psn_add(r->psn, r->off / mtu), ae);
-			return;
-		}
-		model_hdr_init(d, q, &h, first && last ? MODEL_RC_READ_RESP_ONLY :
-				   first ? MODEL_RC_READ_RESP_FIRST :
-				   last ? MODEL_RC_READ_RESP_LAST : MODEL_RC_READ_RESP_MIDDLE,
-			       model_psn_add(r->psn, r->off / mtu));
-		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
-		h.aeth_msn = e->msn & 0xffffffu;
-		(void)model_tx(d, &h, d->buf, plen);
-		r->off += plen;
-		n++;
-		if (last) {
-			e->rr_head = (e->rr_head + 1) % MODEL_IRD_MAX;
-			e->rr_cnt--;
-		}
-	}
-	if (e->rr_cnt == 0 && e->ack_pending) {
-		e->ack_pending = false;
-		rc_ack_send(d, q, e->ack_syn, e->ack_psn);
-	}
-}
-
-/* IRD the responder honours: the encoded QPC_IRDSIZE (4 << 2n), capped. */
-static uint32_t
-rc_ird(const struct model_qp *q)
-{
-	uint32_t ird = 4u << (2 * RTE_MIN(q->ird_enc, 4u));
-
-	return RTE_MIN(ird, MODEL_IRD_MAX);
-}
-
-static void
-rr_push(struct model_qpe *e, uint32_t psn, uint64_t va, uint32_t rkey, uint32_t len)
-{
-	struct model_rdreq *r = &e->rr[(e->rr_head + e->rr_cnt) % MODEL_IRD_MAX];
-
-	r->psn = psn;
-	r->va = va;
-	r->rkey = rkey;
-	r->len = len;
-	r->off = 0;
-	e->rr_cnt++;
-}
-
-/* A READ request (new or duplicate); false when it was refused (QP in error). */
-static bool
-rc_resp_read(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	     const struct model_pkt_hdr *h, bool dup)
-{
-	struct model_qpe *e = q->eng;
-	uint32_t ae;
-
-	if (!q->rdok) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
-			      IRDMA_AE_AMP_RIGHTS_VIOLATION);
-		return false;
-	}
-	ae = h->reth_len == 0 ? 0 : model_mr_check(d, h->reth_rkey, h->reth_va, h->reth_len,
-						   IRDMA_ACCESS_REMOTE_READ, q->pd);
-	if (ae != 0) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
-		return false;
-	}
-	if (e->rr_cnt >= rc_ird(q)) {
-		if (dup)
-			return true; /* answered later by the requester's retry */
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_RREQ_AND_Q1_FULL);
-		return false;
-	}
-	if (dup) {
-		uint32_t i;
-
-		/* Already queued from this PSN: answered anyway. */
-		for (i = 0; i < e->rr_cnt; i++)
-			if (e->rr[(e->rr_head + i) % MODEL_IRD_MAX].psn == h->psn)
-				return true;
-	}
-	rr_push(e, h->psn, h->reth_va, h->reth_rkey, h->reth_len);
-	MODEL_INC(d, in_rdma_reads);
-	return true;
-}
-
-/* A SEND packet at the expected PSN. */
-static bool
-rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	     const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
-{
-	struct model_qpe *e = q->eng;
-	uint8_t op = h->opcode;
-	bool first = op == MODEL_RC_SEND_FIRST || op == MODEL_RC_SEND_ONLY ||
-		     op == MODEL_RC_SEND_ONLY_IMM || op == MODEL_RC_SEND_ONLY_INV;
-	bool last = op != MODEL_RC_SEND_FIRST && op != MODEL_RC_SEND_MIDDLE;
-	struct model_rq_cqe c;
-	uint32_t ae;
-	int ret;
-
-	if (first != !e->rx_active) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
-	if (!last && len != rc_mtu(q)) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
-	if (first) {
-		ret = model_rq_peek(d, qp_id, q, e->rx_frag, &e->rx_nfrags, &e->rx_idx, &ae);
-		if (ret == 0) {
-			rnr_queue(d, e, h->psn);
-			return false;
-		}
-		if (ret < 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_OP, h->psn, ae);
-			return false;
-		}
-		model_rq_consume(q);
-		e->rx_active = true;
-		e->rx_off = 0;
-		MODEL_INC(d, in_rdma_sends);
-	}
-	ae = model_scatter(d, q, e->rx_frag, e->rx_nfrags, e->rx_off, payload, len);
-	if (ae != 0) {
-		rc_resp_error(d, qp_id, q, ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER ?
-			      MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP, h->psn, ae);
-		return false;
-	}
-	e->rx_off += len;
-	if (!last)
-		return true;
-	memset(&c, 0, sizeof(c));
-	c.idx = e->rx_idx;
-	c.len = e->rx_off;
-	c.op = op;
-	c.solicited = h->se;
-	if (op == MODEL_RC_SEND_LAST_IMM || op == MODEL_RC_SEND_ONLY_IMM) {
-		c.imm_valid = true;
-		c.imm = rte_be_to_cpu_32(h->imm_be);
-	}
-	if (op == MODEL_RC_SEND_LAST_INV || op == MODEL_RC_SEND_ONLY_INV) {
-		ae = model_mr_invalidate(d, h->ieth_rkey, q->pd, true);
-		if (ae != 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
-			return false;
-		}
-		MODEL_INC(d, rdma_inv);
-		c.inv_valid = true;
-		c.inv_stag = h->ieth_rkey;
-	}
-	e->rx_active = false;
-	e->msn++;
-	model_rq_cqe(d, qp_id, &c);
-	return true;
-}
-
-/* A WRITE packet at the expected PSN. */
-static bool
-rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
-{
-	struct model_qpe *e = q->eng;
-	uint8_t op = h->opcode;
-	bool first = op == MODEL_RC_WRITE_FIRST || op == MODEL_RC_WRITE_ONLY ||
-		     op == MODEL_RC_WRITE_ONLY_IMM;
-	bool last = op != MODEL_RC_WRITE_FIRST && op != MODEL_RC_WRITE_MIDDLE;
-	bool imm = op == MODEL_RC_WRITE_LAST_IMM || op == MODEL_RC_WRITE_ONLY_IMM;
-	struct model_frag frag[MODEL_MAX_FRAGS];
-	uint32_t ae, idx = 0;
-	uint8_t nfrags;
-	int ret;
-
-	if (first != !e->wr_active || (!last && len != rc_mtu(q))) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
-	if (first) {
-		if (!q->wrrdrspok) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
-				      IRDMA_AE_AMP_RIGHTS_VIOLATION);
-			return false;
-		}
-		ae = h->reth_len == 0 ? 0 :
-		     model_mr_check(d, h->reth_rkey, h->reth_va, h->reth_len,
-				    IRDMA_ACCESS_REMOTE_WRITE, q->pd);
-		if (ae != 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
-			return false;
-		}
-		e->wr_va = h->reth_va;
-		e->wr_rkey = h->reth_rkey;
-		e->wr_left = h->reth_len;
-		e->rx_off = h->reth_len; /* the total, for a WRITE with immediate */
-	}
-	if (len > e->wr_left || (last && len != e->wr_left)) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
-	if (imm) {
-		/* The immediate needs an RQ WQE: RNR before placing anything of this packet. */
-		ret = model_rq_peek(d, qp_id, q, frag, &nfrags, &idx, &ae);
-		if (ret == 0) {
-			rnr_queue(d, e, h->psn);
-			return false;
-		}
-		if (ret < 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_OP, h->psn, ae);
-			return false;
-		}
-	}
-	if (len > 0) {
-		ae = model_mr_copy(d, e->wr_rkey, e->wr_va, len, IRDMA_ACCESS_REMOTE_WRITE, q->pd,
-				   true, (void *)(uintptr_t)payload);
-		if (ae != 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
-			return false;
-		}
-	}
-	if (first)
-		MODEL_INC(d, in_rdma_writes);
-	e->wr_va += len;
-	e->wr_left -= len;
-	e->wr_active = !last;
-	if (last)
-		e->msn++;
-	if (imm) {
-		struct model_rq_cqe c;
-
-		model_rq_consume(q);
-		memset(&c, 0, sizeof(c));
-		c.idx = idx;
-		c.len = e->rx_off;
-		c.op = op;
-		c.solicited = h->se;
-		c.imm_valid = true;
-		c.imm = rte_be_to_cpu_32(h->imm_be);
-		model_rq_cqe(d, qp_id, &c);
-	}
-	return true;
-}
-
-/* A request packet (SEND / WRITE / READ) at the responder. */
-static void
-rc_rx_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
-{
-	struct model_qpe *e = q->eng;
-	int32_t diff = model_psn_diff(h->psn, e->epsn);
-	bool ok;
-
-	if (diff < 0) {
-		/* Duplicate: re-ACK (SEND / WRITE), or answer the READ again. */
-		MODEL_INC(d, dup_requests);
-		if (h->opcode == MODEL_RC_READ_REQ)
-			(void)rc_resp_read(d, qp_id, q, h, true);
-		else
-			ack_queue(e, MODEL_AETH_ACK, model_psn_add(e->epsn, 0xffffffu));
-		return;
-	}
-	if (diff > 0) {
-		MODEL_INC(d, seq_errors);
-		if (!e->nak_sent) {
-			e->nak_sent = true;
-			ack_queue(e, MODEL_AETH_NAK_PSN_SEQ, e->epsn);
-		}
-		return;
-	}
-	e->nak_sent = false;
-	switch (h->opcode) {
-	case MODEL_RC_SEND_FIRST:
-	case MODEL_RC_SEND_MIDDLE:
-	case MODEL_RC_SEND_LAST:
-	case MODEL_RC_SEND_LAST_IMM:
-	case MODEL_RC_SEND_ONLY:
-	case MODEL_RC_SEND_ONLY_IMM:
-	case MODEL_RC_SEND_LAST_INV:
-	case MODEL_RC_SEND_ONLY_INV:
-		if (e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		ok = rc_resp_send(d, qp_id, q, h, payload, len);
-		break;
-	case MODEL_RC_WRITE_FIRST:
-	case MODEL_RC_WRITE_MIDDLE:
-	case MODEL_RC_WRITE_LAST:
-	case MODEL_RC_WRITE_LAST_IMM:
-	case MODEL_RC_WRITE_ONLY:
-	case MODEL_RC_WRITE_ONLY_IMM:
-		if (e->rx_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		ok = rc_resp_write(d, qp_id, q, h, payload, len);
-		break;
-	case MODEL_RC_READ_REQ:
-		if (e->rx_active || e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (rc_resp_read(d, qp_id, q, h, false))
-			e->epsn = model_psn_add(e->epsn, pkts_of(h->reth_len, rc_mtu(q)));
-		return;
-	default:
-		/* Atomics (gen2 has none) and anything else: invalid request. */
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return;
-	}
-	if (!ok)
-		return;
-	e->epsn = model_psn_add(e->epsn, 1);
-	if (h->ackreq)
-		ack_queue(e, MODEL_AETH_ACK, h->psn);
-}
-
 void
 model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
@@ -868,7 +458,7 @@ model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		MODEL_INC(d, rx_no_qp);
 		return;
 	default:
-		rc_rx_request(d, qp_id, q, h, payload, len);
+		model_rc_request(d, qp_id, q, h, payload, len);
 		return;
 	}
 }
@@ -881,7 +471,7 @@ model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 	uint32_t ae;
 	int ret;
 
-	rc_resp_tx(d, qp_id, q);
+	model_rc_resp_tx(d, qp_id, q);
 	if (q->state == IRDMA_QP_HW_ERROR ||
 	    (q->state != IRDMA_QP_HW_RTS && q->state != IRDMA_QP_HW_SQD))
 		return;
