@@ -12,6 +12,8 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +209,64 @@ test_loop_queue_bound(void)
 	TEST_CHECK_EQ(model_port_recv(b, g, sizeof(g)), n);
 	model_port_detach(a);
 	model_port_detach(b);
+}
+
+/* Two threads, each owning a port on one switch, exchange frames (the switch's lock). */
+#define XCHG_FRAMES 2000u	/* below QUEUE: no drop whatever the interleaving */
+
+struct xchg {
+	struct model_port *me;
+	const uint8_t *peer;
+	const uint8_t *self;
+	uint32_t got;
+	uint32_t in_order;
+};
+
+static void *
+xchg_thread(void *arg)
+{
+	static __thread uint8_t f[MODEL_PKT_MAX], g[MODEL_PKT_MAX];
+	struct xchg *x = arg;
+	uint32_t sent = 0;
+	int n;
+
+	while (sent < XCHG_FRAMES || x->got < XCHG_FRAMES) {
+		if (sent < XCHG_FRAMES) {
+			n = frame(f, x->peer, x->self, sent, sent % 50);
+			if (model_port_send(x->me, f, (uint32_t)n) == 0)
+				sent++;
+		}
+		while ((n = model_port_recv(x->me, g, sizeof(g))) > 0) {
+			x->in_order += rx_psn(g, n) == (long)x->got;
+			x->got++;
+		}
+		if (sent == XCHG_FRAMES)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static void
+test_loop_two_threads(void)
+{
+	struct xchg xa = { .peer = mac_b, .self = mac_a }, xb = { .peer = mac_a, .self = mac_b };
+	uint8_t gid[16] = { 0 };
+	pthread_t ta, tb;
+
+	TEST_CHECK_EQ(model_port_attach("loop:threads", mac_a, gid, &xa.me), 0);
+	TEST_CHECK_EQ(model_port_attach("loop:threads", mac_b, gid, &xb.me), 0);
+	if (xa.me == NULL || xb.me == NULL)
+		return;
+	TEST_CHECK_EQ(pthread_create(&ta, NULL, xchg_thread, &xa), 0);
+	TEST_CHECK_EQ(pthread_create(&tb, NULL, xchg_thread, &xb), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	TEST_CHECK_EQ(xa.got, XCHG_FRAMES);
+	TEST_CHECK_EQ(xb.got, XCHG_FRAMES);
+	TEST_CHECK_EQ(xa.in_order, XCHG_FRAMES);
+	TEST_CHECK_EQ(xb.in_order, XCHG_FRAMES);
+	model_port_detach(xa.me);
+	model_port_detach(xb.me);
 }
 
 /* ---- faults ---- */
@@ -641,6 +701,7 @@ main(void)
 	TEST_RUN(test_attach_specs);
 	TEST_RUN(test_loop_delivery);
 	TEST_RUN(test_loop_queue_bound);
+	TEST_RUN(test_loop_two_threads);
 	TEST_RUN(test_faults_none);
 	TEST_RUN(test_faults_all_or_nothing);
 	TEST_RUN(test_faults_mixed);

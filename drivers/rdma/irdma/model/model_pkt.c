@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -80,7 +81,7 @@ extern int irdma_model_logtype;
 #define UDP_OFF_CSUM		6
 #define BTH_OFF_RESV		4
 
-/* ---- byte helpers (big endian) ---- */
+/* ---- byte helpers (big endian, but for the ICRC) ---- */
 
 static inline void
 put16(uint8_t *p, uint32_t v)
@@ -111,6 +112,22 @@ put64(uint8_t *p, uint64_t v)
 	put32(p + 4, (uint32_t)v);
 }
 
+/* The ICRC field: the CRC value least significant byte first. */
+static inline void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint32_t
+get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static inline uint32_t
 get16(const uint8_t *p)
 {
@@ -135,29 +152,24 @@ get64(const uint8_t *p)
 	return (uint64_t)get32(p) << 32 | get32(p + 4);
 }
 
-/* ---- CRC32 (reflected polynomial 0xEDB88320, as zlib), slice-by-8 ---- */
+/* ---- CRC32 (reflected polynomial 0xEDB88320, as zlib) ---- */
+
+/*
+ * Two implementations of one function: slice-by-8 tables (any CPU), and on x86 CPUs with
+ * PCLMULQDQ carry-less multiplication folding (Intel, "Fast CRC Computation for Generic
+ * Polynomials Using PCLMULQDQ Instruction", 2009): 64-byte blocks are folded four lanes at a
+ * time, the lanes into one 128-bit remainder, and that remainder's 16 bytes go through the
+ * tables. The test checks both against a bitwise reference at every length up to 600.
+ */
 
 #define CRC32_POLY_REFLECTED	0xedb88320u
 
 static uint32_t crc_tab[8][256];
+static bool crc_use_clmul;
 
-RTE_INIT(model_crc32_tables)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-
-		for (int k = 0; k < 8; k++)
-			c = (c & 1) ? (c >> 1) ^ CRC32_POLY_REFLECTED : c >> 1;
-		crc_tab[0][i] = c;
-	}
-	for (uint32_t i = 0; i < 256; i++)
-		for (int t = 1; t < 8; t++)
-			crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
-}
-
-/* Continue the CRC register @p c (not inverted) over @p n bytes at @p p. */
+/* Continue the CRC register @p c (not inverted) over @p n bytes at @p p, with the tables. */
 static uint32_t
-crc32_update(uint32_t c, const uint8_t *p, size_t n)
+crc32_tables(uint32_t c, const uint8_t *p, size_t n)
 {
 	while (n >= 8) {
 		/* Little-endian assembly of the next 8 bytes, independent of host order. */
@@ -173,6 +185,99 @@ crc32_update(uint32_t c, const uint8_t *p, size_t n)
 	while (n-- > 0)
 		c = (c >> 8) ^ crc_tab[0][(c ^ *p++) & 0xff];
 	return c;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/*
+ * Folding constants of the reflected CRC32 polynomial (bit-reflected x^k mod P, k as named):
+ * across 512 bits (four lanes): x^(512+32) and x^(512-32); across 128 bits: x^(128+32) and
+ * x^(128-32).
+ */
+#define CLMUL_K_512_LO	0x154442bd4ull
+#define CLMUL_K_512_HI	0x1c6e41596ull
+#define CLMUL_K_128_LO	0x1751997d0ull
+#define CLMUL_K_128_HI	0x0ccaa009eull
+
+/* One fold: @p x moved forward by the distance of @p k, plus the data @p d found there. */
+__attribute__((target("pclmul,sse2")))
+static inline __m128i
+clmul_fold(__m128i x, __m128i k, __m128i d)
+{
+	return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00),
+					   _mm_clmulepi64_si128(x, k, 0x11)), d);
+}
+
+/* The register after @p n bytes at @p p (n >= 64, a multiple of 16) from register @p c. */
+__attribute__((target("pclmul,sse2")))
+static uint32_t
+crc32_clmul(uint32_t c, const uint8_t *p, size_t n)
+{
+	const __m128i k512 = _mm_set_epi64x((long long)CLMUL_K_512_HI, (long long)CLMUL_K_512_LO);
+	const __m128i k128 = _mm_set_epi64x((long long)CLMUL_K_128_HI, (long long)CLMUL_K_128_LO);
+	__m128i x0 = _mm_loadu_si128((const __m128i *)p);
+	__m128i x1 = _mm_loadu_si128((const __m128i *)(p + 16));
+	__m128i x2 = _mm_loadu_si128((const __m128i *)(p + 32));
+	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	uint8_t rem[16];
+
+	x0 = _mm_xor_si128(x0, _mm_cvtsi32_si128((int)c));
+	p += 64;
+	n -= 64;
+	while (n >= 64) {
+		x0 = clmul_fold(x0, k512, _mm_loadu_si128((const __m128i *)p));
+		x1 = clmul_fold(x1, k512, _mm_loadu_si128((const __m128i *)(p + 16)));
+		x2 = clmul_fold(x2, k512, _mm_loadu_si128((const __m128i *)(p + 32)));
+		x3 = clmul_fold(x3, k512, _mm_loadu_si128((const __m128i *)(p + 48)));
+		p += 64;
+		n -= 64;
+	}
+	x0 = clmul_fold(x0, k128, x1);
+	x0 = clmul_fold(x0, k128, x2);
+	x0 = clmul_fold(x0, k128, x3);
+	while (n >= 16) {
+		x0 = clmul_fold(x0, k128, _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		n -= 16;
+	}
+	/* the remainder, as 16 message bytes, from a zero register */
+	_mm_storeu_si128((__m128i *)rem, x0);
+	return crc32_tables(0, rem, sizeof(rem));
+}
+#endif
+
+RTE_INIT(model_crc32_tables)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = (c & 1) ? (c >> 1) ^ CRC32_POLY_REFLECTED : c >> 1;
+		crc_tab[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int t = 1; t < 8; t++)
+			crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
+#if defined(__x86_64__)
+	crc_use_clmul = __builtin_cpu_supports("pclmul") && getenv("MODEL_CRC32_NO_CLMUL") == NULL;
+#endif
+}
+
+/* Continue the CRC register @p c (not inverted) over @p n bytes at @p p. */
+static uint32_t
+crc32_update(uint32_t c, const uint8_t *p, size_t n)
+{
+#if defined(__x86_64__)
+	if (crc_use_clmul && n >= 64) {
+		size_t m = n & ~(size_t)15;
+
+		c = crc32_clmul(c, p, m);
+		p += m;
+		n -= m;
+	}
+#endif
+	return crc32_tables(c, p, n);
 }
 
 uint32_t
@@ -496,15 +601,7 @@ model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len
 		memcpy(p, payload, len);
 	memset(p + len, 0, pad);
 	p += len + pad;
-	put32(p, 0);
-	{
-		uint32_t icrc = icrc_compute(frame + l2, h->ipv4, (uint32_t)(p - frame) - l2);
-
-		p[0] = (uint8_t)icrc;
-		p[1] = (uint8_t)(icrc >> 8);
-		p[2] = (uint8_t)(icrc >> 16);
-		p[3] = (uint8_t)(icrc >> 24);
-	}
+	put_le32(p, icrc_compute(frame + l2, h->ipv4, (uint32_t)(p - frame) - l2));
 	return (int)total;
 }
 
@@ -607,7 +704,7 @@ model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 		const uint8_t **payload, uint32_t *len)
 {
 	const uint8_t *p, *bth, *end = frame + flen;
-	uint32_t l2, f, pad, rest, icrc;
+	uint32_t l2, f, pad, rest;
 	bool v4 = false;
 	int r;
 
@@ -657,9 +754,7 @@ model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 	if (rest < pad || rest % 4 != 0)
 		return bad("payload plus pad is not a multiple of 4 or shorter than PadCnt", rest);
 
-	icrc = (uint32_t)end[-4] | (uint32_t)end[-3] << 8 | (uint32_t)end[-2] << 16 |
-	       (uint32_t)end[-1] << 24;
-	if (icrc_compute(frame + l2, v4, flen - l2 - ICRC_LEN) != icrc) {
+	if (icrc_compute(frame + l2, v4, flen - l2 - ICRC_LEN) != get_le32(end - ICRC_LEN)) {
 		PKT_LOG(DEBUG, "parse: ICRC mismatch (opcode 0x%02x psn %u)", bth[0],
 			get24(bth + 9));
 		return -EILSEQ;

@@ -138,7 +138,8 @@ uint32_t model_pkt_hdr_len(const struct model_pkt_hdr *h);
  * multiple of 4 (BTH PadCnt), IPv4 header checksum, UDP length (UDP checksum 0), IPv4 ID 0
  * with DF, and the ICRC.
  * @return the frame length, -EINVAL (unknown opcode, payload on an opcode without one,
- *         fields beyond their widths) or -ENOSPC (larger than @p cap).
+ *         fields beyond their widths, TVer not 0, IPv4 with GIDs not IPv4-mapped) or
+ *         -ENOSPC (larger than @p cap).
  */
 int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len,
 		    uint8_t *frame, uint32_t cap);
@@ -214,13 +215,15 @@ void model_port_detach(struct model_port *p);
 
 /**
  * Send one frame. Never blocks.
- * @return 0, or -ENOBUFS when the frame was dropped (queue full; counted).
+ * @return 0, or -ENOBUFS when the frame was dropped (queue full; counted), or -EINVAL (no
+ *         port, fewer than 14 or more than MODEL_PKT_MAX bytes, not IPv4 on the UDP wire).
  */
 int model_port_send(struct model_port *p, const uint8_t *frame, uint32_t len);
 
 /**
  * Receive one frame into @p buf (@p cap bytes). Never blocks.
- * @return the frame length, 0 when nothing is waiting, or -EMSGSIZE (frame dropped).
+ * @return the frame length, 0 when nothing is waiting, -EMSGSIZE (frame dropped), or
+ *         -EINVAL (no port or buffer).
  */
 int model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap);
 

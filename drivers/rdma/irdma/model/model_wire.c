@@ -75,12 +75,13 @@ struct wire_switch {
 	struct wire_switch *next;
 };
 
-/* A port's receive queue: WIRE_QUEUE slots of MODEL_PKT_MAX bytes, filled by senders. */
+/* A port's receive queue: WIRE_QUEUE slots of MODEL_PKT_MAX bytes (17 MB of address space,
+ * of which the pages of the slots ever filled at once are touched), filled by senders. */
 struct wire_queue {
 	uint8_t *slots;
 	uint32_t *lens;
-	uint32_t head;			/* next slot to read (free-running) */
-	uint32_t tail;			/* next slot to write (free-running) */
+	uint32_t head;			/* next slot to read (count, modulo WIRE_QUEUE) */
+	uint32_t tail;			/* next slot to write (count, modulo WIRE_QUEUE) */
 };
 
 struct model_port {
@@ -367,6 +368,9 @@ loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 		r = (int)len;
 	}
 	p->q.head++;
+	/* empty: start again at slot 0, so only the high-water mark of slots is ever touched */
+	if (p->q.head == p->q.tail)
+		p->q.head = p->q.tail = 0;
 	pthread_mutex_unlock(&sw->lock);
 	if (r < 0)
 		WIRE_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
