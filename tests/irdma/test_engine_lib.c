@@ -187,12 +187,18 @@ tmr_dereg(struct tmr *m)
 int
 tqp_create(struct tdev *t, struct tqp *p, enum rdmadev_qp_type type)
 {
+	return tqp_create_cq(t, p, type, t->scq.cq);
+}
+
+int
+tqp_create_cq(struct tdev *t, struct tqp *p, enum rdmadev_qp_type type, struct rdmadev_cq *scq)
+{
 	struct rdmadev_qp_init_attr a;
 
 	memset(p, 0, sizeof(*p));
 	memset(&a, 0, sizeof(a));
 	a.pd = t->pd;
-	a.send_cq = t->scq.cq;
+	a.send_cq = scq;
 	a.recv_cq = t->rcq.cq;
 	a.qp_type = type;
 	a.cap.max_send_wr = 128;

@@ -166,6 +166,9 @@ int tmr_reg(struct tdev *t, struct rdmadev_pd *pd, struct tmr *m, uint64_t len, 
 void tmr_dereg(struct tmr *m);
 
 int tqp_create(struct tdev *t, struct tqp *p, enum rdmadev_qp_type type);
+/* The same with send CQ @p scq. */
+int tqp_create_cq(struct tdev *t, struct tqp *p, enum rdmadev_qp_type type,
+		  struct rdmadev_cq *scq);
 void tqp_destroy(struct tqp *p);
 int tqp_connect(struct tqp *a, struct tqp *b, const struct tconn *c);
 int tqp_to_err(struct tqp *p);

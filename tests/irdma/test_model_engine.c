@@ -122,6 +122,8 @@ test_rc_ops(void)
 	idx = tpost_send(&a, &wr);
 	tring(&a);
 	sq_done(&a, NULL, idx, T_OP_SEND);
+	/* The HW SQ tail in QP shadow qword 0 (14:0): after the WQE's 2 quanta. */
+	TEST_CHECK_EQ(*(volatile uint64_t *)a.q->shadow & 0x7fff, idx + 2);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.len, 3000);
 		TEST_CHECK_EQ(e.op, 0x02);	/* SEND_LAST */
@@ -1205,6 +1207,142 @@ out:
 	tdev_close(&t);
 }
 
+/* FAST_REG through a WQE over a PBLE run, WRITE through the new STag, LOCAL_INV. */
+static void
+test_fast_reg(void)
+{
+	struct irdma_model_mr_info mi;
+	struct rdmadev_mr *fr = NULL;
+	struct tmr pool, m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tsge sg;
+	struct twr wr;
+	uint32_t idx, stag, i;
+	const uint64_t va = UINT64_C(0x10000000);
+
+	if (tdev_open(&t, DEVARGS(0, "loop:fr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &pool, 16 * 4096, ACC_ALL);
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(t.pd, 16, &fr), 0);
+	if (pool.mr == NULL || m.mr == NULL || fr == NULL || pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, rdmadev_mr_lkey(fr) >> 8, &mi), 0);
+	/* The PBLEs of the run: page i of 'pool' (what a driver's FAST_REG post writes). */
+	for (i = 0; i < 16; i++) {
+		rte_iova_t e;
+		uint64_t *pble;
+
+		TEST_CHECK_EQ(irdma_model_hmc_lookup(t.hw, IRDMA_HMC_OBJ_PBLE, mi.first_pble + i,
+						     &e), 0);
+		pble = rte_mem_iova2virt(e);
+		TEST_CHECK(pble != NULL);
+		if (pble == NULL)
+			goto out;
+		/* Pages in reverse order: the walk must use the PBLEs. */
+		*pble = rte_mem_virt2iova(pool.buf + (size_t)(15 - i) * 4096);
+	}
+	stag = (rdmadev_mr_lkey(fr) & ~0xffu) | 0x42;
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_FAST_REG;
+	wr.fr_va = va;
+	wr.fr_len = 10 * 4096;
+	wr.fr_stag = stag;
+	wr.fr_first_pble = mi.first_pble;
+	wr.fr_chunk = 1;
+	wr.fr_rights = 0x0f;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_FAST_REG);
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, stag >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
+	TEST_CHECK_EQ(mi.key, 0x42);
+	TEST_CHECK(mi.len == 10 * 4096);
+	/* b writes 5000 bytes at VA + 4000: MR pages 0, 1, 2 = pool pages 15, 14, 13. */
+	tfill(m.buf, 8192, 31);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 5000 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.rva = va + 4000;
+	wr.rkey = stag;
+	wr.signaled = true;
+	idx = tpost_send(&b, &wr);
+	tring(&b);
+	sq_done(&b, NULL, idx, T_OP_WRITE);
+	TEST_CHECK(memcmp(pool.buf + 15 * 4096 + 4000, m.buf, 96) == 0);
+	TEST_CHECK(memcmp(pool.buf + 14 * 4096, m.buf + 96, 4096) == 0);
+	TEST_CHECK(memcmp(pool.buf + 13 * 4096, m.buf + 96 + 4096, 808) == 0);
+	TEST_CHECK_EQ(pool.buf[13 * 4096 + 808], 0);
+	/* Invalidate it: the STag is allocated again, not valid. */
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_LOCAL_INV;
+	wr.rkey = stag;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_LOCAL_INV);
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, stag >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	if (fr != NULL)
+		TEST_CHECK_EQ(rdmadev_mr_dereg(fr), 0);
+	tmr_dereg(&pool);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* A full CQ (SW never polls): the CQE is refused and an AEQE CQ_OPERATION_ERROR raised. */
+static void
+test_cq_overflow(void)
+{
+	const struct rdmadev_cq_attr cqa = { .cqe = 4, .comp_vector = 0 };
+	struct rdmadev_cq *small = NULL;
+	struct tqp a, b;
+	struct tdev t;
+	struct twr wr;
+	struct tconn c;
+	uint64_t ov0, ae0;
+	unsigned int i;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (tdev_open(&t, DEVARGS(0, "loop:ovf")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_cq_create(t.ctx, &cqa, &small), 0);
+	if (small == NULL || tqp_create_cq(&t, &a, RDMADEV_QPT_RC, small) != 0 ||
+	    tqp_create(&t, &b, RDMADEV_QPT_RC) != 0)
+		goto out;
+	tconn_default(&c);
+	if (tqp_connect(&a, &b, &c) != 0)
+		goto out;
+	ov0 = TSTAT(&t, cq_overflows);
+	ae0 = TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_NOP;
+	wr.signaled = true;
+	for (i = 0; i < 12; i++)
+		(void)tpost_send(&a, &wr);
+	tring(&a);
+	for (i = 0; i < T_POLL_MAX && TSTAT(&t, cq_overflows) == ov0; i++)
+		tdev_service(&t, NULL);
+	TEST_CHECK(TSTAT(&t, cq_overflows) > ov0);
+	TEST_CHECK(TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped) > ae0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	if (small != NULL)
+		TEST_CHECK_EQ(rdmadev_cq_destroy(small), 0);
+	tdev_close(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1226,6 +1364,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_udp);
 	TEST_RUN(test_fuzz_sq);
 	TEST_RUN(test_mr_levels);
+	TEST_RUN(test_fast_reg);
+	TEST_RUN(test_cq_overflow);
 	rte_eal_cleanup();
 	return test_done();
 }
