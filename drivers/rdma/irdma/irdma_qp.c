@@ -106,6 +106,18 @@ irdma_qp_rings_reset(struct irdma_qp *q)
 	q->shadow = va + sq_bytes + rq_bytes;
 }
 
+/* A MAC as the 48-bit number the context holds (first byte most significant). */
+static uint64_t
+irdma_qp_mac48(const uint8_t mac[6])
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		v = (v << 8) | mac[i];
+	return v;
+}
+
 /* The context a QP has in RESET: rings, sizes, PD, CQs, ports, completion context. */
 static void
 irdma_qp_ctx_base(const struct irdma_qp *q)
@@ -128,6 +140,9 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_TXCQNUM, q->send_cq_id);
 	irdma_set(ctx, QPC_RXCQNUM, q->recv_cq_id);
 	irdma_set(ctx, QPC_COMPL_CTX, (uint64_t)(uintptr_t)q);
+	/* Source MAC of the QP's frames: the port's (the kernel's ether_addr_to_u64 order).
+	 * The local IP (QPC_LOCAL_IPADDR*) stays 0: the model then uses its port address. */
+	irdma_set(ctx, QPC_MACADDRESS, irdma_qp_mac48(q->hw->mac));
 }
 
 /* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */

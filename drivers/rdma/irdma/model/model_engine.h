@@ -28,7 +28,7 @@
 /* The requester asks for an ACK at least every this many packets of one message. */
 #define MODEL_ACK_EVERY		16u
 /* Read requests a responder holds (the IRD the model honours at most). */
-#define MODEL_IRD_MAX		16u
+#define MODEL_IRD_MAX		128u
 /* Fragments an SQ or RQ WQE can describe. */
 #define MODEL_MAX_FRAGS		IRDMA_WQE_MAX_FRAGS
 /* RNR timer code the responder puts in its RNR NAKs (IBA table: 0.01 ms .. 655 ms). */

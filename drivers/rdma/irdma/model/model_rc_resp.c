@@ -110,13 +110,13 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 	}
 }
 
-/* IRD the responder honours: the encoded QPC_IRDSIZE (4 << 2n), capped. */
+/* IRD the responder honours: QPC_IRDSIZE decoded (0: 4, 1: 16, 2: 64, 3: 128, 4: 256), capped. */
 static uint32_t
 rc_ird(const struct model_qp *q)
 {
-	uint32_t ird = 4u << (2 * RTE_MIN(q->ird_enc, 4u));
+	static const uint32_t ird[] = { 4, 16, 64, 128, 256 };
 
-	return RTE_MIN(ird, MODEL_IRD_MAX);
+	return RTE_MIN(ird[RTE_MIN(q->ird_enc, (uint32_t)RTE_DIM(ird) - 1)], MODEL_IRD_MAX);
 }
 
 static void
