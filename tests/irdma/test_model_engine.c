@@ -1343,6 +1343,124 @@ out:
 	tdev_close(&t);
 }
 
+/*
+ * Many QP pairs at once between two models on a lossy switch: every pair's SENDs arrive
+ * exactly once, in order, byte for byte; CQEs are told apart by QP id.
+ */
+#define MANY_PAIRS	8u
+#define MANY_MSGS	40u
+#define MANY_MAX	3000u
+
+static void
+test_many_qps(void)
+{
+	const struct irdma_model_wire_faults f = {
+		.drop_ppm = 20000, .dup_ppm = 20000, .reorder_ppm = 20000, .seed = 7,
+	};
+	struct tqp a[MANY_PAIRS], b[MANY_PAIRS];
+	uint32_t sent[MANY_PAIRS], rcvd[MANY_PAIRS], sq_cqes = 0, rq_cqes = 0, i, k;
+	uint32_t lens[MANY_PAIRS][MANY_MSGS];
+	struct tdev t1, t2;
+	struct tmr s1, r2;
+	struct tconn c;
+	uint64_t seed = 5;
+
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	memset(sent, 0, sizeof(sent));
+	memset(rcvd, 0, sizeof(rcvd));
+	memset(&s1, 0, sizeof(s1));
+	memset(&r2, 0, sizeof(r2));
+	if (tdev_open(&t1, DEVARGS(0, "loop:many")) != 0 ||
+	    tdev_open(&t2, DEVARGS(1, "loop:many")) != 0)
+		goto out;
+	tmr_reg(&t1, NULL, &s1, MANY_PAIRS * MANY_MSGS * MANY_MAX, ACC_ALL);
+	tmr_reg(&t2, NULL, &r2, MANY_PAIRS * MANY_MSGS * MANY_MAX, ACC_ALL);
+	if (s1.mr == NULL || r2.mr == NULL)
+		goto out;
+	tfill(s1.buf, s1.len, 17);
+	tconn_default(&c);
+	c.timeout = 8;
+	for (i = 0; i < MANY_PAIRS; i++) {
+		tqp_create(&t1, &a[i], RDMADEV_QPT_RC);
+		tqp_create(&t2, &b[i], RDMADEV_QPT_RC);
+		c.psn_a = 0xfffff0 + i;
+		if (tqp_connect(&a[i], &b[i], &c) != 0)
+			goto out;
+	}
+	TEST_CHECK_EQ(irdma_model_wire_faults(t1.hw, &f), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(t2.hw, &f), 0);
+	/* Post everything (receives first), ring every QP, then drain both CQs. */
+	for (i = 0; i < MANY_PAIRS; i++) {
+		for (k = 0; k < MANY_MSGS; k++) {
+			uint64_t off = ((uint64_t)i * MANY_MSGS + k) * MANY_MAX;
+			struct tsge rs = { (uint64_t)(uintptr_t)r2.buf + off, r2.lkey, MANY_MAX };
+			struct tsge sg = { (uint64_t)(uintptr_t)s1.buf + off, s1.lkey, 0 };
+			struct twr wr = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true };
+
+			lens[i][k] = 1 + (uint32_t)(xrand(&seed) % (MANY_MAX - 1));
+			sg.len = lens[i][k];
+			tpost_recv(&b[i], &rs, 1);
+			(void)tpost_send(&a[i], &wr);
+		}
+		tring(&a[i]);
+	}
+	for (k = 0; k < T_POLL_MAX && (sq_cqes < MANY_PAIRS * MANY_MSGS ||
+				       rq_cqes < MANY_PAIRS * MANY_MSGS); k++) {
+		struct tcqe e;
+
+		while (tpoll(&t1.scq, &e)) {
+			for (i = 0; i < MANY_PAIRS && a[i].qpn != e.qpid; i++)
+				;
+			TEST_CHECK(i < MANY_PAIRS && !e.error);
+			if (i < MANY_PAIRS)
+				sent[i]++;
+			sq_cqes++;
+		}
+		while (tpoll(&t2.rcq, &e)) {
+			for (i = 0; i < MANY_PAIRS && b[i].qpn != e.qpid; i++)
+				;
+			TEST_CHECK(i < MANY_PAIRS && !e.error);
+			if (i < MANY_PAIRS && rcvd[i] < MANY_MSGS) {
+				TEST_CHECK_EQ(e.len, lens[i][rcvd[i]]);
+				TEST_CHECK_EQ(e.wqe_idx, ((rcvd[i] << b[i].q->rq.shift) %
+							  b[i].q->rq.quanta));
+				rcvd[i]++;
+			}
+			rq_cqes++;
+		}
+		tdev_service(&t1, &t2);
+	}
+	TEST_CHECK_EQ(sq_cqes, MANY_PAIRS * MANY_MSGS);
+	TEST_CHECK_EQ(rq_cqes, MANY_PAIRS * MANY_MSGS);
+	for (i = 0; i < MANY_PAIRS; i++) {
+		TEST_CHECK_EQ(sent[i], MANY_MSGS);
+		TEST_CHECK_EQ(rcvd[i], MANY_MSGS);
+		for (k = 0; k < MANY_MSGS; k++) {
+			uint64_t off = ((uint64_t)i * MANY_MSGS + k) * MANY_MAX;
+
+			TEST_CHECK(memcmp(r2.buf + off, s1.buf + off, lens[i][k]) == 0);
+		}
+	}
+	TEST_CHECK_EQ(tidle(&t1.scq, &t1, &t2, 1000), 0);
+	TEST_CHECK_EQ(tidle(&t2.rcq, &t1, &t2, 1000), 0);
+	printf("# %u pairs x %u SENDs; retransmits %" PRIu64 ", duplicates %" PRIu64 "\n",
+	       MANY_PAIRS, MANY_MSGS, TSTAT(&t1, rc_retransmits), TSTAT(&t2, dup_requests));
+out:
+	if (t1.hw != NULL)
+		(void)irdma_model_wire_faults(t1.hw, NULL);
+	if (t2.hw != NULL)
+		(void)irdma_model_wire_faults(t2.hw, NULL);
+	for (i = 0; i < MANY_PAIRS; i++) {
+		tqp_destroy(&a[i]);
+		tqp_destroy(&b[i]);
+	}
+	tmr_dereg(&s1);
+	tmr_dereg(&r2);
+	tdev_close(&t2);
+	tdev_close(&t1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1366,6 +1484,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_mr_levels);
 	TEST_RUN(test_fast_reg);
 	TEST_RUN(test_cq_overflow);
+	TEST_RUN(test_many_qps);
 	rte_eal_cleanup();
 	return test_done();
 }
