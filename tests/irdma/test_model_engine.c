@@ -307,7 +307,7 @@ out:
 static void
 test_sizes_mtus(void)
 {
-	static const uint32_t sizes[] = { 1, 255, 256, 257, 1024, 4095, 4097, 65537, 1u << 20 };
+	static const uint32_t sizes[] = { 0, 1, 255, 256, 257, 1024, 4095, 4097, 65537, 1u << 20 };
 	struct tdev t1, t2;
 	struct tmr m1, m2;
 	unsigned int mtu, s;

@@ -285,6 +285,9 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 		static const uint8_t base[6] = { 0x02, 0, 0, 0, 0, 0 };
 
 		memcpy(d->cfg.mac, base, sizeof(base));
+		/* Unique on the in-process switch for 2^24 - 1 devices. */
+		d->cfg.mac[3] = (uint8_t)((n + 1) >> 16);
+		d->cfg.mac[4] = (uint8_t)((n + 1) >> 8);
 		d->cfg.mac[5] = (uint8_t)(n + 1);
 	}
 	memcpy(hw->mac, d->cfg.mac, sizeof(hw->mac));

@@ -92,7 +92,7 @@ struct irdma_model_config {
 	uint32_t fw_ready_reads;	/**< CPUSTATUS0 reads before firmware reports ready */
 	/** Per-object limits, indexed by enum irdma_hmc_obj. */
 	struct irdma_model_obj_caps obj[IRDMA_HMC_OBJ_MAX];
-	/** Port MAC address; all zero: 02:00:00:00:00:<device number + 1>. */
+	/** Port MAC address; all zero: 02:00:00 then the device number + 1 on 24 bits. */
 	uint8_t mac[6];
 	/**
 	 * The wire the port attaches to (model_pkt.h model_port_attach(): "loop",
