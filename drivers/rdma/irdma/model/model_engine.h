@@ -140,23 +140,41 @@ struct model_qpe {
 };
 
 /* model_engine.c */
+/** Attach the device's port (cfg.wire) and allocate the frame scratch. 0 or -errno. */
 int model_engine_attach(struct model_dev *d);
+/** Detach the port and free the scratch (safe when not attached). */
 void model_engine_detach(struct model_dev *d);
+/** One data-path round: receive, then timers, responder output and requester per QP. */
 void model_engine_step(struct model_dev *d);
+/** An SQ doorbell for @p qp_id: mark the QP (counted; refused for no active QP). */
 void model_engine_doorbell(struct model_dev *d, uint32_t qp_id);
+/** MODIFY_QP moved @p qp_id from @p old to @p next: (re)start or stop its engine state. */
 void model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t next);
+/** Free the engine state of @p q (QP destroyed). */
 void model_engine_qp_destroy(struct model_dev *d, struct model_qp *q);
+/**
+ * Write one flush CQE for the SQ (@p sq) and / or the RQ (@p rq) of @p qp_id when the queue
+ * still holds work and was not flushed yet, with minor codes @p sq_code / @p rq_code.
+ */
 void model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq,
 			uint16_t sq_code, uint16_t rq_code);
+/** QP @p qp_id when it exists and has engine state, else NULL. */
 struct model_qp *model_engine_qp(struct model_dev *d, uint32_t qp_id);
+/** Move @p qp_id to error: AE @p ae from source @p src, then the flush CQEs. */
 void model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src);
+/** The timer (rte_get_timer_cycles). */
 uint64_t model_now(void);
+/** The retransmit timeout of @p q in timer cycles (QPC_RTOMIN, scaled). */
 uint64_t model_rto_cycles(const struct model_qp *q);
+/** Fill @p h for a packet of @p q: addresses, ports, P_Key, destination QP, @p psn. */
 void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
 		    uint8_t opcode, uint32_t psn);
+/** Build and send one frame (counted). 0, or the codec's / port's -errno. */
 int model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload,
 	     uint32_t len);
+/** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
 void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
+/** Write the HW SQ tail @p tail into the QP shadow area (qword 0, 14:0). */
 void model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail);
 
 /* PSN arithmetic (24 bits): a - b as a signed distance. */
@@ -173,21 +191,35 @@ model_psn_add(uint32_t a, uint32_t n)
 }
 
 /* model_sq.c */
+/**
+ * Fetch, decode and validate the SQ WQE at the QP's fetch index into @p w.
+ * @return 1 (taken), 0 (not valid yet: no work), -1 (refused: *ae set, not taken).
+ */
 int model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		   struct model_wqe *w, uint32_t *ae);
+/** Gather @p len payload bytes of @p w from offset @p off into @p buf: 0 or an AE code. */
 int model_gather(struct model_dev *d, const struct model_qp *q, const struct model_wqe *w,
 		 uint32_t off, void *buf, uint32_t len);
+/** Execute local operation @p w (NOP, LOCAL_INV, FAST_REG): 0 or an AE code. */
 uint32_t model_local_op(struct model_dev *d, const struct model_qp *q,
 			const struct model_wqe *w);
 
 /* model_rq.c */
+/**
+ * Decode and check the RQ WQE at the fetch index without taking it: fragments into @p frag,
+ * its index (quanta) into @p idx. @return 1, 0 (none posted) or -1 (refused: *ae set).
+ */
 int model_rq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		  struct model_frag *frag, uint8_t *nfrags, uint32_t *idx, uint32_t *ae);
+/** Take the RQ WQE model_rq_peek() returned (advance, flip the polarity at the wrap). */
 void model_rq_consume(struct model_qp *q);
+/** Scatter @p len bytes at offset @p off of the fragments: 0 or an AE code. */
 uint32_t model_scatter(struct model_dev *d, const struct model_qp *q,
 		       const struct model_frag *frag, uint8_t nfrags, uint32_t off,
 		       const void *buf, uint32_t len);
+/** Total bytes of @p nfrags fragments (saturated). */
 uint32_t model_frags_len(const struct model_frag *frag, uint8_t nfrags);
+/** What a receive completion reports. */
 struct model_rq_cqe {
 	uint32_t idx;		/* RQ WQE index in quanta */
 	uint32_t len;
@@ -205,6 +237,7 @@ struct model_rq_cqe {
 	bool vlan_valid;
 	uint16_t vlan;
 };
+/** Write the receive completion @p c (extended when it carries an immediate or is UD). */
 void model_rq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_rq_cqe *c);
 
 /* Path MTU of a QP: QPC_SNDMSS rounded down to 256 .. 4096 (a power of two). */
@@ -226,18 +259,25 @@ model_pkts_of(uint32_t len, uint32_t mtu)
 }
 
 /* model_rc_resp.c */
+/** A request packet (SEND / WRITE / READ / other) at the responder of @p q. */
 void model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
+/** Responder output of @p q: read responses, then the coalesced ACK / NAK. */
 void model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
 
 /* model_rc.c */
+/** RC output of @p q: responder output, SQ fetch, requester packets. */
 void model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/** An RC packet for @p q: to the completer (ACK, read response) or the responder. */
 void model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		 const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
+/** The retransmit and RNR timers of @p q at time @p now. */
 void model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t now);
 
 /* model_ud.c */
+/** UD output of @p q: every WQE its SQ holds, one packet each. */
 void model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/** A UD packet for @p q: Q_Key, RQ WQE, scatter, completion. */
 void model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		 const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
 
