@@ -603,6 +603,53 @@ out:
 	tdev_close(&t);
 }
 
+/* The peer is gone: retransmit timeouts up to the retry count, then RETRY_EXC_ERR. */
+static void
+test_retry_exceeded(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tconn c;
+	struct twr wr;
+	struct tsge sg;
+	uint64_t to0;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:retry")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
+	tconn_default(&c);
+	c.retry = 2;
+	c.timeout = 1;
+	if (m.mr == NULL || pair_up(&t, &a, &b, &c) != 0)
+		goto out;
+	/* b disappears: its packets find no QP. */
+	tqp_destroy(&b);
+	to0 = TSTAT(&t, rc_timeouts);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.rva = (uint64_t)(uintptr_t)m.buf + 4096;
+	wr.rkey = m.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	expect_err(&t.scq, &t, T_FLUSH_RETRY_EXC, idx);
+	/* The first send and c.retry resends, then the error on the next expiry. */
+	TEST_CHECK_EQ(TSTAT(&t, rc_timeouts) - to0, c.retry + 1);
+	TEST_CHECK(TSTAT(&t, rx_no_qp) > 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
 /* A QP moved to error with work outstanding: one flush CQE per queue, at the oldest WQE. */
 static void
 test_error_flush(void)
@@ -1413,6 +1460,8 @@ test_many_qps(void)
 			for (i = 0; i < MANY_PAIRS && a[i].qpn != e.qpid; i++)
 				;
 			TEST_CHECK(i < MANY_PAIRS && !e.error);
+			if (e.error)
+				printf("# SQ error CQE: QP %u minor %u\n", e.qpid, e.minor);
 			if (i < MANY_PAIRS)
 				sent[i]++;
 			sq_cqes++;
@@ -1560,6 +1609,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_local_errors);
 	TEST_RUN(test_rnr);
+	TEST_RUN(test_retry_exceeded);
 	TEST_RUN(test_error_flush);
 	TEST_RUN(test_ud);
 	TEST_RUN(test_faults);

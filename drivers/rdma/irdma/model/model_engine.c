@@ -221,6 +221,11 @@ model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload
 		return n;
 	}
 	ret = model_port_send(d->port, d->frame, (uint32_t)n);
+	if (ret == -ENOBUFS) {
+		/* The wire's queue is full: the caller keeps the packet for the next round. */
+		MODEL_INC(d, tx_busy);
+		return ret;
+	}
 	if (h->ipv4) {
 		MODEL_INC(d, ip4_out_pkts);
 		__atomic_fetch_add(&d->st.ip4_out_octets, (uint64_t)n, __ATOMIC_RELAXED);

@@ -23,8 +23,8 @@
 #define MODEL_RC_PKT_WINDOW	128u
 /* Packets sent per QP per step (requests or read responses). */
 #define MODEL_TX_BURST		32u
-/* Frames received per step. */
-#define MODEL_RX_BURST		64u
+/* Frames received per step (above what one QP sends per step: the wire drains). */
+#define MODEL_RX_BURST		256u
 /* The requester asks for an ACK at least every this many packets of one message. */
 #define MODEL_ACK_EVERY		16u
 /* Read requests a responder holds (the IRD the model honours at most). */
@@ -169,7 +169,10 @@ uint64_t model_rto_cycles(const struct model_qp *q);
 /** Fill @p h for a packet of @p q: addresses, ports, P_Key, destination QP, @p psn. */
 void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
 		    uint8_t opcode, uint32_t psn);
-/** Build and send one frame (counted). 0, or the codec's / port's -errno. */
+/**
+ * Build and send one frame (counted). 0, or the codec's / port's -errno; -ENOBUFS means the
+ * wire's queue is full and the frame was not sent: RC callers keep it for the next round.
+ */
 int model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload,
 	     uint32_t len);
 /** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */

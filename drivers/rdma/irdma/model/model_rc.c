@@ -17,6 +17,7 @@
  * what it lacks, at the PSN that matches that offset.
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -302,7 +303,8 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 		psn = w->psn;
 	e->retx_psn = psn;
 	rc_rewind(d, e, psn, mtu);
-	e->deadline = now + model_rto_cycles(q);
+	/* Back off while nothing progresses (a loaded host must not exhaust the retries). */
+	e->deadline = now + (model_rto_cycles(q) << RTE_MIN(e->retries, 5u));
 }
 
 /* ---- requester: sending ---- */
@@ -384,7 +386,8 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		h.reth_rkey = w->rkey;
 		h.reth_len = w->len - w->rd_done;
 		h.ackreq = true;
-		(void)model_tx(d, &h, NULL, 0);
+		if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+			return false;
 		MODEL_INC(d, out_rdma_reads);
 		e->npsn = model_psn_add(e->npsn, model_pkts_of(w->len - w->rd_done, mtu));
 		e->tx_i++;
@@ -413,7 +416,8 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		rc_error(d, qp_id, ae);
 		return false;
 	}
-	(void)model_tx(d, &h, d->buf, plen);
+	if (model_tx(d, &h, d->buf, plen) == -ENOBUFS)
+		return false;
 	if (first) {
 		if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)
 			MODEL_INC(d, out_rdma_writes);

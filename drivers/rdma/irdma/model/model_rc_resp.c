@@ -13,29 +13,34 @@
  * raise the AE and move the responder QP to error as well, as rxe does.
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
 
-static void
+static int
 rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
 {
 	struct model_pkt_hdr h;
+	int ret;
 
 	model_hdr_init(d, q, &h, MODEL_RC_ACK, psn);
 	h.aeth_syndrome = syn;
 	h.aeth_msn = q->eng->msn & 0xffffffu;
 	if (syn == MODEL_AETH_ACK)
 		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f; /* credits: not limited */
-	(void)model_tx(d, &h, NULL, 0);
+	ret = model_tx(d, &h, NULL, 0);
+	if (ret != 0)
+		return ret;
 	if (syn == MODEL_AETH_ACK)
 		MODEL_INC(d, acks_sent);
 	else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK)
 		MODEL_INC(d, rnr_naks_sent);
 	else
 		MODEL_INC(d, naks_sent);
+	return 0;
 }
 
 static void
@@ -63,7 +68,7 @@ static void
 rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t syn,
 	      uint32_t psn, uint32_t ae)
 {
-	rc_ack_send(d, q, syn, psn);
+	(void)rc_ack_send(d, q, syn, psn);
 	q->eng->ack_pending = false;
 	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
 }
@@ -96,7 +101,8 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			       model_psn_add(r->psn, r->off / mtu));
 		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
 		h.aeth_msn = e->msn & 0xffffffu;
-		(void)model_tx(d, &h, d->buf, plen);
+		if (model_tx(d, &h, d->buf, plen) == -ENOBUFS)
+			return; /* the wire is full: this response again next round */
 		r->off += plen;
 		n++;
 		if (last) {
@@ -104,10 +110,8 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			e->rr_cnt--;
 		}
 	}
-	if (e->rr_cnt == 0 && e->ack_pending) {
+	if (e->rr_cnt == 0 && e->ack_pending && rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
 		e->ack_pending = false;
-		rc_ack_send(d, q, e->ack_syn, e->ack_psn);
-	}
 }
 
 /* IRD the responder honours: QPC_IRDSIZE decoded (0: 4, 1: 16, 2: 64, 3: 128, 4: 256), capped. */
