@@ -435,11 +435,14 @@ tpost_send(struct tqp *p, const struct twr *wr)
 	}
 	switch (wr->op) {
 	case T_OP_WRITE:
+	case T_OP_WRITE_SOL:
 	case T_OP_READ:
+	case T_OP_READ_LOC_INV:
 		qw_put(w, 2, wr->rva);
 		hdr |= wr->rkey;
 		break;
 	case T_OP_SEND_INV:
+	case T_OP_SEND_SE_INV:
 		hdr |= wr->rkey;
 		break;
 	case T_OP_SEND:

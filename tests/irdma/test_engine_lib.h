@@ -28,9 +28,12 @@ enum {
 	T_OP_SEND = 0x03,
 	T_OP_SEND_INV = 0x04,
 	T_OP_SEND_SE = 0x05,
+	T_OP_SEND_SE_INV = 0x06,
 	T_OP_FAST_REG = 0x09,
 	T_OP_LOCAL_INV = 0x0a,
+	T_OP_READ_LOC_INV = 0x0b,
 	T_OP_NOP = 0x0c,
+	T_OP_WRITE_SOL = 0x0d,
 };
 
 /* Flush minor codes (§3). */

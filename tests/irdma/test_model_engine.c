@@ -77,6 +77,21 @@ rq_done(struct tqp *p, struct tdev *other, struct tcqe *e)
 	return ok;
 }
 
+/* A pair of connected RC QPs on one device with default parameters. */
+static int
+pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
+{
+	struct tconn d;
+
+	if (c == NULL) {
+		tconn_default(&d);
+		c = &d;
+	}
+	if (tqp_create(t, a, RDMADEV_QPT_RC) != 0 || tqp_create(t, b, RDMADEV_QPT_RC) != 0)
+		return -1;
+	return tqp_connect(a, b, c);
+}
+
 /* Every RC operation between two QPs of one device (ARP entry: the port's own MAC). */
 static void
 test_rc_ops(void)
@@ -303,6 +318,100 @@ out:
 	tdev_close(&t);
 }
 
+/* WRITE_SOL with immediate, SEND_SE_INV, READ_LOC_INV, UD-style SEND_SE on RC. */
+static void
+test_rc_more_ops(void)
+{
+	struct irdma_model_mr_info mi;
+	struct tmr src, dst, inv, loc;
+	struct tqp a, b;
+	struct tdev t;
+	struct tcqe e;
+	struct tsge sg, rs;
+	struct twr wr;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:moreops")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &src, 16384, ACC_ALL);
+	tmr_reg(&t, NULL, &dst, 16384, ACC_ALL);
+	tmr_reg(&t, NULL, &inv, 4096, ACC_ALL);
+	tmr_reg(&t, NULL, &loc, 4096, ACC_ALL);
+	if (src.mr == NULL || dst.mr == NULL || inv.mr == NULL || loc.mr == NULL ||
+	    pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	tfill(src.buf, src.len, 21);
+	rs = (struct tsge){ (uint64_t)(uintptr_t)dst.buf + 8192, dst.lkey, 4096 };
+	/* WRITE_SOL with immediate: data placed, RQ CQE solicited with the immediate. */
+	tpost_recv(&b, &rs, 1);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)src.buf, src.lkey, 1500 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE_SOL;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.has_imm = true;
+	wr.imm = 0x77;
+	wr.rva = (uint64_t)(uintptr_t)dst.buf;
+	wr.rkey = dst.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_WRITE_SOL);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.op, 0x09);	/* WRITE_LAST_IMM (2 packets) */
+		TEST_CHECK(e.se);
+		TEST_CHECK_EQ(e.imm, 0x77);
+		TEST_CHECK_EQ(e.len, 1500);
+	}
+	TEST_CHECK(memcmp(dst.buf, src.buf, 1500) == 0);
+	/* SEND_SE_INV: solicited, invalidates 'inv'. */
+	tpost_recv(&b, &rs, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND_SE_INV;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.rkey = inv.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND_SE_INV);
+	if (rq_done(&b, NULL, &e)) {
+		TEST_CHECK_EQ(e.op, 0x16);	/* SEND_LAST_INV */
+		TEST_CHECK(e.se);
+		TEST_CHECK(e.stag_or_ipv4);
+		TEST_CHECK_EQ(e.qw2lo, inv.rkey);
+		TEST_CHECK_EQ(e.len, 1500);
+	}
+	TEST_CHECK(memcmp(dst.buf + 8192, src.buf, 1500) == 0);
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, inv.lkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+	/* READ_LOC_INV: the data lands in 'loc', then 'loc' is invalidated. */
+	sg = (struct tsge){ (uint64_t)(uintptr_t)loc.buf, loc.lkey, 3000 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_READ_LOC_INV;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.rva = (uint64_t)(uintptr_t)src.buf + 100;
+	wr.rkey = src.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&b, &wr);
+	tring(&b);
+	sq_done(&b, NULL, idx, T_OP_READ_LOC_INV);
+	TEST_CHECK(memcmp(loc.buf, src.buf + 100, 3000) == 0);
+	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, loc.lkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&src);
+	tmr_dereg(&dst);
+	tmr_dereg(&inv);
+	tmr_dereg(&loc);
+	tdev_close(&t);
+}
+
 /* READs and WRITEs of many sizes up to 1 MiB at every MTU, between two models on a switch. */
 static void
 test_sizes_mtus(void)
@@ -372,21 +481,6 @@ out_mr:
 out:
 	tdev_close(&t2);
 	tdev_close(&t1);
-}
-
-/* A pair of connected RC QPs on one device with default parameters. */
-static int
-pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
-{
-	struct tconn d;
-
-	if (c == NULL) {
-		tconn_default(&d);
-		c = &d;
-	}
-	if (tqp_create(t, a, RDMADEV_QPT_RC) != 0 || tqp_create(t, b, RDMADEV_QPT_RC) != 0)
-		return -1;
-	return tqp_connect(a, b, c);
 }
 
 /* Expect one error CQE on @p c with flush minor @p minor at WQE @p idx. */
@@ -1605,6 +1699,7 @@ main(int argc, char **argv)
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_rc_ops);
+	TEST_RUN(test_rc_more_ops);
 	TEST_RUN(test_sizes_mtus);
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_local_errors);
