@@ -637,3 +637,87 @@ tidle(struct tcq *c, struct tdev *a, struct tdev *b, unsigned int n)
 	}
 	return got;
 }
+
+/* ---- shared checks ---- */
+
+/* Check a successful SQ completion of @p p for the WQE at @p idx with opcode @p op. */
+void
+check_sq_cqe(const struct tcqe *e, const struct tqp *p, uint32_t idx, uint8_t op)
+{
+	TEST_CHECK(e->sq);
+	TEST_CHECK(!e->error);
+	TEST_CHECK_EQ(e->major, 0);
+	TEST_CHECK_EQ(e->wqe_idx, idx);
+	TEST_CHECK_EQ(e->op, op);
+	TEST_CHECK_EQ(e->qpid, p->qpn);
+	TEST_CHECK(e->ctx == (uint64_t)(uintptr_t)p->q);
+}
+
+/* Wait for the SQ CQE of @p p; false when none came. */
+bool
+sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op)
+{
+	struct tcqe e;
+	bool ok = twait(&p->dev->scq, &e, p->dev, other);
+
+	TEST_CHECK(ok);
+	if (ok)
+		check_sq_cqe(&e, p, idx, op);
+	return ok;
+}
+
+/* Wait for the RQ CQE of @p p. */
+bool
+rq_done(struct tqp *p, struct tdev *other, struct tcqe *e)
+{
+	bool ok = twait(&p->dev->rcq, e, p->dev, other);
+
+	TEST_CHECK(ok);
+	if (ok) {
+		TEST_CHECK(!e->sq);
+		TEST_CHECK(!e->error);
+		TEST_CHECK_EQ(e->qpid, p->qpn);
+		TEST_CHECK(e->ctx == (uint64_t)(uintptr_t)p->q);
+	}
+	return ok;
+}
+
+/* A pair of connected RC QPs on one device with default parameters. */
+int
+pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
+{
+	struct tconn d;
+
+	if (c == NULL) {
+		tconn_default(&d);
+		c = &d;
+	}
+	if (tqp_create(t, a, RDMADEV_QPT_RC) != 0 || tqp_create(t, b, RDMADEV_QPT_RC) != 0)
+		return -1;
+	return tqp_connect(a, b, c);
+}
+
+/* Expect one error CQE on @p c with flush minor @p minor at WQE @p idx. */
+void
+expect_err(struct tcq *c, struct tdev *t, uint16_t minor, uint32_t idx)
+{
+	struct tcqe e;
+
+	if (!twait(c, &e, t, NULL)) {
+		TEST_CHECK(false);
+		return;
+	}
+	TEST_CHECK(e.error);
+	TEST_CHECK_EQ(e.major, 1);
+	TEST_CHECK_EQ(e.minor, minor);
+	TEST_CHECK_EQ(e.wqe_idx, idx);
+}
+
+uint64_t
+xrand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}

@@ -195,5 +195,30 @@ uint64_t tstat(struct tdev *t, size_t off);
 #define TSTAT(t, field) tstat((t), offsetof(struct irdma_model_stats, field))
 
 void tfill(uint8_t *p, size_t n, uint32_t seed);
+/* xorshift64: reproducible numbers for the tests. */
+uint64_t xrand(uint64_t *s);
+
+/* Check a successful SQ completion of @p p for the WQE at @p idx with opcode @p op. */
+void check_sq_cqe(const struct tcqe *e, const struct tqp *p, uint32_t idx, uint8_t op);
+/* Wait for the SQ CQE of @p p and check it; false when none came. */
+bool sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op);
+/* Wait for the RQ CQE of @p p and check it is a success of @p p. */
+bool rq_done(struct tqp *p, struct tdev *other, struct tcqe *e);
+/* A pair of connected RC QPs on one device (@p c NULL: tconn_default()). */
+int pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c);
+/* Expect one error CQE on @p c with flush minor @p minor at WQE @p idx. */
+void expect_err(struct tcq *c, struct tdev *t, uint16_t minor, uint32_t idx);
+
+#ifndef IRDMA_TEST_MODE
+/* The model's mode in the test programs (each is built once per mode). */
+#define IRDMA_TEST_MODE "inline"
+#endif
+
+/* Device arguments of model @p n on wire @p wire in this program's mode. */
+#define DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
+	",wire=" wire
+/* Every right an MR or QP can have. */
+#define ACC_ALL (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE | \
+		 RDMADEV_ACCESS_REMOTE_READ)
 
 #endif /* TEST_ENGINE_LIB_H */
