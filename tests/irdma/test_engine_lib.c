@@ -263,6 +263,13 @@ tqp_rc_up(struct tqp *p, const struct tqp *peer, const struct tconn *c, uint32_t
 		return ret;
 	memset(&a, 0, sizeof(a));
 	memcpy(a.ah_attr.dgid, peer->dev->gid, 16);
+	if (c->ipv6) {
+		/* fe80::<MAC>: the switch routes by MAC, the frames are IPv6. */
+		memset(a.ah_attr.dgid, 0, 16);
+		a.ah_attr.dgid[0] = 0xfe;
+		a.ah_attr.dgid[1] = 0x80;
+		memcpy(&a.ah_attr.dgid[10], peer->dev->hw->mac, 6);
+	}
 	memcpy(a.ah_attr.dmac, peer->dev->hw->mac, 6);
 	a.ah_attr.hop_limit = 64;
 	a.ah_attr.vlan_id = 0xffff;

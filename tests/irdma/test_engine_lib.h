@@ -155,6 +155,7 @@ struct tconn {
 	uint8_t retry;
 	uint8_t rnr_retry;
 	uint8_t timeout;
+	bool ipv6;		/* address the peer by a link-local IPv6 GID */
 	uint32_t psn_a;		/* first PSN a sends */
 	uint32_t psn_b;
 };

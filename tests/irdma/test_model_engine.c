@@ -342,6 +342,62 @@ out:
 	tdev_close(&t);
 }
 
+/* RC over IPv6 (a link-local GID): SEND and READ, the frames counted as IPv6. */
+static void
+test_rc_ipv6(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tconn c;
+	struct tcqe e;
+	struct tsge sg, rs;
+	struct twr wr;
+	uint64_t v6;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:v6")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	tconn_default(&c);
+	c.ipv6 = true;
+	if (m.mr == NULL || pair_up(&t, &a, &b, &c) != 0)
+		goto out;
+	v6 = TSTAT(&t, ip6_out_pkts);
+	tfill(m.buf, 4096, 61);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 2500 };
+	rs = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
+	tpost_recv(&b, &rs, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	if (rq_done(&b, NULL, &e))
+		TEST_CHECK_EQ(e.len, 2500);
+	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 2500) == 0);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 4096, m.lkey, 3000 };
+	wr.op = T_OP_READ;
+	wr.rva = (uint64_t)(uintptr_t)m.buf;
+	wr.rkey = m.rkey;
+	idx = tpost_send(&b, &wr);
+	tring(&b);
+	sq_done(&b, NULL, idx, T_OP_READ);
+	TEST_CHECK(memcmp(m.buf + 4096, m.buf, 3000) == 0);
+	TEST_CHECK(TSTAT(&t, ip6_out_pkts) - v6 >= 6);
+	TEST_CHECK(TSTAT(&t, ip6_in_pkts) >= 6);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
 /* READs and WRITEs of many sizes up to 1 MiB at every MTU, between two models on a switch. */
 static void
 test_sizes_mtus(void)
@@ -1206,6 +1262,7 @@ main(int argc, char **argv)
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_rc_ops);
 	TEST_RUN(test_rc_more_ops);
+	TEST_RUN(test_rc_ipv6);
 	TEST_RUN(test_sizes_mtus);
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_local_errors);

@@ -14,7 +14,7 @@
  * device, which makes QP-to-QP traffic on one device work without an ARP entry.
  *
  * The port's address: "udp:<ipv4>" wires use that IPv4 address; other wires use
- * 10.<mac[3]>.<mac[4]>.<mac[5]>.
+ * 10.<mac[3]>.<mac[4]>.<mac[5]>; IPv6 QPs without a local address use fe80::<MAC>.
  */
 
 #include <arpa/inet.h>
@@ -192,10 +192,17 @@ model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_h
 	h->has_vlan = q->insert_vlan;
 	h->vlan_tci = q->vlan_tag;
 	h->ipv4 = q->ipv4;
-	if ((q->local_ip[0] | q->local_ip[1] | q->local_ip[2] | q->local_ip[3]) != 0)
+	if ((q->local_ip[0] | q->local_ip[1] | q->local_ip[2] | q->local_ip[3]) != 0) {
 		ip_words_gid(q->local_ip, q->ipv4, h->sgid);
-	else
+	} else if (q->ipv4) {
 		memcpy(h->sgid, d->gid, 16);
+	} else {
+		/* IPv6 without a local address: the port's link-local fe80::<MAC>. */
+		memset(h->sgid, 0, 16);
+		h->sgid[0] = 0xfe;
+		h->sgid[1] = 0x80;
+		memcpy(&h->sgid[10], h->smac, 6);
+	}
 	ip_words_gid(q->dest_ip, q->ipv4, h->dgid);
 	h->tos = q->tos;
 	h->ttl = q->ttl != 0 ? q->ttl : 64;
