@@ -91,7 +91,8 @@ model_engine_attach(struct model_dev *d)
 	}
 	d->frame = malloc(MODEL_PKT_MAX);
 	d->buf = malloc(MODEL_PKT_MAX);
-	if (d->frame == NULL || d->buf == NULL) {
+	d->rx = malloc(MODEL_PKT_MAX);
+	if (d->frame == NULL || d->buf == NULL || d->rx == NULL) {
 		ret = -ENOMEM;
 		goto err;
 	}
@@ -104,8 +105,10 @@ model_engine_attach(struct model_dev *d)
 err:
 	free(d->frame);
 	free(d->buf);
+	free(d->rx);
 	d->frame = NULL;
 	d->buf = NULL;
+	d->rx = NULL;
 	return ret;
 }
 
@@ -116,8 +119,10 @@ model_engine_detach(struct model_dev *d)
 	d->port = NULL;
 	free(d->frame);
 	free(d->buf);
+	free(d->rx);
 	d->frame = NULL;
 	d->buf = NULL;
+	d->rx = NULL;
 }
 
 struct model_qp *
@@ -374,12 +379,13 @@ model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src)
 /* ---- state hooks ---- */
 
 static int
-qpe_reset(struct model_qp *q)
+qpe_reset(struct model_dev *d, struct model_qp *q)
 {
 	if (q->eng == NULL) {
 		q->eng = malloc(sizeof(*q->eng));
 		if (q->eng == NULL)
 			return -ENOMEM;
+		d->eng_qps++;
 	}
 	memset(q->eng, 0, sizeof(*q->eng));
 	/* SW flips its polarity from 0 before writing index 0: the first pass is 1. */
@@ -394,7 +400,7 @@ model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t 
 	struct model_qp *q = &d->qp[qp_id];
 
 	if (next == IRDMA_QP_HW_IDLE && old != IRDMA_QP_HW_IDLE) {
-		if (qpe_reset(q) != 0) {
+		if (qpe_reset(d, q) != 0) {
 			MODEL_LOG(ERR, d, "QP %u: no memory for the engine state", qp_id);
 			q->state = IRDMA_QP_HW_ERROR;
 		}
@@ -419,7 +425,8 @@ model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t 
 void
 model_engine_qp_destroy(struct model_dev *d, struct model_qp *q)
 {
-	RTE_SET_USED(d);
+	if (q->eng != NULL)
+		d->eng_qps--;
 	free(q->eng);
 	q->eng = NULL;
 }
@@ -438,10 +445,11 @@ engine_rx(struct model_dev *d)
 		uint32_t len;
 		int flen;
 
-		flen = model_port_recv(d->port, d->frame, MODEL_PKT_MAX);
+		/* Its own buffer: handling a packet may send (d->frame) before the payload is used. */
+		flen = model_port_recv(d->port, d->rx, MODEL_PKT_MAX);
 		if (flen <= 0)
 			return;
-		if (model_pkt_parse(d->frame, (uint32_t)flen, &h, &payload, &len) != 0) {
+		if (model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len) != 0) {
 			MODEL_INC(d, rx_bad_frames);
 			continue;
 		}
@@ -473,9 +481,11 @@ model_engine_step(struct model_dev *d)
 	uint64_t now;
 	uint32_t i;
 
-	if (d->port == NULL || d->qp == NULL)
+	if (d->port == NULL)
 		return;
 	engine_rx(d);
+	if (d->qp == NULL || d->eng_qps == 0)
+		return;
 	now = model_now();
 	for (i = IRDMA_FIRST_USER_QP_ID; i < d->qp_tab; i++) {
 		struct model_qp *q = &d->qp[i];

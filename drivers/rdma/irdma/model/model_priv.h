@@ -238,7 +238,9 @@ struct model_dev {
 	uint8_t gid[16];		/* the port's address (IPv4-mapped) */
 	uint8_t *frame;			/* MODEL_PKT_MAX scratch for one frame */
 	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */
+	uint8_t *rx;			/* MODEL_PKT_MAX: the frame being received */
 	bool in_step;			/* model_step is running (no re-entry) */
+	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 };
 
 /* irdma_model.c */
