@@ -557,6 +557,44 @@ out:
 	tdev_close(&t);
 }
 
+/* A SEND larger than the receive: NAK invalid request; the receive fails with LOC_LEN. */
+static void
+test_recv_too_small(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tsge sg, rs;
+	struct twr wr;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:small")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
+	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	memset(m.buf, 0x5a, 4096);
+	rs = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 4096, m.lkey, 100 };
+	tpost_recv(&b, &rs, 1);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 500 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	expect_err(&t.scq, &t, T_FLUSH_REM_INV_REQ, idx);
+	expect_err(&t.rcq, &t, T_FLUSH_LOC_LEN, 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
 /* Local protection at fetch: bad lkey, another PD's MR, a READ into a read-only MR. */
 static void
 test_local_errors(void)
@@ -1265,6 +1303,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_rc_ipv6);
 	TEST_RUN(test_sizes_mtus);
 	TEST_RUN(test_remote_errors);
+	TEST_RUN(test_recv_too_small);
 	TEST_RUN(test_local_errors);
 	TEST_RUN(test_rnr);
 	TEST_RUN(test_retry_exceeded);

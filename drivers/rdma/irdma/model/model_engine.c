@@ -370,8 +370,14 @@ model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src)
 	MODEL_INC(d, qp_errors);
 	q->state = IRDMA_QP_HW_ERROR;
 	model_aeq_post(d, ae, src, qp_id, q->compl_ctx);
-	/* The failing WQE (oldest outstanding) carries the code; the rest replay from it. */
-	model_engine_flush(d, qp_id, true, true, code, IRDMA_FLUSH_GENERAL_ERR);
+	/*
+	 * The failing WQE (the oldest outstanding of the queue the AE names) carries the code;
+	 * the rest replay from it; the other queue is flushed with GENERAL.
+	 */
+	if (src == IRDMA_AE_SOURCE_SQ)
+		model_engine_flush(d, qp_id, true, true, code, IRDMA_FLUSH_GENERAL_ERR);
+	else
+		model_engine_flush(d, qp_id, true, true, IRDMA_FLUSH_GENERAL_ERR, code);
 	q->eng->deadline = 0;
 	q->db = false;
 }
