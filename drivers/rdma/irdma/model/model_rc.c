@@ -77,7 +77,8 @@ rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 	}
 	if (progress) {
 		e->retries = 0;
-		e->deadline = e->tx_i > 0 ? model_now() + model_rto_cycles(q) : 0;
+		/* Still something in flight (whole messages, or part of the one at the cursor)? */
+		e->deadline = e->tx_i > 0 || e->tx_off > 0 ? model_now() + model_rto_cycles(q) : 0;
 	}
 }
 
@@ -161,8 +162,13 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	MODEL_INC(d, acks_rcvd);
 	if (kind == MODEL_AETH_ACK) {
 		rc_ack_upto(e, h->psn, true, &lost, &lost_psn, mtu);
-		if (model_psn_diff(model_psn_add(h->psn, 1), e->una_psn) > 0)
+		if (model_psn_diff(model_psn_add(h->psn, 1), e->una_psn) > 0) {
+			/* Progress inside a long message counts too: the timer starts again. */
 			e->una_psn = model_psn_add(h->psn, 1);
+			e->retries = 0;
+			if (e->deadline != 0)
+				e->deadline = model_now() + model_rto_cycles(q);
+		}
 		e->rnr_retries = 0;
 		rc_retire(d, qp_id, q);
 		if (lost && lost_psn != e->retx_psn) {
