@@ -653,6 +653,8 @@ check_sq_cqe(const struct tcqe *e, const struct tqp *p, uint32_t idx, uint8_t op
 {
 	TEST_CHECK(e->sq);
 	TEST_CHECK(!e->error);
+	if (e->error)
+		printf("# error CQE: QP %u WQE %u minor %u\n", e->qpid, e->wqe_idx, e->minor);
 	TEST_CHECK_EQ(e->major, 0);
 	TEST_CHECK_EQ(e->wqe_idx, idx);
 	TEST_CHECK_EQ(e->op, op);

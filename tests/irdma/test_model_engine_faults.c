@@ -166,6 +166,93 @@ test_faults(void)
 	run_faults("loop:faults", "loop:faults", &f);
 }
 
+/*
+ * Messages of 1 MiB (1024 packets at MTU 1024) on a lossy wire: losses inside a message
+ * whose packets fill the window are recovered by NAKs and by the timer.
+ */
+static void
+test_faults_big(void)
+{
+	const struct irdma_model_wire_faults f = {
+		.drop_ppm = 20000, .dup_ppm = 10000, .reorder_ppm = 10000, .seed = 31,
+	};
+	const uint32_t len = 1u << 20;
+	struct tdev t1, t2;
+	struct tmr m1, m2;
+	struct tqp a, b;
+	struct tconn c;
+	struct tsge sg, rs;
+	struct twr wr;
+	struct tcqe e;
+	uint32_t idx;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&m1, 0, sizeof(m1));
+	memset(&m2, 0, sizeof(m2));
+	if (tdev_open(&t1, DEVARGS(0, "loop:big")) != 0 ||
+	    tdev_open(&t2, DEVARGS(1, "loop:big")) != 0)
+		goto out;
+	tmr_reg(&t1, NULL, &m1, 2 * len, ACC_ALL);
+	tmr_reg(&t2, NULL, &m2, 2 * len, ACC_ALL);
+	tqp_create(&t1, &a, RDMADEV_QPT_RC);
+	tqp_create(&t2, &b, RDMADEV_QPT_RC);
+	tconn_default(&c);
+	c.timeout = 8;
+	if (m1.mr == NULL || m2.mr == NULL || tqp_connect(&a, &b, &c) != 0)
+		goto out;
+	tfill(m1.buf, len, 41);
+	tfill(m2.buf + len, len, 42);
+	TEST_CHECK_EQ(irdma_model_wire_faults(t1.hw, &f), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(t2.hw, &f), 0);
+	/* SEND 1 MiB, WRITE 1 MiB, READ 1 MiB. */
+	rs = (struct tsge){ (uint64_t)(uintptr_t)m2.buf, m2.lkey, len };
+	tpost_recv(&b, &rs, 1);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m1.buf, m1.lkey, len };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, &t2, idx, T_OP_SEND);
+	if (rq_done(&b, &t1, &e))
+		TEST_CHECK_EQ(e.len, len);
+	TEST_CHECK(memcmp(m2.buf, m1.buf, len) == 0);
+	memset(m2.buf, 0, len);
+	wr.op = T_OP_WRITE;
+	wr.rva = (uint64_t)(uintptr_t)m2.buf;
+	wr.rkey = m2.rkey;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, &t2, idx, T_OP_WRITE);
+	TEST_CHECK(memcmp(m2.buf, m1.buf, len) == 0);
+	sg.addr = (uint64_t)(uintptr_t)m1.buf + len;
+	wr.op = T_OP_READ;
+	wr.rva = (uint64_t)(uintptr_t)m2.buf + len;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	sq_done(&a, &t2, idx, T_OP_READ);
+	TEST_CHECK(memcmp(m1.buf + len, m2.buf + len, len) == 0);
+	TEST_CHECK_EQ(tidle(&t1.scq, &t1, &t2, 1000), 0);
+	TEST_CHECK_EQ(tidle(&t2.rcq, &t1, &t2, 1000), 0);
+	printf("# 3 x 1 MiB; retransmits %" PRIu64 ", timeouts %" PRIu64 "\n",
+	       TSTAT(&t1, rc_retransmits), TSTAT(&t1, rc_timeouts));
+	TEST_CHECK(TSTAT(&t1, rc_retransmits) > 0);
+out:
+	if (t1.hw != NULL)
+		(void)irdma_model_wire_faults(t1.hw, NULL);
+	if (t2.hw != NULL)
+		(void)irdma_model_wire_faults(t2.hw, NULL);
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m1);
+	tmr_dereg(&m2);
+	tdev_close(&t2);
+	tdev_close(&t1);
+}
+
 /* Two models over UDP sockets on 127.0.0.1 and 127.0.0.2 (with faults too). */
 static void
 test_udp(void)
@@ -430,6 +517,7 @@ main(int argc, char **argv)
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_faults);
+	TEST_RUN(test_faults_big);
 	TEST_RUN(test_udp);
 	TEST_RUN(test_many_qps);
 	TEST_RUN(test_fuzz_sq);

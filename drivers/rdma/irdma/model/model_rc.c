@@ -30,6 +30,13 @@ win(struct model_qpe *e, uint32_t i)
 	return &e->w[(e->w_head + i) % MODEL_SQ_WINDOW];
 }
 
+/* Messages with packets on the wire: those before the cursor, and the cursor's once begun. */
+static uint32_t
+sent_cnt(const struct model_qpe *e)
+{
+	return RTE_MIN(e->tx_i + (e->tx_off > 0 ? 1u : 0u), e->w_cnt);
+}
+
 static bool
 is_read(const struct model_wqe *w)
 {
@@ -118,9 +125,9 @@ rc_ack_upto(struct model_qpe *e, uint32_t psn, bool inclusive, bool *lost, uint3
 static void
 rc_rewind(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu)
 {
-	uint32_t i;
+	uint32_t i, n = sent_cnt(e);
 
-	for (i = 0; i < e->tx_i && i < e->w_cnt; i++) {
+	for (i = 0; i < n; i++) {
 		struct model_wqe *w = win(e, i);
 		int32_t off;
 
@@ -221,7 +228,7 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint32_t i, expect, ae;
 
 	/* Responses come in order: they are for the oldest READ not complete. */
-	for (i = 0; i < e->tx_i && i < e->w_cnt; i++) {
+	for (i = 0; i < sent_cnt(e); i++) {
 		struct model_wqe *c = win(e, i);
 
 		if (is_read(c) && !(c->flags & MODEL_WQE_DONE) && c->npkts > 0) {
@@ -284,7 +291,7 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 		e->rnr_until = 0;
 	if (e->deadline == 0 || now < e->deadline)
 		return;
-	for (i = 0; i < e->tx_i && i < e->w_cnt; i++) {
+	for (i = 0; i < sent_cnt(e); i++) {
 		if (!(win(e, i)->flags & MODEL_WQE_DONE) && win(e, i)->npkts > 0) {
 			w = win(e, i);
 			break;
@@ -387,7 +394,12 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 
 		if (w->rd_done == 0 && e->tx_off == 0 && reads_out(e, e->tx_i) >= ord)
 			return false;
-		model_hdr_init(d, q, &h, MODEL_RC_READ_REQ, e->npsn);
+		/*
+		 * Ask for what is missing, at the PSN of that offset: responses may have come
+		 * in since a rewind chose this READ, so the PSN follows rd_done, not npsn.
+		 */
+		model_hdr_init(d, q, &h, MODEL_RC_READ_REQ,
+			       model_psn_add(w->psn, w->rd_done / mtu));
 		h.reth_va = w->rva + w->rd_done;
 		h.reth_rkey = w->rkey;
 		h.reth_len = w->len - w->rd_done;
@@ -395,7 +407,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
 			return false;
 		MODEL_INC(d, out_rdma_reads);
-		e->npsn = model_psn_add(e->npsn, model_pkts_of(w->len - w->rd_done, mtu));
+		e->npsn = model_psn_add(w->psn, w->npkts);
 		e->tx_i++;
 		e->tx_off = 0;
 		return true;

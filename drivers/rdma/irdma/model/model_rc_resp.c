@@ -68,6 +68,9 @@ static void
 rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t syn,
 	      uint32_t psn, uint32_t ae)
 {
+	MODEL_LOG(DEBUG, d, "QP %u: NAK 0x%x at PSN 0x%x (expected 0x%x, SEND %s, WRITE %s)",
+		  qp_id, syn, psn, q->eng->epsn, q->eng->rx_active ? "open" : "closed",
+		  q->eng->wr_active ? "open" : "closed");
 	(void)rc_ack_send(d, q, syn, psn);
 	q->eng->ack_pending = false;
 	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
