@@ -152,10 +152,14 @@ test_faults(void)
 	struct irdma_model_wire_faults f = {
 		.drop_ppm = 30000, .dup_ppm = 30000, .reorder_ppm = 30000, .corrupt_ppm = 10000,
 	};
+	const char *env = getenv("IRDMA_ENGINE_SEED");
+	uint64_t base = env != NULL ? strtoull(env, NULL, 0) : 12345;
 	unsigned int s;
 
+	/* IRDMA_ENGINE_SEED varies the fault sequences (stress runs). */
+	printf("# fault seeds from %" PRIu64 "\n", base);
 	for (s = 0; s < 4; s++) {
-		f.seed = 12345 + s;
+		f.seed = base + s;
 		run_faults("loop:faults", "loop:faults", &f);
 	}
 	/* Heavier: 10 % of everything. */
