@@ -1007,7 +1007,9 @@ test_mr_levels(void)
 	struct tdev t;
 	unsigned int n, i;
 
-	if (tdev_open(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv") != 0) {
+	/* Default MR count: the level-2 setup registers up to 200 MRs. */
+	if (tdev_open(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv")
+	    != 0) {
 		tdev_close(&t);
 		return;
 	}

@@ -79,7 +79,8 @@ run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults 
 			len[i] = 1 + (uint32_t)((seed = seed * 6364136223846793005ULL + 1) >> 33) %
 				 (FAULT_MAX - 1);
 			sg.len = len[i];
-			op[i] = (uint8_t)(m % 3 == 0 ? T_OP_SEND : m % 3 == 1 ? T_OP_WRITE : T_OP_READ);
+			op[i] = (uint8_t)(m % 3 == 0 ? T_OP_SEND :
+					  m % 3 == 1 ? T_OP_WRITE : T_OP_READ);
 			wr.op = op[i];
 			if (op[i] == T_OP_SEND) {
 				tpost_recv(&b, &rs, 1);
@@ -443,7 +444,9 @@ test_many_qps(void)
 			uint64_t off = ((uint64_t)i * MANY_MSGS + k) * MANY_MAX;
 			struct tsge rs = { (uint64_t)(uintptr_t)r2.buf + off, r2.lkey, MANY_MAX };
 			struct tsge sg = { (uint64_t)(uintptr_t)s1.buf + off, s1.lkey, 0 };
-			struct twr wr = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true };
+			struct twr wr = {
+				.op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true,
+			};
 
 			lens[i][k] = 1 + (uint32_t)(xrand(&seed) % (MANY_MAX - 1));
 			sg.len = lens[i][k];

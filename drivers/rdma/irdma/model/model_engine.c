@@ -451,7 +451,7 @@ engine_rx(struct model_dev *d)
 		uint32_t len;
 		int flen;
 
-		/* Its own buffer: handling a packet may send (d->frame) before the payload is used. */
+		/* Own buffer: handling a packet may send (d->frame) before using its payload. */
 		flen = model_port_recv(d->port, d->rx, MODEL_PKT_MAX);
 		if (flen <= 0)
 			return;

@@ -219,8 +219,11 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	}
 	ae = model_scatter(d, q, e->rx_frag, e->rx_nfrags, e->rx_off, payload, len);
 	if (ae != 0) {
-		rc_resp_error(d, qp_id, q, ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER ?
-			      MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP, h->psn, ae);
+		bool too_long = ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER;
+
+		/* Longer than the receive: invalid request; an SGE refused: remote op. */
+		rc_resp_error(d, qp_id, q, too_long ? MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP,
+			      h->psn, ae);
 		return false;
 	}
 	e->rx_off += len;
@@ -401,7 +404,8 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			return;
 		}
 		if (rc_resp_read(d, qp_id, q, h, false))
-			e->epsn = model_psn_add(e->epsn, model_pkts_of(h->reth_len, model_rc_mtu(q)));
+			e->epsn = model_psn_add(e->epsn,
+						model_pkts_of(h->reth_len, model_rc_mtu(q)));
 		return;
 	default:
 		/* Atomics (gen2 has none) and anything else: invalid request. */

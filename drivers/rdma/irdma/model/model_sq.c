@@ -172,7 +172,8 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 				return IRDMA_AE_AMP_FASTREG_INVALID_PBL_HPS_CFG;
 			w->rva = irdma_get(wqe, SQ_FR_VA_FBO);
 			w->fr_len = irdma_get(wqe, SQ_FR_STAGLEN);
-			w->fr_stag = (uint32_t)(irdma_get(wqe, SQ_FR_STAGINDEX) << IRDMA_STAG_KEY_BITS) |
+			w->fr_stag = (uint32_t)(irdma_get(wqe, SQ_FR_STAGINDEX) <<
+						IRDMA_STAG_KEY_BITS) |
 				     (uint32_t)irdma_get(wqe, SQ_FR_STAGKEY);
 			w->fr_rights = (uint8_t)irdma_get(wqe, SQ_STAGRIGHTS);
 			w->fr_va_based = (uint8_t)irdma_get(wqe, SQ_VABASEDTO);
