@@ -222,8 +222,8 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		bool too_long = ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER;
 
 		/* Longer than the receive: invalid request; an SGE refused: remote op. */
-		rc_resp_error(d, qp_id, q, too_long ? MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP,
-			      h->psn, ae);
+		rc_resp_error(d, qp_id, q,
+			      too_long ? MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP, h->psn, ae);
 		return false;
 	}
 	e->rx_off += len;
