@@ -219,11 +219,11 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	}
 	ae = model_scatter(d, q, e->rx_frag, e->rx_nfrags, e->rx_off, payload, len);
 	if (ae != 0) {
-		bool too_long = ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER;
-
 		/* Longer than the receive: invalid request; an SGE refused: remote op. */
-		rc_resp_error(d, qp_id, q,
-			      too_long ? MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP, h->psn, ae);
+		bool too_long = ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER;
+		uint8_t syn = too_long ? MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP;
+
+		rc_resp_error(d, qp_id, q, syn, h->psn, ae);
 		return false;
 	}
 	e->rx_off += len;
