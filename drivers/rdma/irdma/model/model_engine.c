@@ -376,8 +376,11 @@ model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src)
 	 */
 	if (src == IRDMA_AE_SOURCE_SQ)
 		model_engine_flush(d, qp_id, true, true, code, IRDMA_FLUSH_GENERAL_ERR);
-	else
+	else if (src == IRDMA_AE_SOURCE_RQ || q->eng->rx_active)
 		model_engine_flush(d, qp_id, true, true, IRDMA_FLUSH_GENERAL_ERR, code);
+	else /* a responder error with no receive involved (WRITE, READ) */
+		model_engine_flush(d, qp_id, true, true, IRDMA_FLUSH_GENERAL_ERR,
+				   IRDMA_FLUSH_GENERAL_ERR);
 	q->eng->deadline = 0;
 	q->db = false;
 }
