@@ -151,6 +151,8 @@ irdma_dev_parse(const char *name, const struct rte_kvargs *kv, struct irdma_mode
 	int ret;
 
 	irdma_model_config_default(cfg);
+	/* As a VFIO device in EAL's container: all EAL memory is reachable (MRs on it too). */
+	cfg->map_eal = true;
 	req->qps = IRDMA_DEV_DEF_QPS;
 	req->cqs = IRDMA_DEV_DEF_CQS;
 	req->mrs = IRDMA_DEV_DEF_MRS;

@@ -18,12 +18,15 @@
 
 #include <rte_ether.h>
 
-#include "model_priv.h"
+#include "model_engine.h"
 
 RTE_LOG_REGISTER(irdma_model_logtype, pmd.rdma.irdma.model, NOTICE);
 
 /* Idle polls of the engine thread before it yields the CPU once (two-core CI machines). */
 #define MODEL_IDLE_SPINS	1024u
+
+/* Idle polls between two data-path rounds of the engine thread (a power of two). */
+#define MODEL_ENGINE_POLL	16u
 
 /* Instance counter for "irdma_model<N>". */
 static uint32_t model_instances;
@@ -114,11 +117,17 @@ model_dev_of(struct irdma_hw *hw)
 void
 model_step(struct model_dev *d)
 {
+	/* A doorbell inside a step (none today) must not recurse into the data path. */
+	if (d->in_step)
+		return;
+	d->in_step = true;
 	if (d->cqp_ctl_pending) {
 		d->cqp_ctl_pending = false;
 		model_cqp_ctl(d);
 	}
 	model_cqp_process(d);
+	model_engine_step(d);
+	d->in_step = false;
 }
 
 /* A doorbell was rung (caller holds d->lock): run now (INLINE) or wake the thread. */
@@ -143,6 +152,12 @@ model_thread(void *arg)
 			model_step(d);
 			pthread_mutex_unlock(&d->lock);
 			idle = 0;
+		} else if ((idle & (MODEL_ENGINE_POLL - 1)) == 0) {
+			/* The data path runs without doorbells too: wire, timers. */
+			pthread_mutex_lock(&d->lock);
+			model_engine_step(d);
+			pthread_mutex_unlock(&d->lock);
+			idle++;
 		} else if (++idle >= MODEL_IDLE_SPINS) {
 			sched_yield();
 			idle = 0;
@@ -271,20 +286,34 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 		static const uint8_t base[6] = { 0x02, 0, 0, 0, 0, 0 };
 
 		memcpy(d->cfg.mac, base, sizeof(base));
+		/* Unique on the in-process switch for 2^24 - 1 devices. */
+		d->cfg.mac[3] = (uint8_t)((n + 1) >> 16);
+		d->cfg.mac[4] = (uint8_t)((n + 1) >> 8);
 		d->cfg.mac[5] = (uint8_t)(n + 1);
 	}
 	memcpy(hw->mac, d->cfg.mac, sizeof(hw->mac));
 	d->hw = hw;
+	if (cfg->map_eal) {
+		ret = model_dma_eal_attach(d);
+		if (ret != 0)
+			goto err_eal;
+	}
+	ret = model_engine_attach(d);
+	if (ret != 0)
+		goto err_eal;
 	if (cfg->mode == IRDMA_MODEL_MODE_THREAD) {
 		ret = -pthread_create(&d->thread, NULL, model_thread, d);
 		if (ret != 0)
-			goto err_lock;
+			goto err_port;
 		d->thread_started = true;
 	}
 	MODEL_LOG(INFO, d, "created: gen %u, %s mode", cfg->gen,
 		  cfg->mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline");
 	return 0;
-err_lock:
+err_port:
+	model_engine_detach(d);
+err_eal:
+	model_dma_eal_detach(d);
 	pthread_mutex_destroy(&d->lock);
 	memset(hw, 0, sizeof(*hw));
 err_dma:
@@ -309,8 +338,10 @@ irdma_model_destroy(struct irdma_hw *hw)
 	}
 	MODEL_LOG(INFO, d, "destroyed");
 	model_stats_free(d);
+	model_engine_detach(d);
 	model_fpm_free(d);
 	model_irq_fini(d);
+	model_dma_eal_detach(d);
 	free(d->sd);
 	free(d->ceq);
 	model_dma_fini(&d->dma);

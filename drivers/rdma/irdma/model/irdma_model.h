@@ -92,7 +92,15 @@ struct irdma_model_config {
 	uint32_t fw_ready_reads;	/**< CPUSTATUS0 reads before firmware reports ready */
 	/** Per-object limits, indexed by enum irdma_hmc_obj. */
 	struct irdma_model_obj_caps obj[IRDMA_HMC_OBJ_MAX];
-	/** Port MAC address; all zero: 02:00:00:00:00:<device number + 1>. */
+	/**
+	 * Make all internal EAL memory reachable by the device, as a VFIO device in EAL's
+	 * default container is: every segment at create and each one EAL allocates later;
+	 * driver maps of EAL memory are then accepted without a table entry. Off: the device
+	 * reaches only what irdma_hw_dma_map() mapped (the strict setting the model's own
+	 * tests use). The rdmadev driver irdma_model turns it on.
+	 */
+	bool map_eal;
+	/** Port MAC address; all zero: 02:00:00 then the device number + 1 on 24 bits. */
 	uint8_t mac[6];
 	/**
 	 * The wire the port attaches to (model_pkt.h model_port_attach(): "loop",
@@ -133,6 +141,55 @@ struct irdma_model_stats {
 	uint64_t pd_invalidates;	/**< PFHMC_PDINV writes */
 	uint64_t interrupts;		/**< interrupts fired (eventfd written or not) */
 	uint64_t cq_resizes;		/**< MODIFY_CQ resizes accepted */
+	/* Data path. Names follow the kernel irdma hw_stats where one exists (in brackets). */
+	uint64_t sq_doorbells;		/**< SQ doorbells (WQEALLOC / DB page + 0) */
+	uint64_t sq_doorbell_refused;	/**< SQ doorbells naming no active QP */
+	uint64_t sq_wqes;		/**< SQ WQEs fetched (valid bit seen) */
+	uint64_t sq_wqe_errors;		/**< SQ WQEs refused (AE raised, QP to error) */
+	uint64_t sq_cqes;		/**< SQ completions written */
+	uint64_t rq_cqes;		/**< RQ completions written */
+	uint64_t flush_cqes;		/**< flush CQEs written */
+	uint64_t cq_overflows;		/**< CQEs refused for a full CQ (AE CQ_OPERATION_ERROR) */
+	uint64_t qp_errors;		/**< QPs the engine moved to error */
+	uint64_t ip4_in_pkts;		/**< IPv4 frames received ["ip4InPkts"] */
+	uint64_t ip4_in_octets;		/**< their bytes ["ip4InOctets"] */
+	uint64_t ip4_out_pkts;		/**< IPv4 frames sent ["ip4OutPkts"] */
+	uint64_t ip4_out_octets;	/**< their bytes ["ip4OutOctets"] */
+	uint64_t ip6_in_pkts;		/**< IPv6 frames received ["ip6InPkts"] */
+	uint64_t ip6_in_octets;		/**< their bytes ["ip6InOctets"] */
+	uint64_t ip6_out_pkts;		/**< IPv6 frames sent ["ip6OutPkts"] */
+	uint64_t ip6_out_octets;	/**< their bytes ["ip6OutOctets"] */
+	uint64_t udp_in_datagrams;	/**< RoCEv2 datagrams received ["udpInDatagrams"] */
+	uint64_t udp_out_datagrams;	/**< RoCEv2 datagrams sent ["udpOutDatagrams"] */
+	uint64_t rx_roce_pkts;		/**< RoCE packets that parsed */
+	uint64_t rx_bad_frames;		/**< frames the codec refused (malformed, ICRC) */
+	uint64_t rx_no_qp;		/**< packets for no QP / a QP not receiving / wrong type */
+	uint64_t rx_bad_pkey;		/**< packets with another P_Key (dropped) */
+	uint64_t rx_qkey_drops;		/**< UD datagrams with a wrong Q_Key (dropped) */
+	uint64_t rx_no_rqe_drops;	/**< UD datagrams with no RQ WQE posted (dropped) */
+	uint64_t rx_len_drops;		/**< UD datagrams larger than the RQ WQE (dropped) */
+	uint64_t tx_build_errors;	/**< frames the codec could not build */
+	uint64_t tx_busy;		/**< sends the wire refused (queue full; RC retries them) */
+	uint64_t in_rdma_reads;		/**< READ requests executed ["InRdmaReads"] */
+	uint64_t in_rdma_writes;	/**< WRITE messages received ["InRdmaWrites"] */
+	uint64_t in_rdma_sends;		/**< SEND messages received ["InRdmaSends"] */
+	uint64_t out_rdma_reads;	/**< READ requests sent ["OutRdmaReads"] */
+	uint64_t out_rdma_writes;	/**< WRITE messages sent ["OutRdmaWrites"] */
+	uint64_t out_rdma_sends;	/**< SEND messages sent ["OutRdmaSends"] */
+	uint64_t rdma_inv;		/**< STags invalidated (local / remote) ["RdmaInv"] */
+	uint64_t acks_sent;		/**< ACK packets sent */
+	uint64_t acks_rcvd;		/**< ACK / NAK packets received */
+	uint64_t naks_sent;		/**< NAKs sent (PSN sequence, access, request, op) */
+	uint64_t naks_rcvd;		/**< NAKs received (RNR NAKs not included) */
+	uint64_t seq_naks_rcvd;		/**< PSN sequence error NAKs received */
+	uint64_t rnr_naks_sent;		/**< RNR NAKs sent */
+	uint64_t rnr_naks_rcvd;		/**< RNR NAKs received */
+	uint64_t rnr_events;		/**< requests that found no RQ WQE */
+	uint64_t seq_errors;		/**< requests ahead of the expected PSN (out of sequence) */
+	uint64_t dup_requests;		/**< duplicate requests (re-ACKed / READ re-executed) */
+	uint64_t dup_responses;		/**< duplicate or stale read responses (dropped) */
+	uint64_t rc_retransmits;	/**< go-back-N restarts (NAK, timer, lost response) */
+	uint64_t rc_timeouts;		/**< retransmit timer expiries */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
@@ -373,6 +430,28 @@ int irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_
  */
 int irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter,
 			  uint64_t delta);
+
+/** Faults injected on the frames a model device's port sends (parts per million). */
+struct irdma_model_wire_faults {
+	uint32_t drop_ppm;	/**< frames dropped */
+	uint32_t dup_ppm;	/**< frames delivered twice */
+	uint32_t reorder_ppm;	/**< frames held back and delivered after the next one */
+	uint32_t corrupt_ppm;	/**< frames with one byte flipped */
+	uint64_t seed;		/**< PRNG seed (runs repeat) */
+};
+
+/**
+ * Set (or with NULL clear) the send faults of the device's port (model_port_set_faults).
+ * @return 0, or -EINVAL for a bad @p hw or values.
+ */
+int irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_faults *f);
+
+/**
+ * The device's port address as a 16-byte GID (IPv4-mapped): the "udp:<ipv4>" wire's
+ * address, else 10.<mac[3]>.<mac[4]>.<mac[5]>.
+ * @return 0, or -EINVAL for a bad @p hw.
+ */
+int irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16]);
 
 #ifdef __cplusplus
 }

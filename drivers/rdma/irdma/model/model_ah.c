@@ -259,3 +259,40 @@ irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info
 	memcpy(info->src, a.src, sizeof(info->src));
 	return 0;
 }
+
+/* ---- data path ---- */
+
+int
+model_arp_mac(struct model_dev *d, uint32_t idx, uint64_t *mac)
+{
+	struct model_arp e;
+	rte_iova_t iova;
+
+	if (arp_get(d, idx, &e, &iova) != 0)
+		return -ENOENT;
+	*mac = e.mac;
+	return 0;
+}
+
+int
+model_ah_view(struct model_dev *d, uint32_t idx, struct model_ah_view *v)
+{
+	struct model_ah a;
+	rte_iova_t iova;
+
+	if (!d->fpm_committed || idx >= d->obj[IRDMA_HMC_OBJ_FSIAV].cnt ||
+	    model_hmc_iova(d, IRDMA_HMC_OBJ_FSIAV, idx, &iova) != 0 ||
+	    model_dma_read(d, iova, &a, sizeof(a)) != 0 || !a.valid)
+		return -ENOENT;
+	v->mac = a.mac;
+	memcpy(v->dest, a.dest, sizeof(v->dest));
+	memcpy(v->src, a.src, sizeof(v->src));
+	v->pd = a.pd;
+	v->flow_label = a.flow_label;
+	v->vlan_tag = a.vlan_tag;
+	v->insert_vlan = a.insert_vlan;
+	v->tc = a.tc;
+	v->hop_limit = a.hop_limit;
+	v->ipv4 = a.ipv4;
+	return 0;
+}

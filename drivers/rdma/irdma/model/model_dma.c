@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_memory.h>
 
 #include "model_priv.h"
 
@@ -88,40 +90,65 @@ dma_covered(const struct model_dma *m, rte_iova_t iova, size_t len)
 	return true;
 }
 
+/* Insert a map; -EEXIST on any overlap, -ENOMEM (caller holds the write lock). */
+static int
+dma_insert_locked(struct model_dma *m, void *va, rte_iova_t iova, size_t len)
+{
+	uint32_t i = dma_upper(m, iova);
+
+	/* Refuse any overlap with the neighbours on either side. */
+	if ((i > 0 && m->maps[i - 1].iova + m->maps[i - 1].len > iova) ||
+	    (i < m->n && iova + len > m->maps[i].iova))
+		return -EEXIST;
+	if (m->n == m->cap) {
+		uint32_t cap = m->cap ? m->cap * 2 : MODEL_DMA_MAPS_INIT;
+		struct model_map *n = realloc(m->maps, cap * sizeof(*n));
+
+		if (n == NULL)
+			return -ENOMEM;
+		m->maps = n;
+		m->cap = cap;
+	}
+	memmove(&m->maps[i + 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
+	m->maps[i] = (struct model_map){ .iova = iova, .len = len, .va = (uint8_t *)va };
+	m->n++;
+	return 0;
+}
+
+/*
+ * True when [va, va + len) lies in one internal EAL memseg list (hugepage or --no-huge
+ * memory, not external memory): with map_eal, the device reaches it as a VFIO device in
+ * EAL's default container does, without the driver mapping it.
+ */
+static bool
+dma_eal_owned(const struct model_dev *d, void *va, size_t len)
+{
+	const struct rte_memseg_list *first, *last;
+
+	if (!d->cfg.map_eal)
+		return false;
+	first = rte_mem_virt2memseg_list(va);
+	last = rte_mem_virt2memseg_list(RTE_PTR_ADD(va, len - 1));
+	return first != NULL && first == last && !first->external;
+}
+
 int
 model_dma_map(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 {
 	struct model_dma *m = &d->dma;
-	uint32_t i;
-	int ret = 0;
+	int ret;
 
 	if (va == NULL || len == 0 || iova == RTE_BAD_IOVA || iova + len < iova) {
 		MODEL_INC(d, dma_map_refused);
 		return -EINVAL;
 	}
+	if (dma_eal_owned(d, va, len)) {
+		/* Already reachable (model_dma_eal_attach); nothing to record. */
+		MODEL_INC(d, dma_maps);
+		return 0;
+	}
 	pthread_rwlock_wrlock(&m->lock);
-	i = dma_upper(m, iova);
-	/* Refuse any overlap with the neighbours on either side. */
-	if ((i > 0 && m->maps[i - 1].iova + m->maps[i - 1].len > iova) ||
-	    (i < m->n && iova + len > m->maps[i].iova)) {
-		ret = -EEXIST;
-		goto out;
-	}
-	if (m->n == m->cap) {
-		uint32_t cap = m->cap ? m->cap * 2 : MODEL_DMA_MAPS_INIT;
-		struct model_map *n = realloc(m->maps, cap * sizeof(*n));
-
-		if (n == NULL) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		m->maps = n;
-		m->cap = cap;
-	}
-	memmove(&m->maps[i + 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
-	m->maps[i] = (struct model_map){ .iova = iova, .len = len, .va = va };
-	m->n++;
-out:
+	ret = dma_insert_locked(m, va, iova, len);
 	pthread_rwlock_unlock(&m->lock);
 	if (ret == 0)
 		MODEL_INC(d, dma_maps);
@@ -137,6 +164,10 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 	uint32_t i;
 	int ret = -ENOENT;
 
+	if (va != NULL && len != 0 && dma_eal_owned(d, va, len)) {
+		MODEL_INC(d, dma_unmaps);
+		return 0;
+	}
 	pthread_rwlock_wrlock(&m->lock);
 	i = dma_upper(m, iova);
 	if (i > 0 && m->maps[i - 1].iova == iova && m->maps[i - 1].len == len &&
@@ -267,4 +298,136 @@ model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
 		return -EFAULT;
 	}
 	return 0;
+}
+
+/* ---- EAL memory, mirrored as VFIO's default container holds it (cfg.map_eal) ---- */
+
+/*
+ * Remove [iova, iova + len) from the table, splitting the maps it cuts (the EAL memory of
+ * one allocation event may have been merged with its neighbours). Caller holds the lock.
+ */
+static int
+dma_remove_range_locked(struct model_dma *m, rte_iova_t iova, size_t len)
+{
+	rte_iova_t end = iova + len;
+	uint32_t i = dma_upper(m, iova);
+
+	if (i > 0 && m->maps[i - 1].iova + m->maps[i - 1].len > iova)
+		i--;
+	while (i < m->n && m->maps[i].iova < end) {
+		struct model_map e = m->maps[i];
+		rte_iova_t e_end = e.iova + e.len;
+
+		memmove(&m->maps[i], &m->maps[i + 1], (m->n - i - 1) * sizeof(m->maps[0]));
+		m->n--;
+		if (e.iova < iova) {
+			if (dma_insert_locked(m, e.va, e.iova, (size_t)(iova - e.iova)) != 0)
+				return -ENOMEM;
+			i++;
+		}
+		if (e_end > end) {
+			if (dma_insert_locked(m, e.va + (end - e.iova), end,
+					      (size_t)(e_end - end)) != 0)
+				return -ENOMEM;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Map the memsegs of [va, va + len), one map per VA- and IOVA-contiguous run. */
+static int
+dma_eal_add(struct model_dev *d, const struct rte_memseg_list *msl, void *va, size_t len)
+{
+	uint8_t *p = va, *end = RTE_PTR_ADD(va, len), *run_va = NULL;
+	rte_iova_t run_iova = RTE_BAD_IOVA;
+	size_t run_len = 0;
+	int ret = 0;
+
+	pthread_rwlock_wrlock(&d->dma.lock);
+	for (; p < end && ret == 0; p += msl->page_sz) {
+		const struct rte_memseg *ms = rte_mem_virt2memseg(p, msl);
+
+		if (ms == NULL || ms->iova == RTE_BAD_IOVA)
+			continue;
+		if (run_len != 0 && run_va + run_len == p && run_iova + run_len == ms->iova) {
+			run_len += msl->page_sz;
+			continue;
+		}
+		if (run_len != 0)
+			ret = dma_insert_locked(&d->dma, run_va, run_iova, run_len);
+		run_va = p;
+		run_iova = ms->iova;
+		run_len = msl->page_sz;
+	}
+	if (ret == 0 && run_len != 0)
+		ret = dma_insert_locked(&d->dma, run_va, run_iova, run_len);
+	pthread_rwlock_unlock(&d->dma.lock);
+	return ret;
+}
+
+static int
+dma_eal_walk(const struct rte_memseg_list *msl, const struct rte_memseg *ms, size_t len,
+	     void *arg)
+{
+	if (msl->external)
+		return 0;
+	return dma_eal_add(arg, msl, ms->addr, len) == 0 ? 0 : -1;
+}
+
+static void
+dma_eal_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
+{
+	struct model_dev *d = arg;
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(addr);
+	const struct rte_memseg *ms;
+	int ret;
+
+	if (msl == NULL || msl->external)
+		return;
+	if (type == RTE_MEM_EVENT_ALLOC) {
+		ret = dma_eal_add(d, msl, (void *)(uintptr_t)addr, len);
+	} else {
+		/* Freed pages still have their memseg IOVAs while the callback runs. */
+		const uint8_t *p = addr, *end = RTE_PTR_ADD(addr, len);
+
+		ret = 0;
+		pthread_rwlock_wrlock(&d->dma.lock);
+		for (; p < end && ret == 0; p += msl->page_sz) {
+			ms = rte_mem_virt2memseg(p, msl);
+			if (ms != NULL && ms->iova != RTE_BAD_IOVA)
+				ret = dma_remove_range_locked(&d->dma, ms->iova, msl->page_sz);
+		}
+		pthread_rwlock_unlock(&d->dma.lock);
+	}
+	if (ret != 0)
+		MODEL_LOG(ERR, d, "EAL memory %s of %zu bytes at %p: the IOMMU view failed (%d)",
+			  type == RTE_MEM_EVENT_ALLOC ? "allocation" : "free", len, addr, ret);
+}
+
+int
+model_dma_eal_attach(struct model_dev *d)
+{
+	int ret;
+
+	/* Every internal segment now, then each allocation and free as EAL makes it. */
+	if (rte_memseg_contig_walk(dma_eal_walk, d) != 0) {
+		MODEL_LOG(ERR, d, "mapping EAL memory failed");
+		return -ENOMEM;
+	}
+	ret = rte_mem_event_callback_register(d->name, dma_eal_event, d);
+	if (ret != 0 && rte_errno != ENOTSUP) {
+		MODEL_LOG(ERR, d, "EAL memory events: %s", rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	d->eal_events = ret == 0;
+	return 0;
+}
+
+void
+model_dma_eal_detach(struct model_dev *d)
+{
+	if (d->eal_events)
+		rte_mem_event_callback_unregister(d->name, d);
+	d->eal_events = false;
 }

@@ -350,3 +350,183 @@ out:
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
+
+/* ---- data path ---- */
+
+/*
+ * Load the context of @p stag for a data-path access and check its state, key and PD.
+ * 0 or an AE code; *e receives the entry's IOVA.
+ */
+static uint32_t
+stag_use(struct model_dev *d, uint32_t stag, uint32_t pd, struct model_stag *s, rte_iova_t *e)
+{
+	uint32_t idx = stag >> IRDMA_STAG_KEY_BITS;
+
+	if (stag == 0)
+		return IRDMA_AE_STAG_ZERO_INVALID;
+	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
+		return IRDMA_AE_AMP_BAD_STAG_INDEX;
+	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, e) != 0 || stag_load(d, *e, s) != 0)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	if (s->state == IRDMA_MODEL_STAG_FREE)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	if (s->state != IRDMA_MODEL_STAG_VALID)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	if (s->key != (stag & ((1u << IRDMA_STAG_KEY_BITS) - 1)))
+		return IRDMA_AE_AMP_BAD_STAG_KEY;
+	if (s->pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	return 0;
+}
+
+/* Offset of @p va from the region's first page start; an AE code when out of bounds. */
+static uint32_t
+stag_pos(const struct model_stag *s, uint64_t va, uint32_t len, uint64_t *pos)
+{
+	uint64_t pgsz = UINT64_C(1) << s->page_shift;
+	uint64_t off;
+
+	if (s->va_based) {
+		if (va < s->va)
+			return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+		off = va - s->va;
+		*pos = (s->va & (pgsz - 1)) + off;
+	} else {
+		off = va;
+		*pos = s->va + va;
+	}
+	if (off > s->len || len > s->len - off)
+		return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+	return 0;
+}
+
+static uint32_t
+mr_access(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
+	  uint32_t pd, struct model_stag *s, uint64_t *pos)
+{
+	rte_iova_t e;
+	uint32_t ae;
+
+	ae = stag_use(d, stag, pd, s, &e);
+	if (ae != 0)
+		return ae;
+	if ((s->access & access) != access)
+		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	return stag_pos(s, va, len, pos);
+}
+
+uint32_t
+model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
+	       uint32_t pd)
+{
+	struct model_stag s;
+	uint64_t pos;
+
+	return mr_access(d, stag, va, len, access, pd, &s, &pos);
+}
+
+uint32_t
+model_mr_copy(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
+	      uint32_t pd, bool to_mem, void *buf)
+{
+	uint8_t *p = buf;
+	struct model_stag s;
+	uint64_t pos, pgsz;
+	uint32_t ae;
+
+	ae = mr_access(d, stag, va, len, access, pd, &s, &pos);
+	if (ae != 0)
+		return ae;
+	pgsz = UINT64_C(1) << s.page_shift;
+	/* Level 0 is physically contiguous; otherwise one PBLE walk per page. */
+	while (len > 0) {
+		uint32_t n = (uint32_t)RTE_MIN((uint64_t)len, pgsz - (pos & (pgsz - 1)));
+		rte_iova_t iova;
+		int ret;
+
+		if (s.level == IRDMA_PBLE_LEVEL_0) {
+			iova = s.addr + pos;
+			n = len;
+		} else if (model_pble_iova(d, s.level, (uint32_t)s.addr,
+					   (uint32_t)(pos >> s.page_shift), &iova) != 0) {
+			return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+		} else {
+			iova += pos & (pgsz - 1);
+		}
+		ret = to_mem ? model_dma_write(d, iova, p, n) : model_dma_read(d, iova, p, n);
+		if (ret != 0)
+			return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+		p += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+uint32_t
+model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote)
+{
+	struct model_stag s;
+	rte_iova_t e;
+	uint32_t ae;
+
+	ae = stag_use(d, stag, pd, &s, &e);
+	if (ae != 0)
+		return ae;
+	if (remote && !(s.access & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE)))
+		return IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
+	/* Invalid but allocated: a fast-register may bring it back. */
+	s.state = IRDMA_MODEL_STAG_ALLOCATED;
+	if (s.max_pages == 0)
+		s.max_pages = (uint32_t)RTE_MIN(mr_pages(s.va, s.len, s.page_shift),
+						(uint64_t)UINT32_MAX);
+	if (stag_store(d, e, &s) != 0)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	MODEL_LOG(DEBUG, d, "STag 0x%x invalidated", stag);
+	return 0;
+}
+
+uint32_t
+model_mr_fastreg(struct model_dev *d, uint32_t stag, uint32_t pd, uint64_t va, uint64_t len,
+		 uint64_t pbl, uint8_t level, uint8_t page_shift, uint8_t rights, bool va_based)
+{
+	uint32_t idx = stag >> IRDMA_STAG_KEY_BITS;
+	uint64_t pgsz = UINT64_C(1) << page_shift;
+	struct model_stag s;
+	rte_iova_t e;
+
+	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
+		return IRDMA_AE_AMP_BAD_STAG_INDEX;
+	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &s) != 0 ||
+	    s.state == IRDMA_MODEL_STAG_FREE)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	if (s.state == IRDMA_MODEL_STAG_VALID)
+		return IRDMA_AE_AMP_FASTREG_VALID_STAG;
+	if (s.pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	if ((rights & ~(uint32_t)IRDMA_ACCESS_ALL) != 0 ||
+	    ((rights & IRDMA_ACCESS_REMOTE_WRITE) && !(rights & IRDMA_ACCESS_LOCAL_WRITE)))
+		return IRDMA_AE_AMP_FASTREG_INVALID_RIGHTS;
+	if (len == 0 || len > IRDMA_MAX_MR_SIZE || (!va_based && va >= pgsz) ||
+	    mr_pages(va, len, page_shift) > s.max_pages || va + len < va)
+		return IRDMA_AE_AMP_FASTREG_INVALID_LENGTH;
+	if (level == IRDMA_PBLE_LEVEL_0 ? (pbl & (pgsz - 1)) != 0 :
+	    pbl_check(d, level, (uint32_t)pbl, mr_pages(va, len, page_shift)) != 0)
+		return IRDMA_AE_AMP_FASTREG_PBLE_MISMATCH;
+	s.state = IRDMA_MODEL_STAG_VALID;
+	s.key = (uint8_t)(stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
+	s.access = (uint8_t)(rights | IRDMA_ACCESS_LOCAL_READ);
+	s.va = va;
+	s.len = len;
+	s.addr = pbl;
+	s.level = level;
+	s.page_shift = page_shift;
+	s.va_based = va_based;
+	if (stag_store(d, e, &s) != 0)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	MODEL_LOG(DEBUG, d, "STag 0x%x fast-registered: %" PRIu64 " bytes, level %u", stag, len,
+		  level);
+	return 0;
+}

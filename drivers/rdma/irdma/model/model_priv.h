@@ -92,6 +92,7 @@ struct model_cq {
 	bool ceqe_en;
 	bool chk_overflow;
 	bool armed;
+	bool arm_se_only;	/* armed for solicited (and error) completions only */
 	uint16_t ceq_id;
 	uint64_t ctx;
 	rte_iova_t shadow_pa;
@@ -140,6 +141,21 @@ struct model_qp {
 	uint32_t rq_flushes;
 	uint8_t stats_use;	/* QPC_USESTATSINSTANCE */
 	uint32_t stats_idx;	/* the statistics instance it counts into (model_stats.c) */
+	/* Addressing for the data path (model_engine.c). */
+	uint8_t ipv4;
+	uint8_t insert_vlan;
+	uint16_t vlan_tag;
+	uint8_t ttl;
+	uint8_t tos;
+	uint16_t src_port;
+	uint16_t pkey;
+	uint32_t flow_label;
+	uint32_t rtomin;
+	uint64_t mac;		/* QPC_MACADDRESS (0: the port's) */
+	uint32_t dest_ip[4];	/* QPC_DESTIPADDR0..3 */
+	uint32_t local_ip[4];	/* QPC_LOCAL_IPADDR0..3 (all 0: the port's) */
+	bool db;		/* SQ doorbell rung, not processed yet */
+	struct model_qpe *eng;	/* data-path state (model_engine.h), NULL until used */
 };
 
 /* One statistics instance (model_stats.c): allocated or not, and its counters. */
@@ -161,6 +177,7 @@ struct model_dev {
 	struct irdma_model_config cfg;
 	pthread_mutex_t lock;
 	struct model_dma dma;
+	bool eal_events;	/* an EAL memory event callback is registered (map_eal) */
 	struct irdma_model_stats st;
 
 	/* Register file. */
@@ -234,6 +251,15 @@ struct model_dev {
 	bool thread_started;
 	uint32_t stop;		/* atomic */
 	uint32_t work;		/* atomic: set when a doorbell needs the engine */
+
+	/* Data path (model_engine.c). */
+	struct model_port *port;	/* attached at create, detached at destroy */
+	uint8_t gid[16];		/* the port's address (IPv4-mapped) */
+	uint8_t *frame;			/* MODEL_PKT_MAX scratch for one frame */
+	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */
+	uint8_t *rx;			/* MODEL_PKT_MAX: the frame being received */
+	bool in_step;			/* model_step is running (no re-entry) */
+	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 };
 
 /* irdma_model.c */
@@ -251,6 +277,13 @@ int model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len);
 int model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len);
 int model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v);
 int model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v);
+/*
+ * cfg.map_eal: map every internal EAL memory segment now and follow EAL's allocations and
+ * frees (memory event callback), as VFIO's default container does. 0 or -errno.
+ */
+int model_dma_eal_attach(struct model_dev *d);
+/* Stop following EAL's memory events. */
+void model_dma_eal_detach(struct model_dev *d);
 
 /* model_regs.c */
 uint32_t model_reg_read(struct model_dev *d, uint32_t off);
@@ -314,6 +347,13 @@ void model_cq_arm(struct model_dev *d, uint32_t cq_id);
 void model_aeq_post(struct model_dev *d, uint32_t ae, uint32_t src, uint32_t id,
 		    uint64_t compctx);
 void model_aeq_alloc(struct model_dev *d, uint32_t count);
+/*
+ * Post an extended CQE: @p cqe with EXTCQE set and @p ext the second half (64-byte ring
+ * entries: one entry; 32-byte entries: two consecutive slots, the first one's valid qword
+ * written last). -ENOSPC on overflow (AE raised), -EFAULT when unwritable.
+ */
+int model_cq_post_ext(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe,
+		      struct irdma_cqe_ext *ext);
 
 /* model_irq.c */
 void model_irq_init(struct model_dev *d);
@@ -343,7 +383,42 @@ void model_op_reg_mr(struct model_dev *d, const struct irdma_cqp_wqe *w, struct 
 void model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			   struct model_res *r);
 
+/*
+ * Data-path access to the MR named by @p stag (index << 8 | key): check state, key, PD
+ * @p pd, rights @p access (IRDMA_ACCESS_*) and bounds of [va, va + len), then copy @p len
+ * bytes between @p buf and the region (@p to_mem: buf -> region). Returns 0 or the AE code
+ * silicon raises (IRDMA_AE_AMP_*); nothing is copied on a refusal.
+ */
+uint32_t model_mr_copy(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len,
+		       uint8_t access, uint32_t pd, bool to_mem, void *buf);
+/* Check without copying (same codes as model_mr_copy). */
+uint32_t model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len,
+			uint8_t access, uint32_t pd);
+/* Invalidate @p stag for PD @p pd (LOCAL_INV, SEND with invalidate): 0 or an AE code. */
+uint32_t model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote);
+/* Fast-register @p stag of PD @p pd (FAST_REG WQE fields): 0 or an AE code. */
+uint32_t model_mr_fastreg(struct model_dev *d, uint32_t stag, uint32_t pd, uint64_t va,
+			  uint64_t len, uint64_t pbl, uint8_t level, uint8_t page_shift,
+			  uint8_t rights, bool va_based);
+
 /* model_ah.c */
+/* The destination MAC of ARP entry @p idx (48 bits); -ENOENT when not valid. */
+int model_arp_mac(struct model_dev *d, uint32_t idx, uint64_t *mac);
+/* What the data path needs of an AH. */
+struct model_ah_view {
+	uint64_t mac;
+	uint32_t dest[4];
+	uint32_t src[4];
+	uint32_t pd;
+	uint32_t flow_label;
+	uint16_t vlan_tag;
+	uint8_t insert_vlan;
+	uint8_t tc;
+	uint8_t hop_limit;
+	uint8_t ipv4;
+};
+/* AH @p idx as the data path sees it; -ENOENT when not in use. */
+int model_ah_view(struct model_dev *d, uint32_t idx, struct model_ah_view *v);
 void model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 void model_op_create_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);

@@ -22,10 +22,12 @@
  *    included: iWARP only) is refused with BAD_STATE and leaves the QP unchanged.
  *    To RTR / RTS, QPC_ARPIDX must name a valid ARP entry (model_ah.c: BAD_ID beyond the
  *    committed ARP count, NO_OBJ when not added; index 0 is the reserved default).
- *  - FLUSH_WQES needs at least one of FLUSHSQ / FLUSHRQ / GENERATE_AE (BAD_FIELD), the QP in
- *    ERROR to flush (BAD_STATE otherwise); it counts the flushes (no flush CQEs yet: no data
- *    path). GENERATE_AE (the kernel's GEN_AE) raises AECODE (12 bits, else BAD_FIELD) from
- *    AESOURCE for the QP as the engine would (model_irq.c).
+ *  - FLUSH_WQES needs at least one of FLUSHSQ / FLUSHRQ / GENERATE_AE (BAD_FIELD) and the QP
+ *    in ERROR (BAD_STATE otherwise); it counts the flushes and writes one flush CQE per named
+ *    queue that still holds WQEs (model_engine_flush; the driver replays it for each WQE),
+ *    with the minor codes of the WQE when USERFLCODE is set, else FLUSH_GENERAL_ERR.
+ *    GENERATE_AE (the kernel's GEN_AE) raises AECODE (12 bits, else BAD_FIELD) from AESOURCE
+ *    for the QP as the engine would (model_irq.c).
  *  - DESTROY_QP works in any state.
  *  - The QP table is allocated with the first QP, sized by the committed QP count, and
  *    freed with the last one.
@@ -35,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_priv.h"
+#include "model_engine.h"
 
 /* Quanta of an encoded SQ / RQ size (irdma_encode_wq_size inverse). */
 static uint32_t
@@ -130,6 +132,24 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	minor = model_stats_qp_ctx(d, &ctx, &q->stats_use, &q->stats_idx);
 	if (minor != 0)
 		return minor;
+	q->ipv4 = (uint8_t)irdma_get(&ctx, QPC_IPV4);
+	q->insert_vlan = (uint8_t)irdma_get(&ctx, QPC_INSERTVLANTAG);
+	q->vlan_tag = (uint16_t)irdma_get(&ctx, QPC_VLANTAG);
+	q->ttl = (uint8_t)irdma_get(&ctx, QPC_TTL);
+	q->tos = (uint8_t)irdma_get(&ctx, QPC_TOS);
+	q->src_port = (uint16_t)irdma_get(&ctx, QPC_SRCPORTNUM);
+	q->pkey = (uint16_t)irdma_get(&ctx, QPC_PKEY);
+	q->flow_label = irdma_get(&ctx, QPC_FLOWLABEL);
+	q->rtomin = irdma_get(&ctx, QPC_RTOMIN);
+	q->mac = irdma_get(&ctx, QPC_MACADDRESS);
+	q->dest_ip[0] = irdma_get(&ctx, QPC_DESTIPADDR0);
+	q->dest_ip[1] = irdma_get(&ctx, QPC_DESTIPADDR1);
+	q->dest_ip[2] = irdma_get(&ctx, QPC_DESTIPADDR2);
+	q->dest_ip[3] = irdma_get(&ctx, QPC_DESTIPADDR3);
+	q->local_ip[0] = irdma_get(&ctx, QPC_LOCAL_IPADDR0);
+	q->local_ip[1] = irdma_get(&ctx, QPC_LOCAL_IPADDR1);
+	q->local_ip[2] = irdma_get(&ctx, QPC_LOCAL_IPADDR2);
+	q->local_ip[3] = irdma_get(&ctx, QPC_LOCAL_IPADDR3);
 	q->ctx_pa = ctx_pa;
 	q->shadow_pa = shadow;
 	return 0;
@@ -228,6 +248,7 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	uint32_t next = irdma_get(w, CQP_QP_NEXTIWSTATE);
 	struct model_qp *cur;
 	struct model_qp q;
+	uint8_t old;
 
 	if (model_refuse(r, qp_id_check(d, id)))
 		return;
@@ -237,6 +258,7 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	    model_refuse(r, qp_step_ok(cur->state, next) ? 0 : IRDMA_MODEL_MIN_BAD_STATE))
 		return;
 	q = *cur;
+	old = cur->state;
 	if (model_refuse(r, qp_ctx_decode(d, w, &q, false)) ||
 	    model_refuse(r, next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS ?
 		       model_arp_check(d, q.arp_idx) : 0))
@@ -244,6 +266,7 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	q.state = (uint8_t)next;
 	q.modifies++;
 	*cur = q;
+	model_engine_qp_state(d, id, old, (uint8_t)next);
 }
 
 void
@@ -257,6 +280,7 @@ model_op_destroy_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	q = qp_lookup(d, id);
 	if (model_refuse(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0))
 		return;
+	model_engine_qp_destroy(d, q);
 	memset(q, 0, sizeof(*q));
 	if (--d->qp_live == 0)
 		model_qp_free(d);
@@ -284,6 +308,13 @@ model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 		return;
 	q->sq_flushes += sq;
 	q->rq_flushes += rq;
+	/* One flush CQE per queue with WQEs left (the driver replays it, fact sheet §3). */
+	if (irdma_get(w, CQP_FLUSH_USERFLCODE))
+		model_engine_flush(d, id, sq, rq, (uint16_t)irdma_get(w, CQP_FLUSH_SQ_MINOR),
+				   (uint16_t)irdma_get(w, CQP_FLUSH_RQ_MINOR));
+	else
+		model_engine_flush(d, id, sq, rq, IRDMA_FLUSH_GENERAL_ERR,
+				   IRDMA_FLUSH_GENERAL_ERR);
 	/* GEN_AE: the AE as if the engine raised it (it may move the QP to ERROR). */
 	if (ae)
 		(void)model_ae_raise(d, irdma_get(w, CQP_FLUSH_AECODE),
@@ -293,6 +324,10 @@ model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 void
 model_qp_free(struct model_dev *d)
 {
+	uint32_t i;
+
+	for (i = 0; d->qp != NULL && i < d->qp_tab; i++)
+		model_engine_qp_destroy(d, &d->qp[i]);
 	free(d->qp);
 	d->qp = NULL;
 	d->qp_tab = 0;

@@ -277,62 +277,166 @@ ceq_post(struct model_dev *d, uint32_t ceq_id, uint64_t cq_ctx)
 		model_irq_raise(d, d->ceqctl[ceq_id]);
 }
 
-/* True when the CQ has no free slot left for the device (SW head from the shadow area). */
+/* True when the CQ has fewer than @p need free slots (SW head from the shadow area). */
 static int
-cq_full(struct model_dev *d, const struct model_cq *cq, bool *full)
+cq_full(struct model_dev *d, const struct model_cq *cq, uint32_t need, bool *full)
 {
 	uint64_t v;
-	uint32_t sw_head;
+	uint32_t sw_head, used;
 
 	*full = false;
 	if (!cq->chk_overflow)
 		return 0;
 	if (model_dma_load64(d, cq->shadow_pa + IRDMA_FIELD_BYTE(CQ_SHADOW_CQEIDX), &v) != 0)
 		return -EFAULT;
-	sw_head = (uint32_t)IRDMA_GET(CQ_SHADOW_CQEIDX, v);
-	*full = (cq->head + 1) % cq->ring.size == sw_head % cq->ring.size;
+	sw_head = (uint32_t)IRDMA_GET(CQ_SHADOW_CQEIDX, v) % cq->ring.size;
+	used = (cq->head + cq->ring.size - sw_head) % cq->ring.size;
+	/* One slot always stays free: head + need must not reach SW's head. */
+	*full = used + need >= cq->ring.size;
 	return 0;
 }
 
-int
-model_cq_post(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe)
+/* The CQE went out: advance, and raise the CEQE an armed CQ owes. */
+static void
+cq_posted(struct model_dev *d, struct model_cq *cq, const struct irdma_cqe *cqe)
+{
+	bool se = irdma_get(cqe, CQE_SOEVENT) || irdma_get(cqe, CQE_ERROR);
+
+	q_advance(&cq->head, &cq->polarity, cq->ring.size);
+	if (cq->armed && cq->ceqe_en && cq->ceq_valid && (!cq->arm_se_only || se)) {
+		cq->armed = false;
+		ceq_post(d, cq->ceq_id, cq->ctx);
+	}
+}
+
+/* Common checks of a CQE post; 0, or the negative errno the caller returns. */
+static int
+cq_room(struct model_dev *d, uint32_t cq_id, uint32_t need, struct model_cq **out)
 {
 	struct model_cq *cq;
-	rte_iova_t iova;
 	bool full;
 
 	if (cq_id >= d->cq_tab || !d->cq[cq_id].valid)
 		return -ENOENT;
 	cq = &d->cq[cq_id];
-	if (cq_full(d, cq, &full) != 0 || model_ring_entry(d, &cq->ring, cq->head, &iova) != 0)
-		goto catastrophic;
+	*out = cq;
+	if (cq_full(d, cq, need, &full) != 0)
+		return -EFAULT;
 	if (full) {
 		MODEL_INC(d, cqe_write_errors);
+		MODEL_INC(d, cq_overflows);
 		model_aeq_post(d, IRDMA_AE_CQ_OPERATION_ERROR, IRDMA_AE_SOURCE_CQ, cq_id, cq->ctx);
 		return -ENOSPC;
 	}
-	irdma_set(cqe, CQE_VALID, cq->polarity);
-	/* Body first, then the qword with the valid bit (one atomic store). */
-	if (model_dma_write(d, iova, cqe, IRDMA_FIELD_BYTE(CQE_VALID)) != 0 ||
-	    model_dma_store64(d, iova + IRDMA_FIELD_BYTE(CQE_VALID),
-			      irdma_qw_get(&cqe->qw[IRDMA_FIELD_QW(CQE_VALID)])) != 0)
-		goto catastrophic;
-	q_advance(&cq->head, &cq->polarity, cq->ring.size);
-	if (cq->armed && cq->ceqe_en && cq->ceq_valid) {
-		cq->armed = false;
-		ceq_post(d, cq->ceq_id, cq->ctx);
-	}
 	return 0;
-catastrophic:
+}
+
+static int
+cq_catastrophic(struct model_dev *d, uint32_t cq_id, const struct model_cq *cq)
+{
 	MODEL_INC(d, cqe_write_errors);
 	model_aeq_post(d, IRDMA_AE_LCE_CQ_CATASTROPHIC, IRDMA_AE_SOURCE_CQ, cq_id, cq->ctx);
 	return -EFAULT;
 }
 
+int
+model_cq_post(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe)
+{
+	struct model_cq *cq = NULL;
+	rte_iova_t iova;
+	int ret;
+
+	ret = cq_room(d, cq_id, 1, &cq);
+	if (ret == -EFAULT)
+		return cq_catastrophic(d, cq_id, cq);
+	if (ret != 0)
+		return ret;
+	if (model_ring_entry(d, &cq->ring, cq->head, &iova) != 0)
+		return cq_catastrophic(d, cq_id, cq);
+	irdma_set(cqe, CQE_VALID, cq->polarity);
+	/* Body first, then the qword with the valid bit (one atomic store). */
+	if (model_dma_write(d, iova, cqe, IRDMA_FIELD_BYTE(CQE_VALID)) != 0 ||
+	    model_dma_store64(d, iova + IRDMA_FIELD_BYTE(CQE_VALID),
+			      irdma_qw_get(&cqe->qw[IRDMA_FIELD_QW(CQE_VALID)])) != 0)
+		return cq_catastrophic(d, cq_id, cq);
+	cq_posted(d, cq, cqe);
+	return 0;
+}
+
+int
+model_cq_post_ext(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe,
+		  struct irdma_cqe_ext *ext)
+{
+	bool one = false;
+	struct model_cq *cq = NULL;
+	rte_iova_t iova, iova2;
+	uint32_t slot2;
+	uint8_t pol2;
+	int ret;
+
+	if (cq_id < d->cq_tab && d->cq[cq_id].valid)
+		one = d->cq[cq_id].ring.esize >= IRDMA_EXT_CQE_SIZE;
+	ret = cq_room(d, cq_id, one ? 1 : 2, &cq);
+	if (ret == -EFAULT)
+		return cq_catastrophic(d, cq_id, cq);
+	if (ret != 0)
+		return ret;
+	irdma_set(cqe, CQE_EXTCQE, 1);
+	irdma_set(cqe, CQE_VALID, cq->polarity);
+	if (model_ring_entry(d, &cq->ring, cq->head, &iova) != 0)
+		return cq_catastrophic(d, cq_id, cq);
+	if (one) {
+		/* 64-byte entries: the extension is bytes 32..63 of the same entry. */
+		iova2 = iova + IRDMA_CQE_SIZE;
+		pol2 = cq->polarity;
+	} else {
+		slot2 = (cq->head + 1) % cq->ring.size;
+		pol2 = slot2 == 0 ? cq->polarity ^ 1 : cq->polarity;
+		if (model_ring_entry(d, &cq->ring, slot2, &iova2) != 0)
+			return cq_catastrophic(d, cq_id, cq);
+	}
+	irdma_set(ext, CQE_EXT_VALID, pol2);
+	/* First slot's body, the whole second slot, then the first slot's valid qword. */
+	if (model_dma_write(d, iova, cqe, IRDMA_FIELD_BYTE(CQE_VALID)) != 0 ||
+	    model_dma_write(d, iova2, ext, IRDMA_FIELD_BYTE(CQE_EXT_VALID)) != 0 ||
+	    model_dma_store64(d, iova2 + IRDMA_FIELD_BYTE(CQE_EXT_VALID),
+			      irdma_qw_get(&ext->qw[IRDMA_FIELD_QW(CQE_EXT_VALID)])) != 0 ||
+	    model_dma_store64(d, iova + IRDMA_FIELD_BYTE(CQE_VALID),
+			      irdma_qw_get(&cqe->qw[IRDMA_FIELD_QW(CQE_VALID)])) != 0)
+		return cq_catastrophic(d, cq_id, cq);
+	if (!one)
+		q_advance(&cq->head, &cq->polarity, cq->ring.size);
+	cq_posted(d, cq, cqe);
+	return 0;
+}
+
+/*
+ * CQ arm doorbell: SW wrote the arm word in shadow qword 4 first (fact sheet §3): ARM_NEXT
+ * arms for the next completion of any kind, ARM_NEXT_SE alone for the next solicited one
+ * (the model also counts error completions as solicited, as the IBA asks). An arm word with
+ * neither bit set arms for any completion (bring-up code arms the CCQ that way).
+ */
 void
 model_cq_arm(struct model_dev *d, uint32_t cq_id)
 {
+	struct model_cq *cq;
+	uint64_t v;
+
 	MODEL_INC(d, cq_arms);
-	if (cq_id < d->cq_tab && d->cq[cq_id].valid)
-		d->cq[cq_id].armed = true;
+	if (cq_id >= d->cq_tab || !d->cq[cq_id].valid)
+		return;
+	cq = &d->cq[cq_id];
+	if (model_dma_load64(d, cq->shadow_pa + IRDMA_FIELD_BYTE(CQ_ARM_NEXT), &v) != 0) {
+		MODEL_LOG(DEBUG, d, "CQ %u armed with an unreadable shadow area", cq_id);
+		v = IRDMA_PREP(CQ_ARM_NEXT, 1);
+	}
+	if (IRDMA_GET(CQ_ARM_NEXT, v) || !IRDMA_GET(CQ_ARM_NEXT_SE, v)) {
+		cq->armed = true;
+		cq->arm_se_only = false;
+	} else {
+		/* A solicited arm never narrows an arm for any completion. */
+		if (!cq->armed)
+			cq->arm_se_only = true;
+		cq->armed = true;
+	}
 }

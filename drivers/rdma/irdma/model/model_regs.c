@@ -16,7 +16,7 @@
  *    both are counted. Accesses at or beyond BAR0, or misaligned, are refused and counted.
  */
 
-#include "model_priv.h"
+#include "model_engine.h"
 
 /* True when @p off is register @p base + 4 * i for some i < @p n; sets *i. */
 static bool
@@ -135,7 +135,10 @@ reg_write_db_page(struct model_dev *d, uint32_t off, uint32_t val)
 		return false;
 	if (off - IRDMA_DB_PAGE_OFFSET == IRDMA_DB_CQ_OFFSET)
 		model_cq_arm(d, val);
-	/* SQ doorbells (offset IRDMA_DB_SQ_OFFSET) belong to the data path, not modelled yet. */
+	if (off - IRDMA_DB_PAGE_OFFSET == IRDMA_DB_SQ_OFFSET) {
+		model_engine_doorbell(d, (uint32_t)IRDMA_REG_GET(WQEALLOC_QPID, val));
+		model_kick(d);
+	}
 	return true;
 }
 
@@ -185,7 +188,9 @@ model_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 		MODEL_INC(d, pd_invalidates);
 		return;
 	case IRDMA_PFPE_WQEALLOC:
-		/* Kernel-style SQ doorbell: the data path is not modelled yet. */
+		/* SQ doorbell: the QP id (the push WQE index above it is ignored). */
+		model_engine_doorbell(d, (uint32_t)IRDMA_REG_GET(WQEALLOC_QPID, val));
+		model_kick(d);
 		return;
 	default:
 		break;

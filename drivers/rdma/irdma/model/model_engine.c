@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The data-path scheduler: the device's port, one engine round (receive, then per QP the
+ * requester, the responder's output and the timers), QP state hooks, errors and flushes,
+ * SQ completions and the HW SQ tail in the QP shadow area. Called with dev->lock held.
+ *
+ * Addressing: frames leave with the QP context's MAC (QPC_MACADDRESS) and source address
+ * (QPC_LOCAL_IPADDR*), or the port's when those are 0 (the driver does not fill them yet);
+ * the destination MAC comes from the ARP entry QPC_ARPIDX names. ARP index 0 (the driver's
+ * reserved "no neighbour" default) means the port's own MAC: the frame loops back to this
+ * device, which makes QP-to-QP traffic on one device work without an ARP entry.
+ *
+ * The port's address: "udp:<ipv4>" wires use that IPv4 address; other wires use
+ * 10.<mac[3]>.<mac[4]>.<mac[5]>; IPv6 QPs without a local address use fe80::<MAC>.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+
+#include "model_engine.h"
+
+uint64_t
+model_now(void)
+{
+	return rte_get_timer_cycles();
+}
+
+/*
+ * Retransmit timeout: the IBA local ACK timeout 4.096 us << QPC_RTOMIN, divided by 64 so
+ * that tests stay fast, kept between 1 ms and 50 ms (0: 8 ms).
+ */
+uint64_t
+model_rto_cycles(const struct model_qp *q)
+{
+	uint64_t hz = rte_get_timer_hz();
+	uint64_t us = q->rtomin == 0 ? 8000 : ((UINT64_C(4096) << RTE_MIN(q->rtomin, 31u)) /
+					       1000 / 64);
+
+	us = RTE_MAX(us, UINT64_C(1000));
+	us = RTE_MIN(us, UINT64_C(50000));
+	return hz * us / 1000000;
+}
+
+static void
+gid_v4(uint8_t gid[16], uint32_t ip)
+{
+	memset(gid, 0, 16);
+	gid[10] = 0xff;
+	gid[11] = 0xff;
+	gid[12] = (uint8_t)(ip >> 24);
+	gid[13] = (uint8_t)(ip >> 16);
+	gid[14] = (uint8_t)(ip >> 8);
+	gid[15] = (uint8_t)ip;
+}
+
+int
+model_engine_attach(struct model_dev *d)
+{
+	const char *spec = d->cfg.wire[0] != '\0' ? d->cfg.wire : "loop";
+	struct in_addr a;
+	char ip[32];
+	int ret;
+
+	if (strncmp(spec, "udp:", 4) == 0) {
+		const char *colon = strchr(spec + 4, ':');
+		size_t n = colon != NULL ? (size_t)(colon - spec - 4) : strlen(spec + 4);
+
+		if (n >= sizeof(ip)) {
+			MODEL_LOG(ERR, d, "wire \"%s\": bad address", spec);
+			return -EINVAL;
+		}
+		memcpy(ip, spec + 4, n);
+		ip[n] = '\0';
+		if (inet_pton(AF_INET, ip, &a) != 1) {
+			MODEL_LOG(ERR, d, "wire \"%s\": bad IPv4 address", spec);
+			return -EINVAL;
+		}
+		gid_v4(d->gid, rte_be_to_cpu_32(a.s_addr));
+	} else {
+		gid_v4(d->gid, (UINT32_C(10) << 24) | ((uint32_t)d->cfg.mac[3] << 16) |
+			       ((uint32_t)d->cfg.mac[4] << 8) | d->cfg.mac[5]);
+	}
+	d->frame = malloc(MODEL_PKT_MAX);
+	d->buf = malloc(MODEL_PKT_MAX);
+	d->rx = malloc(MODEL_PKT_MAX);
+	if (d->frame == NULL || d->buf == NULL || d->rx == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = model_port_attach(spec, d->cfg.mac, d->gid, &d->port);
+	if (ret != 0) {
+		MODEL_LOG(ERR, d, "cannot attach to wire \"%s\": %s", spec, strerror(-ret));
+		goto err;
+	}
+	return 0;
+err:
+	free(d->frame);
+	free(d->buf);
+	free(d->rx);
+	d->frame = NULL;
+	d->buf = NULL;
+	d->rx = NULL;
+	return ret;
+}
+
+void
+model_engine_detach(struct model_dev *d)
+{
+	model_port_detach(d->port);
+	d->port = NULL;
+	free(d->frame);
+	free(d->buf);
+	free(d->rx);
+	d->frame = NULL;
+	d->buf = NULL;
+	d->rx = NULL;
+}
+
+struct model_qp *
+model_engine_qp(struct model_dev *d, uint32_t qp_id)
+{
+	if (d->qp == NULL || qp_id >= d->qp_tab || !d->qp[qp_id].valid ||
+	    d->qp[qp_id].eng == NULL)
+		return NULL;
+	return &d->qp[qp_id];
+}
+
+void
+model_engine_doorbell(struct model_dev *d, uint32_t qp_id)
+{
+	struct model_qp *q = model_engine_qp(d, qp_id);
+
+	MODEL_INC(d, sq_doorbells);
+	if (q == NULL) {
+		MODEL_INC(d, sq_doorbell_refused);
+		MODEL_LOG(DEBUG, d, "SQ doorbell for QP %u: no such QP", qp_id);
+		return;
+	}
+	q->db = true;
+}
+
+/* ---- headers and sending ---- */
+
+static void
+mac_bytes(uint64_t mac, uint8_t out[6])
+{
+	int i;
+
+	for (i = 5; i >= 0; i--) {
+		out[i] = (uint8_t)mac;
+		mac >>= 8;
+	}
+}
+
+/* Address words 0..3 (word 3 the IPv4 address) as a GID. */
+static void
+ip_words_gid(const uint32_t w[4], bool ipv4, uint8_t gid[16])
+{
+	unsigned int i;
+
+	if (ipv4) {
+		gid_v4(gid, w[3]);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		gid[4 * i] = (uint8_t)(w[i] >> 24);
+		gid[4 * i + 1] = (uint8_t)(w[i] >> 16);
+		gid[4 * i + 2] = (uint8_t)(w[i] >> 8);
+		gid[4 * i + 3] = (uint8_t)w[i];
+	}
+}
+
+void
+model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
+	       uint8_t opcode, uint32_t psn)
+{
+	uint64_t dmac;
+
+	memset(h, 0, sizeof(*h));
+	if (q->arp_idx == 0 || model_arp_mac(d, q->arp_idx, &dmac) != 0)
+		memcpy(h->dmac, d->cfg.mac, 6);
+	else
+		mac_bytes(dmac, h->dmac);
+	if (q->mac != 0)
+		mac_bytes(q->mac, h->smac);
+	else
+		memcpy(h->smac, d->cfg.mac, 6);
+	h->has_vlan = q->insert_vlan;
+	h->vlan_tci = q->vlan_tag;
+	h->ipv4 = q->ipv4;
+	if ((q->local_ip[0] | q->local_ip[1] | q->local_ip[2] | q->local_ip[3]) != 0) {
+		ip_words_gid(q->local_ip, q->ipv4, h->sgid);
+	} else if (q->ipv4) {
+		memcpy(h->sgid, d->gid, 16);
+	} else {
+		/* IPv6 without a local address: the port's link-local fe80::<MAC>. */
+		memset(h->sgid, 0, 16);
+		h->sgid[0] = 0xfe;
+		h->sgid[1] = 0x80;
+		memcpy(&h->sgid[10], h->smac, 6);
+	}
+	ip_words_gid(q->dest_ip, q->ipv4, h->dgid);
+	h->tos = q->tos;
+	h->ttl = q->ttl != 0 ? q->ttl : 64;
+	h->flow_label = q->flow_label;
+	h->sport = q->src_port;
+	h->opcode = opcode;
+	h->migreq = true;
+	h->pkey = q->pkey != 0 ? q->pkey : MODEL_DEFAULT_PKEY;
+	h->dqpn = q->dest_qpn;
+	h->psn = psn & 0xffffffu;
+}
+
+int
+model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload, uint32_t len)
+{
+	int n, ret;
+
+	n = model_pkt_build(h, payload, len, d->frame, MODEL_PKT_MAX);
+	if (n < 0) {
+		MODEL_INC(d, tx_build_errors);
+		MODEL_LOG(ERR, d, "cannot build a frame (opcode 0x%x, %u bytes): %s", h->opcode,
+			  len, strerror(-n));
+		return n;
+	}
+	ret = model_port_send(d->port, d->frame, (uint32_t)n);
+	if (ret == -ENOBUFS) {
+		/* The wire's queue is full: the caller keeps the packet for the next round. */
+		MODEL_INC(d, tx_busy);
+		return ret;
+	}
+	if (h->ipv4) {
+		MODEL_INC(d, ip4_out_pkts);
+		__atomic_fetch_add(&d->st.ip4_out_octets, (uint64_t)n, __ATOMIC_RELAXED);
+	} else {
+		MODEL_INC(d, ip6_out_pkts);
+		__atomic_fetch_add(&d->st.ip6_out_octets, (uint64_t)n, __ATOMIC_RELAXED);
+	}
+	MODEL_INC(d, udp_out_datagrams);
+	return ret;
+}
+
+/* ---- completions ---- */
+
+void
+model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail)
+{
+	(void)model_dma_store64(d, q->shadow_pa + IRDMA_FIELD_BYTE(QP_SHADOW_HW_SQ_TAIL),
+				IRDMA_PREP(QP_SHADOW_HW_SQ_TAIL, tail % q->sq.size));
+}
+
+static void
+sq_cqe_fill(struct irdma_cqe *cqe, const struct model_qp *q, uint32_t qp_id, uint32_t idx,
+	    uint8_t op)
+{
+	memset(cqe, 0, sizeof(*cqe));
+	irdma_set(cqe, CQE_COMP_CTX, q->compl_ctx);
+	irdma_set(cqe, CQE_QPID, qp_id);
+	irdma_set(cqe, CQE_WQEIDX, idx);
+	irdma_set(cqe, CQE_OP, op);
+	irdma_set(cqe, CQE_SQ, IRDMA_CQE_QTYPE_SQ);
+}
+
+void
+model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w)
+{
+	struct model_qp *q = model_engine_qp(d, qp_id);
+	struct irdma_cqe cqe;
+
+	if (q == NULL)
+		return;
+	model_sq_tail_update(d, q, w->idx + w->quanta);
+	if (!(w->flags & MODEL_WQE_SIGNALED))
+		return;
+	sq_cqe_fill(&cqe, q, qp_id, w->idx, w->op);
+	MODEL_INC(d, sq_cqes);
+	(void)model_cq_post(d, q->tx_cq, &cqe);
+}
+
+/* Whether the RQ holds a posted WQE the engine has not taken. */
+static bool
+rq_has_wqe(struct model_dev *d, const struct model_qp *q)
+{
+	rte_iova_t iova;
+	uint64_t hdr;
+
+	return model_ring_entry(d, &q->rq, q->eng->rq_next, &iova) == 0 &&
+	       model_dma_load64(d, iova + IRDMA_FIELD_BYTE(RQ_VALID), &hdr) == 0 &&
+	       IRDMA_GET(RQ_VALID, hdr) == q->eng->rq_pol;
+}
+
+static bool
+sq_has_wqe(struct model_dev *d, const struct model_qp *q)
+{
+	rte_iova_t iova;
+	uint64_t hdr;
+
+	return model_ring_entry(d, &q->sq, q->eng->sq_next, &iova) == 0 &&
+	       model_dma_load64(d, iova + IRDMA_FIELD_BYTE(SQ_VALID), &hdr) == 0 &&
+	       IRDMA_GET(SQ_VALID, hdr) == q->eng->sq_pol;
+}
+
+/* One flush CQE: major FLUSH, minor @p code (the driver replays it for every WQE left). */
+static void
+flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, bool sq, uint32_t idx,
+	  uint8_t op, uint16_t code)
+{
+	struct irdma_cqe cqe;
+
+	sq_cqe_fill(&cqe, q, qp_id, idx, op);
+	irdma_set(&cqe, CQE_SQ, sq ? IRDMA_CQE_QTYPE_SQ : IRDMA_CQE_QTYPE_RQ);
+	irdma_set(&cqe, CQE_ERROR, 1);
+	irdma_set(&cqe, CQE_MAJERR, IRDMA_CQE_MAJOR_FLUSH);
+	irdma_set(&cqe, CQE_MINERR, code);
+	MODEL_INC(d, flush_cqes);
+	(void)model_cq_post(d, sq ? q->tx_cq : q->rx_cq, &cqe);
+}
+
+void
+model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq, uint16_t sq_code,
+		   uint16_t rq_code)
+{
+	struct model_qp *q = model_engine_qp(d, qp_id);
+	struct model_qpe *e;
+
+	if (q == NULL)
+		return;
+	e = q->eng;
+	if (sq && !e->sq_flush_done) {
+		if (e->w_cnt > 0) {
+			const struct model_wqe *w = &e->w[e->w_head];
+
+			flush_cqe(d, q, qp_id, true, w->idx, w->op, sq_code);
+			e->sq_flush_done = true;
+		} else if (sq_has_wqe(d, q)) {
+			flush_cqe(d, q, qp_id, true, e->sq_next, IRDMA_OP_NOP, sq_code);
+			e->sq_flush_done = true;
+		}
+	}
+	if (rq && !e->rq_flush_done) {
+		if (e->rx_active) {
+			flush_cqe(d, q, qp_id, false, e->rx_idx, IRDMA_OP_REC, rq_code);
+			e->rq_flush_done = true;
+		} else if (rq_has_wqe(d, q)) {
+			flush_cqe(d, q, qp_id, false, e->rq_next, IRDMA_OP_REC, rq_code);
+			e->rq_flush_done = true;
+		}
+	}
+}
+
+void
+model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src)
+{
+	struct model_qp *q = model_engine_qp(d, qp_id);
+	uint16_t code;
+
+	if (q == NULL || q->state == IRDMA_QP_HW_ERROR)
+		return;
+	code = (uint16_t)irdma_ae_to_flush_code(ae, NULL);
+	MODEL_LOG(DEBUG, d, "QP %u to error: AE 0x%x (flush code %u)", qp_id, ae, code);
+	MODEL_INC(d, qp_errors);
+	q->state = IRDMA_QP_HW_ERROR;
+	model_aeq_post(d, ae, src, qp_id, q->compl_ctx);
+	/*
+	 * The failing WQE (the oldest outstanding of the queue the AE names) carries the code;
+	 * the rest replay from it; the other queue is flushed with GENERAL.
+	 */
+	if (src == IRDMA_AE_SOURCE_SQ)
+		model_engine_flush(d, qp_id, true, true, code, IRDMA_FLUSH_GENERAL_ERR);
+	else if (src == IRDMA_AE_SOURCE_RQ || q->eng->rx_active)
+		model_engine_flush(d, qp_id, true, true, IRDMA_FLUSH_GENERAL_ERR, code);
+	else /* a responder error with no receive involved (WRITE, READ) */
+		model_engine_flush(d, qp_id, true, true, IRDMA_FLUSH_GENERAL_ERR,
+				   IRDMA_FLUSH_GENERAL_ERR);
+	q->eng->deadline = 0;
+	q->db = false;
+}
+
+/* ---- state hooks ---- */
+
+static int
+qpe_reset(struct model_dev *d, struct model_qp *q)
+{
+	if (q->eng == NULL) {
+		q->eng = malloc(sizeof(*q->eng));
+		if (q->eng == NULL)
+			return -ENOMEM;
+		d->eng_qps++;
+	}
+	memset(q->eng, 0, sizeof(*q->eng));
+	/* SW flips its polarity from 0 before writing index 0: the first pass is 1. */
+	q->eng->sq_pol = IRDMA_WQ_POLARITY_INIT ^ 1;
+	q->eng->rq_pol = IRDMA_WQ_POLARITY_INIT ^ 1;
+	return 0;
+}
+
+void
+model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t next)
+{
+	struct model_qp *q = &d->qp[qp_id];
+
+	if (next == IRDMA_QP_HW_IDLE && old != IRDMA_QP_HW_IDLE) {
+		if (qpe_reset(d, q) != 0) {
+			MODEL_LOG(ERR, d, "QP %u: no memory for the engine state", qp_id);
+			q->state = IRDMA_QP_HW_ERROR;
+		}
+		return;
+	}
+	if (q->eng == NULL)
+		return;
+	if (next == IRDMA_QP_HW_RTR && old != IRDMA_QP_HW_RTR) {
+		q->eng->epsn = q->rq_psn & 0xffffffu;
+		q->eng->msn = 0;
+	}
+	if (next == IRDMA_QP_HW_RTS && old == IRDMA_QP_HW_RTR) {
+		q->eng->npsn = q->sq_psn & 0xffffffu;
+		q->eng->una_psn = q->eng->npsn;
+	}
+	if (next == IRDMA_QP_HW_ERROR) {
+		q->eng->deadline = 0;
+		q->db = false;
+	}
+}
+
+void
+model_engine_qp_destroy(struct model_dev *d, struct model_qp *q)
+{
+	if (q->eng != NULL)
+		d->eng_qps--;
+	free(q->eng);
+	q->eng = NULL;
+}
+
+/* ---- one round ---- */
+
+static void
+engine_rx(struct model_dev *d)
+{
+	unsigned int n;
+
+	for (n = 0; n < MODEL_RX_BURST; n++) {
+		struct model_pkt_hdr h;
+		const uint8_t *payload;
+		struct model_qp *q;
+		uint32_t len;
+		int flen;
+
+		/* Own buffer: handling a packet may send (d->frame) before using its payload. */
+		flen = model_port_recv(d->port, d->rx, MODEL_PKT_MAX);
+		if (flen <= 0)
+			return;
+		if (model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len) != 0) {
+			MODEL_INC(d, rx_bad_frames);
+			continue;
+		}
+		if (h.ipv4) {
+			MODEL_INC(d, ip4_in_pkts);
+			__atomic_fetch_add(&d->st.ip4_in_octets, (uint64_t)flen, __ATOMIC_RELAXED);
+		} else {
+			MODEL_INC(d, ip6_in_pkts);
+			__atomic_fetch_add(&d->st.ip6_in_octets, (uint64_t)flen, __ATOMIC_RELAXED);
+		}
+		MODEL_INC(d, udp_in_datagrams);
+		MODEL_INC(d, rx_roce_pkts);
+		q = model_engine_qp(d, h.dqpn);
+		if (q == NULL || q->state == IRDMA_QP_HW_ERROR || q->state == IRDMA_QP_HW_IDLE ||
+		    q->state == IRDMA_QP_HW_INVALID) {
+			MODEL_INC(d, rx_no_qp);
+			continue;
+		}
+		if (q->type == IRDMA_QP_TYPE_ROCE_UD)
+			model_ud_rx(d, h.dqpn, q, &h, payload, len);
+		else
+			model_rc_rx(d, h.dqpn, q, &h, payload, len);
+	}
+}
+
+void
+model_engine_step(struct model_dev *d)
+{
+	uint64_t now;
+	uint32_t i;
+
+	if (d->port == NULL)
+		return;
+	engine_rx(d);
+	if (d->qp == NULL || d->eng_qps == 0)
+		return;
+	now = model_now();
+	for (i = IRDMA_FIRST_USER_QP_ID; i < d->qp_tab; i++) {
+		struct model_qp *q = &d->qp[i];
+
+		if (!q->valid || q->eng == NULL || q->state == IRDMA_QP_HW_ERROR ||
+		    q->state == IRDMA_QP_HW_IDLE || q->state == IRDMA_QP_HW_INVALID)
+			continue;
+		if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
+			model_ud_tx(d, i, q);
+			continue;
+		}
+		model_rc_timer(d, i, q, now);
+		if (q->state != IRDMA_QP_HW_ERROR)
+			model_rc_tx(d, i, q);
+	}
+}
+
+/* ---- diagnostics ---- */
+
+int
+irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_faults *f)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_wire_faults wf;
+	int ret;
+
+	if (d == NULL)
+		return -EINVAL;
+	if (f != NULL)
+		wf = (struct model_wire_faults){
+			.drop_ppm = f->drop_ppm,
+			.dup_ppm = f->dup_ppm,
+			.reorder_ppm = f->reorder_ppm,
+			.corrupt_ppm = f->corrupt_ppm,
+			.seed = f->seed,
+		};
+	pthread_mutex_lock(&d->lock);
+	ret = model_port_set_faults(d->port, f != NULL ? &wf : NULL);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+int
+irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16])
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || gid == NULL)
+		return -EINVAL;
+	memcpy(gid, d->gid, 16);
+	return 0;
+}

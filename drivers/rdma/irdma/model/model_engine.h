@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_MODEL_ENGINE_H
+#define IRDMA_MODEL_ENGINE_H
+
+/*
+ * The data-path engine of the model (internal): SQ / RQ WQE decoding (model_sq.c,
+ * model_rq.c), the RC requester, responder and completer (model_rc.c), UD (model_ud.c) and
+ * the scheduler, port, timers, flushes and CQEs (model_engine.c). Everything runs under
+ * dev->lock. doc/model.md "Data-path engine" describes the behaviour.
+ *
+ * Per-QP engine state (struct model_qpe) is allocated when a QP first leaves INVALID and
+ * freed with the QP; the decoded context stays in struct model_qp.
+ */
+
+#include "model_priv.h"
+#include "model_pkt.h"
+
+/* SQ WQEs a requester keeps between fetch and completion (its window of messages). */
+#define MODEL_SQ_WINDOW		64u
+/* Packets an RC requester sends beyond the oldest unacknowledged one. */
+#define MODEL_RC_PKT_WINDOW	128u
+/* Packets sent per QP per step (requests or read responses). */
+#define MODEL_TX_BURST		32u
+/* Frames received per step (above what one QP sends per step: the wire drains). */
+#define MODEL_RX_BURST		256u
+/* The requester asks for an ACK at least every this many packets of one message. */
+#define MODEL_ACK_EVERY		16u
+/* Read requests a responder holds (the IRD the model honours at most). */
+#define MODEL_IRD_MAX		128u
+/* Fragments an SQ or RQ WQE can describe. */
+#define MODEL_MAX_FRAGS		IRDMA_WQE_MAX_FRAGS
+/* RNR timer code the responder puts in its RNR NAKs (IBA table: 0.01 ms .. 655 ms). */
+#define MODEL_RNR_TIMER_CODE	1u
+/* Partition key the model accepts (the default P_Key). */
+#define MODEL_DEFAULT_PKEY	0xffffu
+
+/** One fragment (SGE). */
+struct model_frag {
+	uint64_t addr;
+	uint32_t stag;
+	uint32_t len;
+};
+
+/* struct model_wqe flags */
+#define MODEL_WQE_SIGNALED	(1u << 0)
+#define MODEL_WQE_IMM		(1u << 1)
+#define MODEL_WQE_INLINE	(1u << 2)
+#define MODEL_WQE_SOLICITED	(1u << 3)
+#define MODEL_WQE_DONE		(1u << 4)	/* completed, waiting for in-order CQE */
+#define MODEL_WQE_EXECUTED	(1u << 5)	/* local operation carried out */
+
+/** A decoded SQ WQE and the requester's progress on it. */
+struct model_wqe {
+	uint32_t idx;		/* first SQ quantum */
+	uint8_t quanta;
+	uint8_t op;		/* enum irdma_sq_opcode */
+	uint8_t nfrags;
+	uint8_t flags;		/* MODEL_WQE_* */
+	uint32_t len;		/* payload bytes */
+	uint64_t rva;		/* WRITE / READ: remote VA; FAST_REG: VA or FBO */
+	uint32_t rkey;		/* WRITE / READ: rkey; SEND_INV / LOCAL_INV: STag */
+	uint32_t imm;		/* immediate, as the WQE holds it */
+	/* UD */
+	uint32_t ah_id;
+	uint32_t dest_qpn;
+	uint32_t dest_qkey;
+	/* FAST_REG */
+	uint64_t fr_len;
+	uint64_t fr_pbl;	/* level 0: PA; levels 1, 2: first PBLE index */
+	uint32_t fr_stag;
+	uint8_t fr_rights;
+	uint8_t fr_level;	/* enum irdma_pble_level */
+	uint8_t fr_shift;
+	uint8_t fr_va_based;
+	/* requester progress */
+	uint32_t psn;		/* first PSN */
+	uint32_t npkts;		/* PSNs the message takes (0: local op) */
+	uint32_t rd_done;	/* READ: bytes placed */
+	struct model_frag frag[MODEL_MAX_FRAGS];
+	uint8_t inl[IRDMA_MAX_INLINE];
+};
+
+/** A read request a responder is answering. */
+struct model_rdreq {
+	uint32_t psn;		/* PSN of the first response */
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t len;
+	uint32_t off;		/* bytes sent */
+};
+
+/** Engine state of one QP. */
+struct model_qpe {
+	/* SQ fetch: next quantum and the valid bit expected there. */
+	uint32_t sq_next;
+	uint8_t sq_pol;
+	bool sq_stop;		/* a WQE is waiting for room in the window */
+	/* RQ fetch: next WQE (in quanta) and its expected valid bit. */
+	uint32_t rq_next;
+	uint8_t rq_pol;
+
+	/* requester: window of messages, oldest first */
+	struct model_wqe w[MODEL_SQ_WINDOW];
+	uint32_t w_head;
+	uint32_t w_cnt;
+	uint32_t tx_i;		/* message being sent, as an offset from w_head */
+	uint32_t tx_off;	/* bytes of it sent */
+	uint32_t npsn;		/* next PSN to send */
+	uint32_t una_psn;	/* oldest unacknowledged PSN */
+	uint32_t reads_out;	/* READ requests sent, not complete */
+	uint32_t retries;
+	uint32_t rnr_retries;
+	uint64_t deadline;	/* retransmit timer (0: stopped) */
+	uint64_t rnr_until;	/* RNR back-off (0: none) */
+	uint32_t retx_psn;	/* last PSN a NAK / out-of-order response restarted from */
+
+	/* responder */
+	uint32_t epsn;
+	uint32_t msn;
+	bool nak_sent;		/* a PSN sequence NAK is outstanding for epsn */
+	bool ack_pending;
+	uint8_t ack_syn;	/* AETH syndrome of the pending ACK / NAK */
+	uint32_t ack_psn;
+	bool rx_active;		/* a multi-packet SEND is being received */
+	uint32_t rx_idx;	/* its RQ WQE (quanta) */
+	uint32_t rx_off;
+	uint8_t rx_nfrags;
+	struct model_frag rx_frag[MODEL_MAX_FRAGS];
+	bool wr_active;		/* a multi-packet WRITE is being received */
+	uint64_t wr_va;
+	uint32_t wr_rkey;
+	uint32_t wr_left;
+	struct model_rdreq rr[MODEL_IRD_MAX];
+	uint32_t rr_head;
+	uint32_t rr_cnt;
+	bool sq_flush_done;	/* one SQ flush CQE written for this error */
+	bool rq_flush_done;
+};
+
+/* model_engine.c */
+/** Attach the device's port (cfg.wire) and allocate the frame scratch. 0 or -errno. */
+int model_engine_attach(struct model_dev *d);
+/** Detach the port and free the scratch (safe when not attached). */
+void model_engine_detach(struct model_dev *d);
+/** One data-path round: receive, then timers, responder output and requester per QP. */
+void model_engine_step(struct model_dev *d);
+/** An SQ doorbell for @p qp_id: mark the QP (counted; refused for no active QP). */
+void model_engine_doorbell(struct model_dev *d, uint32_t qp_id);
+/** MODIFY_QP moved @p qp_id from @p old to @p next: (re)start or stop its engine state. */
+void model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t next);
+/** Free the engine state of @p q (QP destroyed). */
+void model_engine_qp_destroy(struct model_dev *d, struct model_qp *q);
+/**
+ * Write one flush CQE for the SQ (@p sq) and / or the RQ (@p rq) of @p qp_id when the queue
+ * still holds work and was not flushed yet, with minor codes @p sq_code / @p rq_code.
+ */
+void model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq,
+			uint16_t sq_code, uint16_t rq_code);
+/** QP @p qp_id when it exists and has engine state, else NULL. */
+struct model_qp *model_engine_qp(struct model_dev *d, uint32_t qp_id);
+/** Move @p qp_id to error: AE @p ae from source @p src, then the flush CQEs. */
+void model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src);
+/** The timer (rte_get_timer_cycles). */
+uint64_t model_now(void);
+/** The retransmit timeout of @p q in timer cycles (QPC_RTOMIN, scaled). */
+uint64_t model_rto_cycles(const struct model_qp *q);
+/** Fill @p h for a packet of @p q: addresses, ports, P_Key, destination QP, @p psn. */
+void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
+		    uint8_t opcode, uint32_t psn);
+/**
+ * Build and send one frame (counted). 0, or the codec's / port's -errno; -ENOBUFS means the
+ * wire's queue is full and the frame was not sent: RC callers keep it for the next round.
+ */
+int model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload,
+	     uint32_t len);
+/** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
+void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
+/** Write the HW SQ tail @p tail into the QP shadow area (qword 0, 14:0). */
+void model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail);
+
+/* PSN arithmetic (24 bits): a - b as a signed distance. */
+static inline int32_t
+model_psn_diff(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8) >> 8;
+}
+
+static inline uint32_t
+model_psn_add(uint32_t a, uint32_t n)
+{
+	return (a + n) & 0xffffffu;
+}
+
+/* model_sq.c */
+/**
+ * Fetch, decode and validate the SQ WQE at the QP's fetch index into @p w.
+ * @return 1 (taken), 0 (not valid yet: no work), -1 (refused: *ae set, not taken).
+ */
+int model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		   struct model_wqe *w, uint32_t *ae);
+/** Gather @p len payload bytes of @p w from offset @p off into @p buf: 0 or an AE code. */
+int model_gather(struct model_dev *d, const struct model_qp *q, const struct model_wqe *w,
+		 uint32_t off, void *buf, uint32_t len);
+/** Execute local operation @p w (NOP, LOCAL_INV, FAST_REG): 0 or an AE code. */
+uint32_t model_local_op(struct model_dev *d, const struct model_qp *q,
+			const struct model_wqe *w);
+
+/* model_rq.c */
+/**
+ * Decode and check the RQ WQE at the fetch index without taking it: fragments into @p frag,
+ * its index (quanta) into @p idx. @return 1, 0 (none posted) or -1 (refused: *ae set).
+ */
+int model_rq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		  struct model_frag *frag, uint8_t *nfrags, uint32_t *idx, uint32_t *ae);
+/** Take the RQ WQE model_rq_peek() returned (advance, flip the polarity at the wrap). */
+void model_rq_consume(struct model_qp *q);
+/** Scatter @p len bytes at offset @p off of the fragments: 0 or an AE code. */
+uint32_t model_scatter(struct model_dev *d, const struct model_qp *q,
+		       const struct model_frag *frag, uint8_t nfrags, uint32_t off,
+		       const void *buf, uint32_t len);
+/** Total bytes of @p nfrags fragments (saturated). */
+uint32_t model_frags_len(const struct model_frag *frag, uint8_t nfrags);
+/** What a receive completion reports. */
+struct model_rq_cqe {
+	uint32_t idx;		/* RQ WQE index in quanta */
+	uint32_t len;
+	uint8_t op;		/* IBA opcode received */
+	bool imm_valid;
+	uint32_t imm;		/* host order */
+	bool inv_valid;
+	uint32_t inv_stag;
+	bool solicited;
+	/* UD */
+	bool ud;
+	uint32_t src_qpn;
+	uint8_t smac[6];
+	bool ipv4;
+	bool vlan_valid;
+	uint16_t vlan;
+};
+/** Write the receive completion @p c (extended when it carries an immediate or is UD). */
+void model_rq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_rq_cqe *c);
+
+/* Path MTU of a QP: QPC_SNDMSS rounded down to 256 .. 4096 (a power of two). */
+static inline uint32_t
+model_rc_mtu(const struct model_qp *q)
+{
+	uint32_t m = 4096;
+
+	while (m > 256 && m > q->mss)
+		m >>= 1;
+	return m;
+}
+
+/* PSNs a message of @p len bytes takes at MTU @p mtu (at least one). */
+static inline uint32_t
+model_pkts_of(uint32_t len, uint32_t mtu)
+{
+	return len == 0 ? 1 : (len + mtu - 1) / mtu;
+}
+
+/* model_rc_resp.c */
+/** A request packet (SEND / WRITE / READ / other) at the responder of @p q. */
+void model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
+/** Responder output of @p q: read responses, then the coalesced ACK / NAK. */
+void model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+
+/* model_rc.c */
+/** RC output of @p q: responder output, SQ fetch, requester packets. */
+void model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/** An RC packet for @p q: to the completer (ACK, read response) or the responder. */
+void model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		 const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
+/** The retransmit and RNR timers of @p q at time @p now. */
+void model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t now);
+
+/* model_ud.c */
+/** UD output of @p q: every WQE its SQ holds, one packet each. */
+void model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/** A UD packet for @p q: Q_Key, RQ WQE, scatter, completion. */
+void model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		 const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
+
+#endif /* IRDMA_MODEL_ENGINE_H */

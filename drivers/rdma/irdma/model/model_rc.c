@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * RoCEv2 reliable connection, requester side (IBA chapter 9 semantics, as Linux rxe
+ * implements them): SQ WQEs to packets, PSNs and AckReq; the completer (ACK / NAK / read
+ * responses, in-order completions, go-back-N retransmission, retry and RNR counters, the
+ * retransmit timer); and the RC receive dispatch. The responder is model_rc_resp.c.
+ * Called with dev->lock held.
+ *
+ * Requester window: up to MODEL_SQ_WINDOW fetched WQEs, oldest first; tx_i / tx_off is the
+ * send cursor, npsn the next PSN. Go-back-N: a NAK, an out-of-order read response or the
+ * timer moves the cursor back to the PSN to resend (the WQE is still in the window, its
+ * data still in host memory). Completions leave the window in order. Read responses are
+ * accepted only in order, for the oldest READ not complete; a READ asked again asks for
+ * what it lacks, at the PSN that matches that offset.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "model_engine.h"
+
+static struct model_wqe *
+win(struct model_qpe *e, uint32_t i)
+{
+	return &e->w[(e->w_head + i) % MODEL_SQ_WINDOW];
+}
+
+/* Messages with packets on the wire: those before the cursor, and the cursor's once begun. */
+static uint32_t
+sent_cnt(const struct model_qpe *e)
+{
+	return RTE_MIN(e->tx_i + (e->tx_off > 0 ? 1u : 0u), e->w_cnt);
+}
+
+static bool
+is_read(const struct model_wqe *w)
+{
+	return w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV;
+}
+
+static bool
+is_local(const struct model_wqe *w)
+{
+	return w->op == IRDMA_OP_NOP || w->op == IRDMA_OP_LOCAL_INVALIDATE ||
+	       w->op == IRDMA_OP_FAST_REGISTER;
+}
+
+
+/* ---- requester: completions ---- */
+
+/*
+ * The send cursor is on @p w, which completed meanwhile (a rewind went back to it and the
+ * missing responses / ACK came after all): step over it.
+ */
+static void
+cursor_skip(struct model_qpe *e, const struct model_wqe *w)
+{
+	e->tx_off = 0;
+	if (w->npkts > 0 && model_psn_diff(model_psn_add(w->psn, w->npkts), e->npsn) > 0)
+		e->npsn = model_psn_add(w->psn, w->npkts);
+}
+
+/* Retire the done WQEs at the head of the window, in order. */
+static void
+rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_qpe *e = q->eng;
+	bool progress = false;
+
+	while (e->w_cnt > 0 && (win(e, 0)->flags & MODEL_WQE_DONE)) {
+		model_sq_cqe(d, qp_id, win(e, 0));
+		if (e->tx_i == 0)
+			cursor_skip(e, win(e, 0));
+		else
+			e->tx_i--;
+		e->w_head = (e->w_head + 1) % MODEL_SQ_WINDOW;
+		e->w_cnt--;
+		progress = true;
+	}
+	if (progress) {
+		e->retries = 0;
+		/* Still something in flight (whole messages, or part of the one at the cursor)? */
+		e->deadline = e->tx_i > 0 || e->tx_off > 0 ? model_now() + model_rto_cycles(q) : 0;
+	}
+}
+
+/*
+ * Mark the sent messages whose every PSN precedes @p psn (or is @p psn when @p inclusive)
+ * done. A READ whose responses are not all in is not done: when the ACK covers it, its
+ * responses were lost and *lost_read receives the PSN to request again.
+ */
+static void
+rc_ack_upto(struct model_qpe *e, uint32_t psn, bool inclusive, bool *lost, uint32_t *lost_psn,
+	    uint32_t mtu)
+{
+	uint32_t i;
+
+	*lost = false;
+	for (i = 0; i < e->tx_i && i < e->w_cnt; i++) {
+		struct model_wqe *w = win(e, i);
+		int32_t dlast;
+
+		if (w->flags & MODEL_WQE_DONE)
+			continue;
+		if (w->npkts == 0)
+			break; /* a local op not executed yet */
+		dlast = model_psn_diff(model_psn_add(w->psn, w->npkts - 1), psn);
+		if (dlast > 0 || (dlast == 0 && !inclusive))
+			break;
+		if (is_read(w)) {
+			*lost = true;
+			*lost_psn = model_psn_add(w->psn, w->rd_done / mtu);
+			break;
+		}
+		w->flags |= MODEL_WQE_DONE;
+	}
+}
+
+/* Move the send cursor back to PSN @p psn (go-back-N). */
+static void
+rc_rewind(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu)
+{
+	uint32_t i, n = sent_cnt(e);
+
+	for (i = 0; i < n; i++) {
+		struct model_wqe *w = win(e, i);
+		int32_t off;
+
+		if (w->npkts == 0 || (w->flags & MODEL_WQE_DONE))
+			continue;
+		off = model_psn_diff(psn, w->psn);
+		if (off < 0 || (uint32_t)off >= w->npkts)
+			continue;
+		e->tx_i = i;
+		if (is_read(w)) {
+			/* A READ asks again for what it lacks: the PSN must match the offset. */
+			e->tx_off = w->rd_done;
+			e->npsn = model_psn_add(w->psn, w->rd_done / mtu);
+		} else {
+			e->tx_off = (uint32_t)off * mtu;
+			e->npsn = psn;
+		}
+		MODEL_INC(d, rc_retransmits);
+		return;
+	}
+}
+
+static void
+rc_error(struct model_dev *d, uint32_t qp_id, uint32_t ae)
+{
+	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_SQ);
+}
+
+static void
+rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	  const struct model_pkt_hdr *h)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t mtu = model_rc_mtu(q);
+	uint8_t kind = h->aeth_syndrome & 0xe0u;
+	uint32_t lost_psn = 0;
+	bool lost;
+
+	MODEL_INC(d, acks_rcvd);
+	if (kind == MODEL_AETH_ACK) {
+		rc_ack_upto(e, h->psn, true, &lost, &lost_psn, mtu);
+		if (model_psn_diff(model_psn_add(h->psn, 1), e->una_psn) > 0) {
+			/* Progress inside a long message counts too: the timer starts again. */
+			e->una_psn = model_psn_add(h->psn, 1);
+			e->retries = 0;
+			if (e->deadline != 0)
+				e->deadline = model_now() + model_rto_cycles(q);
+		}
+		e->rnr_retries = 0;
+		rc_retire(d, qp_id, q);
+		if (lost && lost_psn != e->retx_psn) {
+			e->retx_psn = lost_psn;
+			rc_rewind(d, e, lost_psn, mtu);
+		}
+		return;
+	}
+	rc_ack_upto(e, h->psn, false, &lost, &lost_psn, mtu);
+	rc_retire(d, qp_id, q);
+	if (kind == MODEL_AETH_RNR_NAK) {
+		MODEL_INC(d, rnr_naks_rcvd);
+		e->rnr_retries++;
+		if (q->rnr_retry != 7 && e->rnr_retries > q->rnr_retry) {
+			rc_error(d, qp_id, IRDMA_AE_LLP_TOO_MANY_RNRS);
+			return;
+		}
+		/* The RNR timer: the model waits a tenth of its retransmit timeout. */
+		e->rnr_until = model_now() + model_rto_cycles(q) / 10 + 1;
+		e->deadline = 0;
+		rc_rewind(d, e, h->psn, mtu);
+		return;
+	}
+	MODEL_INC(d, naks_rcvd);
+	switch (h->aeth_syndrome) {
+	case MODEL_AETH_NAK_PSN_SEQ:
+		MODEL_INC(d, seq_naks_rcvd);
+		rc_rewind(d, e, h->psn, mtu);
+		break;
+	case MODEL_AETH_NAK_REM_ACCESS:
+		rc_error(d, qp_id, IRDMA_AE_IB_REMOTE_ACCESS_ERROR);
+		break;
+	case MODEL_AETH_NAK_INV_REQ:
+		rc_error(d, qp_id, IRDMA_AE_IB_INVALID_REQUEST);
+		break;
+	default:
+		rc_error(d, qp_id, IRDMA_AE_IB_REMOTE_OP_ERROR);
+		break;
+	}
+}
+
+static void
+rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t mtu = model_rc_mtu(q);
+	bool last = h->opcode == MODEL_RC_READ_RESP_LAST || h->opcode == MODEL_RC_READ_RESP_ONLY;
+	struct model_wqe *w = NULL;
+	uint32_t i, expect, ae;
+
+	/* Responses come in order: they are for the oldest READ not complete. */
+	for (i = 0; i < sent_cnt(e); i++) {
+		struct model_wqe *c = win(e, i);
+
+		if (is_read(c) && !(c->flags & MODEL_WQE_DONE) && c->npkts > 0) {
+			w = c;
+			break;
+		}
+	}
+	if (w == NULL || model_psn_diff(h->psn, w->psn) < 0) {
+		MODEL_INC(d, dup_responses);
+		return;
+	}
+	expect = model_psn_add(w->psn, w->rd_done / mtu);
+	if (h->psn != expect) {
+		if (model_psn_diff(h->psn, expect) > 0 && e->retx_psn != expect) {
+			/* A response is missing: ask again from it, once per gap. */
+			e->retx_psn = expect;
+			rc_rewind(d, e, expect, mtu);
+		} else {
+			MODEL_INC(d, dup_responses);
+		}
+		return;
+	}
+	/* A response acknowledges every message before its READ. */
+	for (; i > 0; i--) {
+		struct model_wqe *c = win(e, i - 1);
+
+		if (c->npkts > 0)
+			c->flags |= MODEL_WQE_DONE;
+	}
+	if (len > w->len - w->rd_done || (!last && len != mtu) ||
+	    (last && w->rd_done + len != w->len)) {
+		rc_error(d, qp_id, IRDMA_AE_ROCE_RSP_LENGTH_ERROR);
+		return;
+	}
+	ae = model_scatter(d, q, w->frag, w->nfrags, w->rd_done, payload, len);
+	if (ae != 0) {
+		rc_error(d, qp_id, ae);
+		return;
+	}
+	w->rd_done += len;
+	e->una_psn = model_psn_add(h->psn, 1);
+	e->retries = 0;
+	e->deadline = model_now() + model_rto_cycles(q);
+	if (last) {
+		w->flags |= MODEL_WQE_DONE;
+		if (w->op == IRDMA_OP_RDMA_READ_LOC_INV && w->nfrags > 0)
+			(void)model_mr_invalidate(d, w->frag[0].stag, q->pd, false);
+	}
+	rc_retire(d, qp_id, q);
+}
+
+void
+model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t now)
+{
+	struct model_qpe *e = q->eng;
+	struct model_wqe *w = NULL;
+	uint32_t i, psn, mtu = model_rc_mtu(q);
+
+	if (e->rnr_until != 0 && now >= e->rnr_until)
+		e->rnr_until = 0;
+	if (e->deadline == 0 || now < e->deadline)
+		return;
+	for (i = 0; i < sent_cnt(e); i++) {
+		if (!(win(e, i)->flags & MODEL_WQE_DONE) && win(e, i)->npkts > 0) {
+			w = win(e, i);
+			break;
+		}
+	}
+	if (w == NULL) {
+		e->deadline = 0;
+		return;
+	}
+	MODEL_INC(d, rc_timeouts);
+	e->retries++;
+	if (e->retries > q->retry) {
+		rc_error(d, qp_id, IRDMA_AE_LLP_TOO_MANY_RETRIES);
+		return;
+	}
+	if (is_read(w))
+		psn = model_psn_add(w->psn, w->rd_done / mtu);
+	else if (model_psn_diff(e->una_psn, w->psn) > 0 &&
+		 model_psn_diff(e->una_psn, model_psn_add(w->psn, w->npkts)) < 0)
+		psn = e->una_psn;
+	else
+		psn = w->psn;
+	e->retx_psn = psn;
+	rc_rewind(d, e, psn, mtu);
+	/* Back off while nothing progresses (a loaded host must not exhaust the retries). */
+	e->deadline = now + (model_rto_cycles(q) << RTE_MIN(e->retries, 5u));
+}
+
+/* ---- requester: sending ---- */
+
+static uint8_t
+send_opcode(const struct model_wqe *w, bool first, bool last)
+{
+	bool inv = w->op == IRDMA_OP_RDMA_SEND_INV || w->op == IRDMA_OP_RDMA_SEND_SOL_EVENT_INV;
+	bool imm = (w->flags & MODEL_WQE_IMM) != 0;
+
+	if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL) {
+		if (first && last)
+			return imm ? MODEL_RC_WRITE_ONLY_IMM : MODEL_RC_WRITE_ONLY;
+		if (first)
+			return MODEL_RC_WRITE_FIRST;
+		if (last)
+			return imm ? MODEL_RC_WRITE_LAST_IMM : MODEL_RC_WRITE_LAST;
+		return MODEL_RC_WRITE_MIDDLE;
+	}
+	if (first && last)
+		return inv ? MODEL_RC_SEND_ONLY_INV : imm ? MODEL_RC_SEND_ONLY_IMM :
+			     MODEL_RC_SEND_ONLY;
+	if (first)
+		return MODEL_RC_SEND_FIRST;
+	if (last)
+		return inv ? MODEL_RC_SEND_LAST_INV : imm ? MODEL_RC_SEND_LAST_IMM :
+			     MODEL_RC_SEND_LAST;
+	return MODEL_RC_SEND_MIDDLE;
+}
+
+/* Reads sent and not complete before window position @p upto. */
+static uint32_t
+reads_out(struct model_qpe *e, uint32_t upto)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < upto && i < e->w_cnt; i++)
+		if (is_read(win(e, i)) && !(win(e, i)->flags & MODEL_WQE_DONE))
+			n++;
+	return n;
+}
+
+/* Send one packet of message @p w (or execute a local op). false: stop sending now. */
+static bool
+rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct model_wqe *w)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t mtu = model_rc_mtu(q);
+	struct model_pkt_hdr h;
+	uint32_t plen, ae;
+	bool first, last;
+
+	if (is_local(w)) {
+		if (!(w->flags & MODEL_WQE_EXECUTED)) {
+			ae = model_local_op(d, q, w);
+			w->flags |= MODEL_WQE_EXECUTED;
+			if (ae != 0) {
+				/* Everything before it must leave first: flushes follow them. */
+				rc_error(d, qp_id, ae);
+				return false;
+			}
+		}
+		w->flags |= MODEL_WQE_DONE;
+		e->tx_i++;
+		e->tx_off = 0;
+		return true;
+	}
+	if (e->tx_off == 0 && (is_read(w) ? w->rd_done == 0 : true)) {
+		w->psn = e->npsn;
+		w->npkts = model_pkts_of(w->len, mtu);
+	}
+	if (is_read(w)) {
+		uint32_t ord = q->ord != 0 ? q->ord : 1;
+
+		if (w->rd_done == 0 && e->tx_off == 0 && reads_out(e, e->tx_i) >= ord)
+			return false;
+		/*
+		 * Ask for what is missing, at the PSN of that offset: responses may have come
+		 * in since a rewind chose this READ, so the PSN follows rd_done, not npsn.
+		 */
+		model_hdr_init(d, q, &h, MODEL_RC_READ_REQ,
+			       model_psn_add(w->psn, w->rd_done / mtu));
+		h.reth_va = w->rva + w->rd_done;
+		h.reth_rkey = w->rkey;
+		h.reth_len = w->len - w->rd_done;
+		h.ackreq = true;
+		if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+			return false;
+		MODEL_INC(d, out_rdma_reads);
+		e->npsn = model_psn_add(w->psn, w->npkts);
+		e->tx_i++;
+		e->tx_off = 0;
+		return true;
+	}
+	first = e->tx_off == 0;
+	plen = RTE_MIN(mtu, w->len - e->tx_off);
+	last = e->tx_off + plen == w->len;
+	model_hdr_init(d, q, &h, send_opcode(w, first, last), e->npsn);
+	if (first && (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)) {
+		h.reth_va = w->rva;
+		h.reth_rkey = w->rkey;
+		h.reth_len = w->len;
+	}
+	if (last) {
+		h.imm_be = rte_cpu_to_be_32(w->imm);
+		h.ieth_rkey = w->rkey;
+		h.se = (w->flags & MODEL_WQE_SOLICITED) != 0;
+		h.ackreq = true;
+	} else if ((model_psn_diff(e->npsn, w->psn) + 1) % MODEL_ACK_EVERY == 0) {
+		h.ackreq = true;
+	}
+	ae = (uint32_t)model_gather(d, q, w, e->tx_off, d->buf, plen);
+	if (ae != 0) {
+		rc_error(d, qp_id, ae);
+		return false;
+	}
+	if (model_tx(d, &h, d->buf, plen) == -ENOBUFS)
+		return false;
+	if (first) {
+		if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)
+			MODEL_INC(d, out_rdma_writes);
+		else
+			MODEL_INC(d, out_rdma_sends);
+	}
+	e->npsn = model_psn_add(e->npsn, 1);
+	if (last) {
+		e->tx_i++;
+		e->tx_off = 0;
+	} else {
+		e->tx_off += plen;
+	}
+	return true;
+}
+
+void
+model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	bool requester = q->state == IRDMA_QP_HW_RTS || q->state == IRDMA_QP_HW_SQD;
+
+	if (h->pkey != (q->pkey != 0 ? q->pkey : MODEL_DEFAULT_PKEY)) {
+		MODEL_INC(d, rx_bad_pkey);
+		return;
+	}
+	switch (h->opcode) {
+	case MODEL_RC_ACK:
+		if (requester)
+			rc_rx_ack(d, qp_id, q, h);
+		return;
+	case MODEL_RC_READ_RESP_FIRST:
+	case MODEL_RC_READ_RESP_MIDDLE:
+	case MODEL_RC_READ_RESP_LAST:
+	case MODEL_RC_READ_RESP_ONLY:
+		if (requester)
+			rc_rx_read_resp(d, qp_id, q, h, payload, len);
+		return;
+	case MODEL_RC_ATOMIC_ACK:
+	case MODEL_UD_SEND_ONLY:
+	case MODEL_UD_SEND_ONLY_IMM:
+		MODEL_INC(d, rx_no_qp);
+		return;
+	default:
+		model_rc_request(d, qp_id, q, h, payload, len);
+		return;
+	}
+}
+
+void
+model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_qpe *e = q->eng;
+	unsigned int n = 0;
+	uint32_t ae;
+	int ret;
+
+	model_rc_resp_tx(d, qp_id, q);
+	if (q->state == IRDMA_QP_HW_ERROR ||
+	    (q->state != IRDMA_QP_HW_RTS && q->state != IRDMA_QP_HW_SQD))
+		return;
+	/* Fetch what the doorbell announced, as far as the window goes. */
+	while (q->db && q->state == IRDMA_QP_HW_RTS && e->w_cnt < MODEL_SQ_WINDOW) {
+		struct model_wqe *w = win(e, e->w_cnt);
+
+		ret = model_sq_fetch(d, qp_id, q, w, &ae);
+		if (ret == 0) {
+			q->db = false;
+			break;
+		}
+		if (ret < 0) {
+			/* The bad WQE is not taken; its error ends the QP (AE, then flushes). */
+			MODEL_INC(d, sq_wqe_errors);
+			rc_error(d, qp_id, ae);
+			return;
+		}
+		e->w_cnt++;
+	}
+	if (e->rnr_until != 0)
+		return;
+	while (n < MODEL_TX_BURST && e->tx_i < e->w_cnt &&
+	       model_psn_diff(e->npsn, e->una_psn) < (int32_t)MODEL_RC_PKT_WINDOW) {
+		if ((win(e, e->tx_i)->flags & MODEL_WQE_DONE) && !is_local(win(e, e->tx_i))) {
+			cursor_skip(e, win(e, e->tx_i));
+			e->tx_i++;
+			continue;
+		}
+		if (!rc_send_one(d, qp_id, q, win(e, e->tx_i)))
+			break;
+		n++;
+		if (e->deadline == 0)
+			e->deadline = model_now() + model_rto_cycles(q);
+	}
+	rc_retire(d, qp_id, q);
+}

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * RoCEv2 reliable connection, responder side: PSN checks (duplicates re-ACKed or READs
+ * answered again, a sequence NAK once per gap), RQ WQEs for SENDs and WRITEs with
+ * immediate (RNR NAK when none), rkey / PD / rights / bounds checks on every remote access,
+ * WRITE placement, READ responses within the IRD, ACK coalescing (one ACK per round, after
+ * the read responses that precede it), NAKs. Called with dev->lock held.
+ *
+ * Errors of class C (remote access, invalid request, remote operational) send the NAK,
+ * raise the AE and move the responder QP to error as well, as rxe does.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "model_engine.h"
+
+static int
+rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
+{
+	struct model_pkt_hdr h;
+	int ret;
+
+	model_hdr_init(d, q, &h, MODEL_RC_ACK, psn);
+	h.aeth_syndrome = syn;
+	h.aeth_msn = q->eng->msn & 0xffffffu;
+	if (syn == MODEL_AETH_ACK)
+		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f; /* credits: not limited */
+	ret = model_tx(d, &h, NULL, 0);
+	if (ret != 0)
+		return ret;
+	if (syn == MODEL_AETH_ACK)
+		MODEL_INC(d, acks_sent);
+	else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK)
+		MODEL_INC(d, rnr_naks_sent);
+	else
+		MODEL_INC(d, naks_sent);
+	return 0;
+}
+
+static void
+ack_queue(struct model_qpe *e, uint8_t syn, uint32_t psn)
+{
+	/* A NAK is never replaced by a plain ACK of the same round. */
+	if (e->ack_pending && e->ack_syn != MODEL_AETH_ACK && syn == MODEL_AETH_ACK)
+		return;
+	e->ack_pending = true;
+	e->ack_syn = syn;
+	e->ack_psn = psn;
+}
+
+/* No RQ WQE: RNR NAK; later packets are dropped silently until the retry comes. */
+static void
+rnr_queue(struct model_dev *d, struct model_qpe *e, uint32_t psn)
+{
+	MODEL_INC(d, rnr_events);
+	e->nak_sent = true;
+	ack_queue(e, MODEL_AETH_RNR_NAK | MODEL_RNR_TIMER_CODE, psn);
+}
+
+/* Class C error at the responder: NAK now, AE, and the QP goes to error. */
+static void
+rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t syn,
+	      uint32_t psn, uint32_t ae)
+{
+	MODEL_LOG(DEBUG, d, "QP %u: NAK 0x%x at PSN 0x%x (expected 0x%x, SEND %s, WRITE %s)",
+		  qp_id, syn, psn, q->eng->epsn, q->eng->rx_active ? "open" : "closed",
+		  q->eng->wr_active ? "open" : "closed");
+	(void)rc_ack_send(d, q, syn, psn);
+	q->eng->ack_pending = false;
+	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
+}
+
+/* Responder output: read responses first (they are in PSN order), then the ACK / NAK. */
+void
+model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t mtu = model_rc_mtu(q);
+	unsigned int n = 0;
+
+	while (e->rr_cnt > 0 && n < MODEL_TX_BURST) {
+		struct model_rdreq *r = &e->rr[e->rr_head];
+		uint32_t plen = RTE_MIN(mtu, r->len - r->off);
+		bool first = r->off == 0, last = r->off + plen == r->len;
+		struct model_pkt_hdr h;
+		uint32_t ae;
+
+		ae = plen == 0 ? 0 : model_mr_copy(d, r->rkey, r->va + r->off, plen,
+						   IRDMA_ACCESS_REMOTE_READ, q->pd, false, d->buf);
+		if (ae != 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS,
+				      model_psn_add(r->psn, r->off / mtu), ae);
+			return;
+		}
+		model_hdr_init(d, q, &h, first && last ? MODEL_RC_READ_RESP_ONLY :
+				   first ? MODEL_RC_READ_RESP_FIRST :
+				   last ? MODEL_RC_READ_RESP_LAST : MODEL_RC_READ_RESP_MIDDLE,
+			       model_psn_add(r->psn, r->off / mtu));
+		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
+		h.aeth_msn = e->msn & 0xffffffu;
+		if (model_tx(d, &h, d->buf, plen) == -ENOBUFS)
+			return; /* the wire is full: this response again next round */
+		r->off += plen;
+		n++;
+		if (last) {
+			e->rr_head = (e->rr_head + 1) % MODEL_IRD_MAX;
+			e->rr_cnt--;
+		}
+	}
+	if (e->rr_cnt == 0 && e->ack_pending && rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
+		e->ack_pending = false;
+}
+
+/* IRD the responder honours: QPC_IRDSIZE decoded (0: 4, 1: 16, 2: 64, 3: 128, 4: 256), capped. */
+static uint32_t
+rc_ird(const struct model_qp *q)
+{
+	static const uint32_t ird[] = { 4, 16, 64, 128, 256 };
+
+	return RTE_MIN(ird[RTE_MIN(q->ird_enc, (uint32_t)RTE_DIM(ird) - 1)], MODEL_IRD_MAX);
+}
+
+static void
+rr_push(struct model_qpe *e, uint32_t psn, uint64_t va, uint32_t rkey, uint32_t len)
+{
+	struct model_rdreq *r = &e->rr[(e->rr_head + e->rr_cnt) % MODEL_IRD_MAX];
+
+	r->psn = psn;
+	r->va = va;
+	r->rkey = rkey;
+	r->len = len;
+	r->off = 0;
+	e->rr_cnt++;
+}
+
+/* A READ request (new or duplicate); false when it was refused (QP in error). */
+static bool
+rc_resp_read(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	     const struct model_pkt_hdr *h, bool dup)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t ae;
+
+	if (!q->rdok) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
+			      IRDMA_AE_AMP_RIGHTS_VIOLATION);
+		return false;
+	}
+	ae = h->reth_len == 0 ? 0 : model_mr_check(d, h->reth_rkey, h->reth_va, h->reth_len,
+						   IRDMA_ACCESS_REMOTE_READ, q->pd);
+	if (ae != 0) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
+		return false;
+	}
+	if (e->rr_cnt >= rc_ird(q)) {
+		if (dup)
+			return true; /* answered later by the requester's retry */
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_RREQ_AND_Q1_FULL);
+		return false;
+	}
+	if (dup) {
+		uint32_t i;
+
+		/* Already queued from this PSN: answered anyway. */
+		for (i = 0; i < e->rr_cnt; i++)
+			if (e->rr[(e->rr_head + i) % MODEL_IRD_MAX].psn == h->psn)
+				return true;
+	}
+	rr_push(e, h->psn, h->reth_va, h->reth_rkey, h->reth_len);
+	MODEL_INC(d, in_rdma_reads);
+	return true;
+}
+
+/* A SEND packet at the expected PSN. */
+static bool
+rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	     const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_qpe *e = q->eng;
+	uint8_t op = h->opcode;
+	bool first = op == MODEL_RC_SEND_FIRST || op == MODEL_RC_SEND_ONLY ||
+		     op == MODEL_RC_SEND_ONLY_IMM || op == MODEL_RC_SEND_ONLY_INV;
+	bool last = op != MODEL_RC_SEND_FIRST && op != MODEL_RC_SEND_MIDDLE;
+	struct model_rq_cqe c;
+	uint32_t ae;
+	int ret;
+
+	if (first != !e->rx_active) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_INVALID_REQUEST);
+		return false;
+	}
+	if (!last && len != model_rc_mtu(q)) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_INVALID_REQUEST);
+		return false;
+	}
+	if (first) {
+		ret = model_rq_peek(d, qp_id, q, e->rx_frag, &e->rx_nfrags, &e->rx_idx, &ae);
+		if (ret == 0) {
+			rnr_queue(d, e, h->psn);
+			return false;
+		}
+		if (ret < 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_OP, h->psn, ae);
+			return false;
+		}
+		model_rq_consume(q);
+		e->rx_active = true;
+		e->rx_off = 0;
+		MODEL_INC(d, in_rdma_sends);
+	}
+	ae = model_scatter(d, q, e->rx_frag, e->rx_nfrags, e->rx_off, payload, len);
+	if (ae != 0) {
+		/* Longer than the receive: invalid request; an SGE refused: remote op. */
+		bool too_long = ae == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER;
+		uint8_t syn = too_long ? MODEL_AETH_NAK_INV_REQ : MODEL_AETH_NAK_REM_OP;
+
+		rc_resp_error(d, qp_id, q, syn, h->psn, ae);
+		return false;
+	}
+	e->rx_off += len;
+	if (!last)
+		return true;
+	memset(&c, 0, sizeof(c));
+	c.idx = e->rx_idx;
+	c.len = e->rx_off;
+	c.op = op;
+	c.solicited = h->se;
+	if (op == MODEL_RC_SEND_LAST_IMM || op == MODEL_RC_SEND_ONLY_IMM) {
+		c.imm_valid = true;
+		c.imm = rte_be_to_cpu_32(h->imm_be);
+	}
+	if (op == MODEL_RC_SEND_LAST_INV || op == MODEL_RC_SEND_ONLY_INV) {
+		ae = model_mr_invalidate(d, h->ieth_rkey, q->pd, true);
+		if (ae != 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
+			return false;
+		}
+		MODEL_INC(d, rdma_inv);
+		c.inv_valid = true;
+		c.inv_stag = h->ieth_rkey;
+	}
+	e->rx_active = false;
+	e->msn++;
+	model_rq_cqe(d, qp_id, &c);
+	return true;
+}
+
+/* A WRITE packet at the expected PSN. */
+static bool
+rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_qpe *e = q->eng;
+	uint8_t op = h->opcode;
+	bool first = op == MODEL_RC_WRITE_FIRST || op == MODEL_RC_WRITE_ONLY ||
+		     op == MODEL_RC_WRITE_ONLY_IMM;
+	bool last = op != MODEL_RC_WRITE_FIRST && op != MODEL_RC_WRITE_MIDDLE;
+	bool imm = op == MODEL_RC_WRITE_LAST_IMM || op == MODEL_RC_WRITE_ONLY_IMM;
+	struct model_frag frag[MODEL_MAX_FRAGS];
+	uint32_t ae, idx = 0;
+	uint8_t nfrags;
+	int ret;
+
+	if (first != !e->wr_active || (!last && len != model_rc_mtu(q))) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_INVALID_REQUEST);
+		return false;
+	}
+	if (first) {
+		if (!q->wrrdrspok) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
+				      IRDMA_AE_AMP_RIGHTS_VIOLATION);
+			return false;
+		}
+		ae = h->reth_len == 0 ? 0 :
+		     model_mr_check(d, h->reth_rkey, h->reth_va, h->reth_len,
+				    IRDMA_ACCESS_REMOTE_WRITE, q->pd);
+		if (ae != 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
+			return false;
+		}
+		e->wr_va = h->reth_va;
+		e->wr_rkey = h->reth_rkey;
+		e->wr_left = h->reth_len;
+		e->rx_off = h->reth_len; /* the total, for a WRITE with immediate */
+	}
+	if (len > e->wr_left || (last && len != e->wr_left)) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_INVALID_REQUEST);
+		return false;
+	}
+	if (imm) {
+		/* The immediate needs an RQ WQE: RNR before placing anything of this packet. */
+		ret = model_rq_peek(d, qp_id, q, frag, &nfrags, &idx, &ae);
+		if (ret == 0) {
+			rnr_queue(d, e, h->psn);
+			return false;
+		}
+		if (ret < 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_OP, h->psn, ae);
+			return false;
+		}
+	}
+	if (len > 0) {
+		ae = model_mr_copy(d, e->wr_rkey, e->wr_va, len, IRDMA_ACCESS_REMOTE_WRITE, q->pd,
+				   true, (void *)(uintptr_t)payload);
+		if (ae != 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
+			return false;
+		}
+	}
+	if (first)
+		MODEL_INC(d, in_rdma_writes);
+	e->wr_va += len;
+	e->wr_left -= len;
+	e->wr_active = !last;
+	if (last)
+		e->msn++;
+	if (imm) {
+		struct model_rq_cqe c;
+
+		model_rq_consume(q);
+		memset(&c, 0, sizeof(c));
+		c.idx = idx;
+		c.len = e->rx_off;
+		c.op = op;
+		c.solicited = h->se;
+		c.imm_valid = true;
+		c.imm = rte_be_to_cpu_32(h->imm_be);
+		model_rq_cqe(d, qp_id, &c);
+	}
+	return true;
+}
+
+/* A request packet (SEND / WRITE / READ) at the responder. */
+void
+model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_qpe *e = q->eng;
+	int32_t diff = model_psn_diff(h->psn, e->epsn);
+	bool ok;
+
+	if (diff < 0) {
+		/* Duplicate: re-ACK (SEND / WRITE), or answer the READ again. */
+		MODEL_INC(d, dup_requests);
+		if (h->opcode == MODEL_RC_READ_REQ)
+			(void)rc_resp_read(d, qp_id, q, h, true);
+		else
+			ack_queue(e, MODEL_AETH_ACK, model_psn_add(e->epsn, 0xffffffu));
+		return;
+	}
+	if (diff > 0) {
+		MODEL_INC(d, seq_errors);
+		if (!e->nak_sent) {
+			e->nak_sent = true;
+			ack_queue(e, MODEL_AETH_NAK_PSN_SEQ, e->epsn);
+		}
+		return;
+	}
+	e->nak_sent = false;
+	switch (h->opcode) {
+	case MODEL_RC_SEND_FIRST:
+	case MODEL_RC_SEND_MIDDLE:
+	case MODEL_RC_SEND_LAST:
+	case MODEL_RC_SEND_LAST_IMM:
+	case MODEL_RC_SEND_ONLY:
+	case MODEL_RC_SEND_ONLY_IMM:
+	case MODEL_RC_SEND_LAST_INV:
+	case MODEL_RC_SEND_ONLY_INV:
+		if (e->wr_active) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+				      IRDMA_AE_IB_INVALID_REQUEST);
+			return;
+		}
+		ok = rc_resp_send(d, qp_id, q, h, payload, len);
+		break;
+	case MODEL_RC_WRITE_FIRST:
+	case MODEL_RC_WRITE_MIDDLE:
+	case MODEL_RC_WRITE_LAST:
+	case MODEL_RC_WRITE_LAST_IMM:
+	case MODEL_RC_WRITE_ONLY:
+	case MODEL_RC_WRITE_ONLY_IMM:
+		if (e->rx_active) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+				      IRDMA_AE_IB_INVALID_REQUEST);
+			return;
+		}
+		ok = rc_resp_write(d, qp_id, q, h, payload, len);
+		break;
+	case MODEL_RC_READ_REQ:
+		if (e->rx_active || e->wr_active) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+				      IRDMA_AE_IB_INVALID_REQUEST);
+			return;
+		}
+		if (rc_resp_read(d, qp_id, q, h, false))
+			e->epsn = model_psn_add(e->epsn,
+						model_pkts_of(h->reth_len, model_rc_mtu(q)));
+		return;
+	default:
+		/* Atomics (gen2 has none) and anything else: invalid request. */
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_INVALID_REQUEST);
+		return;
+	}
+	if (!ok)
+		return;
+	e->epsn = model_psn_add(e->epsn, 1);
+	if (h->ackreq)
+		ack_queue(e, MODEL_AETH_ACK, h->psn);
+}

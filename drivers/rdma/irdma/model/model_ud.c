@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * RoCEv2 unreliable datagram: a SEND WQE names an address handle (AHID), the destination
+ * QP and Q_Key; it goes out as one SEND_ONLY (+ImmDt) packet with a DETH carrying the Q_Key
+ * and this QP's number, and completes at once. A received datagram is accepted when its
+ * DETH Q_Key equals the QP's (else it is dropped and counted), takes the next RQ WQE (none:
+ * dropped and counted) and completes with an extended CQE carrying the source QPN, MAC,
+ * VLAN, IPv4 flag and immediate; its OP is the IBA operation of the opcode (0x04 SEND_ONLY,
+ * 0x05 SEND_ONLY_IMM: the 6-bit field cannot hold the UD transport bits). The model places
+ * no GRH in front of the payload.
+ * Called with dev->lock held.
+ */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "model_engine.h"
+
+/* Destination addressing of a UD send from its AH. */
+static void
+ud_hdr(struct model_dev *d, const struct model_qp *q, const struct model_ah_view *ah,
+       const struct model_wqe *w, struct model_pkt_hdr *h)
+{
+	unsigned int i;
+	uint64_t mac = ah->mac;
+
+	model_hdr_init(d, q, h, (w->flags & MODEL_WQE_IMM) ? MODEL_UD_SEND_ONLY_IMM :
+			MODEL_UD_SEND_ONLY, q->eng->npsn);
+	for (i = 6; i-- > 0;) {
+		h->dmac[i] = (uint8_t)mac;
+		mac >>= 8;
+	}
+	h->ipv4 = ah->ipv4;
+	memset(h->dgid, 0, sizeof(h->dgid));
+	if (ah->ipv4) {
+		h->dgid[10] = 0xff;
+		h->dgid[11] = 0xff;
+	}
+	for (i = ah->ipv4 ? 3 : 0; i < 4; i++) {
+		h->dgid[4 * i] = (uint8_t)(ah->dest[i] >> 24);
+		h->dgid[4 * i + 1] = (uint8_t)(ah->dest[i] >> 16);
+		h->dgid[4 * i + 2] = (uint8_t)(ah->dest[i] >> 8);
+		h->dgid[4 * i + 3] = (uint8_t)ah->dest[i];
+	}
+	if (ah->ipv4 != q->ipv4) {
+		/* The source must be of the same family: the port's (IPv4) address. */
+		memcpy(h->sgid, d->gid, sizeof(h->sgid));
+	}
+	h->has_vlan = ah->insert_vlan;
+	h->vlan_tci = ah->vlan_tag;
+	h->tos = ah->tc;
+	h->ttl = ah->hop_limit != 0 ? ah->hop_limit : 64;
+	h->flow_label = ah->flow_label;
+	h->dqpn = w->dest_qpn;
+	h->deth_qkey = w->dest_qkey;
+	h->deth_sqpn = 0;
+	h->se = (w->flags & MODEL_WQE_SOLICITED) != 0;
+	h->imm_be = rte_cpu_to_be_32(w->imm);
+}
+
+/* Send one UD WQE; 0 or an AE code. */
+static uint32_t
+ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct model_wqe *w)
+{
+	struct model_ah_view ah;
+	struct model_pkt_hdr h;
+	int ret;
+
+	if (w->op == IRDMA_OP_NOP)
+		return 0;
+	if (model_ah_view(d, w->ah_id, &ah) != 0)
+		return IRDMA_AE_INVALID_AH_ENTRY;
+	if (ah.pd != q->pd)
+		return IRDMA_AE_UDA_XMIT_BAD_PD;
+	/* UD QPs get no path MTU from the driver: the port's 4096 then. */
+	if (w->len > (q->mss != 0 ? RTE_MIN(q->mss, 4096u) : 4096u))
+		return IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
+	ud_hdr(d, q, &ah, w, &h);
+	h.deth_sqpn = qp_id;
+	ret = model_gather(d, q, w, 0, d->buf, w->len);
+	if (ret != 0)
+		return (uint32_t)ret;
+	(void)model_tx(d, &h, d->buf, w->len);
+	MODEL_INC(d, out_rdma_sends);
+	q->eng->npsn = model_psn_add(q->eng->npsn, 1);
+	return 0;
+}
+
+void
+model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_wqe *w = &q->eng->w[0];
+	unsigned int n;
+	uint32_t ae;
+	int ret;
+
+	if (q->state != IRDMA_QP_HW_RTS)
+		return;
+	for (n = 0; q->db && n < MODEL_TX_BURST; n++) {
+		ret = model_sq_fetch(d, qp_id, q, w, &ae);
+		if (ret == 0) {
+			q->db = false;
+			return;
+		}
+		if (ret > 0)
+			ae = ud_send(d, qp_id, q, w);
+		if (ae != 0) {
+			MODEL_INC(d, sq_wqe_errors);
+			model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_SQ);
+			return;
+		}
+		model_sq_cqe(d, qp_id, w);
+	}
+}
+
+void
+model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_frag frag[MODEL_MAX_FRAGS];
+	struct model_rq_cqe c;
+	uint32_t idx, ae;
+	uint8_t nfrags;
+	int ret;
+
+	if (h->opcode != MODEL_UD_SEND_ONLY && h->opcode != MODEL_UD_SEND_ONLY_IMM) {
+		MODEL_INC(d, rx_no_qp);
+		return;
+	}
+	if (h->deth_qkey != q->qkey) {
+		MODEL_INC(d, rx_qkey_drops);
+		return;
+	}
+	ret = model_rq_peek(d, qp_id, q, frag, &nfrags, &idx, &ae);
+	if (ret == 0) {
+		MODEL_INC(d, rx_no_rqe_drops);
+		return;
+	}
+	if (ret < 0) {
+		model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_RQ);
+		return;
+	}
+	if (len > model_frags_len(frag, nfrags)) {
+		/* The datagram does not fit: dropped, the RQ WQE stays. */
+		MODEL_INC(d, rx_len_drops);
+		return;
+	}
+	ae = model_scatter(d, q, frag, nfrags, 0, payload, len);
+	if (ae != 0) {
+		model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_RQ);
+		return;
+	}
+	model_rq_consume(q);
+	MODEL_INC(d, in_rdma_sends);
+	memset(&c, 0, sizeof(c));
+	c.idx = idx;
+	c.len = len;
+	/* The CQE's 6-bit OP holds the IBA operation (SEND_ONLY / _IMM), not the UD prefix. */
+	c.op = h->opcode & 0x1fu;
+	c.solicited = h->se;
+	c.ud = true;
+	c.src_qpn = h->deth_sqpn;
+	memcpy(c.smac, h->smac, sizeof(c.smac));
+	c.ipv4 = h->ipv4;
+	c.vlan_valid = h->has_vlan;
+	c.vlan = h->vlan_tci;
+	if (h->opcode == MODEL_UD_SEND_ONLY_IMM) {
+		c.imm_valid = true;
+		c.imm = rte_be_to_cpu_32(h->imm_be);
+	}
+	model_rq_cqe(d, qp_id, &c);
+}

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The model's data-path engine when things go wrong, end to end over the real control path
+ * (test_engine_lib.c): remote and local protection errors with the target untouched, a SEND
+ * longer than its receive, RNR with and without recovery, the retry count exhausted, a QP
+ * moved to error with work outstanding (one flush CQE per queue), a CQ overflow.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+
+#include "test.h"
+#include "test_engine_lib.h"
+
+/* Remote protection: bad rkey, other PD, no rights, out of bounds, QP without RDOK. */
+static void
+test_remote_errors(void)
+{
+	struct tmr src, tgt, other, ro;
+	struct tdev t;
+	unsigned int k;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:remerr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &tgt, 8192, ACC_ALL);
+	tmr_reg(&t, t.pd2, &other, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ);
+	if (src.mr == NULL || tgt.mr == NULL || other.mr == NULL || ro.mr == NULL)
+		goto out;
+	tfill(src.buf, src.len, 5);
+	for (k = 0; k < 7; k++) {
+		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 4096 };
+		struct twr wr = { .op = T_OP_WRITE, .sge = &sg, .nsge = 1, .signaled = true };
+		struct tmr *target = &tgt;
+		struct tconn c;
+		struct tqp a, b;
+		uint8_t before[8192];
+		uint32_t idx, idx2;
+
+		tconn_default(&c);
+		wr.rva = (uint64_t)(uintptr_t)tgt.buf;
+		wr.rkey = tgt.rkey;
+		switch (k) {
+		case 0: /* wrong key */
+			wr.rkey = tgt.rkey ^ 0x5a;
+			break;
+		case 1: /* MR of another PD */
+			target = &other;
+			wr.rva = (uint64_t)(uintptr_t)other.buf;
+			wr.rkey = other.rkey;
+			break;
+		case 2: /* MR without remote write */
+			target = &ro;
+			wr.rva = (uint64_t)(uintptr_t)ro.buf;
+			wr.rkey = ro.rkey;
+			break;
+		case 3: /* beyond the end */
+			wr.rva = (uint64_t)(uintptr_t)tgt.buf + 8192 - 100;
+			break;
+		case 4: /* below the start */
+			wr.rva = (uint64_t)(uintptr_t)tgt.buf - 64;
+			break;
+		case 5: /* READ, QP without remote read */
+			c.access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE;
+			wr.op = T_OP_READ;
+			break;
+		default: /* READ of a write-only range: MR 'ro' allows read, so use bounds */
+			wr.op = T_OP_READ;
+			wr.rva = (uint64_t)(uintptr_t)tgt.buf + 8000;
+			break;
+		}
+		if (pair_up(&t, &a, &b, &c) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		memcpy(before, target->buf, sizeof(before));
+		idx = tpost_send(&a, &wr);
+		/* A second WR behind it: flushed by the same CQE (driver replay). */
+		idx2 = tpost_send(&a, &wr);
+		RTE_SET_USED(idx2);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_REM_ACCESS, idx);
+		TEST_CHECK(memcmp(before, target->buf, sizeof(before)) == 0);
+		/* One flush CQE covers the rest: nothing more on the SQ. */
+		TEST_CHECK_EQ(tidle(&t.scq, &t, NULL, 200), 0);
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+	TEST_CHECK(TSTAT(&t, naks_sent) >= 7);
+	TEST_CHECK(TSTAT(&t, aeqes) >= 14); /* requester and responder each raise one */
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&tgt);
+	tmr_dereg(&other);
+	tmr_dereg(&ro);
+	tdev_close(&t);
+}
+
+/* A SEND larger than the receive: NAK invalid request; the receive fails with LOC_LEN. */
+static void
+test_recv_too_small(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tsge sg, rs;
+	struct twr wr;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:small")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
+	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	memset(m.buf, 0x5a, 4096);
+	rs = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 4096, m.lkey, 100 };
+	tpost_recv(&b, &rs, 1);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 500 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	expect_err(&t.scq, &t, T_FLUSH_REM_INV_REQ, idx);
+	expect_err(&t.rcq, &t, T_FLUSH_LOC_LEN, 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* Local protection at fetch: bad lkey, another PD's MR, a READ into a read-only MR. */
+static void
+test_local_errors(void)
+{
+	struct tmr src, other, ro;
+	struct tdev t;
+	unsigned int k;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:locerr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
+	tmr_reg(&t, t.pd2, &other, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_REMOTE_READ);
+	if (src.mr == NULL || other.mr == NULL || ro.mr == NULL)
+		goto out;
+	for (k = 0; k < 4; k++) {
+		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 100 };
+		struct twr wr = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true };
+		struct tqp a, b;
+		uint32_t idx;
+
+		if (k == 0)
+			sg.lkey ^= 1;
+		else if (k == 1)
+			sg = (struct tsge){ (uint64_t)(uintptr_t)other.buf, other.lkey, 100 };
+		else if (k == 2)
+			sg.addr += 8190;
+		else {
+			wr.op = T_OP_READ;
+			wr.rva = (uint64_t)(uintptr_t)src.buf;
+			wr.rkey = src.rkey;
+			sg = (struct tsge){ (uint64_t)(uintptr_t)ro.buf, ro.lkey, 100 };
+		}
+		if (pair_up(&t, &a, &b, NULL) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		idx = tpost_send(&a, &wr);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_PROT, idx);
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&other);
+	tmr_dereg(&ro);
+	tdev_close(&t);
+}
+
+/* RNR: a SEND with no receive posted waits (infinite RNR retry) until one is posted. */
+static void
+test_rnr(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tconn c;
+	struct tcqe e;
+	struct tsge sg, rsg;
+	struct twr wr;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:rnr")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	tconn_default(&c);
+	if (m.mr == NULL || pair_up(&t, &a, &b, &c) != 0)
+		goto out;
+	tfill(m.buf, 4096, 9);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
+	rsg = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	while (TSTAT(&t, rnr_naks_rcvd) < 3 && tidle(&t.scq, &t, NULL, 1000) == 0)
+		;
+	TEST_CHECK(TSTAT(&t, rnr_naks_sent) >= 3);
+	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 10), 0);
+	tpost_recv(&b, &rsg, 1);
+	sq_done(&a, NULL, idx, T_OP_SEND);
+	if (rq_done(&b, NULL, &e))
+		TEST_CHECK_EQ(e.len, 3000);
+	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 3000) == 0);
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+
+	/* RNR retry 1: the second RNR NAK ends the QP with RNR_RETRY_EXC. */
+	c.rnr_retry = 1;
+	if (pair_up(&t, &a, &b, &c) == 0) {
+		idx = tpost_send(&a, &wr);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_RNR_RETRY_EXC, idx);
+	}
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+out:
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* The peer is gone: retransmit timeouts up to the retry count, then RETRY_EXC_ERR. */
+static void
+test_retry_exceeded(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tconn c;
+	struct twr wr;
+	struct tsge sg;
+	uint64_t to0;
+	uint32_t idx;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:retry")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
+	tconn_default(&c);
+	c.retry = 2;
+	c.timeout = 1;
+	if (m.mr == NULL || pair_up(&t, &a, &b, &c) != 0)
+		goto out;
+	/* b disappears: its packets find no QP. */
+	tqp_destroy(&b);
+	to0 = TSTAT(&t, rc_timeouts);
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_WRITE;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.rva = (uint64_t)(uintptr_t)m.buf + 4096;
+	wr.rkey = m.rkey;
+	wr.signaled = true;
+	idx = tpost_send(&a, &wr);
+	tring(&a);
+	expect_err(&t.scq, &t, T_FLUSH_RETRY_EXC, idx);
+	/* The first send and c.retry resends, then the error on the next expiry. */
+	TEST_CHECK_EQ(TSTAT(&t, rc_timeouts) - to0, c.retry + 1);
+	TEST_CHECK(TSTAT(&t, rx_no_qp) > 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* A QP moved to error with work outstanding: one flush CQE per queue, at the oldest WQE. */
+static void
+test_error_flush(void)
+{
+	struct tmr m;
+	struct tqp a, b;
+	struct tdev t;
+	struct tcqe e;
+	struct tsge sg;
+	struct twr wr;
+	uint32_t first, i;
+
+	if (tdev_open(&t, DEVARGS(0, "loop:flush")) != 0) {
+		tdev_close(&t);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
+		goto out;
+	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 100 };
+	/* b has 3 receives; a sends 4 messages: 3 land, the 4th meets RNR (retry forever). */
+	for (i = 0; i < 3; i++)
+		tpost_recv(&b, &sg, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_SEND;
+	wr.sge = &sg;
+	wr.nsge = 1;
+	wr.signaled = true;
+	first = 0;
+	for (i = 0; i < 4; i++) {
+		uint32_t idx = tpost_send(&a, &wr);
+
+		if (i == 3)
+			first = idx;
+	}
+	tring(&a);
+	for (i = 0; i < 3; i++) {
+		TEST_CHECK(twait(&t.scq, &e, &t, NULL));
+		TEST_CHECK(!e.error);
+		TEST_CHECK(rq_done(&b, NULL, &e));
+	}
+	while (TSTAT(&t, rnr_naks_rcvd) < 2)
+		tdev_service(&t, NULL);
+	/* a to error: one SQ flush CQE at the stuck SEND, nothing else. */
+	TEST_CHECK_EQ(tqp_to_err(&a), 0);
+	expect_err(&t.scq, &t, T_FLUSH_GENERAL, first);
+	TEST_CHECK_EQ(tidle(&t.scq, &t, NULL, 100), 0);
+	/* A receive b never uses, then b to error: one RQ flush CQE at it. */
+	tpost_recv(&b, &sg, 1);
+	TEST_CHECK_EQ(tqp_to_err(&b), 0);
+	if (twait(&t.rcq, &e, &t, NULL)) {
+		TEST_CHECK(e.error);
+		TEST_CHECK(!e.sq);
+		TEST_CHECK_EQ(e.major, 1);
+		TEST_CHECK_EQ(e.minor, T_FLUSH_GENERAL);
+		/* The 4th RQ WQE (the first not consumed), in quanta. */
+		TEST_CHECK_EQ(e.wqe_idx, 3u << b.q->rq.shift);
+	}
+	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 100), 0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
+/* A full CQ (SW never polls): the CQE is refused and an AEQE CQ_OPERATION_ERROR raised. */
+static void
+test_cq_overflow(void)
+{
+	const struct rdmadev_cq_attr cqa = { .cqe = 4, .comp_vector = 0 };
+	struct rdmadev_cq *small = NULL;
+	struct tqp a, b;
+	struct tdev t;
+	struct twr wr;
+	struct tconn c;
+	uint64_t ov0, ae0;
+	unsigned int i;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (tdev_open(&t, DEVARGS(0, "loop:ovf")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_cq_create(t.ctx, &cqa, &small), 0);
+	if (small == NULL || tqp_create_cq(&t, &a, RDMADEV_QPT_RC, small) != 0 ||
+	    tqp_create(&t, &b, RDMADEV_QPT_RC) != 0)
+		goto out;
+	tconn_default(&c);
+	if (tqp_connect(&a, &b, &c) != 0)
+		goto out;
+	ov0 = TSTAT(&t, cq_overflows);
+	ae0 = TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped);
+	memset(&wr, 0, sizeof(wr));
+	wr.op = T_OP_NOP;
+	wr.signaled = true;
+	for (i = 0; i < 12; i++)
+		(void)tpost_send(&a, &wr);
+	tring(&a);
+	for (i = 0; i < T_POLL_MAX && TSTAT(&t, cq_overflows) == ov0; i++)
+		tdev_service(&t, NULL);
+	TEST_CHECK(TSTAT(&t, cq_overflows) > ov0);
+	TEST_CHECK(TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped) > ae0);
+out:
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	if (small != NULL)
+		TEST_CHECK_EQ(rdmadev_cq_destroy(small), 0);
+	tdev_close(&t);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_model_engine_errors_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_remote_errors);
+	TEST_RUN(test_recv_too_small);
+	TEST_RUN(test_local_errors);
+	TEST_RUN(test_rnr);
+	TEST_RUN(test_retry_exceeded);
+	TEST_RUN(test_error_flush);
+	TEST_RUN(test_cq_overflow);
+	rte_eal_cleanup();
+	return test_done();
+}
