@@ -10,8 +10,8 @@
  *
  * On one host with the device model, each process gets its own model device on the UDP wire,
  * bound to its own loopback address, which is also its GID:
- *   pingpong --no-huge -m 512 --file-prefix s -- server irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1
- *   pingpong --no-huge -m 512 --file-prefix c -- client irdma_model0,ip=127.0.0.2,wire=udp:127.0.0.2 127.0.0.1
+ *   pingpong --no-huge -m 512 -l 0 --file-prefix s -- server irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1
+ *   pingpong --no-huge -m 512 -l 1 --file-prefix c -- client irdma_model0,ip=127.0.0.2,wire=udp:127.0.0.2 127.0.0.1
  *
  * The QPs are connected with the parameters exchanged over TCP (rdmadev_cm_*: QPN, PSN, GID,
  * MTU), as ibv_rc_pingpong does on port 18515. Then the client sends, the server echoes, for
@@ -88,18 +88,24 @@ check(const uint8_t *m, unsigned int i, unsigned int from)
 	return -EBADMSG;
 }
 
-/* RESET -> INIT -> RTR -> RTS towards the peer @p r (verbs attributes, as ibv_rc_pingpong). */
+/* RESET -> INIT: receives may be posted from here on. */
 static int
-connect_qp(struct rdmadev_qp *qp, const struct rdmadev_cm_param *l,
-	   const struct rdmadev_cm_param *r)
+qp_init(struct rdmadev_qp *qp)
 {
 	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1 };
+
+	return rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+				 RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS);
+}
+
+/* INIT -> RTR -> RTS towards the peer @p r (verbs attributes, as ibv_rc_pingpong). */
+static int
+qp_connect(struct rdmadev_qp *qp, const struct rdmadev_cm_param *l,
+	   const struct rdmadev_cm_param *r)
+{
+	struct rdmadev_qp_attr a = { .port_num = 1 };
 	int rc;
 
-	rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
-			       RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS);
-	if (rc < 0)
-		return rc;
 	a.qp_state = RDMADEV_QPS_RTR;
 	memcpy(a.ah_attr.dgid, r->gid, 16);
 	a.ah_attr.hop_limit = 64;
@@ -208,8 +214,9 @@ main(int argc, char **argv)
 		CHECK(rdmadev_cm_connect(cm, argv[2], port, &local, &remote, TIMEOUT_MS));
 	}
 	/* A receive is posted before the QP can get a message (else the sender sees RNR). */
+	CHECK(qp_init(qp));
 	CHECK(rdmadev_post_recv(qp, &rwr, 1, &err) == 1 ? 0 : err);
-	CHECK(connect_qp(qp, &local, &remote));
+	CHECK(qp_connect(qp, &local, &remote));
 
 	if (!server) {
 		/* Send message i, get its echo, check it; the first round trip warms up. */

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the irdma-pmd authors
+#
+# examples/pingpong as a user runs it: a server and a client process, each with its own model
+# device on the UDP wire (127.0.0.1 and 127.0.0.2), QP parameters over TCP, each on its own
+# CPU (two busy-polling processes on one CPU would share it in scheduler time slices). Both must report
+# and exit 0. usage: run_pingpong.sh <pingpong binary> [iterations]. Prints TAP.
+set -u
+bin=$1
+iters=${2:-200}
+port=$((20000 + $$ % 20000))
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; kill $spid 2>/dev/null' EXIT
+eal="--no-huge -m 512 --no-pci --log-level=lib.eal:error"
+echo "1..4"
+# shellcheck disable=SC2086
+timeout 60 "$bin" $eal -l 0 --file-prefix "pps$$" -- server \
+	irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1 "$port" >"$tmp/s" 2>&1 &
+spid=$!
+sleep 1
+# shellcheck disable=SC2086
+timeout 60 "$bin" $eal -l 1 --file-prefix "ppc$$" -- client \
+	irdma_model0,ip=127.0.0.2,wire=udp:127.0.0.2 127.0.0.1 "$port" "$iters" >"$tmp/c" 2>&1
+crc=$?
+wait $spid
+src=$?
+[ $crc -eq 0 ] && echo "ok 1 - client exits 0" || echo "not ok 1 - client exited $crc"
+[ $src -eq 0 ] && echo "ok 2 - server exits 0" || echo "not ok 2 - server exited $src"
+if grep -Eq "^pingpong: $iters round trips of 64 bytes, [0-9.]+ us each" "$tmp/c"
+then echo "ok 3 - client reports $iters round trips"
+else echo "not ok 3 - client report missing"; fi
+if grep -q "^pingpong: echoed $iters messages of 64 bytes" "$tmp/s"
+then echo "ok 4 - server echoed $iters messages"
+else echo "not ok 4 - server report missing"; fi
+sed 's/^/# client: /' "$tmp/c"
+sed 's/^/# server: /' "$tmp/s"
