@@ -25,56 +25,11 @@
 
 #include <rdmadev.h>
 
+#define EXAMPLE_NAME "basic_write"
+#include "example_qp.h"
+
 #define LEN 4096u		/* bytes written */
 #define TIMEOUT_S 5u		/* longest wait for the completion */
-
-#define CHECK(call) do {						\
-	int rc_ = (call);						\
-	if (rc_ < 0) {							\
-		fprintf(stderr, "basic_write: %s: %s\n", #call, strerror(-rc_));	\
-		goto out;						\
-	}								\
-} while (0)
-
-/* Move @qp to RTS, connected to remote QP number @dest at address @av (the verbs sequence). */
-static int
-connect_qp(struct rdmadev_qp *qp, uint32_t dest, const struct rdmadev_ah_attr *av)
-{
-	struct rdmadev_qp_attr a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RDMADEV_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = RDMADEV_ACCESS_REMOTE_WRITE | RDMADEV_ACCESS_REMOTE_READ;
-	rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
-			       RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS);
-	if (rc < 0)
-		return rc;
-
-	a.qp_state = RDMADEV_QPS_RTR;
-	a.ah_attr = *av;
-	a.path_mtu = RDMADEV_MTU_1024;
-	a.dest_qp_num = dest;
-	a.rq_psn = 0;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_AV | RDMADEV_QP_PATH_MTU |
-			       RDMADEV_QP_DEST_QPN | RDMADEV_QP_RQ_PSN |
-			       RDMADEV_QP_MAX_DEST_RD_ATOMIC | RDMADEV_QP_MIN_RNR_TIMER);
-	if (rc < 0)
-		return rc;
-
-	a.qp_state = RDMADEV_QPS_RTS;
-	a.sq_psn = 0;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN |
-				 RDMADEV_QP_TIMEOUT | RDMADEV_QP_RETRY_CNT |
-				 RDMADEV_QP_RNR_RETRY | RDMADEV_QP_MAX_QP_RD_ATOMIC);
-}
 
 int
 main(int argc, char **argv)
@@ -152,8 +107,11 @@ main(int argc, char **argv)
 	av.hop_limit = 64;
 	av.vlan_id = 0xffff;
 	av.port_num = 1;
-	CHECK(connect_qp(qp[0], rdmadev_qp_num(qp[1]), &av));
-	CHECK(connect_qp(qp[1], rdmadev_qp_num(qp[0]), &av));
+	for (i = 0; i < 2; i++) {
+		CHECK(example_qp_init(qp[i]));
+		CHECK(example_qp_connect(qp[i], rdmadev_qp_num(qp[1 - i]), &av,
+					 RDMADEV_MTU_1024, 0, 0));
+	}
 
 	/* One signaled RDMA WRITE of the whole buffer. */
 	sge.addr = (uint64_t)(uintptr_t)buf[0];

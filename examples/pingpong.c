@@ -29,16 +29,11 @@
 
 #include <rdmadev.h>
 
+#define EXAMPLE_NAME "pingpong"
+#include "example_qp.h"
+
 #define MSG 64u			/* bytes per message */
 #define TIMEOUT_MS 5000		/* longest wait for the peer or a completion */
-
-#define CHECK(call) do {						\
-	int rc_ = (call);						\
-	if (rc_ < 0) {							\
-		fprintf(stderr, "pingpong: %s: %s\n", #call, strerror(-rc_));	\
-		goto out;						\
-	}								\
-} while (0)
 
 #define WR_SEND 1u	/* wr_id of the send, bit in wait_for()'s mask */
 #define WR_RECV 2u	/* wr_id of the receive */
@@ -88,53 +83,6 @@ check(const uint8_t *m, unsigned int i, unsigned int from)
 	return -EBADMSG;
 }
 
-/* RESET -> INIT: receives may be posted from here on. */
-static int
-qp_init(struct rdmadev_qp *qp)
-{
-	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1 };
-
-	return rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
-				 RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS);
-}
-
-/* INIT -> RTR -> RTS towards the peer @p r (verbs attributes, as ibv_rc_pingpong). */
-static int
-qp_connect(struct rdmadev_qp *qp, const struct rdmadev_cm_param *l,
-	   const struct rdmadev_cm_param *r)
-{
-	struct rdmadev_qp_attr a = { .port_num = 1 };
-	int rc;
-
-	a.qp_state = RDMADEV_QPS_RTR;
-	memcpy(a.ah_attr.dgid, r->gid, 16);
-	a.ah_attr.hop_limit = 64;
-	a.ah_attr.vlan_id = 0xffff;
-	a.ah_attr.port_num = 1;
-	/* The UDP wire delivers by IP address: any unicast MAC names the peer. */
-	a.ah_attr.dmac[0] = 0x02;
-	a.ah_attr.dmac[5] = 0x01;
-	a.path_mtu = r->mtu < l->mtu ? r->mtu : l->mtu;
-	a.dest_qp_num = r->qpn;
-	a.rq_psn = r->psn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_AV | RDMADEV_QP_PATH_MTU |
-			       RDMADEV_QP_DEST_QPN | RDMADEV_QP_RQ_PSN |
-			       RDMADEV_QP_MAX_DEST_RD_ATOMIC | RDMADEV_QP_MIN_RNR_TIMER);
-	if (rc < 0)
-		return rc;
-	a.qp_state = RDMADEV_QPS_RTS;
-	a.sq_psn = l->psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN |
-				 RDMADEV_QP_TIMEOUT | RDMADEV_QP_RETRY_CNT |
-				 RDMADEV_QP_RNR_RETRY | RDMADEV_QP_MAX_QP_RD_ATOMIC);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -152,6 +100,9 @@ main(int argc, char **argv)
 	struct rdmadev_qp *qp = NULL;
 	struct rdmadev_mr *mr = NULL;
 	struct rdmadev_cm_id *cm = NULL;
+	/* The UDP wire delivers by IP address: any unicast MAC names the peer. */
+	struct rdmadev_ah_attr av = { .hop_limit = 64, .vlan_id = 0xffff, .port_num = 1,
+				      .dmac = { 0x02, 0, 0, 0, 0, 0x01 } };
 	struct rdmadev_send_wr swr = { .wr_id = WR_SEND, .num_sge = 1,
 				       .opcode = RDMADEV_WR_SEND,
 				       .flags = RDMADEV_SEND_SIGNALED };
@@ -214,9 +165,11 @@ main(int argc, char **argv)
 		CHECK(rdmadev_cm_connect(cm, argv[2], port, &local, &remote, TIMEOUT_MS));
 	}
 	/* A receive is posted before the QP can get a message (else the sender sees RNR). */
-	CHECK(qp_init(qp));
+	CHECK(example_qp_init(qp));
 	CHECK(rdmadev_post_recv(qp, &rwr, 1, &err) == 1 ? 0 : err);
-	CHECK(qp_connect(qp, &local, &remote));
+	memcpy(av.dgid, remote.gid, 16);
+	CHECK(example_qp_connect(qp, remote.qpn, &av, RTE_MIN(local.mtu, remote.mtu),
+				 remote.psn, local.psn));
 
 	if (!server) {
 		/* Send message i, get its echo, check it; the first round trip warms up. */

@@ -22,15 +22,10 @@
 #include <rte_malloc.h>
 
 #include <rdmadev.h>
-#include <restrack.h>
 
-#define CHECK(call) do {						\
-	int rc_ = (call);						\
-	if (rc_ < 0) {							\
-		fprintf(stderr, "res_dump: %s: %s\n", #call, strerror(-rc_));	\
-		goto out;						\
-	}								\
-} while (0)
+#define EXAMPLE_NAME "res_dump"
+#include "example_qp.h"
+#include <restrack.h>
 
 int
 main(int argc, char **argv)
