@@ -16,8 +16,6 @@
 
 #include <rte_pause.h>
 
-#include <rte_ether.h>
-
 #include "model_engine.h"
 
 RTE_LOG_REGISTER(irdma_model_logtype, pmd.rdma.irdma.model, NOTICE);
@@ -282,7 +280,10 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	hw->device_id = IRDMA_MODEL_DEVICE_ID;
 	hw->gen = cfg->gen;
 	hw->numa_node = -1;
-	if (rte_is_zero_ether_addr((const struct rte_ether_addr *)cfg->mac)) {
+	static const uint8_t zero_mac[6];
+
+	/* memcmp: the config's MAC has no alignment (rte_is_zero_ether_addr wants 2 bytes). */
+	if (memcmp(cfg->mac, zero_mac, sizeof(zero_mac)) == 0) {
 		static const uint8_t base[6] = { 0x02, 0, 0, 0, 0, 0 };
 
 		memcpy(d->cfg.mac, base, sizeof(base));
