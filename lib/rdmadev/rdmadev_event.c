@@ -191,6 +191,13 @@ rdmadev_event_stop(struct rdmadev *dev)
 	if (rc < 0)
 		RDMADEV_LOG(ERR, "%s: event interrupt unregistration failed: %s", dev->name,
 			    strerror(-rc));
+	/*
+	 * The interrupt thread's last invocation released process_lock before EAL let the
+	 * unregistration finish; taking it once makes that ordering visible to everyone here
+	 * (and to ThreadSanitizer, which cannot see EAL's own synchronisation).
+	 */
+	pthread_mutex_lock(&ev->process_lock);
+	pthread_mutex_unlock(&ev->process_lock);
 	rte_intr_instance_free(ev->intr);
 	ev->intr = NULL;
 }
