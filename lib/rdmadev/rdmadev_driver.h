@@ -317,7 +317,8 @@ struct rdmadev *rdmadev_get(int16_t dev_id);
  * Report a state the hardware moved a QP to on its own (SQE after a UD send error, ERR after
  * a fatal event): the next modify starts from it.
  *
- * @return 0, or -EINVAL for a state the hardware cannot enter (only SQE and ERR).
+ * @return 0, -EINVAL for a state the hardware cannot enter (only SQE and ERR), -ESTALE when
+ *         the QP is in RESET (the error concerns work the reset discarded: nothing changes).
  */
 int rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state);
 

@@ -483,6 +483,13 @@ rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&qp->lock);
+	if (__atomic_load_n(&qp->state, __ATOMIC_RELAXED) == RDMADEV_QPS_RESET) {
+		/* The error was about work a reset has discarded since. */
+		pthread_mutex_unlock(&qp->lock);
+		RDMADEV_LOG(DEBUG, "qp_async_state: QP %u is in RESET: %s is stale",
+			    rdmadev_qp_num(qp), rdmadev_qp_state_name(state));
+		return -ESTALE;
+	}
 	qp->attr.qp_state = state;
 	/* release: publishes the state to modify and query */
 	__atomic_store_n(&qp->state, state, __ATOMIC_RELEASE);

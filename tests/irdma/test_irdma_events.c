@@ -280,6 +280,44 @@ test_qp_events(void)
 	env_down(&e);
 }
 
+/*
+ * A fatal AE the device raised before the application reset the QP, processed after the
+ * reset (the interrupt thread may run late): stale, no event, the QP stays in RESET.
+ */
+static void
+test_stale_qp_ae(void)
+{
+	struct rdmadev_event ev[2];
+	struct rdmadev_qp_attr a;
+	struct rdmadev_qp *qp;
+	struct env e;
+
+	if (env_up(&e) != 0) {
+		env_down(&e);
+		return;
+	}
+	qp = qp_new(&e, RDMADEV_QPT_RC);
+	if (qp != NULL) {
+		qp_to_rts(qp, RDMADEV_QPT_RC);
+		memset(&a, 0, sizeof(a));
+		a.qp_state = RDMADEV_QPS_RESET;
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+						    rdmadev_qp_num(qp)), 0);
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
+		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
+		TEST_CHECK_EQ(queried_state(qp), RDMADEV_QPS_RESET);
+		/* The reset QP starts again. */
+		a.qp_state = RDMADEV_QPS_INIT;
+		a.port_num = 1;
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+					       RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS), 0);
+		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_IDLE);
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	}
+	env_down(&e);
+}
+
 /* An informational AE: an event, no state change. */
 static void
 test_comm_est(void)
@@ -357,6 +395,7 @@ test_destroyed_objects(void)
 	/* Still in the AEQ when the QP goes. */
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
+		qp_to_rts(qp, RDMADEV_QPT_RC);	/* an AE for a QP in RESET is stale */
 		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
@@ -366,6 +405,8 @@ test_destroyed_objects(void)
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	qp2 = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL && qp2 != NULL) {
+		qp_to_rts(qp, RDMADEV_QPT_RC);
+		qp_to_rts(qp2, RDMADEV_QPT_RC);
 		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
@@ -697,6 +738,7 @@ main(int argc, char **argv)
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_api_errors);
 	TEST_RUN(test_qp_events);
+	TEST_RUN(test_stale_qp_ae);
 	TEST_RUN(test_comm_est);
 	TEST_RUN(test_cq_and_device_events);
 	TEST_RUN(test_destroyed_objects);

@@ -100,6 +100,7 @@ static void
 test_queue(void)
 {
 	struct rdmadev_event ev[4];
+	struct rdmadev_qp_attr qa;
 	uint32_t qpn, cqn, i;
 	struct fx f;
 	int efd;
@@ -137,7 +138,15 @@ test_queue(void)
 	TEST_CHECK_EQ(ev[1].type, RDMADEV_EVENT_CQ_ERR);
 	TEST_CHECK(ev[1].cq == f.cq && ev[1].qp == NULL);
 	TEST_CHECK(!fd_readable(efd));
-	/* A QP error event finds the QP in ERR. */
+	/* A QP error event on a QP in RESET changes nothing (stale: reset since). */
+	TEST_CHECK_EQ(rdmadev_qp_async_state(f.qp, RDMADEV_QPS_ERR), -ESTALE);
+	TEST_CHECK_EQ(rdmadev_qp_get_state(f.qp), RDMADEV_QPS_RESET);
+	/* Out of RESET, a QP error event finds the QP in ERR. */
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = RDMADEV_QPS_INIT;
+	qa.port_num = 1;
+	TEST_CHECK_EQ(rdmadev_qp_modify(f.qp, &qa, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+				       RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS), 0);
 	TEST_CHECK_EQ(td_event_raise(f.id, RDMADEV_EVENT_QP_FATAL, RDMADEV_OBJ_QP, qpn, 9), 0);
 	TEST_CHECK_EQ(rdmadev_event_poll(f.id, ev, 1), 1);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(f.qp), RDMADEV_QPS_ERR);

@@ -178,7 +178,7 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 	struct rdmadev_obj *obj;
 	struct rdmadev_qp *qp;
 	struct irdma_qp *q;
-	bool err, sqe;
+	bool err, sqe, stale;
 
 	if (!irdma_ae_qp_event(a->ae, &ev.type, &err)) {
 		IRDMA_LOG(INFO, c->hw, "AE 0x%x for QP %u: no event", a->ae, a->id);
@@ -203,13 +203,23 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 		IRDMA_LOG(ERR, c->hw, "QP %u: AE 0x%x (source 0x%x, WQE %u): %s, QP to %s",
 			  a->id, a->ae, a->src, a->wqe_idx, rdmadev_event_type_name(ev.type),
 			  rdmadev_qp_state_name(vstate));
-		if (!sqe) {
-			/* Under the QP's lock: a modify running now completes first. */
-			pthread_mutex_lock(&qp->lock);
+		/* Under the QP's lock: a modify running now completes first. */
+		pthread_mutex_lock(&qp->lock);
+		stale = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE) == RDMADEV_QPS_RESET;
+		if (!stale && !sqe)
 			q->hw_state = IRDMA_QP_HW_ERROR;
-			pthread_mutex_unlock(&qp->lock);
+		pthread_mutex_unlock(&qp->lock);
+		/*
+		 * A QP the application moved to RESET after the device failed it: the AE is
+		 * about work that no longer exists (the interrupt thread may process the AEQ
+		 * after the reset), so it changes nothing and is not reported.
+		 */
+		if (stale || rdmadev_qp_async_state(qp, vstate) == -ESTALE) {
+			IRDMA_LOG(INFO, c->hw, "QP %u: AE 0x%x dropped: the QP was reset since",
+				  a->id, a->ae);
+			rdmadev_obj_put(obj);
+			return;
 		}
-		(void)rdmadev_qp_async_state(qp, vstate);
 	}
 	ev.qp = qp;
 	(void)rdmadev_event_report(dev, &ev);
