@@ -299,6 +299,56 @@ test_err_mid_stream(void)
 	pair_down(&a, &b);
 }
 
+/*
+ * The device moves the requester to ERR (RNR with rnr_retry 0) while the application moves
+ * it to RESET: the modify must succeed whatever the device did first, and the QP must come
+ * back to RTS and work.
+ */
+static void
+test_reset_after_async_error(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct e2e_conn c;
+	unsigned int i;
+
+	e2e_conn_default(&c);
+	c.rnr_retry = 0;
+	c.retry = 1;
+	c.timeout = 1;
+	s = sge_of(&ml, 0, 64);
+	r = sge_of(&mt, 0, 64);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDMADEV_WR_SEND;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	if (pair_up(&a, &b, &c) != 0)
+		goto out;
+	for (i = 0; i < 8; i++) {
+		wr.wr_id = 20 + i;
+		e2e_send(&a, &wr);	/* no receive: RNR, and the device errs the QP */
+		/* the device runs a little: the QP may be in ERROR before its AE is seen */
+		(void)e2e_idle(&d.scq, i * 8);
+		TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_RESET), 0);
+		TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_RESET), 0);
+		(void)e2e_idle(&d.scq, 64);
+		d.scq.head = d.scq.tail;
+		TEST_CHECK_EQ(e2e_rc_connect(&a, &b, &c), 0);
+	}
+	/* and the pair works */
+	e2e_fill(ml.buf, 64, 11);
+	e2e_recv(&b, 73, &r, 1);
+	wr.wr_id = 30;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 30, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	e2e_expect(&d.rcq, 73, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	TEST_CHECK(memcmp(mt.buf, ml.buf, 64) == 0);
+out:
+	pair_down(&a, &b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -323,6 +373,7 @@ main(int argc, char **argv)
 			TEST_RUN(test_rnr);
 			TEST_RUN(test_recv_too_short);
 			TEST_RUN(test_err_mid_stream);
+			TEST_RUN(test_reset_after_async_error);
 		}
 		e2e_mr_dereg(&ml);
 		e2e_mr_dereg(&mt);

@@ -288,11 +288,12 @@ irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
 	struct irdma_cqp_wqe w;
 	int ret;
 
-	if (q->hw_state == IRDMA_QP_HW_RTS) {
-		ret = irdma_qp_step(c, q, IRDMA_QP_HW_SQD);
-		if (ret != 0)
-			return ret;
-	}
+	/*
+	 * SQD may be refused: the device can have moved the QP to ERROR on its own (a fatal AE
+	 * not processed yet). ERROR is reachable from every state: go there all the same.
+	 */
+	if (q->hw_state == IRDMA_QP_HW_RTS && irdma_qp_step(c, q, IRDMA_QP_HW_SQD) != 0)
+		IRDMA_LOG(WARNING, c->hw, "QP %u: SQD refused, to ERROR directly", q->qp_id);
 	if (q->hw_state != IRDMA_QP_HW_ERROR) {
 		ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
 		if (ret != 0)
