@@ -315,8 +315,7 @@ struct rdmadev *rdmadev_get(int16_t dev_id);
 
 /**
  * Report a state the hardware moved a QP to on its own (SQE after a UD send error, ERR after
- * a fatal event): the next modify starts from it. A QP in RESET stays there (the event is
- * of its life before the reset).
+ * a fatal event): the next modify starts from it.
  *
  * @return 0, or -EINVAL for a state the hardware cannot enter (only SQE and ERR).
  */

@@ -483,13 +483,6 @@ rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&qp->lock);
-	if (qp->state == RDMADEV_QPS_RESET) {
-		/* The application reset the QP since: an event of its past does not apply. */
-		pthread_mutex_unlock(&qp->lock);
-		RDMADEV_LOG(INFO, "qp_async_state: QP %u is in RESET: stays there",
-			    rdmadev_qp_num(qp));
-		return 0;
-	}
 	qp->attr.qp_state = state;
 	/* release: publishes the state to modify and query */
 	__atomic_store_n(&qp->state, state, __ATOMIC_RELEASE);

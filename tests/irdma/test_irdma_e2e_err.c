@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_pause.h>
 
 #include "test.h"
 #include "e2e_lib.h"
@@ -349,6 +350,56 @@ out:
 	pair_down(&a, &b);
 }
 
+/*
+ * A QP destroyed with completions still in its CQs: polling afterwards returns none of them
+ * (and reads nothing of the freed QP).
+ */
+static void
+test_destroy_unpolled(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct rdmadev_cq_attr ca = { .cqe = 4 };
+	struct rdmadev_cq *spare = NULL;
+	struct rdmadev_wc wc[4];
+	uint64_t c0;
+	unsigned int i;
+
+	if (pair_up(&a, &b, NULL) != 0) {
+		pair_down(&a, &b);
+		return;
+	}
+	c0 = E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes);
+	s = sge_of(&ml, 0, 64);
+	r = sge_of(&mt, 0, 64);
+	for (i = 0; i < 4; i++) {
+		e2e_recv(&b, 80 + i, &r, 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 40 + i;
+		wr.opcode = RDMADEV_WR_SEND;
+		wr.sg_list = &s;
+		wr.num_sge = 1;
+		wr.flags = RDMADEV_SEND_SIGNALED;
+		e2e_send(&a, &wr);
+	}
+	/* let the device complete all 8 without taking the CQEs: poll another, empty CQ */
+	TEST_CHECK_EQ(rdmadev_cq_create(d.ctx, &ca, &spare), 0);
+	for (i = 0; spare != NULL && i < 1000000 &&
+	     E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes) < c0 + 8; i++) {
+		TEST_CHECK_EQ(rdmadev_poll_cq(spare, wc, 1), 0);
+		rte_pause();
+	}
+	if (spare != NULL)
+		TEST_CHECK_EQ(rdmadev_cq_destroy(spare), 0);
+	TEST_CHECK_EQ(E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes), c0 + 8);
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	TEST_CHECK_EQ(rdmadev_poll_cq(d.scq.cq, wc, RTE_DIM(wc)), 0);
+	TEST_CHECK_EQ(rdmadev_poll_cq(d.rcq.cq, wc, RTE_DIM(wc)), 0);
+	pair_down(&a, &b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -374,6 +425,7 @@ main(int argc, char **argv)
 			TEST_RUN(test_recv_too_short);
 			TEST_RUN(test_err_mid_stream);
 			TEST_RUN(test_reset_after_async_error);
+			TEST_RUN(test_destroy_unpolled);
 		}
 		e2e_mr_dereg(&ml);
 		e2e_mr_dereg(&mt);

@@ -178,7 +178,7 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 	struct rdmadev_obj *obj;
 	struct rdmadev_qp *qp;
 	struct irdma_qp *q;
-	bool err, sqe;
+	bool err, sqe, reset = false;
 
 	if (!irdma_ae_qp_event(a->ae, &ev.type, &err)) {
 		IRDMA_LOG(INFO, c->hw, "AE 0x%x for QP %u: no event", a->ae, a->id);
@@ -207,9 +207,12 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 			/* Under the QP's lock: a modify running now completes first. */
 			pthread_mutex_lock(&qp->lock);
 			q->hw_state = IRDMA_QP_HW_ERROR;
+			/* Reset since (the AE was still queued): the QP stays in RESET. */
+			reset = rdmadev_qp_get_state(qp) == RDMADEV_QPS_RESET;
 			pthread_mutex_unlock(&qp->lock);
 		}
-		(void)rdmadev_qp_async_state(qp, vstate);
+		if (!reset)
+			(void)rdmadev_qp_async_state(qp, vstate);
 	}
 	ev.qp = qp;
 	(void)rdmadev_event_report(dev, &ev);

@@ -507,6 +507,48 @@ irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_at
 	return 0;
 }
 
+/*
+ * Zero the completion context of @p q's CQEs still unpolled in ring @p r, so that poll
+ * consumes them silently instead of reading the freed QP (the kernel's irdma_clean_cqes).
+ */
+static void
+irdma_qp_clean_ring(struct irdma_cq_ring *r, const struct irdma_qp *q)
+{
+	uint32_t i = r->head, pol = r->polarity, n = 0, k;
+
+	if (r->base == NULL)
+		return;
+	while (n < r->size) {
+		struct irdma_cqe *cqe = (struct irdma_cqe *)(void *)(r->base +
+								    (size_t)i * IRDMA_CQE_SIZE);
+		uint64_t qw3 = irdma_qw_load(cqe, CQE_VALID);
+
+		if (IRDMA_GET(CQE_VALID, qw3) != pol)
+			break;
+		rte_io_rmb();
+		if (irdma_get(cqe, CQE_COMP_CTX) == (uint64_t)(uintptr_t)q)
+			irdma_set(cqe, CQE_COMP_CTX, 0);
+		for (k = irdma_cqe_slots(qw3); k > 0; k--, n++) {
+			if (++i == r->size) {
+				i = 0;
+				pol ^= 1;
+			}
+		}
+	}
+}
+
+/* Clean @p q's CQEs out of CQ @p cq (both rings of a resize). */
+static void
+irdma_qp_clean_cq(struct rdmadev_cq *cq, const struct irdma_qp *q)
+{
+	struct irdma_cq *k = cq != NULL ? cq->obj.fp.drv : NULL;
+
+	if (k == NULL)
+		return;
+	irdma_qp_clean_ring(&k->old, q);
+	irdma_qp_clean_ring(&k->cur, q);
+}
+
 int
 irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 {
@@ -521,6 +563,9 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 		return ret;
 	}
 	irdma_arp_put(c, q->arp_idx);
+	irdma_qp_clean_cq(qp->init.send_cq, q);
+	if (qp->init.recv_cq != qp->init.send_cq)
+		irdma_qp_clean_cq(qp->init.recv_cq, q);
 	irdma_qp_free(c, q);
 	qp->obj.fp.drv = NULL;
 	return 0;
