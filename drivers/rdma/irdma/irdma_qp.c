@@ -280,7 +280,7 @@ irdma_qp_step(struct irdma_ctrl *c, struct irdma_qp *q, enum irdma_qp_hw_state n
 
 /*
  * To ERROR the kernel's way: SQD first from RTS, then ERROR, then flush SQ and RQ. A QP
- * already in ERROR is flushed again (a flush that failed before is retried).
+ * already in ERROR is moved there and flushed again (a flush that failed before is retried).
  */
 static int
 irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
@@ -290,15 +290,14 @@ irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
 
 	/*
 	 * SQD may be refused: the device can have moved the QP to ERROR on its own (a fatal AE
-	 * not processed yet). ERROR is reachable from every state: go there all the same.
+	 * not processed yet). ERROR is reachable from every state: go there all the same, and
+	 * also when an AE said ERROR already (it can be stale: of the QP's life before a reset).
 	 */
 	if (q->hw_state == IRDMA_QP_HW_RTS && irdma_qp_step(c, q, IRDMA_QP_HW_SQD) != 0)
 		IRDMA_LOG(WARNING, c->hw, "QP %u: SQD refused, to ERROR directly", q->qp_id);
-	if (q->hw_state != IRDMA_QP_HW_ERROR) {
-		ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
-		if (ret != 0)
-			return ret;
-	}
+	ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
+	if (ret != 0)
+		return ret;
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_FLUSH_WQES);
 	irdma_set(&w, CQP_FLUSH_QP_ID, q->qp_id);
 	irdma_set(&w, CQP_FLUSH_SQ, 1);
