@@ -33,6 +33,7 @@
 #include "e2e_lib.h"
 
 #define FUZZ_MR_LEN	(4u * 4096u)
+#define FUZZ_DEVARGS	"irdma_model0,qps=16,cqs=16,mrs=16,mode=inline,wire=loop:fuzz"
 /*
  * Qwords 0 and 2 of every quantum (fragment addresses, the remote address) below this value
  * are offsets into the MR: the MR's address is added, so inputs (and the seed corpus) can
@@ -111,7 +112,7 @@ fuzz_setup(void)
 
 	if (test_eal_init("fuzz_model_sq", getenv("FUZZ_VERBOSE") != NULL ? NULL : quiet) < 0)
 		return -1;
-	if (e2e_dev_open(&fd, "irdma_model0,qps=16,cqs=16,mrs=16,mode=inline,wire=loop:fuzz") != 0 ||
+	if (e2e_dev_open(&fd, FUZZ_DEVARGS) != 0 ||
 	    e2e_mr_reg(&fd, NULL, &fm, FUZZ_MR_LEN, E2E_ACC_ALL) != 0 ||
 	    e2e_qp_create(&fd, &fa, RDMADEV_QPT_RC, NULL) != 0 ||
 	    e2e_qp_create(&fd, &fb, RDMADEV_QPT_RC, NULL) != 0 ||
@@ -286,7 +287,8 @@ write_corpus(const char *dir)
 			w[k].flags = (uint8_t)(seeds[i].flags | RDMADEV_SEND_SIGNALED);
 			w[k].sg_list = seeds[i].nsge != 0 ? s : NULL;
 			w[k].num_sge = seeds[i].nsge;
-			if (seeds[i].op == RDMADEV_WR_SEND_INV || seeds[i].op == RDMADEV_WR_LOCAL_INV)
+			if (seeds[i].op == RDMADEV_WR_SEND_INV ||
+			    seeds[i].op == RDMADEV_WR_LOCAL_INV)
 				w[k].invalidate_rkey = fm.rkey;
 			else
 				w[k].imm_data = 0x01020304;

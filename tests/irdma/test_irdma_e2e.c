@@ -98,7 +98,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 {
 	struct e2e_mr ma, mb, fb;
 	struct rdmadev_mr *fmr = NULL;
-	struct e2e_qp a = { 0 }, b = { 0 };
+	struct e2e_qp a = { 0 }, b = { 0 }, c = { 0 }, e = { 0 };
 	struct rdmadev_send_wr wr;
 	struct rdmadev_sge s, r;
 	struct rdmadev_wc wc;
@@ -200,6 +200,16 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
 	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_INV);
 	TEST_CHECK_EQ(wc.invalidated_rkey, rkey);
+	/* really invalid: a WRITE through the key (on a second pair, which it breaks) fails */
+	e2e_qp_create(da, &c, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(db, &e, RDMADEV_QPT_RC, NULL);
+	if (c.qp != NULL && e.qp != NULL && e2e_rc_connect(&c, &e, NULL) == 0) {
+		memcpy(save, fb.buf + 5000, sizeof(save));
+		rdma_op(&c, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64,
+			(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 15);
+		e2e_expect(&da->scq, 15, RDMADEV_WC_REM_ACCESS_ERR, -1);
+		TEST_CHECK(memcmp(fb.buf + 5000, save, sizeof(save)) == 0);
+	}
 	fast_reg(&b, fmr, &fb, 0x5b, 11);
 	rkey = rdmadev_mr_rkey(fmr);
 	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64, (uint64_t)(uintptr_t)fb.buf, rkey, 12);
@@ -221,6 +231,8 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 out:
 	e2e_qp_destroy(&a);
 	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&c);
+	e2e_qp_destroy(&e);
 	drain(da);
 	drain(db);
 	if (fmr != NULL)

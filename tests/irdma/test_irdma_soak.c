@@ -29,7 +29,7 @@
 
 #define MAX_PAIRS	8u
 #define MAX_BURST	16u
-#define SLOT		(64u * 1024u)		/* one message's room; also the largest size */
+#define SLOT		(64u * 1024u)	/* one message's room; also the largest size */
 
 /* One WR of the current round. */
 struct op {
