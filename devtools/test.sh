@@ -3,7 +3,8 @@
 # The README's test command: set up, build, and run every test suite that can run here:
 #   1. gcc release build: suites unit, stress, smoke (with hugepages when the machine has
 #      them), then the unit suite again with --no-huge, and on 1 GB pages when there are some;
-#   2. clang build (-Wall -Wextra -Werror): unit suite;
+#   2. clang build (-Wall -Wextra -Werror): unit suite, then the fuzz suite (libFuzzer on the
+#      model's SQ, bounded: 60 s);
 #   3. ASan + UBSan build: unit, stress and smoke suites;
 #   4. TSan build (clang): the concurrency (stress) suite.
 # Exits non-zero on any failure; the last line is "N passed, N failed".
@@ -82,6 +83,11 @@ if build build "gcc, release"; then
 fi
 if CC=clang build build-clang "clang, release"; then
     run_tests build-clang "clang: unit" unit
+    if meson test -C build-clang --suite fuzz --list 2>/dev/null | grep -q fuzz_model_sq; then
+        run_tests build-clang "clang: fuzz (bounded)" fuzz
+    else
+        note "clang: fuzz: skipped, clang without libFuzzer"
+    fi
 fi
 if build build-asan "gcc, ASan + UBSan" -Dbuildtype=debugoptimized \
         -Db_sanitize=address,undefined -Db_lundef=false; then

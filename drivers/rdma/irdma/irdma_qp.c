@@ -280,7 +280,7 @@ irdma_qp_step(struct irdma_ctrl *c, struct irdma_qp *q, enum irdma_qp_hw_state n
 
 /*
  * To ERROR the kernel's way: SQD first from RTS, then ERROR, then flush SQ and RQ. A QP
- * already in ERROR is flushed again (a flush that failed before is retried).
+ * already in ERROR is moved there and flushed again (a flush that failed before is retried).
  */
 static int
 irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
@@ -288,16 +288,16 @@ irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
 	struct irdma_cqp_wqe w;
 	int ret;
 
-	if (q->hw_state == IRDMA_QP_HW_RTS) {
-		ret = irdma_qp_step(c, q, IRDMA_QP_HW_SQD);
-		if (ret != 0)
-			return ret;
-	}
-	if (q->hw_state != IRDMA_QP_HW_ERROR) {
-		ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
-		if (ret != 0)
-			return ret;
-	}
+	/*
+	 * SQD may be refused: the device can have moved the QP to ERROR on its own (a fatal AE
+	 * not processed yet). ERROR is reachable from every state: go there all the same, and
+	 * also when an AE said ERROR already (it can be stale: of the QP's life before a reset).
+	 */
+	if (q->hw_state == IRDMA_QP_HW_RTS && irdma_qp_step(c, q, IRDMA_QP_HW_SQD) != 0)
+		IRDMA_LOG(WARNING, c->hw, "QP %u: SQD refused, to ERROR directly", q->qp_id);
+	ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
+	if (ret != 0)
+		return ret;
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_FLUSH_WQES);
 	irdma_set(&w, CQP_FLUSH_QP_ID, q->qp_id);
 	irdma_set(&w, CQP_FLUSH_SQ, 1);
@@ -506,6 +506,48 @@ irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_at
 	return 0;
 }
 
+/*
+ * Zero the completion context of @p q's CQEs still unpolled in ring @p r, so that poll
+ * consumes them silently instead of reading the freed QP (the kernel's irdma_clean_cqes).
+ */
+static void
+irdma_qp_clean_ring(struct irdma_cq_ring *r, const struct irdma_qp *q)
+{
+	uint32_t i = r->head, pol = r->polarity, n = 0, k;
+
+	if (r->base == NULL)
+		return;
+	while (n < r->size) {
+		struct irdma_cqe *cqe = (struct irdma_cqe *)(void *)(r->base +
+								    (size_t)i * IRDMA_CQE_SIZE);
+		uint64_t qw3 = irdma_qw_load(cqe, CQE_VALID);
+
+		if (IRDMA_GET(CQE_VALID, qw3) != pol)
+			break;
+		rte_io_rmb();
+		if (irdma_get(cqe, CQE_COMP_CTX) == (uint64_t)(uintptr_t)q)
+			irdma_set(cqe, CQE_COMP_CTX, 0);
+		for (k = irdma_cqe_slots(qw3); k > 0; k--, n++) {
+			if (++i == r->size) {
+				i = 0;
+				pol ^= 1;
+			}
+		}
+	}
+}
+
+/* Clean @p q's CQEs out of CQ @p cq (both rings of a resize). */
+static void
+irdma_qp_clean_cq(struct rdmadev_cq *cq, const struct irdma_qp *q)
+{
+	struct irdma_cq *k = cq != NULL ? cq->obj.fp.drv : NULL;
+
+	if (k == NULL)
+		return;
+	irdma_qp_clean_ring(&k->old, q);
+	irdma_qp_clean_ring(&k->cur, q);
+}
+
 int
 irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 {
@@ -520,6 +562,9 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 		return ret;
 	}
 	irdma_arp_put(c, q->arp_idx);
+	irdma_qp_clean_cq(qp->init.send_cq, q);
+	if (qp->init.recv_cq != qp->init.send_cq)
+		irdma_qp_clean_cq(qp->init.recv_cq, q);
 	irdma_qp_free(c, q);
 	qp->obj.fp.drv = NULL;
 	return 0;

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef E2E_LIB_H
+#define E2E_LIB_H
+
+/*
+ * Helpers of the end-to-end data-path tests (test_irdma_e2e.c, test_irdma_soak.c): devices,
+ * CQs, QPs and MRs on the device model through the public rdmadev API, and a completion
+ * collector that polls every CQ of every open test device (polling services an inline model,
+ * so two devices on one switch both make progress while a test waits on one of them).
+ * The WRs go through rdmadev_post_send / rdmadev_post_recv: the driver's own encoder.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <stddef.h>
+
+#include <rdmadev.h>
+
+#include "irdma_model.h"
+
+#ifndef IRDMA_TEST_MODE
+/* The model's mode in the test programs (each is built once per mode). */
+#define IRDMA_TEST_MODE "inline"
+#endif
+
+/* Device arguments of model @p n on wire @p wire in this program's mode. */
+#define E2E_DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
+	",wire=" wire
+
+/* Every right an MR or QP can have. */
+#define E2E_ACC_ALL (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE | \
+		     RDMADEV_ACCESS_REMOTE_READ)
+
+/* Canary bytes before and after every test MR (one page each, so MRs stay page aligned). */
+#define E2E_CANARY	4096u
+/* The canary's byte value. */
+#define E2E_CANARY_BYTE	0xa5u
+/* Completions a CQ record holds before the test consumes them. */
+#define E2E_CQ_REC	2048u
+
+/* Completions collected from one CQ, consumed in order. */
+struct e2e_cqrec {
+	struct rdmadev_cq *cq;
+	struct rdmadev_wc wc[E2E_CQ_REC];
+	unsigned int head;	/* next to consume */
+	unsigned int tail;	/* next free */
+	unsigned int overflow;	/* completions lost because the record was full */
+};
+
+/* A device with one context, two PDs, a send CQ and a receive CQ. */
+struct e2e_dev {
+	int16_t id;
+	struct rdmadev_ctx *ctx;
+	struct rdmadev_pd *pd;
+	struct rdmadev_pd *pd2;
+	struct e2e_cqrec scq;
+	struct e2e_cqrec rcq;
+	uint8_t gid[16];
+	uint8_t mac[6];
+};
+
+/* A QP. */
+struct e2e_qp {
+	struct e2e_dev *dev;
+	struct rdmadev_qp *qp;
+	uint32_t qpn;
+};
+
+/* A registered buffer inside a canary-guarded allocation. */
+struct e2e_mr {
+	uint8_t *mem;		/* allocation: canary, buffer, canary */
+	uint8_t *buf;		/* the registered bytes */
+	uint64_t len;
+	struct rdmadev_mr *mr;
+	uint32_t lkey;
+	uint32_t rkey;
+};
+
+/* Connection parameters of an RC pair. */
+struct e2e_conn {
+	uint32_t mtu;		/* enum rdmadev_mtu */
+	uint32_t access;	/* remote rights of the QPs */
+	uint8_t retry;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	uint8_t timeout;
+};
+
+int e2e_dev_open(struct e2e_dev *d, const char *devargs);
+/* Close @p d: every test object must be gone (rdmadev_close reports 0 leaks). */
+void e2e_dev_close(struct e2e_dev *d);
+
+int e2e_mr_reg(struct e2e_dev *d, struct rdmadev_pd *pd, struct e2e_mr *m, uint64_t len,
+	       uint32_t access);
+void e2e_mr_dereg(struct e2e_mr *m);
+/* True when both canaries of @p m are intact. */
+bool e2e_canary_ok(const struct e2e_mr *m);
+
+/* An RC or UD QP with deep queues, 13 SGEs and 101 inline bytes, on @p d's CQs and PD. */
+int e2e_qp_create(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
+		  struct rdmadev_pd *pd);
+void e2e_qp_destroy(struct e2e_qp *p);
+void e2e_conn_default(struct e2e_conn *c);
+/* Connect RC QPs @p a and @p b to each other (@p c NULL: e2e_conn_default()). */
+int e2e_rc_connect(struct e2e_qp *a, struct e2e_qp *b, const struct e2e_conn *c);
+/* A UD QP to RTS with Q_Key @p qkey. */
+int e2e_ud_up(struct e2e_qp *p, uint32_t qkey);
+int e2e_qp_to(struct e2e_qp *p, enum rdmadev_qp_state s);
+
+/* Post one send WR; true when the driver took it. */
+bool e2e_send(struct e2e_qp *p, const struct rdmadev_send_wr *wr);
+/* Post one receive of @p n SGEs with @p wr_id. */
+bool e2e_recv(struct e2e_qp *p, uint64_t wr_id, const struct rdmadev_sge *sge, uint16_t n);
+
+/* Poll every CQ of every open test device once. */
+void e2e_collect(void);
+/* Collect until @p r holds @p n completions (bounded); false if they did not come. */
+bool e2e_wait(struct e2e_cqrec *r, unsigned int n);
+/* Take the oldest completion of @p r (false when none). */
+bool e2e_take(struct e2e_cqrec *r, struct rdmadev_wc *wc);
+/* Wait for one completion on @p r and take it. */
+bool e2e_next(struct e2e_cqrec *r, struct rdmadev_wc *wc);
+/* Collect @p n times and return how many completions @p r holds (nothing consumed). */
+unsigned int e2e_idle(struct e2e_cqrec *r, unsigned int n);
+/* Expect the next completion of @p r: @p wr_id, @p status, @p opcode (opcode ignored for
+ * errors other than success). */
+void e2e_expect(struct e2e_cqrec *r, uint64_t wr_id, enum rdmadev_wc_status status,
+		int opcode);
+
+/* Model statistic @p field of device @p d (e.g. ceqes). */
+uint64_t e2e_stat(struct e2e_dev *d, size_t off);
+#define E2E_STAT(d, field) e2e_stat((d), offsetof(struct irdma_model_stats, field))
+
+void e2e_fill(uint8_t *p, size_t n, uint64_t seed);
+uint64_t e2e_rand(uint64_t *s);
+
+#endif /* E2E_LIB_H */

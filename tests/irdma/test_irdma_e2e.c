@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The data path end to end: WRs posted through rdmadev_post_send / rdmadev_post_recv (the
+ * irdma PMD's own WQE encoder), executed by the device model, completions read through
+ * rdmadev_poll_cq. Every gen2 opcode between two RC QPs (one device on a loop wire, and two
+ * devices on one loop switch) and over UD, data checked byte for byte; READ sizes across
+ * path MTUs; inline lengths and SGE counts; unsignaled WRs, ordering, fences; CQ arming;
+ * every error path with exactly one completion per signaled WR; restrack clean at the end.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_malloc.h>
+
+#include "test.h"
+#include "e2e_lib.h"
+
+#define MR_LEN	(64u * 1024u)
+
+/* Fill a send WR. */
+static void
+wr_init(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op, const struct rdmadev_sge *sge,
+	uint16_t nsge)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = id;
+	wr->opcode = op;
+	wr->sg_list = sge;
+	wr->num_sge = nsge;
+	wr->flags = RDMADEV_SEND_SIGNALED;
+}
+
+static struct rdmadev_sge
+sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
+{
+	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
+}
+
+/* Drop every collected completion of @p d. */
+static void
+drain(struct e2e_dev *d)
+{
+	(void)e2e_idle(&d->scq, 64);
+	d->scq.head = d->scq.tail;
+	d->rcq.head = d->rcq.tail;
+}
+
+/* Fast-register @p fmr over the 4 pages at @p m's start with @p key; b's SQ completes it. */
+static void
+fast_reg(struct e2e_qp *b, struct rdmadev_mr *fmr, const struct e2e_mr *m, uint8_t key,
+	 uint64_t id)
+{
+	struct rdmadev_send_wr wr;
+	uint64_t pages[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		pages[i] = rte_mem_virt2iova(m->buf + 4096 * i);
+	wr_init(&wr, id, RDMADEV_WR_FAST_REG, NULL, 0);
+	wr.fast_reg.mr = fmr;
+	wr.fast_reg.page_list = pages;
+	wr.fast_reg.nb_pages = 4;
+	wr.fast_reg.page_shift = 12;
+	wr.fast_reg.iova = (uint64_t)(uintptr_t)m->buf;
+	wr.fast_reg.length = 4 * 4096;
+	wr.fast_reg.access = E2E_ACC_ALL;
+	wr.fast_reg.key = key;
+	e2e_send(b, &wr);
+	e2e_expect(&b->dev->scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_REG_MR);
+	TEST_CHECK_EQ(rdmadev_mr_rkey(fmr) & 0xff, key);
+}
+
+/* One RDMA op of @p len bytes from @p a at offset @p loff to @p rva / @p rkey, signaled. */
+static void
+rdma_op(struct e2e_qp *a, uint8_t op, const struct e2e_mr *m, uint64_t loff, uint32_t len,
+	uint64_t rva, uint32_t rkey, uint64_t id)
+{
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s = sge_of(m, loff, len);
+
+	wr_init(&wr, id, op, &s, 1);
+	wr.rdma.remote_addr = rva;
+	wr.rdma.rkey = rkey;
+	e2e_send(a, &wr);
+}
+
+/* Every gen2 opcode from a to b (b on @p db), data checked. */
+static void
+rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
+{
+	struct e2e_mr ma, mb, fb;
+	struct rdmadev_mr *fmr = NULL;
+	struct e2e_qp a = { 0 }, b = { 0 }, c = { 0 }, e = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct rdmadev_wc wc;
+	uint32_t rkey;
+	uint8_t save[64];
+
+	e2e_mr_reg(da, NULL, &ma, MR_LEN, E2E_ACC_ALL);
+	e2e_mr_reg(db, NULL, &mb, MR_LEN, E2E_ACC_ALL);
+	e2e_mr_reg(db, NULL, &fb, 4 * 4096, E2E_ACC_ALL);
+	TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(db->pd, 4, &fmr), 0);
+	e2e_qp_create(da, &a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(db, &b, RDMADEV_QPT_RC, NULL);
+	if (ma.mr == NULL || mb.mr == NULL || fb.mr == NULL || fmr == NULL ||
+	    e2e_rc_connect(&a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(ma.buf, MR_LEN, 1);
+
+	/* SEND, SEND_IMM, solicited SEND */
+	s = sge_of(&ma, 0, 1000);
+	r = sge_of(&mb, 0, 4096);
+	e2e_recv(&b, 100, &r, 1);
+	wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
+	e2e_send(&a, &wr);
+	e2e_expect(&da->scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&db->rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 100);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV);
+	TEST_CHECK_EQ(wc.byte_len, 1000);
+	TEST_CHECK_EQ(wc.qp_num, b.qpn);
+	TEST_CHECK_EQ(wc.wc_flags & (RDMADEV_WC_WITH_IMM | RDMADEV_WC_WITH_INV), 0);
+	TEST_CHECK(memcmp(mb.buf, ma.buf, 1000) == 0);
+
+	s = sge_of(&ma, 1000, 77);
+	e2e_recv(&b, 101, &r, 1);
+	wr_init(&wr, 2, RDMADEV_WR_SEND_IMM, &s, 1);
+	wr.flags |= RDMADEV_SEND_SOLICITED;
+	wr.imm_data = rte_cpu_to_be_32(0x12345678);
+	e2e_send(&a, &wr);
+	e2e_expect(&da->scq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&db->rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 101);
+	TEST_CHECK_EQ(wc.byte_len, 77);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_IMM);
+	TEST_CHECK_EQ(wc.imm_data, rte_cpu_to_be_32(0x12345678));
+	TEST_CHECK(memcmp(mb.buf, ma.buf + 1000, 77) == 0);
+
+	/* RDMA WRITE, WRITE with immediate (consumes a receive), READ */
+	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 2000, 5000,
+		(uint64_t)(uintptr_t)mb.buf + 8192, mb.rkey, 3);
+	e2e_expect(&da->scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK(memcmp(mb.buf + 8192, ma.buf + 2000, 5000) == 0);
+	e2e_recv(&b, 102, &r, 1);
+	s = sge_of(&ma, 300, 3000);
+	wr_init(&wr, 4, RDMADEV_WR_RDMA_WRITE_IMM, &s, 1);
+	wr.imm_data = rte_cpu_to_be_32(0xfeedf00d);
+	wr.rdma.remote_addr = (uint64_t)(uintptr_t)mb.buf + 20000;
+	wr.rdma.rkey = mb.rkey;
+	e2e_send(&a, &wr);
+	e2e_expect(&da->scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK(e2e_next(&db->rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 102);
+	TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV_RDMA_IMM);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_IMM);
+	TEST_CHECK_EQ(wc.imm_data, rte_cpu_to_be_32(0xfeedf00d));
+	TEST_CHECK(memcmp(mb.buf + 20000, ma.buf + 300, 3000) == 0);
+	e2e_fill(mb.buf + 30000, 6000, 9);
+	rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 40000, 6000,
+		(uint64_t)(uintptr_t)mb.buf + 30000, mb.rkey, 5);
+	e2e_expect(&da->scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+	TEST_CHECK(memcmp(ma.buf + 40000, mb.buf + 30000, 6000) == 0);
+
+	/* NOP */
+	wr_init(&wr, 6, RDMADEV_WR_NOP, NULL, 0);
+	e2e_send(&a, &wr);
+	e2e_expect(&da->scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_NOP);
+
+	/* FAST_REG at b, then a writes and reads through the new key */
+	fast_reg(&b, fmr, &fb, 0x5a, 7);
+	rkey = rdmadev_mr_rkey(fmr);
+	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 100, 9000,
+		(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 8);
+	e2e_expect(&da->scq, 8, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK(memcmp(fb.buf + 5000, ma.buf + 100, 9000) == 0);
+	rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 50000, 9000,
+		(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 9);
+	e2e_expect(&da->scq, 9, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+	TEST_CHECK(memcmp(ma.buf + 50000, ma.buf + 100, 9000) == 0);
+
+	/* SEND_INV invalidates it at b: delivered with the key; FAST_REG again then works */
+	e2e_recv(&b, 103, &r, 1);
+	s = sge_of(&ma, 0, 16);
+	wr_init(&wr, 10, RDMADEV_WR_SEND_INV, &s, 1);
+	wr.invalidate_rkey = rkey;
+	e2e_send(&a, &wr);
+	e2e_expect(&da->scq, 10, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&db->rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 103);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_INV);
+	TEST_CHECK_EQ(wc.invalidated_rkey, rkey);
+	/* really invalid: a WRITE through the key (on a second pair, which it breaks) fails */
+	e2e_qp_create(da, &c, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(db, &e, RDMADEV_QPT_RC, NULL);
+	if (c.qp != NULL && e.qp != NULL && e2e_rc_connect(&c, &e, NULL) == 0) {
+		memcpy(save, fb.buf + 5000, sizeof(save));
+		rdma_op(&c, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64,
+			(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 15);
+		e2e_expect(&da->scq, 15, RDMADEV_WC_REM_ACCESS_ERR, -1);
+		TEST_CHECK(memcmp(fb.buf + 5000, save, sizeof(save)) == 0);
+	}
+	fast_reg(&b, fmr, &fb, 0x5b, 11);
+	rkey = rdmadev_mr_rkey(fmr);
+	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64, (uint64_t)(uintptr_t)fb.buf, rkey, 12);
+	e2e_expect(&da->scq, 12, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK(memcmp(fb.buf, ma.buf, 64) == 0);
+
+	/* LOCAL_INV at b: the key is dead, a's WRITE through it fails and touches nothing */
+	wr_init(&wr, 13, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	wr.invalidate_rkey = rkey;
+	e2e_send(&b, &wr);
+	e2e_expect(&db->scq, 13, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
+	TEST_CHECK_EQ(e2e_idle(&db->rcq, 100), 0);	/* WRITE / READ / NOP: no receive side */
+	memcpy(save, fb.buf, sizeof(save));
+	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 5000, 64, (uint64_t)(uintptr_t)fb.buf, rkey, 14);
+	e2e_expect(&da->scq, 14, RDMADEV_WC_REM_ACCESS_ERR, -1);
+	TEST_CHECK(memcmp(fb.buf, save, sizeof(save)) == 0);
+	TEST_CHECK(e2e_canary_ok(&fb) && e2e_canary_ok(&mb) && e2e_canary_ok(&ma));
+	TEST_CHECK_EQ(e2e_idle(&da->scq, 100), 0);	/* exactly one completion each */
+out:
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&c);
+	e2e_qp_destroy(&e);
+	drain(da);
+	drain(db);
+	if (fmr != NULL)
+		TEST_CHECK_EQ(rdmadev_mr_dereg(fmr), 0);
+	e2e_mr_dereg(&fb);
+	e2e_mr_dereg(&mb);
+	e2e_mr_dereg(&ma);
+}
+
+static void
+test_rc_opcodes_one_dev(void)
+{
+	static struct e2e_dev d;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2e1")) == 0)
+		rc_opcodes(&d, &d);
+	e2e_dev_close(&d);
+}
+
+static void
+test_rc_opcodes_two_devs(void)
+{
+	static struct e2e_dev d0, d1 = { .id = -1 };
+
+	if (e2e_dev_open(&d0, E2E_DEVARGS(0, "loop:e2e2")) == 0 &&
+	    e2e_dev_open(&d1, E2E_DEVARGS(1, "loop:e2e2")) == 0)
+		rc_opcodes(&d0, &d1);
+	e2e_dev_close(&d1);
+	e2e_dev_close(&d0);
+}
+
+/* A connected RC pair on @p d with connection @p c (NULL: default). */
+static int
+pair_up(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b, const struct e2e_conn *c)
+{
+	e2e_qp_create(d, a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(d, b, RDMADEV_QPT_RC, NULL);
+	if (a->qp == NULL || b->qp == NULL)
+		return -1;
+	return e2e_rc_connect(a, b, c);
+}
+
+static void
+pair_down(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b)
+{
+	e2e_qp_destroy(a);
+	e2e_qp_destroy(b);
+	drain(d);
+}
+
+/* READs of 1 B .. 1 MiB at every path MTU, data checked. */
+static void
+test_read_sizes_mtus(void)
+{
+	static const uint32_t sizes[] = { 1, 2, 255, 256, 257, 1023, 1024, 1025, 2048, 4095,
+					  4096, 4097, 12345, 65536, 1u << 20 };
+	static struct e2e_dev d;
+	struct e2e_mr ml, mr;
+	struct e2e_conn c;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	uint32_t mtu;
+	unsigned int i, bad = 0, done = 0;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2esz")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &ml, 1u << 20, E2E_ACC_ALL);
+	e2e_mr_reg(&d, NULL, &mr, 1u << 20, E2E_ACC_ALL);
+	if (ml.mr == NULL || mr.mr == NULL)
+		goto out;
+	for (mtu = RDMADEV_MTU_256; mtu <= RDMADEV_MTU_4096; mtu++) {
+		e2e_conn_default(&c);
+		c.mtu = mtu;
+		if (pair_up(&d, &a, &b, &c) != 0) {
+			pair_down(&d, &a, &b);
+			break;
+		}
+		for (i = 0; i < RTE_DIM(sizes); i++) {
+			e2e_fill(mr.buf, sizes[i], mtu * 100 + i);
+			memset(ml.buf, 0, sizes[i] + (sizes[i] < ml.len));
+			rdma_op(&a, RDMADEV_WR_RDMA_READ, &ml, 0, sizes[i],
+				(uint64_t)(uintptr_t)mr.buf, mr.rkey, i);
+			e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+			if (memcmp(ml.buf, mr.buf, sizes[i]) != 0 ||
+			    (sizes[i] < ml.len && ml.buf[sizes[i]] != 0)) {
+				printf("# READ of %u B at MTU %u differs\n", sizes[i],
+				       128u << mtu);
+				bad++;
+			}
+			done++;
+		}
+		pair_down(&d, &a, &b);
+	}
+	printf("# %u READs checked, %u differ\n", done, bad);
+	TEST_CHECK_EQ(done, 5 * RTE_DIM(sizes));
+	TEST_CHECK_EQ(bad, 0);
+	TEST_CHECK(e2e_canary_ok(&ml) && e2e_canary_ok(&mr));
+out:
+	e2e_mr_dereg(&ml);
+	e2e_mr_dereg(&mr);
+out_dev:
+	e2e_dev_close(&d);
+}
+
+/* Inline SENDs and WRITEs at the layout's boundaries; gather and scatter over 1..13 SGEs. */
+static void
+test_inline_and_sges(void)
+{
+	static const uint32_t inl[] = { 0, 1, 8, 9, 39, 40, 70, 71, 100, 101 };
+	static struct e2e_dev d;
+	struct rdmadev_sge s[13], r[13];
+	struct rdmadev_send_wr wr;
+	struct rdmadev_wc wc;
+	struct e2e_mr m;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	uint8_t data[101];
+	unsigned int i, n, k;
+	uint32_t total;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2einl")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
+	if (m.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+		goto out;
+	for (i = 0; i < RTE_DIM(inl); i++) {
+		e2e_fill(data, sizeof(data), 40 + i);
+		memset(m.buf + 32768, 0xee, 256);
+		r[0] = sge_of(&m, 32768, 256);
+		e2e_recv(&b, 200 + i, r, 1);
+		s[0] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)data, inl[i], 0 };
+		wr_init(&wr, i, RDMADEV_WR_SEND, s, 1);
+		wr.flags |= RDMADEV_SEND_INLINE;
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 200 + i);
+		TEST_CHECK_EQ(wc.byte_len, inl[i]);
+		TEST_CHECK(memcmp(m.buf + 32768, data, inl[i]) == 0);
+		TEST_CHECK_EQ(m.buf[32768 + inl[i]], 0xee);
+		/* inline WRITE, two SGEs of inline data */
+		s[0].length = inl[i] / 2;
+		s[1] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)data + inl[i] / 2,
+					     inl[i] - inl[i] / 2, 0 };
+		wr_init(&wr, 300 + i, RDMADEV_WR_RDMA_WRITE, s, 2);
+		wr.flags |= RDMADEV_SEND_INLINE;
+		wr.rdma.remote_addr = (uint64_t)(uintptr_t)m.buf + 40000;
+		wr.rdma.rkey = m.rkey;
+		memset(m.buf + 40000, 0xee, 256);
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, 300 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+		TEST_CHECK(memcmp(m.buf + 40000, data, inl[i]) == 0);
+		TEST_CHECK_EQ(m.buf[40000 + inl[i]], 0xee);
+	}
+	/* n gather SGEs of 100 + k bytes scattered into 14 - n receive SGEs */
+	e2e_fill(m.buf, 16384, 77);
+	for (n = 1; n <= 13; n++) {
+		total = 0;
+		for (k = 0; k < n; k++) {
+			s[k] = sge_of(&m, 1000 * k + k, 100 + k);
+			total += 100 + k;
+		}
+		memset(m.buf + 32768, 0, 16384);
+		for (k = 0; k < 14 - n; k++)
+			r[k] = sge_of(&m, 32768 + 1024 * k,
+				      k == 13 - n ? 2048 : total / (14 - n));
+		e2e_recv(&b, 500 + n, r, (uint16_t)(14 - n));
+		wr_init(&wr, 400 + n, RDMADEV_WR_SEND, s, (uint16_t)n);
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, 400 + n, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 500 + n);
+		TEST_CHECK_EQ(wc.byte_len, total);
+		/* reassemble both sides and compare */
+		{
+			uint8_t want[2048], got[2048];
+			uint32_t off = 0, left = total;
+
+			for (k = 0; k < n; k++) {
+				memcpy(want + off, m.buf + 1000 * k + k, 100 + k);
+				off += 100 + k;
+			}
+			off = 0;
+			for (k = 0; k < 14 - n && left > 0; k++) {
+				uint32_t c = RTE_MIN(left, r[k].length);
+
+				memcpy(got + off, m.buf + 32768 + 1024 * k, c);
+				off += c;
+				left -= c;
+			}
+			TEST_CHECK(memcmp(want, got, total) == 0);
+		}
+		/* the same list as a WRITE gather */
+		wr_init(&wr, 600 + n, RDMADEV_WR_RDMA_WRITE, s, (uint16_t)n);
+		wr.rdma.remote_addr = (uint64_t)(uintptr_t)m.buf + 50000;
+		wr.rdma.rkey = m.rkey;
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, 600 + n, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+		TEST_CHECK(memcmp(m.buf + 50000 + total - (100 + n - 1),
+				  m.buf + 1000 * (n - 1) + n - 1, 100 + n - 1) == 0);
+	}
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 100) + e2e_idle(&d.rcq, 1), 0);
+out:
+	pair_down(&d, &a, &b);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
+/* Unsignaled WRs, many in flight completing in order, and a read fence. */
+static void
+test_order_unsignaled_fence(void)
+{
+	static struct e2e_dev d;
+	struct rdmadev_send_wr wrs[64];
+	struct rdmadev_sge s[64];
+	struct rdmadev_wc wc;
+	struct e2e_mr m, t;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	unsigned int i, seen = 0, inorder = 1;
+	int err = 0;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eord")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, 1u << 20, E2E_ACC_ALL);
+	e2e_mr_reg(&d, NULL, &t, 1u << 20, E2E_ACC_ALL);
+	if (m.mr == NULL || t.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 1u << 20, 5);
+	/* 64 WRITEs of growing size in one burst, every 4th signaled */
+	for (i = 0; i < 64; i++) {
+		s[i] = sge_of(&m, 16384 * i, 100 + 250 * i);
+		wr_init(&wrs[i], 1000 + i, RDMADEV_WR_RDMA_WRITE, &s[i], 1);
+		wrs[i].flags = i % 4 == 3 ? RDMADEV_SEND_SIGNALED : 0;
+		wrs[i].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 16384 * i;
+		wrs[i].rdma.rkey = t.rkey;
+	}
+	TEST_CHECK_EQ(rdmadev_post_send(a.qp, wrs, 64, &err), 64);
+	TEST_CHECK_EQ(err, 0);
+	TEST_CHECK(e2e_wait(&d.scq, 16));
+	while (e2e_take(&d.scq, &wc)) {
+		if (wc.wr_id != 1000 + 4 * seen + 3 || wc.status != RDMADEV_WC_SUCCESS)
+			inorder = 0;
+		seen++;
+	}
+	TEST_CHECK_EQ(seen, 16);
+	TEST_CHECK(inorder);
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 200), 0);
+	for (i = 0; i < 64; i++)
+		TEST_CHECK(memcmp(t.buf + 16384 * i, m.buf + 16384 * i, 100 + 250 * i) == 0);
+	/* Read fence: READ 256 KiB of t into m, then WRITE that local copy back to t + 512 KiB
+	 * with FENCE: the WRITE must carry the READ's data. */
+	e2e_fill(t.buf, 256 * 1024, 6);
+	memset(m.buf, 0, 256 * 1024);
+	s[0] = sge_of(&m, 0, 256 * 1024);
+	wr_init(&wrs[0], 1, RDMADEV_WR_RDMA_READ, &s[0], 1);
+	wrs[0].flags = 0;
+	wrs[0].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf;
+	wrs[0].rdma.rkey = t.rkey;
+	wr_init(&wrs[1], 2, RDMADEV_WR_RDMA_WRITE, &s[0], 1);
+	wrs[1].flags |= RDMADEV_SEND_FENCE;
+	wrs[1].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 512 * 1024;
+	wrs[1].rdma.rkey = t.rkey;
+	TEST_CHECK_EQ(rdmadev_post_send(a.qp, wrs, 2, &err), 2);
+	e2e_expect(&d.scq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK(memcmp(t.buf + 512 * 1024, t.buf, 256 * 1024) == 0);
+	/* Local fence on a SEND after a WRITE; sig_all-like: everything signaled, in order */
+	for (i = 0; i < 32; i++) {
+		s[i] = sge_of(&m, 1024 * i, 64);
+		wr_init(&wrs[i], 2000 + i, i % 2 ? RDMADEV_WR_NOP : RDMADEV_WR_RDMA_WRITE,
+			i % 2 ? NULL : &s[i], i % 2 ? 0 : 1);
+		wrs[i].flags |= i % 8 == 0 ? RDMADEV_SEND_LOCAL_FENCE : 0;
+		wrs[i].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 1024 * i;
+		wrs[i].rdma.rkey = t.rkey;
+	}
+	TEST_CHECK_EQ(rdmadev_post_send(a.qp, wrs, 32, &err), 32);
+	for (i = 0; i < 32; i++)
+		e2e_expect(&d.scq, 2000 + i, RDMADEV_WC_SUCCESS,
+			   i % 2 ? RDMADEV_WC_NOP : RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 100) + e2e_idle(&d.rcq, 1), 0);
+out:
+	pair_down(&d, &a, &b);
+	e2e_mr_dereg(&m);
+	e2e_mr_dereg(&t);
+out_dev:
+	e2e_dev_close(&d);
+}
+
+/* Wait (bounded) until the model's CEQE count reaches @p n. */
+static void
+ceqes_reach(struct e2e_dev *d, uint64_t n)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (E2E_STAT(d, ceqes) < n && rte_get_timer_cycles() < deadline)
+		e2e_collect();
+}
+
+/* rdmadev_cq_arm: solicited-only arms fire on a solicited SEND only; next arms on any. */
+static void
+test_cq_arm(void)
+{
+	static struct e2e_dev d;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct e2e_mr m;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	uint64_t c0;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2earm")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, 8192, E2E_ACC_ALL);
+	if (m.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+		goto out;
+	s = sge_of(&m, 0, 64);
+	r = sge_of(&m, 4096, 64);
+	TEST_CHECK_EQ(rdmadev_cq_arm(d.rcq.cq, 1), 0);
+	c0 = E2E_STAT(&d, ceqes);
+	e2e_recv(&b, 1, &r, 1);
+	wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
+	e2e_send(&a, &wr);
+	e2e_expect(&d.rcq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0);
+	e2e_recv(&b, 2, &r, 1);
+	wr.flags |= RDMADEV_SEND_SOLICITED;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.rcq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	ceqes_reach(&d, c0 + 1);
+	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0 + 1);
+	/* consumed: the next solicited SEND raises nothing until armed again */
+	e2e_recv(&b, 3, &r, 1);
+	e2e_send(&a, &wr);
+	e2e_expect(&d.rcq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0 + 1);
+	TEST_CHECK_EQ(rdmadev_cq_arm(d.rcq.cq, 0), 0);
+	e2e_recv(&b, 4, &r, 1);
+	wr.flags &= (uint8_t)~RDMADEV_SEND_SOLICITED;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.rcq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	ceqes_reach(&d, c0 + 2);
+	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0 + 2);
+	/* the send CQ, armed, fires on a's SEND completion */
+	TEST_CHECK_EQ(rdmadev_cq_arm(d.scq.cq, 0), 0);
+	e2e_recv(&b, 5, &r, 1);
+	e2e_send(&a, &wr);
+	e2e_expect(&d.rcq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	ceqes_reach(&d, c0 + 3);
+	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0 + 3);
+out:
+	pair_down(&d, &a, &b);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
+/* UD: SEND and SEND_IMM with an AH, remote QPN and Q_Key; a wrong Q_Key is dropped. */
+static void
+test_ud(void)
+{
+	static struct e2e_dev d;
+	struct rdmadev_ah_attr aa;
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct rdmadev_wc wc;
+	struct e2e_mr m;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	uint64_t drops;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eud")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&d, &a, RDMADEV_QPT_UD, NULL);
+	e2e_qp_create(&d, &b, RDMADEV_QPT_UD, NULL);
+	if (m.mr == NULL || a.qp == NULL || b.qp == NULL || e2e_ud_up(&a, 0x1111) != 0 ||
+	    e2e_ud_up(&b, 0x2222) != 0)
+		goto out;
+	memset(&aa, 0, sizeof(aa));
+	memcpy(aa.dgid, d.gid, 16);
+	memcpy(aa.dmac, d.mac, 6);
+	aa.hop_limit = 64;
+	aa.vlan_id = 0xffff;
+	aa.port_num = 1;
+	TEST_CHECK_EQ(rdmadev_ah_create(d.pd, &aa, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	e2e_fill(m.buf, 4096, 8);
+	s = sge_of(&m, 0, 1000);
+	r = sge_of(&m, 8192, 4096);
+	e2e_recv(&b, 50, &r, 1);
+	wr_init(&wr, 1, RDMADEV_WR_SEND_IMM, &s, 1);
+	wr.imm_data = rte_cpu_to_be_32(0xabcd1234);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = b.qpn;
+	wr.ud.remote_qkey = 0x2222;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 50);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV);
+	TEST_CHECK_EQ(wc.byte_len, 1000);
+	TEST_CHECK_EQ(wc.src_qp, a.qpn);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_IMM);
+	TEST_CHECK_EQ(wc.imm_data, rte_cpu_to_be_32(0xabcd1234));
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_SMAC);
+	TEST_CHECK(memcmp(wc.smac, d.mac, 6) == 0);
+	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 1000) == 0);
+	/* wrong Q_Key: the sender completes, the receiver drops it (its receive stays) */
+	drops = E2E_STAT(&d, rx_qkey_drops);
+	e2e_recv(&b, 51, &r, 1);
+	wr_init(&wr, 2, RDMADEV_WR_SEND, &s, 1);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = b.qpn;
+	wr.ud.remote_qkey = 0x999;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 500), 0);
+	TEST_CHECK_EQ(E2E_STAT(&d, rx_qkey_drops), drops + 1);
+	/* the right one takes the receive posted before */
+	s = sge_of(&m, 2000, 333);
+	wr.ud.remote_qkey = 0x2222;
+	wr.wr_id = 3;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 51);
+	TEST_CHECK_EQ(wc.byte_len, 333);
+	TEST_CHECK_EQ(wc.wc_flags & RDMADEV_WC_WITH_IMM, 0);
+	TEST_CHECK(memcmp(m.buf + 8192, m.buf + 2000, 333) == 0);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100) + e2e_idle(&d.scq, 1), 0);
+	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+out:
+	pair_down(&d, &a, &b);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_e2e_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_rc_opcodes_one_dev);
+	TEST_RUN(test_rc_opcodes_two_devs);
+	TEST_RUN(test_read_sizes_mtus);
+	TEST_RUN(test_inline_and_sges);
+	TEST_RUN(test_order_unsignaled_fence);
+	TEST_RUN(test_cq_arm);
+	TEST_RUN(test_ud);
+	rte_eal_cleanup();
+	return test_done();
+}

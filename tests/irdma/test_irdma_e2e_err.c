@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The data path's error paths end to end (PMD WQEs executed by the model, completions
+ * through rdmadev_poll_cq): bad lkey, bad rkey, PD mismatch, access rights, bounds, RNR
+ * exhausted and recovered, a QP moved to ERR mid-stream, a SEND longer than the receive.
+ * Exactly one completion per signaled WR, with the right status, the rest flushed; target
+ * memory and the canaries around every MR untouched.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_pause.h>
+
+#include "test.h"
+#include "e2e_lib.h"
+
+#define MR_LEN	(64u * 1024u)
+
+/* The device and MRs every case shares. */
+static struct e2e_dev d;
+static struct e2e_mr ml;	/* local, every right */
+static struct e2e_mr mt;	/* target, every right */
+static struct e2e_mr mro;	/* target, local write only */
+static struct e2e_mr mwo;	/* target, remote write but no remote read */
+static struct e2e_mr mpd2;	/* target, every right, in the other PD */
+
+static void
+wr_rdma(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op, struct rdmadev_sge *s,
+	uint64_t rva, uint32_t rkey)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = id;
+	wr->opcode = op;
+	wr->sg_list = s;
+	wr->num_sge = s != NULL ? 1 : 0;
+	wr->flags = RDMADEV_SEND_SIGNALED;
+	wr->rdma.remote_addr = rva;
+	wr->rdma.rkey = rkey;
+}
+
+static struct rdmadev_sge
+sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
+{
+	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
+}
+
+static int
+pair_up(struct e2e_qp *a, struct e2e_qp *b, const struct e2e_conn *c)
+{
+	e2e_qp_create(&d, a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&d, b, RDMADEV_QPT_RC, NULL);
+	if (a->qp == NULL || b->qp == NULL)
+		return -1;
+	return e2e_rc_connect(a, b, c);
+}
+
+/* Check that nothing more completes, then destroy the pair. */
+static void
+pair_down(struct e2e_qp *a, struct e2e_qp *b)
+{
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 200), 0);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 1), 0);
+	e2e_qp_destroy(a);
+	e2e_qp_destroy(b);
+	(void)e2e_idle(&d.scq, 16);
+	d.scq.head = d.scq.tail;
+	d.rcq.head = d.rcq.tail;
+}
+
+/*
+ * One RDMA op (WRITE or READ) of @p len bytes at @p rva / @p rkey that the responder must
+ * refuse: the requester completes with REM_ACCESS_ERR, @p t's bytes and canaries unchanged.
+ */
+static void
+remote_err(const char *what, uint8_t op, uint64_t rva, uint32_t rkey, uint32_t len,
+	   struct e2e_mr *t)
+{
+	static uint8_t save[MR_LEN];
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s;
+
+	printf("# remote error: %s\n", what);
+	e2e_fill(t->buf, t->len, 99);
+	memcpy(save, t->buf, t->len);
+	e2e_fill(ml.buf, ml.len, 98);
+	if (pair_up(&a, &b, NULL) == 0) {
+		s = sge_of(&ml, 0, len);
+		wr_rdma(&wr, 7, op, &s, rva, rkey);
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, 7, RDMADEV_WC_REM_ACCESS_ERR, -1);
+		TEST_CHECK(memcmp(t->buf, save, t->len) == 0);
+		TEST_CHECK(e2e_canary_ok(t) && e2e_canary_ok(&ml));
+		if (op == RDMADEV_WR_RDMA_READ) {
+			uint8_t want[MR_LEN / 16];
+
+			e2e_fill(want, sizeof(want), 98);
+			TEST_CHECK(memcmp(ml.buf, want, RTE_MIN(len, sizeof(want))) == 0);
+		}
+	}
+	pair_down(&a, &b);
+}
+
+static void
+test_remote_access(void)
+{
+	uint64_t t = (uint64_t)(uintptr_t)mt.buf;
+
+	remote_err("WRITE, unknown rkey", RDMADEV_WR_RDMA_WRITE, t, mt.rkey ^ 0x300u, 64, &mt);
+	remote_err("WRITE, rkey with another key byte", RDMADEV_WR_RDMA_WRITE, t,
+		   mt.rkey ^ 0x1u, 64, &mt);
+	remote_err("READ, unknown rkey", RDMADEV_WR_RDMA_READ, t, mt.rkey ^ 0x300u, 64, &mt);
+	remote_err("WRITE, MR of another PD", RDMADEV_WR_RDMA_WRITE,
+		   (uint64_t)(uintptr_t)mpd2.buf, mpd2.rkey, 64, &mpd2);
+	remote_err("READ, MR of another PD", RDMADEV_WR_RDMA_READ,
+		   (uint64_t)(uintptr_t)mpd2.buf, mpd2.rkey, 64, &mpd2);
+	remote_err("WRITE, MR without remote write", RDMADEV_WR_RDMA_WRITE,
+		   (uint64_t)(uintptr_t)mro.buf, mro.rkey, 64, &mro);
+	remote_err("READ, MR without remote read", RDMADEV_WR_RDMA_READ,
+		   (uint64_t)(uintptr_t)mwo.buf, mwo.rkey, 64, &mwo);
+	remote_err("WRITE past the end", RDMADEV_WR_RDMA_WRITE, t + MR_LEN - 10, mt.rkey, 20,
+		   &mt);
+	remote_err("WRITE before the start", RDMADEV_WR_RDMA_WRITE, t - 8, mt.rkey, 20, &mt);
+	remote_err("multi-packet WRITE past the end", RDMADEV_WR_RDMA_WRITE, t + 4096,
+		   mt.rkey, MR_LEN - 4000, &mt);
+	remote_err("READ past the end", RDMADEV_WR_RDMA_READ, t + MR_LEN - 4000, mt.rkey, 8000,
+		   &mt);
+}
+
+/* Bad lkeys: LOC_PROT_ERR at the requester for a gather and for a READ's scatter. */
+static void
+test_bad_lkey(void)
+{
+	static const uint8_t ops[] = { RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_RDMA_READ,
+				       RDMADEV_WR_SEND };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ops); i++) {
+		e2e_fill(mt.buf, 256, 3);
+		if (pair_up(&a, &b, NULL) == 0) {
+			r = sge_of(&mt, 8192, 256);
+			if (ops[i] == RDMADEV_WR_SEND)
+				e2e_recv(&b, 70, &r, 1);
+			s = sge_of(&ml, 0, 256);
+			s.lkey ^= 0x300u;
+			wr_rdma(&wr, 8, ops[i], &s, (uint64_t)(uintptr_t)mt.buf, mt.rkey);
+			e2e_send(&a, &wr);
+			e2e_expect(&d.scq, 8, RDMADEV_WC_LOC_PROT_ERR, -1);
+			if (ops[i] == RDMADEV_WR_SEND) {
+				/* the receive never matched: flushed when b is moved to ERR */
+				TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
+				TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_ERR), 0);
+				e2e_expect(&d.rcq, 70, RDMADEV_WC_WR_FLUSH_ERR, -1);
+			}
+			TEST_CHECK(e2e_canary_ok(&ml) && e2e_canary_ok(&mt));
+		}
+		pair_down(&a, &b);
+	}
+}
+
+/* RNR: exhausted with rnr_retry < 7; recovered with rnr_retry 7 and a late receive. */
+static void
+test_rnr(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct rdmadev_wc wc;
+	struct e2e_conn c;
+
+	e2e_conn_default(&c);
+	c.rnr_retry = 2;
+	c.min_rnr_timer = 1;
+	s = sge_of(&ml, 0, 100);
+	r = sge_of(&mt, 0, 4096);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDMADEV_WR_SEND;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	if (pair_up(&a, &b, &c) == 0) {
+		wr.wr_id = 9;
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, 9, RDMADEV_WC_RNR_RETRY_EXC_ERR, -1);
+	}
+	pair_down(&a, &b);
+	c.rnr_retry = 7;
+	if (pair_up(&a, &b, &c) == 0) {
+		e2e_fill(ml.buf, 100, 4);
+		wr.wr_id = 10;
+		e2e_send(&a, &wr);
+		TEST_CHECK_EQ(e2e_idle(&d.scq, 2000), 0);	/* still retrying */
+		e2e_recv(&b, 71, &r, 1);
+		e2e_expect(&d.scq, 10, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 71);
+		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+		TEST_CHECK_EQ(wc.byte_len, 100);
+		TEST_CHECK(memcmp(mt.buf, ml.buf, 100) == 0);
+	}
+	pair_down(&a, &b);
+}
+
+/* SEND longer than the receive: LOC_LEN_ERR at the receiver, an error at the sender. */
+static void
+test_recv_too_short(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct rdmadev_wc wc;
+
+	memset(mt.buf + 100, 0x5c, 4096);
+	if (pair_up(&a, &b, NULL) == 0) {
+		s = sge_of(&ml, 0, 2000);
+		r = sge_of(&mt, 0, 100);
+		e2e_recv(&b, 72, &r, 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 11;
+		wr.opcode = RDMADEV_WR_SEND;
+		wr.sg_list = &s;
+		wr.num_sge = 1;
+		wr.flags = RDMADEV_SEND_SIGNALED;
+		e2e_send(&a, &wr);
+		e2e_expect(&d.rcq, 72, RDMADEV_WC_LOC_LEN_ERR, -1);
+		TEST_CHECK(e2e_next(&d.scq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 11);
+		TEST_CHECK(wc.status != RDMADEV_WC_SUCCESS);
+		printf("# sender of the too long SEND: %s\n", rdmadev_wc_status_str(wc.status));
+		TEST_CHECK_EQ(mt.buf[100], 0x5c);	/* nothing past the receive buffer */
+		TEST_CHECK(e2e_canary_ok(&mt));
+	}
+	pair_down(&a, &b);
+}
+
+/*
+ * Many WRs in flight, then the requester moved to ERR: every WR completes exactly once, in
+ * order, the ones not executed with WR_FLUSH_ERR; the responder's receives flush too.
+ */
+static void
+test_err_mid_stream(void)
+{
+	enum { N = 300, R = 40 };
+	static struct rdmadev_send_wr wrs[N];
+	static struct rdmadev_sge s[N];
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_sge r;
+	struct rdmadev_wc wc;
+	unsigned int i, ok = 0, flushed = 0, other = 0, order = 1;
+	uint16_t posted;
+	int err = 0;
+
+	if (pair_up(&a, &b, NULL) == 0) {
+		for (i = 0; i < N; i++) {
+			s[i] = sge_of(&ml, (i * 4096u) % (MR_LEN - 8192), 4096 + i);
+			wr_rdma(&wrs[i], 1000 + i, i % 3 == 2 ? RDMADEV_WR_RDMA_READ :
+				RDMADEV_WR_RDMA_WRITE, &s[i],
+				(uint64_t)(uintptr_t)mt.buf + (i * 4096u) % (MR_LEN - 8192),
+				mt.rkey);
+		}
+		r = sge_of(&mt, 0, 64);
+		for (i = 0; i < R; i++)
+			e2e_recv(&b, 5000 + i, &r, 1);
+		posted = rdmadev_post_send(a.qp, wrs, N, &err);
+		TEST_CHECK_EQ(posted, N);
+		TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_ERR), 0);
+		TEST_CHECK(e2e_wait(&d.scq, posted));
+		for (i = 0; i < posted && e2e_take(&d.scq, &wc); i++) {
+			if (wc.wr_id != 1000 + i)
+				order = 0;
+			if (wc.status == RDMADEV_WC_SUCCESS && flushed == 0)
+				ok++;
+			else if (wc.status == RDMADEV_WC_WR_FLUSH_ERR)
+				flushed++;
+			else
+				other++;
+		}
+		printf("# %u WRs: %u done, %u flushed, %u other\n", posted, ok, flushed, other);
+		TEST_CHECK(order);
+		TEST_CHECK_EQ(ok + flushed, posted);
+		TEST_CHECK_EQ(other, 0);
+		TEST_CHECK(flushed > 0);
+		TEST_CHECK_EQ(e2e_idle(&d.scq, 200), 0);
+		/* the responder's receives: still posted (RDMA ops consume none), then flushed */
+		TEST_CHECK_EQ(e2e_idle(&d.rcq, 1), 0);
+		TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_ERR), 0);
+		for (i = 0; i < R; i++)
+			e2e_expect(&d.rcq, 5000 + i, RDMADEV_WC_WR_FLUSH_ERR, -1);
+		TEST_CHECK(e2e_canary_ok(&ml) && e2e_canary_ok(&mt));
+	}
+	pair_down(&a, &b);
+}
+
+/*
+ * The device moves the requester to ERR (RNR with rnr_retry 0) while the application moves
+ * it to RESET: the modify must succeed whatever the device did first, and the QP must come
+ * back to RTS and work.
+ */
+static void
+test_reset_after_async_error(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct e2e_conn c;
+	unsigned int i;
+
+	e2e_conn_default(&c);
+	c.rnr_retry = 0;
+	c.retry = 1;
+	c.timeout = 1;
+	s = sge_of(&ml, 0, 64);
+	r = sge_of(&mt, 0, 64);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDMADEV_WR_SEND;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	if (pair_up(&a, &b, &c) != 0)
+		goto out;
+	for (i = 0; i < 8; i++) {
+		wr.wr_id = 20 + i;
+		e2e_send(&a, &wr);	/* no receive: RNR, and the device errs the QP */
+		/* the device runs a little: the QP may be in ERROR before its AE is seen */
+		(void)e2e_idle(&d.scq, i * 8);
+		TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_RESET), 0);
+		TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_RESET), 0);
+		(void)e2e_idle(&d.scq, 64);
+		d.scq.head = d.scq.tail;
+		TEST_CHECK_EQ(e2e_rc_connect(&a, &b, &c), 0);
+	}
+	/* and the pair works */
+	e2e_fill(ml.buf, 64, 11);
+	e2e_recv(&b, 73, &r, 1);
+	wr.wr_id = 30;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 30, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	e2e_expect(&d.rcq, 73, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	TEST_CHECK(memcmp(mt.buf, ml.buf, 64) == 0);
+out:
+	pair_down(&a, &b);
+}
+
+/*
+ * A QP destroyed with completions still in its CQs: polling afterwards returns none of them
+ * (and reads nothing of the freed QP).
+ */
+static void
+test_destroy_unpolled(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct rdmadev_cq_attr ca = { .cqe = 4 };
+	struct rdmadev_cq *spare = NULL;
+	struct rdmadev_wc wc[4];
+	uint64_t c0;
+	unsigned int i;
+
+	if (pair_up(&a, &b, NULL) != 0) {
+		pair_down(&a, &b);
+		return;
+	}
+	c0 = E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes);
+	s = sge_of(&ml, 0, 64);
+	r = sge_of(&mt, 0, 64);
+	for (i = 0; i < 4; i++) {
+		e2e_recv(&b, 80 + i, &r, 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 40 + i;
+		wr.opcode = RDMADEV_WR_SEND;
+		wr.sg_list = &s;
+		wr.num_sge = 1;
+		wr.flags = RDMADEV_SEND_SIGNALED;
+		e2e_send(&a, &wr);
+	}
+	/* let the device complete all 8 without taking the CQEs: poll another, empty CQ */
+	TEST_CHECK_EQ(rdmadev_cq_create(d.ctx, &ca, &spare), 0);
+	for (i = 0; spare != NULL && i < 1000000 &&
+	     E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes) < c0 + 8; i++) {
+		TEST_CHECK_EQ(rdmadev_poll_cq(spare, wc, 1), 0);
+		rte_pause();
+	}
+	if (spare != NULL)
+		TEST_CHECK_EQ(rdmadev_cq_destroy(spare), 0);
+	TEST_CHECK_EQ(E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes), c0 + 8);
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	TEST_CHECK_EQ(rdmadev_poll_cq(d.scq.cq, wc, RTE_DIM(wc)), 0);
+	TEST_CHECK_EQ(rdmadev_poll_cq(d.rcq.cq, wc, RTE_DIM(wc)), 0);
+	pair_down(&a, &b);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_e2e_err_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eerr")) == 0) {
+		e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
+		e2e_mr_reg(&d, NULL, &mt, MR_LEN, E2E_ACC_ALL);
+		e2e_mr_reg(&d, NULL, &mro, MR_LEN, RDMADEV_ACCESS_LOCAL_WRITE);
+		e2e_mr_reg(&d, NULL, &mwo, MR_LEN, RDMADEV_ACCESS_LOCAL_WRITE |
+			   RDMADEV_ACCESS_REMOTE_WRITE);
+		e2e_mr_reg(&d, d.pd2, &mpd2, MR_LEN, E2E_ACC_ALL);
+		if (ml.mr != NULL && mt.mr != NULL && mro.mr != NULL && mwo.mr != NULL &&
+		    mpd2.mr != NULL) {
+			TEST_RUN(test_remote_access);
+			TEST_RUN(test_bad_lkey);
+			TEST_RUN(test_rnr);
+			TEST_RUN(test_recv_too_short);
+			TEST_RUN(test_err_mid_stream);
+			TEST_RUN(test_reset_after_async_error);
+			TEST_RUN(test_destroy_unpolled);
+		}
+		e2e_mr_dereg(&ml);
+		e2e_mr_dereg(&mt);
+		e2e_mr_dereg(&mro);
+		e2e_mr_dereg(&mwo);
+		e2e_mr_dereg(&mpd2);
+	}
+	e2e_dev_close(&d);
+	rte_eal_cleanup();
+	return test_done();
+}
