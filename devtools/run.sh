@@ -3,8 +3,8 @@
 # The README's first command: set up, build, run the main job: rdma-testpmd's default sweep
 # on the device model (or an E810 on vfio-pci when there is one): write_lat, send_lat,
 # read_lat and write_bw from 2 B to 4 KiB, in perftest's tables. Extra arguments go to every
-# run (e.g. devtools/run.sh --json -). Exits non-zero at the first test that fails (and says
-# why: without the data path, the PMD refuses to post).
+# run (e.g. devtools/run.sh --json -). Exits non-zero at the first test that fails, and says
+# which and why.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

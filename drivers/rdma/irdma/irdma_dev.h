@@ -8,17 +8,20 @@
  * @file
  * The irdma PMD as an rdmadev driver.
  *
- * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N][,ring_pbl=0|1]`
+ * `irdma_model<N>[,gen=2|3][,mode=inline|thread][,qps=N][,cqs=N][,mrs=N][,ring_pbl=0|1]
+ *  [,ip=A[;B...]][,mac=M][,wire=W]`
  * (ring_pbl=1: QP and CQ rings always through level-1 PBLs, for tests) opens a device
  * model (drivers/rdma/irdma/model) and drives it with the real control path (irdma_ctrl.h):
  * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
  * down (refused with -EBUSY while objects exist). Objects: contexts (bookkeeping only), PDs,
- * CQs (CREATE_CQ / DESTROY_CQ on CEQ0, no poll path yet), MRs (REG_MR / ALLOC_STAG over lib/pbl
- * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP), AHs (CREATE / DESTROY_ADDR_HANDLE,
+ * CQs (CREATE / MODIFY (resize) / DESTROY_CQ on CEQ0), MRs (REG_MR / ALLOC_STAG over lib/pbl
+ * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP, query), AHs (CREATE / DESTROY_ADDR_HANDLE,
  * MANAGE_ARP), statistics counters and xstats (MANAGE / GATHER_STATS, irdma_stats.c),
  * completion counters (software) and DMA handles (recorded hints); SRQ and MW ops are NULL,
- * so rdmadev returns -ENOTSUP. The port: MAC from irdma_hw.mac (`mac=`), GID table from
- * `ip=<address>[;<address>...]` or a default (irdma_port.c), `wire=` carried to the model.
+ * so rdmadev returns -ENOTSUP. AEQ entries become rdmadev events (irdma_event.c); the data
+ * path is irdma_uk.h. The model device reaches all EAL memory, as VFIO's container does.
+ * The port: MAC from irdma_hw.mac (`mac=`), GID table from `ip=<address>[;<address>...]` or
+ * a default (irdma_port.c), `wire=` carried to the model.
  * `irdma:<PCI address>` opens an E810 function bound to vfio-pci
  * through the VFIO backend (vfio/irdma_vfio.h) and drives it with the same control path;
  * it has never run against a device, and refuses with a logged -errno where VFIO is absent.
