@@ -14,25 +14,38 @@ cd "$top"
 
 passed=0
 failed=0
+# What each failed test printed last, shown again at the end, where a CI log's tail has it.
+failures=$(mktemp)
+trap 'rm -f "$failures"' EXIT
 
 note() { printf '\n=== %s\n' "$*"; }
 
 # Add the results of the last `meson test` in $1 to the totals.
 count_results() {
     local counts
-    counts=$(python3 - "$1/meson-logs/testlog.json" <<'PY'
+    counts=$(python3 - "$1/meson-logs/testlog.json" "$2" "$failures" <<'PY'
 import json, sys
+log, label, report = sys.argv[1:4]
 ok = bad = 0
+out = []
 try:
-    with open(sys.argv[1]) as f:
+    with open(log) as f:
         for line in f:
-            r = json.loads(line).get("result", "")
+            t = json.loads(line)
+            r = t.get("result", "")
             if r in ("OK", "EXPECTEDFAIL"):
                 ok += 1
             elif r != "SKIP":
                 bad += 1
+                text = (t.get("stdout") or "") + (t.get("stderr") or "")
+                tail = text.splitlines()[-60:]
+                out.append("--- %s: %s %s (%.1f s)\n%s\n" % (label, t.get("name"), r,
+                           t.get("duration", 0), "\n".join(tail)))
 except OSError:
     bad += 1
+    out.append("--- %s: no %s\n" % (label, log))
+with open(report, "a") as f:
+    f.write("".join(out))
 print(ok, bad)
 PY
 )
@@ -58,7 +71,7 @@ run_tests() {
     rm -f "$dir/meson-logs/testlog.json"
     env "${envs[@]}" meson test -C "$dir" "${suites[@]}" --print-errorlogs --num-processes 2 \
         --timeout-multiplier "${TIMEOUT_MULTIPLIER:-1}" | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):'
-    count_results "$dir"
+    count_results "$dir" "$label"
 }
 
 build() {
@@ -70,6 +83,8 @@ build() {
         return 0
     fi
     echo "BUILD FAILED: $label"
+    echo "--- BUILD FAILED: $label (see $dir.ninja.log / $dir.setup.log)" >> "$failures"
+    tail -40 "$dir.ninja.log" >> "$failures" 2>/dev/null
     failed=$((failed + 1))
     return 1
 }
@@ -108,5 +123,9 @@ if CC=clang build build-tsan "clang, TSan" -Dbuildtype=debugoptimized \
 fi
 
 note "summary"
+if [ -s "$failures" ]; then
+    echo "failed tests, with the end of what each printed:"
+    cat "$failures"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -98,6 +98,7 @@ setup(void)
 	qp.db_off = 0;
 	qp.gen = 2;
 	qp.qp_id = 5;
+	irdma_uk_sq_track_init(&qp);
 	qp.qp_type = IRDMA_QP_TYPE_ROCE_RC;
 	qp.hw_state = IRDMA_QP_HW_RTS;
 	qp.max_send_sge = 4;
@@ -245,6 +246,7 @@ cq_fill(uint32_t n)
 		qp.sq_wrtrk[idx] = (struct irdma_sq_wrtrk){
 			.wr_id = idx, .wr_len = 4096, .quanta = 1, .opcode = RDMADEV_WC_RDMA_WRITE,
 			.signaled = 1, .next = (uint16_t)((idx + 1) & (SQ_QUANTA - 1)),
+			.qp_num = qp.qp_id,
 		};
 		c->qw[0] = 0;
 		c->qw[1] = rte_cpu_to_le_64((uint64_t)(uintptr_t)&qp);

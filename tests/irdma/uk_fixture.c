@@ -116,6 +116,7 @@ ukf_qp_init(struct irdma_qp *qp, struct irdma_hw *hw, const struct ukf_qp_conf *
 	qp->max_send_sge = conf->max_send_sge;
 	qp->max_recv_sge = conf->max_recv_sge;
 	qp->max_inline = conf->max_inline;
+	irdma_uk_sq_track_init(qp);
 }
 
 void

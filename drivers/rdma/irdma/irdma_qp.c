@@ -365,6 +365,7 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		irdma_qp_free(c, q);
 		return -ENOMEM;
 	}
+	irdma_uk_sq_track_init(q);
 	len = irdma_qp_ring_bytes(sq_quanta) + irdma_qp_ring_bytes(rq_quanta) +
 	      IRDMA_SHADOW_AREA_SIZE;
 	ret = irdma_qmem_alloc(c, &q->ring, len);

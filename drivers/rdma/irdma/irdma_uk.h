@@ -27,9 +27,10 @@ extern "C" {
  * SQ WR tracking entry, indexed by the first quantum of the WQE it describes (§1.7). Written
  * by post_send before the WQE's header; read by poll_cq (the SQ tail owner).
  *
- * Its first 16 bytes are those of the struct rdmadev_wc of a successful completion (wr_id,
- * status, opcode, wc_flags, byte_len): poll_cq copies them whole. nop sits at status and is 0
- * (RDMADEV_WC_SUCCESS) for every entry that completes; rsvd sits at wc_flags and is 0.
+ * Its first 24 bytes are those of the struct rdmadev_wc of a successful completion (wr_id,
+ * status, opcode, wc_flags, byte_len, imm_data, qp_num): poll_cq copies them whole. nop sits
+ * at status and is 0 (RDMADEV_WC_SUCCESS) for every entry that completes; rsvd sits at
+ * wc_flags and imm at imm_data, both 0; qp_num is set once, by irdma_uk_sq_track_init().
  */
 struct irdma_sq_wrtrk {
 	uint64_t wr_id;		/**< the WR's wr_id */
@@ -37,10 +38,19 @@ struct irdma_sq_wrtrk {
 	uint8_t opcode;		/**< enum rdmadev_wc_opcode its completion reports */
 	uint16_t rsvd;		/**< zero (the completion's wc_flags) */
 	uint32_t wr_len;	/**< sum of the SGE lengths (or inline bytes) */
+	uint32_t imm;		/**< zero (the completion's imm_data) */
+	uint32_t qp_num;	/**< the QP's number (the completion's qp_num) */
 	uint16_t next;		/**< first quantum after the WQE: the SQ tail once it completes */
 	uint8_t quanta;		/**< quanta the WQE occupies */
 	uint8_t signaled;	/**< 1 when the WR asked for a completion */
+	uint32_t pad;		/**< 32 bytes an entry: the index scales by a shift */
 };
+
+/**
+ * Prepare the SQ tracking entries of @p qp (sq_wrtrk, sq.quanta and qp_id set): every entry
+ * carries the QP number its completions report. Called once, when the QP is created.
+ */
+void irdma_uk_sq_track_init(struct irdma_qp *qp);
 
 /** rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp). */
 uint16_t irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,

@@ -248,38 +248,56 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 	return 1;
 }
 
-/* The tracking entry's first 16 bytes are the completion's (irdma_uk.h). */
-#define IRDMA_UK_WC_HEAD	16u
+/* The tracking entry's first 24 bytes are the completion's (irdma_uk.h). */
+#define IRDMA_UK_WC_HEAD	24u
 _Static_assert(offsetof(struct irdma_sq_wrtrk, wr_id) == offsetof(struct rdmadev_wc, wr_id) &&
 	       offsetof(struct irdma_sq_wrtrk, nop) == offsetof(struct rdmadev_wc, status) &&
 	       offsetof(struct irdma_sq_wrtrk, opcode) == offsetof(struct rdmadev_wc, opcode) &&
 	       offsetof(struct irdma_sq_wrtrk, rsvd) == offsetof(struct rdmadev_wc, wc_flags) &&
 	       offsetof(struct irdma_sq_wrtrk, wr_len) == offsetof(struct rdmadev_wc, byte_len) &&
-	       offsetof(struct rdmadev_wc, imm_data) == IRDMA_UK_WC_HEAD &&
-	       sizeof(struct rdmadev_wc) == 48,
+	       offsetof(struct irdma_sq_wrtrk, imm) == offsetof(struct rdmadev_wc, imm_data) &&
+	       offsetof(struct irdma_sq_wrtrk, qp_num) == offsetof(struct rdmadev_wc, qp_num) &&
+	       offsetof(struct rdmadev_wc, src_qp) == IRDMA_UK_WC_HEAD &&
+	       sizeof(struct irdma_sq_wrtrk) == 32 && sizeof(struct rdmadev_wc) == 48,
 	       "tracking entry and work completion line up");
 
-/* A successful SQ completion from tracking entry @p t (nop and rsvd are 0 there). */
+/* A successful SQ completion from tracking entry @p t (nop, rsvd and imm are 0 there). */
 static inline void
-irdma_uk_wc_sq(struct rdmadev_wc *wc, const struct irdma_sq_wrtrk *t, uint32_t qp_num)
+irdma_uk_wc_sq(struct rdmadev_wc *wc, const struct irdma_sq_wrtrk *t)
 {
 	memcpy(wc, t, IRDMA_UK_WC_HEAD);
-	memset(&wc->imm_data, 0, sizeof(*wc) - IRDMA_UK_WC_HEAD);
-	wc->qp_num = qp_num;
+	memset(&wc->src_qp, 0, sizeof(*wc) - IRDMA_UK_WC_HEAD);
+}
+
+/* qword 3 of a valid, successful, plain SQ CQE under this mask: the fast path's CQE */
+#define IRDMA_UK_FAST_MASK (IRDMA_FIELD_MASK(CQE_VALID) | IRDMA_FIELD_MASK(CQE_ERROR) | \
+			    IRDMA_FIELD_MASK(CQE_EXTCQE) | IRDMA_FIELD_MASK(CQE_SQ))
+
+/*
+ * A successful plain SQ CQE with qword 3 @p qw3 of QP @p qp into @p wc: the completion from
+ * the tracking entry, which the SQ tail then passes.
+ */
+static __rte_always_inline void
+irdma_uk_cqe_fast(struct irdma_qp *qp, uint64_t qw3, struct rdmadev_wc *wc)
+{
+	const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[IRDMA_GET(CQE_WQEIDX, qw3)];
+
+	irdma_uk_wc_sq(wc, t);
+	/* release: the entry is read before the poster may reuse it */
+	__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
 }
 
 /*
- * Poll ring @p r into @p wcs (at most @p nb). @return completions written; *empty is set
- * when the ring's next entry is not valid.
+ * Poll ring @p r into @p wcs (at most @p nb), any kind of CQE. @return completions written;
+ * *empty is set when the ring's next entry is not valid.
  *
- * The fast path is a successful SQ CQE that is not extended: one masked compare of qword 3
- * checks the valid bit and those three properties at once.
+ * A successful SQ CQE that is not extended is recognised by one masked compare of qword 3
+ * (the valid bit and those three properties at once); everything else takes
+ * irdma_uk_cqe_slow.
  */
-static __rte_always_inline uint16_t
+static __rte_noinline uint16_t
 irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb, bool *empty)
 {
-	const uint64_t fast_mask = IRDMA_FIELD_MASK(CQE_VALID) | IRDMA_FIELD_MASK(CQE_ERROR) |
-				   IRDMA_FIELD_MASK(CQE_EXTCQE) | IRDMA_FIELD_MASK(CQE_SQ);
 	uint8_t *base = r->base;
 	uint8_t *end = base + (size_t)r->size * IRDMA_CQE_SIZE;
 	uint8_t *c = base + (size_t)r->head * IRDMA_CQE_SIZE;
@@ -295,25 +313,15 @@ irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb,
 		uint32_t slots;
 		int ret;
 
-		if (likely((qw3 & fast_mask) == expect)) {
+		if ((qw3 & IRDMA_UK_FAST_MASK) == expect) {
 			struct irdma_qp *qp;
 
 			/* Nothing of the CQE is read before its valid bit (dma_rmb). */
 			rte_io_rmb();
 			qp = (struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
-			rte_prefetch0(c + 2 * IRDMA_CQE_SIZE);
-			/*
-			 * No flush guard here: a device completes a queue in order, so no
-			 * success CQE follows a flush CQE of the same SQ (error CQEs, which
-			 * can, take the slow path and its guard).
-			 */
+			/* No flush guard: see irdma_uk_poll_fast. */
 			if (likely(qp != NULL)) {
-				uint32_t idx = (uint32_t)IRDMA_GET(CQE_WQEIDX, qw3);
-				const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[idx];
-
-				irdma_uk_wc_sq(wc++, t, qp->qp_id);
-				/* release: the entry is read before the poster may reuse it */
-				__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
+				irdma_uk_cqe_fast(qp, qw3, wc++);
 				c += IRDMA_CQE_SIZE;
 				if (unlikely(c == end)) {
 					c = base;
@@ -349,7 +357,7 @@ irdma_uk_poll_ring(struct irdma_cq_ring *r, struct rdmadev_wc *wcs, uint16_t nb,
  * Drain the ring a resize left behind; once it is empty, forget it and count it retired in
  * the arm word's SW_CQ_SELECT (irdma_uk_cq_set_resized_cnt; the other bits kept).
  */
-static __rte_noinline uint16_t
+static uint16_t
 irdma_uk_poll_old(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
 {
 	struct irdma_cq_shadow *sh = cq->shadow;
@@ -367,33 +375,99 @@ irdma_uk_poll_old(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
 	return n;
 }
 
+/* Tell the device the CQ's consumer index: the CQEs were read before their slots are reused. */
+static __rte_always_inline void
+irdma_uk_cq_consumed(struct irdma_cq *cq)
+{
+	rte_io_wmb();
+	irdma_qw_store((struct irdma_cq_shadow *)cq->shadow, CQ_SHADOW_CQEIDX, cq->cur.head);
+}
+
+/*
+ * poll_cq in general: the model's service hook, a resize's old ring, any kind of CQE, the
+ * completion counter. @p n completions are already in @p wcs (the hot loop's, which runs only
+ * without hook, old ring and counter). @return the burst's completions, @p n included.
+ */
+static __rte_noinline uint16_t
+irdma_uk_poll_general(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs, uint16_t n)
+{
+	uint16_t first = n;
+	uint32_t head;
+	bool empty;
+
+	if (cq->service != NULL)
+		cq->service(cq->hw);
+	if (cq->old.base != NULL)
+		n = (uint16_t)(n + irdma_uk_poll_old(cq, wcs + n, (uint16_t)(nb_wcs - n)));
+	if (n < nb_wcs) {
+		head = cq->cur.head;
+		n = (uint16_t)(n + irdma_uk_poll_ring(&cq->cur, wcs + n, (uint16_t)(nb_wcs - n),
+						      &empty));
+		/* The shadow holds the head only: a whole pass back to it changes nothing. */
+		if (cq->cur.head != head)
+			irdma_uk_cq_consumed(cq);
+	}
+	if (cq->comp_cntr != NULL && n != first)
+		/* relaxed: a statistic; readers need no ordering with the completions */
+		__atomic_fetch_add(cq->comp_cntr, n - first, __ATOMIC_RELAXED);
+	return n;
+}
+
+/*
+ * The hot path is a leaf: successful plain SQ CQEs of the current ring, up to nb_wcs of them
+ * and up to the ring's last slot, one compare a CQE for both limits. Whatever else there is
+ * (the service hook, an old ring, a completion counter, another kind of CQE, the wrap) goes
+ * to irdma_uk_poll_general, as a tail call with the completions so far.
+ */
 uint16_t
 irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 {
 	struct irdma_cq *cq = cq_priv;
-	uint32_t head, pol;
-	uint16_t n = 0;
-	bool empty;
+	struct irdma_cq_ring *r = &cq->cur;
+	uint8_t *base = r->base;
+	uint8_t *c = base + (size_t)r->head * IRDMA_CQE_SIZE, *start = c;
+	/* the ring's last slot (the wrap) is left to the general loop */
+	uint32_t ring_left = r->size - r->head - 1;
+	uint64_t expect = IRDMA_PREP(CQE_VALID, r->polarity) | IRDMA_FIELD_MASK(CQE_SQ);
+	struct rdmadev_wc *wc = wcs, *stop = wcs + (nb_wcs <= ring_left ? nb_wcs : ring_left);
+	bool general = true;
 
-	if (unlikely(cq->service != NULL))
-		cq->service(cq->hw);
-	if (unlikely(cq->old.base != NULL))
-		n = irdma_uk_poll_old(cq, wcs, nb_wcs);
-	if (likely(n < nb_wcs)) {
-		head = cq->cur.head;
-		pol = cq->cur.polarity;
-		n += irdma_uk_poll_ring(&cq->cur, wcs + n, (uint16_t)(nb_wcs - n), &empty);
-		if (cq->cur.head != head || cq->cur.polarity != pol) {
-			/* The CQEs are read before the device may reuse their slots. */
-			rte_io_wmb();
-			irdma_qw_store((struct irdma_cq_shadow *)cq->shadow, CQ_SHADOW_CQEIDX,
-				       cq->cur.head);
+	if (unlikely(((uintptr_t)cq->service | (uintptr_t)cq->old.base |
+		      (uintptr_t)cq->comp_cntr) != 0))
+		return irdma_uk_poll_general(cq, wcs, nb_wcs, 0);
+	while (wc != stop) {
+		struct irdma_cqe *cqe = (struct irdma_cqe *)(void *)c;
+		uint64_t qw3 = irdma_qw_load(cqe, CQE_VALID);
+		struct irdma_qp *qp;
+
+		if (unlikely((qw3 & IRDMA_UK_FAST_MASK) != expect)) {
+			/* not written yet: the ring is empty */
+			general = ((qw3 ^ expect) & IRDMA_FIELD_MASK(CQE_VALID)) == 0;
+			break;
 		}
+		/* Nothing of the CQE is read before its valid bit (dma_rmb). */
+		rte_io_rmb();
+		qp = (struct irdma_qp *)(uintptr_t)irdma_get(cqe, CQE_COMP_CTX);
+		rte_prefetch0(c + 2 * IRDMA_CQE_SIZE);
+		/*
+		 * A cleaned CQE (its QP destroyed) has no QP: the general loop consumes it.
+		 * No flush guard here: a device completes a queue in order, so no success CQE
+		 * follows a flush CQE of the same SQ (error CQEs, which can, take the slow path
+		 * and its guard).
+		 */
+		if (unlikely(qp == NULL))
+			break;
+		irdma_uk_cqe_fast(qp, qw3, wc++);
+		c += IRDMA_CQE_SIZE;
 	}
-	if (cq->comp_cntr != NULL && n != 0)
-		/* relaxed: a statistic; readers need no ordering with the completions */
-		__atomic_fetch_add(cq->comp_cntr, n, __ATOMIC_RELAXED);
-	return n;
+	if (c != start) {
+		r->head = (uint32_t)((size_t)(c - base) / IRDMA_CQE_SIZE);
+		irdma_uk_cq_consumed(cq);
+	}
+	if (likely(wc == wcs + nb_wcs || !general))
+		return (uint16_t)(wc - wcs);
+	/* Another kind of CQE, or the ring's last slot: the general loop takes the rest. */
+	return irdma_uk_poll_general(cq, wcs, nb_wcs, (uint16_t)(wc - wcs));
 }
 
 int

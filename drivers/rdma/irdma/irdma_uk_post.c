@@ -500,7 +500,16 @@ irdma_uk_sq_start(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
 		      ahead != 0 ? IRDMA_UK_INVALID_FILL(*pol) : IRDMA_UK_INVALID_FILL(!*pol));
 }
 
-/* Fill a tracking entry (field by field: no temporary). */
+void
+irdma_uk_sq_track_init(struct irdma_qp *qp)
+{
+	uint32_t i;
+
+	for (i = 0; i < qp->sq.quanta; i++)
+		qp->sq_wrtrk[i].qp_num = qp->qp_id;
+}
+
+/* Fill a tracking entry (field by field, never imm and qp_num: no temporary). */
 static inline void
 irdma_uk_track(struct irdma_sq_wrtrk *t, uint64_t wr_id, uint32_t len, uint32_t quanta,
 	       uint32_t next, uint8_t opcode, uint8_t signaled, uint8_t nop)
