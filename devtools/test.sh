@@ -118,7 +118,7 @@ if build build-asan "gcc, ASan + UBSan" -Dbuildtype=debugoptimized \
 fi
 if CC=clang build build-tsan "clang, TSan" -Dbuildtype=debugoptimized \
         -Db_sanitize=thread -Db_lundef=false; then
-    run_tests build-tsan "TSan: stress" stress '!no_tsan' -- \
+    run_tests build-tsan "TSan: stress" stress -- \
         TSAN_OPTIONS="halt_on_error=1 suppressions=$top/devtools/tsan.supp"
 fi
 

@@ -799,10 +799,19 @@ uint16_t rdmadev_cm_port(const struct rdmadev_cm_id *cm);
  * Accept one connection on a listening endpoint within @p timeout_ms, send @p local, receive
  * the peer's parameters into @p remote, and close the connection.
  *
+ * @p timeout_ms bounds the wait for a peer to connect. Once one has, the exchange on that
+ * connection has at least RDMADEV_CM_EXCHANGE_MS to finish, whatever is left of
+ * @p timeout_ms: an exchange cut short after this side has sent would leave the peer done and
+ * this side not, and the two would no longer agree on what the next exchange is. So a caller
+ * may wait for connections in short slices.
+ *
  * @return 0, -ETIMEDOUT, -EPROTO (malformed peer message), -EINVAL, socket errors.
  */
 int rdmadev_cm_accept(struct rdmadev_cm_id *cm, const struct rdmadev_cm_param *local,
 		      struct rdmadev_cm_param *remote, int timeout_ms);
+
+/** The least time rdmadev_cm_accept() gives an exchange with a peer that connected (ms). */
+#define RDMADEV_CM_EXCHANGE_MS 5000
 
 /**
  * Connect to @p addr:@p port within @p timeout_ms, send @p local and receive the peer's

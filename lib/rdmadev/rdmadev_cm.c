@@ -298,6 +298,8 @@ rdmadev_cm_accept(struct rdmadev_cm_id *cm, const struct rdmadev_cm_param *local
 		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
 			return rdmadev_fail(cm->obj.dev, -errno, false);
 	}
+	/* A peer is here: the exchange is not cut short by the wait's bound (see rdmadev.h). */
+	deadline = RTE_MAX(deadline, now_ms() + RDMADEV_CM_EXCHANGE_MS);
 	return cm_finish(cm, fd, cm_exchange(fd, local, remote, deadline), "cm_accept");
 }
 

@@ -42,10 +42,18 @@ struct op {
 /* A QP pair: a on device 0 sends into b on device 1. */
 struct pair {
 	struct e2e_qp a, b;
-	struct e2e_mr src;	/* at a: MAX_BURST slots */
-	struct e2e_mr dst;	/* at b: MAX_BURST slots */
+	struct e2e_mr src;	/* at a: two halves of MAX_BURST slots */
+	struct e2e_mr dst;	/* at b: two halves of MAX_BURST slots */
 	struct op ops[MAX_BURST];
 	unsigned int n;
+	/*
+	 * The half the current burst uses; bursts alternate. A READ request the requester
+	 * retransmitted may be executed again by the responder after the READ completed (legal:
+	 * the requester drops the duplicate response), so the next burst must not refill the
+	 * memory it reads. Two bursts on, the responder has answered later requests, so it is
+	 * done with it (and TSan sees that through the completions).
+	 */
+	unsigned int half;
 	unsigned int sq_next;	/* next signaled op expected on the send CQ */
 	unsigned int rq_next;	/* next receiving op expected on the receive CQ */
 };
@@ -117,11 +125,12 @@ post_burst(struct pair *p, unsigned int pi, uint64_t *r, uint64_t *seq, uint64_t
 		p->n = (unsigned int)cap;
 	p->sq_next = 0;
 	p->rq_next = 0;
+	p->half ^= 1;
 	memset(wrs, 0, sizeof(wrs));
 	memset(rwrs, 0, sizeof(rwrs));
 	for (i = 0; i < p->n; i++) {
 		struct op *o = &p->ops[i];
-		uint64_t so = (uint64_t)i * SLOT;
+		uint64_t so = ((uint64_t)p->half * MAX_BURST + i) * SLOT;
 
 		o->opcode = mix[e2e_rand(r) % RTE_DIM(mix)];
 		o->len = rand_len(r);
@@ -251,7 +260,8 @@ finish_round(unsigned int np, unsigned int want_sq, unsigned int want_rq)
 			const uint8_t *at = o->opcode == RDMADEV_WR_RDMA_READ ? p->src.buf :
 					    p->dst.buf;
 
-			if (!pat_check(at + (uint64_t)k * SLOT, o->len, o->seq) &&
+			if (!pat_check(at + ((uint64_t)p->half * MAX_BURST + k) * SLOT, o->len,
+				       o->seq) &&
 			    mismatches++ < 10)
 				printf("# data mismatch: pair %u op %u seq %" PRIu64 " len %u\n",
 				       i, o->opcode, o->seq, o->len);
@@ -274,8 +284,8 @@ test_soak(void)
 	for (i = 0; i < np; i++) {
 		struct pair *p = &pairs[i];
 
-		if (e2e_mr_reg(&d0, NULL, &p->src, MAX_BURST * SLOT, E2E_ACC_ALL) != 0 ||
-		    e2e_mr_reg(&d1, NULL, &p->dst, MAX_BURST * SLOT, E2E_ACC_ALL) != 0 ||
+		if (e2e_mr_reg(&d0, NULL, &p->src, 2 * MAX_BURST * SLOT, E2E_ACC_ALL) != 0 ||
+		    e2e_mr_reg(&d1, NULL, &p->dst, 2 * MAX_BURST * SLOT, E2E_ACC_ALL) != 0 ||
 		    e2e_qp_create(&d0, &p->a, RDMADEV_QPT_RC, NULL) != 0 ||
 		    e2e_qp_create(&d1, &p->b, RDMADEV_QPT_RC, NULL) != 0 ||
 		    e2e_rc_connect(&p->a, &p->b, &c) != 0)

@@ -341,6 +341,30 @@ server_run(void *arg)
 	return NULL;
 }
 
+/* A peer that connects at once but sends only 300 ms later (a busy machine), on port *arg. */
+static void *
+slow_peer_run(void *arg)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(*(uint16_t *)arg) };
+	uint8_t m[48] = { 'R', 'D', 'M', 'C', 1, RDMADEV_MTU_2048, 0, 0,
+			  0x00, 0x00, 0x42, 0x43,	/* QPN 0x4243, big endian */
+			  0x00, 0x00, 0x00, 0x05 };	/* PSN 5 */
+	uint8_t in[48];
+	size_t got = 0;
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) != 0)
+		return NULL;
+	usleep(300 * 1000);
+	if (write(fd, m, sizeof(m)) == (ssize_t)sizeof(m))
+		while (got < sizeof(in) && (n = read(fd, in + got, sizeof(in) - got)) > 0)
+			got += (size_t)n;
+	close(fd);
+	return NULL;
+}
+
 static void
 test_cm(void)
 {
@@ -388,6 +412,19 @@ test_cm(void)
 	TEST_CHECK_EQ(srv.remote.rkey, 0x101);
 	TEST_CHECK(srv.remote.addr == UINT64_C(0x7f0012345000));
 	TEST_CHECK(srv.remote.gid[15] == 0xab);
+
+	/*
+	 * A peer that connected gets its exchange finished even when it sends after the
+	 * accept's own bound (rdma-testpmd waits in 20 ms slices): cutting it short would
+	 * leave the peer done and this side not.
+	 */
+	TEST_CHECK_EQ(pthread_create(&th, NULL, slow_peer_run, &port), 0);
+	usleep(50 * 1000);	/* connected by now: the accept does not wait for that */
+	TEST_CHECK_EQ(rdmadev_cm_accept(srv.cm, &srv.local, &got, 20), 0);
+	pthread_join(th, NULL);
+	TEST_CHECK_EQ(got.qpn, 0x4243);
+	TEST_CHECK_EQ(got.psn, 5);
+	TEST_CHECK_EQ(got.mtu, RDMADEV_MTU_2048);
 
 	/* nobody connects: the accept times out */
 	TEST_CHECK_EQ(rdmadev_cm_accept(srv.cm, &srv.local, &got, 100), -ETIMEDOUT);
