@@ -190,6 +190,10 @@ struct irdma_model_stats {
 	uint64_t dup_responses;		/**< duplicate or stale read responses (dropped) */
 	uint64_t rc_retransmits;	/**< go-back-N restarts (NAK, timer, lost response) */
 	uint64_t rc_timeouts;		/**< retransmit timer expiries */
+	uint64_t in_atomics;		/**< atomic requests executed (gen3) */
+	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
+	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */
+	uint64_t mw_binds;		/**< windows bound by BIND_MW (gen3) */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
