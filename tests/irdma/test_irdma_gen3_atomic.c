@@ -10,8 +10,9 @@
  *    §1.5), independent of base/;
  *  - fetch-add and compare-swap end to end (old value in the local SGE, the target changed
  *    or not), many atomics from two QPs summing exactly, the ORD respected;
- *  - error paths: no remote-atomic right on the QP or the region (REM_ACCESS_ERR, target
- *    untouched), work requests the PMD refuses (-EINVAL, -ENOTSUP on gen2);
+ *  - error paths: no remote-atomic right on the QP or the region, out of bounds
+ *    (REM_ACCESS_ERR), a misaligned target reaching the device (REM_INV_REQ_ERR), targets
+ *    untouched; work requests the PMD refuses (-EINVAL, -ENOTSUP on gen2);
  *  - a duplicated / retransmitted atomic executes once (wire fault injection);
  *  - windows: bind, WRITE / READ / atomics through the window's rkey inside its range, outside
  *    refused, dead after LOCAL_INV or SEND with invalidate, bind errors;
@@ -28,6 +29,7 @@
 #include <rdmadev_driver.h>
 #include <restrack.h>
 
+#include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "test.h"
 #include "e2e_lib.h"
@@ -414,7 +416,10 @@ out:
 	e2e_dev_close(&d);
 }
 
-/* Responder refusals: the QP or the region without the remote-atomic right. */
+/* WQEs the model's requester fetches ahead (MODEL_SQ_WINDOW; 1-quantum SENDs). */
+#define SQ_WINDOW	64u
+
+/* Responder refusals: rights, bounds, alignment. */
 static void
 test_remote_errors(void)
 {
@@ -424,6 +429,7 @@ test_remote_errors(void)
 	struct rdmadev_send_wr wr;
 	struct rdmadev_sge res;
 	uint64_t raddr;
+	unsigned int i;
 
 	if (e2e_dev_open(&d, G3_DEVARGS(0, "loop:g3err")) != 0)
 		goto out;
@@ -455,6 +461,40 @@ test_remote_errors(void)
 	TEST_CHECK(e2e_send(&a, &wr));
 	e2e_expect(&d.scq, 21, RDMADEV_WC_REM_ACCESS_ERR, -1);
 	TEST_CHECK_EQ(rd64(mn.buf), 2000);
+	unpair(&a, &b);
+	drain(&d);
+
+	/*
+	 * Misaligned at the device: the PMD refuses such a WR, so the posted WQE's remote TO
+	 * (qword 2) is moved by 4 bytes before the model fetches it. The model fetches at most
+	 * its window of WQEs ahead: SENDs without receives (RNR, retried forever) fill it first.
+	 * The responder NAKs an invalid request: REM_INV_REQ_ERR, the target untouched.
+	 */
+	if (pair(&d, &d, &a, &b, ACC_ATOM) != 0)
+		goto out;
+	for (i = 0; i < SQ_WINDOW; i++) {
+		wr_init(&wr, 100 + i, RDMADEV_WR_SEND, NULL, 0);
+		TEST_CHECK(e2e_send(&a, &wr));
+	}
+	atomic_wr(&wr, &res, 23, RDMADEV_WR_ATOMIC_FA, &ml, 0, raddr + 8, mr.rkey, 1, 0);
+	wr64(mr.buf + 8, 0x0102030405060708);
+	wr64(mr.buf + 16, 0x1112131415161718);
+	TEST_CHECK(e2e_send(&a, &wr));
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 20), 0);
+	{
+		struct irdma_qp *q = a.qp->obj.fp.drv;
+		uint8_t *w = q->sq.base + SQ_WINDOW * 32u;
+
+		TEST_CHECK_EQ(qw(w, 2), raddr + 8);
+		wr64(w + 16, rte_cpu_to_le_64(raddr + 12));
+	}
+	for (i = 0; i < SQ_WINDOW; i++)
+		TEST_CHECK(e2e_recv(&b, i, NULL, 0));
+	for (i = 0; i < SQ_WINDOW; i++)
+		e2e_expect(&d.scq, 100 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	e2e_expect(&d.scq, 23, RDMADEV_WC_REM_INV_REQ_ERR, -1);
+	TEST_CHECK_EQ(rd64(mr.buf + 8), 0x0102030405060708);
+	TEST_CHECK_EQ(rd64(mr.buf + 16), 0x1112131415161718);
 	unpair(&a, &b);
 	drain(&d);
 
