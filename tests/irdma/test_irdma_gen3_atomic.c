@@ -13,7 +13,8 @@
  *  - error paths: no remote-atomic right on the QP or the region, out of bounds
  *    (REM_ACCESS_ERR), a misaligned target reaching the device (REM_INV_REQ_ERR), targets
  *    untouched; work requests the PMD refuses (-EINVAL, -ENOTSUP on gen2);
- *  - a duplicated / retransmitted atomic executes once (wire fault injection);
+ *  - a duplicated / retransmitted atomic executes once (wire fault injection), and READs,
+ *    atomics and WRITEs mixed beyond the ORD on a lossy wire all complete with their data;
  *  - windows: bind, WRITE / READ / atomics through the window's rkey inside its range, outside
  *    refused, dead after LOCAL_INV or SEND with invalidate, bind errors;
  *  - restrack: windows are MR-type entries; every count balances at the end.
@@ -722,6 +723,106 @@ test_duplicates(void)
 	dup_run(&f, G3_DEVARGS(0, "loop:g3drop"), G3_DEVARGS(1, "loop:g3drop"), true);
 }
 
+#define MIX_ROUNDS	12u
+#define MIX_BURST	24u
+
+/*
+ * READs, atomics and WRITEs mixed in bursts beyond the ORD (8), on a lossy wire: read
+ * responses and atomic acknowledges share the responder's IRD queue and the requester's
+ * in-order response check, and every rewind has to land on the right kind. Every READ's data,
+ * every atomic's old value and the final counter are checked.
+ */
+static void
+test_mixed_lossy(void)
+{
+	static struct e2e_dev da, db;
+	const struct irdma_model_wire_faults f = { .drop_ppm = 50000, .dup_ppm = 50000,
+						   .reorder_ppm = 50000, .seed = 23 };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct e2e_mr ml = { 0 }, mr = { 0 };
+	struct rdmadev_send_wr wr[MIX_BURST];
+	struct rdmadev_sge sge[MIX_BURST];
+	uint64_t raddr, expect = 0, seed = 5;
+	unsigned int r, i, bad = 0, done = 0;
+	int err;
+
+	db.id = -1;
+	if (e2e_dev_open(&da, G3_DEVARGS(0, "loop:g3mix")) != 0 ||
+	    e2e_dev_open(&db, G3_DEVARGS(1, "loop:g3mix")) != 0)
+		goto out;
+	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
+	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, ACC_ATOM) != 0 || pair(&da, &db, &a, &b, ACC_ATOM))
+		goto out;
+	raddr = (uint64_t)(uintptr_t)mr.buf;
+	e2e_fill(mr.buf + 4096, 32768, 77);
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), &f), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), &f), 0);
+	for (r = 0; r < MIX_ROUNDS; r++) {
+		memset(ml.buf, 0, 32768);
+		for (i = 0; i < MIX_BURST; i++) {
+			uint32_t len = 1 + (uint32_t)(e2e_rand(&seed) % 1000); /* < a slot */
+
+			switch (i % 3) {
+			case 0:	/* READ into its own slot of the local buffer */
+				sge[i] = (struct rdmadev_sge){
+					(uint64_t)(uintptr_t)ml.buf + 1024 * i, len, ml.lkey };
+				wr_init(&wr[i], i, RDMADEV_WR_RDMA_READ, &sge[i], 1);
+				wr[i].rdma.remote_addr = raddr + 4096 + 1024 * i;
+				wr[i].rdma.rkey = mr.rkey;
+				break;
+			case 1:	/* fetch-add of i */
+				atomic_wr(&wr[i], &sge[i], i, RDMADEV_WR_ATOMIC_FA, &ml,
+					  1024 * i, raddr, mr.rkey, i, 0);
+				break;
+			default: /* WRITE into the remote scratch area */
+				sge[i] = (struct rdmadev_sge){
+					(uint64_t)(uintptr_t)ml.buf + 1024 * i, len, ml.lkey };
+				wr_init(&wr[i], i, RDMADEV_WR_RDMA_WRITE, &sge[i], 1);
+				wr[i].rdma.remote_addr = raddr + 40960 + 1024 * i;
+				wr[i].rdma.rkey = mr.rkey;
+				break;
+			}
+		}
+		TEST_CHECK_EQ(rdmadev_post_send(a.qp, wr, MIX_BURST, &err), MIX_BURST);
+		for (i = 0; i < MIX_BURST; i++) {
+			struct rdmadev_wc wc;
+
+			if (!e2e_next(&da.scq, &wc))
+				break;
+			if (wc.status != RDMADEV_WC_SUCCESS || wc.wr_id != i) {
+				bad++;
+				continue;
+			}
+			done++;
+			if (i % 3 == 0 && memcmp(ml.buf + 1024 * i, mr.buf + 4096 + 1024 * i,
+						 sge[i].length) != 0)
+				bad++;
+			if (i % 3 == 1) {
+				if (rd64(ml.buf + 1024 * i) != expect)
+					bad++;
+				expect += i;
+			}
+		}
+	}
+	TEST_CHECK_EQ(bad, 0);
+	TEST_CHECK_EQ(done, MIX_ROUNDS * MIX_BURST);
+	TEST_CHECK_EQ(rd64(mr.buf), expect);
+	TEST_CHECK_EQ(E2E_STAT(&db, in_atomics), MIX_ROUNDS * MIX_BURST / 3);
+	printf("# retransmits %" PRIu64 ", duplicate requests %" PRIu64 ", saved answers %" PRIu64
+	       "\n", E2E_STAT(&da, rc_retransmits), E2E_STAT(&db, dup_requests),
+	       E2E_STAT(&db, dup_atomics));
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), NULL), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), NULL), 0);
+out:
+	unpair(&a, &b);
+	drain(&da);
+	drain(&db);
+	e2e_mr_dereg(&ml);
+	e2e_mr_dereg(&mr);
+	e2e_dev_close(&db);
+	e2e_dev_close(&da);
+}
+
 /* Bind @p mw over [addr, addr + len) of @p m on @p q with rights @p acc and key @p key. */
 static uint32_t
 bind(struct e2e_qp *q, struct rdmadev_mw *mw, const struct e2e_mr *m, uint64_t addr,
@@ -981,10 +1082,11 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_gen3_atomic", NULL) < 0) {
+	if (test_eal_init("test_irdma_gen3_atomic_" IRDMA_TEST_MODE, NULL) < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_capa);
 	TEST_RUN(test_wqe_conformance);
 	TEST_RUN(test_fa_cs);
@@ -992,6 +1094,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_post_refusals);
 	TEST_RUN(test_duplicates);
+	TEST_RUN(test_mixed_lossy);
 	TEST_RUN(test_mw);
 	TEST_RUN(test_fast_reg_atomic);
 	rte_eal_cleanup();
