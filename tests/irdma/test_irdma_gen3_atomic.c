@@ -909,6 +909,23 @@ test_mw(void)
 		    RDMADEV_ACCESS_REMOTE_READ | RDMADEV_ACCESS_REMOTE_ATOMIC, 0x31, 2,
 		    RDMADEV_WC_SUCCESS);
 	TEST_CHECK_EQ(mw->rkey, rkey);
+	{
+		struct irdma_model_mr_info mi;
+		struct irdma_hw *hw = irdma_dev_hw(rdmadev_get(d.id));
+
+		TEST_CHECK_EQ(irdma_model_mr_get(hw, rkey >> 8, &mi), 0);
+		TEST_CHECK_EQ(mi.mw, 1);
+		TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
+		TEST_CHECK_EQ(mi.key, 0x31);
+		TEST_CHECK_EQ(mi.va, wva);
+		TEST_CHECK_EQ(mi.len, 4096);
+		TEST_CHECK_EQ(mi.pd, rdmadev_obj_id(&d.pd->obj));
+		TEST_CHECK_EQ(irdma_model_mr_get(hw, mw2->rkey >> 8, &mi), 0);
+		TEST_CHECK_EQ(mi.mw, 1);
+		TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+		TEST_CHECK_EQ(irdma_model_mr_get(hw, mr.rkey >> 8, &mi), 0);
+		TEST_CHECK_EQ(mi.mw, 0);
+	}
 	/* inside: WRITE at the start, READ at the end, an atomic in the middle */
 	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 0, 256, wva, rkey, 3, RDMADEV_WC_SUCCESS);
 	TEST_CHECK(memcmp(win, ml.buf, 256) == 0);

@@ -346,6 +346,7 @@ irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx, struct irdma_model_mr
 		.first_pble = s.level == IRDMA_PBLE_LEVEL_0 ? 0 : (uint32_t)s.addr,
 		.page_size = UINT64_C(1) << s.page_shift,
 		.max_pages = s.max_pages,
+		.mw = s.mw,
 	};
 	return 0;
 }
@@ -362,7 +363,8 @@ irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va, rte_io
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
 	ret = stag_get(d, stag >> IRDMA_STAG_KEY_BITS, &s);
-	if (ret == 0 && (s.state != IRDMA_MODEL_STAG_VALID ||
+	/* Regions only: a window translates through its parent (the data path's mw_access). */
+	if (ret == 0 && (s.state != IRDMA_MODEL_STAG_VALID || s.mw ||
 			 s.key != (stag & ((1u << IRDMA_STAG_KEY_BITS) - 1))))
 		ret = -ENOENT;
 	if (ret != 0)
