@@ -329,8 +329,9 @@ irdma_uk_check_atomic(const struct irdma_qp *qp, const struct rdmadev_send_wr *w
 		return irdma_uk_refuse(qp, wr, -EINVAL, "an atomic takes one SGE of 8 bytes");
 	if (wr->atomic.remote_addr & (sizeof(uint64_t) - 1))
 		return irdma_uk_refuse(qp, wr, -EINVAL, "atomic remote address not 8-byte aligned");
-	if (wr->flags & (RDMADEV_SEND_INLINE | RDMADEV_SEND_SOLICITED))
-		return irdma_uk_refuse(qp, wr, -EINVAL, "an atomic is neither inline nor solicited");
+	/* SOLICITED means nothing to an atomic (verbs ignores it); INLINE cannot apply. */
+	if (wr->flags & RDMADEV_SEND_INLINE)
+		return irdma_uk_refuse(qp, wr, -EINVAL, "an atomic cannot be inline");
 	p->kind = IRDMA_UK_ATOMIC;
 	p->quanta = 2;
 	p->len = sizeof(uint64_t);
