@@ -546,7 +546,8 @@ model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote
 	ae = stag_use(d, stag, pd, &s, &e);
 	if (ae != 0)
 		return ae;
-	if (remote && !(s.access & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE)))
+	if (remote && !(s.access & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE |
+				    MODEL_ACCESS_REMOTE_ATOMIC)))
 		return IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
 	/* Invalid but allocated: a fast-register (or a bind, for a window) may bring it back. */
 	s.state = IRDMA_MODEL_STAG_ALLOCATED;
