@@ -244,6 +244,24 @@ test_wqe_conformance(void)
 	e2e_expect(&d.scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_NOP);
 	idx += 1;
 
+	/* the chunk rule: 2 quanta never cross an 8-quantum boundary (a filler NOP at 7) */
+	for (; idx < 7; idx++) {
+		wr_init(&wr, 50 + idx, RDMADEV_WR_NOP, NULL, 0);
+		wr.flags = 0;
+		TEST_CHECK(e2e_send(&a, &wr));
+	}
+	atomic_wr(&wr, &res, 6, RDMADEV_WR_ATOMIC_FA, &m, 16, raddr, m.rkey, 1, 0);
+	TEST_CHECK(e2e_send(&a, &wr));
+	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, 7, w, 32), 32);
+	TEST_CHECK_EQ(bits(qw(w, 3), 37, 32), 0x0c);		/* NOP */
+	TEST_CHECK_EQ(bits(qw(w, 3), 62, 62), 0);		/* unsignaled */
+	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, 8, w, sizeof(w)), (int)sizeof(w));
+	TEST_CHECK_EQ(bits(qw(w, 3), 37, 32), F_OP_FETCH_ADD);
+	TEST_CHECK_EQ(bits(qw(w, 3), 63, 63), 1);
+	TEST_CHECK_EQ(qw(w, 7), UINT64_C(1) << 63);
+	e2e_expect(&d.scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_FETCH_ADD);
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 20), 0);	/* the filler and unsignaled NOPs: silent */
+
 	/* BIND_MW on b (the window lives in b's PD): 1 quantum */
 	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw), 0);
 	if (mw == NULL)
