@@ -12,7 +12,8 @@
  *    or not), many atomics from two QPs summing exactly, the ORD respected;
  *  - error paths: no remote-atomic right on the QP or the region, out of bounds
  *    (REM_ACCESS_ERR), a misaligned target reaching the device (REM_INV_REQ_ERR), targets
- *    untouched; work requests the PMD refuses (-EINVAL, -ENOTSUP on gen2);
+ *    untouched; work requests the PMD refuses (-EINVAL, -ENOTSUP on gen2) and WQEs it never
+ *    writes (patched in the ring before the model reads them) that the model refuses;
  *  - a duplicated / retransmitted atomic executes once (wire fault injection), and READs,
  *    atomics and WRITEs mixed beyond the ORD on a lossy wire all complete with their data;
  *  - windows: bind, WRITE / READ / atomics through the window's rkey inside its range, outside
@@ -438,6 +439,63 @@ out:
 /* WQEs the model's requester fetches ahead (MODEL_SQ_WINDOW; 1-quantum SENDs). */
 #define SQ_WINDOW	64u
 
+/*
+ * Stall fresh QP @p a's SQ in the model: SQ_WINDOW SENDs (wr_id 100..) that @p a's peer has
+ * no receive for (RNR, retried forever) fill the window the model fetches ahead, so the next
+ * WQE posted stays unread until unstall(). @return the quantum the next WQE goes to.
+ */
+static uint8_t *
+stall(struct e2e_qp *a)
+{
+	struct irdma_qp *q = a->qp->obj.fp.drv;
+	struct rdmadev_send_wr wr;
+	unsigned int i;
+
+	for (i = 0; i < SQ_WINDOW; i++) {
+		wr_init(&wr, 100 + i, RDMADEV_WR_SEND, NULL, 0);
+		TEST_CHECK(e2e_send(a, &wr));
+	}
+	return q->sq.base + SQ_WINDOW * IRDMA_QUANTUM_SIZE;
+}
+
+/* Post the receives @p b lacked: the stalled SENDs go on and the model fetches what follows. */
+static void
+unstall(struct e2e_qp *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < SQ_WINDOW; i++)
+		TEST_CHECK(e2e_recv(b, i, NULL, 0));
+}
+
+/*
+ * Wait for the @p n completions of a stalled QP whose last WR @p wr_id the model refuses:
+ * @p wr_id must not succeed, and at most one completion carries a status other than SUCCESS
+ * and WR_FLUSH_ERR (the model puts the failing WQE's code on the oldest outstanding WQE).
+ * @return that status, or WR_FLUSH_ERR when the code is the general one.
+ */
+static int
+status_of(struct e2e_dev *d, unsigned int n, uint64_t wr_id)
+{
+	unsigned int codes = 0, seen = 0;
+	int st = RDMADEV_WC_WR_FLUSH_ERR;
+	struct rdmadev_wc wc;
+
+	while (n-- > 0 && e2e_next(&d->scq, &wc)) {
+		if (wc.wr_id == wr_id) {
+			seen++;
+			TEST_CHECK(wc.status != RDMADEV_WC_SUCCESS);
+		}
+		if (wc.status != RDMADEV_WC_SUCCESS && wc.status != RDMADEV_WC_WR_FLUSH_ERR) {
+			st = wc.status;
+			codes++;
+		}
+	}
+	TEST_CHECK_EQ(seen, 1);
+	TEST_CHECK(codes <= 1);
+	return st;
+}
+
 /* Responder refusals: rights, bounds, alignment. */
 static void
 test_remote_errors(void)
@@ -449,6 +507,7 @@ test_remote_errors(void)
 	struct rdmadev_sge res;
 	uint64_t raddr;
 	unsigned int i;
+	uint8_t *w;
 
 	if (e2e_dev_open(&d, G3_DEVARGS(0, "loop:g3err")) != 0)
 		goto out;
@@ -491,24 +550,15 @@ test_remote_errors(void)
 	 */
 	if (pair(&d, &d, &a, &b, ACC_ATOM) != 0)
 		goto out;
-	for (i = 0; i < SQ_WINDOW; i++) {
-		wr_init(&wr, 100 + i, RDMADEV_WR_SEND, NULL, 0);
-		TEST_CHECK(e2e_send(&a, &wr));
-	}
+	w = stall(&a);
 	atomic_wr(&wr, &res, 23, RDMADEV_WR_ATOMIC_FA, &ml, 0, raddr + 8, mr.rkey, 1, 0);
 	wr64(mr.buf + 8, 0x0102030405060708);
 	wr64(mr.buf + 16, 0x1112131415161718);
 	TEST_CHECK(e2e_send(&a, &wr));
 	TEST_CHECK_EQ(e2e_idle(&d.scq, 20), 0);
-	{
-		struct irdma_qp *q = a.qp->obj.fp.drv;
-		uint8_t *w = q->sq.base + SQ_WINDOW * 32u;
-
-		TEST_CHECK_EQ(qw(w, 2), raddr + 8);
-		wr64(w + 16, rte_cpu_to_le_64(raddr + 12));
-	}
-	for (i = 0; i < SQ_WINDOW; i++)
-		TEST_CHECK(e2e_recv(&b, i, NULL, 0));
+	TEST_CHECK_EQ(qw(w, 2), raddr + 8);
+	wr64(w + 16, rte_cpu_to_le_64(raddr + 12));
+	unstall(&b);
 	for (i = 0; i < SQ_WINDOW; i++)
 		e2e_expect(&d.scq, 100 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 	e2e_expect(&d.scq, 23, RDMADEV_WC_REM_INV_REQ_ERR, -1);
@@ -532,6 +582,98 @@ out:
 	e2e_mr_dereg(&mr);
 	e2e_mr_dereg(&mn);
 	e2e_dev_close(&d);
+}
+
+/*
+ * WQEs the PMD never writes, made by patching a posted one before the model reads it: the
+ * model's own checks. A gen3 atomic with ADDFRAGCNT 2 (WQE_INVALID_PARAMETER), a type-1
+ * BIND_MW (MWBIND_WRONG_TYPE: the window stays unbound), an atomic opcode on a gen2 model
+ * (WQE_UNEXPECTED_OPCODE: LOC_QP_OP_ERR). Each ends its QP; the target stays untouched.
+ */
+static void
+test_model_wqe_refusals(void)
+{
+	static struct e2e_dev d3, d2 = { .id = -1 };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct e2e_mr ml = { 0 }, mr = { 0 }, m2 = { 0 };
+	struct rdmadev_mw *mw = NULL;
+	struct irdma_model_mr_info mi;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge res;
+	uint64_t raddr;
+	uint8_t *w;
+
+	if (e2e_dev_open(&d3, G3_DEVARGS(0, "loop:g3mref")) != 0 ||
+	    e2e_dev_open(&d2, G2_DEVARGS(1, "loop:g3mref2")) != 0)
+		goto out;
+	if (e2e_mr_reg(&d3, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
+	    e2e_mr_reg(&d3, NULL, &mr, MR_LEN, ACC_ATOM | RDMADEV_ACCESS_MW_BIND) != 0 ||
+	    e2e_mr_reg(&d2, NULL, &m2, MR_LEN, E2E_ACC_ALL) != 0)
+		goto out;
+	raddr = (uint64_t)(uintptr_t)mr.buf;
+	wr64(mr.buf, 500);
+
+	/* ADDFRAGCNT 2 on an atomic */
+	if (pair(&d3, &d3, &a, &b, ACC_ATOM) != 0)
+		goto out;
+	w = stall(&a);
+	atomic_wr(&wr, &res, 1, RDMADEV_WR_ATOMIC_FA, &ml, 0, raddr, mr.rkey, 1, 0);
+	TEST_CHECK(e2e_send(&a, &wr));
+	TEST_CHECK_EQ(bits(qw(w, 3), 41, 38), 1);
+	wr64(w + 24, rte_cpu_to_le_64(qw(w, 3) + (UINT64_C(1) << 38)));
+	unstall(&b);
+	TEST_CHECK_EQ(status_of(&d3, SQ_WINDOW + 1, 1), RDMADEV_WC_WR_FLUSH_ERR);
+	TEST_CHECK_EQ(rd64(mr.buf), 500);
+	unpair(&a, &b);
+	drain(&d3);
+
+	/* a type-1 bind (MEMWINDOWTYPE 1) */
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d3.pd, &mw), 0);
+	if (mw == NULL || pair(&d3, &d3, &a, &b, ACC_ATOM) != 0)
+		goto out;
+	w = stall(&a);
+	wr_init(&wr, 2, RDMADEV_WR_BIND_MW, NULL, 0);
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.mr = mr.mr;
+	wr.bind_mw.addr = raddr;
+	wr.bind_mw.length = 64;
+	wr.bind_mw.rkey = mw->rkey;
+	wr.bind_mw.access = RDMADEV_ACCESS_REMOTE_READ;
+	TEST_CHECK(e2e_send(&a, &wr));
+	TEST_CHECK_EQ(bits(qw(w, 3), 54, 54), 0);
+	wr64(w + 24, rte_cpu_to_le_64(qw(w, 3) | (UINT64_C(1) << 54)));
+	unstall(&b);
+	(void)status_of(&d3, SQ_WINDOW + 1, 2);
+	TEST_CHECK_EQ(irdma_model_mr_get(irdma_dev_hw(rdmadev_get(d3.id)), mw->rkey >> 8, &mi),
+		      0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+	unpair(&a, &b);
+	drain(&d3);
+
+	/* gen2: a NOP turned into a FETCH_ADD */
+	if (pair(&d2, &d2, &a, &b, E2E_ACC_ALL) != 0)
+		goto out;
+	w = stall(&a);
+	wr_init(&wr, 3, RDMADEV_WR_NOP, NULL, 0);
+	TEST_CHECK(e2e_send(&a, &wr));
+	TEST_CHECK_EQ(bits(qw(w, 3), 37, 32), 0x0c);
+	wr64(w + 24, rte_cpu_to_le_64((qw(w, 3) & ~(UINT64_C(0x3f) << 32)) |
+				      ((uint64_t)F_OP_FETCH_ADD << 32)));
+	unstall(&b);
+	TEST_CHECK_EQ(status_of(&d2, SQ_WINDOW + 1, 3), RDMADEV_WC_LOC_QP_OP_ERR);
+	unpair(&a, &b);
+	drain(&d2);
+out:
+	unpair(&a, &b);
+	drain(&d3);
+	drain(&d2);
+	if (mw != NULL)
+		TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
+	e2e_mr_dereg(&ml);
+	e2e_mr_dereg(&mr);
+	e2e_mr_dereg(&m2);
+	e2e_dev_close(&d2);
+	e2e_dev_close(&d3);
 }
 
 /* Work requests the PMD refuses before writing anything: -EINVAL / -ENOTSUP. */
@@ -1128,6 +1270,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_many_two_qps);
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_post_refusals);
+	TEST_RUN(test_model_wqe_refusals);
 	TEST_RUN(test_duplicates);
 	TEST_RUN(test_mixed_lossy);
 	TEST_RUN(test_mw);
