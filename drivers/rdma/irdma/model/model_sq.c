@@ -6,7 +6,8 @@
  * SQ WQEs on the data path (fact sheet §1): fetch by polarity, decode every field, validate
  * (opcode, quanta, fragment count, lengths, inline length, every quantum's valid bit, the
  * local STags, PD, rights and bounds), gather the payload through the MRs, and the local
- * operations (NOP, LOCAL_INV, FAST_REG). Called with dev->lock held.
+ * operations (NOP, LOCAL_INV, FAST_REG; gen3: BIND_MW). Gen3 atomics are decoded here (2
+ * quanta, their 8-byte local SGE checked for local write). Called with dev->lock held.
  *
  * A malformed WQE is refused with the AE silicon raises (WQE_UNEXPECTED_OPCODE,
  * WQE_INVALID_PARAMETER, WQE_INVALID_FRAG_DATA or the memory-protection AE_AMP_* codes);
@@ -142,8 +143,8 @@ sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *
 
 /*
  * ATOMIC (gen3, fact sheet §1.5): 2 quanta, ADDFRAGCNT 1, local TO / lkey in qw0 / qw1 (an
- * 8-byte SGE), remote TO in qw2, rkey in the header; the operands (qw4, qw5) are read with
- * quantum 1 (sq_atomic_operands).
+ * 8-byte SGE), remote TO in qw2, rkey in the header; the operands (qw4, qw5) are taken once
+ * model_sq_fetch has read quantum 1.
  */
 static uint32_t
 sq_decode_atomic(const struct irdma_wqe *wqe, struct model_wqe *w)
