@@ -488,7 +488,7 @@ test_order_unsignaled_fence(void)
 	for (i = 0; i < 32; i++) {
 		s[i] = sge_of(&m, 1024 * i, 64);
 		e2e_wr_init(&wrs[i], 2000 + i, i % 2 ? RDMADEV_WR_NOP : RDMADEV_WR_RDMA_WRITE,
-			i % 2 ? NULL : &s[i], i % 2 ? 0 : 1);
+			    i % 2 ? NULL : &s[i], i % 2 ? 0 : 1);
 		wrs[i].flags |= i % 8 == 0 ? RDMADEV_SEND_LOCAL_FENCE : 0;
 		wrs[i].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 1024 * i;
 		wrs[i].rdma.rkey = t.rkey;

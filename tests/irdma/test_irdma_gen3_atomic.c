@@ -85,7 +85,7 @@ test_wqe_conformance(void)
 
 	/* FETCH_ADD, fenced: 2 quanta at quantum 0 */
 	e2e_atomic_wr(&wr, &res, 1, RDMADEV_WR_ATOMIC_FA, &m, 0, raddr, m.rkey,
-		  UINT64_C(0x1122334455667788), UINT64_C(0xdead));
+		      UINT64_C(0x1122334455667788), UINT64_C(0xdead));
 	wr.flags |= RDMADEV_SEND_FENCE;
 	TEST_CHECK(e2e_send(&a, &wr));
 	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, idx, w, sizeof(w)), (int)sizeof(w));
@@ -205,7 +205,8 @@ test_fa_cs(void)
 	    e2e_dev_open(&db, G3_DEVARGS(1, "loop:g3facs")) != 0)
 		goto out;
 	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
-	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 || e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC))
+	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	t = mr.buf + 1024;
 	raddr = (uint64_t)(uintptr_t)t;
@@ -237,7 +238,7 @@ test_fa_cs(void)
 
 	/* compare-swap, match: swapped */
 	e2e_atomic_wr(&wr, &res, 12, RDMADEV_WR_ATOMIC_CS, &ml, 24, raddr, mr.rkey,
-		  UINT64_C(0x0000000100000010), UINT64_C(0xfeedfacecafebeef));
+		      UINT64_C(0x0000000100000010), UINT64_C(0xfeedfacecafebeef));
 	TEST_CHECK(e2e_send(&a, &wr));
 	e2e_expect(&da.scq, 12, RDMADEV_WC_SUCCESS, RDMADEV_WC_COMP_SWAP);
 	TEST_CHECK_EQ(e2e_rd64(ml.buf + 24), UINT64_C(0x0000000100000010));
@@ -245,7 +246,7 @@ test_fa_cs(void)
 
 	/* fetch-add wraps modulo 2^64 */
 	e2e_atomic_wr(&wr, &res, 13, RDMADEV_WR_ATOMIC_FA, &ml, 32, raddr, mr.rkey,
-		  UINT64_C(0x0123456789abcdef), 0);
+		      UINT64_C(0x0123456789abcdef), 0);
 	TEST_CHECK(e2e_send(&a, &wr));
 	e2e_expect(&da.scq, 13, RDMADEV_WC_SUCCESS, RDMADEV_WC_FETCH_ADD);
 	TEST_CHECK_EQ(e2e_rd64(t), UINT64_C(0xfeedfacecafebeef) + UINT64_C(0x0123456789abcdef));
@@ -285,16 +286,17 @@ test_many_two_qps(void)
 		goto out;
 	if (e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
 	    e2e_mr_reg(&d, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
-	    e2e_pair(&d, &d, &a1, &b1, E2E_ACC_ATOMIC) != 0 || e2e_pair(&d, &d, &a2, &b2, E2E_ACC_ATOMIC) != 0)
+	    e2e_pair(&d, &d, &a1, &b1, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&d, &d, &a2, &b2, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)mr.buf + 8192;
 	memset(seen, 0, sizeof(seen));
 	for (k = 0; k < MANY; k += 16) {
 		for (i = 0; i < 16; i++) {
 			e2e_atomic_wr(&wr[0][i], &res[0][i], k + i, RDMADEV_WR_ATOMIC_FA, &ml,
-				  8 * (k + i), raddr, mr.rkey, 1, 0);
-			e2e_atomic_wr(&wr[1][i], &res[1][i], MANY + k + i, RDMADEV_WR_ATOMIC_FA, &ml,
-				  8 * (MANY + k + i), raddr, mr.rkey, 1, 0);
+				      8 * (k + i), raddr, mr.rkey, 1, 0);
+			e2e_atomic_wr(&wr[1][i], &res[1][i], MANY + k + i, RDMADEV_WR_ATOMIC_FA,
+				      &ml, 8 * (MANY + k + i), raddr, mr.rkey, 1, 0);
 		}
 		TEST_CHECK_EQ(rdmadev_post_send(a1.qp, wr[0], 16, &err), 16);
 		TEST_CHECK_EQ(rdmadev_post_send(a2.qp, wr[1], 16, &err), 16);
@@ -346,7 +348,8 @@ dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char 
 	if (e2e_dev_open(&da, wire_a) != 0 || e2e_dev_open(&db, wire_b) != 0)
 		goto out;
 	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
-	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 || e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC))
+	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)mr.buf;
 	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), f), 0);
@@ -356,11 +359,11 @@ dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char 
 
 		/* alternate fetch-add of 3 and a compare-swap that always matches (+5) */
 		if (i & 1)
-			e2e_atomic_wr(&wr, &res, i, RDMADEV_WR_ATOMIC_CS, &ml, 8 * i, raddr, mr.rkey,
-				  e2e_rd64(mr.buf), e2e_rd64(mr.buf) + 5);
+			e2e_atomic_wr(&wr, &res, i, RDMADEV_WR_ATOMIC_CS, &ml, 8 * i, raddr,
+				      mr.rkey, e2e_rd64(mr.buf), e2e_rd64(mr.buf) + 5);
 		else
-			e2e_atomic_wr(&wr, &res, i, RDMADEV_WR_ATOMIC_FA, &ml, 8 * i, raddr, mr.rkey,
-				  3, 0);
+			e2e_atomic_wr(&wr, &res, i, RDMADEV_WR_ATOMIC_FA, &ml, 8 * i, raddr,
+				      mr.rkey, 3, 0);
 		TEST_CHECK(e2e_send(&a, &wr));
 		if (!e2e_next(&da.scq, &wc))
 			break;
@@ -372,7 +375,8 @@ dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char 
 	TEST_CHECK_EQ(e2e_rd64(mr.buf), DUP_N / 2 * 3 + DUP_N / 2 * 5);
 	/* each result is the value before it */
 	for (i = 1; i < DUP_N; i++)
-		TEST_CHECK_EQ(e2e_rd64(ml.buf + 8 * i), e2e_rd64(ml.buf + 8 * (i - 1)) + (i & 1 ? 3 : 5));
+		TEST_CHECK_EQ(e2e_rd64(ml.buf + 8 * i),
+			      e2e_rd64(ml.buf + 8 * (i - 1)) + (i & 1 ? 3 : 5));
 	TEST_CHECK_EQ(E2E_STAT(&db, in_atomics), DUP_N);
 	TEST_CHECK(E2E_STAT(&db, dup_requests) > 0);
 	if (expect_saved)
@@ -432,7 +436,8 @@ test_mixed_lossy(void)
 	    e2e_dev_open(&db, G3_DEVARGS(1, "loop:g3mix")) != 0)
 		goto out;
 	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
-	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 || e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC))
+	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)mr.buf;
 	e2e_fill(mr.buf + 4096, 32768, 77);
@@ -453,7 +458,7 @@ test_mixed_lossy(void)
 				break;
 			case 1:	/* fetch-add of i */
 				e2e_atomic_wr(&wr[i], &sge[i], i, RDMADEV_WR_ATOMIC_FA, &ml,
-					  1024 * i, raddr, mr.rkey, i, 0);
+					      1024 * i, raddr, mr.rkey, i, 0);
 				break;
 			default: /* WRITE into the remote scratch area */
 				sge[i] = (struct rdmadev_sge){
@@ -540,7 +545,7 @@ test_fast_reg_atomic(void)
 	e2e_expect(&d.scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_REG_MR);
 	e2e_wr64(mb.buf + 4096 + 8, 9);
 	e2e_atomic_wr(&wr, &res, 2, RDMADEV_WR_ATOMIC_CS, &ml, 0,
-		  (uint64_t)(uintptr_t)mb.buf + 4096 + 8, rdmadev_mr_rkey(fmr), 9, 10);
+		      (uint64_t)(uintptr_t)mb.buf + 4096 + 8, rdmadev_mr_rkey(fmr), 9, 10);
 	TEST_CHECK(e2e_send(&a, &wr));
 	e2e_expect(&d.scq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_COMP_SWAP);
 	TEST_CHECK_EQ(e2e_rd64(mb.buf + 4096 + 8), 10);

@@ -132,7 +132,7 @@ test_remote_errors(void)
 	if (e2e_pair(&d, &d, &a, &b, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	e2e_atomic_wr(&wr, &res, 21, RDMADEV_WR_ATOMIC_CS, &ml, 0, (uint64_t)(uintptr_t)mn.buf,
-		  mn.rkey, 2000, 1);
+		      mn.rkey, 2000, 1);
 	TEST_CHECK(e2e_send(&a, &wr));
 	e2e_expect(&d.scq, 21, RDMADEV_WC_REM_ACCESS_ERR, -1);
 	TEST_CHECK_EQ(e2e_rd64(mn.buf), 2000);
@@ -168,7 +168,7 @@ test_remote_errors(void)
 	if (e2e_pair(&d, &d, &a, &b, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	e2e_atomic_wr(&wr, &res, 22, RDMADEV_WR_ATOMIC_FA, &ml, 0,
-		  (uint64_t)(uintptr_t)mr.buf + MR_LEN, mr.rkey, 1, 0);
+		      (uint64_t)(uintptr_t)mr.buf + MR_LEN, mr.rkey, 1, 0);
 	TEST_CHECK(e2e_send(&a, &wr));
 	e2e_expect(&d.scq, 22, RDMADEV_WC_REM_ACCESS_ERR, -1);
 	TEST_CHECK(e2e_canary_ok(&mr));
@@ -255,7 +255,7 @@ test_model_wqe_refusals(void)
 	TEST_CHECK(e2e_send(&a, &wr));
 	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 37, 32), F_OP_NOP);
 	e2e_wr64(w + 24, rte_cpu_to_le_64((e2e_qw(w, 3) & ~(UINT64_C(0x3f) << 32)) |
-				      ((uint64_t)F_OP_FETCH_ADD << 32)));
+		 ((uint64_t)F_OP_FETCH_ADD << 32)));
 	unstall(&b);
 	TEST_CHECK_EQ(status_of(&d2, SQ_WINDOW + 1, 3), RDMADEV_WC_LOC_QP_OP_ERR);
 	e2e_unpair(&a, &b);
@@ -291,7 +291,8 @@ test_post_refusals(void)
 	if (e2e_dev_open(&d3, G3_DEVARGS(0, "loop:g3ref")) != 0 ||
 	    e2e_dev_open(&d2, G2_DEVARGS(1, "loop:g3ref2")) != 0)
 		goto out;
-	if (e2e_mr_reg(&d3, NULL, &m, MR_LEN, E2E_ACC_ATOMIC) != 0 || e2e_pair(&d3, &d3, &a, &b, E2E_ACC_ATOMIC))
+	if (e2e_mr_reg(&d3, NULL, &m, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&d3, &d3, &a, &b, E2E_ACC_ATOMIC) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)m.buf + 64;
 	/* length other than 8 */
@@ -360,7 +361,7 @@ test_post_refusals(void)
 	    e2e_pair(&d2, &d2, &a2, &b2, E2E_ACC_ALL) != 0)
 		goto out;
 	e2e_atomic_wr(&wr, &res, 40, RDMADEV_WR_ATOMIC_FA, &m2, 0, (uint64_t)(uintptr_t)m2.buf,
-		  m2.rkey, 1, 0);
+		      m2.rkey, 1, 0);
 	TEST_CHECK_EQ(rdmadev_post_send(a2.qp, &wr, 1, &err), 0);
 	TEST_CHECK_EQ(err, -ENOTSUP);
 	wr.opcode = RDMADEV_WR_ATOMIC_CS;
