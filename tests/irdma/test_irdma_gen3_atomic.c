@@ -5,7 +5,8 @@
 /*
  * Gen3 atomics through rdmadev on the device model opened with gen=3 (the windows are
  * test_irdma_gen3_mw.c, the error paths test_irdma_gen3_errors.c):
- *  - capabilities: ATOMICS and MW on gen3 only;
+ *  - capabilities: ATOMICS and MW on gen3 only; the gen3 QP context's ORD, IRD and
+ *    REMOTE_ATOMIC_EN at the kernel's gen3 bit positions;
  *  - WQE conformance: ATOMIC_FA, ATOMIC_CS and BIND_MW as the PMD writes them, read back with
  *    rdmadev_qp_dump_wqe() and decoded with e2e_bits() at the fact sheet's bit positions
  *    (§1.2, §1.3, §1.5), independent of base/; the chunk rule with a 2-quantum WQE;
@@ -24,6 +25,7 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "test.h"
 #include "e2e_lib.h"
@@ -58,6 +60,51 @@ test_capa(void)
 	TEST_CHECK(in.capa & RDMADEV_CAPA_MW);
 	TEST_CHECK(in.max_mw > 0);
 out:
+	e2e_dev_close(&d3);
+	e2e_dev_close(&d2);
+}
+
+/*
+ * Qword 20 (byte 160) of the host context of QP @p p, as the driver last gave it to the
+ * device: gen3 has ORD in 10:0, the IRD code in 17:14 and REMOTE_ATOMIC_EN in bit 18 (the
+ * kernel's irdma_sc_qp_setctx_roce_gen_3); gen2 has ORD in 7:0 and the IRD code in 18:16.
+ */
+static uint64_t
+qpc_byte160(const struct e2e_qp *p)
+{
+	const struct irdma_qp *q = p->qp->obj.fp.drv;
+
+	return e2e_qw((const uint8_t *)q->hctx.va + IRDMA_Q2_BUF_SIZE, 20);
+}
+
+/* The gen3 QP context: ORD, IRD and the remote-atomic right where gen3 keeps them. */
+static void
+test_qp_context(void)
+{
+	static struct e2e_dev d2, d3 = { .id = -1 };
+	struct e2e_qp a = { 0 }, b = { 0 }, c = { 0 }, e = { 0 };
+	uint64_t v;
+
+	if (e2e_dev_open(&d2, G2_DEVARGS(0, "loop:g3qpc2")) != 0 ||
+	    e2e_dev_open(&d3, G3_DEVARGS(1, "loop:g3qpc3")) != 0)
+		goto out;
+	/* e2e_rc_connect: max_rd_atomic 8, max_dest_rd_atomic 16 */
+	if (e2e_pair(&d3, &d3, &a, &b, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&d2, &d2, &c, &e, E2E_ACC_ALL) != 0)
+		goto out;
+	v = qpc_byte160(&a);
+	TEST_CHECK_EQ(e2e_bits(v, 10, 0), 8);		/* ORD */
+	TEST_CHECK_EQ(e2e_bits(v, 17, 14), 3);		/* IRD: 2 x 16 = 32 = 4 << 3 */
+	TEST_CHECK_EQ(e2e_bits(v, 18, 18), 1);		/* REMOTE_ATOMIC_EN */
+	TEST_CHECK_EQ(e2e_bits(v, 20, 20), 1);		/* WRRDRSPOK */
+	TEST_CHECK_EQ(e2e_bits(v, 21, 21), 1);		/* RDOK */
+	v = qpc_byte160(&c);
+	TEST_CHECK_EQ(e2e_bits(v, 7, 0), 8);		/* gen2 ORD */
+	TEST_CHECK_EQ(e2e_bits(v, 18, 16), 2);		/* gen2 IRD: 32 -> 2 */
+	TEST_CHECK_EQ(e2e_bits(v, 21, 20), 3);
+out:
+	e2e_unpair(&a, &b);
+	e2e_unpair(&c, &e);
 	e2e_dev_close(&d3);
 	e2e_dev_close(&d2);
 }
@@ -571,6 +618,7 @@ main(int argc, char **argv)
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_capa);
+	TEST_RUN(test_qp_context);
 	TEST_RUN(test_wqe_conformance);
 	TEST_RUN(test_fa_cs);
 	TEST_RUN(test_many_two_qps);
