@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
@@ -440,4 +441,92 @@ e2e_fill(uint8_t *p, size_t n, uint64_t seed)
 
 	for (i = 0; i < n; i++)
 		p[i] = (uint8_t)e2e_rand(&s);
+}
+
+/* ---- gen3 helpers ---- */
+
+void
+e2e_wr_init(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op, const struct rdmadev_sge *sge,
+	    uint16_t nsge)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = id;
+	wr->opcode = op;
+	wr->sg_list = sge;
+	wr->num_sge = nsge;
+	wr->flags = RDMADEV_SEND_SIGNALED;
+}
+
+void
+e2e_atomic_wr(struct rdmadev_send_wr *wr, struct rdmadev_sge *res, uint64_t id, uint8_t op,
+	      const struct e2e_mr *local, uint64_t loff, uint64_t raddr, uint32_t rkey,
+	      uint64_t compare_add, uint64_t swap)
+{
+	*res = (struct rdmadev_sge){ (uint64_t)(uintptr_t)(local->buf + loff), 8, local->lkey };
+	e2e_wr_init(wr, id, op, res, 1);
+	wr->atomic.remote_addr = raddr;
+	wr->atomic.rkey = rkey;
+	wr->atomic.compare_add = compare_add;
+	wr->atomic.swap = swap;
+}
+
+int
+e2e_pair(struct e2e_dev *da, struct e2e_dev *db, struct e2e_qp *a, struct e2e_qp *b,
+	 uint32_t access)
+{
+	struct e2e_conn c;
+
+	e2e_conn_default(&c);
+	c.access = access;
+	c.timeout = 8;
+	e2e_qp_create(da, a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(db, b, RDMADEV_QPT_RC, NULL);
+	if (a->qp == NULL || b->qp == NULL)
+		return -1;
+	return e2e_rc_connect(a, b, &c);
+}
+
+void
+e2e_unpair(struct e2e_qp *a, struct e2e_qp *b)
+{
+	e2e_qp_destroy(a);
+	e2e_qp_destroy(b);
+}
+
+void
+e2e_drain(struct e2e_dev *d)
+{
+	(void)e2e_idle(&d->scq, 64);
+	d->scq.head = d->scq.tail;
+	d->rcq.head = d->rcq.tail;
+}
+
+uint64_t
+e2e_rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+void
+e2e_wr64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+uint64_t
+e2e_bits(uint64_t v, unsigned int hi, unsigned int lo)
+{
+	return (v >> lo) & (hi - lo == 63 ? UINT64_MAX : (UINT64_C(1) << (hi - lo + 1)) - 1);
+}
+
+uint64_t
+e2e_qw(const uint8_t *b, unsigned int n)
+{
+	uint64_t v;
+
+	memcpy(&v, b + 8 * n, sizeof(v));
+	return rte_le_to_cpu_64(v);
 }

@@ -33,6 +33,11 @@
 /* Every right an MR or QP can have. */
 #define E2E_ACC_ALL (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE | \
 		     RDMADEV_ACCESS_REMOTE_READ)
+/* The same plus remote atomics (gen3 devices). */
+#define E2E_ACC_ATOMIC (E2E_ACC_ALL | RDMADEV_ACCESS_REMOTE_ATOMIC)
+/* Device arguments of model @p n of generation @p gen (2 or 3) on wire @p wire. */
+#define E2E_DEVARGS_GEN(n, gen, wire) "irdma_model" #n ",gen=" #gen \
+	",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE ",wire=" wire
 
 /* Canary bytes before and after every test MR (one page each, so MRs stay page aligned). */
 #define E2E_CANARY	4096u
@@ -136,5 +141,30 @@ uint64_t e2e_stat(struct e2e_dev *d, size_t off);
 
 void e2e_fill(uint8_t *p, size_t n, uint64_t seed);
 uint64_t e2e_rand(uint64_t *s);
+
+/* ---- gen3 helpers (test_irdma_gen3_*.c) ---- */
+
+/* A signaled send WR of opcode @p op with @p nsge SGEs at @p sge. */
+void e2e_wr_init(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op,
+		 const struct rdmadev_sge *sge, uint16_t nsge);
+/* An atomic WR: its result into @p res (8 bytes of @p local at @p loff), target @p raddr. */
+void e2e_atomic_wr(struct rdmadev_send_wr *wr, struct rdmadev_sge *res, uint64_t id,
+		   uint8_t op, const struct e2e_mr *local, uint64_t loff, uint64_t raddr,
+		   uint32_t rkey, uint64_t compare_add, uint64_t swap);
+/* A connected RC pair a (on @p da) -> b (on @p db), QP rights @p access, timeout 8. */
+int e2e_pair(struct e2e_dev *da, struct e2e_dev *db, struct e2e_qp *a, struct e2e_qp *b,
+	     uint32_t access);
+/* Destroy both QPs of a pair. */
+void e2e_unpair(struct e2e_qp *a, struct e2e_qp *b);
+/* Drop every completion collected for @p d. */
+void e2e_drain(struct e2e_dev *d);
+/* 8 bytes at @p p in host order (unaligned). */
+uint64_t e2e_rd64(const uint8_t *p);
+/* Store @p v in host order at @p p (unaligned). */
+void e2e_wr64(uint8_t *p, uint64_t v);
+/* Bits @p hi .. @p lo of @p v (an independent decoder of the fact sheet's fields). */
+uint64_t e2e_bits(uint64_t v, unsigned int hi, unsigned int lo);
+/* Little-endian qword @p n of the dumped WQE @p b. */
+uint64_t e2e_qw(const uint8_t *b, unsigned int n);
 
 #endif /* E2E_LIB_H */

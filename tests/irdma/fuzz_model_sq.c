@@ -15,6 +15,8 @@
  * (the seed corpus) and then N random inputs: fuzz_model_sq_replay [--random N] FILE...
  * `fuzz_model_sq_replay --write-corpus DIR` writes the seed corpus: WQEs of valid WRs as the
  * PMD encodes them (rdmadev_post_send), with their MR addresses made offsets.
+ * With FUZZ_GEN3 set in the environment the device is a gen3 model (atomics and memory
+ * windows decoded; the MR and the QPs allow remote atomics and binds).
  */
 
 #include <stdio.h>
@@ -34,6 +36,8 @@
 
 #define FUZZ_MR_LEN	(4u * 4096u)
 #define FUZZ_DEVARGS	"irdma_model0,qps=16,cqs=16,mrs=16,mode=inline,wire=loop:fuzz"
+/* The same on a gen3 model (FUZZ_GEN3). */
+#define FUZZ_DEVARGS_GEN3 "irdma_model0,gen=3,qps=16,cqs=16,mrs=16,mode=inline,wire=loop:fuzz"
 /*
  * Qwords 0 and 2 of every quantum (fragment addresses, the remote address) below this value
  * are offsets into the MR: the MR's address is added, so inputs (and the seed corpus) can
@@ -45,6 +49,8 @@ static struct e2e_dev fd;
 static struct e2e_qp fa, fb;
 static struct e2e_mr fm;
 static uint64_t inputs;
+/* Rights of the MR and the QPs: gen2 ones, plus remote atomics (and binds: MR) on gen3. */
+static uint32_t fuzz_access = E2E_ACC_ALL;
 
 static void
 fuzz_fail(const char *what)
@@ -93,6 +99,7 @@ fuzz_reset(void)
 	struct e2e_conn c;
 
 	e2e_conn_default(&c);
+	c.access = fuzz_access;
 	c.retry = 1;
 	c.rnr_retry = 0;
 	c.timeout = 1;
@@ -110,13 +117,21 @@ fuzz_setup(void)
 	 * FUZZ_VERBOSE to see them). */
 	static const char *const quiet[] = { "--log-level=2", NULL };
 
+	bool gen3 = getenv("FUZZ_GEN3") != NULL;
+	struct e2e_conn c;
+
 	if (test_eal_init("fuzz_model_sq", getenv("FUZZ_VERBOSE") != NULL ? NULL : quiet) < 0)
 		return -1;
-	if (e2e_dev_open(&fd, FUZZ_DEVARGS) != 0 ||
-	    e2e_mr_reg(&fd, NULL, &fm, FUZZ_MR_LEN, E2E_ACC_ALL) != 0 ||
+	if (gen3)
+		fuzz_access |= RDMADEV_ACCESS_REMOTE_ATOMIC;
+	e2e_conn_default(&c);
+	c.access = fuzz_access;
+	if (e2e_dev_open(&fd, gen3 ? FUZZ_DEVARGS_GEN3 : FUZZ_DEVARGS) != 0 ||
+	    e2e_mr_reg(&fd, NULL, &fm, FUZZ_MR_LEN,
+		       fuzz_access | (gen3 ? RDMADEV_ACCESS_MW_BIND : 0)) != 0 ||
 	    e2e_qp_create(&fd, &fa, RDMADEV_QPT_RC, NULL) != 0 ||
 	    e2e_qp_create(&fd, &fb, RDMADEV_QPT_RC, NULL) != 0 ||
-	    e2e_rc_connect(&fa, &fb, NULL) != 0 || test_case_failures != 0)
+	    e2e_rc_connect(&fa, &fb, &c) != 0 || test_case_failures != 0)
 		return -1;
 	printf("fuzz_model_sq: MR [%p, +%u) lkey %#x; QPs %u -> %u\n", (void *)fm.buf,
 	       FUZZ_MR_LEN, fm.lkey, fa.qpn, fb.qpn);
@@ -243,6 +258,51 @@ corpus_one(const char *path, const struct rdmadev_send_wr *wrs, uint16_t n)
 	return f != NULL && err == 0 ? 0 : -1;
 }
 
+/* Gen3 seeds: a fetch-add and a compare-swap (2 quanta each), a BIND_MW of a window. */
+static int
+write_corpus_gen3(const char *dir)
+{
+	struct rdmadev_sge s = { (uint64_t)(uintptr_t)fm.buf + 64, 8, fm.lkey };
+	struct rdmadev_mw *mw = NULL;
+	struct rdmadev_send_wr w[2];
+	char path[512];
+	int ret;
+
+	memset(w, 0, sizeof(w));
+	w[0].opcode = RDMADEV_WR_ATOMIC_FA;
+	w[0].flags = RDMADEV_SEND_SIGNALED;
+	w[0].sg_list = &s;
+	w[0].num_sge = 1;
+	w[0].atomic.remote_addr = (uint64_t)(uintptr_t)fm.buf + 8192;
+	w[0].atomic.rkey = fm.rkey;
+	w[0].atomic.compare_add = 3;
+	w[1] = w[0];
+	w[1].wr_id = 1;
+	w[1].opcode = RDMADEV_WR_ATOMIC_CS;
+	w[1].atomic.swap = 9;
+	snprintf(path, sizeof(path), "%s/atomic_fa_cs.bin", dir);
+	ret = corpus_one(path, w, 2);
+	printf("# %s: %s\n", path, ret == 0 ? "written" : "FAILED");
+	if (ret != 0 || rdmadev_mw_alloc(fd.pd, &mw) != 0)
+		return -1;
+	memset(w, 0, sizeof(w));
+	w[0].opcode = RDMADEV_WR_BIND_MW;
+	w[0].flags = RDMADEV_SEND_SIGNALED;
+	w[0].bind_mw.mw = mw;
+	w[0].bind_mw.mr = fm.mr;
+	w[0].bind_mw.addr = (uint64_t)(uintptr_t)fm.buf + 4096;
+	w[0].bind_mw.length = 4096;
+	w[0].bind_mw.rkey = mw->rkey;
+	w[0].bind_mw.access = RDMADEV_ACCESS_REMOTE_READ | RDMADEV_ACCESS_REMOTE_ATOMIC;
+	snprintf(path, sizeof(path), "%s/bind_mw.bin", dir);
+	ret = corpus_one(path, w, 1);
+	printf("# %s: %s\n", path, ret == 0 ? "written" : "FAILED");
+	fuzz_reset();
+	if (rdmadev_mw_free(mw) != 0)
+		ret = -1;
+	return ret;
+}
+
 static int
 write_corpus(const char *dir)
 {
@@ -304,6 +364,8 @@ write_corpus(const char *dir)
 		ret = corpus_one(path, w, seeds[i].nwr);
 		printf("# %s: %s\n", path, ret == 0 ? "written" : "FAILED");
 	}
+	if (ret == 0 && (fuzz_access & RDMADEV_ACCESS_REMOTE_ATOMIC))
+		ret = write_corpus_gen3(dir);
 	return ret;
 }
 

@@ -496,6 +496,14 @@ test_helpers_wqe(void)
 	TEST_CHECK_EQ(irdma_encode_ird_size(32), 2);
 	TEST_CHECK_EQ(irdma_encode_ird_size(64), 3);
 	TEST_CHECK_EQ(irdma_encode_ird_size(127), 4);
+	/* gen3 (kernel irdma_sc_get_encoded_ird_size_gen_3): 4 -> 0, 8 -> 1, ... 4096 -> 10 */
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(0), 0);
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(2), 0);
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(3), 1);
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(4), 1);
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(16), 3);
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(2048), 10);
+	TEST_CHECK_EQ(irdma_encode_ird_size_gen3(60000), 10);
 }
 
 static void

@@ -360,6 +360,7 @@ test_cqp_wqe_fields(void)
 	BCHK(cqp_wqe, CQP_STAG_VABASEDTO, 3, 59);
 	BCHK(cqp_wqe, CQP_STAG_USEHMCFNIDX, 3, 60);
 	BCHK(cqp_wqe, CQP_STAG_USEPFRID, 3, 61);
+	BCHK(cqp_wqe, CQP_STAG_REMOTE_ATOMIC_EN, 3, 61);
 	/* MANAGE_ARP (index width and REACHMAX width: kernel defs.h CQPSQ_MAT_*) */
 	FCHK(cqp_wqe, CQP_ARP_REACHMAX, 1, 31, 0);
 	FCHK(cqp_wqe, CQP_ARP_MAC, 2, 47, 0);
@@ -510,6 +511,9 @@ test_qp_ctx_fields(void)
 	FCHK(qp_ctx, QPC_MACADDRESS, 19, 63, 16);	/* byte 152: "local MAC << 16" */
 	FCHK(qp_ctx, QPC_ORDSIZE, 20, 7, 0);		/* byte 160 */
 	FCHK(qp_ctx, QPC_IRDSIZE, 20, 18, 16);
+	FCHK(qp_ctx, QPC_ORDSIZE_GEN3, 20, 10, 0);
+	FCHK(qp_ctx, QPC_IRDSIZE_GEN3, 20, 17, 14);
+	BCHK(qp_ctx, QPC_REMOTE_ATOMIC_EN, 20, 18);
 	BCHK(qp_ctx, QPC_UDPRIVCQENABLE, 20, 19);
 	BCHK(qp_ctx, QPC_WRRDRSPOK, 20, 20);
 	BCHK(qp_ctx, QPC_RDOK, 20, 21);

@@ -25,19 +25,6 @@
 
 #define MR_LEN	(64u * 1024u)
 
-/* Fill a send WR. */
-static void
-wr_init(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op, const struct rdmadev_sge *sge,
-	uint16_t nsge)
-{
-	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = id;
-	wr->opcode = op;
-	wr->sg_list = sge;
-	wr->num_sge = nsge;
-	wr->flags = RDMADEV_SEND_SIGNALED;
-}
-
 static struct rdmadev_sge
 sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
 {
@@ -64,7 +51,7 @@ fast_reg(struct e2e_qp *b, struct rdmadev_mr *fmr, const struct e2e_mr *m, uint8
 
 	for (i = 0; i < 4; i++)
 		pages[i] = rte_mem_virt2iova(m->buf + 4096 * i);
-	wr_init(&wr, id, RDMADEV_WR_FAST_REG, NULL, 0);
+	e2e_wr_init(&wr, id, RDMADEV_WR_FAST_REG, NULL, 0);
 	wr.fast_reg.mr = fmr;
 	wr.fast_reg.page_list = pages;
 	wr.fast_reg.nb_pages = 4;
@@ -86,7 +73,7 @@ rdma_op(struct e2e_qp *a, uint8_t op, const struct e2e_mr *m, uint64_t loff, uin
 	struct rdmadev_send_wr wr;
 	struct rdmadev_sge s = sge_of(m, loff, len);
 
-	wr_init(&wr, id, op, &s, 1);
+	e2e_wr_init(&wr, id, op, &s, 1);
 	wr.rdma.remote_addr = rva;
 	wr.rdma.rkey = rkey;
 	e2e_send(a, &wr);
@@ -120,7 +107,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	s = sge_of(&ma, 0, 1000);
 	r = sge_of(&mb, 0, 4096);
 	e2e_recv(&b, 100, &r, 1);
-	wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
+	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
 	e2e_send(&a, &wr);
 	e2e_expect(&da->scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 	TEST_CHECK(e2e_next(&db->rcq, &wc));
@@ -134,7 +121,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 
 	s = sge_of(&ma, 1000, 77);
 	e2e_recv(&b, 101, &r, 1);
-	wr_init(&wr, 2, RDMADEV_WR_SEND_IMM, &s, 1);
+	e2e_wr_init(&wr, 2, RDMADEV_WR_SEND_IMM, &s, 1);
 	wr.flags |= RDMADEV_SEND_SOLICITED;
 	wr.imm_data = rte_cpu_to_be_32(0x12345678);
 	e2e_send(&a, &wr);
@@ -153,7 +140,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK(memcmp(mb.buf + 8192, ma.buf + 2000, 5000) == 0);
 	e2e_recv(&b, 102, &r, 1);
 	s = sge_of(&ma, 300, 3000);
-	wr_init(&wr, 4, RDMADEV_WR_RDMA_WRITE_IMM, &s, 1);
+	e2e_wr_init(&wr, 4, RDMADEV_WR_RDMA_WRITE_IMM, &s, 1);
 	wr.imm_data = rte_cpu_to_be_32(0xfeedf00d);
 	wr.rdma.remote_addr = (uint64_t)(uintptr_t)mb.buf + 20000;
 	wr.rdma.rkey = mb.rkey;
@@ -172,7 +159,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK(memcmp(ma.buf + 40000, mb.buf + 30000, 6000) == 0);
 
 	/* NOP */
-	wr_init(&wr, 6, RDMADEV_WR_NOP, NULL, 0);
+	e2e_wr_init(&wr, 6, RDMADEV_WR_NOP, NULL, 0);
 	e2e_send(&a, &wr);
 	e2e_expect(&da->scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_NOP);
 
@@ -191,7 +178,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	/* SEND_INV invalidates it at b: delivered with the key; FAST_REG again then works */
 	e2e_recv(&b, 103, &r, 1);
 	s = sge_of(&ma, 0, 16);
-	wr_init(&wr, 10, RDMADEV_WR_SEND_INV, &s, 1);
+	e2e_wr_init(&wr, 10, RDMADEV_WR_SEND_INV, &s, 1);
 	wr.invalidate_rkey = rkey;
 	e2e_send(&a, &wr);
 	e2e_expect(&da->scq, 10, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
@@ -217,7 +204,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK(memcmp(fb.buf, ma.buf, 64) == 0);
 
 	/* LOCAL_INV at b: the key is dead, a's WRITE through it fails and touches nothing */
-	wr_init(&wr, 13, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	e2e_wr_init(&wr, 13, RDMADEV_WR_LOCAL_INV, NULL, 0);
 	wr.invalidate_rkey = rkey;
 	e2e_send(&b, &wr);
 	e2e_expect(&db->scq, 13, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
@@ -362,7 +349,7 @@ test_inline_and_sges(void)
 		r[0] = sge_of(&m, 32768, 256);
 		e2e_recv(&b, 200 + i, r, 1);
 		s[0] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)data, inl[i], 0 };
-		wr_init(&wr, i, RDMADEV_WR_SEND, s, 1);
+		e2e_wr_init(&wr, i, RDMADEV_WR_SEND, s, 1);
 		wr.flags |= RDMADEV_SEND_INLINE;
 		e2e_send(&a, &wr);
 		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
@@ -375,7 +362,7 @@ test_inline_and_sges(void)
 		s[0].length = inl[i] / 2;
 		s[1] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)data + inl[i] / 2,
 					     inl[i] - inl[i] / 2, 0 };
-		wr_init(&wr, 300 + i, RDMADEV_WR_RDMA_WRITE, s, 2);
+		e2e_wr_init(&wr, 300 + i, RDMADEV_WR_RDMA_WRITE, s, 2);
 		wr.flags |= RDMADEV_SEND_INLINE;
 		wr.rdma.remote_addr = (uint64_t)(uintptr_t)m.buf + 40000;
 		wr.rdma.rkey = m.rkey;
@@ -398,7 +385,7 @@ test_inline_and_sges(void)
 			r[k] = sge_of(&m, 32768 + 1024 * k,
 				      k == 13 - n ? 2048 : total / (14 - n));
 		e2e_recv(&b, 500 + n, r, (uint16_t)(14 - n));
-		wr_init(&wr, 400 + n, RDMADEV_WR_SEND, s, (uint16_t)n);
+		e2e_wr_init(&wr, 400 + n, RDMADEV_WR_SEND, s, (uint16_t)n);
 		e2e_send(&a, &wr);
 		e2e_expect(&d.scq, 400 + n, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 		TEST_CHECK(e2e_next(&d.rcq, &wc));
@@ -424,7 +411,7 @@ test_inline_and_sges(void)
 			TEST_CHECK(memcmp(want, got, total) == 0);
 		}
 		/* the same list as a WRITE gather */
-		wr_init(&wr, 600 + n, RDMADEV_WR_RDMA_WRITE, s, (uint16_t)n);
+		e2e_wr_init(&wr, 600 + n, RDMADEV_WR_RDMA_WRITE, s, (uint16_t)n);
 		wr.rdma.remote_addr = (uint64_t)(uintptr_t)m.buf + 50000;
 		wr.rdma.rkey = m.rkey;
 		e2e_send(&a, &wr);
@@ -463,7 +450,7 @@ test_order_unsignaled_fence(void)
 	/* 64 WRITEs of growing size in one burst, every 4th signaled */
 	for (i = 0; i < 64; i++) {
 		s[i] = sge_of(&m, 16384 * i, 100 + 250 * i);
-		wr_init(&wrs[i], 1000 + i, RDMADEV_WR_RDMA_WRITE, &s[i], 1);
+		e2e_wr_init(&wrs[i], 1000 + i, RDMADEV_WR_RDMA_WRITE, &s[i], 1);
 		wrs[i].flags = i % 4 == 3 ? RDMADEV_SEND_SIGNALED : 0;
 		wrs[i].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 16384 * i;
 		wrs[i].rdma.rkey = t.rkey;
@@ -486,11 +473,11 @@ test_order_unsignaled_fence(void)
 	e2e_fill(t.buf, 256 * 1024, 6);
 	memset(m.buf, 0, 256 * 1024);
 	s[0] = sge_of(&m, 0, 256 * 1024);
-	wr_init(&wrs[0], 1, RDMADEV_WR_RDMA_READ, &s[0], 1);
+	e2e_wr_init(&wrs[0], 1, RDMADEV_WR_RDMA_READ, &s[0], 1);
 	wrs[0].flags = 0;
 	wrs[0].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf;
 	wrs[0].rdma.rkey = t.rkey;
-	wr_init(&wrs[1], 2, RDMADEV_WR_RDMA_WRITE, &s[0], 1);
+	e2e_wr_init(&wrs[1], 2, RDMADEV_WR_RDMA_WRITE, &s[0], 1);
 	wrs[1].flags |= RDMADEV_SEND_FENCE;
 	wrs[1].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 512 * 1024;
 	wrs[1].rdma.rkey = t.rkey;
@@ -500,8 +487,8 @@ test_order_unsignaled_fence(void)
 	/* Local fence on a SEND after a WRITE; sig_all-like: everything signaled, in order */
 	for (i = 0; i < 32; i++) {
 		s[i] = sge_of(&m, 1024 * i, 64);
-		wr_init(&wrs[i], 2000 + i, i % 2 ? RDMADEV_WR_NOP : RDMADEV_WR_RDMA_WRITE,
-			i % 2 ? NULL : &s[i], i % 2 ? 0 : 1);
+		e2e_wr_init(&wrs[i], 2000 + i, i % 2 ? RDMADEV_WR_NOP : RDMADEV_WR_RDMA_WRITE,
+			    i % 2 ? NULL : &s[i], i % 2 ? 0 : 1);
 		wrs[i].flags |= i % 8 == 0 ? RDMADEV_SEND_LOCAL_FENCE : 0;
 		wrs[i].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 1024 * i;
 		wrs[i].rdma.rkey = t.rkey;
@@ -550,7 +537,7 @@ test_cq_arm(void)
 	TEST_CHECK_EQ(rdmadev_cq_arm(d.rcq.cq, 1), 0);
 	c0 = E2E_STAT(&d, ceqes);
 	e2e_recv(&b, 1, &r, 1);
-	wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
+	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
 	e2e_send(&a, &wr);
 	e2e_expect(&d.rcq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
 	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0);
@@ -621,7 +608,7 @@ test_ud(void)
 	s = sge_of(&m, 0, 1000);
 	r = sge_of(&m, 8192, 4096);
 	e2e_recv(&b, 50, &r, 1);
-	wr_init(&wr, 1, RDMADEV_WR_SEND_IMM, &s, 1);
+	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND_IMM, &s, 1);
 	wr.imm_data = rte_cpu_to_be_32(0xabcd1234);
 	wr.ud.ah = ah;
 	wr.ud.remote_qpn = b.qpn;
@@ -642,7 +629,7 @@ test_ud(void)
 	/* wrong Q_Key: the sender completes, the receiver drops it (its receive stays) */
 	drops = E2E_STAT(&d, rx_qkey_drops);
 	e2e_recv(&b, 51, &r, 1);
-	wr_init(&wr, 2, RDMADEV_WR_SEND, &s, 1);
+	e2e_wr_init(&wr, 2, RDMADEV_WR_SEND, &s, 1);
 	wr.ud.ah = ah;
 	wr.ud.remote_qpn = b.qpn;
 	wr.ud.remote_qkey = 0x999;

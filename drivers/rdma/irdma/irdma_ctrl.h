@@ -575,7 +575,7 @@ struct rdmadev_mr_attr;
  * it through pbl_mem_register() first when it is not EAL memory), build a level 0/1/2 PBL at
  * the best page size and issue REG_MR (VA-based). FAST_REG: a level-1 run of max_pages
  * PBLEs and ALLOC_STAG. Sets mr->lkey = mr->rkey = index << 8 | key and mr->obj.fp.drv.
- * @return 0, -ENOTSUP (DMA MRs, atomics), -EINVAL (range not resolvable, IOVA and address
+ * @return 0, -ENOTSUP (DMA MRs, atomics on gen2), -EINVAL (range not resolvable, IOVA and address
  *         not congruent modulo 4 KB), -ENOMEM, or the CQP's -errno; nothing leaks.
  */
 int irdma_mr_reg(struct irdma_ctrl *c, struct rdmadev_mr *mr,
@@ -586,6 +586,22 @@ int irdma_mr_reg(struct irdma_ctrl *c, struct rdmadev_mr *mr,
  * @return 0, or the CQP's -errno (the MR stays registered).
  */
 int irdma_mr_dereg(struct irdma_ctrl *c, struct rdmadev_mr *mr);
+
+struct rdmadev_mw;
+
+/**
+ * Allocate gen3 type-2 window @p mw at its claimed STag index: ALLOC_STAG with MR 0 and
+ * MWTYPE 0 in its PD. Sets mw->rkey = index << 8 | key (BIND_MW work requests change it).
+ * @return 0, -ENODEV (not up), -ENOTSUP (gen2), -EINVAL (index outside the committed MRs),
+ *         or the CQP's -errno.
+ */
+int irdma_mw_alloc(struct irdma_ctrl *c, struct rdmadev_mw *mw);
+
+/**
+ * DEALLOC_STAG (MR 0) of window @p mw.
+ * @return 0, or the CQP's -errno (the window stays allocated).
+ */
+int irdma_mw_free(struct irdma_ctrl *c, struct rdmadev_mw *mw);
 
 /* ---- ARP table and AHs (irdma_ah.c) ---- */
 

@@ -202,6 +202,11 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	in->hw_gen = d->hw.gen;
 	in->numa_node = d->hw.numa_node;
 	in->capa = IRDMA_GEN2_FEATURES;
+	/* Gen3: atomics and type-2 windows (windows share the MR STag indexes). */
+	if (d->hw.gen >= IRDMA_GEN_3) {
+		in->capa |= RDMADEV_CAPA_ATOMICS | RDMADEV_CAPA_MW;
+		in->max_mw = d->req.mrs;
+	}
 	in->page_size_cap = IRDMA_PAGE_SIZE_CAP;
 	in->max_mr_size = IRDMA_MAX_MR_SIZE;
 	in->max_msg_size = IRDMA_MAX_MSG_SIZE;
@@ -471,6 +476,22 @@ irdma_dev_mr_dereg(struct rdmadev *dev, struct rdmadev_mr *mr)
 /* ---- AHs and the ARP table (irdma_ah.c) ---- */
 
 static int
+irdma_dev_mw_alloc(struct rdmadev *dev, struct rdmadev_mw *mw)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_mw_alloc(&d->ctrl, mw);
+}
+
+static int
+irdma_dev_mw_free(struct rdmadev *dev, struct rdmadev_mw *mw)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_mw_free(&d->ctrl, mw);
+}
+
+static int
 irdma_dev_ah_create(struct rdmadev *dev, struct rdmadev_ah *ah,
 		    const struct rdmadev_ah_attr *attr)
 {
@@ -726,6 +747,8 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.mr_dereg = irdma_dev_mr_dereg,
 	.ah_create = irdma_dev_ah_create,
 	.ah_destroy = irdma_dev_ah_destroy,
+	.mw_alloc = irdma_dev_mw_alloc,
+	.mw_free = irdma_dev_mw_free,
 	.xstats_get = irdma_dev_xstats_get,
 	.xstats_reset = irdma_dev_xstats_reset,
 	.counter_alloc = irdma_dev_counter_alloc,

@@ -13,7 +13,14 @@
  *  - FAST_REG: a level-1 run of max_pages PBLEs (4 KB pages) and ALLOC_STAG.
  *  - DMA MRs are not supported (-ENOTSUP).
  * lkey = rkey = STag = index << 8 | key; the index is the restrack ID, the key a per-device
- * counter. DEALLOC_STAG, then the PBLEs are freed.
+ * counter. DEALLOC_STAG, then the PBLEs are freed. On gen3 a region may allow remote atomics
+ * (REG_MR's REMOTE_ATOMIC_EN); gen2 refuses them (-ENOTSUP).
+ *
+ * Memory windows (gen3, type 2; the kernel's irdma_alloc_mw / irdma_hw_alloc_mw /
+ * irdma_dealloc_mw): the window takes an STag index from the MR ID space (rdmadev tracks it
+ * as RESTRACK_MR), ALLOC_STAG with MR 0 and MWTYPE 0 makes it a window of its PD, and its
+ * rkey starts as index << 8 | key; BIND_MW work requests give it a key, a range and rights.
+ * DEALLOC_STAG with MR 0 frees it.
  */
 
 #include <errno.h>
@@ -92,7 +99,7 @@ irdma_mr_ext_unregister(struct irdma_ctrl *c, struct irdma_mr *m)
 static int
 irdma_mr_rights(struct irdma_ctrl *c, uint32_t access, uint32_t *rights)
 {
-	if (access & RDMADEV_ACCESS_REMOTE_ATOMIC) {
+	if ((access & RDMADEV_ACCESS_REMOTE_ATOMIC) && c->hw->gen < IRDMA_GEN_3) {
 		IRDMA_LOG(ERR, c->hw, "MR: remote atomics are not supported on gen2");
 		return -ENOTSUP;
 	}
@@ -175,6 +182,9 @@ irdma_mr_reg_user(struct irdma_ctrl *c, struct irdma_mr *m, const struct rdmadev
 	irdma_set(&w, CQP_STAG_KEY, m->stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
 	irdma_set(&w, CQP_STAG_VA_FBO, a->iova);
 	irdma_set(&w, CQP_STAG_VABASEDTO, 1);
+	if (c->hw->gen >= IRDMA_GEN_3)
+		irdma_set(&w, CQP_STAG_REMOTE_ATOMIC_EN,
+			  (a->access & RDMADEV_ACCESS_REMOTE_ATOMIC) ? 1 : 0);
 	if (m->pbl.level == PBL_LEVEL_0)
 		irdma_set(&w, CQP_STAG_PA, m->pbl.addr);
 	else
@@ -305,4 +315,60 @@ irdma_mr_dereg(struct irdma_ctrl *c, struct rdmadev_mr *mr)
 	mr->obj.fp.drv = NULL;
 	__atomic_fetch_sub(&c->nb_mrs, 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+/* ---- memory windows (gen3) ---- */
+
+int
+irdma_mw_alloc(struct irdma_ctrl *c, struct rdmadev_mw *mw)
+{
+	uint32_t idx = rdmadev_obj_id(&mw->obj);
+	struct irdma_cqp_wqe w;
+	uint32_t key;
+	int ret;
+
+	if (c->pble_pool == NULL) {
+		IRDMA_LOG(ERR, c->hw, "MW %u: the device is not up", idx);
+		return -ENODEV;
+	}
+	if (c->hw->gen < IRDMA_GEN_3) {
+		IRDMA_LOG(ERR, c->hw, "MW %u: memory windows are gen3 only", idx);
+		return -ENOTSUP;
+	}
+	if (idx >= c->hmc.obj[IRDMA_HMC_OBJ_MR].cnt || idx < IRDMA_FIRST_USER_MR_IDX) {
+		IRDMA_LOG(ERR, c->hw, "MW %u: STag index outside the committed MRs", idx);
+		return -EINVAL;
+	}
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_ALLOC_STAG);
+	irdma_set(&w, CQP_STAG_PDID, rdmadev_obj_id(&mw->pd->obj));
+	irdma_set(&w, CQP_STAG_IDX, idx);
+	irdma_set(&w, CQP_STAG_MWTYPE, 0);	/* type 2 */
+	irdma_set(&w, CQP_STAG_MR, 0);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MW %u: ALLOC_STAG failed: %s", idx, strerror(-ret));
+		return ret;
+	}
+	key = __atomic_fetch_add(&c->mr_key, 1, __ATOMIC_RELAXED) &
+	      ((1u << IRDMA_STAG_KEY_BITS) - 1);
+	mw->rkey = (idx << IRDMA_STAG_KEY_BITS) | key;
+	IRDMA_LOG(DEBUG, c->hw, "MW %u: allocated, rkey 0x%x", idx, mw->rkey);
+	return 0;
+}
+
+int
+irdma_mw_free(struct irdma_ctrl *c, struct rdmadev_mw *mw)
+{
+	uint32_t idx = rdmadev_obj_id(&mw->obj);
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DEALLOC_STAG);
+	irdma_set(&w, CQP_STAG_PDID, rdmadev_obj_id(&mw->pd->obj));
+	irdma_set(&w, CQP_STAG_IDX, idx);
+	irdma_set(&w, CQP_STAG_MR, 0);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0)
+		IRDMA_LOG(ERR, c->hw, "MW %u: DEALLOC_STAG failed: %s", idx, strerror(-ret));
+	return ret;
 }

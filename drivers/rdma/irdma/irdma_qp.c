@@ -195,12 +195,16 @@ irdma_qp_ctx_src(struct irdma_qp_ctx *ctx, const uint8_t sgid[16])
 /* Write the attributes of @p mask into the host context. */
 static void
 irdma_qp_ctx_apply(struct irdma_qp_ctx *ctx, const struct rdmadev_qp_attr *a, uint32_t mask,
-		   uint32_t arp_idx)
+		   uint32_t arp_idx, uint8_t gen)
 {
 	if (mask & RDMADEV_QP_ACCESS_FLAGS) {
 		irdma_set(ctx, QPC_RDOK, (a->qp_access_flags & RDMADEV_ACCESS_REMOTE_READ) ? 1 : 0);
 		irdma_set(ctx, QPC_WRRDRSPOK,
 			  (a->qp_access_flags & RDMADEV_ACCESS_REMOTE_WRITE) ? 1 : 0);
+		/* rdmadev refuses REMOTE_ATOMIC without RDMADEV_CAPA_ATOMICS (gen3 only). */
+		if (gen >= IRDMA_GEN_3)
+			irdma_set(ctx, QPC_REMOTE_ATOMIC_EN,
+				  (a->qp_access_flags & RDMADEV_ACCESS_REMOTE_ATOMIC) ? 1 : 0);
 	}
 	if (mask & RDMADEV_QP_QKEY)
 		irdma_set(ctx, QPC_QKEY, a->qkey);
@@ -222,9 +226,14 @@ irdma_qp_ctx_apply(struct irdma_qp_ctx *ctx, const struct rdmadev_qp_attr *a, ui
 		irdma_set(ctx, QPC_PSNMAX, a->sq_psn);
 		irdma_set(ctx, QPC_LSN, IRDMA_QP_INIT_LSN);
 	}
-	if (mask & RDMADEV_QP_MAX_QP_RD_ATOMIC)
+	/* Gen3 moved ORD / IRD in byte 160 (QPC_ORDSIZE_GEN3, QPC_IRDSIZE_GEN3). */
+	if ((mask & RDMADEV_QP_MAX_QP_RD_ATOMIC) && gen >= IRDMA_GEN_3)
+		irdma_set(ctx, QPC_ORDSIZE_GEN3, a->max_rd_atomic);
+	else if (mask & RDMADEV_QP_MAX_QP_RD_ATOMIC)
 		irdma_set(ctx, QPC_ORDSIZE, a->max_rd_atomic);
-	if (mask & RDMADEV_QP_MAX_DEST_RD_ATOMIC)
+	if ((mask & RDMADEV_QP_MAX_DEST_RD_ATOMIC) && gen >= IRDMA_GEN_3)
+		irdma_set(ctx, QPC_IRDSIZE_GEN3, irdma_encode_ird_size_gen3(a->max_dest_rd_atomic));
+	else if (mask & RDMADEV_QP_MAX_DEST_RD_ATOMIC)
 		irdma_set(ctx, QPC_IRDSIZE, irdma_encode_ird_size(a->max_dest_rd_atomic));
 	if (mask & RDMADEV_QP_DEST_QPN)
 		irdma_set(ctx, QPC_DESTQP, a->dest_qp_num);
@@ -462,7 +471,7 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 		}
 	}
 	saved = *ctx;
-	irdma_qp_ctx_apply(ctx, attr, mask, arp_idx);
+	irdma_qp_ctx_apply(ctx, attr, mask, arp_idx, q->gen);
 	if (mask & RDMADEV_QP_AV)
 		irdma_qp_ctx_src(ctx, sgid);
 	ret = irdma_qp_transition(c, q, cur, next);

@@ -74,6 +74,8 @@ enum irdma_uk_kind {
 	IRDMA_UK_LOCAL_INV,	/* qw1 = stag, valid bit 0 */
 	IRDMA_UK_FAST_REG,	/* page list into the PBLEs, qw0..2 */
 	IRDMA_UK_NOP,		/* qw0..2 zero */
+	IRDMA_UK_ATOMIC,	/* gen3: 2 quanta, local SGE, remote TO, operands in quantum 1 */
+	IRDMA_UK_BIND_MW,	/* gen3: window VA, parent / window keys, length */
 };
 
 static inline struct irdma_quantum *
@@ -294,7 +296,7 @@ irdma_uk_check_fast_reg(const struct irdma_qp *qp, const struct rdmadev_send_wr 
 	if ((uint64_t)wr->fast_reg.length >
 	    ((uint64_t)wr->fast_reg.nb_pages << wr->fast_reg.page_shift))
 		return irdma_uk_refuse(qp, wr, -EINVAL, "FAST_REG length beyond its pages");
-	if (wr->fast_reg.access & RDMADEV_ACCESS_REMOTE_ATOMIC)
+	if ((wr->fast_reg.access & RDMADEV_ACCESS_REMOTE_ATOMIC) && qp->gen < IRDMA_GEN_3)
 		return irdma_uk_refuse(qp, wr, -ENOTSUP, "remote atomics are not on gen2");
 	p->kind = IRDMA_UK_FAST_REG;
 	p->quanta = 1;
@@ -305,7 +307,76 @@ irdma_uk_check_fast_reg(const struct irdma_qp *qp, const struct rdmadev_send_wr 
 								   IRDMA_PBL_CHUNK_PHYS) |
 		  IRDMA_PREP(SQ_FR_HPAGESIZE, hpage) |
 		  IRDMA_PREP(SQ_STAGRIGHTS, irdma_mr_access_bits(wr->fast_reg.access)) |
+		  IRDMA_PREP(SQ_REMOTE_ATOMICS_EN,
+			     (wr->fast_reg.access & RDMADEV_ACCESS_REMOTE_ATOMIC) ? 1 : 0) |
 		  IRDMA_PREP(SQ_VABASEDTO, 1);
+	return 0;
+}
+
+/*
+ * ATOMIC_FA / ATOMIC_CS (gen3, fact sheet §1.5): one 8-byte local SGE for the original value,
+ * an 8-byte aligned remote address; 2 quanta, ADDFRAGCNT 1, the rkey in REMSTAG.
+ */
+static __rte_noinline int
+irdma_uk_check_atomic(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+		      struct irdma_uk_sq_plan *p)
+{
+	bool fa = wr->opcode == RDMADEV_WR_ATOMIC_FA;
+
+	if (qp->gen < IRDMA_GEN_3)
+		return irdma_uk_refuse(qp, wr, -ENOTSUP, "atomics are gen3 only");
+	if (wr->num_sge != 1 || wr->sg_list == NULL || wr->sg_list[0].length != sizeof(uint64_t))
+		return irdma_uk_refuse(qp, wr, -EINVAL, "an atomic takes one SGE of 8 bytes");
+	if (wr->atomic.remote_addr & (sizeof(uint64_t) - 1))
+		return irdma_uk_refuse(qp, wr, -EINVAL, "atomic remote address not 8-byte aligned");
+	/* SOLICITED means nothing to an atomic (verbs ignores it); INLINE cannot apply. */
+	if (wr->flags & RDMADEV_SEND_INLINE)
+		return irdma_uk_refuse(qp, wr, -EINVAL, "an atomic cannot be inline");
+	p->kind = IRDMA_UK_ATOMIC;
+	p->quanta = 2;
+	p->len = sizeof(uint64_t);
+	p->wc_opcode = fa ? RDMADEV_WC_FETCH_ADD : RDMADEV_WC_COMP_SWAP;
+	p->hdr |= IRDMA_PREP(SQ_OPCODE, fa ? IRDMA_OP_ATOMIC_FETCH_ADD :
+					      IRDMA_OP_ATOMIC_COMPARE_SWAP) |
+		  IRDMA_PREP(SQ_REMSTAG, wr->atomic.rkey) |
+		  IRDMA_PREP(SQ_ADDFRAGCNT, 1);
+	return 0;
+}
+
+/* Window rights a bind may grant (verbs: remote rights only). */
+#define IRDMA_UK_MW_ACCESS (RDMADEV_ACCESS_REMOTE_READ | RDMADEV_ACCESS_REMOTE_WRITE | \
+			    RDMADEV_ACCESS_REMOTE_ATOMIC)
+
+/*
+ * BIND_MW (gen3 type-2 window, fact sheet §1.5): the window's new rkey keeps its index; the
+ * device checks the region (bind right, bounds, PD) and completes with MW_BIND_ERR.
+ */
+static __rte_noinline int
+irdma_uk_check_bind_mw(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+		       struct irdma_uk_sq_plan *p)
+{
+	const struct rdmadev_mw *mw = wr->bind_mw.mw;
+	uint32_t acc = wr->bind_mw.access;
+
+	if (qp->gen < IRDMA_GEN_3)
+		return irdma_uk_refuse(qp, wr, -ENOTSUP, "memory windows are gen3 only");
+	if (mw == NULL || wr->bind_mw.mr == NULL)
+		return irdma_uk_refuse(qp, wr, -EINVAL, "BIND_MW without a window or a region");
+	if ((wr->bind_mw.rkey >> IRDMA_STAG_KEY_BITS) != (mw->rkey >> IRDMA_STAG_KEY_BITS))
+		return irdma_uk_refuse(qp, wr, -EINVAL, "BIND_MW rkey is not the window's index");
+	if (wr->bind_mw.length == 0 || (acc & ~(uint32_t)IRDMA_UK_MW_ACCESS) != 0)
+		return irdma_uk_refuse(qp, wr, -EINVAL,
+				       "BIND_MW of length 0 or with rights other than remote");
+	p->kind = IRDMA_UK_BIND_MW;
+	p->quanta = 1;
+	p->wc_opcode = RDMADEV_WC_BIND_MW;
+	p->hdr |= IRDMA_PREP(SQ_OPCODE, IRDMA_OP_BIND_MW) |
+		  IRDMA_PREP(SQ_STAGRIGHTS,
+			     ((acc & RDMADEV_ACCESS_REMOTE_READ) ? IRDMA_ACCESS_REMOTE_READ : 0) |
+			     ((acc & RDMADEV_ACCESS_REMOTE_WRITE) ? IRDMA_ACCESS_REMOTE_WRITE : 0)) |
+		  IRDMA_PREP(SQ_REMOTE_ATOMICS_EN, (acc & RDMADEV_ACCESS_REMOTE_ATOMIC) ? 1 : 0) |
+		  IRDMA_PREP(SQ_VABASEDTO, 1) |
+		  IRDMA_PREP(SQ_MEMWINDOWTYPE, 0);
 	return 0;
 }
 
@@ -395,9 +466,9 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		return 0;
 	case RDMADEV_WR_ATOMIC_FA:
 	case RDMADEV_WR_ATOMIC_CS:
+		return irdma_uk_check_atomic(qp, wr, p);
 	case RDMADEV_WR_BIND_MW:
-		/* Gen3 operations; this PMD writes the gen2 layouts only. */
-		return irdma_uk_refuse(qp, wr, -ENOTSUP, "atomics and BIND_MW are gen3 only");
+		return irdma_uk_check_bind_mw(qp, wr, p);
 	default:
 		return irdma_uk_refuse(qp, wr, -EINVAL, "unknown opcode");
 	}
@@ -572,6 +643,38 @@ irdma_uk_fast_reg(struct irdma_quantum *q, const struct rdmadev_send_wr *wr)
 	mr->rkey = m->stag;
 }
 
+/*
+ * Body of an ATOMIC (2 quanta): local SGE and remote TO in quantum 0, the operands in
+ * quantum 1 (qw4: add or swap, qw5: 0 or compare), whose qw7 carries only the valid bit.
+ */
+static __rte_noinline void
+irdma_uk_atomic(struct irdma_quantum *q, const struct rdmadev_send_wr *wr, uint32_t pol)
+{
+	struct irdma_wqe *w = (struct irdma_wqe *)(void *)q;
+	bool fa = wr->opcode == RDMADEV_WR_ATOMIC_FA;
+
+	q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_LOCAL_TO, wr->sg_list[0].addr));
+	q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_LOCAL_STAG, wr->sg_list[0].lkey));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_REMOTE_TO, wr->atomic.remote_addr));
+	w->qw[4] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_SWAP_ADD,
+					       fa ? wr->atomic.compare_add : wr->atomic.swap));
+	w->qw[5] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_COMPARE,
+					       fa ? 0 : wr->atomic.compare_add));
+	w->qw[6] = 0;
+	w->qw[7] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_Q1_VALID, pol));
+}
+
+/* Body of a BIND_MW; the window's handle takes the new rkey from this WR on. */
+static __rte_noinline void
+irdma_uk_bind_mw(struct irdma_quantum *q, const struct rdmadev_send_wr *wr)
+{
+	q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_VA, wr->bind_mw.addr));
+	q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_PARENT_STAG, wr->bind_mw.mr->rkey) |
+				    IRDMA_PREP(SQ_BIND_MW_STAG, wr->bind_mw.rkey));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_LEN, wr->bind_mw.length));
+	wr->bind_mw.mw->rkey = wr->bind_mw.rkey;
+}
+
 /* Write the planned WQE of @p wr at quantum @p idx with polarity @p pol. */
 static inline void
 irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
@@ -602,6 +705,12 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		break;
 	case IRDMA_UK_FAST_REG:
 		irdma_uk_fast_reg(q, wr);
+		break;
+	case IRDMA_UK_ATOMIC:
+		irdma_uk_atomic(q, wr, pol);
+		break;
+	case IRDMA_UK_BIND_MW:
+		irdma_uk_bind_mw(q, wr);
 		break;
 	default:
 		q->qw[0] = 0;

@@ -383,6 +383,8 @@ IRDMA_BIT(cqp_wqe, CQP_STAG_VABASEDTO, 3, 59);
 IRDMA_BIT(cqp_wqe, CQP_STAG_USEHMCFNIDX, 3, 60);
 /** Use the PF RID. */
 IRDMA_BIT(cqp_wqe, CQP_STAG_USEPFRID, 3, 61);
+/** Gen3 (new defs.h): the region / window allows remote atomics (same bit as USEPFRID). */
+IRDMA_BIT(cqp_wqe, CQP_STAG_REMOTE_ATOMIC_EN, 3, 61);
 
 /** Bits of the STag below the index (STag = index << 8 | key). */
 #define IRDMA_STAG_KEY_BITS		8u

@@ -185,6 +185,12 @@ IRDMA_BIT(qp_ctx, QPC_TIMELYENABLE, 20, 27);
 IRDMA_BIT(qp_ctx, QPC_FW_CC_ENABLE, 20, 28);
 /** Do not check the ICRC on receive. */
 IRDMA_BIT(qp_ctx, QPC_RCVNOICRC, 20, 31);
+/** Gen3 (new defs.h, irdma_sc_qp_setctx_roce_gen_3): ORD size, 11 bits. */
+IRDMA_FIELD(qp_ctx, QPC_ORDSIZE_GEN3, 20, 10, 0);
+/** Gen3: encoded IRD size (irdma_encode_ird_size_gen3). */
+IRDMA_FIELD(qp_ctx, QPC_IRDSIZE_GEN3, 20, 17, 14);
+/** Gen3: remote atomics allowed on this QP (verbs REMOTE_ATOMIC access). */
+IRDMA_BIT(qp_ctx, QPC_REMOTE_ATOMIC_EN, 20, 18);
 
 /* Byte 168 ------------------------------------------------------------------------------ */
 /** QP completion context: returned verbatim in CQE qword 1 and AEQE qword 0. */
@@ -243,6 +249,27 @@ irdma_encode_ird_size(uint32_t ird)
 	if (n <= 128)
 		return IRDMA_IRD_HW_SIZE_128;
 	return IRDMA_IRD_HW_SIZE_256;
+}
+
+/** Largest gen3 IRD code (4096 entries; defs.h IRDMA_IRD_HW_SIZE_4096_GEN3). */
+#define IRDMA_IRD_HW_SIZE_4096_GEN3	10u
+
+/**
+ * Gen3 QPC_IRDSIZE_GEN3 code for an IRD of @p ird: log2(round_up_pow2(2 * ird)) - 2, so
+ * 4 -> 0, 8 -> 1, ... 4096 -> 10 (irdma_sc_get_encoded_ird_size_gen_3); 0 gives 0 (4).
+ */
+static inline uint32_t
+irdma_encode_ird_size_gen3(uint32_t ird)
+{
+	uint32_t n, l;
+
+	if (ird == 0)
+		return 0;
+	n = irdma_roundup_pow2_u32(2 * ird);
+	l = irdma_log2_u32(n);
+	if (l <= 2)
+		return 0;
+	return l - 2 > IRDMA_IRD_HW_SIZE_4096_GEN3 ? IRDMA_IRD_HW_SIZE_4096_GEN3 : l - 2;
 }
 
 #endif /* IRDMA_CTX_H */

@@ -190,6 +190,10 @@ struct irdma_model_stats {
 	uint64_t dup_responses;		/**< duplicate or stale read responses (dropped) */
 	uint64_t rc_retransmits;	/**< go-back-N restarts (NAK, timer, lost response) */
 	uint64_t rc_timeouts;		/**< retransmit timer expiries */
+	uint64_t in_atomics;		/**< atomic requests executed (gen3) */
+	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
+	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */
+	uint64_t mw_binds;		/**< windows bound by BIND_MW (gen3) */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
@@ -331,7 +335,7 @@ enum irdma_model_stag_state {
 struct irdma_model_mr_info {
 	uint8_t state;		/**< enum irdma_model_stag_state (never FREE here) */
 	uint8_t key;		/**< REG_MR: the 8-bit key (0 after ALLOC_STAG) */
-	uint8_t access;		/**< rights (enum irdma_access_bits) */
+	uint8_t access;		/**< rights (enum irdma_access_bits; 0x20: remote atomics, gen3) */
 	uint8_t level;		/**< PBL level (enum irdma_pble_level) */
 	uint8_t va_based;	/**< VA-based tagged offsets */
 	uint32_t pd;		/**< PD id */
@@ -341,10 +345,12 @@ struct irdma_model_mr_info {
 	uint32_t first_pble;	/**< levels 1, 2: first PBLE index (level 2: the root) */
 	uint64_t page_size;	/**< bytes (4 KB, 2 MB or 1 GB) */
 	uint32_t max_pages;	/**< ALLOC_STAG: page capacity of the PBLE run */
+	uint8_t mw;		/**< 1: a gen3 type-2 window (va, len: its range when bound) */
 };
 
 /**
- * Describe STag index @p stag_idx as the model keeps it (ALLOC_STAG / REG_MR state).
+ * Describe STag index @p stag_idx as the model keeps it (ALLOC_STAG / REG_MR state; a gen3
+ * window: its state, PD, key, rights and range in the parent region).
  * @return 0, -ENOENT when the index is free or out of range, -EINVAL for a bad @p hw.
  */
 int irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx,
@@ -355,7 +361,8 @@ int irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx,
  * the engine does on the data path: offset from the registered VA (or, when not VA-based,
  * @p va is the offset), then level 0: PA + offset; level 1: PBLE[first + page]; level 2:
  * PBLE[PBLE[root + page / 512] + page % 512]; plus the offset in the page.
- * @return 0 with *iova set, -ENOENT (no registered MR with that index and key), -ERANGE
+ * @return 0 with *iova set, -ENOENT (no registered MR with that index and key; a gen3
+ *         memory window is not an MR here), -ERANGE
  *         (@p va outside the MR), a positive enum irdma_model_minor code (a PBLE the walk
  *         could not read), or -EINVAL for a bad @p hw.
  */

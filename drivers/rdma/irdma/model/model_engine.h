@@ -33,6 +33,8 @@
 #define MODEL_MAX_FRAGS		IRDMA_WQE_MAX_FRAGS
 /* RNR timer code the responder puts in its RNR NAKs (IBA table: 0.01 ms .. 655 ms). */
 #define MODEL_RNR_TIMER_CODE	1u
+/* Atomic results a responder keeps for duplicates (gen3; the newest ones). */
+#define MODEL_ATOMIC_SAVED	16u
 /* Partition key the model accepts (the default P_Key). */
 #define MODEL_DEFAULT_PKEY	0xffffu
 
@@ -74,6 +76,11 @@ struct model_wqe {
 	uint8_t fr_level;	/* enum irdma_pble_level */
 	uint8_t fr_shift;
 	uint8_t fr_va_based;
+	/* ATOMIC (gen3): operands; the local SGE is frag[0] (8 bytes) */
+	uint64_t at_swap_add;
+	uint64_t at_cmp;
+	/* BIND_MW (gen3): parent region (rkey: the window, rva / fr_len / fr_rights: the bind) */
+	uint32_t bind_mr;
 	/* requester progress */
 	uint32_t psn;		/* first PSN */
 	uint32_t npkts;		/* PSNs the message takes (0: local op) */
@@ -82,13 +89,22 @@ struct model_wqe {
 	uint8_t inl[IRDMA_MAX_INLINE];
 };
 
-/** A read request a responder is answering. */
+/** A read request (or an atomic's acknowledge) a responder is answering. */
 struct model_rdreq {
 	uint32_t psn;		/* PSN of the first response */
 	uint64_t va;
 	uint32_t rkey;
 	uint32_t len;
 	uint32_t off;		/* bytes sent */
+	bool atomic;		/* an ATOMIC_ACKNOWLEDGE carrying orig */
+	uint64_t orig;		/* atomic: the original value */
+};
+
+/** An executed atomic's result, answered again to a duplicate of its request. */
+struct model_atomic_saved {
+	uint32_t psn;
+	bool valid;
+	uint64_t orig;
 };
 
 /** Engine state of one QP. */
@@ -135,6 +151,8 @@ struct model_qpe {
 	struct model_rdreq rr[MODEL_IRD_MAX];
 	uint32_t rr_head;
 	uint32_t rr_cnt;
+	struct model_atomic_saved at_saved[MODEL_ATOMIC_SAVED];
+	uint32_t at_next;	/* slot the next executed atomic's result takes */
 	bool sq_flush_done;	/* one SQ flush CQE written for this error */
 	bool rq_flush_done;
 };

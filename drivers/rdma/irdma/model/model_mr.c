@@ -15,13 +15,22 @@
  * unbacked MR entry, which is IRDMA_CQP_MAJ_CNTXTCACHE_ERROR):
  *  - index 1 .. committed MR count - 1 (BAD_ID); REG_MR / ALLOC_STAG on a used index
  *    (OBJ_EXISTS); DEALLOC_STAG of a free index (NO_OBJ), with another PD (BAD_FIELD);
- *  - PD id below IRDMA_MAX_PDS; MR bit set (memory windows are not modelled: NOT_MODELED);
+ *  - PD id below IRDMA_MAX_PDS; MR bit set, except for a gen3 type-2 window (MW alloc: MR 0,
+ *    MWTYPE 0; type-1 windows and gen2 windows are NOT_MODELED);
  *  - length 1 .. IRDMA_MAX_MR_SIZE; rights inside IRDMA_ACCESS_ALL, remote write only with
  *    local write, REMACCENABLED equal to "remote read or write granted" (BAD_FIELD);
  *  - HPAGESIZE 4K, 2M or 1G; LPBLSIZE 0, 1 or 3 (ALLOC_STAG: 1 or 3);
  *  - level 0: PA aligned to the page size; levels 1, 2: the run (and for level 2 every leaf
  *    it names) inside the PBLE object (BAD_PBLE) and its first PBLE backed by the HMC;
- *  - ALLOC_STAG carries no key (BAD_FIELD when the key bits are set).
+ *  - ALLOC_STAG carries no key (BAD_FIELD when the key bits are set);
+ *  - DEALLOC_STAG names the kind the index holds (MR bit 1: a region, 0: a window).
+ *
+ * Windows (gen3, type 2): ALLOC_STAG with MR 0 makes the entry a window of a PD, allocated
+ * but not valid. A BIND_MW WQE (model_mw_bind) makes it valid with its own key, rights and
+ * [va, va + len) inside a parent region that allows binding; a remote access through the
+ * window's key is checked against the window (state, key, PD, rights, bounds) and then
+ * translated through the parent region, which must still be valid. LOCAL_INV or a SEND with
+ * invalidate returns the window to allocated.
  */
 
 #include <string.h>
@@ -41,7 +50,9 @@ struct model_stag {
 	uint8_t level;		/* enum irdma_pble_level */
 	uint8_t page_shift;	/* log2 of the page size */
 	uint8_t va_based;	/* VABASEDTO */
-	uint8_t rsvd[2];
+	uint8_t mw;		/* 1: a type-2 window (va, len: the window in the parent) */
+	uint8_t rsvd;
+	uint32_t parent;	/* window: the parent region's STag at the bind */
 };
 
 _Static_assert(sizeof(struct model_stag) <= (UINT64_C(1) << 6),
@@ -113,6 +124,12 @@ stag_common(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_sta
 	    (uint32_t)irdma_get(w, CQP_STAG_REMACCENABLED) != (uint32_t)remote)
 		return IRDMA_MODEL_MIN_BAD_FIELD;
 	s->access = (uint8_t)rights;
+	/* Gen3 reuses bit 61 (USEPFRID) for the remote-atomic right; it needs local write. */
+	if (d->cfg.gen >= IRDMA_GEN_3 && irdma_get(w, CQP_STAG_REMOTE_ATOMIC_EN)) {
+		if (!(rights & IRDMA_ACCESS_LOCAL_WRITE))
+			return IRDMA_MODEL_MIN_BAD_FIELD;
+		s->access |= MODEL_ACCESS_REMOTE_ATOMIC;
+	}
 	s->page_shift = hpage_shift(irdma_get(w, CQP_STAG_HPAGESIZE));
 	level = lpbl_level(irdma_get(w, CQP_LPBLSIZE));
 	if (s->page_shift == 0 || level < 0)
@@ -160,6 +177,27 @@ mr_pages(uint64_t va, uint64_t len, uint8_t shift)
 	return (fbo + len + (UINT64_C(1) << shift) - 1) >> shift;
 }
 
+/* ALLOC_STAG with MR 0: a type-2 window of a PD, allocated, not valid until bound (gen3). */
+static void
+mw_alloc(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r,
+	 rte_iova_t e, uint32_t idx)
+{
+	struct model_stag s;
+
+	memset(&s, 0, sizeof(s));
+	s.pd = irdma_get(w, CQP_STAG_PDID);
+	if (model_refuse(r, d->cfg.gen >= IRDMA_GEN_3 && !irdma_get(w, CQP_STAG_MWTYPE) ? 0 :
+			 IRDMA_MODEL_MIN_NOT_MODELED) ||
+	    model_refuse(r, s.pd < IRDMA_MAX_PDS && irdma_get(w, CQP_STAG_KEY) == 0 ? 0 :
+			 IRDMA_MODEL_MIN_BAD_FIELD))
+		return;
+	s.state = IRDMA_MODEL_STAG_ALLOCATED;
+	s.mw = 1;
+	if (model_refuse(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
+		return;
+	MODEL_LOG(DEBUG, d, "STag %u allocated as a type-2 window of PD %u", idx, s.pd);
+}
+
 void
 model_op_alloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
@@ -170,6 +208,13 @@ model_op_alloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	memset(&s, 0, sizeof(s));
 	if (model_hmc_entry(d, IRDMA_HMC_OBJ_MR, IRDMA_FIRST_USER_MR_IDX, idx, &e, r))
 		return;
+	if (!irdma_get(w, CQP_STAG_MR)) {
+		if (!model_refuse(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) &&
+		    !model_refuse(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 :
+				  IRDMA_MODEL_MIN_OBJ_EXISTS))
+			mw_alloc(d, w, r, e, idx);
+		return;
+	}
 	if (model_refuse(r, stag_load(d, e, &old) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
 	    model_refuse(r, old.state == IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_OBJ_EXISTS) ||
 	    model_refuse(r, irdma_get(w, CQP_STAG_KEY) == 0 ? 0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
@@ -246,9 +291,10 @@ model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
 
 	if (model_hmc_entry(d, IRDMA_HMC_OBJ_MR, IRDMA_FIRST_USER_MR_IDX, idx, &e, r))
 		return;
-	if (model_refuse(r, irdma_get(w, CQP_STAG_MR) ? 0 : IRDMA_MODEL_MIN_NOT_MODELED) ||
-	    model_refuse(r, stag_load(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
+	if (model_refuse(r, stag_load(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT) ||
 	    model_refuse(r, s.state != IRDMA_MODEL_STAG_FREE ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
+	    model_refuse(r, irdma_get(w, CQP_STAG_MR) == (uint64_t)!s.mw ? 0 :
+			 IRDMA_MODEL_MIN_BAD_FIELD) ||
 	    model_refuse(r, s.pd == irdma_get(w, CQP_STAG_PDID) ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
 		return;
 	memset(&s, 0, sizeof(s));
@@ -300,6 +346,7 @@ irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx, struct irdma_model_mr
 		.first_pble = s.level == IRDMA_PBLE_LEVEL_0 ? 0 : (uint32_t)s.addr,
 		.page_size = UINT64_C(1) << s.page_shift,
 		.max_pages = s.max_pages,
+		.mw = s.mw,
 	};
 	return 0;
 }
@@ -316,7 +363,8 @@ irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va, rte_io
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
 	ret = stag_get(d, stag >> IRDMA_STAG_KEY_BITS, &s);
-	if (ret == 0 && (s.state != IRDMA_MODEL_STAG_VALID ||
+	/* Regions only: a window translates through its parent (the data path's mw_access). */
+	if (ret == 0 && (s.state != IRDMA_MODEL_STAG_VALID || s.mw ||
 			 s.key != (stag & ((1u << IRDMA_STAG_KEY_BITS) - 1))))
 		ret = -ENOENT;
 	if (ret != 0)
@@ -401,6 +449,28 @@ stag_pos(const struct model_stag *s, uint64_t va, uint32_t len, uint64_t *pos)
 	return 0;
 }
 
+/*
+ * A window's access: inside [va, va + len) of the window (offsets from 0 when zero-based),
+ * then through its parent region, which must still be the valid one it was bound to. On
+ * success *s is the parent's context and *pos the offset in it.
+ */
+static uint32_t
+mw_access(struct model_dev *d, uint64_t va, uint32_t len, struct model_stag *s, uint64_t *pos)
+{
+	uint64_t pva, off;
+	rte_iova_t e;
+	uint32_t ae;
+
+	off = s->va_based ? va - s->va : va;
+	if ((s->va_based && va < s->va) || off > s->len || len > s->len - off)
+		return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+	pva = s->va + off;
+	ae = stag_use(d, s->parent, s->pd, s, &e);
+	if (ae != 0 || s->mw)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	return stag_pos(s, pva, len, pos);
+}
+
 static uint32_t
 mr_access(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
 	  uint32_t pd, struct model_stag *s, uint64_t *pos)
@@ -413,6 +483,8 @@ mr_access(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t
 		return ae;
 	if ((s->access & access) != access)
 		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	if (s->mw)
+		return mw_access(d, va, len, s, pos);
 	return stag_pos(s, va, len, pos);
 }
 
@@ -474,11 +546,12 @@ model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote
 	ae = stag_use(d, stag, pd, &s, &e);
 	if (ae != 0)
 		return ae;
-	if (remote && !(s.access & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE)))
+	if (remote && !(s.access & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE |
+				    MODEL_ACCESS_REMOTE_ATOMIC)))
 		return IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
-	/* Invalid but allocated: a fast-register may bring it back. */
+	/* Invalid but allocated: a fast-register (or a bind, for a window) may bring it back. */
 	s.state = IRDMA_MODEL_STAG_ALLOCATED;
-	if (s.max_pages == 0)
+	if (s.max_pages == 0 && !s.mw)
 		s.max_pages = (uint32_t)RTE_MIN(mr_pages(s.va, s.len, s.page_shift),
 						(uint64_t)UINT32_MAX);
 	if (stag_store(d, e, &s) != 0)
@@ -502,12 +575,15 @@ model_mr_fastreg(struct model_dev *d, uint32_t stag, uint32_t pd, uint64_t va, u
 	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &s) != 0 ||
 	    s.state == IRDMA_MODEL_STAG_FREE)
 		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	if (s.mw)
+		return IRDMA_AE_AMP_FASTREG_MW_STAG;
 	if (s.state == IRDMA_MODEL_STAG_VALID)
 		return IRDMA_AE_AMP_FASTREG_VALID_STAG;
 	if (s.pd != pd)
 		return IRDMA_AE_AMP_BAD_PD;
-	if ((rights & ~(uint32_t)IRDMA_ACCESS_ALL) != 0 ||
-	    ((rights & IRDMA_ACCESS_REMOTE_WRITE) && !(rights & IRDMA_ACCESS_LOCAL_WRITE)))
+	if ((rights & ~(uint32_t)(IRDMA_ACCESS_ALL | MODEL_ACCESS_REMOTE_ATOMIC)) != 0 ||
+	    ((rights & (IRDMA_ACCESS_REMOTE_WRITE | MODEL_ACCESS_REMOTE_ATOMIC)) &&
+	     !(rights & IRDMA_ACCESS_LOCAL_WRITE)))
 		return IRDMA_AE_AMP_FASTREG_INVALID_RIGHTS;
 	if (len == 0 || len > IRDMA_MAX_MR_SIZE || (!va_based && va >= pgsz) ||
 	    mr_pages(va, len, page_shift) > s.max_pages || va + len < va)
@@ -529,4 +605,78 @@ model_mr_fastreg(struct model_dev *d, uint32_t stag, uint32_t pd, uint64_t va, u
 	MODEL_LOG(DEBUG, d, "STag 0x%x fast-registered: %" PRIu64 " bytes, level %u", stag, len,
 		  level);
 	return 0;
+}
+
+/* ---- gen3: windows and atomics ---- */
+
+uint32_t
+model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, uint32_t pd, uint64_t va,
+	      uint64_t len, uint8_t rights, bool va_based)
+{
+	uint32_t idx = mw_stag >> IRDMA_STAG_KEY_BITS;
+	struct model_stag w, mr;
+	rte_iova_t e, me;
+	uint64_t pos;
+
+	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
+		return IRDMA_AE_AMP_BAD_STAG_INDEX;
+	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &w) != 0 ||
+	    w.state == IRDMA_MODEL_STAG_FREE)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	if (!w.mw)
+		return IRDMA_AE_AMP_MWBIND_OF_MR_STAG;
+	/* Type 2: bound once, invalidated before it binds again; the QP's PD is the window's. */
+	if (w.state == IRDMA_MODEL_STAG_VALID)
+		return IRDMA_AE_AMP_MWBIND_VALID_STAG;
+	if (w.pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	if (stag_use(d, mr_stag, pd, &mr, &me) != 0)
+		return IRDMA_AE_AMP_MWBIND_TO_INVALID_PARENT;
+	if (mr.mw)
+		return IRDMA_AE_AMP_MWBIND_TO_MW_STAG;
+	if (!(mr.access & IRDMA_ACCESS_WINDOW_BIND))
+		return IRDMA_AE_AMP_MWBIND_BIND_DISABLED;
+	/* Only remote rights; writes and atomics through it need the region's local write. */
+	if ((rights & ~(uint32_t)(IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE |
+				  MODEL_ACCESS_REMOTE_ATOMIC)) != 0 ||
+	    ((rights & (IRDMA_ACCESS_REMOTE_WRITE | MODEL_ACCESS_REMOTE_ATOMIC)) &&
+	     !(mr.access & IRDMA_ACCESS_LOCAL_WRITE)))
+		return IRDMA_AE_AMP_MWBIND_INVALID_RIGHTS;
+	if (len == 0 || len > UINT32_MAX || stag_pos(&mr, va, (uint32_t)len, &pos) != 0)
+		return IRDMA_AE_AMP_MWBIND_INVALID_BOUNDS;
+	w.state = IRDMA_MODEL_STAG_VALID;
+	w.key = (uint8_t)(mw_stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
+	w.access = rights;
+	w.va = va;
+	w.len = len;
+	w.va_based = va_based;
+	w.parent = mr_stag;
+	if (stag_store(d, e, &w) != 0)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	MODEL_LOG(DEBUG, d, "window 0x%x bound to 0x%x: 0x%" PRIx64 "+%" PRIu64 ", rights 0x%x",
+		  mw_stag, mr_stag, va, len, rights);
+	return 0;
+}
+
+uint32_t
+model_mr_atomic(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t pd, bool cmp_swap,
+		uint64_t swap_add, uint64_t cmp, uint64_t *orig)
+{
+	uint64_t v;
+	uint32_t ae;
+
+	/* One engine thread holds dev->lock: the read-modify-write is atomic to other QPs. */
+	ae = model_mr_copy(d, stag, va, sizeof(v), MODEL_ACCESS_REMOTE_ATOMIC, pd, false, &v);
+	if (ae != 0)
+		return ae;
+	*orig = v;
+	if (cmp_swap) {
+		if (v != cmp)
+			return 0;
+		v = swap_add;
+	} else {
+		v += swap_add;
+	}
+	return model_mr_copy(d, stag, va, sizeof(v), MODEL_ACCESS_REMOTE_ATOMIC, pd, true, &v);
 }

@@ -131,6 +131,7 @@ struct model_qp {
 	uint32_t ird_enc;
 	uint8_t rdok;
 	uint8_t wrrdrspok;
+	uint8_t atomic_en;	/* gen3 QPC_REMOTE_ATOMIC_EN */
 	uint8_t retry;
 	uint8_t rnr_retry;
 	uint64_t compl_ctx;
@@ -391,6 +392,26 @@ void model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
  */
 uint32_t model_mr_copy(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len,
 		       uint8_t access, uint32_t pd, bool to_mem, void *buf);
+/*
+ * Remote-atomic right of an STag context, kept beside the 5 IRDMA_ACCESS_* bits (gen3: the
+ * CQP STag WQE's REMOTE_ATOMIC_EN, the FAST_REG / BIND_MW header's REMOTE_ATOMICS_EN).
+ */
+#define MODEL_ACCESS_REMOTE_ATOMIC	0x20u
+/*
+ * Execute a remote atomic on the 8 bytes at @p va of the region or window @p stag for PD
+ * @p pd: fetch-add (@p cmp_swap false: add @p swap_add) or compare-swap (swap in @p swap_add
+ * when the value equals @p cmp), host byte order; *orig receives the value before.
+ * 0 or an AE code (rights, bounds, key); memory is untouched on a refusal.
+ */
+uint32_t model_mr_atomic(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t pd,
+			 bool cmp_swap, uint64_t swap_add, uint64_t cmp, uint64_t *orig);
+/*
+ * Bind type-2 window @p mw_stag (its new key in bits 7:0) of PD @p pd to [va, va + len) of
+ * the region @p mr_stag with rights @p rights (IRDMA_ACCESS_* | MODEL_ACCESS_REMOTE_ATOMIC):
+ * 0 or an AE code (IRDMA_AE_AMP_MWBIND_*).
+ */
+uint32_t model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, uint32_t pd,
+		       uint64_t va, uint64_t len, uint8_t rights, bool va_based);
 /* Check without copying (same codes as model_mr_copy). */
 uint32_t model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len,
 			uint8_t access, uint32_t pd);

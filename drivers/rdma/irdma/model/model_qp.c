@@ -122,8 +122,16 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->rq_psn = irdma_get(&ctx, QPC_EPSN);
 	q->mss = irdma_get(&ctx, QPC_SNDMSS);
 	q->arp_idx = irdma_get(&ctx, QPC_ARPIDX);
-	q->ord = irdma_get(&ctx, QPC_ORDSIZE);
-	q->ird_enc = irdma_get(&ctx, QPC_IRDSIZE);
+	if (d->cfg.gen >= IRDMA_GEN_3) {
+		/* Gen3 byte 160: ORD 10:0, IRD code 17:14 (4 << code), remote atomics 18. */
+		q->ord = irdma_get(&ctx, QPC_ORDSIZE_GEN3);
+		q->ird_enc = irdma_get(&ctx, QPC_IRDSIZE_GEN3);
+		q->atomic_en = (uint8_t)irdma_get(&ctx, QPC_REMOTE_ATOMIC_EN);
+	} else {
+		q->ord = irdma_get(&ctx, QPC_ORDSIZE);
+		q->ird_enc = irdma_get(&ctx, QPC_IRDSIZE);
+		q->atomic_en = 0;
+	}
 	q->rdok = irdma_get(&ctx, QPC_RDOK);
 	q->wrrdrspok = irdma_get(&ctx, QPC_WRRDRSPOK);
 	q->retry = irdma_get(&ctx, QPC_REXMIT_THRESH);

@@ -15,6 +15,11 @@
  * data still in host memory). Completions leave the window in order. Read responses are
  * accepted only in order, for the oldest READ not complete; a READ asked again asks for
  * what it lacks, at the PSN that matches that offset.
+ *
+ * Atomics (gen3) travel like one-packet READs: they count against the ORD, take one PSN, and
+ * their ATOMIC_ACKNOWLEDGE is the response (in PSN order with the read responses); a lost
+ * one is asked for again at the same PSN, and the responder answers a duplicate from its
+ * saved result. The original value goes to the 8-byte local SGE in host order.
  */
 
 #include <errno.h>
@@ -44,10 +49,23 @@ is_read(const struct model_wqe *w)
 }
 
 static bool
+is_atomic(const struct model_wqe *w)
+{
+	return w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP;
+}
+
+/* A READ or an atomic: a request whose response carries data (ORD, responses in order). */
+static bool
+is_rdatom(const struct model_wqe *w)
+{
+	return is_read(w) || is_atomic(w);
+}
+
+static bool
 is_local(const struct model_wqe *w)
 {
 	return w->op == IRDMA_OP_NOP || w->op == IRDMA_OP_LOCAL_INVALIDATE ||
-	       w->op == IRDMA_OP_FAST_REGISTER;
+	       w->op == IRDMA_OP_FAST_REGISTER || w->op == IRDMA_OP_BIND_MW;
 }
 
 
@@ -112,7 +130,7 @@ rc_ack_upto(struct model_qpe *e, uint32_t psn, bool inclusive, bool *lost, uint3
 		dlast = model_psn_diff(model_psn_add(w->psn, w->npkts - 1), psn);
 		if (dlast > 0 || (dlast == 0 && !inclusive))
 			break;
-		if (is_read(w)) {
+		if (is_rdatom(w)) {
 			*lost = true;
 			*lost_psn = model_psn_add(w->psn, w->rd_done / mtu);
 			break;
@@ -137,7 +155,7 @@ rc_rewind(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu)
 		if (off < 0 || (uint32_t)off >= w->npkts)
 			continue;
 		e->tx_i = i;
-		if (is_read(w)) {
+		if (is_rdatom(w)) {
 			/* A READ asks again for what it lacks: the PSN must match the offset. */
 			e->tx_off = w->rd_done;
 			e->npsn = model_psn_add(w->psn, w->rd_done / mtu);
@@ -217,6 +235,84 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	}
 }
 
+/*
+ * The request a response at @p psn answers: the oldest READ or atomic not complete, when
+ * @p psn is the one it expects next. A stale response is counted and a gap asks again (once
+ * per gap): both return NULL. On success every message before it is done (the response
+ * acknowledges them) and *pos is its window position.
+ */
+static struct model_wqe *
+rc_resp_expected(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu,
+		 uint32_t *pos)
+{
+	struct model_wqe *w = NULL;
+	uint32_t i, expect;
+
+	for (i = 0; i < sent_cnt(e); i++) {
+		struct model_wqe *c = win(e, i);
+
+		if (is_rdatom(c) && !(c->flags & MODEL_WQE_DONE) && c->npkts > 0) {
+			w = c;
+			break;
+		}
+	}
+	if (w == NULL || model_psn_diff(psn, w->psn) < 0) {
+		MODEL_INC(d, dup_responses);
+		return NULL;
+	}
+	expect = model_psn_add(w->psn, w->rd_done / mtu);
+	if (psn != expect) {
+		if (model_psn_diff(psn, expect) > 0 && e->retx_psn != expect) {
+			/* A response is missing: ask again from it, once per gap. */
+			e->retx_psn = expect;
+			rc_rewind(d, e, expect, mtu);
+		} else {
+			MODEL_INC(d, dup_responses);
+		}
+		return NULL;
+	}
+	*pos = i;
+	for (; i > 0; i--) {
+		struct model_wqe *c = win(e, i - 1);
+
+		if (c->npkts > 0)
+			c->flags |= MODEL_WQE_DONE;
+	}
+	return w;
+}
+
+/* An ATOMIC_ACKNOWLEDGE: the original value into the local SGE, the atomic is done. */
+static void
+rc_rx_atomic_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		 const struct model_pkt_hdr *h)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t mtu = model_rc_mtu(q);
+	uint64_t orig = h->atomic_orig;
+	struct model_wqe *w;
+	uint32_t i, ae;
+
+	MODEL_INC(d, acks_rcvd);
+	w = rc_resp_expected(d, e, h->psn, mtu, &i);
+	if (w == NULL)
+		return;
+	if (!is_atomic(w)) {
+		rc_error(d, qp_id, IRDMA_AE_ROCE_RSP_LENGTH_ERROR);
+		return;
+	}
+	ae = model_scatter(d, q, w->frag, w->nfrags, 0, &orig, sizeof(orig));
+	if (ae != 0) {
+		rc_error(d, qp_id, ae);
+		return;
+	}
+	w->rd_done = sizeof(orig);
+	w->flags |= MODEL_WQE_DONE;
+	e->una_psn = model_psn_add(h->psn, 1);
+	e->retries = 0;
+	e->deadline = model_now() + model_rto_cycles(q);
+	rc_retire(d, qp_id, q);
+}
+
 static void
 rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
@@ -224,39 +320,16 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	struct model_qpe *e = q->eng;
 	uint32_t mtu = model_rc_mtu(q);
 	bool last = h->opcode == MODEL_RC_READ_RESP_LAST || h->opcode == MODEL_RC_READ_RESP_ONLY;
-	struct model_wqe *w = NULL;
-	uint32_t i, expect, ae;
+	struct model_wqe *w;
+	uint32_t i, ae;
 
-	/* Responses come in order: they are for the oldest READ not complete. */
-	for (i = 0; i < sent_cnt(e); i++) {
-		struct model_wqe *c = win(e, i);
-
-		if (is_read(c) && !(c->flags & MODEL_WQE_DONE) && c->npkts > 0) {
-			w = c;
-			break;
-		}
-	}
-	if (w == NULL || model_psn_diff(h->psn, w->psn) < 0) {
-		MODEL_INC(d, dup_responses);
+	w = rc_resp_expected(d, e, h->psn, mtu, &i);
+	if (w == NULL)
 		return;
-	}
-	expect = model_psn_add(w->psn, w->rd_done / mtu);
-	if (h->psn != expect) {
-		if (model_psn_diff(h->psn, expect) > 0 && e->retx_psn != expect) {
-			/* A response is missing: ask again from it, once per gap. */
-			e->retx_psn = expect;
-			rc_rewind(d, e, expect, mtu);
-		} else {
-			MODEL_INC(d, dup_responses);
-		}
+	if (!is_read(w)) {
+		/* In order, but the oldest request waiting for a response is an atomic. */
+		rc_error(d, qp_id, IRDMA_AE_ROCE_RSP_LENGTH_ERROR);
 		return;
-	}
-	/* A response acknowledges every message before its READ. */
-	for (; i > 0; i--) {
-		struct model_wqe *c = win(e, i - 1);
-
-		if (c->npkts > 0)
-			c->flags |= MODEL_WQE_DONE;
 	}
 	if (len > w->len - w->rd_done || (!last && len != mtu) ||
 	    (last && w->rd_done + len != w->len)) {
@@ -307,7 +380,7 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 		rc_error(d, qp_id, IRDMA_AE_LLP_TOO_MANY_RETRIES);
 		return;
 	}
-	if (is_read(w))
+	if (is_rdatom(w))
 		psn = model_psn_add(w->psn, w->rd_done / mtu);
 	else if (model_psn_diff(e->una_psn, w->psn) > 0 &&
 		 model_psn_diff(e->una_psn, model_psn_add(w->psn, w->npkts)) < 0)
@@ -355,9 +428,35 @@ reads_out(struct model_qpe *e, uint32_t upto)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < upto && i < e->w_cnt; i++)
-		if (is_read(win(e, i)) && !(win(e, i)->flags & MODEL_WQE_DONE))
+		if (is_rdatom(win(e, i)) && !(win(e, i)->flags & MODEL_WQE_DONE))
 			n++;
 	return n;
+}
+
+/* The request of atomic @p w (AtomicETH), within the ORD. false: stop sending now. */
+static bool
+rc_send_atomic(struct model_dev *d, struct model_qp *q, struct model_wqe *w)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t ord = q->ord != 0 ? q->ord : 1;
+	struct model_pkt_hdr h;
+
+	if (reads_out(e, e->tx_i) >= ord)
+		return false;
+	model_hdr_init(d, q, &h, w->op == IRDMA_OP_ATOMIC_FETCH_ADD ? MODEL_RC_FETCH_ADD :
+			   MODEL_RC_CMP_SWAP, w->psn);
+	h.atomic_va = w->rva;
+	h.atomic_rkey = w->rkey;
+	h.atomic_swap_add = w->at_swap_add;
+	h.atomic_cmp = w->at_cmp;
+	h.ackreq = true;
+	if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+		return false;
+	MODEL_INC(d, out_atomics);
+	e->npsn = model_psn_add(w->psn, 1);
+	e->tx_i++;
+	e->tx_off = 0;
+	return true;
 }
 
 /* Send one packet of message @p w (or execute a local op). false: stop sending now. */
@@ -389,6 +488,8 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		w->psn = e->npsn;
 		w->npkts = model_pkts_of(w->len, mtu);
 	}
+	if (is_atomic(w))
+		return rc_send_atomic(d, q, w);
 	if (is_read(w)) {
 		uint32_t ord = q->ord != 0 ? q->ord : 1;
 
@@ -475,6 +576,9 @@ model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			rc_rx_read_resp(d, qp_id, q, h, payload, len);
 		return;
 	case MODEL_RC_ATOMIC_ACK:
+		if (requester)
+			rc_rx_atomic_ack(d, qp_id, q, h);
+		return;
 	case MODEL_UD_SEND_ONLY:
 	case MODEL_UD_SEND_ONLY_IMM:
 		MODEL_INC(d, rx_no_qp);

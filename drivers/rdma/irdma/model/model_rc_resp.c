@@ -11,6 +11,13 @@
  *
  * Errors of class C (remote access, invalid request, remote operational) send the NAK,
  * raise the AE and move the responder QP to error as well, as rxe does.
+ *
+ * Atomics (gen3, QPC_REMOTE_ATOMIC_EN): the request is checked (8-byte alignment: invalid
+ * request; QP or key without the remote-atomic right, bounds: remote access; nothing is
+ * touched on a refusal), executed once on the 8 bytes (host order, under dev->lock), its
+ * result saved by PSN (MODEL_ATOMIC_SAVED newest) and answered with an ATOMIC_ACKNOWLEDGE
+ * that takes an IRD slot like a READ. A duplicate request gets the saved result again and
+ * never executes twice.
  */
 
 #include <errno.h>
@@ -91,6 +98,18 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		struct model_pkt_hdr h;
 		uint32_t ae;
 
+		if (r->atomic) {
+			model_hdr_init(d, q, &h, MODEL_RC_ATOMIC_ACK, r->psn);
+			h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
+			h.aeth_msn = e->msn & 0xffffffu;
+			h.atomic_orig = r->orig;
+			if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+				return;
+			n++;
+			e->rr_head = (e->rr_head + 1) % MODEL_IRD_MAX;
+			e->rr_cnt--;
+			continue;
+		}
 		ae = plen == 0 ? 0 : model_mr_copy(d, r->rkey, r->va + r->off, plen,
 						   IRDMA_ACCESS_REMOTE_READ, q->pd, false, d->buf);
 		if (ae != 0) {
@@ -117,12 +136,17 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		e->ack_pending = false;
 }
 
-/* IRD the responder honours: QPC_IRDSIZE decoded (0: 4, 1: 16, 2: 64, 3: 128, 4: 256), capped. */
+/*
+ * IRD the responder honours, capped: QPC_IRDSIZE decoded (0: 4, 1: 16, 2: 64, 3: 128,
+ * 4: 256), on gen3 QPC_IRDSIZE_GEN3 (4 << code).
+ */
 static uint32_t
-rc_ird(const struct model_qp *q)
+rc_ird(const struct model_dev *d, const struct model_qp *q)
 {
 	static const uint32_t ird[] = { 4, 16, 64, 128, 256 };
 
+	if (d->cfg.gen >= IRDMA_GEN_3)
+		return 4u << RTE_MIN(q->ird_enc, 5u); /* 128 = MODEL_IRD_MAX from code 5 on */
 	return RTE_MIN(ird[RTE_MIN(q->ird_enc, (uint32_t)RTE_DIM(ird) - 1)], MODEL_IRD_MAX);
 }
 
@@ -136,7 +160,91 @@ rr_push(struct model_qpe *e, uint32_t psn, uint64_t va, uint32_t rkey, uint32_t 
 	r->rkey = rkey;
 	r->len = len;
 	r->off = 0;
+	r->atomic = false;
 	e->rr_cnt++;
+}
+
+/* Queue the ATOMIC_ACKNOWLEDGE of PSN @p psn with @p orig (an IRD slot, in PSN order). */
+static void
+rr_push_atomic(struct model_qpe *e, uint32_t psn, uint64_t orig)
+{
+	struct model_rdreq *r = &e->rr[(e->rr_head + e->rr_cnt) % MODEL_IRD_MAX];
+
+	memset(r, 0, sizeof(*r));
+	r->psn = psn;
+	r->atomic = true;
+	r->orig = orig;
+	e->rr_cnt++;
+}
+
+/* A duplicate atomic request: answer it from its saved result (never execute it again). */
+static void
+rc_resp_atomic_dup(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t i;
+
+	for (i = 0; i < e->rr_cnt; i++) {
+		const struct model_rdreq *r = &e->rr[(e->rr_head + i) % MODEL_IRD_MAX];
+
+		if (r->atomic && r->psn == h->psn)
+			return; /* its acknowledge is still queued */
+	}
+	for (i = 0; i < MODEL_ATOMIC_SAVED; i++) {
+		const struct model_atomic_saved *s = &e->at_saved[i];
+
+		if (s->valid && s->psn == h->psn) {
+			if (e->rr_cnt < rc_ird(d, q)) {
+				rr_push_atomic(e, h->psn, s->orig);
+				MODEL_INC(d, dup_atomics);
+			}
+			return;
+		}
+	}
+	/* Older than what the responder keeps: dropped (the requester's timer gives up). */
+	MODEL_LOG(DEBUG, d, "duplicate atomic at PSN 0x%x: no saved result", h->psn);
+}
+
+/* A new atomic request at the expected PSN; false when it was refused (QP in error). */
+static bool
+rc_resp_atomic(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	       const struct model_pkt_hdr *h)
+{
+	struct model_qpe *e = q->eng;
+	struct model_atomic_saved *s;
+	uint64_t orig = 0;
+	uint32_t ae;
+
+	if (h->atomic_va & (sizeof(uint64_t) - 1)) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_ATOMIC_ALIGNMENT);
+		return false;
+	}
+	if (!q->atomic_en) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
+			      IRDMA_AE_AMP_RIGHTS_VIOLATION);
+		return false;
+	}
+	if (e->rr_cnt >= rc_ird(d, q)) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+			      IRDMA_AE_IB_RREQ_AND_Q1_FULL);
+		return false;
+	}
+	ae = model_mr_atomic(d, h->atomic_rkey, h->atomic_va, q->pd,
+			     h->opcode == MODEL_RC_CMP_SWAP, h->atomic_swap_add, h->atomic_cmp,
+			     &orig);
+	if (ae != 0) {
+		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
+		return false;
+	}
+	s = &e->at_saved[e->at_next];
+	e->at_next = (e->at_next + 1) % MODEL_ATOMIC_SAVED;
+	s->psn = h->psn;
+	s->orig = orig;
+	s->valid = true;
+	rr_push_atomic(e, h->psn, orig);
+	MODEL_INC(d, in_atomics);
+	return true;
 }
 
 /* A READ request (new or duplicate); false when it was refused (QP in error). */
@@ -158,7 +266,7 @@ rc_resp_read(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
 		return false;
 	}
-	if (e->rr_cnt >= rc_ird(q)) {
+	if (e->rr_cnt >= rc_ird(d, q)) {
 		if (dup)
 			return true; /* answered later by the requester's retry */
 		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
@@ -355,6 +463,9 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		MODEL_INC(d, dup_requests);
 		if (h->opcode == MODEL_RC_READ_REQ)
 			(void)rc_resp_read(d, qp_id, q, h, true);
+		else if ((h->opcode == MODEL_RC_FETCH_ADD || h->opcode == MODEL_RC_CMP_SWAP) &&
+			 d->cfg.gen >= IRDMA_GEN_3)
+			rc_resp_atomic_dup(d, q, h);
 		else
 			ack_queue(e, MODEL_AETH_ACK, model_psn_add(e->epsn, 0xffffffu));
 		return;
@@ -407,8 +518,23 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			e->epsn = model_psn_add(e->epsn,
 						model_pkts_of(h->reth_len, model_rc_mtu(q)));
 		return;
+	case MODEL_RC_FETCH_ADD:
+	case MODEL_RC_CMP_SWAP:
+		if (d->cfg.gen < IRDMA_GEN_3) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+				      IRDMA_AE_IB_INVALID_REQUEST);
+			return;
+		}
+		if (e->rx_active || e->wr_active) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
+				      IRDMA_AE_IB_INVALID_REQUEST);
+			return;
+		}
+		if (rc_resp_atomic(d, qp_id, q, h))
+			e->epsn = model_psn_add(e->epsn, 1);
+		return;
 	default:
-		/* Atomics (gen2 has none) and anything else: invalid request. */
+		/* Anything else: invalid request. */
 		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
 			      IRDMA_AE_IB_INVALID_REQUEST);
 		return;

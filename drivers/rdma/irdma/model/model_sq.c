@@ -6,7 +6,8 @@
  * SQ WQEs on the data path (fact sheet §1): fetch by polarity, decode every field, validate
  * (opcode, quanta, fragment count, lengths, inline length, every quantum's valid bit, the
  * local STags, PD, rights and bounds), gather the payload through the MRs, and the local
- * operations (NOP, LOCAL_INV, FAST_REG). Called with dev->lock held.
+ * operations (NOP, LOCAL_INV, FAST_REG; gen3: BIND_MW). Gen3 atomics are decoded here (2
+ * quanta, their 8-byte local SGE checked for local write). Called with dev->lock held.
  *
  * A malformed WQE is refused with the AE silicon raises (WQE_UNEXPECTED_OPCODE,
  * WQE_INVALID_PARAMETER, WQE_INVALID_FRAG_DATA or the memory-protection AE_AMP_* codes);
@@ -80,11 +81,15 @@ op_has_data(uint8_t op)
 	}
 }
 
-/* Whether QP type @p type may post opcode @p op (gen2). */
+/* Whether QP type @p type of a generation @p gen device may post opcode @p op. */
 static bool
-op_allowed(uint8_t type, uint8_t op)
+op_allowed(uint8_t gen, uint8_t type, uint8_t op)
 {
 	switch (op) {
+	case IRDMA_OP_ATOMIC_FETCH_ADD:
+	case IRDMA_OP_ATOMIC_COMPARE_SWAP:
+	case IRDMA_OP_BIND_MW:
+		return gen >= IRDMA_GEN_3 && type == IRDMA_QP_TYPE_ROCE_RC;
 	case IRDMA_OP_NOP:
 	case IRDMA_OP_RDMA_SEND:
 	case IRDMA_OP_RDMA_SEND_SOL_EVENT:
@@ -99,7 +104,7 @@ op_allowed(uint8_t type, uint8_t op)
 	case IRDMA_OP_FAST_REGISTER:
 		return type == IRDMA_QP_TYPE_ROCE_RC;
 	default:
-		return false; /* BIND_MW (no windows), atomics (gen3), iWARP-only ops */
+		return false; /* gen2 windows and atomics, iWARP-only ops */
 	}
 }
 
@@ -136,10 +141,48 @@ sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *
 	return 0;
 }
 
+/*
+ * ATOMIC (gen3, fact sheet §1.5): 2 quanta, ADDFRAGCNT 1, local TO / lkey in qw0 / qw1 (an
+ * 8-byte SGE), remote TO in qw2, rkey in the header; the operands (qw4, qw5) are taken once
+ * model_sq_fetch has read quantum 1.
+ */
+static uint32_t
+sq_decode_atomic(const struct irdma_wqe *wqe, struct model_wqe *w)
+{
+	if (irdma_get(wqe, SQ_ADDFRAGCNT) != 1)
+		return IRDMA_AE_WQE_INVALID_PARAMETER;
+	w->quanta = 2;
+	w->len = sizeof(uint64_t);
+	w->rva = irdma_get(wqe, SQ_ATOM_REMOTE_TO);
+	w->rkey = (uint32_t)irdma_get(wqe, SQ_REMSTAG);
+	w->frag[0].addr = irdma_get(wqe, SQ_ATOM_LOCAL_TO);
+	w->frag[0].stag = (uint32_t)irdma_get(wqe, SQ_ATOM_LOCAL_STAG);
+	w->frag[0].len = sizeof(uint64_t);
+	w->nfrags = 1;
+	return 0;
+}
+
+/* BIND_MW (gen3 type-2 window): 1 quantum, fields of fact sheet §1.5. */
+static uint32_t
+sq_decode_bind(const struct irdma_wqe *wqe, struct model_wqe *w)
+{
+	if (irdma_get(wqe, SQ_MEMWINDOWTYPE))
+		return IRDMA_AE_AMP_MWBIND_WRONG_TYPE; /* type-1 windows are not modelled */
+	w->rva = irdma_get(wqe, SQ_BIND_VA);
+	w->rkey = (uint32_t)irdma_get(wqe, SQ_BIND_MW_STAG);
+	w->bind_mr = (uint32_t)irdma_get(wqe, SQ_BIND_PARENT_STAG);
+	w->fr_len = irdma_get(wqe, SQ_BIND_LEN);
+	w->fr_rights = (uint8_t)irdma_get(wqe, SQ_STAGRIGHTS);
+	if (irdma_get(wqe, SQ_REMOTE_ATOMICS_EN))
+		w->fr_rights |= MODEL_ACCESS_REMOTE_ATOMIC;
+	w->fr_va_based = (uint8_t)irdma_get(wqe, SQ_VABASEDTO);
+	return 0;
+}
+
 /* Decode quantum 0's operation-specific fields and the WQE size; 0 or an AE code. */
 static uint32_t
 sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
-	  struct model_wqe *w, uint32_t *slots)
+	  struct model_wqe *w, uint32_t *slots, bool gen3)
 {
 	uint32_t inl = irdma_get(wqe, SQ_INLINEDATALEN);
 
@@ -148,6 +191,10 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 	if (!op_has_data(w->op)) {
 		if (irdma_get(wqe, SQ_INLINEDATAFLAG) || irdma_get(wqe, SQ_IMMDATAFLAG))
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
+		if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP)
+			return sq_decode_atomic(wqe, w);
+		if (w->op == IRDMA_OP_BIND_MW)
+			return sq_decode_bind(wqe, w);
 		if (w->op == IRDMA_OP_LOCAL_INVALIDATE)
 			w->rkey = (uint32_t)irdma_get(wqe, SQ_LINV_STAG);
 		if (w->op == IRDMA_OP_FAST_REGISTER) {
@@ -176,6 +223,8 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 						IRDMA_STAG_KEY_BITS) |
 				     (uint32_t)irdma_get(wqe, SQ_FR_STAGKEY);
 			w->fr_rights = (uint8_t)irdma_get(wqe, SQ_STAGRIGHTS);
+			if (gen3 && irdma_get(wqe, SQ_REMOTE_ATOMICS_EN))
+				w->fr_rights |= MODEL_ACCESS_REMOTE_ATOMIC;
 			w->fr_va_based = (uint8_t)irdma_get(wqe, SQ_VABASEDTO);
 			if (w->fr_level == IRDMA_PBLE_LEVEL_0)
 				w->fr_pbl = irdma_get(wqe, SQ_FR_PBL_PFN) << 12;
@@ -263,11 +312,11 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	w->op = (uint8_t)irdma_get(&wqe, SQ_OPCODE);
 	if (irdma_get(&wqe, SQ_SIGCOMPL))
 		w->flags |= MODEL_WQE_SIGNALED;
-	if (!op_allowed(q->type, w->op)) {
+	if (!op_allowed(d->cfg.gen, q->type, w->op)) {
 		*ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return -1;
 	}
-	*ae = sq_decode(q, &wqe, w, &slots);
+	*ae = sq_decode(q, &wqe, w, &slots, d->cfg.gen >= IRDMA_GEN_3);
 	if (*ae != 0)
 		return -1;
 	/* A WQE stays inside one 8-quantum chunk, hence inside the ring. */
@@ -289,10 +338,17 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 			return -1;
 		}
 	}
-	if (w->flags & MODEL_WQE_INLINE)
+	if (w->flags & MODEL_WQE_INLINE) {
 		inline_copy(&wqe, w->len, w->inl);
-	else if (slots > 0)
+	} else if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP) {
+		/* The original value lands in the local SGE: it must be writable. */
+		w->at_swap_add = irdma_get(&wqe, SQ_ATOM_SWAP_ADD);
+		w->at_cmp = irdma_get(&wqe, SQ_ATOM_COMPARE);
+		*ae = model_mr_check(d, w->frag[0].stag, w->frag[0].addr, w->frag[0].len,
+				     IRDMA_ACCESS_LOCAL_WRITE, q->pd);
+	} else if (slots > 0) {
 		*ae = sq_frags(d, q, &wqe, w, slots);
+	}
 	if (*ae != 0)
 		return -1;
 	/* Consumed: the next WQE starts after it; the polarity flips at the wrap. */
@@ -347,6 +403,14 @@ model_local_op(struct model_dev *d, const struct model_qp *q, const struct model
 	case IRDMA_OP_FAST_REGISTER:
 		return model_mr_fastreg(d, w->fr_stag, q->pd, w->rva, w->fr_len, w->fr_pbl,
 					w->fr_level, w->fr_shift, w->fr_rights, w->fr_va_based);
+	case IRDMA_OP_BIND_MW: {
+		uint32_t ae = model_mw_bind(d, w->rkey, w->bind_mr, q->pd, w->rva, w->fr_len,
+					    w->fr_rights, w->fr_va_based);
+
+		if (ae == 0)
+			MODEL_INC(d, mw_binds);
+		return ae;
+	}
 	default:
 		return 0; /* NOP */
 	}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * Gen3 type-2 memory windows through rdmadev on the device model: a window bound over part of
+ * a region (BIND_MW), WRITE / READ / atomics through its rkey inside its range, refused
+ * outside it or beyond its rights, dead after LOCAL_INV or a SEND with invalidate (and bound
+ * again in between), bind errors (no MW_BIND right, a range beyond the region, a window
+ * bound twice); restrack: windows are MR-type entries and every count balances at the end.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+
+#include <rdmadev_driver.h>
+#include <restrack.h>
+
+#include "irdma_dev.h"
+#include "test.h"
+#include "e2e_lib.h"
+
+#define MR_LEN		(64u * 1024u)
+
+/* The pair a -> b on @p d again, fresh (an error put the last one in ERR). */
+static int
+repair(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b)
+{
+	e2e_unpair(a, b);
+	e2e_drain(d);
+	return e2e_pair(d, d, a, b, E2E_ACC_ATOMIC);
+}
+
+static uint32_t
+res_count(const struct e2e_dev *d, enum restrack_type t)
+{
+	return (uint32_t)restrack_count(rdmadev_get(d->id)->res, t, NULL);
+}
+
+/* Bind @p mw over [addr, addr + len) of @p m on @p q with rights @p acc and key @p key. */
+static uint32_t
+bind(struct e2e_qp *q, struct rdmadev_mw *mw, const struct e2e_mr *m, uint64_t addr,
+     uint32_t len, uint32_t acc, uint8_t key, uint64_t id, enum rdmadev_wc_status st)
+{
+	struct rdmadev_send_wr wr;
+	uint32_t rkey = (mw->rkey & ~0xffu) | key;
+
+	e2e_wr_init(&wr, id, RDMADEV_WR_BIND_MW, NULL, 0);
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.mr = m->mr;
+	wr.bind_mw.addr = addr;
+	wr.bind_mw.length = len;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.access = acc;
+	TEST_CHECK(e2e_send(q, &wr));
+	e2e_expect(&q->dev->scq, id, st, RDMADEV_WC_BIND_MW);
+	return rkey;
+}
+
+/* One RDMA op of @p a on its own pair; expect @p st. */
+static void
+rdma(struct e2e_qp *a, uint8_t op, const struct e2e_mr *l, uint64_t loff, uint32_t len,
+     uint64_t raddr, uint32_t rkey, uint64_t id, enum rdmadev_wc_status st)
+{
+	struct rdmadev_sge sge = { (uint64_t)(uintptr_t)(l->buf + loff), len, l->lkey };
+	struct rdmadev_send_wr wr;
+
+	e2e_wr_init(&wr, id, op, &sge, 1);
+	wr.rdma.remote_addr = raddr;
+	wr.rdma.rkey = rkey;
+	TEST_CHECK(e2e_send(a, &wr));
+	e2e_expect(&a->dev->scq, id, st, st == RDMADEV_WC_SUCCESS ?
+		   (op == RDMADEV_WR_RDMA_READ ? RDMADEV_WC_RDMA_READ : RDMADEV_WC_RDMA_WRITE) :
+		   -1);
+}
+
+/* Type-2 windows: access through the window inside / outside, invalidation, bind errors. */
+static void
+test_mw(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct e2e_mr ml = { 0 }, mr = { 0 }, nob = { 0 };
+	struct rdmadev_mw *mw = NULL, *mw2 = NULL;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge res;
+	struct rdmadev_wc wc;
+	uint32_t mrs0 = 0, rkey;
+	uint8_t *win, save[256];
+	uint64_t wva;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS_GEN(0, 3, "loop:g3mw")) != 0)
+		goto out;
+	mrs0 = res_count(&d, RESTRACK_MR);
+	if (e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
+	    e2e_mr_reg(&d, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC | RDMADEV_ACCESS_MW_BIND) != 0 ||
+	    e2e_mr_reg(&d, NULL, &nob, MR_LEN, E2E_ACC_ALL) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw), 0);
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw2), 0);
+	if (mw == NULL || mw2 == NULL)
+		goto out;
+	/* windows are MR-type restrack entries under their STag index */
+	TEST_CHECK_EQ(res_count(&d, RESTRACK_MR), mrs0 + 5);
+	TEST_CHECK_EQ(rdmadev_obj_id(&mw->obj), mw->rkey >> 8);
+	TEST_CHECK(rdmadev_obj_id(&mw->obj) != rdmadev_obj_id(&mr.mr->obj));
+	if (e2e_pair(&d, &d, &a, &b, E2E_ACC_ATOMIC) != 0)
+		goto out;
+	win = mr.buf + 8192;
+	wva = (uint64_t)(uintptr_t)win;
+	e2e_fill(ml.buf, 4096, 3);
+	e2e_fill(mr.buf, MR_LEN, 4);
+
+	/* an unbound window's key is not valid */
+	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 0, 64, wva, mw->rkey, 1, RDMADEV_WC_REM_ACCESS_ERR);
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+
+	/* bind on b (same PD as the region and the window): [win, win + 4096), write+read */
+	rkey = bind(&b, mw, &mr, wva, 4096, RDMADEV_ACCESS_REMOTE_WRITE |
+		    RDMADEV_ACCESS_REMOTE_READ | RDMADEV_ACCESS_REMOTE_ATOMIC, 0x31, 2,
+		    RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(mw->rkey, rkey);
+	{
+		struct irdma_model_mr_info mi;
+		struct irdma_hw *hw = irdma_dev_hw(rdmadev_get(d.id));
+
+		TEST_CHECK_EQ(irdma_model_mr_get(hw, rkey >> 8, &mi), 0);
+		TEST_CHECK_EQ(mi.mw, 1);
+		TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
+		TEST_CHECK_EQ(mi.key, 0x31);
+		TEST_CHECK_EQ(mi.va, wva);
+		TEST_CHECK_EQ(mi.len, 4096);
+		TEST_CHECK_EQ(mi.pd, rdmadev_obj_id(&d.pd->obj));
+		TEST_CHECK_EQ(irdma_model_mr_get(hw, mw2->rkey >> 8, &mi), 0);
+		TEST_CHECK_EQ(mi.mw, 1);
+		TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+		TEST_CHECK_EQ(irdma_model_mr_get(hw, mr.rkey >> 8, &mi), 0);
+		TEST_CHECK_EQ(mi.mw, 0);
+	}
+	/* inside: WRITE at the start, READ at the end, an atomic in the middle */
+	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 0, 256, wva, rkey, 3, RDMADEV_WC_SUCCESS);
+	TEST_CHECK(memcmp(win, ml.buf, 256) == 0);
+	rdma(&a, RDMADEV_WR_RDMA_READ, &ml, 1024, 256, wva + 4096 - 256, rkey, 4,
+	     RDMADEV_WC_SUCCESS);
+	TEST_CHECK(memcmp(ml.buf + 1024, win + 4096 - 256, 256) == 0);
+	e2e_wr64(win + 2048, 40);
+	e2e_atomic_wr(&wr, &res, 5, RDMADEV_WR_ATOMIC_FA, &ml, 2048, wva + 2048, rkey, 2, 0);
+	TEST_CHECK(e2e_send(&a, &wr));
+	e2e_expect(&d.scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_FETCH_ADD);
+	TEST_CHECK_EQ(e2e_rd64(win + 2048), 42);
+	/* the region's own rkey keeps working beside the window */
+	rdma(&a, RDMADEV_WR_RDMA_READ, &ml, 512, 64, (uint64_t)(uintptr_t)mr.buf, mr.rkey, 6,
+	     RDMADEV_WC_SUCCESS);
+	/* a bound type-2 window cannot bind again before it is invalidated */
+	(void)bind(&b, mw, &mr, wva, 64, RDMADEV_ACCESS_REMOTE_READ, 0x32, 7,
+		   RDMADEV_WC_MW_BIND_ERR);
+
+	/* outside the window (inside the region): refused, nothing written */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	memcpy(save, win - 256, sizeof(save));
+	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 0, 256, wva - 128, rkey, 8,
+	     RDMADEV_WC_REM_ACCESS_ERR);
+	TEST_CHECK(memcmp(save, win - 256, sizeof(save)) == 0);
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	rdma(&a, RDMADEV_WR_RDMA_READ, &ml, 0, 64, wva + 4096 - 32, rkey, 9,
+	     RDMADEV_WC_REM_ACCESS_ERR);
+
+	/* LOCAL_INV of the window on b: a's WRITE through it fails */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	e2e_wr_init(&wr, 10, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	wr.invalidate_rkey = rkey;
+	TEST_CHECK(e2e_send(&b, &wr));
+	e2e_expect(&d.scq, 10, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
+	memcpy(save, win, sizeof(save));
+	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 512, 64, wva, rkey, 11, RDMADEV_WC_REM_ACCESS_ERR);
+	TEST_CHECK(memcmp(save, win, sizeof(save)) == 0);
+
+	/* bind again (read only, new key), then SEND with invalidate from a kills it */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	rkey = bind(&b, mw, &mr, wva, 1024, RDMADEV_ACCESS_REMOTE_READ, 0x33, 12,
+		    RDMADEV_WC_SUCCESS);
+	rdma(&a, RDMADEV_WR_RDMA_READ, &ml, 0, 128, wva, rkey, 13, RDMADEV_WC_SUCCESS);
+	{
+		struct rdmadev_sge rs = { (uint64_t)(uintptr_t)ml.buf + 8192, 64, ml.lkey };
+		struct rdmadev_sge ss = { (uint64_t)(uintptr_t)ml.buf, 16, ml.lkey };
+
+		TEST_CHECK(e2e_recv(&b, 14, &rs, 1));
+		e2e_wr_init(&wr, 15, RDMADEV_WR_SEND_INV, &ss, 1);
+		wr.invalidate_rkey = rkey;
+		TEST_CHECK(e2e_send(&a, &wr));
+		e2e_expect(&d.scq, 15, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 14);
+		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+		TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_INV);
+		TEST_CHECK_EQ(wc.invalidated_rkey, rkey);
+	}
+	/* the window is dead: the READ it allowed a moment ago fails */
+	rdma(&a, RDMADEV_WR_RDMA_READ, &ml, 0, 64, wva, rkey, 16, RDMADEV_WC_REM_ACCESS_ERR);
+
+	/* rights: a read-only window refuses a WRITE */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	rkey = bind(&b, mw2, &mr, wva, 64, RDMADEV_ACCESS_REMOTE_READ, 0x40, 17,
+		    RDMADEV_WC_SUCCESS);
+	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 0, 8, wva, rkey, 18, RDMADEV_WC_REM_ACCESS_ERR);
+
+	/* bind errors: a region without MW_BIND, a range beyond the region */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	(void)bind(&b, mw, &nob, (uint64_t)(uintptr_t)nob.buf, 64, RDMADEV_ACCESS_REMOTE_READ,
+		   0x50, 19, RDMADEV_WC_MW_BIND_ERR);
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	(void)bind(&b, mw, &mr, (uint64_t)(uintptr_t)mr.buf + MR_LEN - 64, 128,
+		   RDMADEV_ACCESS_REMOTE_READ, 0x51, 20, RDMADEV_WC_MW_BIND_ERR);
+	e2e_unpair(&a, &b);
+	e2e_drain(&d);
+	TEST_CHECK(e2e_canary_ok(&mr) && e2e_canary_ok(&ml));
+	TEST_CHECK_EQ(E2E_STAT(&d, mw_binds), 3);	/* 0x31, 0x33 and mw2 */
+out:
+	e2e_unpair(&a, &b);
+	e2e_drain(&d);
+	if (mw2 != NULL)
+		TEST_CHECK_EQ(rdmadev_mw_free(mw2), 0);
+	if (mw != NULL)
+		TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
+	e2e_mr_dereg(&nob);
+	e2e_mr_dereg(&mr);
+	e2e_mr_dereg(&ml);
+	if (d.id >= 0) {
+		/* restrack: every window and region gone, the counts back where they were */
+		TEST_CHECK_EQ(res_count(&d, RESTRACK_MR), mrs0);
+		TEST_CHECK_EQ(res_count(&d, RESTRACK_QP), 0);
+	}
+	e2e_dev_close(&d);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_gen3_mw_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_mw);
+	rte_eal_cleanup();
+	return test_done();
+}
