@@ -137,6 +137,11 @@ struct model_qpe {
 	uint32_t rr_cnt;
 	bool sq_flush_done;	/* one SQ flush CQE written for this error */
 	bool rq_flush_done;
+	/* SRQ (gen3, model_srq.c): the device of the last peek, its WQE's wr_id, and the
+	 * wr_id of the WQE taken last (its receive completion's) */
+	struct model_dev *srq_dev;
+	uint64_t srq_peek_wrid;
+	uint64_t srq_wrid;
 };
 
 /* model_engine.c */
@@ -242,6 +247,19 @@ struct model_rq_cqe {
 };
 /** Write the receive completion @p c (extended when it carries an immediate or is UD). */
 void model_rq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_rq_cqe *c);
+
+/* model_srq.c */
+/** model_rq_peek() for a QP that uses an SRQ: the SRQ's next posted WQE. */
+int model_srq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		   struct model_frag *frag, uint8_t *nfrags, uint32_t *idx, uint32_t *ae);
+/** model_rq_consume() for an SRQ QP: take the peeked WQE; the limit AE when it fires. */
+void model_srq_consume(struct model_qp *q);
+/** The SRQ parts of a receive completion of @p q: wr_id, CQE_SRQ, the QP in the extension. */
+void model_srq_cqe_fill(const struct model_qp *q, struct irdma_cqe *cqe,
+			struct irdma_cqe_ext *ext);
+/** The flush CQE of the SRQ WQE @p q had taken (index @p idx), minor code @p code. */
+void model_srq_flush_cqe(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint32_t idx,
+			 uint16_t code);
 
 /* Path MTU of a QP: QPC_SNDMSS rounded down to 256 .. 4096 (a power of two). */
 static inline uint32_t
