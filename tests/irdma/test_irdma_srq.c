@@ -501,6 +501,76 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/*
+ * A SEND longer than the SRQ WQE it took fails the receiving QP: that WQE completes in error
+ * with its wr_id (the only SRQ WQE flushed), the QP reports its error and LAST_WQE_REACHED
+ * once, and the SRQ's next WQEs go to another QP.
+ */
+static void
+test_srq_qp_fail(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 }, a2 = { 0 }, c = { 0 };
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_sge snd, r;
+	struct rdmadev_qp_attr attr;
+	struct rdmadev_wc wc;
+	struct e2e_mr m;
+	uint32_t i;
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqfail")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
+	if (m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+		goto out;
+	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&d, &a2, RDMADEV_QPT_RC, NULL);
+	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
+	qp_on_srq(&d, &c, RDMADEV_QPT_RC, srq);
+	if (a.qp == NULL || a2.qp == NULL || b.qp == NULL || c.qp == NULL ||
+	    e2e_rc_connect(&a, &b, NULL) != 0 || e2e_rc_connect(&a2, &c, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 8192, 9);
+	for (i = 0; i < 3; i++) {
+		r = sge_of(&m, 16384 + 1024 * i, 1024);
+		TEST_CHECK(srq_recv(srq, 900 + i, &r, 1));
+	}
+	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b.qpn);
+	snd = sge_of(&m, 0, 3000);
+	TEST_CHECK(send_one(&a, 1, &snd, NULL, 0));
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 900);
+	TEST_CHECK_EQ(wc.qp_num, b.qpn);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_LOC_LEN_ERR);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
+	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b.qpn), 1);
+	TEST_CHECK_EQ(rdmadev_qp_get_state(b.qp), RDMADEV_QPS_ERR);
+	/* already in ERR: moving it there again reports nothing more */
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = RDMADEV_QPS_ERR;
+	TEST_CHECK_EQ(rdmadev_qp_modify(b.qp, &attr, RDMADEV_QP_STATE), 0);
+	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b.qpn), 0);
+	/* the sender failed too (its request was refused): drop its completions */
+	(void)e2e_idle(&d.scq, 100);
+	d.scq.head = d.scq.tail;
+	for (i = 1; i < 3; i++) {
+		snd = sge_of(&m, 64 * i, 500 + i);
+		TEST_CHECK(send_one(&a2, 10 + i, &snd, NULL, 0));
+		e2e_expect(&d.scq, 10 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		expect_recv(&d, &m, 900 + i, c.qpn, 500 + i, 64 * i, 16384 + 1024 * i);
+	}
+out:
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&c);
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&a2);
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 /* Gen2 has no SRQ: no capability, create refused with -ENOTSUP; gen3 advertises it. */
 static void
 test_gen2_refuses(void)
@@ -544,6 +614,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_srq_shared);
 	TEST_RUN(test_srq_limit);
 	TEST_RUN(test_srq_qp_error_and_busy);
+	TEST_RUN(test_srq_qp_fail);
 	TEST_RUN(test_gen2_refuses);
 	rte_eal_cleanup();
 	return test_done();
