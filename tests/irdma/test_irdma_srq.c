@@ -245,6 +245,8 @@ test_srq_wqe_encoding(void)
 		TEST_CHECK_EQ(err, -ENOMEM);
 	}
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
+	/* the SRQ holds its PD */
+	TEST_CHECK_EQ(rdmadev_pd_free(d.pd), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
 out:
