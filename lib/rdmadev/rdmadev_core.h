@@ -173,7 +173,12 @@ enum rdmadev_wc_opcode {
 };
 
 /** Completion flags. */
-#define RDMADEV_WC_GRH		RTE_BIT32(0)	/**< UD: a GRH precedes the payload */
+/**
+ * UD: the receive buffer starts with the 40-byte GRH area (verbs' GRH: an IPv6 header, or
+ * for RoCEv2 over IPv4 the IPv4 header in its last 20 bytes), the payload follows, and
+ * byte_len counts the 40 bytes.
+ */
+#define RDMADEV_WC_GRH		RTE_BIT32(0)
 #define RDMADEV_WC_WITH_IMM	RTE_BIT32(1)	/**< imm_data is valid */
 #define RDMADEV_WC_WITH_INV	RTE_BIT32(2)	/**< invalidated_rkey is valid */
 #define RDMADEV_WC_WITH_SMAC	RTE_BIT32(3)	/**< smac is valid */

@@ -255,11 +255,15 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
-/* One receive through the SRQ: the completion and the bytes. */
+/*
+ * One receive through the SRQ: the completion and the bytes (after the 40-byte GRH area,
+ * holding the IPv4 header in its last 20 bytes, on UD: @p grh).
+ */
 static void
 expect_recv(struct e2e_dev *d, const struct e2e_mr *m, uint64_t wr_id, uint32_t qpn,
-	    uint32_t len, uint64_t src_off, uint64_t dst_off)
+	    uint32_t len, uint64_t src_off, uint64_t dst_off, bool grh)
 {
+	uint32_t g = grh ? 40 : 0;
 	struct rdmadev_wc wc;
 
 	TEST_CHECK(e2e_next(&d->rcq, &wc));
@@ -267,8 +271,13 @@ expect_recv(struct e2e_dev *d, const struct e2e_mr *m, uint64_t wr_id, uint32_t 
 	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
 	TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV);
 	TEST_CHECK_EQ(wc.qp_num, qpn);
-	TEST_CHECK_EQ(wc.byte_len, len);
-	TEST_CHECK(memcmp(m->buf + dst_off, m->buf + src_off, len) == 0);
+	TEST_CHECK_EQ(wc.byte_len, g + len);
+	TEST_CHECK_EQ(!!(wc.wc_flags & RDMADEV_WC_GRH), grh);
+	if (grh) {
+		TEST_CHECK_EQ(m->buf[dst_off + 20], 0x45);
+		TEST_CHECK_EQ(m->buf[dst_off + 29], 17);
+	}
+	TEST_CHECK(memcmp(m->buf + dst_off + g, m->buf + src_off, len) == 0);
 }
 
 /*
@@ -321,7 +330,7 @@ test_srq_shared(void)
 	/* 40 messages over a 16-WQE ring: 2.5 passes, 8 receives posted ahead at most */
 	for (i = 0; i < 40; i++) {
 		uint32_t who = i % 3, len = 100 + 37 * i;
-		struct rdmadev_sge snd = sge_of(&m, who * RECV_LEN, len % RECV_LEN);
+		struct rdmadev_sge snd = sge_of(&m, who * RECV_LEN, len % (RECV_LEN - 40));
 		uint32_t slot;
 
 		while (posted < got + 8) {
@@ -334,8 +343,8 @@ test_srq_shared(void)
 		}
 		TEST_CHECK(send_one(senders[who], i, &snd, who == 2 ? ah : NULL, ub.qpn));
 		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 1000 + got, receivers[who]->qpn, len % RECV_LEN,
-			    who * RECV_LEN, 16384 + (got % 8) * RECV_LEN);
+		expect_recv(&d, &m, 1000 + got, receivers[who]->qpn, len % (RECV_LEN - 40),
+			    who * RECV_LEN, 16384 + (got % 8) * RECV_LEN, who == 2);
 		got++;
 	}
 	/*
@@ -478,7 +487,7 @@ test_srq_qp_error_and_busy(void)
 		snd = sge_of(&m, 100 * i, 200 + i);
 		TEST_CHECK(send_one(&a2, i, &snd, NULL, 0));
 		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 700 + i, b2.qpn, 200 + i, 100 * i, 16384 + 1024 * i);
+		expect_recv(&d, &m, 700 + i, b2.qpn, 200 + i, 100 * i, 16384 + 1024 * i, false);
 	}
 	/* in use: -EBUSY, the SRQ stays usable and tracked */
 	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), -EBUSY);
@@ -559,7 +568,7 @@ test_srq_qp_fail(void)
 		snd = sge_of(&m, 64 * i, 500 + i);
 		TEST_CHECK(send_one(&a2, 10 + i, &snd, NULL, 0));
 		e2e_expect(&d.scq, 10 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 900 + i, c.qpn, 500 + i, 64 * i, 16384 + 1024 * i);
+		expect_recv(&d, &m, 900 + i, c.qpn, 500 + i, 64 * i, 16384 + 1024 * i, false);
 	}
 out:
 	e2e_qp_destroy(&b);

@@ -33,6 +33,8 @@
 #define MODEL_MAX_FRAGS		IRDMA_WQE_MAX_FRAGS
 /* RNR timer code the responder puts in its RNR NAKs (IBA table: 0.01 ms .. 655 ms). */
 #define MODEL_RNR_TIMER_CODE	1u
+/* Bytes of the GRH area in front of a UD receive's payload (verbs' 40-byte GRH). */
+#define MODEL_UD_GRH_LEN	40u
 /* Partition key the model accepts (the default P_Key). */
 #define MODEL_DEFAULT_PKEY	0xffffu
 
