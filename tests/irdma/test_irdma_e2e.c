@@ -624,6 +624,7 @@ test_ud(void)
 	struct rdmadev_wc wc;
 	struct e2e_mr m;
 	struct e2e_qp a = { 0 }, b = { 0 };
+	uint8_t g6[16];
 	uint64_t drops;
 
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eud")) != 0)
@@ -701,7 +702,50 @@ test_ud(void)
 	e2e_expect(&d.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 200), 0);
 	TEST_CHECK_EQ(E2E_STAT(&d, rx_len_drops), drops + 1);
+	/* one that fits with its GRH area takes that receive */
+	s = sge_of(&m, 0, 333 - 1);
+	wr.wr_id = 6;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 52);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 333 - 1);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100) + e2e_idle(&d.scq, 1), 0);
+	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+	ah = NULL;
+	/* over IPv6 (GID 1, the link-local address): the GRH area is the whole IPv6 header */
+	TEST_CHECK_EQ(rdmadev_gid_get(d.id, 1, g6), 0);
+	memcpy(aa.dgid, g6, 16);
+	aa.sgid_index = 1;
+	aa.traffic_class = 0x20;
+	aa.flow_label = 0x12345;
+	TEST_CHECK_EQ(rdmadev_ah_create(d.pd, &aa, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	r = sge_of(&m, 8192, 4096);
+	e2e_recv(&b, 53, &r, 1);
+	s = sge_of(&m, 0, 600);
+	wr.ud.ah = ah;
+	wr.wr_id = 5;
+	wr.sg_list = &s;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 53);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 600);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_GRH);
+	{
+		const uint8_t *g = m.buf + 8192;
+
+		TEST_CHECK_EQ(g[0] >> 4, 6);					/* version */
+		TEST_CHECK_EQ(((g[0] & 0xf) << 4) | (g[1] >> 4), 0x20);	/* traffic class */
+		TEST_CHECK_EQ(((g[1] & 0xfu) << 16) | (g[2] << 8) | g[3], 0x12345);
+		TEST_CHECK_EQ((g[4] << 8) | g[5], 8 + 12 + 8 + 600 + 4);	/* payload length */
+		TEST_CHECK_EQ(g[6], 17);					/* UDP */
+		TEST_CHECK(memcmp(g + 8, g6, 16) == 0);
+		TEST_CHECK(memcmp(g + 24, g6, 16) == 0);
+	}
+	TEST_CHECK(memcmp(m.buf + 8192 + 40, m.buf, 600) == 0);
 	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
 out:
 	pair_down(&d, &a, &b);
