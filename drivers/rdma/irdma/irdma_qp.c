@@ -463,6 +463,16 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 
 	cur = (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	next = (mask & RDMADEV_QP_STATE) ? attr->qp_state : cur;
+	/*
+	 * SQE -> RTS: the flush CQE of the send error completes every WR outstanding when it
+	 * is polled, so it must be polled before new WRs are posted (they would be flushed).
+	 */
+	if (cur == RDMADEV_QPS_SQE && next == RDMADEV_QPS_RTS &&
+	    __atomic_load_n(&q->sq.tail, __ATOMIC_ACQUIRE) != q->sq.head) {
+		IRDMA_LOG(ERR, c->hw, "QP %u: SQE -> RTS with send WRs not completed: poll the "
+			  "flushed completions first", q->qp_id);
+		return -EBUSY;
+	}
 	if (mask & RDMADEV_QP_AV) {
 		ret = irdma_port_sgid(c, &attr->ah_attr, sgid);
 		if (ret != 0)

@@ -326,6 +326,13 @@ flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, bool sq, uint
 }
 
 void
+model_sq_flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, uint32_t idx,
+		   uint8_t op, uint16_t code)
+{
+	flush_cqe(d, q, qp_id, true, idx, op, code);
+}
+
+void
 model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq, uint16_t sq_code,
 		   uint16_t rq_code)
 {

@@ -144,6 +144,8 @@ struct model_qpe {
 	struct model_dev *srq_dev;
 	uint64_t srq_peek_wrid;
 	uint64_t srq_wrid;
+	/* UD: the send queue is in error (verbs SQE, model_ud.c): WQEs are flushed, not sent */
+	bool ud_sqe;
 };
 
 /* model_engine.c */
@@ -184,6 +186,9 @@ int model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *pay
 	     uint32_t len);
 /** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
 void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
+/** One flush CQE for SQ WQE @p idx (op @p op, minor @p code); the driver replays from it. */
+void model_sq_flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, uint32_t idx,
+			uint8_t op, uint16_t code);
 /** Write the HW SQ tail @p tail into the QP shadow area (qword 0, 14:0). */
 void model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail);
 
@@ -300,6 +305,11 @@ void model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uin
 /* model_ud.c */
 /** UD output of @p q: every WQE its SQ holds, one packet each. */
 void model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/**
+ * MODIFY_QP to RTS of UD QP @p q: from SQE (a send error) the WQEs still posted are flushed
+ * and the send queue runs again (verbs SQE -> RTS).
+ */
+void model_ud_sq_resume(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
 /** A UD packet for @p q: Q_Key, RQ WQE, scatter, completion. */
 void model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		 const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);

@@ -283,6 +283,8 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	q.modifies++;
 	*cur = q;
 	model_engine_qp_state(d, id, old, (uint8_t)next);
+	if (cur->type == IRDMA_QP_TYPE_ROCE_UD && next == IRDMA_QP_HW_RTS)
+		model_ud_sq_resume(d, id, cur);
 }
 
 void

@@ -14,6 +14,7 @@
  * area), the receive buffer starts with a 40-byte GRH area holding the datagram's IP header
  * as received: an IPv6 header whole, an IPv4 header in its last 20 bytes (the first 20
  * zero); the payload follows it, and the completion's length counts the 40 bytes.
+ * A send error puts the QP's send queue in error (verbs SQE; see ud_sq_error()).
  * Called with dev->lock held.
  */
 
@@ -112,6 +113,38 @@ ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct mo
 	return 0;
 }
 
+/*
+ * Retire SQ WQE @p w (taken: @p ret > 0) with a flush CQE of minor @p code. A WQE the fetch
+ * refused cannot be stepped over: the send queue stops at it until the next doorbell.
+ */
+static void
+ud_sq_flush(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct model_wqe *w,
+	    int ret, uint16_t code)
+{
+	model_sq_flush_cqe(d, q, qp_id, w->idx, ret > 0 ? w->op : IRDMA_OP_NOP, code);
+	if (ret > 0)
+		model_sq_tail_update(d, q, w->idx + w->quanta);
+	else
+		q->db = false;
+}
+
+/*
+ * A UD send error: verbs' SQE, as silicon keeps a UD QP running. The AE names the SQ; the
+ * failing WQE completes with the AE's flush code and every WQE posted after it is flushed
+ * (the driver replays the flush from its SQ tail); the receive side keeps working. MODIFY_QP
+ * to RTS resumes the send queue (model_ud_sq_resume).
+ */
+static void
+ud_sq_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct model_wqe *w,
+	    int ret, uint32_t ae)
+{
+	MODEL_INC(d, sq_wqe_errors);
+	MODEL_LOG(DEBUG, d, "UD QP %u: send error AE 0x%x at SQ WQE %u: SQE", qp_id, ae, w->idx);
+	q->eng->ud_sqe = true;
+	model_aeq_post(d, ae, IRDMA_AE_SOURCE_SQ, qp_id, q->compl_ctx);
+	ud_sq_flush(d, qp_id, q, w, ret, (uint16_t)irdma_ae_to_flush_code(ae, NULL));
+}
+
 void
 model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 {
@@ -128,15 +161,40 @@ model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			q->db = false;
 			return;
 		}
+		if (q->eng->ud_sqe) {
+			/* In SQE every WQE is flushed, not sent. */
+			ud_sq_flush(d, qp_id, q, w, ret, IRDMA_FLUSH_GENERAL_ERR);
+			continue;
+		}
 		if (ret > 0)
 			ae = ud_send(d, qp_id, q, w);
 		if (ae != 0) {
-			MODEL_INC(d, sq_wqe_errors);
-			model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_SQ);
-			return;
+			ud_sq_error(d, qp_id, q, w, ret, ae);
+			continue;
 		}
 		model_sq_cqe(d, qp_id, w);
 	}
+}
+
+void
+model_ud_sq_resume(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_wqe *w;
+	uint32_t ae;
+	int ret;
+
+	if (q->eng == NULL || !q->eng->ud_sqe)
+		return;
+	w = &q->eng->w[0];
+	/* WRs posted while in SQE are flushed, as verbs says. */
+	do {
+		ret = model_sq_fetch(d, qp_id, q, w, &ae);
+		if (ret > 0)
+			ud_sq_flush(d, qp_id, q, w, ret, IRDMA_FLUSH_GENERAL_ERR);
+	} while (ret > 0);
+	q->eng->ud_sqe = false;
+	q->eng->sq_flush_done = false;
+	MODEL_LOG(DEBUG, d, "UD QP %u: SQE -> RTS", qp_id);
 }
 
 /*
