@@ -31,6 +31,8 @@
 
 #include <string.h>
 
+#include <rte_atomic.h>
+
 #include "model_engine.h"
 
 /* The SRQ record in HMC object 2 (its entry is 1 << MODEL_SRQ_SIZE_LOG2 bytes). */
@@ -251,6 +253,8 @@ model_srq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	}
 	if (srq_posted(d, &s) == 0)
 		return 0;
+	/* The head before the WQEs it covers (SW stores them first, then the head). */
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
 	srq_ring(&s, &ring);
 	quanta = 1u << s.shift;
 	*idx = s.next << s.shift;
