@@ -7,8 +7,8 @@
  * decoded with the fact sheet's bit positions (§1.4, §2) by hand; two RC QPs and a UD QP that
  * receive SENDs from one SRQ (data byte for byte, wr_ids, QP numbers); the ring wrapping
  * (polarity); the limit event (once, then disarmed); a QP in error leaving the SRQ's WQEs to
- * the others (and its LAST_WQE_REACHED event); destroy of an SRQ in use (-EBUSY); gen2
- * refusing SRQs; restrack counts that balance.
+ * the others (and its LAST_WQE_REACHED event); destroy of an SRQ in use (-EBUSY); the model's
+ * checks of the SRQ commands; gen2 refusing SRQs; restrack counts that balance.
  */
 
 #include <inttypes.h>
@@ -24,6 +24,7 @@
 #include "test.h"
 #include "e2e_lib.h"
 #include "irdma_ctrl.h"
+#include "irdma_dev.h"
 
 /* A gen3 model on its own loop wire. */
 #define SRQ_DEVARGS(wire) "irdma_model0,gen=3,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
@@ -582,6 +583,119 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/* A raw SRQ command naming SRQ id @p id, with @p s's ring, shadow area and PD. */
+static void
+raw_srq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct irdma_srq *s,
+	    uint32_t id)
+{
+	irdma_cqp_wqe_init(w, op);
+	irdma_set(w, CQP_SRQ_ID, id);
+	irdma_set(w, CQP_SRQ_PD_ID, s->pd_id);
+	irdma_set(w, CQP_SRQ_RQSIZE, irdma_encode_srq_size(s->size << s->shift));
+	irdma_set(w, CQP_SRQ_RQ_WQE_SIZE, s->shift);
+	irdma_set(w, CQP_SRQ_SHADOW_PA, s->shadow_mem.iova);
+	if (s->pbl.virtual_map) {
+		irdma_set(w, CQP_SRQ_VIRTMAP, 1);
+		irdma_set(w, CQP_SRQ_LEAF_PBL_SIZE, 1);
+		irdma_set(w, CQP_SRQ_FIRST_PBLIDX, s->pbl.ring_addr);
+	} else {
+		irdma_set(w, CQP_SRQ_PA, s->pbl.ring_addr);
+	}
+}
+
+/* The minor code a refused raw command completed with (0: accepted). */
+static uint16_t
+raw_exec(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w)
+{
+	struct irdma_cqp_cmpl cmpl;
+	int ret;
+
+	memset(&cmpl, 0, sizeof(cmpl));
+	ret = irdma_cqp_exec(c, w, &cmpl);
+	if (ret == 0)
+		return 0;
+	TEST_CHECK_EQ(ret, -EIO);
+	TEST_CHECK_EQ(cmpl.major, IRDMA_CQP_MAJ_ERROR);
+	return cmpl.minor;
+}
+
+/* The model's checks of CREATE / MODIFY / DESTROY_SRQ, with raw CQP commands. */
+static void
+test_srq_cqp_checks(void)
+{
+	static struct e2e_dev d, d2;
+	struct rdmadev_srq *srq = NULL;
+	struct e2e_qp b = { 0 };
+	struct irdma_cqp_wqe w;
+	struct irdma_ctrl *c;
+	struct irdma_srq *s;
+	uint32_t last, sid;
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqcqp")) != 0 || srq_make(&d, 16, 1, 0, &srq) != 0)
+		goto out;
+	c = irdma_dev_ctrl(rdmadev_get(d.id));
+	s = drv_srq(srq);
+	sid = rdmadev_obj_id(&srq->obj);
+	last = IRDMA_DEV_DEF_SRQS - 1;	/* an id restrack will not hand out during the test */
+	/* beyond the committed object-2 count */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, IRDMA_DEV_DEF_SRQS);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_ID);
+	/* a reserved PD id */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, last);
+	irdma_set(&w, CQP_SRQ_PD_ID, 1);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_ID);
+	/* 8 quanta of 256-byte WQEs: one WQE */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, last);
+	irdma_set(&w, CQP_SRQ_RQSIZE, 0);
+	irdma_set(&w, CQP_SRQ_RQ_WQE_SIZE, 3);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_SIZE);
+	/* a shadow area off its 64-byte alignment */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, last);
+	irdma_set(&w, CQP_SRQ_SHADOW_PA, s->shadow_mem.iova + 8);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_ALIGN);
+	/* a ring off its 256-byte alignment (level 0) */
+	if (!s->pbl.virtual_map) {
+		raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, last);
+		irdma_set(&w, CQP_SRQ_PA, s->pbl.ring_addr + 32);
+		TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_ALIGN);
+	}
+	/* a limit of as many WQEs as the ring has */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, last);
+	irdma_set(&w, CQP_SRQ_LIMIT, s->size);
+	irdma_set(&w, CQP_SRQ_ARM_LIMIT_EVENT, 1);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_FIELD);
+	/* modify / destroy of an SRQ that does not exist */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_MODIFY_SRQ, s, last);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_NO_OBJ);
+	raw_srq_wqe(&w, IRDMA_CQP_OP_DESTROY_SRQ, s, last);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_NO_OBJ);
+	/* a second create of a live id */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, sid);
+	TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_OBJ_EXISTS);
+	/* accepted at the last id, then destroyed */
+	raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, last);
+	TEST_CHECK_EQ(raw_exec(c, &w), 0);
+	raw_srq_wqe(&w, IRDMA_CQP_OP_DESTROY_SRQ, s, last);
+	TEST_CHECK_EQ(raw_exec(c, &w), 0);
+	/* a QP names the SRQ: the device refuses its destroy too (under rdmadev's -EBUSY) */
+	if (qp_on_srq(&d, &b, RDMADEV_QPT_UD, srq) == 0) {
+		raw_srq_wqe(&w, IRDMA_CQP_OP_DESTROY_SRQ, s, sid);
+		TEST_CHECK_EQ(raw_exec(c, &w), IRDMA_MODEL_MIN_BAD_STATE);
+		e2e_qp_destroy(&b);
+	}
+	/* gen2: the SRQ opcodes do not exist */
+	if (e2e_dev_open(&d2, E2E_DEVARGS(1, "loop:srqcqp2")) == 0) {
+		raw_srq_wqe(&w, IRDMA_CQP_OP_CREATE_SRQ, s, 1);
+		TEST_CHECK_EQ(raw_exec(irdma_dev_ctrl(rdmadev_get(d2.id)), &w),
+			      IRDMA_MODEL_MIN_BAD_OPCODE);
+	}
+	e2e_dev_close(&d2);
+out:
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_dev_close(&d);
+}
+
 /* Gen2 has no SRQ: no capability, create refused with -ENOTSUP; gen3 advertises it. */
 static void
 test_gen2_refuses(void)
@@ -626,6 +740,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_srq_limit);
 	TEST_RUN(test_srq_qp_error_and_busy);
 	TEST_RUN(test_srq_qp_fail);
+	TEST_RUN(test_srq_cqp_checks);
 	TEST_RUN(test_gen2_refuses);
 	rte_eal_cleanup();
 	return test_done();
