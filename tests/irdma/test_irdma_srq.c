@@ -376,6 +376,65 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/* SRQ WQEs of 1, 2 and 3 SGEs (gen3 pad rule): a SEND scattered across them in order. */
+static void
+test_srq_sges(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_sge snd, r[3];
+	struct rdmadev_wc wc;
+	struct e2e_mr m;
+	uint32_t n, k, off, lens[3] = { 100, 250, 4000 };
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqsge")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
+	if (m.mr == NULL || srq_make(&d, 16, 3, 0, &srq) != 0)
+		goto out;
+	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
+	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
+	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 8192, 31);
+	for (n = 1; n <= 3; n++) {
+		uint32_t len = 0;
+
+		memset(m.buf + 16384, 0, 32768);
+		for (k = 0; k < n; k++) {
+			/* pieces apart from each other, so a wrong placement shows */
+			r[k] = sge_of(&m, 16384 + 10000 * k + 8 * n, lens[k]);
+			len += lens[k];
+		}
+		len -= 50;	/* the last piece is not filled to its end */
+		TEST_CHECK(srq_recv(srq, 40 + n, r, (uint16_t)n));
+		snd = sge_of(&m, 0, len);
+		TEST_CHECK(send_one(&a, n, &snd, NULL, 0));
+		e2e_expect(&d.scq, n, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 40 + n);
+		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+		TEST_CHECK_EQ(wc.qp_num, b.qpn);
+		TEST_CHECK_EQ(wc.byte_len, len);
+		for (k = 0, off = 0; k < n; off += lens[k], k++) {
+			uint32_t piece = RTE_MIN(lens[k], len - off);
+
+			TEST_CHECK(memcmp(m.buf + 16384 + 10000 * k + 8 * n, m.buf + off, piece) == 0);
+		}
+		/* nothing after the message's end in the last piece */
+		TEST_CHECK_EQ(m.buf[16384 + 10000 * (n - 1) + 8 * n + lens[n - 1] - 50], 0);
+	}
+out:
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&a);
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 /* The limit: armed by modify, one event when fewer WQEs than the limit are posted. */
 static void
 test_srq_limit(void)
@@ -737,6 +796,7 @@ main(int argc, char **argv)
 	}
 	TEST_RUN(test_srq_wqe_encoding);
 	TEST_RUN(test_srq_shared);
+	TEST_RUN(test_srq_sges);
 	TEST_RUN(test_srq_limit);
 	TEST_RUN(test_srq_qp_error_and_busy);
 	TEST_RUN(test_srq_qp_fail);
