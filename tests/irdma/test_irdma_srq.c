@@ -25,6 +25,7 @@
 #include "e2e_lib.h"
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
+#include "uk_fixture.h"
 
 /* A gen3 model on its own loop wire. */
 #define SRQ_DEVARGS(wire) "irdma_model0,gen=3,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
@@ -34,7 +35,8 @@
 #define RECV_LEN	1024u
 #define UD_QKEY		0x5151u
 
-/* Independent decoder of the fact sheet's words (little-endian qwords). */
+/* Independent decoder of the fact sheet's words (little-endian qwords; bits() is
+ * uk_fixture.h's). */
 static uint64_t
 qw(const uint8_t *p, unsigned int n)
 {
@@ -46,11 +48,6 @@ qw(const uint8_t *p, unsigned int n)
 	return v;
 }
 
-static uint64_t
-bits(uint64_t v, unsigned int hi, unsigned int lo)
-{
-	return (v >> lo) & ((hi - lo == 63) ? ~UINT64_C(0) : ((UINT64_C(1) << (hi - lo + 1)) - 1));
-}
 
 static struct rdmadev_sge
 sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
@@ -642,6 +639,78 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/*
+ * Write an SRQ CQE at slot @p i of @p cq and its extension at i + 1 (first pass: valid 1),
+ * with the fact sheet's positions (§3: SRQ bit 52 of qword 3, wr_id in qword 1, the QP's
+ * context at byte 40), qword 3 last.
+ */
+static void
+put_srq_cqe(struct irdma_cq *cq, uint32_t i, uint64_t wr_id, const void *qp, uint32_t len,
+	    uint32_t major, uint32_t minor)
+{
+	uint8_t *c = cq->cur.base + (size_t)i * 32, *x = c + 32;
+
+	le64_put(c, 0, put(len, 31, 0));
+	le64_put(c, 8, wr_id);
+	le64_put(c, 16, put(0x123, 55, 32));
+	le64_put(x, 8, (uint64_t)(uintptr_t)qp);
+	le64_put(x, 24, put(1, 63, 63));
+	le64_put(c, 24, put(1, 63, 63) | put(0x04, 61, 56) | put(1, 52, 52) | put(1, 50, 50) |
+		 put(major != 0, 55, 55) | put(major, 31, 16) | put(minor, 15, 0));
+}
+
+/* The driver's reading of SRQ CQEs, fed by hand: wr_id, QP, status, no flush replay. */
+static void
+test_srq_cqe_decode(void)
+{
+	struct rdmadev_wc wc[4];
+	struct irdma_srq srq;
+	struct irdma_qp qp;
+	struct irdma_cq cq;
+	struct irdma_hw hw;
+
+	ukf_hw_init(&hw);
+	ukf_qp_init(&qp, &hw, &ukf_qp_default);
+	ukf_cq_init(&cq, &hw, 16);
+	memset(&srq, 0, sizeof(srq));
+	srq.size = 16;
+	qp.srq = &srq;
+	/* success */
+	put_srq_cqe(&cq, 0, UINT64_C(0xabcdef0123456789), &qp, 777, 0, 0);
+	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 4), 1);
+	TEST_CHECK_EQ(wc[0].wr_id, UINT64_C(0xabcdef0123456789));
+	TEST_CHECK_EQ(wc[0].status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc[0].opcode, RDMADEV_WC_RECV);
+	TEST_CHECK_EQ(wc[0].qp_num, qp.qp_id);
+	TEST_CHECK_EQ(wc[0].byte_len, 777);
+	TEST_CHECK_EQ(srq.done, 1);
+	/* gen3's SRQ flush major: the minor is an AE code (UDA_XMIT_DGRAM_TOO_LONG: LOC_LEN) */
+	put_srq_cqe(&cq, 2, 5, &qp, 0, 0xfffe, 0x0132);
+	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 4), 1);
+	TEST_CHECK_EQ(wc[0].wr_id, 5);
+	TEST_CHECK_EQ(wc[0].status, RDMADEV_WC_LOC_LEN_ERR);
+	TEST_CHECK_EQ(wc[0].vendor_err, 0xfffe0132u);
+	TEST_CHECK_EQ(srq.done, 2);
+	/* a flush (major 1): that WQE only, whatever else the QP's RQ holds */
+	put_srq_cqe(&cq, 4, 6, &qp, 0, 1, 1);
+	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 4), 1);
+	TEST_CHECK_EQ(wc[0].wr_id, 6);
+	TEST_CHECK_EQ(wc[0].status, RDMADEV_WC_WR_FLUSH_ERR);
+	TEST_CHECK_EQ(srq.done, 3);
+	/* a destroyed QP's (cleaned: context 0): consumed, nothing reported */
+	put_srq_cqe(&cq, 6, 7, NULL, 10, 0, 0);
+	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 4), 0);
+	TEST_CHECK_EQ(cq.cur.head, 8);
+	TEST_CHECK_EQ(srq.done, 3);
+	/* the extension not written yet: the CQE waits */
+	put_srq_cqe(&cq, 8, 8, &qp, 10, 0, 0);
+	le64_put(cq.cur.base + 9 * 32, 24, 0);
+	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 4), 0);
+	TEST_CHECK_EQ(cq.cur.head, 8);
+	ukf_cq_fini(&cq);
+	ukf_qp_fini(&qp);
+}
+
 /* A raw SRQ command naming SRQ id @p id, with @p s's ring, shadow area and PD. */
 static void
 raw_srq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode op, const struct irdma_srq *s,
@@ -795,6 +864,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	TEST_RUN(test_srq_wqe_encoding);
+	TEST_RUN(test_srq_cqe_decode);
 	TEST_RUN(test_srq_shared);
 	TEST_RUN(test_srq_sges);
 	TEST_RUN(test_srq_limit);

@@ -201,8 +201,13 @@ irdma_uk_srq_wc(const struct irdma_cqe *cqe, uint64_t qw3, const struct irdma_cq
 		uint32_t major = (uint32_t)IRDMA_GET(CQE_MAJERR, qw3);
 		uint32_t minor = (uint32_t)IRDMA_GET(CQE_MINERR, qw3);
 
-		wc->status = irdma_uk_err_status(major, minor);
 		wc->vendor_err = irdma_cqe_vendor_err(major, minor);
+		/* Gen3's SRQ flush major carries the AE code as minor (rdma-core uk.c). */
+		if (major == IRDMA_CQE_MAJOR_SRQ_FLUSH_RSVD) {
+			major = IRDMA_CQE_MAJOR_FLUSH;
+			minor = (uint32_t)irdma_ae_to_flush_code(minor, NULL);
+		}
+		wc->status = irdma_uk_err_status(major, minor);
 		wc->byte_len = 0;
 	}
 	return 1;
