@@ -151,6 +151,17 @@ rdmadev_dummy_poll_cq(void *cq, struct rdmadev_wc *wcs, uint16_t n)
 	return 0;
 }
 
+static uint16_t
+rdmadev_dummy_post_srq_recv(void *srq, const struct rdmadev_recv_wr *wrs, uint16_t n, int *err)
+{
+	RTE_SET_USED(srq);
+	RTE_SET_USED(wrs);
+	RTE_SET_USED(n);
+	rdmadev_dummy_log("post_srq_recv");
+	*err = -ENODEV;
+	return 0;
+}
+
 static int
 rdmadev_dummy_cq_arm(void *cq, int solicited_only)
 {
@@ -165,6 +176,7 @@ const struct rdmadev_fp_obj rdmadev_fp_dummy = {
 	.post_recv = rdmadev_dummy_post_recv,
 	.poll_cq = rdmadev_dummy_poll_cq,
 	.cq_arm = rdmadev_dummy_cq_arm,
+	.post_srq_recv = rdmadev_dummy_post_srq_recv,
 };
 
 /* Install the driver's burst functions (start) or the dummies (stop, close). Any NULL
@@ -183,6 +195,8 @@ rdmadev_fp_install(struct rdmadev *dev, bool driver)
 			fp.poll_cq = dev->fp_ops.poll_cq;
 		if (dev->fp_ops.cq_arm != NULL)
 			fp.cq_arm = dev->fp_ops.cq_arm;
+		if (dev->fp_ops.post_srq_recv != NULL)
+			fp.post_srq_recv = dev->fp_ops.post_srq_recv;
 	}
 	rdmadev_fp_objs[dev->dev_id] = fp;
 }

@@ -684,6 +684,30 @@ int rdmadev_srq_create(struct rdmadev_pd *pd, const struct rdmadev_srq_attr *att
  */
 int rdmadev_srq_destroy(struct rdmadev_srq *srq);
 
+/** rdmadev_srq_modify() mask: change srq_limit (arm the limit event; 0 disarms). */
+#define RDMADEV_SRQ_LIMIT	RTE_BIT32(1)
+/** rdmadev_srq_modify() mask: resize to max_wr (not supported by irdma: -ENOTSUP). */
+#define RDMADEV_SRQ_MAX_WR	RTE_BIT32(0)
+
+/**
+ * Modify an SRQ: with RDMADEV_SRQ_LIMIT, arm the limit event at attr->srq_limit
+ * (<= max_wr): once fewer than srq_limit WRs are posted, one RDMADEV_EVENT_SRQ_LIMIT is
+ * raised and the limit disarms (query then reports srq_limit 0), as with verbs.
+ *
+ * @return 0, -EINVAL (NULL, unknown mask bits, limit beyond max_wr), -ENOTSUP (a mask the
+ *         driver cannot apply), driver error.
+ */
+int rdmadev_srq_modify(struct rdmadev_srq *srq, const struct rdmadev_srq_attr *attr,
+		       uint32_t mask);
+
+/**
+ * Query an SRQ: max_wr and max_sge as created (raised by the driver), srq_limit while armed
+ * (0 once the limit event fired or when never armed).
+ *
+ * @return 0, -EINVAL, driver error.
+ */
+int rdmadev_srq_query(struct rdmadev_srq *srq, struct rdmadev_srq_attr *attr);
+
 /**
  * Allocate a statistics counter (QPs are bound to it).
  *

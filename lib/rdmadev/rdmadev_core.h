@@ -10,9 +10,9 @@
  * object, and the inline burst functions. Applications include rdmadev.h, which includes this
  * header.
  *
- * The burst functions rdmadev_post_send(), rdmadev_post_recv() and rdmadev_poll_cq() are at the
- * bottom: one load of the device's fast-path object and one indirect call, no lock, no
- * division. Build with RDMADEV_DEBUG defined for argument checks.
+ * The burst functions rdmadev_post_send(), rdmadev_post_recv(), rdmadev_post_srq_recv() and
+ * rdmadev_poll_cq() are at the bottom: one load of the device's fast-path object and one
+ * indirect call, no lock, no division. Build with RDMADEV_DEBUG defined for argument checks.
  *
  * The structs are laid out for the hot path: a send WR is one 64-byte cache line, a receive
  * WR 24 bytes, a work completion 48 bytes.
@@ -36,6 +36,7 @@ struct rdmadev_cq;
 struct rdmadev_mr;
 struct rdmadev_mw;
 struct rdmadev_ah;
+struct rdmadev_srq;
 
 /** One scatter/gather element. */
 struct rdmadev_sge {
@@ -172,7 +173,12 @@ enum rdmadev_wc_opcode {
 };
 
 /** Completion flags. */
-#define RDMADEV_WC_GRH		RTE_BIT32(0)	/**< UD: a GRH precedes the payload */
+/**
+ * UD: the receive buffer starts with the 40-byte GRH area (verbs' GRH: an IPv6 header, or
+ * for RoCEv2 over IPv4 the IPv4 header in its last 20 bytes), the payload follows, and
+ * byte_len counts the 40 bytes.
+ */
+#define RDMADEV_WC_GRH		RTE_BIT32(0)
 #define RDMADEV_WC_WITH_IMM	RTE_BIT32(1)	/**< imm_data is valid */
 #define RDMADEV_WC_WITH_INV	RTE_BIT32(2)	/**< invalidated_rkey is valid */
 #define RDMADEV_WC_WITH_SMAC	RTE_BIT32(3)	/**< smac is valid */
@@ -211,6 +217,9 @@ typedef uint16_t (*rdmadev_post_recv_t)(void *qp_priv, const struct rdmadev_recv
 typedef uint16_t (*rdmadev_poll_cq_t)(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
 /** Driver fast-path function: arm a CQ for its next event. See rdmadev_cq_arm(). */
 typedef int (*rdmadev_cq_arm_t)(void *cq_priv, int solicited_only);
+/** Driver fast-path function: post receive WRs to an SRQ. See rdmadev_post_srq_recv(). */
+typedef uint16_t (*rdmadev_post_srq_recv_t)(void *srq_priv, const struct rdmadev_recv_wr *wrs,
+					    uint16_t nb_wrs, int *err);
 
 /**
  * Per-device fast-path functions, one cache line per device in rdmadev_fp_objs[]. Slots of
@@ -221,7 +230,8 @@ struct rdmadev_fp_obj {
 	rdmadev_post_recv_t post_recv;	/**< post receive WRs */
 	rdmadev_poll_cq_t poll_cq;	/**< poll a CQ */
 	rdmadev_cq_arm_t cq_arm;	/**< arm a CQ */
-	void *reserved[4];		/**< for later functions (SRQ recv) */
+	rdmadev_post_srq_recv_t post_srq_recv;	/**< post receive WRs to an SRQ */
+	void *reserved[3];		/**< for later functions */
 } __rte_cache_aligned;
 
 /** The fast-path objects, indexed by device id. */
@@ -283,6 +293,29 @@ rdmadev_post_recv(struct rdmadev_qp *qp, const struct rdmadev_recv_wr *wrs, uint
 	}
 #endif
 	return rdmadev_fp_objs[h->dev_id].post_recv(h->drv, wrs, nb_wrs, err);
+}
+
+/**
+ * Post receive work requests to a shared receive queue (RDMADEV_CAPA_SRQ): every QP created
+ * with the SRQ takes its receives from it, in the order they were posted.
+ *
+ * @return Number posted; *err as for rdmadev_post_send() (-ENOMEM: the SRQ is full).
+ */
+static inline uint16_t
+rdmadev_post_srq_recv(struct rdmadev_srq *srq, const struct rdmadev_recv_wr *wrs,
+		      uint16_t nb_wrs, int *err)
+{
+	const struct rdmadev_fp_head *h = (const struct rdmadev_fp_head *)(const void *)srq;
+
+#ifdef RDMADEV_DEBUG
+	if (srq == NULL || wrs == NULL || err == NULL || h->dev_id >= RDMADEV_MAX_DEVS ||
+	    rdmadev_fp_objs[h->dev_id].post_srq_recv == NULL) {
+		if (err != NULL)
+			*err = -EINVAL;
+		return 0;
+	}
+#endif
+	return rdmadev_fp_objs[h->dev_id].post_srq_recv(h->drv, wrs, nb_wrs, err);
 }
 
 /**

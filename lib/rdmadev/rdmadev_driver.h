@@ -125,6 +125,7 @@ struct rdmadev_srq {
 	struct rdmadev_obj obj;		/**< head (fast-path head first) */
 	struct rdmadev_pd *pd;		/**< protection domain */
 	struct rdmadev_srq_attr attr;	/**< attributes; srq_create may raise them */
+	pthread_mutex_t lock;		/**< serialises modify / query */
 };
 
 /** Statistics counter. */
@@ -264,6 +265,12 @@ struct rdmadev_ops {
 	 */
 	int (*cq_dump_cqe)(struct rdmadev *dev, struct rdmadev_cq *cq, uint32_t index,
 			   uint8_t *buf, uint32_t len);
+	/** Optional: apply a validated SRQ modify (mask RDMADEV_SRQ_*); updates srq->attr. */
+	int (*srq_modify)(struct rdmadev *dev, struct rdmadev_srq *srq,
+			  const struct rdmadev_srq_attr *attr, uint32_t mask);
+	/** Optional: refresh what the device owns of @p attr (the limit once it fired). */
+	int (*srq_query)(struct rdmadev *dev, struct rdmadev_srq *srq,
+			 struct rdmadev_srq_attr *attr);
 };
 
 struct rdmadev_events;

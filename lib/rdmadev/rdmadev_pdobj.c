@@ -262,6 +262,7 @@ rdmadev_srq_create(struct rdmadev_pd *pd, const struct rdmadev_srq_attr *attr,
 		return rc;
 	srq->pd = pd;
 	srq->attr = *attr;
+	pthread_mutex_init(&srq->lock, NULL);
 	rc = rdmadev_obj_end_create(OBJ(srq), dev->ops->srq_create(dev, srq, attr));
 	if (rc == 0)
 		*out = srq;
@@ -273,4 +274,68 @@ rdmadev_srq_destroy(struct rdmadev_srq *srq)
 {
 	return rdmadev_obj_destroy(OBJ(srq), RDMADEV_OBJ_SRQ, OP_OF(srq, srq_destroy),
 				   "srq_destroy");
+}
+
+int
+rdmadev_srq_modify(struct rdmadev_srq *srq, const struct rdmadev_srq_attr *attr, uint32_t mask)
+{
+	struct rdmadev *dev;
+	int rc;
+
+	if (!rdmadev_obj_check(OBJ(srq), RDMADEV_OBJ_SRQ, "srq_modify"))
+		return -EINVAL;
+	dev = srq->obj.dev;
+	rc = rdmadev_obj_dev_ready(dev, "srq_modify");
+	if (rc != 0)
+		return rc;
+	if (attr == NULL || mask == 0 || (mask & ~(RDMADEV_SRQ_LIMIT | RDMADEV_SRQ_MAX_WR)) != 0) {
+		RDMADEV_LOG(ERR, "srq_modify: SRQ %u: NULL attributes or mask 0x%x (known 0x%x)",
+			    rdmadev_obj_id(&srq->obj), mask,
+			    RDMADEV_SRQ_LIMIT | RDMADEV_SRQ_MAX_WR);
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
+	if ((mask & RDMADEV_SRQ_LIMIT) && attr->srq_limit > srq->attr.max_wr) {
+		RDMADEV_LOG(ERR, "srq_modify: SRQ %u: limit %u beyond max_wr %u",
+			    rdmadev_obj_id(&srq->obj), attr->srq_limit, srq->attr.max_wr);
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
+	if (dev->ops->srq_modify == NULL) {
+		RDMADEV_LOG(ERR, "srq_modify: %s cannot modify SRQs", dev->name);
+		return rdmadev_fail(dev, -ENOTSUP, false);
+	}
+	pthread_mutex_lock(&srq->lock);
+	rc = dev->ops->srq_modify(dev, srq, attr, mask);
+	pthread_mutex_unlock(&srq->lock);
+	if (rc != 0) {
+		RDMADEV_LOG(ERR, "srq_modify: driver refused SRQ %u: %s",
+			    rdmadev_obj_id(&srq->obj), strerror(-rc));
+		return rdmadev_fail(dev, rc, rc != -ENOTSUP);
+	}
+	return 0;
+}
+
+int
+rdmadev_srq_query(struct rdmadev_srq *srq, struct rdmadev_srq_attr *attr)
+{
+	struct rdmadev *dev;
+	int rc = 0;
+
+	if (!rdmadev_obj_check(OBJ(srq), RDMADEV_OBJ_SRQ, "srq_query"))
+		return -EINVAL;
+	dev = srq->obj.dev;
+	if (attr == NULL) {
+		RDMADEV_LOG(ERR, "srq_query: SRQ %u: NULL attributes", rdmadev_obj_id(&srq->obj));
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
+	pthread_mutex_lock(&srq->lock);
+	*attr = srq->attr;
+	if (dev->ops->srq_query != NULL)
+		rc = dev->ops->srq_query(dev, srq, attr);
+	pthread_mutex_unlock(&srq->lock);
+	if (rc != 0) {
+		RDMADEV_LOG(ERR, "srq_query: driver failed on SRQ %u: %s",
+			    rdmadev_obj_id(&srq->obj), strerror(-rc));
+		return rdmadev_fail(dev, rc, true);
+	}
+	return 0;
 }

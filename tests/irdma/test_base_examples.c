@@ -484,6 +484,10 @@ test_helpers_wqe(void)
 	TEST_CHECK_EQ(irdma_encode_wq_size(8), 1);
 	TEST_CHECK_EQ(irdma_encode_wq_size(256), 6);
 	TEST_CHECK_EQ(irdma_encode_wq_size(32768), 13);
+	/* SRQ sizes 8 .. 262144 quanta in 4 bits (irdma_encode_srq_size, an inference) */
+	TEST_CHECK_EQ(irdma_encode_srq_size(8), 0);
+	TEST_CHECK_EQ(irdma_encode_srq_size(64), 3);
+	TEST_CHECK_EQ(irdma_encode_srq_size(262144), 15);
 	/* §5.1 CQP SQSIZE = log2(size) - 1 */
 	TEST_CHECK_EQ(irdma_cqp_encode_sq_size(4), 1);
 	TEST_CHECK_EQ(irdma_cqp_encode_sq_size(2048), 10);

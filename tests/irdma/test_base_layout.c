@@ -238,6 +238,7 @@ test_cqe_fields(void)
 	BCHK(cqe_ext, CQE_EXT_UDSMACVALID, 3, 61);
 	BCHK(cqe_ext, CQE_EXT_IMMVALID, 3, 62);
 	BCHK(cqe_ext, CQE_EXT_VALID, 3, 63);
+	FCHK(cqe_ext, CQE_EXT_SRQ_QP_CTX, 1, 63, 0);	/* byte 40 (rdma-core uk.c) */
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -341,6 +342,21 @@ test_cqp_wqe_fields(void)
 	FCHK(cqp_wqe, CQP_CQ_ID_HIGH_GEN3, 3, 52, 50);
 	FCHK(cqp_wqe, CQP_CQ_CEQID_HIGH_GEN3, 3, 59, 54);
 	BCHK(cqp_wqe, CQP_CQ_AVOIDMEMCNFLCT, 3, 61);
+	/* SRQ commands (gen3; defs.h IRDMA_CQPSQ_SRQ_* bit ranges, qwords inferred) */
+	FCHK(cqp_wqe, CQP_SRQ_RQSIZE, 0, 3, 0);
+	FCHK(cqp_wqe, CQP_SRQ_RQ_WQE_SIZE, 0, 5, 4);
+	FCHK(cqp_wqe, CQP_SRQ_LIMIT, 0, 43, 32);
+	FCHK(cqp_wqe, CQP_SRQ_CTX, 1, 63, 0);
+	FCHK(cqp_wqe, CQP_SRQ_PD_ID, 2, 39, 16);
+	FCHK(cqp_wqe, CQP_SRQ_ID, 3, 15, 0);
+	FCHK(cqp_wqe, CQP_SRQ_LEAF_PBL_SIZE, 3, 45, 44);
+	BCHK(cqp_wqe, CQP_SRQ_VIRTMAP, 3, 47);
+	BCHK(cqp_wqe, CQP_SRQ_TPH_EN, 3, 60);
+	BCHK(cqp_wqe, CQP_SRQ_ARM_LIMIT_EVENT, 3, 61);
+	FCHK(cqp_wqe, CQP_SRQ_PA, 4, 63, 0);
+	FCHK(cqp_wqe, CQP_SRQ_SHADOW_PA, 5, 63, 0);
+	FCHK(cqp_wqe, CQP_SRQ_FIRST_PBLIDX, 6, 27, 0);
+	FCHK(cqp_wqe, CQP_SRQ_TPH_VALUE, 7, 7, 0);
 	/* STag */
 	FCHK(cqp_wqe, CQP_STAG_VA_FBO, 0, 63, 0);
 	FCHK(cqp_wqe, CQP_STAG_LEN, 1, 45, 0);
@@ -474,6 +490,8 @@ test_qp_ctx_fields(void)
 	FCHK(qp_ctx, QPC_ROCE_TVER, 0, 63, 60);
 	FCHK(qp_ctx, QPC_SQ_ADDR, 1, 63, 0);		/* byte 8 */
 	FCHK(qp_ctx, QPC_RQ_ADDR, 2, 63, 0);		/* byte 16 */
+	FCHK(qp_ctx, QPC_SRQ_ID, 2, 15, 0);		/* gen3, defs.h IRDMAQPC_SRQ_ID */
+	BCHK(qp_ctx, QPC_USE_SRQ, 0, 10);		/* gen3, defs.h IRDMAQPC_USE_SRQ */
 	FCHK(qp_ctx, QPC_TTL, 3, 7, 0);			/* byte 24 */
 	FCHK(qp_ctx, QPC_RQSIZE, 3, 11, 8);
 	FCHK(qp_ctx, QPC_SQSIZE, 3, 15, 12);

@@ -573,6 +573,32 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/*
+ * The GRH area of a UD receive over IPv4 (RoCEv2): 20 zero bytes, then the IPv4 header
+ * (RFC 791 layout: version 4 / IHL 5, total length @p tot, protocol UDP, the addresses, a
+ * valid header checksum).
+ */
+static void
+check_grh_v4(const uint8_t *g, const uint8_t sgid[16], const uint8_t dgid[16], uint16_t tot)
+{
+	const uint8_t *ip = g + 20;
+	uint32_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < 20; i++)
+		TEST_CHECK_EQ(g[i], 0);
+	TEST_CHECK_EQ(ip[0], 0x45);
+	TEST_CHECK_EQ((ip[2] << 8) | ip[3], tot);
+	TEST_CHECK_EQ(ip[9], 17);
+	TEST_CHECK(memcmp(ip + 12, sgid + 12, 4) == 0);
+	TEST_CHECK(memcmp(ip + 16, dgid + 12, 4) == 0);
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffffu) + (sum >> 16);
+	TEST_CHECK_EQ(sum, 0xffffu);
+}
+
 /* UD: SEND and SEND_IMM with an AH, remote QPN and Q_Key; a wrong Q_Key is dropped. */
 static void
 test_ud(void)
@@ -585,6 +611,7 @@ test_ud(void)
 	struct rdmadev_wc wc;
 	struct e2e_mr m;
 	struct e2e_qp a = { 0 }, b = { 0 };
+	uint8_t g6[16];
 	uint64_t drops;
 
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eud")) != 0)
@@ -619,13 +646,16 @@ test_ud(void)
 	TEST_CHECK_EQ(wc.wr_id, 50);
 	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
 	TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV);
-	TEST_CHECK_EQ(wc.byte_len, 1000);
+	/* verbs' 40-byte GRH area first: RoCEv2 over IPv4 puts the IPv4 header in its last 20 */
+	TEST_CHECK_EQ(wc.byte_len, 40 + 1000);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_GRH);
+	check_grh_v4(m.buf + 8192, d.gid, d.gid, 20 + 8 + 12 + 8 + 4 + 1000 + 4);
 	TEST_CHECK_EQ(wc.src_qp, a.qpn);
 	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_IMM);
 	TEST_CHECK_EQ(wc.imm_data, rte_cpu_to_be_32(0xabcd1234));
 	TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_SMAC);
 	TEST_CHECK(memcmp(wc.smac, d.mac, 6) == 0);
-	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 1000) == 0);
+	TEST_CHECK(memcmp(m.buf + 8192 + 40, m.buf, 1000) == 0);
 	/* wrong Q_Key: the sender completes, the receiver drops it (its receive stays) */
 	drops = E2E_STAT(&d, rx_qkey_drops);
 	e2e_recv(&b, 51, &r, 1);
@@ -645,10 +675,64 @@ test_ud(void)
 	e2e_expect(&d.scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 	TEST_CHECK(e2e_next(&d.rcq, &wc));
 	TEST_CHECK_EQ(wc.wr_id, 51);
-	TEST_CHECK_EQ(wc.byte_len, 333);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 333);
 	TEST_CHECK_EQ(wc.wc_flags & RDMADEV_WC_WITH_IMM, 0);
-	TEST_CHECK(memcmp(m.buf + 8192, m.buf + 2000, 333) == 0);
+	/* the payload is padded to 4 bytes on the wire (BTH PadCnt) */
+	check_grh_v4(m.buf + 8192, d.gid, d.gid, 20 + 8 + 12 + 8 + RTE_ALIGN_CEIL(333, 4) + 4);
+	TEST_CHECK(memcmp(m.buf + 8192 + 40, m.buf + 2000, 333) == 0);
+	/* a receive that holds the datagram but not the GRH area too: dropped, it stays */
+	drops = E2E_STAT(&d, rx_len_drops);
+	r = sge_of(&m, 8192, 333 + 39);
+	e2e_recv(&b, 52, &r, 1);
+	wr.wr_id = 4;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 200), 0);
+	TEST_CHECK_EQ(E2E_STAT(&d, rx_len_drops), drops + 1);
+	/* one that fits with its GRH area takes that receive */
+	s = sge_of(&m, 0, 333 - 1);
+	wr.wr_id = 6;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 52);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 333 - 1);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100) + e2e_idle(&d.scq, 1), 0);
+	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+	ah = NULL;
+	/* over IPv6 (GID 1, the link-local address): the GRH area is the whole IPv6 header */
+	TEST_CHECK_EQ(rdmadev_gid_get(d.id, 1, g6), 0);
+	memcpy(aa.dgid, g6, 16);
+	aa.sgid_index = 1;
+	aa.traffic_class = 0x20;
+	aa.flow_label = 0x12345;
+	TEST_CHECK_EQ(rdmadev_ah_create(d.pd, &aa, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	r = sge_of(&m, 8192, 4096);
+	e2e_recv(&b, 53, &r, 1);
+	s = sge_of(&m, 0, 600);
+	wr.ud.ah = ah;
+	wr.wr_id = 5;
+	wr.sg_list = &s;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 53);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 600);
+	TEST_CHECK(wc.wc_flags & RDMADEV_WC_GRH);
+	{
+		const uint8_t *g = m.buf + 8192;
+
+		TEST_CHECK_EQ(g[0] >> 4, 6);					/* version */
+		TEST_CHECK_EQ(((g[0] & 0xf) << 4) | (g[1] >> 4), 0x20);	/* traffic class */
+		TEST_CHECK_EQ(((g[1] & 0xfu) << 16) | (g[2] << 8) | g[3], 0x12345);
+		TEST_CHECK_EQ((g[4] << 8) | g[5], 8 + 12 + 8 + 600 + 4);	/* payload length */
+		TEST_CHECK_EQ(g[6], 17);					/* UDP */
+		TEST_CHECK(memcmp(g + 8, g6, 16) == 0);
+		TEST_CHECK(memcmp(g + 24, g6, 16) == 0);
+	}
+	TEST_CHECK(memcmp(m.buf + 8192 + 40, m.buf, 600) == 0);
 	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
 out:
 	pair_down(&d, &a, &b);

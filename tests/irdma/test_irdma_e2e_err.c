@@ -5,7 +5,8 @@
 /*
  * The data path's error paths end to end (PMD WQEs executed by the model, completions
  * through rdmadev_poll_cq): bad lkey, bad rkey, PD mismatch, access rights, bounds, RNR
- * exhausted and recovered, a QP moved to ERR mid-stream, a SEND longer than the receive.
+ * exhausted and recovered, a QP moved to ERR mid-stream, a SEND longer than the receive, a
+ * UD send error (SQE, recovered).
  * Exactly one completion per signaled WR, with the right status, the rest flushed; target
  * memory and the canaries around every MR untouched.
  */
@@ -400,6 +401,111 @@ test_destroy_unpolled(void)
 	pair_down(&a, &b);
 }
 
+/* One UD SEND of @p s from @p a to @p dqpn through @p ah. */
+static bool
+ud_send(struct e2e_qp *a, uint64_t id, struct rdmadev_sge *s, struct rdmadev_ah *ah,
+	uint32_t dqpn)
+{
+	struct rdmadev_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = id;
+	wr.opcode = RDMADEV_WR_SEND;
+	wr.sg_list = s;
+	wr.num_sge = 1;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = dqpn;
+	wr.ud.remote_qkey = 0x77;
+	return e2e_send(a, &wr);
+}
+
+/*
+ * A UD send error (a datagram longer than the port's 4096-byte MTU) puts the send queue in
+ * error, as verbs and silicon do: SQE, not ERR. The failing WR completes with LOC_LEN, the
+ * ones behind it and any posted in SQE are flushed and not sent, receives keep working;
+ * SQE -> RTS (after the flushed completions were polled) sends again.
+ */
+static void
+test_ud_send_error_sqe(void)
+{
+	struct rdmadev_ah_attr aa = { .hop_limit = 64, .vlan_id = 0xffff, .port_num = 1 };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_event ev[4];
+	struct rdmadev_qp_attr at;
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_sge s, big, r;
+	struct rdmadev_wc wc;
+	uint64_t errs;
+	int n;
+
+	memcpy(aa.dgid, d.gid, 16);
+	memcpy(aa.dmac, d.mac, 6);
+	e2e_qp_create(&d, &a, RDMADEV_QPT_UD, NULL);
+	e2e_qp_create(&d, &b, RDMADEV_QPT_UD, NULL);
+	if (a.qp == NULL || b.qp == NULL || e2e_ud_up(&a, 0x77) != 0 ||
+	    e2e_ud_up(&b, 0x77) != 0 || rdmadev_ah_create(d.pd, &aa, &ah) != 0)
+		goto out;
+	(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	errs = E2E_STAT(&d, sq_wqe_errors);
+	e2e_fill(ml.buf, 8192, 21);
+	s = sge_of(&ml, 0, 700);
+	big = sge_of(&ml, 0, 5000);
+	r = sge_of(&mt, 0, 4096);
+	TEST_CHECK(e2e_recv(&b, 80, &r, 1));
+	TEST_CHECK(ud_send(&a, 1, &big, ah, b.qpn));
+	TEST_CHECK(ud_send(&a, 2, &s, ah, b.qpn));
+	e2e_expect(&d.scq, 1, RDMADEV_WC_LOC_LEN_ERR, -1);
+	e2e_expect(&d.scq, 2, RDMADEV_WC_WR_FLUSH_ERR, -1);
+	TEST_CHECK_EQ(E2E_STAT(&d, sq_wqe_errors), errs + 1);
+	n = rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	TEST_CHECK_EQ(n, 1);
+	TEST_CHECK(n < 1 || (ev[0].qp == a.qp && ev[0].vendor_code == 0x0132));
+	TEST_CHECK_EQ(rdmadev_qp_get_state(a.qp), RDMADEV_QPS_SQE);
+	/* nothing reached b, whose receive is still posted */
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
+	/* in SQE: a WR is flushed, not sent; a's receive side still works */
+	TEST_CHECK(ud_send(&a, 3, &s, ah, b.qpn));
+	e2e_expect(&d.scq, 3, RDMADEV_WC_WR_FLUSH_ERR, -1);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
+	r = sge_of(&mt, 8192, 4096);
+	TEST_CHECK(e2e_recv(&a, 81, &r, 1));
+	TEST_CHECK(ud_send(&b, 4, &s, ah, a.qpn));
+	e2e_expect(&d.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 81);
+	TEST_CHECK_EQ(wc.qp_num, a.qpn);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 700);
+	TEST_CHECK(memcmp(mt.buf + 8192 + 40, ml.buf, 700) == 0);
+	/* SQE -> RTS: sends again; b's first receive takes it */
+	memset(&at, 0, sizeof(at));
+	at.qp_state = RDMADEV_QPS_RTS;
+	TEST_CHECK_EQ(rdmadev_qp_modify(a.qp, &at, RDMADEV_QP_STATE), 0);
+	TEST_CHECK_EQ(rdmadev_qp_get_state(a.qp), RDMADEV_QPS_RTS);
+	s = sge_of(&ml, 1000, 300);
+	TEST_CHECK(ud_send(&a, 5, &s, ah, b.qpn));
+	e2e_expect(&d.scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 80);
+	TEST_CHECK_EQ(wc.qp_num, b.qpn);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 300);
+	TEST_CHECK(memcmp(mt.buf + 40, ml.buf + 1000, 300) == 0);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 50) + e2e_idle(&d.scq, 1), 0);
+	/* a second error: SQE again; SQE -> RTS refused while its flush is not polled */
+	TEST_CHECK(ud_send(&a, 6, &big, ah, b.qpn));
+	while (rdmadev_qp_get_state(a.qp) != RDMADEV_QPS_SQE && e2e_idle(&d.scq, 1) == 0)
+		(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	TEST_CHECK_EQ(rdmadev_qp_get_state(a.qp), RDMADEV_QPS_SQE);
+	TEST_CHECK_EQ(rdmadev_qp_modify(a.qp, &at, RDMADEV_QP_STATE), -EBUSY);
+	e2e_expect(&d.scq, 6, RDMADEV_WC_LOC_LEN_ERR, -1);
+	TEST_CHECK_EQ(rdmadev_qp_modify(a.qp, &at, RDMADEV_QP_STATE), 0);
+out:
+	if (ah != NULL)
+		TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+	pair_down(&a, &b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -426,6 +532,7 @@ main(int argc, char **argv)
 			TEST_RUN(test_err_mid_stream);
 			TEST_RUN(test_reset_after_async_error);
 			TEST_RUN(test_destroy_unpolled);
+			TEST_RUN(test_ud_send_error_sqe);
 		}
 		e2e_mr_dereg(&ml);
 		e2e_mr_dereg(&mt);

@@ -521,7 +521,7 @@ test_ud(void)
 	tring(&a);
 	sq_done(&a, NULL, idx, T_OP_SEND);
 	if (rq_done(&b, NULL, &e)) {
-		TEST_CHECK_EQ(e.len, 1000);
+		TEST_CHECK_EQ(e.len, 40 + 1000);	/* the GRH area, then the datagram */
 		TEST_CHECK_EQ(e.op, 0x05);	/* SEND_ONLY_IMM (UD 0x65, operation bits) */
 		TEST_CHECK_EQ(e.qw2lo, a.qpn);
 		TEST_CHECK(e.stag_or_ipv4);
@@ -533,7 +533,8 @@ test_ud(void)
 			mac = (mac << 8) | t.hw->mac[i];
 		TEST_CHECK(e.smac == mac);
 	}
-	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 1000) == 0);
+	TEST_CHECK(memcmp(m.buf + 8192 + 40, m.buf, 1000) == 0);
+	TEST_CHECK_EQ(m.buf[8192 + 20], 0x45);	/* IPv4 header in the GRH area's last 20 */
 	/* Wrong Q_Key: sent and completed, dropped at b although a receive is posted. */
 	tpost_recv(&b, &rsg, 1);
 	wr.qkey = 0x999;

@@ -98,15 +98,16 @@ irdma_cq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode opcode, const struct
 
 /*
  * Ring slots for @p cqe usable completions: one more for the overflow check (the kernel's
- * irdma_create_cq: entries + 1), doubled on gen2, where a completion with immediate data or
- * UD source details is an extended CQE that takes two 32-byte slots.
+ * irdma_create_cq: entries + 1), doubled on gen2 and gen3 (this PMD uses 32-byte entries on
+ * both), where a completion with immediate data, UD source details or an SRQ WQE is an
+ * extended CQE that takes two 32-byte slots.
  */
 static uint32_t
 irdma_cq_ring_entries(const struct irdma_ctrl *c, uint32_t cqe)
 {
 	uint32_t size = cqe + 1;
 
-	if (c->hw->gen == 2)
+	if (c->hw->gen >= 2)
 		size *= 2;
 	return RTE_MAX(size, IRDMA_MIN_USER_CQ_RING);
 }
@@ -115,7 +116,7 @@ irdma_cq_ring_entries(const struct irdma_ctrl *c, uint32_t cqe)
 static uint32_t
 irdma_cq_ring_cqe(const struct irdma_ctrl *c, uint32_t size)
 {
-	return (c->hw->gen == 2 ? size / 2 : size) - 1;
+	return (c->hw->gen >= 2 ? size / 2 : size) - 1;
 }
 
 int

@@ -23,6 +23,7 @@
 #include <rte_cycles.h>
 #include <rte_log.h>
 #include <rte_memzone.h>
+#include <rte_spinlock.h>
 
 #include <pbl.h>
 
@@ -66,6 +67,8 @@ extern int irdma_logtype;
 #define IRDMA_GID_TBL_LEN		32u
 /** Interrupt vector of the AEQ (the kernel gives the AEQ the first vector). */
 #define IRDMA_CTRL_AEQ_VECTOR		0u
+/** LAST_WQE_REACHED events a device holds between two event_process calls. */
+#define IRDMA_LAST_WQE_PENDING		64u
 
 /** Deadline IRDMA_CTRL_TIMEOUT_MS from now, in timer cycles. */
 static inline uint64_t
@@ -124,6 +127,8 @@ struct irdma_hmc_request {
 	bool sd_paged_only;
 	/** Give QP and CQ rings to the device through level-1 PBLs always (c->ring_pbl). */
 	bool ring_pbl;
+	/** Gen3: SRQs (HMC object 2); 0 on gen2, which has none. */
+	uint32_t srqs;
 };
 
 /** HMC state. */
@@ -204,6 +209,10 @@ struct irdma_ctrl {
 	int aeq_irq_fd;			/**< AEQ interrupt eventfd, -1 when polled only */
 	/** Build every QP and CQ ring with a level-1 PBL, even IOVA-contiguous ones (tests). */
 	bool ring_pbl;
+	/** QPNs whose LAST_WQE_REACHED event is due (irdma_srq.c; under last_wqe_lock). */
+	uint32_t last_wqe[IRDMA_LAST_WQE_PENDING];
+	uint32_t nb_last_wqe;		/**< entries of last_wqe[] */
+	rte_spinlock_t last_wqe_lock;	/**< protects last_wqe[] (zero: unlocked) */
 };
 
 /**
@@ -402,6 +411,7 @@ struct irdma_qp_ring {
 };
 
 struct irdma_sq_wrtrk;
+struct irdma_srq;
 
 /** A QP of the PMD: hot data-path fields first, then control-path state. */
 struct irdma_qp {
@@ -439,6 +449,8 @@ struct irdma_qp {
 	uint32_t stats_idx;		/**< that instance (QPC_STAT_INDEX) */
 	/** What CREATE_QP is told about @c ring: IOVAs, or a level-1 run (VQ). */
 	struct pbl_qp pbl;
+	/** Gen3: the SRQ the QP receives from (no RQ of its own), or NULL. */
+	struct irdma_srq *srq;
 };
 
 /**
@@ -485,6 +497,85 @@ int irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp);
  * @return 0, or the CQP's -errno (the context and the binding are restored).
  */
 int irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint32_t inst);
+
+/* ---- SRQs (gen3; irdma_srq.c, the post path irdma_uk_srq.c) ---- */
+
+struct rdmadev_srq;
+struct rdmadev_srq_attr;
+
+/**
+ * A shared receive queue of the PMD: data-path fields first, then control-path state.
+ *
+ * Ring of @c size WQEs of 32 << shift bytes (fact sheet §2: an RQ WQE with qword 2 = wr_id);
+ * after each burst the poster stores the index after its last WQE in shadow qword 0 (the
+ * SRQ's doorbell in host memory). Room: @c posted counts WQEs posted, @c done those whose
+ * completion was polled (any CQ of any QP using the SRQ); at most max_wr are outstanding.
+ * One lcore posts; pollers on other lcores only add to @c done.
+ */
+struct irdma_srq {
+	uint8_t *base;			/**< first quantum of the ring */
+	void *shadow;			/**< shadow area (struct irdma_srq_shadow) */
+	uint32_t size;			/**< ring size in WQEs (power of two) */
+	uint32_t head;			/**< next WQE the poster writes */
+	uint32_t posted;		/**< WQEs posted since create (poster) */
+	uint32_t done;			/**< completions polled since create (atomic) */
+	uint32_t max_wr;		/**< WQEs outstanding at most */
+	uint8_t polarity;		/**< valid bit of the current pass (starts 0, flips at 0) */
+	uint8_t shift;			/**< WQE size shift */
+	uint8_t max_sge;		/**< SGEs a receive WR may carry */
+	uint8_t gen;			/**< engine generation: the NULL-pad count rule */
+	struct irdma_hw *hw;		/**< device (logs) */
+	uint32_t srq_id;		/**< SRQ id (restrack ID, HMC object 2 index) */
+	/* Control path. */
+	uint32_t pd_id;			/**< PD id */
+	uint32_t limit;			/**< armed limit, 0 when not armed (atomic) */
+	struct irdma_qmem ring;		/**< ring pages */
+	struct irdma_dma_mem shadow_mem;	/**< shadow area */
+	struct pbl_cq pbl;		/**< what CREATE_SRQ is told about @c ring */
+};
+
+/**
+ * Create rdmadev SRQ @p srq (gen3): ring of attr->max_wr WQEs (the RQ sizing rules, §2),
+ * shadow area, CREATE_SRQ with the limit armed when attr->srq_limit is not 0. Raises
+ * srq->attr.max_wr / max_sge to what the ring holds; sets srq->obj.fp.drv.
+ * @return 0, -ENOTSUP (gen2), -EINVAL (beyond the SRQ limits), -ENOMEM, or the CQP's
+ *         -errno; nothing stays allocated on failure.
+ */
+int irdma_srq_create(struct irdma_ctrl *c, struct rdmadev_srq *srq,
+		     const struct rdmadev_srq_attr *attr);
+
+/**
+ * MODIFY_SRQ: arm the limit at attr->srq_limit (0 disarms) with RDMADEV_SRQ_LIMIT.
+ * @return 0, -ENOTSUP (RDMADEV_SRQ_MAX_WR: no resize), or the CQP's -errno.
+ */
+int irdma_srq_modify(struct irdma_ctrl *c, struct rdmadev_srq *srq,
+		     const struct rdmadev_srq_attr *attr, uint32_t mask);
+
+/** Fill what the driver owns of @p attr: the armed limit (0 once the event fired). */
+void irdma_srq_query(struct rdmadev_srq *srq, struct rdmadev_srq_attr *attr);
+
+/**
+ * DESTROY_SRQ, then free the SRQ's memory (rdmadev refuses while a QP uses it).
+ * @return 0, or the CQP's -errno (the SRQ stays usable).
+ */
+int irdma_srq_destroy(struct irdma_ctrl *c, struct rdmadev_srq *srq);
+
+/**
+ * The SRQ AEs (IRDMA_AE_SRQ_LIMIT, IRDMA_AE_SRQ_CATASTROPHIC_ERROR): the SRQ of the AE's id
+ * whose context matches gets RDMADEV_EVENT_SRQ_LIMIT (its limit disarmed) or
+ * RDMADEV_EVENT_SRQ_ERR. @return true when @p a is an SRQ AE (handled or dropped).
+ */
+bool irdma_event_srq(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeqe_info *a);
+
+/**
+ * Note that QP @p qp_id, which uses an SRQ, went to ERR: its RDMADEV_EVENT_QP_LAST_WQE_REACHED
+ * is reported by the next irdma_event_process() (not from inside the modify, which holds the
+ * QP's lock while callbacks may take it).
+ */
+void irdma_srq_last_wqe_note(struct irdma_ctrl *c, uint32_t qp_id);
+
+/** Report the LAST_WQE_REACHED events noted since the last call (irdma_event_process). */
+void irdma_srq_last_wqe_report(struct irdma_ctrl *c, struct rdmadev *dev);
 
 /* ---- CQs (irdma_cq.c; the poll path is irdma_uk.c) ---- */
 

@@ -161,6 +161,8 @@ irdma_dev_parse(const char *name, const struct rte_kvargs *kv, struct irdma_mode
 		if (ret != 0)
 			return ret;
 	}
+	/* Gen3 has SRQs (HMC object 2); gen2 commits none. */
+	req->srqs = cfg->gen >= IRDMA_GEN_3 ? IRDMA_DEV_DEF_SRQS : 0;
 	return 0;
 }
 
@@ -207,6 +209,11 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 		in->capa |= RDMADEV_CAPA_ATOMICS | RDMADEV_CAPA_MW;
 		in->max_mw = d->req.mrs;
 	}
+	if (d->req.srqs != 0) {
+		in->capa |= RDMADEV_CAPA_SRQ;
+		in->max_srq = d->req.srqs;
+		in->max_srq_wr = IRDMA_GEN3_MAX_SRQ_WR;
+	}
 	in->page_size_cap = IRDMA_PAGE_SIZE_CAP;
 	in->max_mr_size = IRDMA_MAX_MR_SIZE;
 	in->max_msg_size = IRDMA_MAX_MSG_SIZE;
@@ -219,7 +226,7 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	in->max_cq = d->req.cqs;
 	in->min_cqe = IRDMA_MIN_CQ_SIZE;
 	/* Gen2 rings take two slots per completion (extended CQEs): half the ring limit. */
-	in->max_cqe = d->hw.gen == 2 ? (IRDMA_MAX_CQ_SIZE + 1) / 2 - 1 : IRDMA_MAX_CQE_REPORTED;
+	in->max_cqe = d->hw.gen >= 2 ? (IRDMA_MAX_CQ_SIZE + 1) / 2 - 1 : IRDMA_MAX_CQE_REPORTED;
 	in->max_mr = d->req.mrs;
 	in->max_pd = IRDMA_MAX_PDS;
 	in->max_ah = IRDMA_HMC_AH_COUNT;
@@ -350,6 +357,7 @@ irdma_dev_fp_set(struct rdmadev *dev)
 	dev->fp_ops.post_recv = irdma_uk_post_recv;
 	dev->fp_ops.poll_cq = irdma_uk_poll_cq;
 	dev->fp_ops.cq_arm = irdma_uk_cq_arm;
+	dev->fp_ops.post_srq_recv = irdma_uk_post_srq_recv;
 }
 
 /* ---- contexts and CQs ---- */
@@ -506,6 +514,42 @@ irdma_dev_ah_destroy(struct rdmadev *dev, struct rdmadev_ah *ah)
 	struct irdma_dev *d = dev->dev_private;
 
 	return irdma_ah_destroy(&d->ctrl, ah);
+}
+
+/* ---- SRQs (gen3; irdma_srq.c) ---- */
+
+static int
+irdma_dev_srq_create(struct rdmadev *dev, struct rdmadev_srq *srq,
+		     const struct rdmadev_srq_attr *attr)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_srq_create(&d->ctrl, srq, attr);
+}
+
+static int
+irdma_dev_srq_modify(struct rdmadev *dev, struct rdmadev_srq *srq,
+		     const struct rdmadev_srq_attr *attr, uint32_t mask)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_srq_modify(&d->ctrl, srq, attr, mask);
+}
+
+static int
+irdma_dev_srq_query(struct rdmadev *dev, struct rdmadev_srq *srq, struct rdmadev_srq_attr *attr)
+{
+	RTE_SET_USED(dev);
+	irdma_srq_query(srq, attr);
+	return 0;
+}
+
+static int
+irdma_dev_srq_destroy(struct rdmadev *dev, struct rdmadev_srq *srq)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_srq_destroy(&d->ctrl, srq);
 }
 
 /* ---- statistics (irdma_stats.c), completion counters, DMA handles, port ---- */
@@ -768,6 +812,10 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.event_intr_fd = irdma_dev_event_intr_fd,
 	.qp_dump_wqe = irdma_dump_wqe,
 	.cq_dump_cqe = irdma_dump_cqe,
+	.srq_create = irdma_dev_srq_create,
+	.srq_modify = irdma_dev_srq_modify,
+	.srq_query = irdma_dev_srq_query,
+	.srq_destroy = irdma_dev_srq_destroy,
 };
 
 /* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
@@ -784,6 +832,9 @@ irdma_dev_res_cfg(struct rdmadev *dev, const struct irdma_hmc_request *req)
 	rc->type[RESTRACK_PD].nb_reserved = IRDMA_FIRST_USER_PD_ID;
 	rc->type[RESTRACK_MR].nb_ids = req->mrs;
 	rc->type[RESTRACK_MR].nb_reserved = IRDMA_FIRST_USER_MR_IDX;
+	/* Gen3 SRQ ids index HMC object 2; 0 is reserved as for MRs (an assumption). */
+	rc->type[RESTRACK_SRQ].nb_ids = req->srqs;
+	rc->type[RESTRACK_SRQ].nb_reserved = req->srqs != 0 ? 1 : 0;
 }
 
 static int

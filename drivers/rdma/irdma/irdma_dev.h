@@ -17,7 +17,8 @@
  * CQs (CREATE / MODIFY (resize) / DESTROY_CQ on CEQ0), MRs (REG_MR / ALLOC_STAG over lib/pbl
  * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP, query), AHs (CREATE / DESTROY_ADDR_HANDLE,
  * MANAGE_ARP), statistics counters and xstats (MANAGE / GATHER_STATS, irdma_stats.c),
- * completion counters (software) and DMA handles (recorded hints); SRQ and MW ops are NULL,
+ * completion counters (software) and DMA handles (recorded hints), gen3 SRQs (CREATE /
+ * MODIFY / DESTROY_SRQ, irdma_srq.c; gen2 refuses them with -ENOTSUP); MW ops are NULL,
  * so rdmadev returns -ENOTSUP. AEQ entries become rdmadev events (irdma_event.c); the data
  * path is irdma_uk.h. The model device reaches all EAL memory, as VFIO's container does.
  * The port: MAC from irdma_hw.mac (`mac=`), GID table from `ip=<address>[;<address>...]` or
@@ -46,6 +47,8 @@ extern "C" {
 #define IRDMA_DEV_DEF_CQS		2048u
 /** Default MR count (devargs `mrs`). */
 #define IRDMA_DEV_DEF_MRS		4096u
+/** SRQs a gen3 device commits to the HMC (object 2). */
+#define IRDMA_DEV_DEF_SRQS		256u
 /** Largest QP count: QPNs are below 2^18 (IRDMA_MAX_QP_ID + 1). */
 #define IRDMA_DEV_MAX_QPS		(IRDMA_MAX_QP_ID + 1u)
 /** Largest CQ count: CQ ids are below 2^19 (IRDMA_MAX_CQ_ID + 1). */

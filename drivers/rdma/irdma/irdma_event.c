@@ -18,6 +18,8 @@
  *    irdma_ae_to_flush_code(): QP_FATAL, QP_ACCESS_ERR or QP_REQ_ERR. The hardware has moved
  *    the QP to ERROR (hw_state follows) and the verbs state becomes ERR, or SQE for a UD QP
  *    whose send queue raised it (the hardware QP keeps its state then).
+ * The gen3 SRQ AEs (SRQ_LIMIT, SRQ_CATASTROPHIC_ERROR) concern the SRQ of QPCQID
+ * (irdma_srq.c); a QP that uses an SRQ and fails also gets QP_LAST_WQE_REACHED.
  * An AE whose object is gone, being destroyed, or whose completion context does not match
  * the object with that id (an AE from an earlier object of the same id) is dropped.
  */
@@ -178,7 +180,7 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 	struct rdmadev_obj *obj;
 	struct rdmadev_qp *qp;
 	struct irdma_qp *q;
-	bool err, sqe, stale;
+	bool err, sqe = false, stale;
 
 	if (!irdma_ae_qp_event(a->ae, &ev.type, &err)) {
 		IRDMA_LOG(INFO, c->hw, "AE 0x%x for QP %u: no event", a->ae, a->id);
@@ -223,6 +225,11 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 	}
 	ev.qp = qp;
 	(void)rdmadev_event_report(dev, &ev);
+	/* An SRQ QP in error takes no more SRQ WQEs (irdma_srq.c). */
+	if (err && !sqe && q->srq != NULL) {
+		ev.type = RDMADEV_EVENT_QP_LAST_WQE_REACHED;
+		(void)rdmadev_event_report(dev, &ev);
+	}
 	rdmadev_obj_put(obj);
 }
 
@@ -259,6 +266,8 @@ irdma_event_one(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_ae
 	    a->ae == IRDMA_AE_ADAPTER_CATASTROPHIC) {
 		IRDMA_LOG(CRIT, c->hw, "AE 0x%x: the device failed", a->ae);
 		(void)rdmadev_event_report(dev, &ev);
+	} else if (irdma_event_srq(c, dev, a)) {
+		return;
 	} else if (irdma_ae_src_is_cq(a->src) || a->ae == IRDMA_AE_CQ_OPERATION_ERROR ||
 		   a->ae == IRDMA_AE_LCE_CQ_CATASTROPHIC) {
 		irdma_event_cq(c, dev, a);
@@ -285,6 +294,7 @@ irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev)
 			irdma_event_one(c, dev, &a[i]);
 		total += n;
 	}
+	irdma_srq_last_wqe_report(c, dev);
 	irdma_aeq_intr_rearm(c);
 	return total;
 }

@@ -91,6 +91,13 @@ irdma_hmc_query(struct irdma_ctrl *c)
 	hmc->max_ceqs = (uint32_t)irdma_get(q, FPMQ_MAX_CEQS);
 	for (i = 0; i < IRDMA_HMC_OBJ_MAX; i++)
 		irdma_hmc_query_obj(q, (enum irdma_hmc_obj)i, &hmc->obj[i]);
+	if (c->hw->gen >= IRDMA_GEN_3) {
+		/* Gen3: object 2 is the SRQ, a plain object in the query's qword at 24. */
+		uint64_t qw = irdma_qw_get(&q->qw[IRDMA_FPMQ_SRQ_OFFSET_GEN3 / IRDMA_QWORD_BYTES]);
+
+		hmc->obj[IRDMA_HMC_OBJ_RESERVED].max = irdma_fpm_obj_count(qw);
+		hmc->obj[IRDMA_HMC_OBJ_RESERVED].size = irdma_fpm_query_obj_size(qw);
+	}
 	if (hmc->max_ceqs == 0) {
 		IRDMA_LOG(ERR, c->hw, "QUERY_FPM_VAL: the function has no CEQ");
 		return -EPROTO;
@@ -150,6 +157,7 @@ irdma_hmc_size(struct irdma_ctrl *c, uint32_t cnt[IRDMA_HMC_OBJ_MAX])
 	cnt[IRDMA_HMC_OBJ_QP] = qp;
 	cnt[IRDMA_HMC_OBJ_CQ] = c->req.cqs;
 	cnt[IRDMA_HMC_OBJ_MR] = c->req.mrs;
+	cnt[IRDMA_HMC_OBJ_RESERVED] = c->req.srqs;
 	cnt[IRDMA_HMC_OBJ_HTE] = irdma_roundup_pow2_u32(qp_blocks) *
 				 (uint32_t)irdma_get(q, FPMQ_HTMULTIPLIER);
 	cnt[IRDMA_HMC_OBJ_ARP] = IRDMA_HMC_ARP_COUNT;
@@ -217,7 +225,7 @@ irdma_hmc_commit(struct irdma_ctrl *c, const uint32_t cnt[IRDMA_HMC_OBJ_MAX])
 
 	memset(b, 0, sizeof(*b));
 	for (i = 0; i < IRDMA_HMC_OBJ_MAX; i++)
-		if (i != IRDMA_HMC_OBJ_RESERVED)
+		if (i != IRDMA_HMC_OBJ_RESERVED || c->hw->gen >= IRDMA_GEN_3)
 			b->qw[irdma_fpm_commit_offset(i) / IRDMA_QWORD_BYTES] =
 				rte_cpu_to_le_64(cnt[i]);
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_COMMIT_FPM_VAL);
@@ -228,7 +236,7 @@ irdma_hmc_commit(struct irdma_ctrl *c, const uint32_t cnt[IRDMA_HMC_OBJ_MAX])
 	if (ret != 0)
 		return ret;
 	for (i = 0; i < IRDMA_HMC_OBJ_MAX; i++) {
-		if (i == IRDMA_HMC_OBJ_RESERVED) {
+		if (i == IRDMA_HMC_OBJ_RESERVED && c->hw->gen < IRDMA_GEN_3) {
 			hmc->obj[i].cnt = 0;
 			hmc->obj[i].base = 0;
 			continue;

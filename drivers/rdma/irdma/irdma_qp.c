@@ -134,6 +134,13 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
 	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
 	irdma_set(ctx, QPC_MACADDRESS, irdma_mac_to_u64(q->hw->mac));
+	if (q->srq != NULL) {
+		/* Gen3: receives come from the SRQ, whose id takes the RQ address's place. */
+		irdma_set(ctx, QPC_RQ_ADDR, 0);
+		irdma_set(ctx, QPC_RQSIZE, 0);
+		irdma_set(ctx, QPC_SRQ_ID, q->srq->srq_id);
+		irdma_set(ctx, QPC_USE_SRQ, 1);
+	}
 }
 
 /* The address vector: destination IP (IPv4-mapped GIDs as IPv4), TTL, TOS, flow, VLAN. */
@@ -328,8 +335,8 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	size_t len;
 	int ret;
 
-	if (attr->srq != NULL) {
-		IRDMA_LOG(ERR, c->hw, "QP create: gen2 has no SRQ");
+	if (attr->srq != NULL && (c->hw->gen < IRDMA_GEN_3 || attr->srq->obj.fp.drv == NULL)) {
+		IRDMA_LOG(ERR, c->hw, "QP create: gen %u has no SRQ", c->hw->gen);
 		return -ENOTSUP;
 	}
 	/* Gen2 SQ: one more SGE than asked for, room for the immediate (fact sheet §1.7). */
@@ -337,6 +344,11 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	sq_quanta = irdma_wq_depth(cap->max_send_wr, sq_shift, IRDMA_SQ_RSVD);
 	rq_shift = irdma_wqe_shift(cap->max_recv_sge, 0);
 	rq_quanta = irdma_wq_depth(cap->max_recv_wr, rq_shift, IRDMA_RQ_RSVD);
+	if (attr->srq != NULL) {
+		/* No RQ: the SRQ's WQEs are the receives (post_recv finds no room). */
+		rq_shift = 0;
+		rq_quanta = 0;
+	}
 	if (sq_quanta > IRDMA_MAX_WQ_QUANTA || rq_quanta > IRDMA_MAX_WQ_QUANTA) {
 		IRDMA_LOG(ERR, c->hw, "QP create: SQ %u / RQ %u quanta beyond %u", sq_quanta,
 			  rq_quanta, IRDMA_MAX_WQ_QUANTA);
@@ -359,7 +371,8 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->rq.quanta = rq_quanta;
 	q->rq.shift = (uint8_t)rq_shift;
 	q->max_send_wr = (sq_quanta - IRDMA_SQ_RSVD) >> sq_shift;
-	q->max_recv_wr = (rq_quanta - IRDMA_RQ_RSVD) >> rq_shift;
+	q->max_recv_wr = rq_quanta == 0 ? 0 : (rq_quanta - IRDMA_RQ_RSVD) >> rq_shift;
+	q->srq = attr->srq != NULL ? attr->srq->obj.fp.drv : NULL;
 	q->hw = c->hw;
 	q->db_off = IRDMA_PFPE_WQEALLOC;
 	q->gen = c->hw->gen;
@@ -368,7 +381,7 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->max_recv_sge = (uint8_t)cap->max_recv_sge;
 	q->max_inline = (uint8_t)cap->max_inline_data;
 	q->sq_wrtrk = calloc(sq_quanta, sizeof(*q->sq_wrtrk));
-	q->rq_wrid = calloc(rq_quanta >> rq_shift, sizeof(*q->rq_wrid));
+	q->rq_wrid = calloc(RTE_MAX(rq_quanta >> rq_shift, 1u), sizeof(*q->rq_wrid));
 	if (q->sq_wrtrk == NULL || q->rq_wrid == NULL) {
 		IRDMA_LOG(ERR, c->hw, "QP %u: no memory for WR tracking", q->qp_id);
 		irdma_qp_free(c, q);
@@ -403,6 +416,8 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	}
 	qp->init.cap.max_send_wr = q->max_send_wr;
 	qp->init.cap.max_recv_wr = q->max_recv_wr;
+	if (q->srq != NULL)
+		qp->init.cap.max_recv_sge = 0;
 	qp->obj.fp.drv = q;
 	return 0;
 }
@@ -458,6 +473,16 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 
 	cur = (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	next = (mask & RDMADEV_QP_STATE) ? attr->qp_state : cur;
+	/*
+	 * SQE -> RTS: the flush CQE of the send error completes every WR outstanding when it
+	 * is polled, so it must be polled before new WRs are posted (they would be flushed).
+	 */
+	if (cur == RDMADEV_QPS_SQE && next == RDMADEV_QPS_RTS &&
+	    __atomic_load_n(&q->sq.tail, __ATOMIC_ACQUIRE) != q->sq.head) {
+		IRDMA_LOG(ERR, c->hw, "QP %u: SQE -> RTS with send WRs not completed: poll the "
+			  "flushed completions first", q->qp_id);
+		return -EBUSY;
+	}
 	if (mask & RDMADEV_QP_AV) {
 		ret = irdma_port_sgid(c, &attr->ah_attr, sgid);
 		if (ret != 0)
@@ -496,6 +521,9 @@ irdma_qp_modify(struct irdma_ctrl *c, struct rdmadev_qp *qp, const struct rdmade
 		irdma_arp_put(c, q->arp_idx);
 		q->arp_idx = arp_idx;
 	}
+	/* An SRQ QP in error takes no more SRQ WQEs: verbs' LAST_WQE_REACHED. */
+	if (q->srq != NULL && next == RDMADEV_QPS_ERR && cur != RDMADEV_QPS_ERR)
+		irdma_srq_last_wqe_note(c, q->qp_id);
 	return 0;
 }
 
@@ -517,6 +545,23 @@ irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_at
 }
 
 /*
+ * An unpolled SRQ CQE of destroyed QP @p q at slot @p i of @p r: its QP context (in the
+ * extension, the next slot) is zeroed and its SRQ WQE counted completed here, as poll would.
+ */
+static void
+irdma_qp_clean_srq_cqe(struct irdma_cq_ring *r, uint32_t i, const struct irdma_qp *q)
+{
+	uint32_t next = i + 1 == r->size ? 0 : i + 1;
+	struct irdma_cqe_ext *ext = (struct irdma_cqe_ext *)(void *)(r->base +
+								      (size_t)next * IRDMA_CQE_SIZE);
+
+	if (q->srq == NULL || irdma_get(ext, CQE_EXT_SRQ_QP_CTX) != (uint64_t)(uintptr_t)q)
+		return;
+	irdma_set(ext, CQE_EXT_SRQ_QP_CTX, 0);
+	__atomic_fetch_add(&q->srq->done, 1, __ATOMIC_RELEASE);
+}
+
+/*
  * Zero the completion context of @p q's CQEs still unpolled in ring @p r, so that poll
  * consumes them silently instead of reading the freed QP (the kernel's irdma_clean_cqes).
  */
@@ -535,7 +580,9 @@ irdma_qp_clean_ring(struct irdma_cq_ring *r, const struct irdma_qp *q)
 		if (IRDMA_GET(CQE_VALID, qw3) != pol)
 			break;
 		rte_io_rmb();
-		if (irdma_get(cqe, CQE_COMP_CTX) == (uint64_t)(uintptr_t)q)
+		if (IRDMA_GET(CQE_SRQ, qw3))
+			irdma_qp_clean_srq_cqe(r, i, q);
+		else if (irdma_get(cqe, CQE_COMP_CTX) == (uint64_t)(uintptr_t)q)
 			irdma_set(cqe, CQE_COMP_CTX, 0);
 		for (k = irdma_cqe_slots(qw3); k > 0; k--, n++) {
 			if (++i == r->size) {

@@ -70,6 +70,22 @@ uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs
  */
 int irdma_uk_cq_arm(void *cq_priv, int solicited_only);
 
+/**
+ * rdmadev_post_srq_recv_t of the irdma PMD (srq_priv is a struct irdma_srq, gen3): SRQ WQEs
+ * (fact sheet §2: RQ layout, qword 2 = wr_id), then the new head in shadow qword 0.
+ * @return WRs posted; *err -EINVAL (too many SGEs) or -ENOMEM (full) for the first refused.
+ */
+uint16_t irdma_uk_post_srq_recv(void *srq_priv, const struct rdmadev_recv_wr *wrs,
+				uint16_t nb_wrs, int *err);
+
+/**
+ * The SRQ part of a CQE with CQE_SRQ set (gen3): the QP from the extension's
+ * CQE_EXT_SRQ_QP_CTX, the wr_id from CQE_COMP_CTX, and one more completion of the QP's SRQ.
+ * @return The QP, or NULL for a CQE to consume silently (no extension, a destroyed QP's).
+ */
+struct irdma_qp *irdma_uk_srq_cqe(const struct irdma_cqe *cqe, const struct irdma_cqe_ext *ext,
+				  uint64_t *wr_id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -181,6 +181,39 @@ irdma_uk_rq_details(const struct irdma_qp *qp, const struct irdma_cqe *cqe, uint
 }
 
 /*
+ * A gen3 SRQ completion (CQE_SRQ): one per SRQ WQE, flushed ones too (a QP in error flushes
+ * only the WQE it had taken; the SRQ's other WQEs stay for the other QPs), so no replay.
+ * @return 1 with *wc filled, 0 for a CQE consumed silently.
+ */
+static int
+irdma_uk_srq_wc(const struct irdma_cqe *cqe, uint64_t qw3, const struct irdma_cqe_ext *ext,
+		struct rdmadev_wc *wc)
+{
+	struct irdma_qp *qp;
+	uint64_t wr_id;
+
+	qp = irdma_uk_srq_cqe(cqe, ext, &wr_id);
+	if (qp == NULL)
+		return 0;
+	irdma_uk_wc(wc, wr_id, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV, 0, qp->qp_id);
+	irdma_uk_rq_details(qp, cqe, qw3, ext, wc);
+	if (IRDMA_GET(CQE_ERROR, qw3)) {
+		uint32_t major = (uint32_t)IRDMA_GET(CQE_MAJERR, qw3);
+		uint32_t minor = (uint32_t)IRDMA_GET(CQE_MINERR, qw3);
+
+		wc->vendor_err = irdma_cqe_vendor_err(major, minor);
+		/* Gen3's SRQ flush major carries the AE code as minor (rdma-core uk.c). */
+		if (major == IRDMA_CQE_MAJOR_SRQ_FLUSH_RSVD) {
+			major = IRDMA_CQE_MAJOR_FLUSH;
+			minor = (uint32_t)irdma_ae_to_flush_code(minor, NULL);
+		}
+		wc->status = irdma_uk_err_status(major, minor);
+		wc->byte_len = 0;
+	}
+	return 1;
+}
+
+/*
  * Everything but a successful plain SQ CQE: RQ completions, errors, flushes, extended CQEs,
  * CQEs of destroyed QPs. @return completions written to *wc (0 or 1); *slots = ring slots
  * to consume (0: the CQE stays, a flush replay continues; -1 in *slots: the extension slot
@@ -210,6 +243,8 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 		rte_io_rmb();
 		*slots = 2;
 	}
+	if (IRDMA_GET(CQE_SRQ, qw3))
+		return irdma_uk_srq_wc(cqe, qw3, ext, wc);
 	if (unlikely(qp == NULL))
 		return 0;	/* a destroyed QP's CQE (cleaned): consume it silently */
 	major = (uint32_t)IRDMA_GET(CQE_MAJERR, qw3);

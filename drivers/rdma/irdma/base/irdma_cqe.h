@@ -107,6 +107,12 @@ IRDMA_BIT(cqe_ext, CQE_EXT_UDVLANVALID, 3, 60);
 IRDMA_BIT(cqe_ext, CQE_EXT_UDSMACVALID, 3, 61);
 /** Immediate data valid. */
 IRDMA_BIT(cqe_ext, CQE_EXT_IMMVALID, 3, 62);
+/**
+ * Gen3 SRQ CQE: the completing QP's completion context (QP context byte 168), in the
+ * extension's qword 1 (byte 40 of the entry; rdma-core uk.c reads it there when CQE_SRQ is
+ * set, CQE_COMP_CTX then being the wr_id).
+ */
+IRDMA_FIELD(cqe_ext, CQE_EXT_SRQ_QP_CTX, 1, 63, 0);
 /** Valid bit of the second slot (checked against the slot's own expected polarity). */
 IRDMA_BIT(cqe_ext, CQE_EXT_VALID, 3, 63);
 

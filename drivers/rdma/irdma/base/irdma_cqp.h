@@ -606,4 +606,58 @@ IRDMA_FIELD(feature, FEATURE_FW_MINOR, 0, 15, 0);
 /** Firmware-version entry: major version. */
 IRDMA_FIELD(feature, FEATURE_FW_MAJOR, 0, 31, 16);
 
+/* ---------------------------------------------------------------------------------------
+ * CREATE_SRQ / MODIFY_SRQ / DESTROY_SRQ (gen3; defs.h IRDMA_CQPSQ_SRQ_*, kernel commit
+ * 563e1feb5f6e). The bit ranges are defs.h's. Which qword each field sits in is not given
+ * by defs.h (ctrl.c irdma_sc_srq_create was not read): the placement below is inferred
+ * from the bit ranges (fields that overlap the header's opcode cannot be in qword 3) and
+ * from the CQ layout the SRQ fields mirror (ring address qword 4, shadow qword 5, first
+ * PBLE index qword 6, TPH qword 7). Driver and model agree on it.
+ */
+
+/** SRQ size, encoded: log2(quanta) - 3 (8 .. 262144 quanta -> 0 .. 15; inferred). */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_RQSIZE, 0, 3, 0);
+/** SRQ WQE size shift (32 << shift bytes, as QPC_RQWQESIZE). */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_RQ_WQE_SIZE, 0, 5, 4);
+/** SRQ limit: posted WQEs below which the armed SRQ raises IRDMA_AE_SRQ_LIMIT. */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_LIMIT, 0, 43, 32);
+/** SRQ context (SW's cookie, returned in the SRQ's AEQEs); 64-byte aligned value. */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_CTX, 1, 63, 0);
+/** PD id of the SRQ. */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_PD_ID, 2, 39, 16);
+/** SRQ id (index into HMC object 2). */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_ID, 3, 15, 0);
+/** Level-1 PBL (chunk size, as CQP_LPBLSIZE) when CQP_SRQ_VIRTMAP. */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_LEAF_PBL_SIZE, 3, 45, 44);
+/** The ring is given as a first PBLE index (CQP_SRQ_FIRST_PBLIDX). */
+IRDMA_BIT(cqp_wqe, CQP_SRQ_VIRTMAP, 3, 47);
+/** TPH enable. */
+IRDMA_BIT(cqp_wqe, CQP_SRQ_TPH_EN, 3, 60);
+/** Arm the limit event (CREATE / MODIFY with a non-zero CQP_SRQ_LIMIT). */
+IRDMA_BIT(cqp_wqe, CQP_SRQ_ARM_LIMIT_EVENT, 3, 61);
+/**
+ * SRQ ring physical address (defs.h 63:8 holds pa >> 8 shifted back: the same bits as the
+ * address itself, 256-byte aligned).
+ */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_PA, 4, 63, 0);
+/** SRQ shadow-area (doorbell) address (defs.h 63:6: 64-byte aligned address). */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_SHADOW_PA, 5, 63, 0);
+/** First PBLE index of the ring (when CQP_SRQ_VIRTMAP). */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_FIRST_PBLIDX, 6, 27, 0);
+/** TPH value. */
+IRDMA_FIELD(cqp_wqe, CQP_SRQ_TPH_VALUE, 7, 7, 0);
+
+/** Alignment of the SRQ ring address (CQP_SRQ_PA: defs.h field starts at bit 8). */
+#define IRDMA_SRQ_RING_ALIGN		256u
+/** Alignment of the SRQ shadow area (CQP_SRQ_SHADOW_PA: defs.h field starts at bit 6). */
+#define IRDMA_SRQ_SHADOW_ALIGN		64u
+/** Encoded SRQ size of @p quanta (a power of two, 8 .. 262144). */
+static inline uint32_t
+irdma_encode_srq_size(uint32_t quanta)
+{
+	uint32_t l = irdma_log2_u32(quanta);
+
+	return l < 3 ? 0 : l - 3;
+}
+
 #endif /* IRDMA_CQP_H */

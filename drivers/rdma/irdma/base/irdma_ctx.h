@@ -64,11 +64,22 @@ IRDMA_BIT(qp_ctx, QPC_PMENA, 0, 47);
 /** RoCE transport version. */
 IRDMA_FIELD(qp_ctx, QPC_ROCE_TVER, 0, 63, 60);
 
+/**
+ * Gen3: the QP takes its receives from an SRQ (QPC_SRQ_ID) and has no RQ (defs.h
+ * IRDMAQPC_USE_SRQ bit 10; qword 0 inferred: the other RQ-shape bits are there).
+ */
+IRDMA_BIT(qp_ctx, QPC_USE_SRQ, 0, 10);
+
 /* Bytes 8, 16 ---------------------------------------------------------------------------- */
 /** SQ address: physical, or the first PBLE index when CREATE_QP.VQ = 1. */
 IRDMA_FIELD(qp_ctx, QPC_SQ_ADDR, 1, 63, 0);
 /** RQ address: physical, or a PBLE index when CREATE_QP.VQ = 1. */
 IRDMA_FIELD(qp_ctx, QPC_RQ_ADDR, 2, 63, 0);
+/**
+ * Gen3 with QPC_USE_SRQ: the SRQ id (defs.h IRDMAQPC_SRQ_ID 15:0), in the RQ address
+ * qword an SRQ QP does not use (placement inferred).
+ */
+IRDMA_FIELD(qp_ctx, QPC_SRQ_ID, 2, 15, 0);
 
 /* Byte 24 ------------------------------------------------------------------------------- */
 /** IP TTL / hop limit. */

@@ -273,6 +273,13 @@ irdma_hmc_obj_is_fl(enum irdma_hmc_obj obj)
 	       obj == IRDMA_HMC_OBJ_RRFFL || obj == IRDMA_HMC_OBJ_OOISCFFL;
 }
 
+/**
+ * Gen3: byte offset in the QUERY buffer of the SRQ object's qword (max count 31:0, log2 of
+ * the size 63:32, as plain objects). Inferred: the qword between CQ (16) and HTE (32) that
+ * gen2 leaves unused; the commit buffer's SRQ qword is the reserved object's, byte 16.
+ */
+#define IRDMA_FPMQ_SRQ_OFFSET_GEN3	24u
+
 /** Byte offset in the query buffer of the misc qword (MAX_CEQS, HTMULTIPLIER, ...). */
 #define IRDMA_FPMQ_MISC_OFFSET		120u
 

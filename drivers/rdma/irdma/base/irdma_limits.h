@@ -110,6 +110,8 @@ enum irdma_hw_gen {
 #define IRDMA_GEN3_MIN_SRQ_QUANTA	8u
 /** Gen3: largest SRQ in quanta. */
 #define IRDMA_GEN3_MAX_SRQ_QUANTA	262144u
+/** Gen3: largest SRQ in WRs ((262144 - IRDMA_RQ_RSVD) / 8, defs.h IRDMA_MAX_SRQ_WRS). */
+#define IRDMA_GEN3_MAX_SRQ_WR		32767u
 
 /* ---------------------------------------------------------------------------------------
  * Work-request limits.

@@ -37,6 +37,8 @@ static uint32_t model_instances;
 static const struct irdma_model_obj_caps model_default_caps[IRDMA_HMC_OBJ_MAX] = {
 	[IRDMA_HMC_OBJ_QP] = { .max_cnt = 262144, .size_log2 = 9 },
 	[IRDMA_HMC_OBJ_CQ] = { .max_cnt = 524288, .size_log2 = 6 },
+	/* Gen3 only: the SRQ object (the model's record size); gen2 reports none. */
+	[IRDMA_HMC_OBJ_RESERVED] = { .max_cnt = 4096, .size_log2 = MODEL_SRQ_SIZE_LOG2 },
 	[IRDMA_HMC_OBJ_HTE] = { .max_cnt = 4194304, .size_log2 = 5 },
 	[IRDMA_HMC_OBJ_ARP] = { .max_cnt = 4096, .size_log2 = 5 },
 	[IRDMA_HMC_OBJ_APBVT] = { .max_cnt = 1 },

@@ -185,6 +185,20 @@ cqp_op_unknown(struct model_dev *d, uint32_t op, struct model_res *r)
 		       defined ? IRDMA_MODEL_MIN_NOT_MODELED : IRDMA_MODEL_MIN_BAD_OPCODE);
 }
 
+/* The SRQ commands: gen3 only (BAD_OPCODE on gen2), model_srq.c. */
+static void
+cqp_op_srq(struct model_dev *d, uint32_t op, const struct irdma_cqp_wqe *w, struct model_res *r)
+{
+	if (d->cfg.gen < IRDMA_GEN_3)
+		cqp_op_unknown(d, op, r);
+	else if (op == IRDMA_CQP_OP_CREATE_SRQ)
+		model_op_create_srq(d, w, r);
+	else if (op == IRDMA_CQP_OP_MODIFY_SRQ)
+		model_op_modify_srq(d, w, r);
+	else
+		model_op_destroy_srq(d, w, r);
+}
+
 static void
 cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
@@ -216,6 +230,11 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 		break;
 	case IRDMA_CQP_OP_MODIFY_CQ:
 		model_op_modify_cq(d, w, r);
+		break;
+	case IRDMA_CQP_OP_CREATE_SRQ:
+	case IRDMA_CQP_OP_MODIFY_SRQ:
+	case IRDMA_CQP_OP_DESTROY_SRQ:
+		cqp_op_srq(d, op, w, r);
 		break;
 	case IRDMA_CQP_OP_CREATE_QP:
 		model_op_create_qp(d, w, r);

@@ -326,6 +326,13 @@ flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, bool sq, uint
 }
 
 void
+model_sq_flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, uint32_t idx,
+		   uint8_t op, uint16_t code)
+{
+	flush_cqe(d, q, qp_id, true, idx, op, code);
+}
+
+void
 model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq, uint16_t sq_code,
 		   uint16_t rq_code)
 {
@@ -347,10 +354,14 @@ model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq, uint16
 		}
 	}
 	if (rq && !e->rq_flush_done) {
-		if (e->rx_active) {
+		if (e->rx_active && q->use_srq) {
+			/* Only the SRQ WQE this QP took: the rest stay for the others. */
+			model_srq_flush_cqe(d, qp_id, q, e->rx_idx, rq_code);
+			e->rq_flush_done = true;
+		} else if (e->rx_active) {
 			flush_cqe(d, q, qp_id, false, e->rx_idx, IRDMA_OP_REC, rq_code);
 			e->rq_flush_done = true;
-		} else if (rq_has_wqe(d, q)) {
+		} else if (!q->use_srq && rq_has_wqe(d, q)) {
 			flush_cqe(d, q, qp_id, false, e->rq_next, IRDMA_OP_REC, rq_code);
 			e->rq_flush_done = true;
 		}

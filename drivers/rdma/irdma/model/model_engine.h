@@ -35,6 +35,8 @@
 #define MODEL_RNR_TIMER_CODE	1u
 /* Atomic results a responder keeps for duplicates (gen3; the newest ones). */
 #define MODEL_ATOMIC_SAVED	16u
+/* Bytes of the GRH area in front of a UD receive's payload (verbs' 40-byte GRH). */
+#define MODEL_UD_GRH_LEN	40u
 /* Partition key the model accepts (the default P_Key). */
 #define MODEL_DEFAULT_PKEY	0xffffu
 
@@ -155,6 +157,13 @@ struct model_qpe {
 	uint32_t at_next;	/* slot the next executed atomic's result takes */
 	bool sq_flush_done;	/* one SQ flush CQE written for this error */
 	bool rq_flush_done;
+	/* SRQ (gen3, model_srq.c): the device of the last peek, its WQE's wr_id, and the
+	 * wr_id of the WQE taken last (its receive completion's) */
+	struct model_dev *srq_dev;
+	uint64_t srq_peek_wrid;
+	uint64_t srq_wrid;
+	/* UD: the send queue is in error (verbs SQE, model_ud.c): WQEs are flushed, not sent */
+	bool ud_sqe;
 };
 
 /* model_engine.c */
@@ -195,6 +204,9 @@ int model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *pay
 	     uint32_t len);
 /** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
 void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
+/** One flush CQE for SQ WQE @p idx (op @p op, minor @p code); the driver replays from it. */
+void model_sq_flush_cqe(struct model_dev *d, struct model_qp *q, uint32_t qp_id, uint32_t idx,
+			uint8_t op, uint16_t code);
 /** Write the HW SQ tail @p tail into the QP shadow area (qword 0, 14:0). */
 void model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail);
 
@@ -261,6 +273,19 @@ struct model_rq_cqe {
 /** Write the receive completion @p c (extended when it carries an immediate or is UD). */
 void model_rq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_rq_cqe *c);
 
+/* model_srq.c */
+/** model_rq_peek() for a QP that uses an SRQ: the SRQ's next posted WQE. */
+int model_srq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+		   struct model_frag *frag, uint8_t *nfrags, uint32_t *idx, uint32_t *ae);
+/** model_rq_consume() for an SRQ QP: take the peeked WQE; the limit AE when it fires. */
+void model_srq_consume(struct model_qp *q);
+/** The SRQ parts of a receive completion of @p q: wr_id, CQE_SRQ, the QP in the extension. */
+void model_srq_cqe_fill(const struct model_qp *q, struct irdma_cqe *cqe,
+			struct irdma_cqe_ext *ext);
+/** The flush CQE of the SRQ WQE @p q had taken (index @p idx), minor code @p code. */
+void model_srq_flush_cqe(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint32_t idx,
+			 uint16_t code);
+
 /* Path MTU of a QP: QPC_SNDMSS rounded down to 256 .. 4096 (a power of two). */
 static inline uint32_t
 model_rc_mtu(const struct model_qp *q)
@@ -298,6 +323,11 @@ void model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uin
 /* model_ud.c */
 /** UD output of @p q: every WQE its SQ holds, one packet each. */
 void model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/**
+ * MODIFY_QP to RTS of UD QP @p q: from SQE (a send error) the WQEs still posted are flushed
+ * and the send queue runs again (verbs SQE -> RTS).
+ */
+void model_ud_sq_resume(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
 /** A UD packet for @p q: Q_Key, RQ WQE, scatter, completion. */
 void model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		 const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);

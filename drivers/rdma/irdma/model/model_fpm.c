@@ -67,6 +67,10 @@ model_op_query_fpm(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	irdma_set(qp, FPMQ_MAX_PE_SDS, d->cfg.max_pe_sds);
 	FPMQ_PLAIN(qp, caps, QP);
 	FPMQ_PLAIN(qp, caps, CQ);
+	if (d->cfg.gen >= IRDMA_GEN_3)
+		q.qw[IRDMA_FPMQ_SRQ_OFFSET_GEN3 / IRDMA_QWORD_BYTES] = rte_cpu_to_le_64(
+			(uint64_t)caps[IRDMA_HMC_OBJ_RESERVED].max_cnt |
+			(uint64_t)caps[IRDMA_HMC_OBJ_RESERVED].size_log2 << 32);
 	FPMQ_PLAIN(qp, caps, HTE);
 	FPMQ_PLAIN(qp, caps, ARP);
 	FPMQ_PLAIN(qp, caps, MR);
@@ -97,7 +101,9 @@ fpm_obj_size(const struct model_dev *d, unsigned int obj)
 {
 	switch (obj) {
 	case IRDMA_HMC_OBJ_RESERVED:
-		return 0;
+		/* Gen3: the SRQ object. */
+		return d->cfg.gen >= IRDMA_GEN_3 ?
+		       UINT64_C(1) << d->cfg.obj[obj].size_log2 : 0;
 	case IRDMA_HMC_OBJ_APBVT:
 		return IRDMA_HMC_APBVT_SIZE;
 	case IRDMA_HMC_OBJ_PBLE:
@@ -111,7 +117,7 @@ fpm_obj_size(const struct model_dev *d, unsigned int obj)
 
 /* Count SW committed for @p obj, from its commit qword. */
 static uint32_t
-fpm_commit_count(unsigned int obj, uint64_t qw)
+fpm_commit_count(const struct model_dev *d, unsigned int obj, uint64_t qw)
 {
 	switch (obj) {
 	case IRDMA_HMC_OBJ_QP:
@@ -119,7 +125,7 @@ fpm_commit_count(unsigned int obj, uint64_t qw)
 	case IRDMA_HMC_OBJ_CQ:
 		return (uint32_t)IRDMA_GET(FPMC_CQ_CNT, qw);
 	case IRDMA_HMC_OBJ_RESERVED:
-		return 0;
+		return d->cfg.gen >= IRDMA_GEN_3 ? irdma_fpm_obj_count(qw) : 0;
 	default:
 		return irdma_fpm_obj_count(qw);
 	}
@@ -171,7 +177,7 @@ model_op_commit_fpm(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 		rte_le64_t *word = &c.qw[irdma_fpm_commit_offset(i) / IRDMA_QWORD_BYTES];
 		uint64_t qw = irdma_qw_get(word);
 
-		obj[i].cnt = fpm_commit_count(i, qw);
+		obj[i].cnt = fpm_commit_count(d, i, qw);
 		obj[i].max = d->cfg.obj[i].max_cnt;
 		obj[i].size = fpm_obj_size(d, i);
 		if (obj[i].cnt > obj[i].max) {
@@ -183,7 +189,7 @@ model_op_commit_fpm(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 		next = RTE_ALIGN_CEIL(next, (uint64_t)IRDMA_HMC_PD_SIZE);
 		obj[i].base = next;
 		next += (uint64_t)obj[i].cnt * obj[i].size;
-		if (i != IRDMA_HMC_OBJ_RESERVED)
+		if (i != IRDMA_HMC_OBJ_RESERVED || d->cfg.gen >= IRDMA_GEN_3)
 			*word = rte_cpu_to_le_64((uint64_t)irdma_fpm_obj_count(qw) |
 						 irdma_fpm_commit_encode_base(obj[i].base));
 	}

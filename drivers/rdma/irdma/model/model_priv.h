@@ -157,6 +157,9 @@ struct model_qp {
 	uint32_t local_ip[4];	/* QPC_LOCAL_IPADDR0..3 (all 0: the port's) */
 	bool db;		/* SQ doorbell rung, not processed yet */
 	struct model_qpe *eng;	/* data-path state (model_engine.h), NULL until used */
+	/* Gen3: QPC_USE_SRQ, the receives come from SRQ srq_id (model_srq.c). */
+	bool use_srq;
+	uint32_t srq_id;
 };
 
 /* One statistics instance (model_stats.c): allocated or not, and its counters. */
@@ -376,6 +379,21 @@ void model_op_destroy_qp(struct model_dev *d, const struct irdma_cqp_wqe *w,
 void model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 void model_qp_free(struct model_dev *d);
+
+/* model_srq.c (gen3) */
+/* log2 of an SRQ's HMC object-2 entry (the model's SRQ record). */
+#define MODEL_SRQ_SIZE_LOG2	6u
+void model_op_create_srq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_modify_srq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			 struct model_res *r);
+void model_op_destroy_srq(struct model_dev *d, const struct irdma_cqp_wqe *w,
+			  struct model_res *r);
+/*
+ * A QP context names SRQ @p id with PD @p pd: 0 when it is live (gen3) and of that PD, else a
+ * minor code. @p delta (+1 create, -1 destroy, 0 check only) moves its QP count.
+ */
+uint16_t model_srq_attach(struct model_dev *d, uint32_t id, uint32_t pd, int delta);
 
 /* model_mr.c */
 void model_op_alloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,

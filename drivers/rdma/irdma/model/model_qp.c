@@ -13,6 +13,7 @@
  *    checks it: QPTYPE RoCE RC (3) or UD (4); context PA 4-byte aligned, shadow PA 128-byte
  *    aligned, both mapped; SQ / RQ sizes encoded 1..13 (8..32768 quanta) and their rings
  *    mapped (level 0 address, or a level-1 PBLE index when CQP_QP_VQ); RQ WQE shift <= 3;
+ *    gen3 QPC_USE_SRQ: no RQ, QPC_SRQ_ID names a live SRQ of the QP's PD (model_srq.c);
  *    CQNUMVALID set and both CQ ids naming live, non-CCQ CQs; PD id 3..IRDMA_MAX_PDS-1. The
  *    QP starts in HW state INVALID.
  *  - MODIFY_QP re-reads and re-checks the context (same checks, CQ ids only when
@@ -78,6 +79,11 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 		return IRDMA_MODEL_MIN_DMA_FAULT;
 	sq_enc = irdma_get(&ctx, QPC_SQSIZE);
 	rq_enc = irdma_get(&ctx, QPC_RQSIZE);
+	/* Gen3 QPs of an SRQ have no RQ: QPC_SRQ_ID in place of the RQ address. */
+	q->use_srq = irdma_get(&ctx, QPC_USE_SRQ) != 0;
+	q->srq_id = q->use_srq ? (uint32_t)irdma_get(&ctx, QPC_SRQ_ID) : 0;
+	if (q->use_srq && rq_enc == 0)
+		rq_enc = irdma_encode_wq_size(IRDMA_MIN_WQ_WQES);
 	if (sq_enc < irdma_encode_wq_size(IRDMA_MIN_WQ_WQES) ||
 	    sq_enc > irdma_encode_wq_size(IRDMA_MAX_WQ_QUANTA) ||
 	    rq_enc < irdma_encode_wq_size(IRDMA_MIN_WQ_WQES) ||
@@ -97,17 +103,24 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 				    vq ? (uint32_t)sq_addr : 0);
 	if (minor == 0)
 		minor = model_ring_check(d, &q->sq, IRDMA_QUANTUM_SIZE - 1);
-	if (minor == 0)
+	if (minor == 0 && !q->use_srq)
 		minor = model_ring_from_wqe(d, &q->rq, vq, lpbl, vq ? 0 : rq_addr,
 					    vq ? (uint32_t)rq_addr : 0);
-	if (minor == 0)
+	if (minor == 0 && !q->use_srq)
 		minor = model_ring_check(d, &q->rq, IRDMA_QUANTUM_SIZE - 1);
 	if (minor != 0)
 		return minor;
+	if (q->use_srq)
+		memset(&q->rq, 0, sizeof(q->rq));
 	q->pd = (uint32_t)(irdma_get(&ctx, QPC_PDIDXHI) << IRDMA_FIELD_BITS(QPC_PDIDX)) |
 		(uint32_t)irdma_get(&ctx, QPC_PDIDX);
 	if (q->pd < IRDMA_FIRST_USER_PD_ID || q->pd >= IRDMA_MAX_PDS)
 		return IRDMA_MODEL_MIN_BAD_ID;
+	if (q->use_srq) {
+		minor = model_srq_attach(d, q->srq_id, q->pd, 0);
+		if (minor != 0)
+			return minor;
+	}
 	if (irdma_get(w, CQP_QP_CQNUMVALID)) {
 		q->tx_cq = irdma_get(&ctx, QPC_TXCQNUM);
 		q->rx_cq = irdma_get(&ctx, QPC_RXCQNUM);
@@ -216,7 +229,8 @@ model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 		}
 		d->qp_tab = d->obj[IRDMA_HMC_OBJ_QP].cnt;
 	}
-	if (model_refuse(r, id < d->qp_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID))
+	if (model_refuse(r, id < d->qp_tab ? 0 : IRDMA_MODEL_MIN_BAD_ID) ||
+	    model_refuse(r, q.use_srq ? model_srq_attach(d, q.srq_id, q.pd, 1) : 0))
 		return;
 	q.valid = true;
 	q.type = (uint8_t)type;
@@ -268,6 +282,8 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	q = *cur;
 	old = cur->state;
 	if (model_refuse(r, qp_ctx_decode(d, w, &q, false)) ||
+	    model_refuse(r, q.use_srq == cur->use_srq && q.srq_id == cur->srq_id ?
+		       0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
 	    model_refuse(r, next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS ?
 		       model_arp_check(d, q.arp_idx) : 0))
 		return;
@@ -275,6 +291,8 @@ model_op_modify_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	q.modifies++;
 	*cur = q;
 	model_engine_qp_state(d, id, old, (uint8_t)next);
+	if (cur->type == IRDMA_QP_TYPE_ROCE_UD && next == IRDMA_QP_HW_RTS)
+		model_ud_sq_resume(d, id, cur);
 }
 
 void
@@ -288,6 +306,8 @@ model_op_destroy_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	q = qp_lookup(d, id);
 	if (model_refuse(r, q == NULL ? IRDMA_MODEL_MIN_NO_OBJ : 0))
 		return;
+	if (q->use_srq)
+		(void)model_srq_attach(d, q->srq_id, q->pd, -1);
 	model_engine_qp_destroy(d, q);
 	memset(q, 0, sizeof(*q));
 	if (--d->qp_live == 0)

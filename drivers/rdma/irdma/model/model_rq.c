@@ -6,7 +6,8 @@
  * RQ WQEs and receive completions (fact sheet §2, §3). There is no RQ doorbell: when a
  * SEND (or WRITE with immediate) arrives, the engine looks at the RQ WQE at its fetch index
  * and takes it when its valid bit equals the RQ polarity (1 on the first pass, flipping at
- * each wrap). The RQ index in CQEs is in quanta. Called with dev->lock held.
+ * each wrap). The RQ index in CQEs is in quanta. A QP that uses an SRQ (gen3) takes its
+ * WQEs from the SRQ instead (model_srq.c). Called with dev->lock held.
  */
 
 #include <string.h>
@@ -27,6 +28,8 @@ model_rq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mo
 	rte_iova_t iova;
 	uint64_t hdr;
 
+	if (q->use_srq)
+		return model_srq_peek(d, qp_id, q, frag, nfrags, idx, ae);
 	*ae = 0;
 	*nfrags = 0;
 	*idx = e->rq_next;
@@ -83,6 +86,10 @@ model_rq_consume(struct model_qp *q)
 {
 	struct model_qpe *e = q->eng;
 
+	if (q->use_srq) {
+		model_srq_consume(q);
+		return;
+	}
 	e->rq_next += 1u << q->rq_shift;
 	if (e->rq_next >= q->rq.size) {
 		e->rq_next = 0;
@@ -167,7 +174,9 @@ model_rq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_rq_cqe *c)
 		irdma_set(&ext, CQE_EXT_IMMDATA, c->imm);
 		irdma_set(&ext, CQE_EXT_IMMVALID, 1);
 	}
-	if (c->ud || c->imm_valid)
+	if (q->use_srq)
+		model_srq_cqe_fill(q, &cqe, &ext);
+	if (c->ud || c->imm_valid || q->use_srq)
 		(void)model_cq_post_ext(d, q->rx_cq, &cqe, &ext);
 	else
 		(void)model_cq_post(d, q->rx_cq, &cqe);

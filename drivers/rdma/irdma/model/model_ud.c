@@ -9,8 +9,12 @@
  * DETH Q_Key equals the QP's (else it is dropped and counted), takes the next RQ WQE (none:
  * dropped and counted) and completes with an extended CQE carrying the source QPN, MAC,
  * VLAN, IPv4 flag and immediate; its OP is the IBA operation of the opcode (0x04 SEND_ONLY,
- * 0x05 SEND_ONLY_IMM: the 6-bit field cannot hold the UD transport bits). The model places
- * no GRH in front of the payload.
+ * 0x05 SEND_ONLY_IMM: the 6-bit field cannot hold the UD transport bits). As verbs and the
+ * E810 do (the kernel reports the CQE's IPv4 bit as the network header type of the GRH
+ * area), the receive buffer starts with a 40-byte GRH area holding the datagram's IP header
+ * as received: an IPv6 header whole, an IPv4 header in its last 20 bytes (the first 20
+ * zero); the payload follows it, and the completion's length counts the 40 bytes.
+ * A send error puts the QP's send queue in error (verbs SQE; see ud_sq_error()).
  * Called with dev->lock held.
  */
 
@@ -19,6 +23,12 @@
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
+
+/* Ethernet header, 802.1Q tag, IPv4 (no options) and IPv6 header bytes. */
+#define UD_ETH_HLEN	14u
+#define UD_VLAN_HLEN	4u
+#define UD_IPV4_HLEN	20u
+#define UD_IPV6_HLEN	40u
 
 /* Destination addressing of a UD send from its AH. */
 static void
@@ -46,7 +56,20 @@ ud_hdr(struct model_dev *d, const struct model_qp *q, const struct model_ah_view
 		h->dgid[4 * i + 2] = (uint8_t)(ah->dest[i] >> 8);
 		h->dgid[4 * i + 3] = (uint8_t)ah->dest[i];
 	}
-	if (ah->ipv4 != q->ipv4) {
+	if (ah->src[0] | ah->src[1] | ah->src[2] | ah->src[3]) {
+		/* The AH's source address (CREATE_ADDR_HANDLE), in the destination's family. */
+		memset(h->sgid, 0, sizeof(h->sgid));
+		if (ah->ipv4) {
+			h->sgid[10] = 0xff;
+			h->sgid[11] = 0xff;
+		}
+		for (i = ah->ipv4 ? 3 : 0; i < 4; i++) {
+			h->sgid[4 * i] = (uint8_t)(ah->src[i] >> 24);
+			h->sgid[4 * i + 1] = (uint8_t)(ah->src[i] >> 16);
+			h->sgid[4 * i + 2] = (uint8_t)(ah->src[i] >> 8);
+			h->sgid[4 * i + 3] = (uint8_t)ah->src[i];
+		}
+	} else if (ah->ipv4 != q->ipv4) {
 		/* The source must be of the same family: the port's (IPv4) address. */
 		memcpy(h->sgid, d->gid, sizeof(h->sgid));
 	}
@@ -90,6 +113,38 @@ ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct mo
 	return 0;
 }
 
+/*
+ * Retire SQ WQE @p w (taken: @p ret > 0) with a flush CQE of minor @p code. A WQE the fetch
+ * refused cannot be stepped over: the send queue stops at it until the next doorbell.
+ */
+static void
+ud_sq_flush(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct model_wqe *w,
+	    int ret, uint16_t code)
+{
+	model_sq_flush_cqe(d, q, qp_id, w->idx, ret > 0 ? w->op : IRDMA_OP_NOP, code);
+	if (ret > 0)
+		model_sq_tail_update(d, q, w->idx + w->quanta);
+	else
+		q->db = false;
+}
+
+/*
+ * A UD send error: verbs' SQE, as silicon keeps a UD QP running. The AE names the SQ; the
+ * failing WQE completes with the AE's flush code and every WQE posted after it is flushed
+ * (the driver replays the flush from its SQ tail); the receive side keeps working. MODIFY_QP
+ * to RTS resumes the send queue (model_ud_sq_resume).
+ */
+static void
+ud_sq_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct model_wqe *w,
+	    int ret, uint32_t ae)
+{
+	MODEL_INC(d, sq_wqe_errors);
+	MODEL_LOG(DEBUG, d, "UD QP %u: send error AE 0x%x at SQ WQE %u: SQE", qp_id, ae, w->idx);
+	q->eng->ud_sqe = true;
+	model_aeq_post(d, ae, IRDMA_AE_SOURCE_SQ, qp_id, q->compl_ctx);
+	ud_sq_flush(d, qp_id, q, w, ret, (uint16_t)irdma_ae_to_flush_code(ae, NULL));
+}
+
 void
 model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 {
@@ -106,15 +161,56 @@ model_ud_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			q->db = false;
 			return;
 		}
+		if (q->eng->ud_sqe) {
+			/* In SQE every WQE is flushed, not sent. */
+			ud_sq_flush(d, qp_id, q, w, ret, IRDMA_FLUSH_GENERAL_ERR);
+			continue;
+		}
 		if (ret > 0)
 			ae = ud_send(d, qp_id, q, w);
 		if (ae != 0) {
-			MODEL_INC(d, sq_wqe_errors);
-			model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_SQ);
-			return;
+			ud_sq_error(d, qp_id, q, w, ret, ae);
+			continue;
 		}
 		model_sq_cqe(d, qp_id, w);
 	}
+}
+
+void
+model_ud_sq_resume(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_wqe *w;
+	uint32_t ae;
+	int ret;
+
+	if (q->eng == NULL || !q->eng->ud_sqe)
+		return;
+	w = &q->eng->w[0];
+	/* WRs posted while in SQE are flushed, as verbs says. */
+	do {
+		ret = model_sq_fetch(d, qp_id, q, w, &ae);
+		if (ret > 0)
+			ud_sq_flush(d, qp_id, q, w, ret, IRDMA_FLUSH_GENERAL_ERR);
+	} while (ret > 0);
+	q->eng->ud_sqe = false;
+	q->eng->sq_flush_done = false;
+	MODEL_LOG(DEBUG, d, "UD QP %u: SQE -> RTS", qp_id);
+}
+
+/*
+ * The GRH area of a datagram received in d->rx (the frame the engine is handling): its IP
+ * header, IPv4 right-aligned in the 40 bytes.
+ */
+static void
+ud_grh(const struct model_dev *d, const struct model_pkt_hdr *h, uint8_t grh[MODEL_UD_GRH_LEN])
+{
+	uint32_t off = UD_ETH_HLEN + (h->has_vlan ? UD_VLAN_HLEN : 0);
+
+	memset(grh, 0, MODEL_UD_GRH_LEN);
+	if (h->ipv4)
+		memcpy(grh + MODEL_UD_GRH_LEN - UD_IPV4_HLEN, d->rx + off, UD_IPV4_HLEN);
+	else
+		memcpy(grh, d->rx + off, UD_IPV6_HLEN);
 }
 
 void
@@ -122,6 +218,7 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
 {
 	struct model_frag frag[MODEL_MAX_FRAGS];
+	uint8_t grh[MODEL_UD_GRH_LEN];
 	struct model_rq_cqe c;
 	uint32_t idx, ae;
 	uint8_t nfrags;
@@ -144,12 +241,15 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_RQ);
 		return;
 	}
-	if (len > model_frags_len(frag, nfrags)) {
-		/* The datagram does not fit: dropped, the RQ WQE stays. */
+	if ((uint64_t)len + MODEL_UD_GRH_LEN > model_frags_len(frag, nfrags)) {
+		/* The GRH area and the datagram do not fit: dropped, the RQ WQE stays. */
 		MODEL_INC(d, rx_len_drops);
 		return;
 	}
-	ae = model_scatter(d, q, frag, nfrags, 0, payload, len);
+	ud_grh(d, h, grh);
+	ae = model_scatter(d, q, frag, nfrags, 0, grh, MODEL_UD_GRH_LEN);
+	if (ae == 0)
+		ae = model_scatter(d, q, frag, nfrags, MODEL_UD_GRH_LEN, payload, len);
 	if (ae != 0) {
 		model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_RQ);
 		return;
@@ -158,7 +258,7 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	MODEL_INC(d, in_rdma_sends);
 	memset(&c, 0, sizeof(c));
 	c.idx = idx;
-	c.len = len;
+	c.len = len + MODEL_UD_GRH_LEN;
 	/* The CQE's 6-bit OP holds the IBA operation (SEND_ONLY / _IMM), not the UD prefix. */
 	c.op = h->opcode & 0x1fu;
 	c.solicited = h->se;
