@@ -43,6 +43,8 @@ tdev_open(struct tdev *t, const char *devargs)
 
 	memset(t, 0, sizeof(*t));
 	t->id = rdmadev_open(devargs);
+	if (t->id == -EADDRINUSE)
+		return -EADDRINUSE;	/* a UDP wire's address is taken: the caller may try another */
 	TEST_CHECK(t->id >= 0);
 	if (t->id < 0)
 		return -1;

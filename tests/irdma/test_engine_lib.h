@@ -162,6 +162,10 @@ struct tconn {
 
 #define T_POLL_MAX	4000000u
 
+/*
+ * Open a model from @p devargs with a context, two PDs and two CQs. @return 0; -EADDRINUSE
+ * (not a failed check) when its UDP wire's address is taken; -1 after a failed check.
+ */
 int tdev_open(struct tdev *t, const char *devargs);
 void tdev_close(struct tdev *t);
 void tdev_service(struct tdev *a, struct tdev *b);

@@ -9,11 +9,13 @@
  * garbage in the SQ with canaries around the only registered target.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 
@@ -34,22 +36,44 @@ run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults 
 {
 	static char args1[160], args2[160];
 	struct tmr s1, r2, rd1;
-	struct tdev t1, t2;
+	struct tdev t1 = { .id = -1 }, t2 = { .id = -1 };
 	struct tqp a, b;
 	struct tconn c;
 	uint32_t done = 0, rq_seen = 0, k;
 	uint64_t seed = 77;
+	int r1 = 0, r2c = 0;
 
-	snprintf(args1, sizeof(args1), "irdma_model0,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
-		 IRDMA_TEST_MODE, w1);
-	snprintf(args2, sizeof(args2), "irdma_model1,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
-		 IRDMA_TEST_MODE, w2);
 	memset(&s1, 0, sizeof(s1));
 	memset(&r2, 0, sizeof(r2));
 	memset(&rd1, 0, sizeof(rd1));
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	if (tdev_open(&t1, args1) != 0 || tdev_open(&t2, args2) != 0)
+	/*
+	 * A UDP wire's address ("udp:IP") gets a port of its own, tried until one is free: the
+	 * inline and threaded builds of this test may run at the same time.
+	 */
+	for (k = 0; k < 20; k++) {
+		unsigned int port = 20000 + ((unsigned int)getpid() * 7 + k * 131) % 30000;
+
+		snprintf(args1, sizeof(args1), "irdma_model0,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
+			 IRDMA_TEST_MODE, w1);
+		snprintf(args2, sizeof(args2), "irdma_model1,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
+			 IRDMA_TEST_MODE, w2);
+		if (strncmp(w1, "udp:", 4) == 0) {
+			snprintf(args1 + strlen(args1), sizeof(args1) - strlen(args1), ":%u", port);
+			snprintf(args2 + strlen(args2), sizeof(args2) - strlen(args2), ":%u", port);
+		}
+		r1 = tdev_open(&t1, args1);
+		r2c = r1 == 0 ? tdev_open(&t2, args2) : -1;
+		if (r1 != -EADDRINUSE && r2c != -EADDRINUSE)
+			break;
+		tdev_close(&t2);
+		tdev_close(&t1);
+		t1.id = -1;
+		t2.id = -1;
+	}
+	TEST_CHECK(r1 == 0 && r2c == 0);
+	if (r1 != 0 || r2c != 0)
 		goto out;
 	tmr_reg(&t1, NULL, &s1, FAULT_MSGS * FAULT_MAX, ACC_ALL);
 	tmr_reg(&t1, NULL, &rd1, FAULT_MSGS * FAULT_MAX, ACC_ALL);
@@ -266,8 +290,8 @@ test_udp(void)
 		.drop_ppm = 20000, .dup_ppm = 20000, .reorder_ppm = 20000, .seed = 99,
 	};
 
-	run_faults("udp:127.0.0.1:47911", "udp:127.0.0.2:47911", NULL);
-	run_faults("udp:127.0.0.1:47912", "udp:127.0.0.2:47912", &f);
+	run_faults("udp:127.0.0.1", "udp:127.0.0.2", NULL);
+	run_faults("udp:127.0.0.1", "udp:127.0.0.2", &f);
 }
 
 /*
