@@ -315,14 +315,18 @@ test_srq_shared(void)
 		goto out;
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
 	TEST_CHECK_EQ(__atomic_load_n(&srq->obj.users, __ATOMIC_RELAXED), 3);
-	/* post_recv on a QP of an SRQ: it has no RQ */
+	/* post_recv on a QP of an SRQ: it has no RQ (with and without an SGE: -EINVAL) */
 	{
 		struct rdmadev_sge r = sge_of(&m, 32768, 64);
 		struct rdmadev_recv_wr wr = { .wr_id = 1, .sg_list = &r, .num_sge = 1 };
 		int err = 0;
 
 		TEST_CHECK_EQ(rdmadev_post_recv(rb1.qp, &wr, 1, &err), 0);
-		TEST_CHECK(err != 0);
+		TEST_CHECK_EQ(err, -EINVAL);
+		wr.num_sge = 0;
+		err = 0;
+		TEST_CHECK_EQ(rdmadev_post_recv(rb1.qp, &wr, 1, &err), 0);
+		TEST_CHECK_EQ(err, -EINVAL);
 	}
 	e2e_fill(m.buf, 3 * RECV_LEN, 77);
 	/* 40 messages over a 16-WQE ring: 2.5 passes, 8 receives posted ahead at most */

@@ -750,8 +750,12 @@ irdma_uk_post_general(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uin
 	room = IRDMA_SQ_CHUNK_QUANTA - (head & (IRDMA_SQ_CHUNK_QUANTA - 1));
 	nops = p.quanta > room ? room : 0;
 	if (unlikely(((head - tail) & mask) + nops + p.quanta + IRDMA_SQ_FREE_RSVD >
-		     qp->sq.quanta))
-		return irdma_uk_refuse(qp, wr, -ENOMEM, "SQ full");
+		     qp->sq.quanta)) {
+		/* Back-pressure, not bad input: no error line per refused burst. */
+		IRDMA_LOG(DEBUG, qp->hw, "QP %u: send WR 0x%" PRIx64 " waits: SQ full",
+			  qp->qp_id, wr->wr_id);
+		return -ENOMEM;
+	}
 	for (; nops != 0; nops--) {
 		irdma_uk_sq_nop_fill(qp, head, &pol);
 		head = (head + 1) & mask;
@@ -925,10 +929,14 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 	uint16_t i;
 	int ret = 0;
 
-	if (unlikely(!irdma_uk_rq_state_ok(qp))) {
+	if (unlikely(!irdma_uk_rq_state_ok(qp) || qp->srq != NULL)) {
 		if (nb_wrs != 0) {
-			IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv in HW state %u (INIT..SQD only)",
-				  qp->qp_id, qp->hw_state);
+			if (qp->srq != NULL)
+				IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv on a QP that takes its "
+					  "receives from an SRQ (post them to the SRQ)", qp->qp_id);
+			else
+				IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv in HW state %u "
+					  "(INIT..SQD only)", qp->qp_id, qp->hw_state);
 			ret = -EINVAL;
 		}
 		*err = ret;
@@ -948,7 +956,8 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 		}
 		/* One WQE stays free: a full ring must not look empty. */
 		if (unlikely(((head - tail) & mask) + 2 * step > qp->rq.quanta)) {
-			IRDMA_LOG(ERR, qp->hw, "QP %u: recv WR 0x%" PRIx64 " refused: RQ full",
+			/* Back-pressure, not bad input: no error line per refused burst. */
+			IRDMA_LOG(DEBUG, qp->hw, "QP %u: recv WR 0x%" PRIx64 " waits: RQ full",
 				  qp->qp_id, wr->wr_id);
 			ret = -ENOMEM;
 			break;

@@ -71,7 +71,8 @@ irdma_uk_post_srq_recv(void *srq_priv, const struct rdmadev_recv_wr *wrs, uint16
 			break;
 		}
 		if (unlikely(posted - done >= s->max_wr)) {
-			IRDMA_LOG(ERR, s->hw, "SRQ %u: recv WR 0x%" PRIx64 " refused: SRQ full",
+			/* Back-pressure, not bad input: no error line per refused burst. */
+			IRDMA_LOG(DEBUG, s->hw, "SRQ %u: recv WR 0x%" PRIx64 " waits: SRQ full",
 				  s->srq_id, wr->wr_id);
 			ret = -ENOMEM;
 			break;
