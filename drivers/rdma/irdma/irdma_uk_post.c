@@ -603,20 +603,52 @@ irdma_uk_hdr_store(struct irdma_quantum *q, uint64_t hdr)
 	irdma_qw_store(q, QUANTUM_VALID, hdr);
 }
 
-/* The chunk filler (irdma_nop_1): a 1-quantum unsignaled NOP, tracked as nop. */
-static void
-irdma_uk_sq_nop_fill(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
+/*
+ * The chunk filler (irdma_nop_1): a 1-quantum unsignaled NOP at @p idx with polarity @p pol,
+ * tracked as nop. The caller did the WQE's start work (irdma_uk_sq_start) if it is due.
+ */
+static __rte_always_inline void
+irdma_uk_nop_write(struct irdma_qp *qp, uint32_t idx, uint32_t pol)
 {
-	struct irdma_quantum *q;
+	struct irdma_quantum *q = irdma_uk_sq_quantum(qp, idx);
 
-	irdma_uk_sq_start(qp, idx, pol);
-	q = irdma_uk_sq_quantum(qp, idx);
 	q->qw[0] = 0;
 	q->qw[1] = 0;
 	q->qw[2] = 0;
 	irdma_uk_track(&qp->sq_wrtrk[idx], 0, 0, 1, (idx + 1) & (qp->sq.quanta - 1),
 		       RDMADEV_WC_NOP, 0, 1);
-	irdma_uk_hdr_store(q, IRDMA_PREP(SQ_OPCODE, IRDMA_OP_NOP) | IRDMA_PREP(SQ_VALID, *pol));
+	irdma_uk_hdr_store(q, IRDMA_PREP(SQ_OPCODE, IRDMA_OP_NOP) | IRDMA_PREP(SQ_VALID, pol));
+}
+
+/* The chunk filler with the start work of its index (polarity flip, pre-invalidation). */
+static void
+irdma_uk_sq_nop_fill(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
+{
+	irdma_uk_sq_start(qp, idx, pol);
+	irdma_uk_nop_write(qp, idx, *pol);
+}
+
+/*
+ * The fast paths' chunk rule: a WQE of @p quanta at @p h that would cross an 8-quantum
+ * boundary starts at the boundary instead, after 1-quantum NOPs. @return the NOPs needed,
+ * or UINT32_MAX when the fast path cannot place the WQE: the boundary is an index with
+ * start work (a multiple of IRDMA_SQ_CLR_STRIDE, 0 included), or the ring has no room for
+ * the NOPs and the WQE.
+ */
+static __rte_always_inline uint32_t
+irdma_uk_fast_nops(const struct irdma_qp *qp, uint32_t h, uint32_t quanta, uint32_t tail)
+{
+	uint32_t mask = qp->sq.quanta - 1, nops = 0;
+
+	if (unlikely((h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA)) {
+		nops = IRDMA_SQ_CHUNK_QUANTA - (h & (IRDMA_SQ_CHUNK_QUANTA - 1));
+		if ((((h + nops) & mask) & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)
+			return UINT32_MAX;
+	}
+	if (unlikely((h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
+		     ((h - tail) & mask) + nops + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+		return UINT32_MAX;
+	return nops;
 }
 
 /* Body of a FAST_REG: the page list into the MR's PBLE run, then qw0..2 (§1.5). */
@@ -775,7 +807,7 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 			  const struct irdma_uk_fast_op *f, uint32_t *head, uint64_t hdr_burst,
 			  uint32_t tail)
 {
-	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len;
+	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len, nops;
 	struct irdma_quantum *q;
 	uint64_t hdr, remote;
 
@@ -783,10 +815,14 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		return false;
 	len = wr->sg_list[0].length;
 	quanta = irdma_uk_inline_quanta(len);
-	if (unlikely(len > qp->max_inline || (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
-		     (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA ||
-		     ((h - tail) & mask) + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+	if (unlikely(len > qp->max_inline))
 		return false;
+	nops = irdma_uk_fast_nops(qp, h, quanta, tail);
+	if (unlikely(nops == UINT32_MAX))
+		return false;
+	if (unlikely(nops != 0))
+		for (; nops != 0; nops--, h++)
+			irdma_uk_nop_write(qp, h, (uint32_t)IRDMA_GET(SQ_VALID, hdr_burst));
 	q = irdma_uk_sq_quantum(qp, h);
 	remote = f->remote ? UINT64_MAX : 0;
 	q->qw[0] = f->imm ? rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
@@ -818,7 +854,7 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 		   uint64_t hdr_burst, uint32_t tail, uint32_t op_limit)
 {
 	uint32_t op = wr->opcode, flags = wr->flags, nsge = wr->num_sge;
-	uint32_t h = *head, mask = qp->sq.quanta - 1, frags, quanta, len;
+	uint32_t h = *head, mask = qp->sq.quanta - 1, frags, quanta, len, nops;
 	const struct irdma_uk_fast_op *f;
 	struct irdma_sq_wrtrk *t;
 	struct irdma_quantum *q;
@@ -831,11 +867,14 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 		return irdma_uk_post_fast_inline(qp, wr, f, head, hdr_burst, tail);
 	frags = nsge + f->imm;
 	quanta = frags / 2 + 1;
-	if (unlikely(!f->ok || nsge > qp->max_send_sge ||
-		     (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
-		     (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA ||
-		     ((h - tail) & mask) + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+	if (unlikely(!f->ok || nsge > qp->max_send_sge))
 		return false;
+	nops = irdma_uk_fast_nops(qp, h, quanta, tail);
+	if (unlikely(nops == UINT32_MAX))
+		return false;
+	if (unlikely(nops != 0))
+		for (; nops != 0; nops--, h++)
+			irdma_uk_nop_write(qp, h, (uint32_t)IRDMA_GET(SQ_VALID, hdr_burst));
 	q = irdma_uk_sq_quantum(qp, h);
 	remote = f->remote ? UINT64_MAX : 0;
 	if (f->imm)
