@@ -316,6 +316,14 @@ table_init(struct restrack_root *root, enum restrack_type type,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (slots == MAP_FAILED)
 		return -ENOMEM;
+	/*
+	 * A large ID space (the QP space: 2^18 IDs, 4 MB of slots) is looked up at random IDs:
+	 * on 4 KB pages nearly every lookup misses the TLB too. Ask for transparent huge pages
+	 * there (advice only: where THP is off, nothing changes; a page is then 2 MB committed
+	 * at a time, which only spaces of at least that size pay).
+	 */
+	if (t->slots_bytes >= RT_THP_MIN_BYTES)
+		(void)madvise(slots, t->slots_bytes, MADV_HUGEPAGE);
 	tf->slots = slots;
 	blocks = (tf->nb_ids + RT_LEASE_IDS - 1) >> RT_LEASE_SHIFT;
 	t->nb_block_words = (blocks + 63) / 64;

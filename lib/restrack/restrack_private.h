@@ -25,6 +25,7 @@ extern int restrack_logtype;
 
 #define RT_LEASE_IDS	64	/* IDs per lease, and per bit of the used-block map */
 #define RT_LEASE_SHIFT	6	/* log2(RT_LEASE_IDS) */
+#define RT_THP_MIN_BYTES (2u << 20)	/* slot tables this large get MADV_HUGEPAGE */
 
 /* Per type, beyond the lookup part in root->fast.table[type]. */
 struct rt_table {
