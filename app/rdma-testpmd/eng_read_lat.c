@@ -6,6 +6,7 @@
  * read_lat: RDMA READ request/response (perftest's ib_read_lat). The client posts one
  * signaled read and waits for its completion before the next; the server's CPU does nothing.
  * A sample is one request/response, reported whole (RTT factor 1, as perftest does for reads).
+ * atomic_lat (ib_atomic_lat): the same with 8-byte fetch-adds.
  */
 
 #include "testpmd.h"
@@ -40,4 +41,23 @@ const struct tp_engine tp_eng_read_lat = {
 	.rtt_factor = 1,
 	.start = tp_start_none,
 	.step = read_lat_step,
+};
+
+/* atomic_lat: as read_lat, then the fetched values checked (tp_atomic_check). */
+static int
+atomic_lat_step(struct tp_side *s)
+{
+	int rc = read_lat_step(s);
+
+	return rc == 1 && s->role == TP_CLIENT ? tp_atomic_check(s) : rc;
+}
+
+/** Fetch-add request/response (perftest's ib_atomic_lat): 8 bytes, needs device atomics. */
+const struct tp_engine tp_eng_atomic_lat = {
+	.name = "atomic_lat",
+	.kind = TP_LAT,
+	.opcode = RDMADEV_WR_ATOMIC_FA,
+	.rtt_factor = 1,
+	.start = tp_start_none,
+	.step = atomic_lat_step,
 };

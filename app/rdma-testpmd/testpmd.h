@@ -220,6 +220,25 @@ extern const struct tp_engine tp_eng_send_lat;	/**< send/receive ping-pong */
 extern const struct tp_engine tp_eng_write_bw;	/**< RDMA write stream */
 extern const struct tp_engine tp_eng_read_bw;	/**< RDMA read stream */
 extern const struct tp_engine tp_eng_send_bw;	/**< send stream */
+extern const struct tp_engine tp_eng_atomic_lat;	/**< fetch-add request/response */
+extern const struct tp_engine tp_eng_atomic_bw;	/**< fetch-add stream */
+
+/** Size of every atomic operation (bytes): the test size of the atomic engines. */
+#define TP_ATOMIC_SIZE	8u
+
+/** True for the atomic opcodes (their WRs name one 8-byte word, fetched into the SGE). */
+static inline bool
+tp_is_atomic(uint8_t opcode)
+{
+	return opcode == RDMADEV_WR_ATOMIC_FA || opcode == RDMADEV_WR_ATOMIC_CS;
+}
+
+/**
+ * End of an atomic run (client): each QP's fetch-adds of 1 on its own remote word returned
+ * 0, 1, 2 ... in order, so the last old value, in the local word, is the QP's WR count - 1.
+ * @return 1 when every QP's word says so, else the side's failure (logged).
+ */
+int tp_atomic_check(struct tp_side *s);
 
 /** The engine called @p name, or NULL. */
 const struct tp_engine *tp_engine_find(const char *name);

@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -65,14 +66,22 @@ tp_fill_wr(struct tp_side *s, uint32_t i, struct rdmadev_send_wr *wr, struct rdm
 	uint8_t op = s->eng->opcode;
 
 	memset(wr, 0, sizeof(*wr));
-	/* A read lands in the local receive area; everything else leaves the send area. */
-	sge->addr = (uint64_t)(uintptr_t)(op == RDMADEV_WR_RDMA_READ ? tp_recv_area(s, i) :
-					  tp_send_area(s, i));
+	/* A read or an atomic's old value lands in the local receive area; the rest leaves the
+	 * send area. */
+	sge->addr = (uint64_t)(uintptr_t)(op == RDMADEV_WR_RDMA_READ || tp_is_atomic(op) ?
+					  tp_recv_area(s, i) : tp_send_area(s, i));
 	sge->length = s->size;
 	sge->lkey = rdmadev_mr_lkey(s->mr);
 	wr->sg_list = sge;
 	wr->num_sge = 1;
 	wr->opcode = op;
+	if (tp_is_atomic(op)) {
+		/* add 1 to the word at the start of the peer's area for this QP */
+		wr->atomic.remote_addr = s->remote[i].addr;
+		wr->atomic.rkey = s->remote[i].rkey;
+		wr->atomic.compare_add = 1;
+		return;
+	}
 	if (op != RDMADEV_WR_RDMA_READ && s->size <= s->cfg->inline_size)
 		wr->flags |= RDMADEV_SEND_INLINE;
 	if (op == RDMADEV_WR_RDMA_WRITE || op == RDMADEV_WR_RDMA_READ) {
@@ -306,6 +315,23 @@ tp_stream_step(struct tp_side *s)
 			return s->error;
 	}
 	return s->ccnt == s->iters * s->nb_qps ? 1 : 0;
+}
+
+int
+tp_atomic_check(struct tp_side *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nb_qps; i++) {
+		uint64_t got = *(const volatile uint64_t *)(const void *)tp_recv_area(s, i);
+
+		if (s->qp_posted[i] != 0 && got != s->qp_posted[i] - 1)
+			return tp_side_fail(s, -EIO, "atomic check: QP %u's last fetch-add returned "
+					    "%" PRIu64 ", not %" PRIu64 " (its fetch-adds of 1 so far "
+					    "- 1)", rdmadev_qp_num(s->qp[i]), got,
+					    s->qp_posted[i] - 1);
+	}
+	return 1;
 }
 
 int

@@ -31,6 +31,7 @@
 static const struct tp_engine *const tp_engines[] = {
 	&tp_eng_write_lat, &tp_eng_read_lat, &tp_eng_send_lat,
 	&tp_eng_write_bw, &tp_eng_read_bw, &tp_eng_send_bw,
+	&tp_eng_atomic_lat, &tp_eng_atomic_bw,
 };
 
 const struct tp_engine *
@@ -354,7 +355,9 @@ tp_explain(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, int rc)
 static int
 tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 {
-	uint32_t size = t->cfg.sweep ? t->cfg.size_min : t->cfg.size, step = 0;
+	bool atomic = tp_is_atomic(eng->opcode);
+	uint32_t size = atomic ? TP_ATOMIC_SIZE : t->cfg.sweep ? t->cfg.size_min : t->cfg.size;
+	uint32_t step = 0;
 	unsigned int i;
 	int rc = 0;
 
@@ -379,7 +382,7 @@ tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 				tp_barrier_abort(t);
 			break;
 		}
-		if (!t->cfg.sweep || size >= t->cfg.size_max)
+		if (!t->cfg.sweep || atomic || size >= t->cfg.size_max)
 			break;
 		size *= 2;
 	}

@@ -189,6 +189,24 @@ tp_area_size(const struct tp_config *cfg)
 	return largest + (cfg->conn == RDMADEV_QPT_UD ? TP_UD_GRH : 0);
 }
 
+/* The test runs an atomic engine. */
+static bool
+tp_config_atomic(const struct tp_config *cfg)
+{
+	const struct tp_engine *e = tp_engine_find(cfg->test);
+
+	return e != NULL && tp_is_atomic(e->opcode);
+}
+
+/* Rights of the buffer and the QPs: remote writes and reads, and atomics for atomic tests. */
+static uint32_t
+tp_remote_access(const struct tp_config *cfg)
+{
+	return RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
+	       RDMADEV_ACCESS_REMOTE_READ |
+	       (tp_config_atomic(cfg) ? RDMADEV_ACCESS_REMOTE_ATOMIC : 0);
+}
+
 static int
 tp_check(struct tp_side *s, int rc, const char *what)
 {
@@ -209,6 +227,10 @@ tp_side_objects(struct tp_side *s)
 	int rc;
 
 	rc = tp_check(s, rdmadev_info_get(s->dev_id, &info), "rdmadev_info_get");
+	if (rc == 0 && tp_config_atomic(cfg) && !(info.capa & RDMADEV_CAPA_ATOMICS))
+		return tp_side_fail(s, -ENOTSUP, "%s needs a device with remote atomics "
+				    "(RDMADEV_CAPA_ATOMICS: the device model with gen=3; E810 has "
+				    "none)", cfg->test);
 	if (rc == 0 && cfg->inline_size > info.max_inline)
 		return tp_side_fail(s, -EINVAL, "inline %u exceeds the device's %u bytes",
 				    cfg->inline_size, info.max_inline);
@@ -236,8 +258,7 @@ tp_side_objects(struct tp_side *s)
 	ma.addr = s->buf;
 	ma.length = s->buf_len;
 	ma.iova = (uint64_t)(uintptr_t)s->buf;
-	ma.access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
-		    RDMADEV_ACCESS_REMOTE_READ;
+	ma.access = tp_remote_access(cfg);
 	rc = tp_check(s, rdmadev_mr_reg(s->pd, &ma, &s->mr), "rdmadev_mr_reg");
 	qa.pd = s->pd;
 	qa.send_cq = s->scq;
@@ -268,8 +289,7 @@ tp_qp_init(struct tp_side *s, uint32_t i)
 		a.qkey = TP_QKEY;
 		mask |= RDMADEV_QP_QKEY;
 	} else {
-		a.qp_access_flags = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
-				    RDMADEV_ACCESS_REMOTE_READ;
+		a.qp_access_flags = tp_remote_access(s->cfg);
 		mask |= RDMADEV_QP_ACCESS_FLAGS;
 	}
 	return tp_check(s, rdmadev_qp_modify(s->qp[i], &a, mask | RDMADEV_QP_STATE),
