@@ -629,26 +629,30 @@ irdma_uk_sq_nop_fill(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
 }
 
 /*
- * The fast paths' chunk rule: a WQE of @p quanta at @p h that would cross an 8-quantum
- * boundary starts at the boundary instead, after 1-quantum NOPs. @return the NOPs needed,
- * or UINT32_MAX when the fast path cannot place the WQE: the boundary is an index with
- * start work (a multiple of IRDMA_SQ_CLR_STRIDE, 0 included), or the ring has no room for
- * the NOPs and the WQE.
+ * Where the fast paths put a WQE of @p quanta that would start at @p at (the chunk rule): at
+ * @p at, or at the next 8-quantum boundary after 1-quantum NOPs, which this writes (polarity
+ * from @p hdr_burst). @return that index, or UINT32_MAX, with nothing written, when the fast
+ * path cannot place the WQE: @p at or that boundary is an index with start work (a multiple
+ * of IRDMA_SQ_CLR_STRIDE, 0 included), or the ring has no room for the NOPs and the WQE.
  */
 static __rte_always_inline uint32_t
-irdma_uk_fast_nops(const struct irdma_qp *qp, uint32_t h, uint32_t quanta, uint32_t tail)
+irdma_uk_fast_place(struct irdma_qp *qp, uint32_t at, uint32_t quanta, uint32_t tail,
+		    uint64_t hdr_burst)
 {
 	uint32_t mask = qp->sq.quanta - 1, nops = 0;
 
-	if (unlikely((h & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA)) {
-		nops = IRDMA_SQ_CHUNK_QUANTA - (h & (IRDMA_SQ_CHUNK_QUANTA - 1));
-		if ((((h + nops) & mask) & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)
+	if (unlikely((at & (IRDMA_SQ_CHUNK_QUANTA - 1)) + quanta > IRDMA_SQ_CHUNK_QUANTA)) {
+		nops = IRDMA_SQ_CHUNK_QUANTA - (at & (IRDMA_SQ_CHUNK_QUANTA - 1));
+		if ((((at + nops) & mask) & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)
 			return UINT32_MAX;
 	}
-	if (unlikely((h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
-		     ((h - tail) & mask) + nops + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
+	if (unlikely((at & (IRDMA_SQ_CLR_STRIDE - 1)) == 0 ||
+		     ((at - tail) & mask) + nops + quanta + IRDMA_SQ_FREE_RSVD > mask + 1))
 		return UINT32_MAX;
-	return nops;
+	if (unlikely(nops != 0))
+		for (; nops != 0; nops--, at++)
+			irdma_uk_nop_write(qp, at, (uint32_t)IRDMA_GET(SQ_VALID, hdr_burst));
+	return at;
 }
 
 /* Body of a FAST_REG: the page list into the MR's PBLE run, then qw0..2 (§1.5). */
@@ -807,7 +811,7 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 			  const struct irdma_uk_fast_op *f, uint32_t *head, uint64_t hdr_burst,
 			  uint32_t tail)
 {
-	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len, nops;
+	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len;
 	struct irdma_quantum *q;
 	uint64_t hdr, remote;
 
@@ -817,12 +821,9 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	quanta = irdma_uk_inline_quanta(len);
 	if (unlikely(len > qp->max_inline))
 		return false;
-	nops = irdma_uk_fast_nops(qp, h, quanta, tail);
-	if (unlikely(nops == UINT32_MAX))
+	h = irdma_uk_fast_place(qp, h, quanta, tail, hdr_burst);
+	if (unlikely(h == UINT32_MAX))
 		return false;
-	if (unlikely(nops != 0))
-		for (; nops != 0; nops--, h++)
-			irdma_uk_nop_write(qp, h, (uint32_t)IRDMA_GET(SQ_VALID, hdr_burst));
 	q = irdma_uk_sq_quantum(qp, h);
 	remote = f->remote ? UINT64_MAX : 0;
 	q->qw[0] = f->imm ? rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
@@ -854,7 +855,7 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 		   uint64_t hdr_burst, uint32_t tail, uint32_t op_limit)
 {
 	uint32_t op = wr->opcode, flags = wr->flags, nsge = wr->num_sge;
-	uint32_t h = *head, mask = qp->sq.quanta - 1, frags, quanta, len, nops;
+	uint32_t h = *head, mask = qp->sq.quanta - 1, frags, quanta, len;
 	const struct irdma_uk_fast_op *f;
 	struct irdma_sq_wrtrk *t;
 	struct irdma_quantum *q;
@@ -869,12 +870,9 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 	quanta = frags / 2 + 1;
 	if (unlikely(!f->ok || nsge > qp->max_send_sge))
 		return false;
-	nops = irdma_uk_fast_nops(qp, h, quanta, tail);
-	if (unlikely(nops == UINT32_MAX))
+	h = irdma_uk_fast_place(qp, h, quanta, tail, hdr_burst);
+	if (unlikely(h == UINT32_MAX))
 		return false;
-	if (unlikely(nops != 0))
-		for (; nops != 0; nops--, h++)
-			irdma_uk_nop_write(qp, h, (uint32_t)IRDMA_GET(SQ_VALID, hdr_burst));
 	q = irdma_uk_sq_quantum(qp, h);
 	remote = f->remote ? UINT64_MAX : 0;
 	if (f->imm)
