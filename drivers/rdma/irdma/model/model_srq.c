@@ -164,6 +164,20 @@ model_op_create_srq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 		  s.size, IRDMA_QUANTUM_SIZE << s.shift, s.limit, s.armed ? " (armed)" : "");
 }
 
+/* The SRQ a MODIFY or DESTROY names, which must exist. @return 0 or the minor code. */
+static uint16_t
+srq_existing(struct model_dev *d, uint32_t id, struct model_srq_rec *s, rte_iova_t *e)
+{
+	uint16_t minor;
+
+	if (!d->fpm_committed)
+		return IRDMA_MODEL_MIN_NO_FPM;
+	minor = srq_load(d, id, s, e);
+	if (minor != 0)
+		return minor;
+	return s->valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ;
+}
+
 void
 model_op_modify_srq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
@@ -171,9 +185,7 @@ model_op_modify_srq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	struct model_srq_rec s;
 	rte_iova_t e;
 
-	if (model_refuse(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
-	    model_refuse(r, srq_load(d, id, &s, &e)) ||
-	    model_refuse(r, s.valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
+	if (model_refuse(r, srq_existing(d, id, &s, &e)) ||
 	    model_refuse(r, srq_limit(w, &s)) ||
 	    model_refuse(r, srq_store(d, e, &s)))
 		return;
@@ -187,9 +199,7 @@ model_op_destroy_srq(struct model_dev *d, const struct irdma_cqp_wqe *w, struct 
 	struct model_srq_rec s;
 	rte_iova_t e;
 
-	if (model_refuse(r, d->fpm_committed ? 0 : IRDMA_MODEL_MIN_NO_FPM) ||
-	    model_refuse(r, srq_load(d, id, &s, &e)) ||
-	    model_refuse(r, s.valid ? 0 : IRDMA_MODEL_MIN_NO_OBJ) ||
+	if (model_refuse(r, srq_existing(d, id, &s, &e)) ||
 	    model_refuse(r, s.users == 0 ? 0 : IRDMA_MODEL_MIN_BAD_STATE))
 		return;
 	memset(&s, 0, sizeof(s));
