@@ -252,6 +252,74 @@ test_rc_opcodes_two_devs(void)
 }
 
 /* A connected RC pair on @p d with connection @p c (NULL: default). */
+static int pair_up(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b,
+		   const struct e2e_conn *c);
+static void pair_down(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b);
+
+/*
+ * FAST_REG with 4 KB, 2 MB and 1 GB pages (HPAGESIZE 0, 1, 2: the 1 GB code sets bit 47,
+ * which is IMMDATAFLAG on data WQEs): one page covering a registered buffer, then an RDMA
+ * WRITE through the new key, the bytes checked.
+ */
+static void
+test_fast_reg_page_sizes(void)
+{
+	static const uint8_t shifts[] = { 12, 21, 30 };
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_mr *fmr = NULL;
+	struct e2e_mr src, dst;
+	unsigned int k;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2efr")) != 0)
+		goto out;
+	e2e_mr_reg(&d, NULL, &src, 4096, E2E_ACC_ALL);
+	e2e_mr_reg(&d, NULL, &dst, 4096, E2E_ACC_ALL);
+	TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(d.pd, 1, &fmr), 0);
+	if (src.mr == NULL || dst.mr == NULL || fmr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+		goto out;
+	for (k = 0; k < RTE_DIM(shifts); k++) {
+		uint64_t iova = rte_mem_virt2iova(dst.buf), page = iova &
+				~((UINT64_C(1) << shifts[k]) - 1);
+		struct rdmadev_send_wr wr;
+		struct rdmadev_sge sg = sge_of(&src, 0, 4096);
+
+		e2e_wr_init(&wr, 10 + k, RDMADEV_WR_FAST_REG, NULL, 0);
+		wr.fast_reg.mr = fmr;
+		wr.fast_reg.page_list = &page;
+		wr.fast_reg.nb_pages = 1;
+		wr.fast_reg.page_shift = shifts[k];
+		/* a VA-based region whose VA is the IOVA: the buffer sits at its own address */
+		wr.fast_reg.iova = page;
+		wr.fast_reg.length = (uint32_t)(iova - page) + 4096;
+		wr.fast_reg.access = E2E_ACC_ALL;
+		wr.fast_reg.key = (uint8_t)(0x40 + k);
+		e2e_send(&b, &wr);
+		e2e_expect(&d.scq, 10 + k, RDMADEV_WC_SUCCESS, RDMADEV_WC_REG_MR);
+		e2e_fill(src.buf, 4096, 20 + k);
+		memset(dst.buf, 0, 4096);
+		e2e_wr_init(&wr, 20 + k, RDMADEV_WR_RDMA_WRITE, &sg, 1);
+		wr.rdma.remote_addr = iova;
+		wr.rdma.rkey = rdmadev_mr_rkey(fmr);
+		e2e_send(&a, &wr);
+		e2e_expect(&d.scq, 20 + k, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+		TEST_CHECK(memcmp(dst.buf, src.buf, 4096) == 0);
+		/* LOCAL_INV, so the next FAST_REG finds the region invalid */
+		e2e_wr_init(&wr, 30 + k, RDMADEV_WR_LOCAL_INV, NULL, 0);
+		wr.invalidate_rkey = rdmadev_mr_rkey(fmr);
+		e2e_send(&b, &wr);
+		e2e_expect(&d.scq, 30 + k, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
+	}
+out:
+	pair_down(&d, &a, &b);
+	if (fmr != NULL)
+		TEST_CHECK_EQ(rdmadev_mr_dereg(fmr), 0);
+	e2e_mr_dereg(&src);
+	e2e_mr_dereg(&dst);
+	e2e_dev_close(&d);
+}
+
+/* A connected RC pair on @p d with connection @p c (NULL: default). */
 static int
 pair_up(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b, const struct e2e_conn *c)
 {
@@ -753,6 +821,7 @@ main(int argc, char **argv)
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_rc_opcodes_one_dev);
 	TEST_RUN(test_rc_opcodes_two_devs);
+	TEST_RUN(test_fast_reg_page_sizes);
 	TEST_RUN(test_read_sizes_mtus);
 	TEST_RUN(test_inline_and_sges);
 	TEST_RUN(test_order_unsignaled_fence);

@@ -189,7 +189,9 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 	*slots = 0;
 	w->quanta = 1;
 	if (!op_has_data(w->op)) {
-		if (irdma_get(wqe, SQ_INLINEDATAFLAG) || irdma_get(wqe, SQ_IMMDATAFLAG))
+		/* FAST_REG's HPAGESIZE (47:46) shares bit 47 with IMMDATAFLAG (1 GB pages). */
+		if (irdma_get(wqe, SQ_INLINEDATAFLAG) ||
+		    (w->op != IRDMA_OP_FAST_REGISTER && irdma_get(wqe, SQ_IMMDATAFLAG)))
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP)
 			return sq_decode_atomic(wqe, w);
