@@ -74,6 +74,7 @@ struct tp_config {
 	bool histogram;			/**< draw the latency histogram after each row */
 	bool verbose;			/**< print the teardown's leak count and the setup */
 	bool no_peak;			/**< skip the BW peak (perftest -N) */
+	bool atomic_cas;		/**< atomic tests: compare-and-swap, not fetch-and-add */
 	char model_mode[8];		/**< device model: "inline" or "thread" */
 	int lcore_client;		/**< lcore of the client side (-1: main) */
 	int lcore_server;		/**< lcore of the server side (-1: main, interleaved) */
@@ -234,8 +235,9 @@ tp_is_atomic(uint8_t opcode)
 }
 
 /**
- * End of an atomic run (client): each QP's fetch-adds of 1 on its own remote word returned
- * 0, 1, 2 ... in order, so the last old value, in the local word, is the QP's WR count - 1.
+ * End of an atomic run (client): each QP's atomics on its own remote word (fetch-adds of 1,
+ * or compare-and-swaps of k for k + 1 by the QP's k-th WR) returned 0, 1, 2 ... in order, so
+ * the last old value, in the local word, is the QP's WR count - 1.
  * @return 1 when every QP's word says so, else the side's failure (logged).
  */
 int tp_atomic_check(struct tp_side *s);

@@ -60,8 +60,10 @@ tp_poll_byte(struct tp_side *s, uint32_t i)
 	return *p;
 }
 
+/* WR @p seq of QP @p i (its 0-based count of WRs). */
 static void
-tp_fill_wr(struct tp_side *s, uint32_t i, struct rdmadev_send_wr *wr, struct rdmadev_sge *sge)
+tp_fill_wr(struct tp_side *s, uint32_t i, uint64_t seq, struct rdmadev_send_wr *wr,
+	   struct rdmadev_sge *sge)
 {
 	uint8_t op = s->eng->opcode;
 
@@ -76,10 +78,19 @@ tp_fill_wr(struct tp_side *s, uint32_t i, struct rdmadev_send_wr *wr, struct rdm
 	wr->num_sge = 1;
 	wr->opcode = op;
 	if (tp_is_atomic(op)) {
-		/* add 1 to the word at the start of the peer's area for this QP */
+		/*
+		 * The word at the start of the peer's area for this QP: add 1, or swap in k + 1
+		 * where it holds k, for the QP's k-th WR (the responder executes them in order).
+		 */
 		wr->atomic.remote_addr = s->remote[i].addr;
 		wr->atomic.rkey = s->remote[i].rkey;
-		wr->atomic.compare_add = 1;
+		if (s->cfg->atomic_cas) {
+			wr->opcode = RDMADEV_WR_ATOMIC_CS;
+			wr->atomic.compare_add = seq;
+			wr->atomic.swap = seq + 1;
+		} else {
+			wr->atomic.compare_add = 1;
+		}
 		return;
 	}
 	if (op != RDMADEV_WR_RDMA_READ && s->size <= s->cfg->inline_size)
@@ -106,8 +117,8 @@ tp_post(struct tp_side *s, uint32_t i, uint32_t n, bool signal_all)
 
 	n = RTE_MIN(n, (uint32_t)TP_MAX_POST_LIST);
 	for (k = 0; k < n; k++) {
-		tp_fill_wr(s, i, &wrs[k], &sges[k]);
 		pos = s->qp_posted[i] + k;
+		tp_fill_wr(s, i, pos, &wrs[k], &sges[k]);
 		covered++;
 		if ((pos + 1) % cq_mod == 0 || pos + 1 == s->iters) {
 			wrs[k].flags |= RDMADEV_SEND_SIGNALED;
@@ -326,10 +337,9 @@ tp_atomic_check(struct tp_side *s)
 		uint64_t got = *(const volatile uint64_t *)(const void *)tp_recv_area(s, i);
 
 		if (s->qp_posted[i] != 0 && got != s->qp_posted[i] - 1)
-			return tp_side_fail(s, -EIO, "atomic check: QP %u's last fetch-add returned "
-					    "%" PRIu64 ", not %" PRIu64 " (its fetch-adds of 1 so far "
-					    "- 1)", rdmadev_qp_num(s->qp[i]), got,
-					    s->qp_posted[i] - 1);
+			return tp_side_fail(s, -EIO, "atomic check: QP %u's last atomic returned "
+					    "%" PRIu64 ", not %" PRIu64 " (its count of atomics - 1)",
+					    rdmadev_qp_num(s->qp[i]), got, s->qp_posted[i] - 1);
 	}
 	return 1;
 }

@@ -31,6 +31,7 @@ enum tp_knob_kind {
 	TK_MODEL,	/**< inline or thread */
 	TK_LCORES,	/**< C or C,S */
 	TK_U16,		/**< port number */
+	TK_ATOMIC,	/**< FETCH_AND_ADD or CMP_AND_SWAP */
 };
 
 /** One knob. */
@@ -46,7 +47,8 @@ struct tp_knob {
 #define K(n, k, m, lo, hi, h) { n, k, offsetof(struct tp_config, m), lo, hi, h }
 
 static const struct tp_knob tp_knobs[] = {
-	K("test", TK_TEST, test, 0, 0, "engine: write_lat read_lat send_lat write_bw read_bw send_bw"),
+	K("test", TK_TEST, test, 0, 0,
+	  "engine: write_lat read_lat send_lat write_bw read_bw send_bw atomic_lat atomic_bw"),
 	K("size", TK_SIZE, size, 1, TP_MAX_SIZE, "message size in bytes (K, M suffixes)"),
 	K("size_min", TK_SIZE, size_min, 1, TP_MAX_SIZE, "sweep: first size"),
 	K("size_max", TK_SIZE, size_max, 1, TP_MAX_SIZE, "sweep: last size"),
@@ -56,6 +58,8 @@ static const struct tp_knob tp_knobs[] = {
 	K("qps", TK_U32, qps, 1, TP_MAX_QPS, "QPs per side (BW tests)"),
 	K("inline", TK_SIZE, inline_size, 0, 1024, "largest message sent inline (0: none)"),
 	K("conn", TK_CONN, conn, 0, 0, "transport: RC or UD (UD: send tests only)"),
+	K("atomic_type", TK_ATOMIC, atomic_cas, 0, 0,
+	  "atomic tests: FETCH_AND_ADD or CMP_AND_SWAP"),
 	K("tx_depth", TK_U32, tx_depth, 1, 32768, "outstanding send WRs per QP (BW)"),
 	K("rx_depth", TK_U32, rx_depth, 1, 32768, "posted receives per QP"),
 	K("post_list", TK_U32, post_list, 1, 512, "WRs per post call (burst)"),
@@ -204,6 +208,14 @@ tp_knob_apply(struct tp_config *cfg, const struct tp_knob *k, const char *v)
 			return -EINVAL;
 		snprintf(cfg->test, sizeof(cfg->test), "%s", v);
 		return 0;
+	case TK_ATOMIC:
+		if (strcasecmp(v, "FETCH_AND_ADD") == 0)
+			cfg->atomic_cas = false;
+		else if (strcasecmp(v, "CMP_AND_SWAP") == 0)
+			cfg->atomic_cas = true;
+		else
+			return -EINVAL;
+		return 0;
 	case TK_CONN:
 		if (strcasecmp(v, "RC") == 0)
 			cfg->conn = RDMADEV_QPT_RC;
@@ -280,6 +292,9 @@ tp_knob_print(const struct tp_config *cfg, const struct tp_knob *k, FILE *f)
 		break;
 	case TK_CONN:
 		fprintf(f, "%-10s", rdmadev_qp_type_name(cfg->conn));
+		break;
+	case TK_ATOMIC:
+		fprintf(f, "%-10s", cfg->atomic_cas ? "CMP_AND_SWAP" : "FETCH_AND_ADD");
 		break;
 	case TK_MTU:
 		fprintf(f, "%-10u", 128u << cfg->mtu);
@@ -368,6 +383,8 @@ tp_usage(FILE *f, const char *prog)
 		"usage: %s [EAL options] -- [options]\n"
 		"\n"
 		"  -e, --test NAME         write_lat (default) read_lat send_lat write_bw read_bw send_bw\n"
+		"                          atomic_lat atomic_bw (devices with atomics)\n"
+		"  -A, --atomic-type T     FETCH_AND_ADD (default) or CMP_AND_SWAP (atomic tests)\n"
 		"  -s, --size BYTES        message size (K and M suffixes), default 2\n"
 		"  -a, --all               sweep powers of two, 2 B .. 8 MiB\n"
 		"      --size-min BYTES    sweep from (with -a)\n"
@@ -417,6 +434,7 @@ static const struct option tp_long_opts[] = {
 	{ "qps", required_argument, NULL, 'q' },
 	{ "inline", required_argument, NULL, 'I' },
 	{ "conn", required_argument, NULL, 'c' },
+	{ "atomic-type", required_argument, NULL, 'A' },
 	{ "tx-depth", required_argument, NULL, 't' },
 	{ "rx-depth", required_argument, NULL, 'r' },
 	{ "post-list", required_argument, NULL, 'l' },
@@ -455,6 +473,7 @@ tp_opt_knob(int c)
 	case 'q': return "qps";
 	case 'I': return "inline";
 	case 'c': return "conn";
+	case 'A': return "atomic_type";
 	case 't': return "tx_depth";
 	case 'r': return "rx_depth";
 	case 'l': return "post_list";
@@ -558,7 +577,7 @@ tp_parse_args(struct tp_config *cfg, int argc, char **argv, FILE *err)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:s:an:D:q:I:c:t:r:l:Q:m:NHp:ivh", tp_long_opts,
+	while ((c = getopt_long(argc, argv, ":e:s:an:D:q:I:c:A:t:r:l:Q:m:NHp:ivh", tp_long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tp_usage(stdout, argv[0]);

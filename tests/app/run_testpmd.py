@@ -302,11 +302,16 @@ def mode_engines(t, binary, src):
                 t.note(err[-1500:])
     # Atomics (a gen3 model; E810 has none): 8 bytes whatever the sweep, and the app checks
     # that each QP's fetch-adds returned 0, 1, 2 ... (it fails otherwise).
+    bw_extra = ['-q', '2', '-l', '4', '-Q', '8', '-t', '64']
     for name, hdr, extra, msgs in [
             ('atomic_lat', LAT_HDR, [], 200),
-            ('atomic_bw', BW_HDR, ['-q', '2', '-l', '4', '-Q', '8', '-t', '64'], 2000)]:
-        rc, out, err = run(binary, 'ea', ['-e', name, '-a', '-n', str(msgs // (2 if extra else 1)),
+            ('atomic_lat', LAT_HDR, ['-A', 'CMP_AND_SWAP'], 200),
+            ('atomic_bw', BW_HDR, bw_extra, 2000),
+            ('atomic_bw', BW_HDR, bw_extra + ['-A', 'CMP_AND_SWAP'], 2000)]:
+        qps = 2 if '-q' in extra else 1
+        rc, out, err = run(binary, 'ea', ['-e', name, '-a', '-n', str(msgs // qps),
                                           '--dev', 'irdma_model0,gen=3'] + extra)
+        name = '%s %s' % (name, ' '.join(extra[-2:]) if '-A' in extra else 'FETCH_AND_ADD')
         t.ok(rc == 0, '%s on a gen3 model exits 0 (rc %s)' % (name, rc))
         rows = table(out, hdr)
         if hdr == LAT_HDR:
