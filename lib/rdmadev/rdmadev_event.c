@@ -135,6 +135,18 @@ rdmadev_event_process(struct rdmadev *dev)
 	return rc;
 }
 
+void
+rdmadev_event_drain(struct rdmadev *dev)
+{
+	struct rdmadev_events *ev = dev->events;
+
+	/* relaxed: only this thread's own store (while it processes) can make both true */
+	if (ev == NULL || (__atomic_load_n(&ev->processing, __ATOMIC_RELAXED) &&
+			   pthread_equal(ev->process_thread, pthread_self())))
+		return;
+	(void)rdmadev_event_process(dev);
+}
+
 static void
 rdmadev_event_intr(void *arg)
 {

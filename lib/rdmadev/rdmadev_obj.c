@@ -330,6 +330,15 @@ rdmadev_obj_end_destroy(struct rdmadev_obj *obj, int rc)
 		__atomic_store_n(&obj->users, 0, __ATOMIC_RELEASE);
 		return rdmadev_fail(dev, rc, true);
 	}
+	/*
+	 * The hardware may still hold events for the object that its driver has not read (a
+	 * QP's AE raised just before the destroy). Read them now, while the object is hidden
+	 * and keeps its ID: they are dropped, and none can reach a new object that gets the ID
+	 * (and perhaps the same driver memory, so that even the context check would pass).
+	 */
+	if (obj->type == RDMADEV_OBJ_QP || obj->type == RDMADEV_OBJ_CQ ||
+	    obj->type == RDMADEV_OBJ_SRQ)
+		rdmadev_event_drain(dev);
 	/* begin_del drained every reporter: no event can name the object any more */
 	rdmadev_event_purge(obj);
 	restrack_commit_del(&obj->res);

@@ -78,6 +78,14 @@ int rdmadev_event_start(struct rdmadev *dev);
 void rdmadev_event_stop(struct rdmadev *dev);
 void rdmadev_event_purge(struct rdmadev_obj *obj);
 
+/**
+ * Run the driver's event processing once, so that hardware events it has not read yet are
+ * read now; a no-op on the thread that is processing events (a destroy from a callback).
+ * Called while a destroyed object is hidden but still owns its ID: events for it are then
+ * dropped, and none can reach a new object that reuses the ID.
+ */
+void rdmadev_event_drain(struct rdmadev *dev);
+
 /* Restrack type of an object kind (RESTRACK_MAX for AH, which has none). */
 enum restrack_type rdmadev_obj_restrack_type(enum rdmadev_obj_type type);
 

@@ -815,17 +815,25 @@ td_log_stop(void)
 	return td_log_buf;
 }
 
-int
-td_event_raise(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
-	       uint32_t id, uint32_t code)
+static struct td_dev *
+td_of(int16_t dev_id)
 {
 	struct rdmadev *dev = rdmadev_get(dev_id);
-	struct td_dev *td;
-	int rc = 0;
 
 	if (dev == NULL || dev->drv->ops->event_process != td_event_process)
+		return NULL;
+	return dev->dev_private;
+}
+
+int
+td_event_stage(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
+	       uint32_t id, uint32_t code)
+{
+	struct td_dev *td = td_of(dev_id);
+	int rc = 0;
+
+	if (td == NULL)
 		return -EINVAL;
-	td = dev->dev_private;
 	pthread_mutex_lock(&td->ev_lock);
 	if (td->nb_ev == TD_HW_EVENTS) {
 		rc = -ENOSPC;
@@ -837,8 +845,31 @@ td_event_raise(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_ty
 		td->nb_ev++;
 	}
 	pthread_mutex_unlock(&td->ev_lock);
-	if (rc == 0 && eventfd_write(td->irq_fd, 1) != 0)
+	return rc;
+}
+
+int
+td_event_raise(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
+	       uint32_t id, uint32_t code)
+{
+	int rc = td_event_stage(dev_id, type, obj_type, id, code);
+
+	if (rc == 0 && eventfd_write(td_of(dev_id)->irq_fd, 1) != 0)
 		rc = -errno;
 	return rc;
+}
+
+int
+td_events_pending(int16_t dev_id)
+{
+	struct td_dev *td = td_of(dev_id);
+	int n;
+
+	if (td == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&td->ev_lock);
+	n = (int)td->nb_ev;
+	pthread_mutex_unlock(&td->ev_lock);
+	return n;
 }
 

@@ -52,6 +52,14 @@ uint64_t td_posted_recv(void);
 int td_event_raise(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
 		   uint32_t id, uint32_t code);
 
+/* td_event_raise() without the interrupt: the event waits in the "hardware" until something
+ * runs the event_process op (rdmadev_event_poll, an object's destroy). */
+int td_event_stage(int16_t dev_id, enum rdmadev_event_type type, enum rdmadev_obj_type obj_type,
+		   uint32_t id, uint32_t code);
+
+/* Events raised or staged that event_process has not read yet. */
+int td_events_pending(int16_t dev_id);
+
 /* Reset every counter and injection. */
 void td_reset(void);
 

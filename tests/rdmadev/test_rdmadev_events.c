@@ -229,6 +229,39 @@ test_destroyed(void)
 	fx_down(&f);
 }
 
+/*
+ * An event the hardware holds for a QP when the QP is destroyed is read by the destroy (the
+ * QP is hidden then, so it is dropped): it can never reach a new QP that gets the same ID.
+ */
+static void
+test_destroy_drains(void)
+{
+	struct rdmadev_event ev[4];
+	uint32_t qpn;
+	struct fx f;
+
+	if (fx_up(&f, "rdma_test0") != 0) {
+		fx_down(&f);
+		return;
+	}
+	settle(f.id);
+	qpn = rdmadev_qp_num(f.qp);
+	TEST_CHECK_EQ(td_event_stage(f.id, RDMADEV_EVENT_QP_FATAL, RDMADEV_OBJ_QP, qpn, 9), 0);
+	TEST_CHECK_EQ(td_events_pending(f.id), 1);
+	TEST_CHECK_EQ(rdmadev_qp_destroy(f.qp), 0);
+	f.qp = NULL;
+	TEST_CHECK_EQ(td_events_pending(f.id), 0);
+	TEST_CHECK_EQ(rdmadev_event_poll(f.id, ev, RTE_DIM(ev)), 0);
+	/* the same for a CQ's event */
+	TEST_CHECK_EQ(td_event_stage(f.id, RDMADEV_EVENT_CQ_ERR, RDMADEV_OBJ_CQ,
+				     rdmadev_cq_id(f.cq), 10), 0);
+	TEST_CHECK_EQ(rdmadev_cq_destroy(f.cq), 0);
+	f.cq = NULL;
+	TEST_CHECK_EQ(td_events_pending(f.id), 0);
+	TEST_CHECK_EQ(rdmadev_event_poll(f.id, ev, RTE_DIM(ev)), 0);
+	fx_down(&f);
+}
+
 struct seen {
 	uint32_t n;	/* atomic */
 	struct rdmadev_event last;
@@ -407,6 +440,7 @@ main(void)
 	TEST_RUN(test_queue);
 	TEST_RUN(test_overflow);
 	TEST_RUN(test_destroyed);
+	TEST_RUN(test_destroy_drains);
 	TEST_RUN(test_callbacks);
 	rte_eal_cleanup();
 	return test_done();
