@@ -37,8 +37,9 @@ try:
                 ok += 1
             elif r != "SKIP":
                 bad += 1
-                text = (t.get("stdout") or "") + (t.get("stderr") or "")
-                tail = text.splitlines()[-60:]
+                # the log lines (stderr) first, then the TAP results and diagnostics
+                tail = ((t.get("stderr") or "").splitlines()[-20:] +
+                        (t.get("stdout") or "").splitlines()[-40:])
                 out.append("--- %s: %s %s (%.1f s)\n%s\n" % (label, t.get("name"), r,
                            t.get("duration", 0), "\n".join(tail)))
 except OSError:

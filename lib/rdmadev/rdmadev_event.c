@@ -35,11 +35,23 @@ struct rdmadev_event_cb {
 	void *arg;
 };
 
+/*
+ * The device whose events this thread is processing now (its driver's event_process and the
+ * callbacks it runs), or NULL: a thread's own state, so asking "am I inside a callback of
+ * this device" is no data race.
+ */
+static __thread const struct rdmadev *rdmadev_processing_dev;
+
+/* This thread runs @p dev's event processing (a callback of it is calling us). */
+static bool
+rdmadev_event_processing_here(const struct rdmadev *dev)
+{
+	return rdmadev_processing_dev == dev;
+}
+
 struct rdmadev_events {
 	pthread_mutex_t lock;
 	pthread_mutex_t process_lock;
-	pthread_t process_thread;	/* valid while processing */
-	bool processing;		/* written under process_lock, read by unregister */
 	struct rdmadev_event q[RDMADEV_EVENT_QUEUE_SIZE];
 	uint32_t head;			/* oldest queued event */
 	uint32_t count;			/* queued events */
@@ -123,11 +135,9 @@ rdmadev_event_process(struct rdmadev *dev)
 	    __atomic_load_n(&dev->state, __ATOMIC_ACQUIRE) != RDMADEV_STATE_STARTED)
 		return 0;
 	pthread_mutex_lock(&ev->process_lock);
-	ev->process_thread = pthread_self();
-	/* relaxed: only the processing thread itself acts on seeing its own store */
-	__atomic_store_n(&ev->processing, true, __ATOMIC_RELAXED);
+	rdmadev_processing_dev = dev;
 	rc = dev->ops->event_process(dev);
-	__atomic_store_n(&ev->processing, false, __ATOMIC_RELAXED);
+	rdmadev_processing_dev = NULL;
 	pthread_mutex_unlock(&ev->process_lock);
 	if (rc < 0)
 		RDMADEV_LOG(ERR, "%s: driver event processing failed: %s", dev->name,
@@ -140,9 +150,7 @@ rdmadev_event_drain(struct rdmadev *dev)
 {
 	struct rdmadev_events *ev = dev->events;
 
-	/* relaxed: only this thread's own store (while it processes) can make both true */
-	if (ev == NULL || (__atomic_load_n(&ev->processing, __ATOMIC_RELAXED) &&
-			   pthread_equal(ev->process_thread, pthread_self())))
+	if (ev == NULL || rdmadev_event_processing_here(dev))
 		return;
 	(void)rdmadev_event_process(dev);
 }
@@ -430,8 +438,7 @@ rdmadev_event_callback_unregister(int16_t dev_id, rdmadev_event_cb_t cb, void *a
 	}
 	ev = dev->events;
 	/* A callback of this device unregistering would wait for itself. */
-	if (__atomic_load_n(&ev->processing, __ATOMIC_RELAXED) &&
-	    pthread_equal(ev->process_thread, pthread_self())) {
+	if (rdmadev_event_processing_here(dev)) {
 		RDMADEV_LOG(ERR, "event_callback_unregister: %s: called from an event callback",
 			    dev->name);
 		return rdmadev_fail(dev, -EDEADLK, false);
