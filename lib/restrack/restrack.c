@@ -8,12 +8,26 @@
  * Data
  * ----
  * A root has one table per type. A table has one 16-byte slot per ID (restrack_core.h): the
- * reference word (LIVE bit | reference count) and the entry that owns the ID, NULL when the ID
- * is free. The slots are mmap'd when the root is created (the OS commits them page by page as
- * IDs are first used) and unmapped only by restrack_clean(): they are type-stable, so anyone
- * may touch any slot's word at any time. Beside the slots: a bitmap of the 64-ID blocks in
- * which some ID was ever claimed (so walks skip the rest) and the cursor of the cyclic
- * allocator; each thread keeps its current lease of IDs in thread-local storage.
+ * reference word (LIVE bit | THREAD bit | signed reference count) and the entry that owns the
+ * ID, NULL when the ID is free. The slots are mmap'd when the root is created (the OS commits
+ * them page by page as IDs are first used) and unmapped only by restrack_clean(): they are
+ * type-stable, so anyone may touch any slot's word at any time. Beside the slots: a bitmap of
+ * the 64-ID blocks in which some ID was ever claimed (so walks skip the rest) and the cursor of
+ * the cyclic allocator; each thread keeps its current lease of IDs in thread-local storage.
+ *
+ * Thread reference caches
+ * -----------------------
+ * A lookup that took its reference with an atomic add on the slot's word (a locked
+ * instruction, and a shared cache line that every thread looking the ID up writes) would
+ * cost two of them per get + put. Instead each thread counts its references in a cache of its
+ * own (restrack_tref.c): RESTRACK_TREF_SLOTS words of key | count, picked by the entry's
+ * address, key = the address of the ID's slot word. A get stores count + 1 there (a plain
+ * store), then reads the word: LIVE and THREAD set means taken. A put stores count - 1. Neither
+ * writes anything shared. What a cache cannot take (slot held by another ID of another root,
+ * more than RESTRACK_TREF_MAX references, no cache) goes to the word as before, and a put that
+ * its own cache does not hold goes to the word too: so a reference one thread took and another
+ * dropped is +1 in the first one's cache and -1 on the word. The references on an ID are the
+ * word's count plus every cache's count under its key; every rule below is about that sum.
  *
  * Invariants
  * ----------
@@ -24,21 +38,39 @@
  *    construction.
  * I2 LIVE is set (with the birth reference, in one atomic add) only by add and abort_del, and
  *    cleared (with the birth reference, in one atomic subtract) only by begin_del, by the
- *    owner. Readers only ever add 1 and subtract 1.
+ *    owner (sync clears and sets it alone). Readers only ever add and subtract counts.
  * I3 slot->entry and the entry's fields are written before LIVE is set and do not change
- *    until the count has drained to 0 after LIVE was cleared. A reader reads them only after
- *    its own increment observed LIVE, so while it holds that reference they are stable.
- * I4 A reader may increment the word of a slot whose ID is free or reclaimed by someone else;
- *    it sees LIVE clear and backs out. Every write to the word is an atomic add or subtract,
- *    so such transient counts are never lost, and begin_del's drain merely waits for them.
+ *    until the sum has drained to 0 after LIVE was cleared. A reader reads them only after its
+ *    own count was taken and it then saw LIVE, so while it holds that reference they are stable.
+ * I4 A reader may add to the word, or to its cache under the key, of a slot whose ID is free or
+ *    reclaimed by someone else; it sees LIVE clear and backs out. Counts are only ever added and
+ *    taken off (a cache slot's owner rewrites its own word; restrack_clean() and a slot's move
+ *    use compare-and-swap or an atomic add), so no count is lost, and a drain merely waits for
+ *    such transient ones.
+ * I5 A cache keeps a count only after seeing the slot's word THREAD and LIVE, or after its
+ *    own fetch_or set THREAD while LIVE was set (a locked instruction, which also orders its
+ *    count before that look). THREAD then stays set as long as the root lives. So when a
+ *    deleter's clear of LIVE finds THREAD clear, every cached count under the key is a
+ *    transient one that will back out, and when it finds THREAD set, it must read the caches.
+ * I6 Between a deleter's clear of LIVE and its read of the caches, membarrier() runs: every
+ *    CPU executes a full barrier, so a get whose count store came before that point is visible
+ *    to the read, and a get after it sees LIVE clear (its store-then-load needs no fence of its
+ *    own). A deleter reads the caches before the word: a handed-off reference (+1 cached, -1 on
+ *    the word) or a count moved from a cache to the word is then seen on both sides or on the
+ *    cache side only, never on the word side only, so the sum it computes is never below the
+ *    truth. Counts only fall by puts, so a sum that reaches 0 stays there.
+ * I7 A cache record outlives its thread (a new thread adopts it, counts and all): references a
+ *    thread exits with stay counted. restrack_clean() clears every cache's counts for the
+ *    slots it unmaps, so a later root at the same addresses starts from nothing.
  *
  * Memory orders
  * -------------
  * - add/abort_del: fetch_add(LIVE + 1, release) publishes slot->entry and the entry.
- * - get_byid/get: fetch_add(1, acquire) pairs with it (release sequences carry it through
- *   other readers' increments).
- * - put: CAS(-1, release), so a reader's use of the object happens before begin_del's drain
- *   (load acquire) sees the count reach 0: after begin_del the owner may free the object.
+ * - get: cache store (relaxed), compiler barrier, word load (acquire), which pairs with it; or
+ *   fetch_add(1, acquire) on the word (release sequences carry it through other readers' adds).
+ * - put: cache store (release) or word fetch_sub (release), so a reader's use of the object
+ *   happens before the drain (acquire loads of caches and word) sees its count gone: after
+ *   begin_del the owner may free the object.
  * - slot->entry: claim CAS acq_rel / commit store release / reads relaxed after the word's
  *   acquire (I3).
  * - cursor: relaxed; it only says where to look, the entry CAS decides.
@@ -366,6 +398,7 @@ restrack_init(const char *name, const struct restrack_config *cfg, struct restra
 	snprintf(root->name, sizeof(root->name), "%s", name);
 	/* relaxed: only uniqueness matters. */
 	root->serial = atomic_fetch_add_explicit(&root_serials, 1, memory_order_relaxed) + 1;
+	rt_tref_enable();
 	for (type = 0; type < RESTRACK_MAX; type++)
 		if (table_init(root, type, cfg != NULL ? &cfg->type[type] : NULL) != 0)
 			goto nomem;
@@ -437,6 +470,9 @@ restrack_clean(struct restrack_root *root)
 				}
 			}
 		}
+		/* A later root may get the same addresses: leave no count behind for them. */
+		rt_tref_forget((uintptr_t)tf->slots,
+			       (uintptr_t)tf->slots + t->slots_bytes);
 		table_free(root, type);
 	}
 	if (leaks)
@@ -482,6 +518,7 @@ restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uint32_
 	if (ret != 0)
 		return ret;
 	entry->ref = &slot_of(root, entry->type, id)->word;
+	entry->tkey = (uintptr_t)entry->ref;
 	entry->root = root;
 	entry->id = id;
 	entry->state = RESTRACK_STATE_CLAIMED;
@@ -513,6 +550,7 @@ restrack_add(struct restrack_root *root, struct restrack_entry *entry)
 		/* Reference counted, valid, but in no slot: no ID, invisible to walks. */
 		atomic_store_explicit(&entry->own_ref, 0, memory_order_relaxed);
 		entry->ref = &entry->own_ref;
+		entry->tkey = 0;	/* own_ref dies with the entry: never cached */
 		entry->root = root;
 		entry->id = 0;
 	} else if (entry->state != RESTRACK_STATE_CLAIMED) {
@@ -585,6 +623,25 @@ restrack_get_error(void)
 	return -EINVAL;
 }
 
+/*
+ * References on an entry: its word's count plus, once the word is THREAD, what the threads'
+ * caches count under its key. The caches are read before the word: a cached reference that
+ * another thread dropped (off the word) is then seen on both sides or on the cache side only,
+ * never on the word side only, so the sum is never below the truth.
+ */
+static int64_t
+refs_held(const struct restrack_entry *entry)
+{
+	/* acquire: a count of 1 means every earlier put happened before our return. */
+	uint64_t w = atomic_load_explicit(entry->ref, memory_order_acquire);
+	int64_t cached;
+
+	if (!(w & RESTRACK_REF_THREAD) || entry->tkey == 0)
+		return RESTRACK_REF_COUNT(w);
+	cached = rt_tref_sum(entry->tkey);
+	return cached + RESTRACK_REF_COUNT(atomic_load_explicit(entry->ref, memory_order_acquire));
+}
+
 int
 restrack_refcnt(const struct restrack_entry *entry)
 {
@@ -592,20 +649,50 @@ restrack_refcnt(const struct restrack_entry *entry)
 		RT_LOG(ERR, "%s entry has no reference count", entry == NULL ? "NULL" : "untracked");
 		return -EINVAL;
 	}
-	/* acquire: a count of 1 means every earlier put happened before our return. */
-	return (int)RESTRACK_REF_COUNT(atomic_load_explicit(entry->ref, memory_order_acquire));
+	return (int)refs_held(entry);
+}
+
+int
+restrack_put_word(struct restrack_entry *entry)
+{
+	uint64_t old;
+
+	if (entry == NULL || entry->ref == NULL)
+		return restrack_put_error(entry);
+	/* release: the reader's use of the object happens before begin_del returns. */
+	old = atomic_fetch_sub_explicit(entry->ref, RESTRACK_REF_ONE, memory_order_release);
+	if (likely(RESTRACK_REF_COUNT(old) > (int64_t)(old & RESTRACK_REF_LIVE)))
+		return 0;
+	/*
+	 * The word held no reader reference of its own. A reference counted in some thread's
+	 * cache may be dropped here by another thread: then the word goes below its floor and
+	 * the sum stays right. Without one, this put has no get: undo it.
+	 */
+	if ((old & RESTRACK_REF_THREAD) && entry->tkey != 0 &&
+	    RESTRACK_REF_COUNT(old) + rt_tref_sum(entry->tkey) >
+	    (int64_t)(old & RESTRACK_REF_LIVE))
+		return 0;
+	/* relaxed: a drain meanwhile saw one reference too few only if it is already at 0. */
+	atomic_fetch_add_explicit(entry->ref, RESTRACK_REF_ONE, memory_order_relaxed);
+	return restrack_put_error(entry);
 }
 
 /* ---- delete ----------------------------------------------------------------------------- */
 
-/* Wait until the reference count is down to `target`. */
+/*
+ * Wait until the references are down to `target`, after LIVE was cleared (the old word is
+ * `hidden`). If threads may cache references to the entry, first make every cached count taken
+ * before the clear visible (rt_tref_barrier), so the sum cannot miss one.
+ */
 static void
-drain(_Atomic uint64_t *ref, uint64_t target)
+drain(const struct restrack_entry *entry, uint64_t hidden, int64_t target)
 {
 	unsigned int spins = 0;
 
-	/* acquire: pairs with every put's release; their accesses happen before our return. */
-	while (RESTRACK_REF_COUNT(atomic_load_explicit(ref, memory_order_acquire)) != target) {
+	if ((hidden & RESTRACK_REF_THREAD) && entry->tkey != 0)
+		rt_tref_barrier();
+	/* refs_held's acquires pair with every put's release: their accesses happen before. */
+	while (refs_held(entry) > target) {
 		if (++spins < DRAIN_SPINS)
 			rte_pause();
 		else
@@ -616,6 +703,8 @@ drain(_Atomic uint64_t *ref, uint64_t target)
 int
 restrack_begin_del(struct restrack_entry *entry)
 {
+	uint64_t old;
+
 	if (!rt_entry_ok(entry, __func__))
 		return -EINVAL;
 	if (entry->state != RESTRACK_STATE_LIVE) {
@@ -624,9 +713,9 @@ restrack_begin_del(struct restrack_entry *entry)
 		return -EINVAL;
 	}
 	/* acq_rel: hide it and drop the birth reference in one step; the slot keeps the ID. */
-	atomic_fetch_sub_explicit(entry->ref, REC_BIRTH, memory_order_acq_rel);
+	old = atomic_fetch_sub_explicit(entry->ref, REC_BIRTH, memory_order_acq_rel);
 	entry->state = RESTRACK_STATE_DELETING;
-	drain(entry->ref, 0);
+	drain(entry, old, 0);
 	return 0;
 }
 
@@ -639,6 +728,7 @@ release_id(struct restrack_entry *entry)
 		atomic_store_explicit(&slot_of(entry->root, entry->type, entry->id)->entry, NULL,
 				      memory_order_release);
 	entry->ref = NULL;
+	entry->tkey = 0;
 	entry->state = RESTRACK_STATE_DELETED;
 }
 
@@ -697,6 +787,8 @@ restrack_del(struct restrack_entry *entry)
 int
 restrack_sync(struct restrack_entry *entry)
 {
+	uint64_t old;
+
 	if (!rt_entry_ok(entry, __func__))
 		return -EINVAL;
 	if (entry->state != RESTRACK_STATE_LIVE) {
@@ -705,8 +797,8 @@ restrack_sync(struct restrack_entry *entry)
 		return -EINVAL;
 	}
 	/* acq_rel: hide it, keeping the birth reference; new readers now fail. */
-	atomic_fetch_sub_explicit(entry->ref, RESTRACK_REF_LIVE, memory_order_acq_rel);
-	drain(entry->ref, 1);
+	old = atomic_fetch_sub_explicit(entry->ref, RESTRACK_REF_LIVE, memory_order_acq_rel);
+	drain(entry, old, 1);
 	/* release: visible again; readers from here on see the current fields. */
 	atomic_fetch_add_explicit(entry->ref, RESTRACK_REF_LIVE, memory_order_release);
 	return 0;

@@ -116,6 +116,8 @@ enum restrack_state {
  */
 struct restrack_entry {
 	_Atomic uint64_t *ref;		/**< reference word while added: the ID's slot, or own_ref */
+	uint64_t tkey;			/**< key in threads' reference caches (the slot word's
+					     address); 0: never cached */
 	struct restrack_root *root;	/**< root it was claimed or added in */
 	uint32_t id;			/**< hardware ID, valid once claimed */
 	uint8_t type;			/**< enum restrack_type */
@@ -399,6 +401,14 @@ int restrack_format(const struct restrack_dump_rec *rec, char *buf, size_t len);
  * @return What snprintf() returns.
  */
 int restrack_summary(struct restrack_root *root, char *buf, size_t len);
+
+/**
+ * Whether lookups count their references in per-thread caches (restrack.c, "Thread reference
+ * caches"): the default where the kernel offers membarrier(); off with the environment
+ * variable RESTRACK_THREAD_CACHE=0 (then every reference is an atomic add on the ID's slot).
+ * Decided by the first restrack_init().
+ */
+bool restrack_thread_cache_on(void);
 
 /** Bytes a root uses per ID of a type's space (its slot; committed by the OS as IDs are
  *  first used), for reports. A tracked object costs this plus its struct restrack_entry. */

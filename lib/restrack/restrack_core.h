@@ -12,11 +12,12 @@
  * internals, exposed only so that the lookup path compiles into the caller (as DPDK exposes
  * its fast-path objects); never touch them.
  *
- * Each ID of a type's space has a 16-byte slot: the reference word (the LIVE bit and the
- * reference count) and the entry that owns the ID. The slots live as long as the root, so a
- * reader may increment any slot's word at any time: if LIVE is clear the ID is free, claimed or
- * being deleted, and the reader backs out; if LIVE is set, the entry is live and cannot be
- * deleted until the reader puts its reference. See restrack.c for the invariants.
+ * Each ID of a type's space has a 16-byte slot: the reference word (the LIVE bit, the THREAD
+ * bit and a reference count) and the entry that owns the ID. The slots live as long as the
+ * root. A reader counts its reference in its own thread's cache (or, when that is busy, adds
+ * to the slot's word), then checks LIVE: if LIVE is clear the ID is free, claimed or being
+ * deleted, and the reader backs out; if LIVE is set, the entry is live and cannot be deleted
+ * until the reader puts its reference. See restrack.c for the invariants.
  */
 
 #include <errno.h>
@@ -31,18 +32,25 @@ extern "C" {
 
 /** Reference word: visible to lookups and get (bit 0). */
 #define RESTRACK_REF_LIVE UINT64_C(1)
-/** Reference word: one reference. The count is bits 63:1, so a refused put's transient
- *  underflow wraps at the top and never touches LIVE. */
-#define RESTRACK_REF_ONE UINT64_C(2)
+/** Reference word: some thread may count references to this ID in its own cache (bit 1;
+ *  sticky for the life of the root). A deleter then has to look there too. */
+#define RESTRACK_REF_THREAD UINT64_C(2)
+/** Reference word: one reference. The count is bits 63:2, signed: a thread's cached reference
+ *  dropped by another thread is taken off the word, which may then go below zero. */
+#define RESTRACK_REF_ONE UINT64_C(4)
 /** Most IDs one restrack_get_byid_bulk() call takes. */
 #define RESTRACK_BULK_MAX 64u
+/** Slots of a thread's reference cache (a power of two). */
+#define RESTRACK_TREF_SLOTS 64u
+/** References one cache slot counts (its low bits); more go to the word. */
+#define RESTRACK_TREF_MAX 15u
 
-/** Reference word: the reference count. */
-#define RESTRACK_REF_COUNT(word) ((word) >> 1)
+/** Reference word: the reference count held in the word itself (signed). */
+#define RESTRACK_REF_COUNT(word) ((int64_t)(word) >> 2)
 
 /** @internal One ID of a type's space. */
 struct restrack_slot {
-	_Atomic uint64_t word;				/**< LIVE | reference count */
+	_Atomic uint64_t word;				/**< LIVE | THREAD | reference count */
 	struct restrack_entry *_Atomic entry;		/**< owner of the ID, NULL when free */
 };
 
@@ -57,9 +65,36 @@ struct restrack_root_fast {
 	struct restrack_table_fast table[RESTRACK_MAX];	/**< per type */
 };
 
+/**
+ * @internal A thread's reference cache: references the thread took, counted without a locked
+ * instruction (see restrack.c, "Thread reference caches"). Each slot is one word, key | count:
+ * the key of an ID (restrack_entry.tkey: the address of its slot's word, 16-byte aligned) and
+ * up to RESTRACK_TREF_MAX references. Written by its thread; read by deleters; cleared by
+ * restrack_clean() for the root it frees (compare-and-swap, so no write of the owner's is
+ * lost).
+ */
+struct restrack_tref {
+	_Atomic uint64_t slot[RESTRACK_TREF_SLOTS];	/**< indexed by entry address */
+};
+
+/** @internal The calling thread's cache: restrack_tref_none until its first lookup. */
+extern __thread struct restrack_tref *restrack_tref_self;
+
+/** @internal A thread's take that its cache refused: attach a cache to the thread first if
+ *  it has none, or free a slot another ID of @p root holds. 1 taken, 0 not live, -1 use the
+ *  word. */
+int restrack_tref_take_slow(const struct restrack_root *root, _Atomic uint64_t *word,
+			    const struct restrack_entry *seen);
+
+/** @internal First cached reference on a slot: marks its word THREAD (once per slot). */
+int restrack_tref_mark(_Atomic uint64_t *word);
+
 /** @internal Logs and returns the error of a restrack_get_byid() with bad arguments. */
 int restrack_get_byid_error(const struct restrack_root *root, enum restrack_type type,
 			    uint32_t id, struct restrack_entry **out);
+
+/** @internal restrack_put() of a reference the caller's cache does not hold: on the word. */
+int restrack_put_word(struct restrack_entry *entry);
 
 /** @internal Logs and returns the error of a restrack_put() that has nothing to put. */
 int restrack_put_error(const struct restrack_entry *entry);
@@ -67,10 +102,90 @@ int restrack_put_error(const struct restrack_entry *entry);
 /** @internal Logs and returns the error of a restrack_get() on NULL. */
 int restrack_get_error(void);
 
+/** @internal Cache slot of an entry: its address picks it, so put needs no load to find it. */
+static inline _Atomic uint64_t *
+restrack_tref_slot_of(struct restrack_tref *t, const struct restrack_entry *entry)
+{
+	return &t->slot[((uintptr_t)entry >> 6) & (RESTRACK_TREF_SLOTS - 1)];
+}
+
 /**
- * Find the live entry with @p id and take a reference on it. Wait-free: one atomic add on the
- * ID's slot, no lock, no other shared write. The caller releases the reference with
- * restrack_put().
+ * @internal Take a reference on @p word (an ID of @p root) in the calling thread's cache, for
+ * the entry @p seen in its slot (a hint: only the cache slot depends on it).
+ *
+ * @return 1 taken, 0 not live (nothing held), -1 the cache cannot take it (use the word).
+ */
+static inline int
+restrack_tref_take(const struct restrack_root *root, _Atomic uint64_t *word,
+		   const struct restrack_entry *seen)
+{
+	uint64_t key = (uintptr_t)word;
+	_Atomic uint64_t *ts = restrack_tref_slot_of(restrack_tref_self, seen);
+	/* relaxed: only this thread writes the slot. */
+	uint64_t v = atomic_load_explicit(ts, memory_order_relaxed);
+	uint64_t w;
+
+	/* Ours and not full (v - key is our count, 0..14), or free (count 0, any key). */
+	if (likely(v - key < RESTRACK_TREF_MAX))
+		atomic_store_explicit(ts, v + 1, memory_order_relaxed);
+	else if (likely((v & RESTRACK_TREF_MAX) == 0))
+		atomic_store_explicit(ts, key + 1, memory_order_relaxed);
+	else
+		return restrack_tref_take_slow(root, word, seen);
+	/*
+	 * Count first, then look at LIVE: a deleter clears LIVE, then runs membarrier(), which
+	 * orders this store before this load on every CPU, then reads the counts. So either we
+	 * see LIVE clear, or it sees our count. A compiler barrier is all this side needs.
+	 */
+	atomic_signal_fence(memory_order_seq_cst);
+	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
+	w = atomic_load_explicit(word, memory_order_acquire);
+	/* LIVE and THREAD are bits 1:0: both set exactly when w + 1 has them clear. */
+	if (likely(((w + 1) & (RESTRACK_REF_LIVE | RESTRACK_REF_THREAD)) == 0))
+		return 1;
+	if ((w & RESTRACK_REF_LIVE) && restrack_tref_mark(word))
+		return 1;
+	/* release: as a put; a drain waiting on it sees our back-out. */
+	atomic_store_explicit(ts, v, memory_order_release);
+	return 0;
+}
+
+/** @internal Take a reference on a slot's word itself (no cache). 1 taken, 0 not live. */
+static inline int
+restrack_word_take(_Atomic uint64_t *word)
+{
+	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
+	if (likely(atomic_fetch_add_explicit(word, RESTRACK_REF_ONE, memory_order_acquire) &
+		   RESTRACK_REF_LIVE))
+		return 1;
+	/* release: every decrement is a release, for begin_del's drain. */
+	atomic_fetch_sub_explicit(word, RESTRACK_REF_ONE, memory_order_release);
+	return 0;
+}
+
+/** @internal restrack_get_byid() on a checked slot: 0 with *out, or -ENOENT. */
+static inline int
+restrack_slot_get(const struct restrack_root *root, struct restrack_slot *slot,
+		  struct restrack_entry **out)
+{
+	/* relaxed: a hint for the cache slot; read again below once LIVE is seen. */
+	int got = restrack_tref_take(root, &slot->word,
+				     atomic_load_explicit(&slot->entry, memory_order_relaxed));
+
+	if (unlikely(got < 0))
+		got = restrack_word_take(&slot->word);
+	if (unlikely(got == 0))
+		return -ENOENT;
+	/* relaxed: written before LIVE was set, stable while our reference is held. */
+	*out = atomic_load_explicit(&slot->entry, memory_order_relaxed);
+	return 0;
+}
+
+/**
+ * Find the live entry with @p id and take a reference on it. Wait-free, no lock: the
+ * reference is counted in the calling thread's own cache (no shared write at all), or, when
+ * that cache is busy or off, by one atomic add on the ID's slot. The caller releases the
+ * reference with restrack_put(), from any thread.
  *
  * @return 0 with *out set, -ENOENT when no live entry has that ID (free, claimed or being
  *         deleted), -EINVAL for a bad type or NULL, -ERANGE for an ID outside the type's space.
@@ -80,22 +195,11 @@ restrack_get_byid(struct restrack_root *root, enum restrack_type type, uint32_t 
 		  struct restrack_entry **out)
 {
 	const struct restrack_root_fast *rf = (const struct restrack_root_fast *)root;
-	struct restrack_slot *slot;
 
 	if (unlikely(root == NULL || out == NULL || (unsigned int)type >= RESTRACK_MAX ||
 		     id >= rf->table[type].nb_ids))
 		return restrack_get_byid_error(root, type, id, out);
-	slot = &rf->table[type].slots[id];
-	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
-	if (unlikely(!(atomic_fetch_add_explicit(&slot->word, RESTRACK_REF_ONE,
-						 memory_order_acquire) & RESTRACK_REF_LIVE))) {
-		/* release: every decrement is a release, for begin_del's drain. */
-		atomic_fetch_sub_explicit(&slot->word, RESTRACK_REF_ONE, memory_order_release);
-		return -ENOENT;
-	}
-	/* relaxed: written before LIVE was set, stable while our reference is held. */
-	*out = atomic_load_explicit(&slot->entry, memory_order_relaxed);
-	return 0;
+	return restrack_slot_get(root, &rf->table[type].slots[id], out);
 }
 
 /** @internal Logs and returns the error of a restrack_get_byid_bulk() with bad arguments. */
@@ -106,8 +210,7 @@ int restrack_get_byid_bulk_error(const struct restrack_root *root, enum restrack
 /**
  * restrack_get_byid() for @p n IDs of one type at once, for a burst (the QPNs of a poll, the
  * keys of a batch of requests). All the slots are prefetched first, so their cache misses
- * overlap; then each is referenced as restrack_get_byid() does. Singly, each lookup's atomic
- * add waits for its own miss before the next lookup can start. Wait-free.
+ * overlap; then each is referenced as restrack_get_byid() does. Wait-free.
  *
  * @param ids  @p n IDs (repeats allowed: each occurrence takes its own reference).
  * @param out  out[i] = the entry of ids[i], referenced, or NULL when ids[i] has no live entry
@@ -129,27 +232,20 @@ restrack_get_byid_bulk(struct restrack_root *root, enum restrack_type type, cons
 		     (unsigned int)type >= RESTRACK_MAX || n > RESTRACK_BULK_MAX))
 		return restrack_get_byid_bulk_error(root, type, ids, n, out);
 	t = &rf->table[type];
-	/* Pass 1: check every ID and start every slot's miss (for writing: we add to it). */
+	/* Pass 1: check every ID and start every slot's miss. */
 	for (i = 0; i < n; i++) {
 		bad |= ids[i] >= t->nb_ids;
 		if (likely(ids[i] < t->nb_ids))
-			__builtin_prefetch(&t->slots[ids[i]], 1, 3);
+			__builtin_prefetch(&t->slots[ids[i]], 0, 3);
 	}
 	if (unlikely(bad))
 		return restrack_get_byid_bulk_error(root, type, ids, n, out);
-	/* Pass 2: reference each, with restrack_get_byid()'s orders and back-out. */
+	/* Pass 2: reference each as restrack_get_byid() does. */
 	for (i = 0; i < n; i++) {
-		struct restrack_slot *slot = &t->slots[ids[i]];
-
-		if (unlikely(!(atomic_fetch_add_explicit(&slot->word, RESTRACK_REF_ONE,
-							 memory_order_acquire) &
-			       RESTRACK_REF_LIVE))) {
-			atomic_fetch_sub_explicit(&slot->word, RESTRACK_REF_ONE,
-						  memory_order_release);
+		if (unlikely(restrack_slot_get(root, &t->slots[ids[i]], &out[i]) != 0)) {
 			out[i] = NULL;
 			continue;
 		}
-		out[i] = atomic_load_explicit(&slot->entry, memory_order_relaxed);
 		found++;
 	}
 	return found;
@@ -164,45 +260,45 @@ restrack_get_byid_bulk(struct restrack_root *root, enum restrack_type type, cons
 static inline int
 restrack_get(struct restrack_entry *entry)
 {
-	_Atomic uint64_t *ref;
+	int got = -1;
 
 	if (unlikely(entry == NULL))
 		return restrack_get_error();
-	ref = entry->ref;
-	if (unlikely(ref == NULL))
+	if (unlikely(entry->ref == NULL))
 		return -ENOENT;
-	/* acquire: as in restrack_get_byid(). */
-	if (unlikely(!(atomic_fetch_add_explicit(ref, RESTRACK_REF_ONE, memory_order_acquire) &
-		       RESTRACK_REF_LIVE))) {
-		atomic_fetch_sub_explicit(ref, RESTRACK_REF_ONE, memory_order_release);
-		return -ENOENT;
-	}
-	return 0;
+	if (likely(entry->tkey != 0))
+		got = restrack_tref_take(entry->root, entry->ref, entry);
+	if (unlikely(got < 0))
+		got = restrack_word_take(entry->ref);
+	return got ? 0 : -ENOENT;
 }
 
 /**
- * Drop a reference taken by restrack_get() or restrack_get_byid(). A live entry always keeps
- * its birth reference: a put that would drop it (a put without a get) is refused.
+ * Drop a reference taken by restrack_get() or restrack_get_byid(), from any thread. A live
+ * entry always keeps its birth reference: a put that would drop it (a put without a get) is
+ * refused.
  *
  * @return 0, -EINVAL for NULL or an entry that holds no reference to drop.
  */
 static inline int
 restrack_put(struct restrack_entry *entry)
 {
-	_Atomic uint64_t *ref;
-	uint64_t old;
+	_Atomic uint64_t *ts;
+	uint64_t v;
 
-	if (unlikely(entry == NULL || entry->ref == NULL))
-		return restrack_put_error(entry);
-	ref = entry->ref;
-	/* release: the reader's use of the object happens before begin_del returns. */
-	old = atomic_fetch_sub_explicit(ref, RESTRACK_REF_ONE, memory_order_release);
-	if (unlikely(RESTRACK_REF_COUNT(old) <= (old & RESTRACK_REF_LIVE))) {
-		/* Nothing was ours to drop: undo (a drain meanwhile saw a huge count, not 0). */
-		atomic_fetch_add_explicit(ref, RESTRACK_REF_ONE, memory_order_relaxed);
-		return restrack_put_error(entry);
+	if (unlikely(entry == NULL))
+		return restrack_put_word(entry);
+	ts = restrack_tref_slot_of(restrack_tref_self, entry);
+	/* relaxed: only this thread writes the slot. */
+	v = atomic_load_explicit(ts, memory_order_relaxed);
+	/* Ours when the key matches with a count of 1 or more: (v - 1) - key is 0..14 then
+	 * (tkey 0 never matches: no cache slot has key 0 and a count). */
+	if (likely(v - 1 - entry->tkey < RESTRACK_TREF_MAX)) {
+		/* release: our use of the object happens before a drain sees it. */
+		atomic_store_explicit(ts, v - 1, memory_order_release);
+		return 0;
 	}
-	return 0;
+	return restrack_put_word(entry);
 }
 
 #ifdef __cplusplus

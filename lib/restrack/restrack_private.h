@@ -77,4 +77,20 @@ int rt_walk(struct restrack_root *root, enum restrack_type type,
 	    const struct restrack_filter *filter,
 	    int (*fn)(struct restrack_entry *entry, void *arg), void *arg);
 
+/* Thread reference caches (restrack_tref.c). */
+
+/* Turn the caches on if this process can use them (once; restrack_init() calls it). */
+void rt_tref_enable(void);
+
+/* References every thread's cache counts under key (a racy sum: exact once they settle). */
+int64_t rt_tref_sum(uint64_t key);
+
+/* Forget every count threads' caches hold for keys in [lo, hi): a root's slot table, when the
+ * root is freed (nothing uses it any more). */
+void rt_tref_forget(uintptr_t lo, uintptr_t hi);
+
+/* After a deleter cleared LIVE: every thread's count store before its look at LIVE is
+ * visible, and every later look sees LIVE clear (membarrier()). */
+void rt_tref_barrier(void);
+
 #endif /* RESTRACK_PRIVATE_H */

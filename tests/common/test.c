@@ -3,6 +3,9 @@
  */
 #include "test.h"
 
+#include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -11,12 +14,51 @@ int test_case_failures;
 static int test_count;
 static int test_failed;
 static int test_huge;
+static unsigned int watchdog_seconds;
+static const char *volatile current_case;
+
+/* SIGALRM: a case ran past the watchdog. Only async-signal-safe calls. */
+static void
+watchdog_fired(int sig)
+{
+	static const char head[] = "Bail out! watchdog: case ";
+	static const char tail[] = " hung\n";
+	const char *name = current_case;
+
+	(void)sig;
+	if (write(STDOUT_FILENO, head, sizeof(head) - 1) < 0 ||
+	    (name != NULL && write(STDOUT_FILENO, name, strlen(name)) < 0) ||
+	    write(STDOUT_FILENO, tail, sizeof(tail) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+void
+test_set_watchdog(unsigned int seconds)
+{
+	watchdog_seconds = seconds;
+	signal(SIGALRM, watchdog_fired);
+}
+
+void
+test_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
 
 void
 test_run(const char *name, void (*fn)(void))
 {
 	test_case_failures = 0;
+	current_case = name;
+	if (watchdog_seconds)
+		alarm(watchdog_seconds);
 	fn();
+	if (watchdog_seconds)
+		alarm(0);
 	test_count++;
 	if (test_case_failures) {
 		test_failed++;

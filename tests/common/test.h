@@ -43,6 +43,16 @@ void test_run(const char *name, void (*fn)(void));
 int test_done(void);
 
 /*
+ * From now on, a case that runs longer than @p seconds ends the process with a TAP
+ * "Bail out! watchdog: case NAME hung" (a hang, e.g. a delete waiting for a reference that was
+ * leaked, then names its case instead of stalling the suite).
+ */
+void test_set_watchdog(unsigned int seconds);
+
+/* Sleep @p ms milliseconds, through signals. */
+void test_sleep_ms(unsigned int ms);
+
+/*
  * Initialise EAL for a test process: hugepages when the machine has them mounted and free
  * (and IRDMA_TEST_NO_HUGE is unset), --no-huge otherwise; a file prefix unique to the
  * process; no PCI scan. extra_args (NULL-terminated, may be NULL) are appended, then the

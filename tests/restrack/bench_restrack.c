@@ -65,8 +65,9 @@
 #define ID_SPACE	(1u << ID_BITS)		/* QPNs < 2^18 */
 #define ID_MASK		(ID_SPACE - 1)
 #define ID_RESERVED	3			/* irdma reserves QP 0-2 */
-#define LIVE_BITS	16
-#define NB_LIVE		(1u << LIVE_BITS)	/* 64 Ki live entries, one per 4 IDs */
+#define LIVE_BITS	16	/* default: 64 Ki live entries, one per 4 IDs */
+#define LIVE_BITS_MIN	6
+#define NB_LIVE		(1u << opt.live_bits)	/* live entries, spread over the space */
 #define LIVE_MASK	(NB_LIVE - 1)
 #define MAX_THREADS	2
 #define CHURN_DEPTH	16	/* entries in flight per thread in the 90/10 and churn loops */
@@ -182,6 +183,7 @@ static struct {
 	unsigned int thr_mask;		/* bit per thread count to run */
 	unsigned int impl_mask;		/* bit per enum impl to run */
 	unsigned int nb_cpus;
+	unsigned int live_bits;		/* log2 of the lookup targets (--live-bits) */
 } opt;
 
 static uint64_t total_errors;
@@ -483,10 +485,10 @@ churn_one(const enum impl impl, struct bench_thr *t, struct bench_obj *o)
 
 /* One lookup of a random live ID, checked, with its reference dropped. */
 static __rte_always_inline bool
-lookup_one(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint64_t *rng,
-	   uint64_t *want, uint64_t *got)
+lookup_one(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint32_t mask,
+	   uint64_t *rng, uint64_t *want, uint64_t *got)
 {
-	uint32_t id = ids[(xs64(rng) >> 40) & LIVE_MASK];
+	uint32_t id = ids[(xs64(rng) >> 40) & mask];
 	struct bench_obj *o;
 	int rc;
 
@@ -509,11 +511,12 @@ static __rte_always_inline void
 loop_lookup(const enum impl impl, struct bench_thr *t)
 {
 	const uint32_t *ids = t->tab->live_ids;
+	const uint32_t mask = LIVE_MASK;
 	uint64_t rng = t->rng, want = 0, got = 0;
 	uint64_t i;
 
 	for (i = 0; i < t->nb_ops; i++) {
-		if (unlikely(!lookup_one(impl, t, ids, &rng, &want, &got)))
+		if (unlikely(!lookup_one(impl, t, ids, mask, &rng, &want, &got)))
 			break;
 		if (is_hash(impl) && (i & (QSBR_BATCH - 1)) == QSBR_BATCH - 1)
 			rte_rcu_qsbr_quiescent(t->tab->qsbr, t->idx);
@@ -627,6 +630,7 @@ static __rte_always_inline void
 loop_mixed(const enum impl impl, struct bench_thr *t)
 {
 	const uint32_t *ids = t->tab->live_ids;
+	const uint32_t mask = LIVE_MASK;
 	uint64_t rng = t->rng, want = 0, got = 0;
 	unsigned int countdown = MIX_PERIOD, slot = 0;
 	uint64_t i;
@@ -638,7 +642,7 @@ loop_mixed(const enum impl impl, struct bench_thr *t)
 			ok = churn_one(impl, t, &t->pool[slot]);
 			slot = (slot + 1) & (CHURN_DEPTH - 1);
 		} else {
-			ok = lookup_one(impl, t, ids, &rng, &want, &got);
+			ok = lookup_one(impl, t, ids, mask, &rng, &want, &got);
 		}
 		if (unlikely(!ok))
 			break;
@@ -926,7 +930,7 @@ tab_create(struct bench_tab *tab, enum impl kind)
 	}
 }
 
-/* Add the NB_LIVE lookup targets at explicit IDs, one in each group of 4, spread over the space. */
+/* Add the NB_LIVE lookup targets at explicit IDs, spread evenly over the space. */
 static int
 tab_fill(struct bench_tab *tab)
 {
@@ -936,7 +940,9 @@ tab_fill(struct bench_tab *tab)
 	int rc;
 
 	for (i = 0; i < NB_LIVE; i++) {
-		id = (i << 2) | (uint32_t)(xs64(&rng) & 3);
+		/* one in each group of ID_SPACE / NB_LIVE IDs, at a random place in it */
+		id = (i << (ID_BITS - opt.live_bits)) |
+		     (uint32_t)(xs64(&rng) & ((1u << (ID_BITS - opt.live_bits)) - 1));
 		if (id < ID_RESERVED)
 			id = ID_RESERVED;
 		if (tab->kind == IMPL_RESTRACK) {
@@ -1172,8 +1178,8 @@ print_header(void)
 {
 	printf("#\n"
 	       "# restrack benchmark: one ID space of 2^%u IDs (IDs 0-%u reserved),\n"
-	       "# %u live entries added at setup at explicit IDs, one in each group of 4 IDs,\n"
-	       "# never deleted.\n"
+	       "# %u live entries added at setup at explicit IDs, one in each group of %u IDs,\n"
+	       "# never deleted. restrack's thread reference caches: %s.\n"
 	       "#\n"
 	       "# Workloads, each run with 1 and 2 threads (pthreads pinned to CPUs 0 and 1),\n"
 	       "# started together behind a barrier:\n"
@@ -1203,7 +1209,9 @@ print_header(void)
 	       "# rt/X = restrack Mops/s / X Mops/s for the same workload and thread count\n"
 	       "# (above 1: restrack is faster).\n"
 	       "#\n",
-	       ID_BITS, ID_RESERVED - 1, NB_LIVE, CHURN_DEPTH, CHURN_DEPTH, QSBR_BATCH,
+	       ID_BITS, ID_RESERVED - 1, NB_LIVE, 1u << (ID_BITS - opt.live_bits),
+	       restrack_thread_cache_on() ? "on" : "off (RESTRACK_THREAD_CACHE=0 or no membarrier)",
+	       CHURN_DEPTH, CHURN_DEPTH, QSBR_BATCH,
 	       opt.lookup_ops, opt.mixed_ops, opt.churn_ops, opt.reps);
 }
 
@@ -1328,13 +1336,14 @@ usage(const char *prog)
 {
 	printf("usage: %s [--quick] [--csv FILE] [--reps N] [--verbose]\n"
 	       "          [--workload lookup|mixed|churn] [--threads 1|2]\n"
-	       "          [--impl restrack|mutex|hash_gp|hash_lkp]\n"
+	       "          [--impl restrack|mutex|hash_gp|hash_lkp] [--live-bits B]\n"
 	       "  --quick     small op counts, one run each (CI smoke, a few seconds)\n"
 	       "  --csv FILE  also write the table as CSV\n"
 	       "  --reps N    runs per cell, median reported (1..%u)\n"
 	       "  --verbose   print every run as it completes\n"
-	       "  --workload, --threads, --impl  run only these cells (repeatable; profiling)\n",
-	       prog, MAX_REPS);
+	       "  --workload, --threads, --impl  run only these cells (repeatable; profiling)\n"
+	       "  --live-bits B  2^B lookup targets (%u..%u, default %u: 64 Ki)\n",
+	       prog, MAX_REPS, LIVE_BITS_MIN, LIVE_BITS, LIVE_BITS);
 }
 
 /* Bit of @name in @names, or 0. */
@@ -1442,6 +1451,7 @@ main(int argc, char **argv)
 	opt.mixed_ops = FULL_MIXED_OPS;
 	opt.churn_ops = FULL_CHURN_OPS;
 	opt.reps = FULL_REPS;
+	opt.live_bits = LIVE_BITS;
 	for (a = 1; a < argc; a++) {
 		static const char *const wl_opt[WL_MAX] = { "lookup", "bulk", "mixed", "churn" };
 		static const char *const thr_opt[MAX_THREADS + 1] = { "0", "1", "2" };
@@ -1469,6 +1479,12 @@ main(int argc, char **argv)
 			   (bit = name_bit(argv[a + 1], impl_opt, IMPL_MAX)) != 0) {
 			opt.impl_mask |= bit;
 			a++;
+		} else if (strcmp(argv[a], "--live-bits") == 0 && a + 1 < argc) {
+			opt.live_bits = (unsigned int)atoi(argv[++a]);
+			if (opt.live_bits < LIVE_BITS_MIN || opt.live_bits > LIVE_BITS) {
+				usage(argv[0]);
+				return EXIT_FAILURE;
+			}
 		} else if (strcmp(argv[a], "--csv") == 0 && a + 1 < argc) {
 			opt.csv = argv[++a];
 		} else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc) {

@@ -43,39 +43,8 @@ static const struct restrack_task task_b = {
 /* Helpers                                                                                  */
 /* ---------------------------------------------------------------------------------------- */
 
-static const char *current_case;
-
-static void
-watchdog(int sig)
-{
-	static const char head[] = "Bail out! watchdog: case ";
-	static const char tail[] = " hung\n";
-
-	(void)sig;
-	if (write(STDOUT_FILENO, head, sizeof(head) - 1) < 0 ||
-	    (current_case != NULL &&
-	     write(STDOUT_FILENO, current_case, strlen(current_case)) < 0) ||
-	    write(STDOUT_FILENO, tail, sizeof(tail) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
-#define RUN(fn)                                                                           \
-	do {                                                                              \
-		current_case = #fn;                                                       \
-		alarm(WATCHDOG_SECONDS);                                                  \
-		TEST_RUN(fn);                                                             \
-		alarm(0);                                                                 \
-	} while (0)
-
-static void
-sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
+#define RUN(fn) TEST_RUN(fn)
+#define sleep_ms test_sleep_ms
 
 /* A root whose @p type has a small ID space; every other type gets the default space. */
 static struct restrack_root *
@@ -3445,7 +3414,7 @@ test_bytes_per_entry(void)
 int
 main(void)
 {
-	signal(SIGALRM, watchdog);
+	test_set_watchdog(WATCHDOG_SECONDS);
 
 	RUN(test_type_name_all_types);
 	RUN(test_type_name_out_of_range);
