@@ -66,7 +66,7 @@
 #define ID_MASK		(ID_SPACE - 1)
 #define ID_RESERVED	3			/* irdma reserves QP 0-2 */
 #define LIVE_BITS	16	/* default: 64 Ki live entries, one per 4 IDs */
-#define LIVE_BITS_MIN	6
+#define LIVE_BITS_MIN	4
 #define NB_LIVE		(1u << opt.live_bits)	/* live entries, spread over the space */
 #define LIVE_MASK	(NB_LIVE - 1)
 #define MAX_THREADS	2
@@ -1321,6 +1321,8 @@ print_memory(void)
 	printf("#             measured: restrack_init + %u adds grew RSS by %.1f B per entry\n"
 	       "#             (slot pages and record chunks; the embedded entry not included)\n",
 	       NB_LIVE, (double)restrack_fill_bytes / NB_LIVE);
+	printf("#             and %zu B per thread that looks anything up (its reference cache)\n",
+	       sizeof(struct restrack_tref));
 	printf("#   mutex     %zu B = pointer slot %zu (one per ID, allocated up front)"
 	       " + refcount %zu\n",
 	       sizeof(void *) + sizeof(uint32_t), sizeof(void *), sizeof(uint32_t));
