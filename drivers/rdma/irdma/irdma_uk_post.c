@@ -1018,3 +1018,39 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 	__atomic_store_n(&qp->rq.head, head, __ATOMIC_RELEASE);
 	return i;
 }
+
+/* ---- send templates (irdma_uk_tmpl.c posts them) ---- */
+
+void
+irdma_uk_sq_begin(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
+{
+	irdma_uk_sq_start(qp, idx, pol);
+}
+
+int
+irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
+		   struct irdma_uk_tmpl *k)
+{
+	struct irdma_sq_wrtrk trk;
+	struct irdma_uk_sq_plan p;
+	int ret;
+
+	ret = irdma_uk_sq_check(qp, proto, &p);
+	if (ret != 0)
+		return ret;
+	if (p.kind != IRDMA_UK_FRAGS || p.quanta != 1 || p.imm || proto->num_sge != 1)
+		return irdma_uk_refuse(qp, proto, -ENOTSUP,
+				       "a template is a 1-quantum WQE of one fragment");
+	memset(k, 0, sizeof(*k));
+	k->hdr = p.hdr;
+	k->frag_qw1 = IRDMA_PREP(FRAG_STAG, proto->sg_list[0].lkey);
+	k->remote = proto->opcode == RDMADEV_WR_RDMA_WRITE ||
+		    proto->opcode == RDMADEV_WR_RDMA_READ;
+	k->qw2 = k->remote ? 0 : p.qw2;
+	/* the tracking constants as post_send writes them (next 0: ORed in per WR) */
+	memset(&trk, 0, sizeof(trk));
+	irdma_uk_track(&trk, 0, 0, p.quanta, 0, p.wc_opcode, p.signaled, 0);
+	memcpy(&k->trk_w2, (const uint8_t *)&trk + IRDMA_UK_TRK_W2, sizeof(k->trk_w2));
+	memcpy(&k->trk_w6, (const uint8_t *)&trk + IRDMA_UK_TRK_W6, sizeof(k->trk_w6));
+	return 0;
+}

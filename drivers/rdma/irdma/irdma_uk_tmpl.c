@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * Send templates: a 1-SGE SEND, RDMA WRITE or RDMA READ checked and encoded once
+ * (irdma_uk_send_tmpl_init, with post_send's own checks: irdma_uk_tmpl_plan), then posted
+ * in bursts that give only wr_id, local address and length, and remote address per WR.
+ *
+ * The bytes are post_send's: the same header (valid bit last, after rte_io_wmb()), the same
+ * fragment and qword 2, the same tracking entry, the same polarity flip at index 0 and
+ * pre-invalidation at every 128th quantum. A template WQE is one quantum, so the chunk rule
+ * never needs a NOP; the free-space check (257 quanta kept free) runs once per burst, and
+ * the burst runs in stretches that end where start work is due (a multiple of 128 quanta:
+ * index 0 included, so no stretch wraps). Per WR only the length is checked (it must fit
+ * FRAG_LEN). One doorbell per burst. No lock, syscall, allocation or division.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_io.h>
+
+#include <rdmadev_core.h>
+
+#include "irdma_ctrl.h"
+#include "irdma_uk.h"
+
+_Static_assert(sizeof(struct irdma_uk_tmpl) <= sizeof(((struct rdmadev_send_tmpl *)0)->drv),
+	       "the driver words fit the template");
+_Static_assert(sizeof(struct rdmadev_send_tmpl) == 64, "a template is one cache line");
+_Static_assert(sizeof(struct rdmadev_tmpl_wr) == 32, "a templated WR is 32 bytes");
+
+/* Longest length a template WR may give: what FRAG_LEN holds. */
+#define IRDMA_UK_TMPL_MAX_LEN	IRDMA_FIELD_MAX(FRAG_LEN)
+
+int
+irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
+			struct rdmadev_send_tmpl *t)
+{
+	struct irdma_uk_tmpl k;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = irdma_uk_tmpl_plan(qp, proto, &k);
+	if (ret != 0)
+		return ret;
+	memcpy(t->drv, &k, sizeof(k));
+	t->qp_num = qp->qp_id;
+	t->opcode = proto->opcode;
+	t->flags = proto->flags;
+	t->qp_drv = qp;
+	return 0;
+}
+
+/* The refusal of a whole burst: template not of this QP, NULL, or QP state. */
+static __rte_noinline __rte_cold uint16_t
+irdma_uk_tmpl_refuse(const struct irdma_qp *qp, const struct rdmadev_send_tmpl *t,
+		     const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	if (t == NULL || wrs == NULL) {
+		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl with a NULL %s", qp->qp_id,
+			  t == NULL ? "template" : "WR array");
+		*err = -EINVAL;
+	} else if (t->qp_drv != qp || t->qp_num != qp->qp_id) {
+		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl with a template %s", qp->qp_id,
+			  t->qp_drv == NULL ? "that was never made (or failed)" :
+					      "of another QP");
+		*err = -EINVAL;
+	} else if (nb_wrs != 0) {
+		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl in HW state %u (RTS/SQD only)",
+			  qp->qp_id, qp->hw_state);
+		*err = -EINVAL;
+	} else {
+		*err = 0;
+	}
+	return 0;
+}
+
+/* Log the refusal of a WR whose length does not fit FRAG_LEN; @return -EINVAL. */
+static __rte_noinline __rte_cold int
+irdma_uk_tmpl_bad_len(const struct irdma_qp *qp, const struct rdmadev_tmpl_wr *wr)
+{
+	IRDMA_LOG(ERR, qp->hw, "QP %u: template WR 0x%" PRIx64 " refused: length %u beyond %"
+		  PRIu64, qp->qp_id, wr->wr_id, wr->length, (uint64_t)IRDMA_UK_TMPL_MAX_LEN);
+	return -EINVAL;
+}
+
+/* The 32-bit tracking word at IRDMA_UK_TRK_W6 with next = @p next (its first 16 bits). */
+static __rte_always_inline uint32_t
+irdma_uk_tmpl_next(uint32_t w6, uint32_t next)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return w6 | next;
+#else
+	return w6 | next << 16;
+#endif
+}
+
+/*
+ * Write @p n template WRs from quantum @p head on, with polarity @p pol; no start work is
+ * due among them and they do not wrap. @p remote: qword 2 is each WR's remote address.
+ * @return how many were written: @p n, or the index of the first whose length is refused.
+ */
+static __rte_always_inline uint32_t
+irdma_uk_tmpl_run(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
+		  const struct rdmadev_tmpl_wr *v, uint32_t n, uint32_t head, uint32_t pol,
+		  bool remote)
+{
+	uint64_t hdr = k->hdr | IRDMA_PREP(SQ_VALID, pol);
+	uint64_t qw1 = k->frag_qw1 | IRDMA_PREP(FRAG_VALID, pol);
+	uint64_t qw2 = k->qw2;
+	uint32_t w2 = k->trk_w2, w6 = k->trk_w6, mask = qp->sq.quanta - 1, i;
+	struct irdma_quantum *q = (struct irdma_quantum *)(void *)(qp->sq.base +
+								   (size_t)head * IRDMA_QUANTUM_SIZE);
+	uint8_t *t = (uint8_t *)&qp->sq_wrtrk[head];
+
+	for (i = 0; i < n; i++, q++, t += sizeof(struct irdma_sq_wrtrk)) {
+		uint32_t len = v[i].length, next;
+
+		if (unlikely(len > IRDMA_UK_TMPL_MAX_LEN))
+			break;
+		/* fragment 0 (the length fits FRAG_LEN: a shift places it), qword 2 */
+		q->qw[0] = rte_cpu_to_le_64(v[i].addr);
+		q->qw[1] = rte_cpu_to_le_64(qw1 | (uint64_t)len << IRDMA_FIELD_SHIFT(FRAG_LEN));
+		q->qw[2] = rte_cpu_to_le_64(remote ? IRDMA_PREP(SQ_REMOTE_TO, v[i].remote_addr) :
+					    qw2);
+		/* the tracking entry: wr_id, nop / opcode / rsvd, byte count, next / quanta /
+		 * signaled (imm and qp_num are the QP's) */
+		next = (head + i + 1) & mask;
+		memcpy(t, &v[i].wr_id, sizeof(uint64_t));
+		memcpy(t + IRDMA_UK_TRK_W2, &w2, sizeof(w2));
+		memcpy(t + IRDMA_UK_TRK_W2 + 4, &len, sizeof(len));
+		next = irdma_uk_tmpl_next(w6, next);
+		memcpy(t + IRDMA_UK_TRK_W6, &next, sizeof(next));
+		/* the header last: the device may take the WQE from then on */
+		rte_io_wmb();
+		irdma_qw_store(q, QUANTUM_VALID, hdr);
+	}
+	return i;
+}
+
+uint16_t
+irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
+			const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	struct irdma_qp *qp = qp_priv;
+	const struct irdma_uk_tmpl *k;
+	uint32_t head, tail, mask, used, cnt, done = 0, pol, seg, got;
+	int ret = 0;
+
+	if (unlikely(t == NULL || wrs == NULL || t->qp_drv != qp || t->qp_num != qp->qp_id ||
+		     (qp->hw_state != IRDMA_QP_HW_RTS && qp->hw_state != IRDMA_QP_HW_SQD)))
+		return irdma_uk_tmpl_refuse(qp, t, wrs, nb_wrs, err);
+	k = (const struct irdma_uk_tmpl *)(const void *)t->drv;
+	head = qp->sq.head;
+	pol = qp->sq.polarity;
+	mask = qp->sq.quanta - 1;
+	/* acquire: the poller is done with the tracking entries behind its tail */
+	tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
+	/* the free-space check of post_send, for every WR of the burst at once */
+	used = ((head - tail) & mask) + IRDMA_SQ_FREE_RSVD;
+	cnt = used < qp->sq.quanta ? RTE_MIN((uint32_t)nb_wrs, qp->sq.quanta - used) : 0;
+	while (done < cnt) {
+		if (unlikely((head & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)) {
+			/* post_send checks a WR before its start work */
+			if (unlikely(wrs[done].length > IRDMA_UK_TMPL_MAX_LEN))
+				break;
+			irdma_uk_sq_begin(qp, head, &pol);
+		}
+		/* up to the next multiple of 128: never past the ring's end, since a ring that
+		 * keeps 257 quanta free and has room is at least 512 quanta */
+		seg = RTE_MIN(cnt - done, IRDMA_SQ_CLR_STRIDE - (head & (IRDMA_SQ_CLR_STRIDE - 1)));
+		if (k->remote)
+			got = irdma_uk_tmpl_run(qp, k, wrs + done, seg, head, pol, true);
+		else
+			got = irdma_uk_tmpl_run(qp, k, wrs + done, seg, head, pol, false);
+		done += got;
+		head = (head + got) & mask;
+		if (unlikely(got != seg))
+			break;
+	}
+	if (unlikely(done != nb_wrs)) {
+		if (wrs[done].length > IRDMA_UK_TMPL_MAX_LEN) {
+			ret = irdma_uk_tmpl_bad_len(qp, &wrs[done]);
+		} else {
+			/* Back-pressure, not bad input: no error line per refused burst. */
+			IRDMA_LOG(DEBUG, qp->hw, "QP %u: template WR 0x%" PRIx64 " waits: SQ full",
+				  qp->qp_id, wrs[done].wr_id);
+			ret = -ENOMEM;
+		}
+	}
+	*err = ret;
+	if (likely(done != 0)) {
+		qp->sq.polarity = (uint8_t)pol;
+		/* release: the tracking entries before the poller can see the new head */
+		__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
+		/* One doorbell for the burst; irdma_wr32 orders the WQE stores before it. */
+		irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
+	}
+	return (uint16_t)done;
+}
