@@ -8,6 +8,8 @@
  *   write1    post_send of one 1-SGE RDMA WRITE per call     floor: copy 32 WQE bytes + doorbell
  *   inline64  post_send of one 64-byte inline WRITE per call floor: copy 96 WQE bytes + doorbell
  *   burst16   post_send of 16 1-SGE WRITEs per call (per WR) floor: 16 x 32 bytes + 1 doorbell
+ *   burst16t  post_send_tmpl of 16 WRITEs of one template     floor: as burst16
+ *             per call (per WR)
  *   poll      poll_cq in bursts of 16 (per CQE)              floor: copy 32 CQE bytes into a
  *                                                                   48-byte completion
  * The QP and CQ live in ordinary memory; the doorbell is a direct store to a word (hw->bar0
@@ -44,6 +46,8 @@ static uint8_t payload[64];
 static struct rdmadev_sge sge = { .addr = 0x100000, .length = 4096, .lkey = 0x1234 };
 static struct rdmadev_sge sge_inline;
 static struct rdmadev_send_wr wr_write, wr_inline, wr_burst[BURST];
+static struct rdmadev_send_tmpl tmpl_burst;
+static struct rdmadev_tmpl_wr twr_burst[BURST];
 static struct rdmadev_wc wcs[BURST];
 static uint8_t tmpl_write[32], tmpl_inline[96];
 static uint64_t sink;
@@ -120,8 +124,15 @@ setup(void)
 	wr_inline = wr_write;
 	wr_inline.sg_list = &sge_inline;
 	wr_inline.flags |= RDMADEV_SEND_INLINE;
-	for (i = 0; i < BURST; i++)
+	for (i = 0; i < BURST; i++) {
 		wr_burst[i] = wr_write;
+		twr_burst[i] = (struct rdmadev_tmpl_wr){
+			.wr_id = 1, .addr = sge.addr, .length = sge.length,
+			.remote_addr = wr_write.rdma.remote_addr,
+		};
+	}
+	if (irdma_uk_send_tmpl_init(&qp, &wr_write, &tmpl_burst) != 0)
+		abort();
 }
 
 static double
@@ -169,6 +180,17 @@ loop_burst16(uint32_t ops)
 }
 
 static __rte_noinline void
+loop_burst16t(uint32_t ops)
+{
+	int err;
+
+	for (ops /= BURST; ops != 0; ops--) {
+		irdma_uk_post_send_tmpl(&qp, &tmpl_burst, twr_burst, BURST, &err);
+		qp.sq.tail = qp.sq.head;
+	}
+}
+
+static __rte_noinline void
 loop_poll(uint32_t ops)
 {
 	uint32_t n = 0;
@@ -209,6 +231,12 @@ loop_inline64_floor(uint32_t ops)
 
 static __rte_noinline void
 loop_burst16_floor(uint32_t ops)
+{
+	floor_post(tmpl_write, sizeof(tmpl_write), BURST, ops);
+}
+
+static __rte_noinline void
+loop_burst16t_floor(uint32_t ops)
 {
 	floor_post(tmpl_write, sizeof(tmpl_write), BURST, ops);
 }
@@ -272,6 +300,7 @@ static const struct workload {
 	{ "write1", loop_write1, loop_write1_floor },
 	{ "inline64", loop_inline64, loop_inline64_floor },
 	{ "burst16", loop_burst16, loop_burst16_floor },
+	{ "burst16t", loop_burst16t, loop_burst16t_floor },
 	{ "poll", loop_poll, loop_poll_floor },
 };
 
@@ -315,7 +344,7 @@ main(int argc, char **argv)
 			only = argv[++a];
 		else {
 			fprintf(stderr, "usage: %s [--quick] [--callgrind] "
-				"[--workload write1|inline64|burst16|poll]\n", argv[0]);
+				"[--workload write1|inline64|burst16|burst16t|poll]\n", argv[0]);
 			return 2;
 		}
 	}

@@ -101,9 +101,56 @@ irdma_uk_tmpl_next(uint32_t w6, uint32_t next)
 #endif
 }
 
+/* Increment of the next field inside the tracking word at IRDMA_UK_TRK_W6. */
+#define IRDMA_UK_TMPL_NEXT_ONE	irdma_uk_tmpl_next(0, 1)
+
+/* What every WR of a stretch shares: the template's words with this pass's valid bits. */
+struct irdma_uk_tmpl_pass {
+	uint64_t hdr;	/* header, SQ_VALID set for the pass */
+	uint64_t qw1;	/* fragment 0 qword 1 without FRAG_LEN, FRAG_VALID set for the pass */
+	uint64_t qw2;	/* constant qword 2 (not @c remote) */
+	uint64_t w2;	/* tracking word at IRDMA_UK_TRK_W2 */
+};
+
+/*
+ * One template WR @p v at quantum @p q, tracking entry @p t, its tracking word
+ * IRDMA_UK_TRK_W6 @p w6 (next included). @return false, with nothing written, when its
+ * length does not fit FRAG_LEN.
+ */
+static __rte_always_inline bool
+irdma_uk_tmpl_one(struct irdma_quantum *q, uint8_t *t, const struct rdmadev_tmpl_wr *v,
+		  const struct irdma_uk_tmpl_pass *p, uint32_t w6, bool remote)
+{
+	/* the length in FRAG_LEN's place: a length that does not fit sets the top bit */
+	uint64_t len = (uint64_t)v->length << IRDMA_FIELD_SHIFT(FRAG_LEN);
+	uint64_t trk2;
+
+	if (unlikely(len & ~IRDMA_FIELD_MASK(FRAG_LEN)))
+		return false;
+	/* fragment 0 and qword 2 */
+	q->qw[0] = rte_cpu_to_le_64(v->addr);
+	q->qw[1] = rte_cpu_to_le_64(p->qw1 | len);
+	q->qw[2] = rte_cpu_to_le_64(remote ? IRDMA_PREP(SQ_REMOTE_TO, v->remote_addr) : p->qw2);
+	/* the tracking entry: wr_id, nop / opcode / rsvd and the byte count, next / quanta /
+	 * signaled (imm and qp_num are the QP's, set when it was created) */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	trk2 = p->w2 | len;
+#else
+	trk2 = p->w2 << 32 | len >> IRDMA_FIELD_SHIFT(FRAG_LEN);
+#endif
+	memcpy(t, &v->wr_id, sizeof(uint64_t));
+	memcpy(t + IRDMA_UK_TRK_W2, &trk2, sizeof(trk2));
+	memcpy(t + IRDMA_UK_TRK_W6, &w6, sizeof(w6));
+	/* the header last: the device may take the WQE from then on */
+	rte_io_wmb();
+	irdma_qw_store(q, QUANTUM_VALID, p->hdr);
+	return true;
+}
+
 /*
  * Write @p n template WRs from quantum @p head on, with polarity @p pol; no start work is
- * due among them and they do not wrap. @p remote: qword 2 is each WR's remote address.
+ * due among them and they do not wrap (the last may end at the ring's end). @p remote:
+ * qword 2 is each WR's remote address.
  * @return how many were written: @p n, or the index of the first whose length is refused.
  */
 static __rte_always_inline uint32_t
@@ -111,36 +158,27 @@ irdma_uk_tmpl_run(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 		  const struct rdmadev_tmpl_wr *v, uint32_t n, uint32_t head, uint32_t pol,
 		  bool remote)
 {
-	uint64_t hdr = k->hdr | IRDMA_PREP(SQ_VALID, pol);
-	uint64_t qw1 = k->frag_qw1 | IRDMA_PREP(FRAG_VALID, pol);
-	uint64_t qw2 = k->qw2;
-	uint32_t w2 = k->trk_w2, w6 = k->trk_w6, mask = qp->sq.quanta - 1, i;
+	const struct irdma_uk_tmpl_pass p = {
+		.hdr = k->hdr | IRDMA_PREP(SQ_VALID, pol),
+		.qw1 = k->frag_qw1 | IRDMA_PREP(FRAG_VALID, pol),
+		.qw2 = k->qw2,
+		.w2 = k->trk_w2,
+	};
 	struct irdma_quantum *q = (struct irdma_quantum *)(void *)(qp->sq.base +
 								   (size_t)head * IRDMA_QUANTUM_SIZE);
 	uint8_t *t = (uint8_t *)&qp->sq_wrtrk[head];
+	/* the WRs whose next is the quantum after them: all but one that ends the ring */
+	uint32_t plain = n - (((head + n) & (qp->sq.quanta - 1)) == 0);
+	uint32_t w6 = irdma_uk_tmpl_next(k->trk_w6, head + 1), i;
 
-	for (i = 0; i < n; i++, q++, t += sizeof(struct irdma_sq_wrtrk)) {
-		uint32_t len = v[i].length, next;
-
-		if (unlikely(len > IRDMA_UK_TMPL_MAX_LEN))
-			break;
-		/* fragment 0 (the length fits FRAG_LEN: a shift places it), qword 2 */
-		q->qw[0] = rte_cpu_to_le_64(v[i].addr);
-		q->qw[1] = rte_cpu_to_le_64(qw1 | (uint64_t)len << IRDMA_FIELD_SHIFT(FRAG_LEN));
-		q->qw[2] = rte_cpu_to_le_64(remote ? IRDMA_PREP(SQ_REMOTE_TO, v[i].remote_addr) :
-					    qw2);
-		/* the tracking entry: wr_id, nop / opcode / rsvd, byte count, next / quanta /
-		 * signaled (imm and qp_num are the QP's) */
-		next = (head + i + 1) & mask;
-		memcpy(t, &v[i].wr_id, sizeof(uint64_t));
-		memcpy(t + IRDMA_UK_TRK_W2, &w2, sizeof(w2));
-		memcpy(t + IRDMA_UK_TRK_W2 + 4, &len, sizeof(len));
-		next = irdma_uk_tmpl_next(w6, next);
-		memcpy(t + IRDMA_UK_TRK_W6, &next, sizeof(next));
-		/* the header last: the device may take the WQE from then on */
-		rte_io_wmb();
-		irdma_qw_store(q, QUANTUM_VALID, hdr);
+	for (i = 0; i < plain; i++, q++, t += sizeof(struct irdma_sq_wrtrk)) {
+		if (unlikely(!irdma_uk_tmpl_one(q, t, &v[i], &p, w6, remote)))
+			return i;
+		w6 += IRDMA_UK_TMPL_NEXT_ONE;
 	}
+	if (i != n && irdma_uk_tmpl_one(q, t, &v[i], &p, irdma_uk_tmpl_next(k->trk_w6, 0),
+					remote))
+		i++;
 	return i;
 }
 
