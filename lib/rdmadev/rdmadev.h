@@ -593,10 +593,10 @@ int rdmadev_qp_destroy(struct rdmadev_qp *qp);
  * as long as its QP exists (the QP's type and caps do not change); posting it on another QP
  * is refused.
  *
- * @return 0 with @p t filled; -EINVAL (NULL, a dead QP, not one SGE, INLINE, a WR
- *         rdmadev_post_send() refuses, such as an opcode the QP type does not allow: the
- *         driver's log names it), -ENOTSUP (another opcode, or the driver has no templates
- *         or cannot encode this WR as one). On failure @p t is zeroed: posting it is refused.
+ * @return 0 with @p t filled; -EINVAL (NULL, a dead QP, not one SGE, INLINE, an unknown
+ *         opcode, a WR rdmadev_post_send() refuses, such as an opcode the QP type does not
+ *         allow: the driver's log names it), -ENOTSUP (another opcode, or the driver has no
+ *         templates). On failure @p t is zeroed: posting it is refused.
  */
 int rdmadev_send_tmpl_init(struct rdmadev_qp *qp, const struct rdmadev_send_wr *proto,
 			   struct rdmadev_send_tmpl *t);

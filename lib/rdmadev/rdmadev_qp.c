@@ -577,6 +577,11 @@ rdmadev_send_tmpl_init(struct rdmadev_qp *qp, const struct rdmadev_send_wr *prot
 			    proto->flags);
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
+	if (proto->opcode >= RDMADEV_WR_OPCODE_MAX) {
+		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: unknown opcode %u", rdmadev_qp_num(qp),
+			    proto->opcode);
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
 	if (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_RDMA_WRITE &&
 	    proto->opcode != RDMADEV_WR_RDMA_READ) {
 		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: opcode %u cannot be a template "

@@ -114,9 +114,10 @@ struct irdma_uk_tmpl {
 
 /**
  * Check @p proto against @p qp exactly as irdma_uk_post_send() checks a WR (same refusals,
- * same log lines) and encode it into @p k; refuse what is not a 1-quantum WQE of one
- * fragment. The tracking constants come from the same writer post_send uses.
- * @return 0, -EINVAL (what post_send refuses), -ENOTSUP (not a 1-quantum fragment WQE).
+ * same log lines) and encode it into @p k. A template has one SGE and no INLINE (-EINVAL)
+ * and is a SEND, RDMA_WRITE or RDMA_READ (-ENOTSUP): a 1-quantum WQE of one fragment. The
+ * tracking constants come from the same writer post_send uses.
+ * @return 0, -EINVAL (not one SGE, INLINE, what post_send refuses), -ENOTSUP.
  */
 int irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
 		       struct irdma_uk_tmpl *k);

@@ -1035,12 +1035,17 @@ irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *prot
 	struct irdma_uk_sq_plan p;
 	int ret;
 
+	if (proto->num_sge != 1 || proto->sg_list == NULL || (proto->flags & RDMADEV_SEND_INLINE))
+		return irdma_uk_refuse(qp, proto, -EINVAL,
+				       "a template carries exactly one SGE, not inline");
 	ret = irdma_uk_sq_check(qp, proto, &p);
 	if (ret != 0)
 		return ret;
-	if (p.kind != IRDMA_UK_FRAGS || p.quanta != 1 || p.imm || proto->num_sge != 1)
+	if (p.kind != IRDMA_UK_FRAGS || p.quanta != 1 || p.imm ||
+	    (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_RDMA_WRITE &&
+	     proto->opcode != RDMADEV_WR_RDMA_READ))
 		return irdma_uk_refuse(qp, proto, -ENOTSUP,
-				       "a template is a 1-quantum WQE of one fragment");
+				       "a template is a SEND, RDMA_WRITE or RDMA_READ");
 	memset(k, 0, sizeof(*k));
 	k->hdr = p.hdr;
 	k->frag_qw1 = IRDMA_PREP(FRAG_STAG, proto->sg_list[0].lkey);
