@@ -444,8 +444,8 @@ test_bad_templates(void)
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp2, &proto, &t), -EINVAL);
 	qp2.max_send_sge = ukf_qp_default.max_send_sge;
 
-	/* NULL template, NULL WRs, another QP's template (also one of a QP at the same
-	 * address with another number) */
+	/* NULL template, NULL WRs, another QP's template (also one of an earlier QP at the
+	 * same address: another generation) */
 	proto.opcode = RDMADEV_WR_RDMA_WRITE;
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp2, &proto, &other), 0);
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
@@ -453,9 +453,9 @@ test_bad_templates(void)
 	check_refused(&qp, &t, NULL, 1, -EINVAL);
 	check_refused(&qp, &other, v, 4, -EINVAL);
 	check_refused(&qp, &other, v, 0, -EINVAL);
-	qp.qp_id++;
+	qp.tmpl_gen++;
 	check_refused(&qp, &t, v, 4, -EINVAL);
-	qp.qp_id--;
+	qp.tmpl_gen--;
 	/* and the right one works */
 	ukf_regs_clear();
 	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 4, &err), 4);

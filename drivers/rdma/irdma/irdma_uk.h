@@ -108,8 +108,9 @@ struct irdma_uk_tmpl {
 	uint64_t qw2;		/**< qword 2 when it is constant: 0 (RC SEND), UD destination */
 	uint32_t trk_w2;	/**< tracking bytes 8..11 (nop, opcode, rsvd) */
 	uint32_t trk_w6;	/**< tracking bytes 24..27 with next 0 (quanta, signaled) */
+	uint32_t qp_gen;	/**< the QP's tmpl_gen when the template was made */
 	uint8_t remote;		/**< 1: qword 2 is the WR's remote address (RDMA WRITE / READ) */
-	uint8_t rsvd[7];	/**< zero */
+	uint8_t rsvd[3];	/**< zero */
 };
 
 /**
@@ -128,9 +129,12 @@ int irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *
  */
 void irdma_uk_sq_begin(struct irdma_qp *qp, uint32_t idx, uint32_t *pol);
 
+/** A new QP generation for irdma_qp.tmpl_gen (thread-safe; control path). */
+uint32_t irdma_uk_tmpl_gen_next(void);
+
 /**
  * Make send template @p t of @p qp from @p proto (irdma_uk_tmpl_plan()) and bind it to the
- * QP (qp_drv, qp_num). @p t is zeroed first, and stays zeroed on failure.
+ * QP (qp_drv, qp_num, the QP's generation). @p t is zeroed first, and stays zeroed on failure.
  * @return 0, -EINVAL, -ENOTSUP (logged).
  */
 int irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
@@ -139,8 +143,8 @@ int irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *p
 /**
  * rdmadev_post_send_tmpl_t of the irdma PMD (qp_priv is a struct irdma_qp): the WQEs and
  * tracking entries irdma_uk_post_send() writes for the equivalent WRs, one doorbell.
- * @return WRs posted; *err as post_send's (-EINVAL: template of another QP, NULL, state,
- *         length; -ENOMEM: the SQ is full).
+ * @return WRs posted; *err as post_send's (-EINVAL: template of another QP or of another
+ *         generation of this one, NULL, state, length; -ENOMEM: the SQ is full).
  */
 uint16_t irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 				 const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err);

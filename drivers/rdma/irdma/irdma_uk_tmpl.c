@@ -38,6 +38,16 @@ _Static_assert(sizeof(struct rdmadev_tmpl_wr) == 32, "a templated WR is 32 bytes
 /* Longest length a template WR may give: what FRAG_LEN holds. */
 #define IRDMA_UK_TMPL_MAX_LEN	IRDMA_FIELD_MAX(FRAG_LEN)
 
+/* The last QP generation handed out (0: none; a test QP in calloc'd memory has 0). */
+static uint32_t irdma_uk_tmpl_gen;
+
+uint32_t
+irdma_uk_tmpl_gen_next(void)
+{
+	/* relaxed: only distinctness matters; the QP is published by its creation */
+	return __atomic_add_fetch(&irdma_uk_tmpl_gen, 1, __ATOMIC_RELAXED);
+}
+
 int
 irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
 			struct rdmadev_send_tmpl *t)
@@ -49,12 +59,20 @@ irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *proto
 	ret = irdma_uk_tmpl_plan(qp, proto, &k);
 	if (ret != 0)
 		return ret;
+	k.qp_gen = qp->tmpl_gen;
 	memcpy(t->drv, &k, sizeof(k));
 	t->qp_num = qp->qp_id;
 	t->opcode = proto->opcode;
 	t->flags = proto->flags;
 	t->qp_drv = qp;
 	return 0;
+}
+
+/* The driver words of template @p t. */
+static __rte_always_inline const struct irdma_uk_tmpl *
+irdma_uk_tmpl_of(const struct rdmadev_send_tmpl *t)
+{
+	return (const struct irdma_uk_tmpl *)(const void *)t->drv;
 }
 
 /* The refusal of a whole burst: template not of this QP, NULL, or QP state. */
@@ -66,10 +84,10 @@ irdma_uk_tmpl_refuse(const struct irdma_qp *qp, const struct rdmadev_send_tmpl *
 		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl with a NULL %s", qp->qp_id,
 			  t == NULL ? "template" : "WR array");
 		*err = -EINVAL;
-	} else if (t->qp_drv != qp || t->qp_num != qp->qp_id) {
+	} else if (t->qp_drv != qp || irdma_uk_tmpl_of(t)->qp_gen != qp->tmpl_gen) {
 		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl with a template %s", qp->qp_id,
 			  t->qp_drv == NULL ? "that was never made (or failed)" :
-					      "of another QP");
+			  t->qp_drv != qp ? "of another QP" : "of an earlier QP at this address");
 		*err = -EINVAL;
 	} else if (nb_wrs != 0) {
 		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl in HW state %u (RTS/SQD only)",
@@ -191,10 +209,11 @@ irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 	uint32_t head, tail, mask, used, cnt, done = 0, pol, seg, got;
 	int ret = 0;
 
-	if (unlikely(t == NULL || wrs == NULL || t->qp_drv != qp || t->qp_num != qp->qp_id ||
+	if (unlikely(t == NULL || wrs == NULL || t->qp_drv != qp ||
+		     irdma_uk_tmpl_of(t)->qp_gen != qp->tmpl_gen ||
 		     (qp->hw_state != IRDMA_QP_HW_RTS && qp->hw_state != IRDMA_QP_HW_SQD)))
 		return irdma_uk_tmpl_refuse(qp, t, wrs, nb_wrs, err);
-	k = (const struct irdma_uk_tmpl *)(const void *)t->drv;
+	k = irdma_uk_tmpl_of(t);
 	head = qp->sq.head;
 	pol = qp->sq.polarity;
 	mask = qp->sq.quanta - 1;
