@@ -544,9 +544,16 @@ irdma_uk_fill(struct irdma_quantum *q, uint8_t fill)
 	irdma_uk_v2 *p = (irdma_uk_v2 *)(void *)q;
 	uint32_t i;
 
-	for (i = 0; i < IRDMA_SQ_CLR_STRIDE * IRDMA_QUANTUM_SIZE / sizeof(v); i += 2) {
+	/* two cache lines an iteration */
+	for (i = 0; i < IRDMA_SQ_CLR_STRIDE * IRDMA_QUANTUM_SIZE / sizeof(v); i += 8) {
 		p[i] = v;
 		p[i + 1] = v;
+		p[i + 2] = v;
+		p[i + 3] = v;
+		p[i + 4] = v;
+		p[i + 5] = v;
+		p[i + 6] = v;
+		p[i + 7] = v;
 	}
 }
 

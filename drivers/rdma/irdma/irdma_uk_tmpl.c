@@ -130,21 +130,23 @@ struct irdma_uk_tmpl_pass {
 	uint64_t w2;	/* tracking word at IRDMA_UK_TRK_W2 */
 };
 
+/* A quantum, a tracking entry and a templated WR are 32 bytes: one offset walks all three. */
+_Static_assert(sizeof(struct irdma_quantum) == 32 && sizeof(struct irdma_sq_wrtrk) == 32 &&
+	       sizeof(struct rdmadev_tmpl_wr) == 32, "one stride for ring, tracking and WRs");
+#define IRDMA_UK_TMPL_STRIDE	32u
+
 /*
- * One template WR @p v at quantum @p q, tracking entry @p t, its tracking word
- * IRDMA_UK_TRK_W6 @p w6 (next included). @return false, with nothing written, when its
- * length does not fit FRAG_LEN.
+ * One template WR @p v (its length checked) at quantum @p q, tracking entry @p t, with the
+ * tracking word IRDMA_UK_TRK_W6 @p w6 (next included).
  */
-static __rte_always_inline bool
+static __rte_always_inline void
 irdma_uk_tmpl_one(struct irdma_quantum *q, uint8_t *t, const struct rdmadev_tmpl_wr *v,
 		  const struct irdma_uk_tmpl_pass *p, uint32_t w6, bool remote)
 {
-	/* the length in FRAG_LEN's place: a length that does not fit sets the top bit */
+	/* FRAG_LEN holds the checked length: a shift places it */
 	uint64_t len = (uint64_t)v->length << IRDMA_FIELD_SHIFT(FRAG_LEN);
 	uint64_t trk2;
 
-	if (unlikely(len & ~IRDMA_FIELD_MASK(FRAG_LEN)))
-		return false;
 	/* fragment 0 and qword 2 */
 	q->qw[0] = rte_cpu_to_le_64(v->addr);
 	q->qw[1] = rte_cpu_to_le_64(p->qw1 | len);
@@ -162,7 +164,6 @@ irdma_uk_tmpl_one(struct irdma_quantum *q, uint8_t *t, const struct rdmadev_tmpl
 	/* the header last: the device may take the WQE from then on */
 	rte_io_wmb();
 	irdma_qw_store(q, QUANTUM_VALID, p->hdr);
-	return true;
 }
 
 /*
@@ -182,22 +183,65 @@ irdma_uk_tmpl_run(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 		.qw2 = k->qw2,
 		.w2 = k->trk_w2,
 	};
-	struct irdma_quantum *q = (struct irdma_quantum *)(void *)(qp->sq.base +
-								   (size_t)head * IRDMA_QUANTUM_SIZE);
-	uint8_t *t = (uint8_t *)&qp->sq_wrtrk[head];
+	uint8_t *qb = qp->sq.base + (size_t)head * IRDMA_UK_TMPL_STRIDE;
+	uint8_t *tb = (uint8_t *)&qp->sq_wrtrk[head];
+	const uint8_t *vb = (const uint8_t *)v;
 	/* the WRs whose next is the quantum after them: all but one that ends the ring */
 	uint32_t plain = n - (((head + n) & (qp->sq.quanta - 1)) == 0);
-	uint32_t w6 = irdma_uk_tmpl_next(k->trk_w6, head + 1), i;
+	uint32_t w6 = irdma_uk_tmpl_next(k->trk_w6, head + 1);
+	size_t off, end = (size_t)plain * IRDMA_UK_TMPL_STRIDE;
 
-	for (i = 0; i < plain; i++, q++, t += sizeof(struct irdma_sq_wrtrk)) {
-		if (unlikely(!irdma_uk_tmpl_one(q, t, &v[i], &p, w6, remote)))
-			return i;
+	for (off = 0; off != end; off += IRDMA_UK_TMPL_STRIDE) {
+		const struct rdmadev_tmpl_wr *w = (const void *)(vb + off);
+
+		if (unlikely(w->length > IRDMA_UK_TMPL_MAX_LEN))
+			return (uint32_t)(off / IRDMA_UK_TMPL_STRIDE);
+		irdma_uk_tmpl_one((struct irdma_quantum *)(void *)(qb + off), tb + off, w, &p,
+				  w6, remote);
 		w6 += IRDMA_UK_TMPL_NEXT_ONE;
 	}
-	if (i != n && irdma_uk_tmpl_one(q, t, &v[i], &p, irdma_uk_tmpl_next(k->trk_w6, 0),
-					remote))
-		i++;
-	return i;
+	if (plain == n)
+		return n;
+	if (unlikely(v[plain].length > IRDMA_UK_TMPL_MAX_LEN))
+		return plain;
+	irdma_uk_tmpl_one((struct irdma_quantum *)(void *)(qb + end), tb + end, &v[plain], &p,
+			  irdma_uk_tmpl_next(k->trk_w6, 0), remote);
+	return n;
+}
+
+/*
+ * The stretches of a burst of @p cnt WRs (room checked) that meets start work: up to each
+ * multiple of 128 quanta, the start work there, and on. *@p head and *@p pol move on.
+ * @return how many were written (fewer than @p cnt: wrs[returned] has a refused length).
+ */
+static __rte_noinline uint32_t
+irdma_uk_tmpl_stretches(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
+			const struct rdmadev_tmpl_wr *wrs, uint32_t cnt, uint32_t *head,
+			uint32_t *pol)
+{
+	uint32_t h = *head, mask = qp->sq.quanta - 1, done = 0, seg, got;
+
+	while (done < cnt) {
+		if ((h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0) {
+			/* post_send checks a WR before its start work */
+			if (unlikely(wrs[done].length > IRDMA_UK_TMPL_MAX_LEN))
+				break;
+			irdma_uk_sq_begin(qp, h, pol);
+		}
+		/* up to the next multiple of 128: never past the ring's end, since a ring that
+		 * keeps 257 quanta free and has room is at least 512 quanta */
+		seg = RTE_MIN(cnt - done, IRDMA_SQ_CLR_STRIDE - (h & (IRDMA_SQ_CLR_STRIDE - 1)));
+		if (k->remote)
+			got = irdma_uk_tmpl_run(qp, k, wrs + done, seg, h, *pol, true);
+		else
+			got = irdma_uk_tmpl_run(qp, k, wrs + done, seg, h, *pol, false);
+		done += got;
+		h = (h + got) & mask;
+		if (unlikely(got != seg))
+			break;
+	}
+	*head = h;
+	return done;
 }
 
 uint16_t
@@ -206,7 +250,7 @@ irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 {
 	struct irdma_qp *qp = qp_priv;
 	const struct irdma_uk_tmpl *k;
-	uint32_t head, tail, mask, used, cnt, done = 0, pol, seg, got;
+	uint32_t head, tail, mask, used, cnt, done, pol, at;
 	int ret = 0;
 
 	if (unlikely(t == NULL || wrs == NULL || t->qp_drv != qp ||
@@ -222,24 +266,16 @@ irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 	/* the free-space check of post_send, for every WR of the burst at once */
 	used = ((head - tail) & mask) + IRDMA_SQ_FREE_RSVD;
 	cnt = used < qp->sq.quanta ? RTE_MIN((uint32_t)nb_wrs, qp->sq.quanta - used) : 0;
-	while (done < cnt) {
-		if (unlikely((head & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)) {
-			/* post_send checks a WR before its start work */
-			if (unlikely(wrs[done].length > IRDMA_UK_TMPL_MAX_LEN))
-				break;
-			irdma_uk_sq_begin(qp, head, &pol);
-		}
-		/* up to the next multiple of 128: never past the ring's end, since a ring that
-		 * keeps 257 quanta free and has room is at least 512 quanta */
-		seg = RTE_MIN(cnt - done, IRDMA_SQ_CLR_STRIDE - (head & (IRDMA_SQ_CLR_STRIDE - 1)));
+	at = head & (IRDMA_SQ_CLR_STRIDE - 1);
+	if (likely(at != 0 && at + cnt <= IRDMA_SQ_CLR_STRIDE)) {
+		/* one stretch, no start work (the usual burst) */
 		if (k->remote)
-			got = irdma_uk_tmpl_run(qp, k, wrs + done, seg, head, pol, true);
+			done = irdma_uk_tmpl_run(qp, k, wrs, cnt, head, pol, true);
 		else
-			got = irdma_uk_tmpl_run(qp, k, wrs + done, seg, head, pol, false);
-		done += got;
-		head = (head + got) & mask;
-		if (unlikely(got != seg))
-			break;
+			done = irdma_uk_tmpl_run(qp, k, wrs, cnt, head, pol, false);
+		head = (head + done) & mask;
+	} else {
+		done = irdma_uk_tmpl_stretches(qp, k, wrs, cnt, &head, &pol);
 	}
 	if (unlikely(done != nb_wrs)) {
 		if (wrs[done].length > IRDMA_UK_TMPL_MAX_LEN) {
