@@ -10,6 +10,10 @@
  *   burst16   post_send of 16 1-SGE WRITEs per call (per WR) floor: 16 x 32 bytes + 1 doorbell
  *   burst16t  post_send_tmpl of 16 WRITEs of one template     floor: as burst16
  *             per call (per WR)
+ *   burst16tm the burst16t loop again, against the bytes any post must store per 1-quantum
+ *             WR with the ring's invariants: the 32-byte WQE, the 32-byte tracking entry and
+ *             32 bytes of pre-invalidation (a 4 KB fill every 128 quanta), + 1 doorbell
+ *             per 16 (timing only: devtools/callgrind.sh leaves it out)
  *   poll      poll_cq in bursts of 16 (per CQE)              floor: copy 32 CQE bytes into a
  *                                                                   48-byte completion
  * The QP and CQ live in ordinary memory; the doorbell is a direct store to a word (hw->bar0
@@ -49,7 +53,7 @@ static struct rdmadev_send_wr wr_write, wr_inline, wr_burst[BURST];
 static struct rdmadev_send_tmpl tmpl_burst;
 static struct rdmadev_tmpl_wr twr_burst[BURST];
 static struct rdmadev_wc wcs[BURST];
-static uint8_t tmpl_write[32], tmpl_inline[96];
+static uint8_t tmpl_write[32], tmpl_inline[96], tmpl_trk[32];
 static uint64_t sink;
 
 static void *
@@ -241,6 +245,25 @@ loop_burst16t_floor(uint32_t ops)
 	floor_post(tmpl_write, sizeof(tmpl_write), BURST, ops);
 }
 
+/* The bytes a 1-quantum post stores (burst16tm): WQE, tracking entry, pre-invalidation. */
+static __rte_noinline void
+loop_burst16tm_floor(uint32_t ops)
+{
+	uint32_t head = 0, i;
+
+	for (ops /= BURST; ops != 0; ops--) {
+		for (i = 0; i < BURST; i++) {
+			if ((head & 127) == 0)
+				memset(qp.sq.base + (size_t)((head + 128) & (SQ_QUANTA - 1)) * 32,
+				       0, 128 * 32);
+			memcpy(qp.sq.base + (size_t)head * 32, tmpl_write, sizeof(tmpl_write));
+			memcpy(&qp.sq_wrtrk[head], tmpl_trk, sizeof(tmpl_trk));
+			head = (head + 1) & (SQ_QUANTA - 1);
+		}
+		rte_write32(qp.qp_id, &doorbell[0]);
+	}
+}
+
 static __rte_noinline void
 loop_poll_floor(uint32_t ops)
 {
@@ -301,6 +324,7 @@ static const struct workload {
 	{ "inline64", loop_inline64, loop_inline64_floor },
 	{ "burst16", loop_burst16, loop_burst16_floor },
 	{ "burst16t", loop_burst16t, loop_burst16t_floor },
+	{ "burst16tm", loop_burst16t, loop_burst16tm_floor },
 	{ "poll", loop_poll, loop_poll_floor },
 };
 
@@ -344,7 +368,7 @@ main(int argc, char **argv)
 			only = argv[++a];
 		else {
 			fprintf(stderr, "usage: %s [--quick] [--callgrind] "
-				"[--workload write1|inline64|burst16|burst16t|poll]\n", argv[0]);
+				"[--workload write1|inline64|burst16|burst16t|burst16tm|poll]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -352,6 +376,7 @@ main(int argc, char **argv)
 	/* the floors copy the bytes the driver writes for these WRs */
 	irdma_uk_post_send(&qp, &wr_write, 1, &err);
 	memcpy(tmpl_write, qp.sq.base, sizeof(tmpl_write));
+	memcpy(tmpl_trk, &qp.sq_wrtrk[0], sizeof(tmpl_trk));
 	irdma_uk_post_send(&qp, &wr_inline, 1, &err);
 	memcpy(tmpl_inline, qp.sq.base + 32, sizeof(tmpl_inline));
 	qp.sq.tail = qp.sq.head;

@@ -31,6 +31,10 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_io.h>
+#ifdef RTE_ARCH_X86
+#include <rte_cpuflags.h>
+#include <rte_vect.h>
+#endif
 
 #include <rdmadev_driver.h>
 
@@ -532,10 +536,42 @@ static const uint64_t irdma_uk_addfrag[IRDMA_WQE_MAX_FRAGS + 1] = {
 /* Two qwords, stored as one 16-byte vector store where the CPU has them. */
 typedef uint64_t irdma_uk_v2 __attribute__((vector_size(16), aligned(16)));
 
+#ifdef RTE_ARCH_X86
+/* Four qwords, one 32-byte store (AVX2). */
+typedef uint64_t irdma_uk_v4 __attribute__((vector_size(32), aligned(32)));
+
+/* The CPU has AVX2 (set once, at start-up). */
+static bool irdma_uk_cpu_avx2;
+
+RTE_INIT(irdma_uk_fill_init)
+{
+	irdma_uk_cpu_avx2 = rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0;
+}
+
+/* irdma_uk_fill with 32-byte stores: half the stores, which is what the fill costs. */
+static __attribute__((target("avx2"))) void
+irdma_uk_fill_avx2(struct irdma_quantum *q, uint8_t fill)
+{
+	irdma_uk_v4 v = { fill ? UINT64_MAX : 0, fill ? UINT64_MAX : 0,
+			  fill ? UINT64_MAX : 0, fill ? UINT64_MAX : 0 };
+	irdma_uk_v4 *p = (irdma_uk_v4 *)(void *)q;
+	uint32_t i;
+
+	/* two cache lines an iteration */
+	for (i = 0; i < IRDMA_SQ_CLR_STRIDE * IRDMA_QUANTUM_SIZE / sizeof(v); i += 4) {
+		p[i] = v;
+		p[i + 1] = v;
+		p[i + 2] = v;
+		p[i + 3] = v;
+	}
+}
+#endif
+
 /*
- * Fill IRDMA_SQ_CLR_STRIDE quanta at @p q with byte @p fill, 16 bytes a store (memset would
- * do the same; this keeps the stores wide whatever the libc, and lets callgrind count the
- * real work rather than a rep-prefixed byte loop).
+ * Fill IRDMA_SQ_CLR_STRIDE quanta at @p q with byte @p fill, 16 bytes a store, or 32 where
+ * the CPU has AVX2 and EAL allows 256-bit vectors (memset would do the same; this keeps the
+ * stores wide whatever the libc, and lets callgrind count the real work rather than a
+ * rep-prefixed byte loop).
  */
 static void
 irdma_uk_fill(struct irdma_quantum *q, uint8_t fill)
@@ -543,6 +579,18 @@ irdma_uk_fill(struct irdma_quantum *q, uint8_t fill)
 	irdma_uk_v2 v = { fill ? UINT64_MAX : 0, fill ? UINT64_MAX : 0 };
 	irdma_uk_v2 *p = (irdma_uk_v2 *)(void *)q;
 	uint32_t i;
+
+#ifdef RTE_ARCH_X86
+	if (irdma_uk_cpu_avx2) {
+		/* 0: EAL not initialised (test programs), no limit set */
+		uint16_t simd = rte_vect_get_max_simd_bitwidth();
+
+		if (simd == 0 || simd >= RTE_VECT_SIMD_256) {
+			irdma_uk_fill_avx2(q, fill);
+			return;
+		}
+	}
+#endif
 
 	/* two cache lines an iteration */
 	for (i = 0; i < IRDMA_SQ_CLR_STRIDE * IRDMA_QUANTUM_SIZE / sizeof(v); i += 8) {
