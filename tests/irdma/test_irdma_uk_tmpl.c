@@ -141,22 +141,26 @@ struct proto_case {
 	uint8_t flags;
 	uint8_t ud;
 	uint8_t sig_all;
+	uint8_t gen3;
 };
 
-/* The template and post_send agree byte for byte over eight ring wraps. */
+/* The template and post_send agree byte for byte over eight ring wraps (gen2 and gen3). */
 static void
 test_conformance(void)
 {
 	static const struct proto_case cases[] = {
-		{ RDMADEV_WR_RDMA_WRITE, RDMADEV_SEND_SIGNALED, 0, 0 },
-		{ RDMADEV_WR_RDMA_WRITE, RDMADEV_SEND_SOLICITED | RDMADEV_SEND_FENCE, 0, 0 },
-		{ RDMADEV_WR_RDMA_WRITE, 0, 0, 1 },
-		{ RDMADEV_WR_SEND, RDMADEV_SEND_SIGNALED, 0, 0 },
-		{ RDMADEV_WR_SEND, RDMADEV_SEND_SOLICITED | RDMADEV_SEND_LOCAL_FENCE, 0, 0 },
-		{ RDMADEV_WR_RDMA_READ, RDMADEV_SEND_SIGNALED | RDMADEV_SEND_FENCE, 0, 0 },
-		{ RDMADEV_WR_RDMA_READ, 0, 0, 0 },
-		{ RDMADEV_WR_SEND, RDMADEV_SEND_SIGNALED, 1, 0 },
-		{ RDMADEV_WR_SEND, 0, 1, 1 },
+		{ RDMADEV_WR_RDMA_WRITE, RDMADEV_SEND_SIGNALED, 0, 0, 0 },
+		{ RDMADEV_WR_RDMA_WRITE, RDMADEV_SEND_SOLICITED | RDMADEV_SEND_FENCE, 0, 0, 0 },
+		{ RDMADEV_WR_RDMA_WRITE, 0, 0, 1, 0 },
+		{ RDMADEV_WR_SEND, RDMADEV_SEND_SIGNALED, 0, 0, 0 },
+		{ RDMADEV_WR_SEND, RDMADEV_SEND_SOLICITED | RDMADEV_SEND_LOCAL_FENCE, 0, 0, 0 },
+		{ RDMADEV_WR_RDMA_READ, RDMADEV_SEND_SIGNALED | RDMADEV_SEND_FENCE, 0, 0, 0 },
+		{ RDMADEV_WR_RDMA_READ, 0, 0, 0, 0 },
+		{ RDMADEV_WR_SEND, RDMADEV_SEND_SIGNALED, 1, 0, 0 },
+		{ RDMADEV_WR_SEND, 0, 1, 1, 0 },
+		{ RDMADEV_WR_RDMA_WRITE, RDMADEV_SEND_SIGNALED, 0, 0, 1 },
+		{ RDMADEV_WR_RDMA_READ, RDMADEV_SEND_FENCE, 0, 1, 1 },
+		{ RDMADEV_WR_SEND, RDMADEV_SEND_SIGNALED, 1, 0, 1 },
 	};
 	static const struct rdmadev_sge psge = { .addr = 0xdead, .length = 1, .lkey = 0xabcde };
 	struct rdmadev_ah ah = { .ah_id = 0x1abc };
@@ -185,6 +189,7 @@ test_conformance(void)
 		ukf_qp_init(&a, &hw, &conf);
 		ukf_qp_init(&b, &hw, &conf);
 		a.sq_sig_all = b.sq_sig_all = cases[c].sig_all;
+		a.gen = b.gen = cases[c].gen3 ? 3 : 2;
 		TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&b, &proto, &t), 0);
 		TEST_CHECK(t.qp_drv == &b);
 		TEST_CHECK_EQ(t.qp_num, b.qp_id);
