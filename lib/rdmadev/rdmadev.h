@@ -588,8 +588,9 @@ int rdmadev_qp_destroy(struct rdmadev_qp *qp);
  * rkey; for a UD SEND the AH, remote QPN and Q_Key). proto's wr_id, SGE address and length
  * and remote address are not used. The QP may be in any state; posting checks the state.
  *
- * A template is what the prototype was: SEND (SOLICITED allowed; UD too), RDMA_WRITE or
- * RDMA_READ (RC), exactly one SGE, no INLINE, one SQ quantum on the device. It stays valid
+ * A template is what the prototype was: SEND or SEND_IMM (SOLICITED allowed; UD too),
+ * RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ (RC), exactly one SGE, no INLINE; the immediate
+ * comes with each WR (struct rdmadev_tmpl_wr imm_data). It stays valid
  * as long as its QP exists (the QP's type and caps do not change); posting it on another QP
  * is refused.
  *

@@ -219,7 +219,8 @@ struct rdmadev_tmpl_wr {
 	/** RDMA WRITE / READ: remote address (rkey: the template's); SEND: ignored. */
 	uint64_t remote_addr;
 	uint32_t length;	/**< bytes of the one SGE, at most 2^31 - 1 */
-	uint32_t reserved;	/**< ignored */
+	/** RDMA_WRITE_IMM / SEND_IMM: immediate data, network order; otherwise ignored. */
+	uint32_t imm_data;
 };
 
 /** 64-bit words of a send template that belong to the driver. */
@@ -316,9 +317,9 @@ rdmadev_post_send(struct rdmadev_qp *qp, const struct rdmadev_send_wr *wrs, uint
 
 /**
  * Post send work requests of a template (rdmadev_send_tmpl_init()): each element of @p wrs
- * gives only what varies (wr_id, local address and length, remote address); the opcode,
- * flags, keys and every check that does not depend on those were done once, when the
- * template was made. The WQEs are those rdmadev_post_send() writes for the same WRs.
+ * gives only what varies (wr_id, local address and length, remote address, immediate); the
+ * opcode, flags, keys and every check that does not depend on those were done once, when
+ * the template was made. The WQEs are those rdmadev_post_send() writes for the same WRs.
  *
  * @param qp      The QP the template was made for, in RTS or SQD (checked once per call).
  * @param t       The template.

@@ -582,10 +582,12 @@ rdmadev_send_tmpl_init(struct rdmadev_qp *qp, const struct rdmadev_send_wr *prot
 			    proto->opcode);
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
-	if (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_RDMA_WRITE &&
+	if (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_SEND_IMM &&
+	    proto->opcode != RDMADEV_WR_RDMA_WRITE && proto->opcode != RDMADEV_WR_RDMA_WRITE_IMM &&
 	    proto->opcode != RDMADEV_WR_RDMA_READ) {
-		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: opcode %u cannot be a template "
-			    "(SEND, RDMA_WRITE, RDMA_READ)", rdmadev_qp_num(qp), proto->opcode);
+		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: opcode %u cannot be a template (SEND, "
+			    "SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM, RDMA_READ)", rdmadev_qp_num(qp),
+			    proto->opcode);
 		return rdmadev_fail(dev, -ENOTSUP, false);
 	}
 	if (dev->ops->send_tmpl_init == NULL) {

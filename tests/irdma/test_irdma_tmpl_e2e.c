@@ -4,8 +4,9 @@
 
 /*
  * Send templates end to end through the public API (rdmadev_send_tmpl_init,
- * rdmadev_post_send_tmpl) on the device model: bursts of template RDMA WRITEs, READs and
- * SENDs between two RC QPs on two devices, over several SQ wraps, data checked byte for byte
+ * rdmadev_post_send_tmpl) on the device model: bursts of template RDMA WRITEs, READs, SENDs
+ * and WRITEs with immediate between two RC QPs on two devices, over several SQ wraps, data
+ * checked byte for byte
  * and exactly one completion per WR with its wr_id, in order; and the API's refusals: NULL,
  * bad prototypes, a template of another QP or of a destroyed one, QP states, a device that
  * has no templates.
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_eal.h>
 
 #include "test.h"
@@ -238,6 +240,66 @@ out:
 	e2e_mr_dereg(&ma);
 }
 
+/* Template WRITEs with immediate (2 quanta each, chunk NOPs between): the data, the sender's
+ * completions, and one RECV_RDMA_IMM a WR at b with that WR's immediate. */
+static void
+test_write_imm(void)
+{
+	struct e2e_mr ma = { 0 }, mb = { 0 };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_tmpl_wr v[BURST];
+	struct rdmadev_send_tmpl t;
+	struct rdmadev_send_wr proto;
+	struct rdmadev_sge psge, r;
+	struct rdmadev_wc wc;
+	unsigned int k, i;
+
+	e2e_mr_reg(&da, NULL, &ma, MR_LEN, E2E_ACC_ALL);
+	e2e_mr_reg(&db, NULL, &mb, MR_LEN, E2E_ACC_ALL);
+	if (ma.mr == NULL || mb.mr == NULL || small_pair(&a, &b) != 0) {
+		TEST_CHECK(false);
+		goto out;
+	}
+	psge = (struct rdmadev_sge){ 0, 0, ma.lkey };
+	proto = proto_of(RDMADEV_WR_RDMA_WRITE_IMM, &psge, &mb);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), 0);
+	r = (struct rdmadev_sge){ (uint64_t)(uintptr_t)mb.buf, 0, mb.lkey };
+	for (k = 0; k < 40; k++) {	/* 640 WRs of 2 quanta: 2.5 wraps of the SQ */
+		e2e_fill(ma.buf, BURST * 4096, k + 11);
+		memset(mb.buf, 0, BURST * 4096);
+		for (i = 0; i < BURST; i++) {
+			TEST_CHECK(e2e_recv(&b, 700 + i, &r, 1));
+			v[i] = (struct rdmadev_tmpl_wr){
+				.wr_id = 10000 + 100 * k + i,
+				.addr = (uint64_t)(uintptr_t)ma.buf + 4096 * i,
+				.remote_addr = (uint64_t)(uintptr_t)mb.buf + 4096 * i,
+				.length = 1 + (37 * (i + k)) % 4000,
+				.imm_data = rte_cpu_to_be_32(0xabc00000u + 16 * k + i),
+			};
+		}
+		TEST_CHECK(post_all(&a, &t, v, BURST));
+		expect_run(&da.scq, 10000 + 100 * k, BURST, RDMADEV_WC_RDMA_WRITE);
+		TEST_CHECK(e2e_wait(&db.rcq, BURST));
+		for (i = 0; i < BURST; i++) {
+			TEST_CHECK(e2e_take(&db.rcq, &wc));
+			TEST_CHECK_EQ(wc.wr_id, 700 + i);
+			TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+			TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV_RDMA_IMM);
+			TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_IMM);
+			TEST_CHECK_EQ(wc.imm_data, v[i].imm_data);
+			TEST_CHECK(memcmp(mb.buf + 4096 * i, ma.buf + 4096 * i, v[i].length) == 0);
+		}
+	}
+	TEST_CHECK(e2e_canary_ok(&ma) && e2e_canary_ok(&mb));
+	TEST_CHECK_EQ(e2e_idle(&da.scq, 20), 0);
+out:
+	e2e_unpair(&a, &b);
+	e2e_drain(&da);
+	e2e_drain(&db);
+	e2e_mr_dereg(&mb);
+	e2e_mr_dereg(&ma);
+}
+
 /* The API's refusals. */
 static void
 test_refusals(void)
@@ -276,7 +338,7 @@ test_refusals(void)
 	proto.flags |= RDMADEV_SEND_INLINE;
 	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -EINVAL);
 	proto.flags = RDMADEV_SEND_SIGNALED;
-	proto.opcode = RDMADEV_WR_RDMA_WRITE_IMM;
+	proto.opcode = RDMADEV_WR_SEND_INV;
 	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -ENOTSUP);
 	proto.opcode = RDMADEV_WR_LOCAL_INV;
 	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -ENOTSUP);
@@ -352,6 +414,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_open);
 	TEST_RUN(test_write_read);
 	TEST_RUN(test_send);
+	TEST_RUN(test_write_imm);
 	TEST_RUN(test_refusals);
 	TEST_RUN(test_close);
 	rte_eal_cleanup();

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
+
 #include <rdmadev_driver.h>
 
 #include "test.h"
@@ -46,7 +48,7 @@ twr(uint64_t i)
 		.addr = 0x7f0000000000ull + i * 0x1040,
 		.remote_addr = 0x5500000000000000ull ^ (i * 0x2011),
 		.length = lens[i % RTE_DIM(lens)],
-		.reserved = (uint32_t)i,	/* ignored */
+		.imm_data = (uint32_t)(i * 0x01010101u + 7),	/* ignored without IMM */
 	};
 }
 
@@ -61,8 +63,11 @@ generic_of(const struct rdmadev_send_wr *proto, const struct rdmadev_tmpl_wr *v,
 	sge->length = v->length;
 	wr->sg_list = sge;
 	wr->wr_id = v->wr_id;
-	if (proto->opcode == RDMADEV_WR_RDMA_WRITE || proto->opcode == RDMADEV_WR_RDMA_READ)
+	if (proto->opcode == RDMADEV_WR_RDMA_WRITE || proto->opcode == RDMADEV_WR_RDMA_WRITE_IMM ||
+	    proto->opcode == RDMADEV_WR_RDMA_READ)
 		wr->rdma.remote_addr = v->remote_addr;
+	if (proto->opcode == RDMADEV_WR_RDMA_WRITE_IMM || proto->opcode == RDMADEV_WR_SEND_IMM)
+		wr->imm_data = v->imm_data;
 }
 
 /* Both QPs hold the same bytes: SQ ring, tracking entries, head, polarity. */
@@ -161,6 +166,11 @@ test_conformance(void)
 		{ RDMADEV_WR_RDMA_WRITE, RDMADEV_SEND_SIGNALED, 0, 0, 1 },
 		{ RDMADEV_WR_RDMA_READ, RDMADEV_SEND_FENCE, 0, 1, 1 },
 		{ RDMADEV_WR_SEND, RDMADEV_SEND_SIGNALED, 1, 0, 1 },
+		{ RDMADEV_WR_RDMA_WRITE_IMM, RDMADEV_SEND_SIGNALED, 0, 0, 0 },
+		{ RDMADEV_WR_RDMA_WRITE_IMM, RDMADEV_SEND_SOLICITED, 0, 1, 0 },
+		{ RDMADEV_WR_SEND_IMM, RDMADEV_SEND_SIGNALED | RDMADEV_SEND_FENCE, 0, 0, 0 },
+		{ RDMADEV_WR_SEND_IMM, RDMADEV_SEND_SIGNALED, 1, 0, 0 },
+		{ RDMADEV_WR_RDMA_WRITE_IMM, RDMADEV_SEND_SIGNALED, 0, 0, 1 },
 	};
 	static const struct rdmadev_sge psge = { .addr = 0xdead, .length = 1, .lkey = 0xabcde };
 	struct rdmadev_ah ah = { .ah_id = 0x1abc };
@@ -174,7 +184,10 @@ test_conformance(void)
 			.flags = cases[c].flags,
 			.rdma = { .remote_addr = 0x1111, .rkey = 0x31337 },
 		};
-		uint32_t at_clr = 0, over_clr = 0, at_end = 0, wraps = 0, generic = 0;
+		uint32_t at_clr = 0, over_clr = 0, at_end = 0, wraps = 0, generic = 0, nops = 0;
+		bool imm = cases[c].opcode == RDMADEV_WR_RDMA_WRITE_IMM ||
+			   cases[c].opcode == RDMADEV_WR_SEND_IMM;
+		uint32_t q = imm ? 2 : 1, mask = conf.sq_quanta - 1;
 		struct irdma_qp a, b;
 		struct rdmadev_send_tmpl t;
 		uint64_t s = c + 1, id = 0, abs = 0;
@@ -197,14 +210,14 @@ test_conformance(void)
 		TEST_CHECK_EQ(t.flags, proto.flags);
 		while (abs < 8ull * conf.sq_quanta + 200 && same) {
 			uint16_t n = (uint16_t)(rnd(&s) % 40), i;
-			uint32_t h = b.sq.head, room = 128 - (h & 127);
+			uint32_t h = b.sq.head, room = 128 - (h & 127), adv, x, guard = 0;
 
 			if (rnd(&s) % 6 == 0) {
 				/* a multi-quantum WQE of post_send's, NOPs before it at times */
 				post_generic_both(&a, &b, 0xeeee0000 + id,
 						  cases[c].ud ? &ah : NULL);
 				generic++;
-				abs += (b.sq.head - h) & (conf.sq_quanta - 1);
+				abs += (b.sq.head - h) & mask;
 				a.sq.tail = a.sq.head;
 				b.sq.tail = b.sq.head;
 				continue;
@@ -213,27 +226,33 @@ test_conformance(void)
 			 * ring's end */
 			switch (rnd(&s) % 4) {
 			case 0:
-				n = (uint16_t)room;
+				n = (uint16_t)(room / q);
 				break;
 			case 1:
-				n = (uint16_t)(room + 1 + rnd(&s) % 24);
+				n = (uint16_t)(room / q + 1 + rnd(&s) % 24);
 				break;
 			}
 			if (h >= conf.sq_quanta - 128 && at_end < 2)
-				n = (uint16_t)room;
+				n = (uint16_t)(room / q);
 			for (i = 0; i < n; i++)
 				v[i] = twr(id++);
 			post_twins(&a, &b, &proto, &t, v, n, n, 0);
 			same = twins_equal(&a, &b);
+			adv = (b.sq.head - h) & mask;
 			if (n != 0 && (h & 127) == 0)
 				at_clr++;
-			if (n > room)
+			if ((h & 127) + adv > 128)
 				over_clr++;
-			if (n != 0 && ((h + n) & (conf.sq_quanta - 1)) == 0)
+			if (n != 0 && h + adv == conf.sq_quanta)
 				at_end++;
-			if (n != 0 && h + n > conf.sq_quanta)
+			if (h + adv > conf.sq_quanta)
 				wraps++;
-			abs += n;
+			/* the chunk NOPs the burst needed */
+			for (x = h; x != b.sq.head && guard++ < conf.sq_quanta;
+			     x = b.sq_wrtrk[x].next)
+				nops += b.sq_wrtrk[x].nop;
+			TEST_CHECK_EQ(x, b.sq.head);
+			abs += adv;
 			/* everything completed */
 			a.sq.tail = a.sq.head;
 			b.sq.tail = b.sq.head;
@@ -241,12 +260,13 @@ test_conformance(void)
 		TEST_CHECK(same);
 		TEST_CHECK(at_clr >= 4);
 		TEST_CHECK(over_clr >= 4);
-		TEST_CHECK(at_end >= 1);
+		TEST_CHECK(at_end >= 1 || imm);
 		TEST_CHECK(wraps >= 1);
 		TEST_CHECK(generic >= 4);
+		TEST_CHECK(nops >= 4 || !imm);
 		if (!same)
-			printf("# case %u: at_clr %u over_clr %u at_end %u wraps %u generic %u\n",
-			       c, at_clr, over_clr, at_end, wraps, generic);
+			printf("# case %u: at_clr %u over_clr %u at_end %u wraps %u generic %u "
+			       "nops %u\n", c, at_clr, over_clr, at_end, wraps, generic, nops);
 		ukf_qp_fini(&a);
 		ukf_qp_fini(&b);
 	}
@@ -330,17 +350,46 @@ test_decode(void)
 	TEST_CHECK_EQ(qp.sq_wrtrk[2].opcode, RDMADEV_WC_RDMA_READ);
 	TEST_CHECK_EQ(qp.sq_wrtrk[2].signaled, 0);
 
+	/* a WRITE with immediate (§1.4): the immediate in slot 0 (host order), the SGE at byte
+	 * 32, the NULL pad at 48, ADDFRAGCNT 2 (gen2), IMMFLAG; 2 quanta tracked */
+	proto.opcode = RDMADEV_WR_RDMA_WRITE_IMM;
+	proto.flags = RDMADEV_SEND_SIGNALED;
+	v[0].imm_data = rte_cpu_to_be_32(0x5a5a1234);
+	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
+	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 1, &err), 1);
+	w = qp.sq.base + 96;
+	h = le64_at(w, 24);
+	TEST_CHECK_EQ(le64_at(w, 0), 0x5a5a1234);
+	TEST_CHECK_EQ(le64_at(w, 8), 0);
+	TEST_CHECK_EQ(le64_at(w, 16), 0xfedcba9876ull);
+	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x00);
+	TEST_CHECK_EQ(GETF(h, F_IMMFLAG), 1);
+	TEST_CHECK_EQ(GETF(h, F_ADDFRAGCNT), 2);
+	TEST_CHECK_EQ(GETF(h, F_REMSTAG), 0x7654321);
+	TEST_CHECK_EQ(GETF(h, F_SIGCOMPL), 1);
+	TEST_CHECK_EQ(GETF(h, F_VALID), 1);
+	TEST_CHECK_EQ(le64_at(w, 32), 0x123456789abcull);
+	TEST_CHECK_EQ(le64_at(w, 40), 0xabc01ull | 0x1234ull << 32 | 1ull << 63);
+	TEST_CHECK_EQ(le64_at(w, 48), 0);
+	TEST_CHECK_EQ(le64_at(w, 56), 1ull << 63);
+	TEST_CHECK_EQ(qp.sq_wrtrk[3].opcode, RDMADEV_WC_RDMA_WRITE);
+	TEST_CHECK_EQ(qp.sq_wrtrk[3].quanta, 2);
+	TEST_CHECK_EQ(qp.sq_wrtrk[3].next, 5);
+	TEST_CHECK_EQ(qp.sq_wrtrk[3].wr_len, 0x1234);
+	TEST_CHECK_EQ(qp.sq.head, 5);
+
 	/* a solicited SEND: opcode 0x05, no remote address, no REMSTAG */
 	proto.opcode = RDMADEV_WR_SEND;
 	proto.flags = RDMADEV_SEND_SOLICITED | RDMADEV_SEND_SIGNALED;
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
 	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 1, &err), 1);
-	w = qp.sq.base + 96;
+	w = qp.sq.base + 5 * 32;
 	h = le64_at(w, 24);
 	TEST_CHECK_EQ(le64_at(w, 16), 0);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x05);
 	TEST_CHECK_EQ(GETF(h, F_REMSTAG), 0);
-	TEST_CHECK_EQ(qp.sq_wrtrk[3].opcode, RDMADEV_WC_SEND);
+	TEST_CHECK_EQ(GETF(h, F_IMMFLAG), 0);
+	TEST_CHECK_EQ(qp.sq_wrtrk[5].opcode, RDMADEV_WC_SEND);
 	ukf_qp_fini(&qp);
 }
 
@@ -411,8 +460,8 @@ test_bad_templates(void)
 		{ RDMADEV_WR_RDMA_WRITE, 0, 2, -EINVAL },
 		{ RDMADEV_WR_RDMA_WRITE, 0, 0, -EINVAL },
 		{ RDMADEV_WR_SEND, RDMADEV_SEND_INLINE, 1, -EINVAL },
-		{ RDMADEV_WR_RDMA_WRITE_IMM, 0, 1, -ENOTSUP },
-		{ RDMADEV_WR_SEND_IMM, 0, 1, -ENOTSUP },
+		{ RDMADEV_WR_RDMA_WRITE_IMM, RDMADEV_SEND_INLINE, 1, -EINVAL },
+		{ RDMADEV_WR_SEND_IMM, 0, 2, -EINVAL },
 		{ RDMADEV_WR_SEND_INV, 0, 1, -ENOTSUP },
 		{ RDMADEV_WR_LOCAL_INV, 0, 1, -ENOTSUP },
 		{ RDMADEV_WR_NOP, 0, 1, -ENOTSUP },
@@ -593,6 +642,26 @@ test_sq_full(void)
 	a.sq.tail = (a.sq.head - 245) & 511;
 	b.sq.tail = a.sq.tail;
 	post_twins(&a, &b, &proto, &t, v, 16, 10, -ENOMEM);
+	twins_equal(&a, &b);
+	ukf_qp_fini(&a);
+	ukf_qp_fini(&b);
+
+	/* with an immediate (2 quanta, chunk NOPs counted): from head 1, WRs at 1, 3, 5, a NOP
+	 * at 7, then every 2: WR k fits while 2k + 1 (the NOP) + 2 + 257 <= 512, so 127 fit,
+	 * the ring is then full to head 256, and from there (start work at 256) 127 again */
+	proto.opcode = RDMADEV_WR_RDMA_WRITE_IMM;
+	ukf_qp_init(&a, &hw, &ukf_qp_default);
+	ukf_qp_init(&b, &hw, &ukf_qp_default);
+	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&b, &proto, &t), 0);
+	a.sq.head = a.sq.tail = b.sq.head = b.sq.tail = 1;
+	post_twins(&a, &b, &proto, &t, v, 200, 127, -ENOMEM);
+	twins_equal(&a, &b);
+	TEST_CHECK_EQ(b.sq.head, 256);
+	TEST_CHECK_EQ(b.sq_wrtrk[7].nop, 1);
+	post_twins(&a, &b, &proto, &t, v, 1, 0, -ENOMEM);
+	a.sq.tail = a.sq.head;
+	b.sq.tail = b.sq.head;
+	post_twins(&a, &b, &proto, &t, v, 150, 127, -ENOMEM);
 	twins_equal(&a, &b);
 	ukf_qp_fini(&a);
 	ukf_qp_fini(&b);

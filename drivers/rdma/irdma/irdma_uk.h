@@ -98,9 +98,10 @@ _Static_assert(offsetof(struct irdma_sq_wrtrk, nop) == IRDMA_UK_TRK_W2 &&
 	       "the template writes the tracking entry in 32-bit words");
 
 /**
- * The irdma PMD's words of a struct rdmadev_send_tmpl (its drv[]): a 1-quantum WQE with one
- * fragment, everything pre-encoded but the fragment's address and length, the remote
- * address, the valid bits, and the tracking entry's wr_id, byte count and next index.
+ * The irdma PMD's words of a struct rdmadev_send_tmpl (its drv[]): a WQE with one fragment
+ * (1 quantum; 2 with an immediate, which takes fragment slot 0), everything pre-encoded but
+ * the fragment's address and length, the remote address, the immediate, the valid bits,
+ * and the tracking entry's wr_id, byte count and next index.
  */
 struct irdma_uk_tmpl {
 	uint64_t hdr;		/**< header qword without SQ_VALID */
@@ -110,14 +111,16 @@ struct irdma_uk_tmpl {
 	uint32_t trk_w6;	/**< tracking bytes 24..27 with next 0 (quanta, signaled) */
 	uint32_t qp_gen;	/**< the QP's tmpl_gen when the template was made */
 	uint8_t remote;		/**< 1: qword 2 is the WR's remote address (RDMA WRITE / READ) */
-	uint8_t rsvd[3];	/**< zero */
+	uint8_t quanta;		/**< 1, or 2 with an immediate */
+	uint8_t rsvd[2];	/**< zero */
 };
 
 /**
  * Check @p proto against @p qp exactly as irdma_uk_post_send() checks a WR (same refusals,
  * same log lines) and encode it into @p k. A template has one SGE and no INLINE (-EINVAL)
- * and is a SEND, RDMA_WRITE or RDMA_READ (-ENOTSUP): a 1-quantum WQE of one fragment. The
- * tracking constants come from the same writer post_send uses.
+ * and is a SEND, SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ (-ENOTSUP): a WQE of one
+ * fragment and maybe an immediate. The tracking constants come from the same writer
+ * post_send uses.
  * @return 0, -EINVAL (not one SGE, INLINE, what post_send refuses), -ENOTSUP.
  */
 int irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
@@ -128,6 +131,12 @@ int irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *
  * *@p pol at index 0, pre-invalidate the 128 quanta 128 ahead at every 128th quantum.
  */
 void irdma_uk_sq_begin(struct irdma_qp *qp, uint32_t idx, uint32_t *pol);
+
+/**
+ * The chunk rule's filler as irdma_uk_post_send() writes it: a 1-quantum unsignaled NOP at
+ * SQ quantum @p idx, tracked as nop, after the start work due there (*@p pol may flip).
+ */
+void irdma_uk_sq_nop_at(struct irdma_qp *qp, uint32_t idx, uint32_t *pol);
 
 /** A new QP generation for irdma_qp.tmpl_gen (thread-safe; control path). */
 uint32_t irdma_uk_tmpl_gen_next(void);

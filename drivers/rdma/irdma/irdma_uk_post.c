@@ -1082,6 +1082,12 @@ irdma_uk_sq_begin(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
 	irdma_uk_sq_start(qp, idx, pol);
 }
 
+void
+irdma_uk_sq_nop_at(struct irdma_qp *qp, uint32_t idx, uint32_t *pol)
+{
+	irdma_uk_sq_nop_fill(qp, idx, pol);
+}
+
 int
 irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
 		   struct irdma_uk_tmpl *k)
@@ -1096,15 +1102,18 @@ irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *prot
 	ret = irdma_uk_sq_check(qp, proto, &p);
 	if (ret != 0)
 		return ret;
-	if (p.kind != IRDMA_UK_FRAGS || p.quanta != 1 || p.imm ||
-	    (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_RDMA_WRITE &&
-	     proto->opcode != RDMADEV_WR_RDMA_READ))
-		return irdma_uk_refuse(qp, proto, -ENOTSUP,
-				       "a template is a SEND, RDMA_WRITE or RDMA_READ");
+	if (p.kind != IRDMA_UK_FRAGS || p.quanta != 1u + p.imm ||
+	    (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_SEND_IMM &&
+	     proto->opcode != RDMADEV_WR_RDMA_WRITE &&
+	     proto->opcode != RDMADEV_WR_RDMA_WRITE_IMM && proto->opcode != RDMADEV_WR_RDMA_READ))
+		return irdma_uk_refuse(qp, proto, -ENOTSUP, "a template is a SEND, SEND_IMM, "
+				       "RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ");
 	memset(k, 0, sizeof(*k));
 	k->hdr = p.hdr;
 	k->frag_qw1 = IRDMA_PREP(FRAG_STAG, proto->sg_list[0].lkey);
+	k->quanta = (uint8_t)p.quanta;
 	k->remote = proto->opcode == RDMADEV_WR_RDMA_WRITE ||
+		    proto->opcode == RDMADEV_WR_RDMA_WRITE_IMM ||
 		    proto->opcode == RDMADEV_WR_RDMA_READ;
 	k->qw2 = k->remote ? 0 : p.qw2;
 	/* the tracking constants as post_send writes them (next 0: ORed in per WR) */

@@ -3,17 +3,20 @@
  */
 
 /*
- * Send templates: a 1-SGE SEND, RDMA WRITE or RDMA READ checked and encoded once
- * (irdma_uk_send_tmpl_init, with post_send's own checks: irdma_uk_tmpl_plan), then posted
- * in bursts that give only wr_id, local address and length, and remote address per WR.
+ * Send templates: a 1-SGE SEND, SEND_IMM, RDMA WRITE, WRITE_IMM or RDMA READ checked and
+ * encoded once (irdma_uk_send_tmpl_init, with post_send's own checks: irdma_uk_tmpl_plan),
+ * then posted in bursts that give only wr_id, local address and length, remote address and
+ * immediate per WR.
  *
  * The bytes are post_send's: the same header (valid bit last, after rte_io_wmb()), the same
- * fragment and qword 2, the same tracking entry, the same polarity flip at index 0 and
- * pre-invalidation at every 128th quantum. A template WQE is one quantum, so the chunk rule
- * never needs a NOP; the free-space check (257 quanta kept free) runs once per burst, and
- * the burst runs in stretches that end where start work is due (a multiple of 128 quanta:
- * index 0 included, so no stretch wraps). Per WR only the length is checked (it must fit
- * FRAG_LEN). One doorbell per burst. No lock, syscall, allocation or division.
+ * fragments and qword 2, the same tracking entry, the same polarity flip at index 0 and
+ * pre-invalidation at every 128th quantum, the same chunk NOPs. A WQE without an immediate
+ * is one quantum, so the chunk rule never needs a NOP: the free-space check (257 quanta
+ * kept free) runs once per burst, and the burst runs in stretches that end where start work
+ * is due (a multiple of 128 quanta: index 0 included, so no stretch wraps). One with an
+ * immediate is two quanta, posted one at a time as post_send's general path does
+ * (irdma_uk_tmpl_post_imm). Per WR only the length is checked (it must fit FRAG_LEN). One
+ * doorbell per burst. No lock, syscall, allocation or division.
  */
 
 #include <errno.h>
@@ -244,6 +247,75 @@ irdma_uk_tmpl_stretches(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 	return done;
 }
 
+/* Quanta of a template WQE with an immediate: slot 0 the immediate, the SGE, the NULL pad. */
+#define IRDMA_UK_TMPL_IMM_QUANTA	2u
+
+/*
+ * Template WRs with an immediate (2 quanta: the immediate in fragment slot 0, the SGE at
+ * byte 32, the NULL pad at byte 48), one at a time as post_send's general path places them:
+ * the chunk rule's NOP before a WQE that would start at a chunk's last quantum, the start
+ * work due where the WQE starts, the free-space check per WR with the NOP counted. *@p head
+ * and *@p pol move on.
+ * @return how many were written; wrs[returned] has a refused length or finds no room.
+ */
+static __rte_noinline uint32_t
+irdma_uk_tmpl_post_imm(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
+		       const struct rdmadev_tmpl_wr *wrs, uint32_t nb, uint32_t tail,
+		       uint32_t *head, uint32_t *pol)
+{
+	uint32_t h = *head, mask = qp->sq.quanta - 1, i, nops, w6;
+	uint64_t len, trk2, valid;
+
+	for (i = 0; i < nb; i++) {
+		const struct rdmadev_tmpl_wr *v = &wrs[i];
+		struct irdma_quantum *q;
+		rte_le64_t *f;
+		uint8_t *t;
+
+		if (unlikely(v->length > IRDMA_UK_TMPL_MAX_LEN))
+			break;
+		nops = (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) == IRDMA_SQ_CHUNK_QUANTA - 1;
+		if (unlikely(((h - tail) & mask) + nops + IRDMA_UK_TMPL_IMM_QUANTA +
+			     IRDMA_SQ_FREE_RSVD > qp->sq.quanta))
+			break;
+		if (nops != 0) {
+			irdma_uk_sq_nop_at(qp, h, pol);
+			h = (h + 1) & mask;
+		}
+		if ((h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)
+			irdma_uk_sq_begin(qp, h, pol);
+		valid = IRDMA_PREP(FRAG_VALID, *pol);
+		len = (uint64_t)v->length << IRDMA_FIELD_SHIFT(FRAG_LEN);
+		q = (struct irdma_quantum *)(void *)(qp->sq.base + (size_t)h * IRDMA_QUANTUM_SIZE);
+		/* quantum 0: the immediate in slot 0, qword 2; the SGE and the NULL pad after */
+		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(v->imm_data)));
+		q->qw[1] = 0;
+		q->qw[2] = rte_cpu_to_le_64(k->remote ? IRDMA_PREP(SQ_REMOTE_TO, v->remote_addr) :
+					    k->qw2);
+		f = (rte_le64_t *)(void *)((uint8_t *)q + IRDMA_FRAG1_OFFSET);
+		f[0] = rte_cpu_to_le_64(v->addr);
+		f[1] = rte_cpu_to_le_64(k->frag_qw1 | len | valid);
+		f[2] = 0;
+		f[3] = rte_cpu_to_le_64(valid);
+		/* the tracking entry, as in the 1-quantum path */
+		t = (uint8_t *)&qp->sq_wrtrk[h];
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+		trk2 = (uint64_t)k->trk_w2 | len;
+#else
+		trk2 = (uint64_t)k->trk_w2 << 32 | v->length;
+#endif
+		w6 = irdma_uk_tmpl_next(k->trk_w6, (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask);
+		memcpy(t, &v->wr_id, sizeof(uint64_t));
+		memcpy(t + IRDMA_UK_TRK_W2, &trk2, sizeof(trk2));
+		memcpy(t + IRDMA_UK_TRK_W6, &w6, sizeof(w6));
+		rte_io_wmb();
+		irdma_qw_store(q, QUANTUM_VALID, k->hdr | IRDMA_PREP(SQ_VALID, *pol));
+		h = (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask;
+	}
+	*head = h;
+	return i;
+}
+
 uint16_t
 irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 			const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err)
@@ -267,7 +339,9 @@ irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 	used = ((head - tail) & mask) + IRDMA_SQ_FREE_RSVD;
 	cnt = used < qp->sq.quanta ? RTE_MIN((uint32_t)nb_wrs, qp->sq.quanta - used) : 0;
 	at = head & (IRDMA_SQ_CLR_STRIDE - 1);
-	if (likely(at != 0 && at + cnt <= IRDMA_SQ_CLR_STRIDE)) {
+	if (unlikely(k->quanta != 1)) {
+		done = irdma_uk_tmpl_post_imm(qp, k, wrs, nb_wrs, tail, &head, &pol);
+	} else if (likely(at != 0 && at + cnt <= IRDMA_SQ_CLR_STRIDE)) {
 		/* one stretch, no start work (the usual burst) */
 		if (k->remote)
 			done = irdma_uk_tmpl_run(qp, k, wrs, cnt, head, pol, true);
