@@ -590,9 +590,8 @@ int rdmadev_qp_destroy(struct rdmadev_qp *qp);
  *
  * A template is what the prototype was: SEND or SEND_IMM (SOLICITED allowed; UD too),
  * RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ (RC), exactly one SGE, no INLINE; the immediate
- * comes with each WR (struct rdmadev_tmpl_wr imm_data). It stays valid
- * as long as its QP exists (the QP's type and caps do not change); posting it on another QP
- * is refused.
+ * comes with each WR (struct rdmadev_tmpl_wr imm_data). It stays valid as long as its QP
+ * exists (the QP's type and caps do not change); posting it on another QP is refused.
  *
  * @return 0 with @p t filled; -EINVAL (NULL, a dead QP, not one SGE, INLINE, an unknown
  *         opcode, a WR rdmadev_post_send() refuses, such as an opcode the QP type does not
