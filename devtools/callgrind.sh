@@ -31,7 +31,7 @@ if [ "${1:-}" = --uk ]; then
     ninja -C "$build" "${bench#"$build"/}" >/dev/null || exit 1
     ops=$("$bench" --quick --callgrind --workload write1 | awk '/^ops/ {print $2}')
     printf '%-10s %10s %10s %10s\n' workload 'instr/op' floor rdma-core
-    for w in write1 inline64 burst16 burst16t poll; do
+    for w in write1 inline64 burst16 burst16t burst16ti poll; do
         case $w in
             write1) anchor=241 ;;
             inline64) anchor=385 ;;

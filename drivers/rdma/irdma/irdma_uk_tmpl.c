@@ -251,11 +251,28 @@ irdma_uk_tmpl_stretches(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 #define IRDMA_UK_TMPL_IMM_QUANTA	2u
 
 /*
+ * Out of line, before a 2-quantum WQE at @p h with polarity @p pol: the chunk rule's NOP when
+ * @p h is a chunk's last quantum, then the start work due where the WQE starts.
+ * @return the WQE's quantum in bits 63:32, the polarity in bits 31:0.
+ */
+static __rte_noinline uint64_t
+irdma_uk_tmpl_imm_prep(struct irdma_qp *qp, uint32_t h, uint32_t pol)
+{
+	if ((h & (IRDMA_SQ_CHUNK_QUANTA - 1)) == IRDMA_SQ_CHUNK_QUANTA - 1) {
+		irdma_uk_sq_nop_at(qp, h, &pol);
+		h = (h + 1) & (qp->sq.quanta - 1);
+	}
+	if ((h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)
+		irdma_uk_sq_begin(qp, h, &pol);
+	return (uint64_t)h << 32 | pol;
+}
+
+/*
  * Template WRs with an immediate (2 quanta: the immediate in fragment slot 0, the SGE at
- * byte 32, the NULL pad at byte 48), one at a time as post_send's general path places them:
- * the chunk rule's NOP before a WQE that would start at a chunk's last quantum, the start
- * work due where the WQE starts, the free-space check per WR with the NOP counted. *@p head
- * and *@p pol move on.
+ * byte 32, the NULL pad at byte 48), placed as post_send's general path places them: the
+ * chunk rule's NOP before a WQE that would start at a chunk's last quantum, the start work
+ * due where the WQE starts (both out of line), the free space counted down per WR with the
+ * NOP included. *@p head and *@p pol move on.
  * @return how many were written; wrs[returned] has a refused length or finds no room.
  */
 static __rte_noinline uint32_t
@@ -263,9 +280,17 @@ irdma_uk_tmpl_post_imm(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 		       const struct rdmadev_tmpl_wr *wrs, uint32_t nb, uint32_t tail,
 		       uint32_t *head, uint32_t *pol)
 {
-	uint32_t h = *head, mask = qp->sq.quanta - 1, i, nops, w6;
-	uint64_t len, trk2, valid;
+	/* in locals: the write barrier below makes the compiler reload what is in memory */
+	const uint64_t hdr = k->hdr, qw1 = k->frag_qw1, qw2 = k->qw2, w2 = k->trk_w2;
+	const uint32_t w6c = k->trk_w6, quanta = qp->sq.quanta, mask = quanta - 1;
+	const bool remote = k->remote != 0;
+	uint8_t *base = qp->sq.base, *trk = (uint8_t *)qp->sq_wrtrk;
+	uint32_t h = *head, p = *pol, i, nops, w6, used, room;
+	uint64_t len, trk2, valid = IRDMA_PREP(FRAG_VALID, p), hdr_v = hdr | IRDMA_PREP(SQ_VALID, p);
 
+	/* post_send's per-WR free-space check, as a count down of the quanta left */
+	used = ((h - tail) & mask) + IRDMA_SQ_FREE_RSVD;
+	room = used < quanta ? quanta - used : 0;
 	for (i = 0; i < nb; i++) {
 		const struct rdmadev_tmpl_wr *v = &wrs[i];
 		struct irdma_quantum *q;
@@ -275,44 +300,45 @@ irdma_uk_tmpl_post_imm(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 		if (unlikely(v->length > IRDMA_UK_TMPL_MAX_LEN))
 			break;
 		nops = (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) == IRDMA_SQ_CHUNK_QUANTA - 1;
-		if (unlikely(((h - tail) & mask) + nops + IRDMA_UK_TMPL_IMM_QUANTA +
-			     IRDMA_SQ_FREE_RSVD > qp->sq.quanta))
+		if (unlikely(room < nops + IRDMA_UK_TMPL_IMM_QUANTA))
 			break;
-		if (nops != 0) {
-			irdma_uk_sq_nop_at(qp, h, pol);
-			h = (h + 1) & mask;
+		room -= nops + IRDMA_UK_TMPL_IMM_QUANTA;
+		if (unlikely(nops != 0 || (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)) {
+			uint64_t r = irdma_uk_tmpl_imm_prep(qp, h, p);
+
+			h = (uint32_t)(r >> 32);
+			p = (uint32_t)r;
+			valid = IRDMA_PREP(FRAG_VALID, p);
+			hdr_v = hdr | IRDMA_PREP(SQ_VALID, p);
 		}
-		if ((h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)
-			irdma_uk_sq_begin(qp, h, pol);
-		valid = IRDMA_PREP(FRAG_VALID, *pol);
 		len = (uint64_t)v->length << IRDMA_FIELD_SHIFT(FRAG_LEN);
-		q = (struct irdma_quantum *)(void *)(qp->sq.base + (size_t)h * IRDMA_QUANTUM_SIZE);
+		q = (struct irdma_quantum *)(void *)(base + (size_t)h * IRDMA_QUANTUM_SIZE);
 		/* quantum 0: the immediate in slot 0, qword 2; the SGE and the NULL pad after */
 		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(v->imm_data)));
 		q->qw[1] = 0;
-		q->qw[2] = rte_cpu_to_le_64(k->remote ? IRDMA_PREP(SQ_REMOTE_TO, v->remote_addr) :
-					    k->qw2);
+		q->qw[2] = rte_cpu_to_le_64(remote ? IRDMA_PREP(SQ_REMOTE_TO, v->remote_addr) : qw2);
 		f = (rte_le64_t *)(void *)((uint8_t *)q + IRDMA_FRAG1_OFFSET);
 		f[0] = rte_cpu_to_le_64(v->addr);
-		f[1] = rte_cpu_to_le_64(k->frag_qw1 | len | valid);
+		f[1] = rte_cpu_to_le_64(qw1 | len | valid);
 		f[2] = 0;
 		f[3] = rte_cpu_to_le_64(valid);
 		/* the tracking entry, as in the 1-quantum path */
-		t = (uint8_t *)&qp->sq_wrtrk[h];
+		t = trk + (size_t)h * sizeof(struct irdma_sq_wrtrk);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-		trk2 = (uint64_t)k->trk_w2 | len;
+		trk2 = w2 | len;
 #else
-		trk2 = (uint64_t)k->trk_w2 << 32 | v->length;
+		trk2 = w2 << 32 | v->length;
 #endif
-		w6 = irdma_uk_tmpl_next(k->trk_w6, (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask);
+		w6 = irdma_uk_tmpl_next(w6c, (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask);
 		memcpy(t, &v->wr_id, sizeof(uint64_t));
 		memcpy(t + IRDMA_UK_TRK_W2, &trk2, sizeof(trk2));
 		memcpy(t + IRDMA_UK_TRK_W6, &w6, sizeof(w6));
 		rte_io_wmb();
-		irdma_qw_store(q, QUANTUM_VALID, k->hdr | IRDMA_PREP(SQ_VALID, *pol));
+		irdma_qw_store(q, QUANTUM_VALID, hdr_v);
 		h = (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask;
 	}
 	*head = h;
+	*pol = p;
 	return i;
 }
 
