@@ -563,44 +563,54 @@ static void
 test_bad_length(void)
 {
 	static const struct rdmadev_sge sge = { 1, 2, 3 };
-	struct rdmadev_send_wr proto = {
-		.sg_list = &sge, .num_sge = 1, .opcode = RDMADEV_WR_RDMA_WRITE,
-	};
+	static const uint8_t ops[] = { RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_RDMA_WRITE_IMM };
+	struct rdmadev_send_wr proto = { .sg_list = &sge, .num_sge = 1 };
 	struct rdmadev_tmpl_wr v[8];
 	struct rdmadev_send_tmpl t;
 	struct irdma_qp qp;
 	struct sq_snap sn;
-	unsigned int i;
+	unsigned int i, o, q;
 	int err;
 
-	for (i = 0; i < RTE_DIM(v); i++)
-		v[i] = twr(i);
-	ukf_qp_init(&qp, &hw, &ukf_qp_default);
-	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
-	v[5].length = 0x80000000u;
-	ukf_regs_clear();
-	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 8, &err), 5);
-	TEST_CHECK_EQ(err, -EINVAL);
-	TEST_CHECK_EQ(ukf_nb_writes, 1);
-	TEST_CHECK_EQ(qp.sq.head, 5);
-	TEST_CHECK_EQ(le64_at(qp.sq.base + 5 * 32, 24), 0);
-	TEST_CHECK_EQ(qp.sq_wrtrk[5].wr_id, 0);
-	check_refused(&qp, &t, &v[5], 3, -EINVAL);
-	/* at a pre-invalidation boundary: neither the start work nor the WQE is done */
-	qp.sq.head = qp.sq.tail = 128;
-	sq_snap_take(&qp, &sn);
-	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
-	TEST_CHECK_EQ(err, -EINVAL);
-	sq_snap_check(&qp, &sn);
-	/* at index 0 of the next pass: no polarity flip either */
-	qp.sq.head = qp.sq.tail = 0;
-	sq_snap_take(&qp, &sn);
-	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
-	TEST_CHECK_EQ(err, -EINVAL);
-	sq_snap_check(&qp, &sn);
-	v[5].length = 0xffffffffu;
-	check_refused(&qp, &t, &v[5], 1, -EINVAL);
-	ukf_qp_fini(&qp);
+	for (o = 0; o < RTE_DIM(ops); o++) {
+		/* quanta a WQE takes: 1, or 2 with the immediate */
+		q = o + 1;
+		proto.opcode = ops[o];
+		for (i = 0; i < RTE_DIM(v); i++)
+			v[i] = twr(i);
+		ukf_qp_init(&qp, &hw, &ukf_qp_default);
+		TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
+		v[5].length = 0x80000000u;
+		ukf_regs_clear();
+		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 8, &err), 5);
+		TEST_CHECK_EQ(err, -EINVAL);
+		TEST_CHECK_EQ(ukf_nb_writes, 1);
+		TEST_CHECK_EQ(qp.sq.head, 5 * q);
+		TEST_CHECK_EQ(le64_at(qp.sq.base + 5 * q * 32, 24), 0);
+		TEST_CHECK_EQ(qp.sq_wrtrk[5 * q].wr_id, 0);
+		check_refused(&qp, &t, &v[5], 3, -EINVAL);
+		/* at a pre-invalidation boundary: neither the start work nor the WQE is done */
+		qp.sq.head = qp.sq.tail = 128;
+		sq_snap_take(&qp, &sn);
+		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
+		TEST_CHECK_EQ(err, -EINVAL);
+		sq_snap_check(&qp, &sn);
+		/* at index 0 of the next pass: no polarity flip either */
+		qp.sq.head = qp.sq.tail = 0;
+		sq_snap_take(&qp, &sn);
+		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
+		TEST_CHECK_EQ(err, -EINVAL);
+		sq_snap_check(&qp, &sn);
+		/* where a chunk NOP would be due (immediate): no NOP either */
+		qp.sq.head = qp.sq.tail = 7;
+		sq_snap_take(&qp, &sn);
+		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
+		TEST_CHECK_EQ(err, -EINVAL);
+		sq_snap_check(&qp, &sn);
+		v[5].length = 0xffffffffu;
+		check_refused(&qp, &t, &v[5], 1, -EINVAL);
+		ukf_qp_fini(&qp);
+	}
 }
 
 /* A full SQ: the same count and -ENOMEM as post_send, the same bytes, for a burst that

@@ -268,11 +268,63 @@ irdma_uk_tmpl_imm_prep(struct irdma_qp *qp, uint32_t h, uint32_t pol)
 }
 
 /*
+ * Write @p n template WRs with an immediate from quantum @p head on (a stretch: no chunk NOP
+ * and no start work due among them), with the pass words @p p (valid bits included) and
+ * the fragment valid bit @p valid. @return @p n, or the index of a refused length.
+ */
+static __rte_always_inline uint32_t
+irdma_uk_tmpl_run_imm(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
+		      const struct rdmadev_tmpl_wr *v, uint32_t n, uint32_t head,
+		      const struct irdma_uk_tmpl_pass *p, uint64_t valid, bool remote)
+{
+	uint32_t mask = qp->sq.quanta - 1, h = head, i, w6;
+	uint8_t *base = qp->sq.base, *trk = (uint8_t *)qp->sq_wrtrk;
+	uint64_t len, trk2;
+
+	for (i = 0; i < n; i++, v++) {
+		struct irdma_quantum *q;
+		rte_le64_t *f;
+		uint8_t *t;
+
+		if (unlikely(v->length > IRDMA_UK_TMPL_MAX_LEN))
+			break;
+		len = (uint64_t)v->length << IRDMA_FIELD_SHIFT(FRAG_LEN);
+		q = (struct irdma_quantum *)(void *)(base + (size_t)h * IRDMA_QUANTUM_SIZE);
+		/* quantum 0: the immediate in slot 0, qword 2; the SGE and the NULL pad after */
+		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(v->imm_data)));
+		q->qw[1] = 0;
+		q->qw[2] = rte_cpu_to_le_64(remote ? IRDMA_PREP(SQ_REMOTE_TO, v->remote_addr) :
+					    p->qw2);
+		f = (rte_le64_t *)(void *)((uint8_t *)q + IRDMA_FRAG1_OFFSET);
+		f[0] = rte_cpu_to_le_64(v->addr);
+		f[1] = rte_cpu_to_le_64(p->qw1 | len);
+		f[2] = 0;
+		f[3] = rte_cpu_to_le_64(valid);
+		/* the tracking entry, as in the 1-quantum path */
+		t = trk + (size_t)h * sizeof(struct irdma_sq_wrtrk);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+		trk2 = p->w2 | len;
+#else
+		trk2 = p->w2 << 32 | v->length;
+#endif
+		h = (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask;
+		w6 = irdma_uk_tmpl_next(k->trk_w6, h);
+		memcpy(t, &v->wr_id, sizeof(uint64_t));
+		memcpy(t + IRDMA_UK_TRK_W2, &trk2, sizeof(trk2));
+		memcpy(t + IRDMA_UK_TRK_W6, &w6, sizeof(w6));
+		rte_io_wmb();
+		irdma_qw_store(q, QUANTUM_VALID, p->hdr);
+	}
+	return i;
+}
+
+/*
  * Template WRs with an immediate (2 quanta: the immediate in fragment slot 0, the SGE at
  * byte 32, the NULL pad at byte 48), placed as post_send's general path places them: the
- * chunk rule's NOP before a WQE that would start at a chunk's last quantum, the start work
- * due where the WQE starts (both out of line), the free space counted down per WR with the
- * NOP included. *@p head and *@p pol move on.
+ * chunk rule's NOP before a WQE that would start at a chunk's last quantum and the start
+ * work due where a WQE starts (both out of line, after that WR's check), the free space
+ * counted down with the NOPs included; in between, stretches of plain WQEs. *@p head and
+ * *@p pol move on.
  * @return how many were written; wrs[returned] has a refused length or finds no room.
  */
 static __rte_noinline uint32_t
@@ -280,65 +332,52 @@ irdma_uk_tmpl_post_imm(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 		       const struct rdmadev_tmpl_wr *wrs, uint32_t nb, uint32_t tail,
 		       uint32_t *head, uint32_t *pol)
 {
-	/* in locals: the write barrier below makes the compiler reload what is in memory */
-	const uint64_t hdr = k->hdr, qw1 = k->frag_qw1, qw2 = k->qw2, w2 = k->trk_w2;
-	const uint32_t w6c = k->trk_w6, quanta = qp->sq.quanta, mask = quanta - 1;
-	const bool remote = k->remote != 0;
-	uint8_t *base = qp->sq.base, *trk = (uint8_t *)qp->sq_wrtrk;
-	uint32_t h = *head, p = *pol, i, nops, w6, used, room;
-	uint64_t len, trk2, valid = IRDMA_PREP(FRAG_VALID, p), hdr_v = hdr | IRDMA_PREP(SQ_VALID, p);
+	uint32_t h = *head, pl = *pol, mask = qp->sq.quanta - 1, i = 0, nops, used, room;
+	uint32_t lim, seg, got;
+	struct irdma_uk_tmpl_pass p = {
+		.hdr = k->hdr | IRDMA_PREP(SQ_VALID, pl),
+		.qw1 = k->frag_qw1 | IRDMA_PREP(FRAG_VALID, pl),
+		.qw2 = k->qw2,
+		.w2 = k->trk_w2,
+	};
 
 	/* post_send's per-WR free-space check, as a count down of the quanta left */
 	used = ((h - tail) & mask) + IRDMA_SQ_FREE_RSVD;
-	room = used < quanta ? quanta - used : 0;
-	for (i = 0; i < nb; i++) {
-		const struct rdmadev_tmpl_wr *v = &wrs[i];
-		struct irdma_quantum *q;
-		rte_le64_t *f;
-		uint8_t *t;
-
-		if (unlikely(v->length > IRDMA_UK_TMPL_MAX_LEN))
+	room = used < qp->sq.quanta ? qp->sq.quanta - used : 0;
+	while (i < nb) {
+		if (unlikely(wrs[i].length > IRDMA_UK_TMPL_MAX_LEN))
 			break;
 		nops = (h & (IRDMA_SQ_CHUNK_QUANTA - 1)) == IRDMA_SQ_CHUNK_QUANTA - 1;
-		if (unlikely(room < nops + IRDMA_UK_TMPL_IMM_QUANTA))
+		if (room < nops + IRDMA_UK_TMPL_IMM_QUANTA)
 			break;
-		room -= nops + IRDMA_UK_TMPL_IMM_QUANTA;
-		if (unlikely(nops != 0 || (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0)) {
-			uint64_t r = irdma_uk_tmpl_imm_prep(qp, h, p);
+		if (nops != 0 || (h & (IRDMA_SQ_CLR_STRIDE - 1)) == 0) {
+			uint64_t r = irdma_uk_tmpl_imm_prep(qp, h, pl);
 
 			h = (uint32_t)(r >> 32);
-			p = (uint32_t)r;
-			valid = IRDMA_PREP(FRAG_VALID, p);
-			hdr_v = hdr | IRDMA_PREP(SQ_VALID, p);
+			pl = (uint32_t)r;
+			room -= nops;
+			p.hdr = k->hdr | IRDMA_PREP(SQ_VALID, pl);
+			p.qw1 = k->frag_qw1 | IRDMA_PREP(FRAG_VALID, pl);
 		}
-		len = (uint64_t)v->length << IRDMA_FIELD_SHIFT(FRAG_LEN);
-		q = (struct irdma_quantum *)(void *)(base + (size_t)h * IRDMA_QUANTUM_SIZE);
-		/* quantum 0: the immediate in slot 0, qword 2; the SGE and the NULL pad after */
-		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(v->imm_data)));
-		q->qw[1] = 0;
-		q->qw[2] = rte_cpu_to_le_64(remote ? IRDMA_PREP(SQ_REMOTE_TO, v->remote_addr) : qw2);
-		f = (rte_le64_t *)(void *)((uint8_t *)q + IRDMA_FRAG1_OFFSET);
-		f[0] = rte_cpu_to_le_64(v->addr);
-		f[1] = rte_cpu_to_le_64(qw1 | len | valid);
-		f[2] = 0;
-		f[3] = rte_cpu_to_le_64(valid);
-		/* the tracking entry, as in the 1-quantum path */
-		t = trk + (size_t)h * sizeof(struct irdma_sq_wrtrk);
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-		trk2 = w2 | len;
-#else
-		trk2 = w2 << 32 | v->length;
-#endif
-		w6 = irdma_uk_tmpl_next(w6c, (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask);
-		memcpy(t, &v->wr_id, sizeof(uint64_t));
-		memcpy(t + IRDMA_UK_TRK_W2, &trk2, sizeof(trk2));
-		memcpy(t + IRDMA_UK_TRK_W6, &w6, sizeof(w6));
-		rte_io_wmb();
-		irdma_qw_store(q, QUANTUM_VALID, hdr_v);
-		h = (h + IRDMA_UK_TMPL_IMM_QUANTA) & mask;
+		/* the stretch from h: up to the next chunk's last quantum (odd h: a NOP is due
+		 * there) or the next multiple of 128 (even h: start work), and the room */
+		lim = (h & 1) ? (IRDMA_SQ_CHUNK_QUANTA - (h & (IRDMA_SQ_CHUNK_QUANTA - 1))) / 2 :
+				(IRDMA_SQ_CLR_STRIDE - (h & (IRDMA_SQ_CLR_STRIDE - 1))) / 2;
+		seg = RTE_MIN(RTE_MIN(nb - i, lim), room / IRDMA_UK_TMPL_IMM_QUANTA);
+		if (k->remote)
+			got = irdma_uk_tmpl_run_imm(qp, k, wrs + i, seg, h, &p,
+						    IRDMA_PREP(FRAG_VALID, pl), true);
+		else
+			got = irdma_uk_tmpl_run_imm(qp, k, wrs + i, seg, h, &p,
+						    IRDMA_PREP(FRAG_VALID, pl), false);
+		i += got;
+		room -= got * IRDMA_UK_TMPL_IMM_QUANTA;
+		h = (h + got * IRDMA_UK_TMPL_IMM_QUANTA) & mask;
+		if (got != seg)
+			break;
 	}
 	*head = h;
-	*pol = p;
+	*pol = pl;
 	return i;
 }
 
