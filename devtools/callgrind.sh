@@ -3,8 +3,8 @@
 # Instructions per operation on the measured paths, counted by callgrind: repeatable whatever
 # else the machine does, unlike wall-clock numbers. Builds the benchmark in build/ if needed.
 #   devtools/callgrind.sh            every restrack workload, every implementation
-#   devtools/callgrind.sh --uk       the irdma data path (post_send, poll_cq) beside its floor
-#                                    and rdma-core's counts (/work/shared/reference/anchors.md)
+#   devtools/callgrind.sh --uk       the irdma data path (post_send, post_send_tmpl, poll_cq)
+#                                    beside its floor and rdma-core's counts (/work/shared/reference/anchors.md)
 # BUILD=dir selects the build directory (default build/).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +31,7 @@ if [ "${1:-}" = --uk ]; then
     ninja -C "$build" "${bench#"$build"/}" >/dev/null || exit 1
     ops=$("$bench" --quick --callgrind --workload write1 | awk '/^ops/ {print $2}')
     printf '%-10s %10s %10s %10s\n' workload 'instr/op' floor rdma-core
-    for w in write1 inline64 burst16 poll; do
+    for w in write1 inline64 burst16 burst16t burst16ti poll; do
         case $w in
             write1) anchor=241 ;;
             inline64) anchor=385 ;;

@@ -162,6 +162,19 @@ rdmadev_dummy_post_srq_recv(void *srq, const struct rdmadev_recv_wr *wrs, uint16
 	return 0;
 }
 
+static uint16_t
+rdmadev_dummy_post_send_tmpl(void *qp, const struct rdmadev_send_tmpl *t,
+			     const struct rdmadev_tmpl_wr *wrs, uint16_t n, int *err)
+{
+	RTE_SET_USED(qp);
+	RTE_SET_USED(t);
+	RTE_SET_USED(wrs);
+	RTE_SET_USED(n);
+	rdmadev_dummy_log("post_send_tmpl");
+	*err = -ENODEV;
+	return 0;
+}
+
 static int
 rdmadev_dummy_cq_arm(void *cq, int solicited_only)
 {
@@ -177,6 +190,7 @@ const struct rdmadev_fp_obj rdmadev_fp_dummy = {
 	.poll_cq = rdmadev_dummy_poll_cq,
 	.cq_arm = rdmadev_dummy_cq_arm,
 	.post_srq_recv = rdmadev_dummy_post_srq_recv,
+	.post_send_tmpl = rdmadev_dummy_post_send_tmpl,
 };
 
 /* Install the driver's burst functions (start) or the dummies (stop, close). Any NULL
@@ -197,6 +211,8 @@ rdmadev_fp_install(struct rdmadev *dev, bool driver)
 			fp.cq_arm = dev->fp_ops.cq_arm;
 		if (dev->fp_ops.post_srq_recv != NULL)
 			fp.post_srq_recv = dev->fp_ops.post_srq_recv;
+		if (dev->fp_ops.post_send_tmpl != NULL)
+			fp.post_send_tmpl = dev->fp_ops.post_send_tmpl;
 	}
 	rdmadev_fp_objs[dev->dev_id] = fp;
 }

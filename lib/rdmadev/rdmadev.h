@@ -581,6 +581,26 @@ int rdmadev_qp_query(struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr,
  */
 int rdmadev_qp_destroy(struct rdmadev_qp *qp);
 
+/**
+ * Make a send template of @p qp from the prototype WR @p proto (control path): the WR is
+ * checked once against the QP as rdmadev_post_send() would check it, and the driver encodes
+ * everything of it that rdmadev_post_send_tmpl() does not take per WR (opcode, flags, lkey,
+ * rkey; for a UD SEND the AH, remote QPN and Q_Key). proto's wr_id, SGE address and length
+ * and remote address are not used. The QP may be in any state; posting checks the state.
+ *
+ * A template is what the prototype was: SEND or SEND_IMM (SOLICITED allowed; UD too),
+ * RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ (RC), exactly one SGE, no INLINE; the immediate
+ * comes with each WR (struct rdmadev_tmpl_wr imm_data). It stays valid as long as its QP
+ * exists (the QP's type and caps do not change); posting it on another QP is refused.
+ *
+ * @return 0 with @p t filled; -EINVAL (NULL, a dead QP, not one SGE, INLINE, an unknown
+ *         opcode, a WR rdmadev_post_send() refuses, such as an opcode the QP type does not
+ *         allow: the driver's log names it), -ENOTSUP (another opcode, or the driver has no
+ *         templates). On failure @p t is zeroed: posting it is refused.
+ */
+int rdmadev_send_tmpl_init(struct rdmadev_qp *qp, const struct rdmadev_send_wr *proto,
+			   struct rdmadev_send_tmpl *t);
+
 /** QP number (restrack lqpn). */
 uint32_t rdmadev_qp_num(const struct rdmadev_qp *qp);
 

@@ -10,12 +10,14 @@
  * object, and the inline burst functions. Applications include rdmadev.h, which includes this
  * header.
  *
- * The burst functions rdmadev_post_send(), rdmadev_post_recv(), rdmadev_post_srq_recv() and
- * rdmadev_poll_cq() are at the bottom: one load of the device's fast-path object and one
- * indirect call, no lock, no division. Build with RDMADEV_DEBUG defined for argument checks.
+ * The burst functions rdmadev_post_send(), rdmadev_post_send_tmpl(), rdmadev_post_recv(),
+ * rdmadev_post_srq_recv() and rdmadev_poll_cq() are at the bottom: one load of the device's
+ * fast-path object and one indirect call, no lock, no division. Build with RDMADEV_DEBUG
+ * defined for argument checks.
  *
  * The structs are laid out for the hot path: a send WR is one 64-byte cache line, a receive
- * WR 24 bytes, a work completion 48 bytes.
+ * WR 24 bytes, a work completion 48 bytes, a send template one cache line and a templated
+ * WR's variable part 32 bytes.
  */
 
 #include <errno.h>
@@ -207,6 +209,38 @@ struct rdmadev_wc {
 	uint32_t reserved1;	/**< zero */
 };
 
+/**
+ * What varies between the WRs of one send template (rdmadev_post_send_tmpl()): 32 bytes.
+ * Everything else (opcode, flags, the lkey, the rkey, the QP) is the template's.
+ */
+struct rdmadev_tmpl_wr {
+	uint64_t wr_id;		/**< returned in the completion */
+	uint64_t addr;		/**< local buffer: the one SGE's address (lkey: the template's) */
+	/** RDMA WRITE / READ: remote address (rkey: the template's); SEND: ignored. */
+	uint64_t remote_addr;
+	uint32_t length;	/**< bytes of the one SGE, at most 2^31 - 1 */
+	/** RDMA_WRITE_IMM / SEND_IMM: immediate data, network order; otherwise ignored. */
+	uint32_t imm_data;
+};
+
+/** 64-bit words of a send template that belong to the driver. */
+#define RDMADEV_SEND_TMPL_DRV_WORDS	6
+
+/**
+ * A send WR validated and encoded once (rdmadev_send_tmpl_init()), posted many times with
+ * rdmadev_post_send_tmpl(): one cache line, filled by the library and the driver, opaque to
+ * the application. It belongs to the QP it was made for; posting it on another QP is refused.
+ */
+struct rdmadev_send_tmpl {
+	void *qp_drv;		/**< the driver object of the QP it was made for (NULL: unusable) */
+	uint32_t qp_num;	/**< that QP's number */
+	uint8_t opcode;		/**< the prototype's opcode (enum rdmadev_wr_opcode) */
+	uint8_t flags;		/**< the prototype's flags (RDMADEV_SEND_*) */
+	uint16_t reserved;	/**< zero */
+	/** The driver's pre-encoded WR (its WQE and tracking constants). */
+	uint64_t drv[RDMADEV_SEND_TMPL_DRV_WORDS];
+} __rte_aligned(64);
+
 /** Driver fast-path function: post send WRs on the driver's QP. See rdmadev_post_send(). */
 typedef uint16_t (*rdmadev_post_send_t)(void *qp_priv, const struct rdmadev_send_wr *wrs,
 					uint16_t nb_wrs, int *err);
@@ -222,6 +256,13 @@ typedef uint16_t (*rdmadev_post_srq_recv_t)(void *srq_priv, const struct rdmadev
 					    uint16_t nb_wrs, int *err);
 
 /**
+ * Driver fast-path function: post WRs of a send template. See rdmadev_post_send_tmpl().
+ */
+typedef uint16_t (*rdmadev_post_send_tmpl_t)(void *qp_priv, const struct rdmadev_send_tmpl *t,
+					     const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs,
+					     int *err);
+
+/**
  * Per-device fast-path functions, one cache line per device in rdmadev_fp_objs[]. Slots of
  * devices that are not started hold dummy functions that log once and return 0.
  */
@@ -231,7 +272,8 @@ struct rdmadev_fp_obj {
 	rdmadev_poll_cq_t poll_cq;	/**< poll a CQ */
 	rdmadev_cq_arm_t cq_arm;	/**< arm a CQ */
 	rdmadev_post_srq_recv_t post_srq_recv;	/**< post receive WRs to an SRQ */
-	void *reserved[3];		/**< for later functions */
+	rdmadev_post_send_tmpl_t post_send_tmpl;	/**< post WRs of a send template */
+	void *reserved[2];		/**< for later functions */
 } __rte_cache_aligned;
 
 /** The fast-path objects, indexed by device id. */
@@ -271,6 +313,38 @@ rdmadev_post_send(struct rdmadev_qp *qp, const struct rdmadev_send_wr *wrs, uint
 	}
 #endif
 	return rdmadev_fp_objs[h->dev_id].post_send(h->drv, wrs, nb_wrs, err);
+}
+
+/**
+ * Post send work requests of a template (rdmadev_send_tmpl_init()): each element of @p wrs
+ * gives only what varies (wr_id, local address and length, remote address, immediate); the
+ * opcode, flags, keys and every check that does not depend on those were done once, when
+ * the template was made. The WQEs are those rdmadev_post_send() writes for the same WRs.
+ *
+ * @param qp      The QP the template was made for, in RTS or SQD (checked once per call).
+ * @param t       The template.
+ * @param wrs     Array of @p nb_wrs variable parts.
+ * @param nb_wrs  Number of WRs.
+ * @param err     Receives 0 when all were posted, else the reason (negative errno) why
+ *                wrs[returned] was refused: -EINVAL (NULL or unusable template, a template of
+ *                another QP, QP state, a length beyond 2^31 - 1), -ENOMEM (the SQ is full).
+ * @return Number of WRs posted (the first ones); the doorbell rang once for them.
+ */
+static inline uint16_t
+rdmadev_post_send_tmpl(struct rdmadev_qp *qp, const struct rdmadev_send_tmpl *t,
+		       const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	const struct rdmadev_fp_head *h = (const struct rdmadev_fp_head *)(const void *)qp;
+
+#ifdef RDMADEV_DEBUG
+	if (qp == NULL || t == NULL || wrs == NULL || err == NULL ||
+	    h->dev_id >= RDMADEV_MAX_DEVS || rdmadev_fp_objs[h->dev_id].post_send_tmpl == NULL) {
+		if (err != NULL)
+			*err = -EINVAL;
+		return 0;
+	}
+#endif
+	return rdmadev_fp_objs[h->dev_id].post_send_tmpl(h->drv, t, wrs, nb_wrs, err);
 }
 
 /**

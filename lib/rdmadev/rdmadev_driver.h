@@ -271,6 +271,14 @@ struct rdmadev_ops {
 	/** Optional: refresh what the device owns of @p attr (the limit once it fired). */
 	int (*srq_query)(struct rdmadev *dev, struct rdmadev_srq *srq,
 			 struct rdmadev_srq_attr *attr);
+	/**
+	 * Optional: check the prototype WR @p proto against @p qp as post_send would and fill
+	 * @p t (zeroed by the library, which checked one SGE, no INLINE and the opcode: SEND,
+	 * SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ): qp_drv, qp_num, opcode, flags and
+	 * the driver words that the driver's post_send_tmpl fast-path function reads.
+	 */
+	int (*send_tmpl_init)(struct rdmadev *dev, struct rdmadev_qp *qp,
+			      const struct rdmadev_send_wr *proto, struct rdmadev_send_tmpl *t);
 };
 
 struct rdmadev_events;

@@ -550,3 +550,56 @@ rdmadev_qp_get_state(const struct rdmadev_qp *qp)
 		return RDMADEV_QPS_MAX;
 	return (enum rdmadev_qp_state)__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 }
+
+/* ---- send templates ---- */
+
+int
+rdmadev_send_tmpl_init(struct rdmadev_qp *qp, const struct rdmadev_send_wr *proto,
+		       struct rdmadev_send_tmpl *t)
+{
+	struct rdmadev *dev;
+	int rc;
+
+	if (t != NULL)
+		memset(t, 0, sizeof(*t));
+	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "send_tmpl_init"))
+		return -EINVAL;
+	dev = qp->obj.dev;
+	if (proto == NULL || t == NULL) {
+		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: NULL %s", rdmadev_qp_num(qp),
+			    proto == NULL ? "prototype" : "template");
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
+	if (proto->num_sge != 1 || proto->sg_list == NULL ||
+	    (proto->flags & RDMADEV_SEND_INLINE) != 0) {
+		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: a template carries one SGE, not inline "
+			    "(num_sge %u, flags 0x%x)", rdmadev_qp_num(qp), proto->num_sge,
+			    proto->flags);
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
+	if (proto->opcode >= RDMADEV_WR_OPCODE_MAX) {
+		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: unknown opcode %u", rdmadev_qp_num(qp),
+			    proto->opcode);
+		return rdmadev_fail(dev, -EINVAL, false);
+	}
+	if (proto->opcode != RDMADEV_WR_SEND && proto->opcode != RDMADEV_WR_SEND_IMM &&
+	    proto->opcode != RDMADEV_WR_RDMA_WRITE && proto->opcode != RDMADEV_WR_RDMA_WRITE_IMM &&
+	    proto->opcode != RDMADEV_WR_RDMA_READ) {
+		RDMADEV_LOG(ERR, "send_tmpl_init: QP %u: opcode %u cannot be a template (SEND, "
+			    "SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM, RDMA_READ)", rdmadev_qp_num(qp),
+			    proto->opcode);
+		return rdmadev_fail(dev, -ENOTSUP, false);
+	}
+	if (dev->ops->send_tmpl_init == NULL) {
+		RDMADEV_LOG(ERR, "send_tmpl_init: driver %s has no send templates", dev->drv->name);
+		return rdmadev_fail(dev, -ENOTSUP, false);
+	}
+	rc = dev->ops->send_tmpl_init(dev, qp, proto, t);
+	if (rc != 0) {
+		memset(t, 0, sizeof(*t));
+		RDMADEV_LOG(ERR, "send_tmpl_init: driver refused the prototype on QP %u: %s",
+			    rdmadev_qp_num(qp), strerror(-rc));
+		return rdmadev_fail(dev, rc, true);
+	}
+	return 0;
+}

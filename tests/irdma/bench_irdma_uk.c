@@ -8,6 +8,14 @@
  *   write1    post_send of one 1-SGE RDMA WRITE per call     floor: copy 32 WQE bytes + doorbell
  *   inline64  post_send of one 64-byte inline WRITE per call floor: copy 96 WQE bytes + doorbell
  *   burst16   post_send of 16 1-SGE WRITEs per call (per WR) floor: 16 x 32 bytes + 1 doorbell
+ *   burst16t  post_send_tmpl of 16 WRITEs of one template     floor: as burst16
+ *             per call (per WR)
+ *   burst16ti post_send_tmpl of 16 WRITE_IMMs of one template  floor: 16 x 64 bytes + 1
+ *             per call (per WR)                               doorbell
+ *   burst16tm the burst16t loop again, against the bytes any post must store per 1-quantum
+ *             WR with the ring's invariants: the 32-byte WQE, the 32-byte tracking entry and
+ *             32 bytes of pre-invalidation (a 4 KB fill every 128 quanta), + 1 doorbell
+ *             per 16 (timing only: devtools/callgrind.sh leaves it out)
  *   poll      poll_cq in bursts of 16 (per CQE)              floor: copy 32 CQE bytes into a
  *                                                                   48-byte completion
  * The QP and CQ live in ordinary memory; the doorbell is a direct store to a word (hw->bar0
@@ -44,8 +52,11 @@ static uint8_t payload[64];
 static struct rdmadev_sge sge = { .addr = 0x100000, .length = 4096, .lkey = 0x1234 };
 static struct rdmadev_sge sge_inline;
 static struct rdmadev_send_wr wr_write, wr_inline, wr_burst[BURST];
+static struct rdmadev_send_tmpl tmpl_burst, tmpl_imm;
+static struct rdmadev_tmpl_wr twr_burst[BURST];
+static struct rdmadev_send_wr wr_imm;
 static struct rdmadev_wc wcs[BURST];
-static uint8_t tmpl_write[32], tmpl_inline[96];
+static uint8_t tmpl_write[32], tmpl_inline[96], tmpl_trk[32], tmpl_wimm[64];
 static uint64_t sink;
 
 static void *
@@ -120,8 +131,19 @@ setup(void)
 	wr_inline = wr_write;
 	wr_inline.sg_list = &sge_inline;
 	wr_inline.flags |= RDMADEV_SEND_INLINE;
-	for (i = 0; i < BURST; i++)
+	for (i = 0; i < BURST; i++) {
 		wr_burst[i] = wr_write;
+		twr_burst[i] = (struct rdmadev_tmpl_wr){
+			.wr_id = 1, .addr = sge.addr, .length = sge.length,
+			.remote_addr = wr_write.rdma.remote_addr,
+		};
+	}
+	wr_imm = wr_write;
+	wr_imm.opcode = RDMADEV_WR_RDMA_WRITE_IMM;
+	wr_imm.imm_data = 0x12345678;
+	if (irdma_uk_send_tmpl_init(&qp, &wr_write, &tmpl_burst) != 0 ||
+	    irdma_uk_send_tmpl_init(&qp, &wr_imm, &tmpl_imm) != 0)
+		abort();
 }
 
 static double
@@ -169,6 +191,28 @@ loop_burst16(uint32_t ops)
 }
 
 static __rte_noinline void
+loop_burst16t(uint32_t ops)
+{
+	int err;
+
+	for (ops /= BURST; ops != 0; ops--) {
+		irdma_uk_post_send_tmpl(&qp, &tmpl_burst, twr_burst, BURST, &err);
+		qp.sq.tail = qp.sq.head;
+	}
+}
+
+static __rte_noinline void
+loop_burst16ti(uint32_t ops)
+{
+	int err;
+
+	for (ops /= BURST; ops != 0; ops--) {
+		irdma_uk_post_send_tmpl(&qp, &tmpl_imm, twr_burst, BURST, &err);
+		qp.sq.tail = qp.sq.head;
+	}
+}
+
+static __rte_noinline void
 loop_poll(uint32_t ops)
 {
 	uint32_t n = 0;
@@ -211,6 +255,51 @@ static __rte_noinline void
 loop_burst16_floor(uint32_t ops)
 {
 	floor_post(tmpl_write, sizeof(tmpl_write), BURST, ops);
+}
+
+static __rte_noinline void
+loop_burst16t_floor(uint32_t ops)
+{
+	floor_post(tmpl_write, sizeof(tmpl_write), BURST, ops);
+}
+
+/*
+ * As floor_post for 64-byte WQEs, 16 a doorbell: its own loop, so that floor_post keeps the
+ * call sites (and so the code GCC specialises for them) it has always had.
+ */
+static __rte_noinline void
+loop_burst16ti_floor(uint32_t ops)
+{
+	uint32_t head = 0, i;
+
+	for (ops /= BURST; ops != 0; ops--) {
+		for (i = 0; i < BURST; i++) {
+			memcpy(qp.sq.base + (size_t)head * 32, tmpl_wimm, sizeof(tmpl_wimm));
+			head += 2;
+			if (head + 2 > SQ_QUANTA)
+				head = 0;
+		}
+		rte_write32(qp.qp_id, &doorbell[0]);
+	}
+}
+
+/* The bytes a 1-quantum post stores (burst16tm): WQE, tracking entry, pre-invalidation. */
+static __rte_noinline void
+loop_burst16tm_floor(uint32_t ops)
+{
+	uint32_t head = 0, i;
+
+	for (ops /= BURST; ops != 0; ops--) {
+		for (i = 0; i < BURST; i++) {
+			if ((head & 127) == 0)
+				memset(qp.sq.base + (size_t)((head + 128) & (SQ_QUANTA - 1)) * 32,
+				       0, 128 * 32);
+			memcpy(qp.sq.base + (size_t)head * 32, tmpl_write, sizeof(tmpl_write));
+			memcpy(&qp.sq_wrtrk[head], tmpl_trk, sizeof(tmpl_trk));
+			head = (head + 1) & (SQ_QUANTA - 1);
+		}
+		rte_write32(qp.qp_id, &doorbell[0]);
+	}
 }
 
 static __rte_noinline void
@@ -272,6 +361,9 @@ static const struct workload {
 	{ "write1", loop_write1, loop_write1_floor },
 	{ "inline64", loop_inline64, loop_inline64_floor },
 	{ "burst16", loop_burst16, loop_burst16_floor },
+	{ "burst16t", loop_burst16t, loop_burst16t_floor },
+	{ "burst16ti", loop_burst16ti, loop_burst16ti_floor },
+	{ "burst16tm", loop_burst16t, loop_burst16tm_floor },
 	{ "poll", loop_poll, loop_poll_floor },
 };
 
@@ -315,7 +407,7 @@ main(int argc, char **argv)
 			only = argv[++a];
 		else {
 			fprintf(stderr, "usage: %s [--quick] [--callgrind] "
-				"[--workload write1|inline64|burst16|poll]\n", argv[0]);
+				"[--workload write1|inline64|burst16|burst16t|burst16ti|burst16tm|poll]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -323,8 +415,11 @@ main(int argc, char **argv)
 	/* the floors copy the bytes the driver writes for these WRs */
 	irdma_uk_post_send(&qp, &wr_write, 1, &err);
 	memcpy(tmpl_write, qp.sq.base, sizeof(tmpl_write));
+	memcpy(tmpl_trk, &qp.sq_wrtrk[0], sizeof(tmpl_trk));
 	irdma_uk_post_send(&qp, &wr_inline, 1, &err);
 	memcpy(tmpl_inline, qp.sq.base + 32, sizeof(tmpl_inline));
+	irdma_uk_post_send(&qp, &wr_imm, 1, &err);	/* at quantum 4 */
+	memcpy(tmpl_wimm, qp.sq.base + 4 * 32, sizeof(tmpl_wimm));
 	qp.sq.tail = qp.sq.head;
 
 	printf("ops %u\n", ops);

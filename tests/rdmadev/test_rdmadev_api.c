@@ -622,6 +622,9 @@ test_fast_path(void)
 	struct rdmadev_recv_wr rwr[3];
 	struct rdmadev_wc wc[8];
 	struct rdmadev_qp_init_attr qpa;
+	struct rdmadev_sge tsge = { .addr = 0x1000, .length = 8 };
+	struct rdmadev_tmpl_wr twr = { .wr_id = 1, .length = 8 };
+	struct rdmadev_send_tmpl tmpl;
 	struct rdmadev_ctx *ctx;
 	struct rdmadev_pd *pd;
 	struct rdmadev_cq *cq;
@@ -665,6 +668,16 @@ test_fast_path(void)
 	TEST_CHECK_EQ(err, -EINVAL);
 	TEST_CHECK_EQ(rdmadev_poll_cq(NULL, wc, 8), 0);
 	TEST_CHECK_EQ(rdmadev_cq_arm(NULL, 0), -EINVAL);
+	/* send templates: the test driver has none (-ENOTSUP, the template zeroed) */
+	RTE_BUILD_BUG_ON(sizeof(struct rdmadev_send_tmpl) != 64);
+	RTE_BUILD_BUG_ON(sizeof(struct rdmadev_tmpl_wr) != 32);
+	swr[0].sg_list = &tsge;
+	swr[0].num_sge = 1;
+	memset(&tmpl, 0x5a, sizeof(tmpl));
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(qp, &swr[0], &tmpl), -ENOTSUP);
+	TEST_CHECK(tmpl.qp_drv == NULL);
+	TEST_CHECK_EQ(rdmadev_post_send_tmpl(NULL, &tmpl, &twr, 1, &err), 0);
+	TEST_CHECK_EQ(err, -EINVAL);
 
 	/* stopped: the slot holds the dummies */
 	TEST_CHECK_EQ(rdmadev_stop(id), 0);
@@ -674,6 +687,9 @@ test_fast_path(void)
 	TEST_CHECK_EQ(err, -ENODEV);
 	err = 0;
 	TEST_CHECK_EQ(rdmadev_post_recv(qp, rwr, 1, &err), 0);
+	TEST_CHECK_EQ(err, -ENODEV);
+	err = 0;
+	TEST_CHECK_EQ(rdmadev_post_send_tmpl(qp, &tmpl, &twr, 1, &err), 0);
 	TEST_CHECK_EQ(err, -ENODEV);
 	td_cq_ready(2);
 	TEST_CHECK_EQ(rdmadev_poll_cq(cq, wc, 8), 0);

@@ -451,6 +451,12 @@ struct irdma_qp {
 	struct pbl_qp pbl;
 	/** Gen3: the SRQ the QP receives from (no RQ of its own), or NULL. */
 	struct irdma_srq *srq;
+	/**
+	 * Send templates: this QP's generation (irdma_uk_tmpl_gen_next(), set at create), which
+	 * every template of it records; a template of an earlier QP at the same address and
+	 * with the same number is refused.
+	 */
+	uint32_t tmpl_gen;
 };
 
 /**

@@ -358,6 +358,16 @@ irdma_dev_fp_set(struct rdmadev *dev)
 	dev->fp_ops.poll_cq = irdma_uk_poll_cq;
 	dev->fp_ops.cq_arm = irdma_uk_cq_arm;
 	dev->fp_ops.post_srq_recv = irdma_uk_post_srq_recv;
+	dev->fp_ops.post_send_tmpl = irdma_uk_post_send_tmpl;
+}
+
+/* rdmadev op send_tmpl_init: the data path's template of the QP (irdma_uk_tmpl.c). */
+static int
+irdma_dev_send_tmpl_init(struct rdmadev *dev, struct rdmadev_qp *qp,
+			 const struct rdmadev_send_wr *proto, struct rdmadev_send_tmpl *t)
+{
+	RTE_SET_USED(dev);
+	return irdma_uk_send_tmpl_init(qp->obj.fp.drv, proto, t);
 }
 
 /* ---- contexts and CQs ---- */
@@ -815,6 +825,7 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.srq_create = irdma_dev_srq_create,
 	.srq_modify = irdma_dev_srq_modify,
 	.srq_query = irdma_dev_srq_query,
+	.send_tmpl_init = irdma_dev_send_tmpl_init,
 	.srq_destroy = irdma_dev_srq_destroy,
 };
 

@@ -360,6 +360,7 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		return -ENOMEM;
 	}
 	q->qp_id = rdmadev_obj_id(&qp->obj);
+	q->tmpl_gen = irdma_uk_tmpl_gen_next();
 	q->qp_type = attr->qp_type == RDMADEV_QPT_RC ? IRDMA_QP_TYPE_ROCE_RC :
 						       IRDMA_QP_TYPE_ROCE_UD;
 	q->hw_state = IRDMA_QP_HW_INVALID;

@@ -13,6 +13,7 @@
  * used by one lcore at a time.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rdmadev_core.h>
@@ -85,6 +86,77 @@ uint16_t irdma_uk_post_srq_recv(void *srq_priv, const struct rdmadev_recv_wr *wr
  */
 struct irdma_qp *irdma_uk_srq_cqe(const struct irdma_cqe *cqe, const struct irdma_cqe_ext *ext,
 				  uint64_t *wr_id);
+
+/** Byte offset of the tracking entry's 32-bit word nop, opcode, rsvd. */
+#define IRDMA_UK_TRK_W2	8u
+/** Byte offset of the tracking entry's 32-bit word next, quanta, signaled. */
+#define IRDMA_UK_TRK_W6	24u
+_Static_assert(offsetof(struct irdma_sq_wrtrk, nop) == IRDMA_UK_TRK_W2 &&
+	       offsetof(struct irdma_sq_wrtrk, wr_len) == IRDMA_UK_TRK_W2 + 4 &&
+	       offsetof(struct irdma_sq_wrtrk, next) == IRDMA_UK_TRK_W6 &&
+	       offsetof(struct irdma_sq_wrtrk, pad) == IRDMA_UK_TRK_W6 + 4,
+	       "the template writes the tracking entry in 32-bit words");
+
+/**
+ * The irdma PMD's words of a struct rdmadev_send_tmpl (its drv[]): a WQE with one fragment
+ * (1 quantum; 2 with an immediate, which takes fragment slot 0), everything pre-encoded but
+ * the fragment's address and length, the remote address, the immediate, the valid bits,
+ * and the tracking entry's wr_id, byte count and next index.
+ */
+struct irdma_uk_tmpl {
+	uint64_t hdr;		/**< header qword without SQ_VALID */
+	uint64_t frag_qw1;	/**< fragment 0, qword 1 without FRAG_LEN and FRAG_VALID */
+	uint64_t qw2;		/**< qword 2 when it is constant: 0 (RC SEND), UD destination */
+	uint32_t trk_w2;	/**< tracking bytes 8..11 (nop, opcode, rsvd) */
+	uint32_t trk_w6;	/**< tracking bytes 24..27 with next 0 (quanta, signaled) */
+	uint32_t qp_gen;	/**< the QP's tmpl_gen when the template was made */
+	uint8_t remote;		/**< 1: qword 2 is the WR's remote address (RDMA WRITE / READ) */
+	uint8_t quanta;		/**< 1, or 2 with an immediate */
+	uint8_t rsvd[2];	/**< zero */
+};
+
+/**
+ * Check @p proto against @p qp exactly as irdma_uk_post_send() checks a WR (same refusals,
+ * same log lines) and encode it into @p k. A template has one SGE and no INLINE (-EINVAL)
+ * and is a SEND, SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM or RDMA_READ (-ENOTSUP): a WQE of one
+ * fragment and maybe an immediate. The tracking constants come from the same writer
+ * post_send uses.
+ * @return 0, -EINVAL (not one SGE, INLINE, what post_send refuses), -ENOTSUP.
+ */
+int irdma_uk_tmpl_plan(const struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
+		       struct irdma_uk_tmpl *k);
+
+/**
+ * The start work of a WQE at SQ quantum @p idx, as irdma_uk_post_send() does it: flip
+ * *@p pol at index 0, pre-invalidate the 128 quanta 128 ahead at every 128th quantum.
+ */
+void irdma_uk_sq_begin(struct irdma_qp *qp, uint32_t idx, uint32_t *pol);
+
+/**
+ * The chunk rule's filler as irdma_uk_post_send() writes it: a 1-quantum unsignaled NOP at
+ * SQ quantum @p idx, tracked as nop, after the start work due there (*@p pol may flip).
+ */
+void irdma_uk_sq_nop_at(struct irdma_qp *qp, uint32_t idx, uint32_t *pol);
+
+/** A new QP generation for irdma_qp.tmpl_gen (thread-safe; control path). */
+uint32_t irdma_uk_tmpl_gen_next(void);
+
+/**
+ * Make send template @p t of @p qp from @p proto (irdma_uk_tmpl_plan()) and bind it to the
+ * QP (qp_drv, qp_num, the QP's generation). @p t is zeroed first, and stays zeroed on failure.
+ * @return 0, -EINVAL, -ENOTSUP (logged).
+ */
+int irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *proto,
+			    struct rdmadev_send_tmpl *t);
+
+/**
+ * rdmadev_post_send_tmpl_t of the irdma PMD (qp_priv is a struct irdma_qp): the WQEs and
+ * tracking entries irdma_uk_post_send() writes for the equivalent WRs, one doorbell.
+ * @return WRs posted; *err as post_send's (-EINVAL: template of another QP or of another
+ *         generation of this one, NULL, state, length; -ENOMEM: the SQ is full).
+ */
+uint16_t irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
+				 const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err);
 
 #ifdef __cplusplus
 }
