@@ -22,11 +22,14 @@ import tempfile
 import time
 
 # Each process binds its model's UDP wire to its own address (port 4791) and owns that
-# address as its GID; frames go to the destination GID's address.
+# address as its GID; frames go to the destination GID's address. The pair of loopback
+# addresses comes from our pid, so that two runs at once (two checkouts tested on one machine)
+# do not both bind 127.0.0.1:4791.
+_NET = '127.%d.%d.' % (1 + os.getpid() % 250, (os.getpid() // 250) % 250)
 SERVER_DEV = os.environ.get('IRDMA_TESTPMD_SERVER_DEV',
-                            'irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1')
+                            'irdma_model0,ip=%s1,wire=udp:%s1' % (_NET, _NET))
 CLIENT_DEV = os.environ.get('IRDMA_TESTPMD_CLIENT_DEV',
-                            'irdma_model0,ip=127.0.0.2,wire=udp:127.0.0.2')
+                            'irdma_model0,ip=%s2,wire=udp:%s2' % (_NET, _NET))
 LAT_HDR = ' #bytes #iterations    t_min[usec]'
 BW_HDR = ' #bytes     #iterations    BW peak[MB/sec]'
 DEVICE_LINE = re.compile(r'^rdma-testpmd: (no E810 bound to vfio-pci .*using the device '

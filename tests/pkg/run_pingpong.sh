@@ -3,25 +3,27 @@
 # Copyright (c) 2026 the irdma-pmd authors
 #
 # examples/pingpong as a user runs it: a server and a client process, each with its own model
-# device on the UDP wire (127.0.0.1 and 127.0.0.2), QP parameters over TCP, each on its own
+# device on the UDP wire (127.N.M.1 and 127.N.M.2, N and M from our pid, so that two runs at
+# once do not both bind port 4791 of one address), QP parameters over TCP, each on its own
 # CPU (two busy-polling processes on one CPU would share it in scheduler time slices). Both must report
 # and exit 0. usage: run_pingpong.sh <pingpong binary> [iterations]. Prints TAP.
 set -u
 bin=$1
 iters=${2:-200}
 port=$((20000 + $$ % 20000))
+net=127.$((1 + $$ % 250)).$(($$ / 250 % 250))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; kill $spid 2>/dev/null' EXIT
 eal="--no-huge -m 512 --no-pci --log-level=lib.eal:error"
 echo "1..4"
 # shellcheck disable=SC2086
 timeout 60 "$bin" $eal -l 0 --file-prefix "pps$$" -- server \
-	irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1 "$port" >"$tmp/s" 2>&1 &
+	irdma_model0,ip=$net.1,wire=udp:$net.1 "$port" >"$tmp/s" 2>&1 &
 spid=$!
 sleep 1
 # shellcheck disable=SC2086
 timeout 60 "$bin" $eal -l 1 --file-prefix "ppc$$" -- client \
-	irdma_model0,ip=127.0.0.2,wire=udp:127.0.0.2 127.0.0.1 "$port" "$iters" >"$tmp/c" 2>&1
+	irdma_model0,ip=$net.2,wire=udp:$net.2 127.0.0.1 "$port" "$iters" >"$tmp/c" 2>&1
 crc=$?
 wait $spid
 src=$?
