@@ -27,12 +27,19 @@
 
 #include "restrack_private.h"
 
+/*
+ * Records are aligned to two cache lines: CPUs that prefetch lines in pairs would otherwise
+ * pull one thread's last line along with its neighbour's first, and the two threads' stores
+ * would bounce the pair between their caches.
+ */
+#define RT_TREF_ALIGN (2 * RTE_CACHE_LINE_SIZE)
+
 /* A thread's cache, and what ties it to the list of every cache. */
 struct rt_tref_rec {
 	struct restrack_tref t;		/* first: restrack_tref_self points here */
 	struct rt_tref_rec *next;	/* older records; set before publication, then constant */
 	_Atomic int in_use;		/* a live thread owns it */
-} __rte_cache_aligned;
+} __rte_aligned(RT_TREF_ALIGN);
 
 /* Never written: all ones is a full slot that no key matches. */
 static struct restrack_tref tref_none = {
@@ -110,7 +117,7 @@ attach(void)
 				memory_order_acquire, memory_order_relaxed))
 			goto own;
 	}
-	if (posix_memalign((void **)&rec, RTE_CACHE_LINE_SIZE, sizeof(*rec)) != 0) {
+	if (posix_memalign((void **)&rec, RT_TREF_ALIGN, sizeof(*rec)) != 0) {
 		RT_LOG(WARNING, "out of memory for a thread reference cache: this thread's "
 		       "references are counted in the slots");
 		return NULL;
