@@ -1013,6 +1013,70 @@ test_recv(void)
 	ukf_qp_fini(&qp);
 }
 
+/*
+ * Lengths at the 31-bit fields' limit: a send WR whose SGEs add up to more than 2^31 - 1 bytes,
+ * or a receive SGE longer than that, is refused with nothing written (the fields would cut
+ * it); 2^31 - 1 itself is posted whole.
+ */
+static void
+test_lengths_at_the_limit(void)
+{
+	static const uint32_t max = 0x7fffffffu;
+	static const enum rdmadev_wr_opcode ops[] = {
+		RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_SEND, RDMADEV_WR_RDMA_WRITE_IMM,
+		RDMADEV_WR_RDMA_READ,
+	};
+	struct rdmadev_sge big[3] = {
+		{ .addr = 0x10000000, .length = max, .lkey = 0x11 },
+		{ .addr = 0x20000000, .length = 1, .lkey = 0x12 },
+		{ .addr = 0x30000000, .length = 0x80000000u, .lkey = 0x13 },
+	};
+	struct rdmadev_recv_wr rwr = { .wr_id = 0x77, .sg_list = big, .num_sge = 1 };
+	struct irdma_qp qp;
+	unsigned int k;
+	struct snap sn;
+	int err;
+
+	for (k = 0; k < RTE_DIM(ops); k++) {
+		struct rdmadev_send_wr wr = {
+			.wr_id = 0x55 + k, .sg_list = big, .num_sge = 1, .opcode = ops[k],
+			.flags = RDMADEV_SEND_SIGNALED,
+			.rdma = { .remote_addr = 0x4000, .rkey = 0x66 },
+		};
+
+		ukf_qp_init(&qp, &hw, &ukf_qp_default);
+		/* 2^31 - 1 in one SGE: posted, the fragment and the tracking entry hold it whole */
+		TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
+		TEST_CHECK_EQ(err, 0);
+		check_frag(wqe(&qp, 0), ops[k] == RDMADEV_WR_RDMA_WRITE_IMM ? 1 : 0, &big[0],
+			   1);
+		TEST_CHECK_EQ(qp.sq_wrtrk[0].wr_len, max);
+		/* one byte more, over two SGEs */
+		wr.num_sge = 2;
+		check_refused(&qp, &wr, -EINVAL);
+		/* one SGE of 2^31: would be posted as 0 bytes */
+		wr.sg_list = &big[2];
+		wr.num_sge = 1;
+		check_refused(&qp, &wr, -EINVAL);
+		ukf_qp_fini(&qp);
+	}
+	/* receives: each SGE must fit its fragment; their sum may exceed a message */
+	ukf_qp_init(&qp, &hw, &ukf_qp_default);
+	rwr.sg_list = &big[2];
+	snap_take(&qp, &sn);
+	TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 0);
+	TEST_CHECK_EQ(err, -EINVAL);
+	snap_check(&qp, &sn);
+	big[1].length = max;
+	rwr.sg_list = big;
+	rwr.num_sge = 2;
+	TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 1);
+	TEST_CHECK_EQ(err, 0);
+	check_frag(qp.rq.base, 0, &big[0], 1);
+	check_frag(qp.rq.base, 1, &big[1], 1);
+	ukf_qp_fini(&qp);
+}
+
 int
 main(void)
 {
@@ -1031,5 +1095,6 @@ main(void)
 	TEST_RUN(test_doorbell);
 	TEST_RUN(test_sq_full);
 	TEST_RUN(test_recv);
+	TEST_RUN(test_lengths_at_the_limit);
 	return test_done();
 }

@@ -158,6 +158,38 @@ int irdma_uk_send_tmpl_init(struct irdma_qp *qp, const struct rdmadev_send_wr *p
 uint16_t irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 				 const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err);
 
+/** Total length of @p n SGEs, summed in 64 bits so that no sum wraps. */
+uint64_t irdma_uk_sge_total(const struct rdmadev_sge *sg, uint32_t n);
+
+/**
+ * Whether a send WR's @p n SGEs fit in one message (IRDMA_MAX_MSG_SIZE, what the 31-bit
+ * length fields hold): a longer WR is refused, never posted with its lengths cut. One compare
+ * for the usual single SGE.
+ */
+static __rte_always_inline bool
+irdma_uk_sges_fit(const struct rdmadev_sge *sg, uint32_t n)
+{
+	if (likely(n == 1))
+		return sg[0].length <= IRDMA_MAX_MSG_SIZE;
+	return n == 0 || irdma_uk_sge_total(sg, n) <= IRDMA_MAX_MSG_SIZE;
+}
+
+/**
+ * Whether one of @p n receive SGEs is longer than a fragment's 31-bit length field holds
+ * (IRDMA_MAX_MSG_SIZE): such a buffer would be posted with its length cut.
+ */
+static __rte_always_inline bool
+irdma_uk_sge_too_long(const struct rdmadev_sge *sg, uint32_t n)
+{
+	uint32_t any, i;
+
+	if (likely(n <= 1))
+		return n == 1 && sg[0].length > IRDMA_MAX_MSG_SIZE;
+	for (any = 0, i = 0; i < n; i++)
+		any |= sg[i].length;
+	return any > IRDMA_MAX_MSG_SIZE;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -88,6 +88,17 @@ irdma_uk_sq_quantum(const struct irdma_qp *qp, uint32_t idx)
 	return (struct irdma_quantum *)(void *)(qp->sq.base + (size_t)idx * IRDMA_QUANTUM_SIZE);
 }
 
+uint64_t
+irdma_uk_sge_total(const struct rdmadev_sge *sg, uint32_t n)
+{
+	uint64_t len = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		len += sg[i].length;
+	return len;
+}
+
 /* A gen2 fragment: address, then lkey / length / valid. */
 static inline void
 irdma_uk_frag(uint8_t *at, const struct rdmadev_sge *sge, uint64_t valid)
@@ -247,13 +258,15 @@ static __rte_always_inline int
 irdma_uk_check_data(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		    struct irdma_uk_sq_plan *p)
 {
-	uint64_t len = 0;
+	uint64_t len;
 	uint32_t i;
 
 	if (unlikely(wr->num_sge > qp->max_send_sge))
 		return irdma_uk_refuse(qp, wr, -EINVAL, "more SGEs than the QP's max_send_sge");
-	for (i = 0; i < wr->num_sge; i++)
-		len += wr->sg_list[i].length;
+	len = irdma_uk_sge_total(wr->sg_list, wr->num_sge);
+	if (unlikely(len > IRDMA_MAX_MSG_SIZE))
+		return irdma_uk_refuse(qp, wr, -EINVAL,
+				       "SGEs longer in all than a message can be (2^31 - 1 bytes)");
 	p->len = (uint32_t)len;
 	if (wr->flags & RDMADEV_SEND_INLINE) {
 		if (unlikely(len > qp->max_inline || len > IRDMA_MAX_INLINE))
@@ -393,7 +406,6 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		  struct irdma_uk_sq_plan *p)
 {
 	bool sol = (wr->flags & RDMADEV_SEND_SOLICITED) != 0;
-	uint32_t op;
 
 	p->signaled = (uint8_t)((wr->flags | qp->sq_sig_all) & RDMADEV_SEND_SIGNALED);
 	p->hdr = IRDMA_UK_FLAG_BIT(wr->flags, RDMADEV_SEND_FENCE, SQ_READFENCE) |
@@ -443,10 +455,12 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		if (unlikely(wr->num_sge > qp->max_send_sge))
 			return irdma_uk_refuse(qp, wr, -EINVAL,
 					       "more SGEs than the QP's max_send_sge");
+		if (unlikely(irdma_uk_sge_total(wr->sg_list, wr->num_sge) > IRDMA_MAX_MSG_SIZE))
+			return irdma_uk_refuse(qp, wr, -EINVAL, "READ into SGEs longer in all "
+					       "than a message can be (2^31 - 1 bytes)");
 		p->wc_opcode = RDMADEV_WC_RDMA_READ;
 		p->kind = IRDMA_UK_FRAGS;
-		for (op = 0; op < wr->num_sge; op++)
-			p->len += wr->sg_list[op].length;
+		p->len = (uint32_t)irdma_uk_sge_total(wr->sg_list, wr->num_sge);
 		p->quanta = irdma_sq_frags_to_quanta(wr->num_sge);
 		p->hdr |= IRDMA_PREP(SQ_OPCODE, IRDMA_OP_RDMA_READ) |
 			  IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey) |
@@ -923,7 +937,7 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 		return irdma_uk_post_fast_inline(qp, wr, f, head, hdr_burst, tail);
 	frags = nsge + f->imm;
 	quanta = frags / 2 + 1;
-	if (unlikely(!f->ok || nsge > qp->max_send_sge))
+	if (unlikely(!f->ok || nsge > qp->max_send_sge || !irdma_uk_sges_fit(wr->sg_list, nsge)))
 		return false;
 	h = irdma_uk_fast_place(qp, h, quanta, tail, hdr_burst);
 	if (unlikely(h == UINT32_MAX))
@@ -1043,6 +1057,12 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 			IRDMA_LOG(ERR, qp->hw, "QP %u: recv WR 0x%" PRIx64 " refused: %u SGEs, "
 				  "max_recv_sge %u", qp->qp_id, wr->wr_id, wr->num_sge,
 				  qp->max_recv_sge);
+			ret = -EINVAL;
+			break;
+		}
+		if (unlikely(irdma_uk_sge_too_long(wr->sg_list, wr->num_sge))) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: recv WR 0x%" PRIx64 " refused: an SGE longer "
+				  "than 2^31 - 1 bytes", qp->qp_id, wr->wr_id);
 			ret = -EINVAL;
 			break;
 		}

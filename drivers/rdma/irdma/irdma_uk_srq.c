@@ -70,6 +70,12 @@ irdma_uk_post_srq_recv(void *srq_priv, const struct rdmadev_recv_wr *wrs, uint16
 			ret = -EINVAL;
 			break;
 		}
+		if (unlikely(irdma_uk_sge_too_long(wr->sg_list, wr->num_sge))) {
+			IRDMA_LOG(ERR, s->hw, "SRQ %u: recv WR 0x%" PRIx64 " refused: an SGE "
+				  "longer than 2^31 - 1 bytes", s->srq_id, wr->wr_id);
+			ret = -EINVAL;
+			break;
+		}
 		if (unlikely(posted - done >= s->max_wr)) {
 			/* Back-pressure, not bad input: no error line per refused burst. */
 			IRDMA_LOG(DEBUG, s->hw, "SRQ %u: recv WR 0x%" PRIx64 " waits: SRQ full",
