@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 
 #include <rdmadev_driver.h>
@@ -25,6 +26,7 @@
 #include "e2e_lib.h"
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
+#include "model_pkt.h"
 #include "uk_fixture.h"
 
 /* A gen3 model on its own loop wire. */
@@ -34,6 +36,7 @@
 #define MR_LEN		(64u * 1024u)
 #define RECV_LEN	1024u
 #define UD_QKEY		0x5151u
+#define MID_MR_LEN	(256u * 1024u)
 
 /* Independent decoder of the fact sheet's words (little-endian qwords; bits() is
  * uk_fixture.h's). */
@@ -858,6 +861,146 @@ test_gen2_refuses(void)
 	e2e_dev_close(&d3);
 }
 
+/* The next frame the tap port @p tap receives, into @p f (bounded wait; 0: none). */
+static int
+tap_recv(struct model_port *tap, uint8_t *f)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	int n;
+
+	while (rte_get_timer_cycles() < deadline) {
+		n = model_port_recv(tap, f, MODEL_PKT_MAX);
+		if (n != 0)
+			return n;
+		e2e_collect();
+	}
+	return 0;
+}
+
+/* Collect until @p n bytes at @p a equal those at @p b (bounded). */
+static bool
+wait_same(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (memcmp(a, b, n) != 0) {
+		if (rte_get_timer_cycles() > deadline)
+			return false;
+		e2e_collect();
+	}
+	return true;
+}
+
+/*
+ * A QP of an SRQ destroyed in the middle of a message, straight from RTS: the SRQ WQE its
+ * first packet took comes back (the driver takes the QP through ERROR first, as the kernel
+ * does, and the flush CQE is counted when the CQ is cleaned), so afterwards the SRQ holds
+ * max_wr WRs again and another QP receives into every one of them. The first packet is
+ * delivered alone by a tap port the sender's path points at (the rest never arrive).
+ */
+static void
+test_srq_destroy_mid_message(void)
+{
+	static const uint8_t tap_mac[6] = { 0x02, 0x00, 0x5e, 0x00, 0x77, 0x01 };
+	static struct e2e_dev d, via_tap;
+	struct e2e_qp a = { 0 }, b = { 0 }, b_tap, a2 = { 0 }, c = { 0 };
+	struct model_port *tap = NULL;
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_srq_attr sa;
+	struct rdmadev_sge snd, r;
+	struct model_pkt_hdr h;
+	uint8_t f[MODEL_PKT_MAX];
+	struct e2e_mr m;
+	uint32_t i, max_wr;
+	int n;
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmid")) != 0)
+		goto out_dev;
+	TEST_CHECK_EQ(model_port_attach("loop:srqmid", tap_mac, d.gid, &tap), 0);
+	e2e_mr_reg(&d, NULL, &m, MID_MR_LEN, E2E_ACC_ALL);
+	if (tap == NULL || m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_srq_query(srq, &sa), 0);
+	max_wr = sa.max_wr;
+	TEST_CHECK(max_wr >= 16 && 16384 + (uint64_t)(max_wr + 1) * RECV_LEN * 4 <= MID_MR_LEN);
+	if (16384 + (uint64_t)(max_wr + 1) * RECV_LEN * 4 > MID_MR_LEN)
+		goto out;
+	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&d, &a2, RDMADEV_QPT_RC, NULL);
+	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
+	qp_on_srq(&d, &c, RDMADEV_QPT_RC, srq);
+	if (a.qp == NULL || a2.qp == NULL || b.qp == NULL || c.qp == NULL)
+		goto out;
+	/* a's path to b goes to the tap (b's path back to a is direct) */
+	memcpy(via_tap.gid, d.gid, sizeof(via_tap.gid));
+	memcpy(via_tap.mac, tap_mac, sizeof(via_tap.mac));
+	b_tap = b;
+	b_tap.dev = &via_tap;
+	if (e2e_rc_connect(&a, &b_tap, NULL) != 0 || e2e_rc_connect(&a2, &c, NULL) != 0)
+		goto out;
+	/* the SRQ full: max_wr receives of 4 KB */
+	for (i = 0; i < max_wr; i++) {
+		r = sge_of(&m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		TEST_CHECK(srq_recv(srq, 900 + i, &r, 1));
+	}
+	r = sge_of(&m, 16384, RECV_LEN);
+	TEST_CHECK(!srq_recv(srq, 1, &r, 1));
+	/* a 3-packet SEND (MTU 1024): only its first packet reaches b */
+	e2e_fill(m.buf, 3 * RECV_LEN, 41);
+	memset(m.buf + 16384, 0, 4 * RECV_LEN);
+	snd = sge_of(&m, 0, 3 * RECV_LEN);
+	TEST_CHECK(send_one(&a, 1, &snd, NULL, 0));
+	n = tap_recv(tap, f);
+	TEST_CHECK(n > 0);
+	if (n <= 0)
+		goto out;
+	TEST_CHECK_EQ(model_pkt_parse(f, (uint32_t)n, &h, NULL, NULL), 0);
+	TEST_CHECK_EQ(h.opcode, MODEL_RC_SEND_FIRST);
+	TEST_CHECK_EQ(h.dqpn, b.qpn);
+	memcpy(f, d.mac, 6);	/* to the device; the ICRC does not cover the MACs */
+	TEST_CHECK_EQ(model_port_send(tap, f, (uint32_t)n), 0);
+	/* the first KB landed in b's SRQ WQE; the message is not complete */
+	TEST_CHECK(wait_same(m.buf + 16384, m.buf, RECV_LEN));
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 20), 0);
+	/* the sender goes (its SEND is never answered), then b, from RTS, mid-message */
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	TEST_CHECK_EQ(drv_srq(srq)->posted - __atomic_load_n(&drv_srq(srq)->done,
+							      __ATOMIC_ACQUIRE), max_wr - 1);
+	/* one slot came back: the SRQ takes exactly one more WR */
+	r = sge_of(&m, 16384 + (uint64_t)max_wr * 4 * RECV_LEN, 4 * RECV_LEN);
+	TEST_CHECK(srq_recv(srq, 900 + max_wr, &r, 1));
+	TEST_CHECK(!srq_recv(srq, 2, &r, 1));
+	/* c receives into every one: WQEs 1 .. max_wr, in order (WQE 0 went with b) */
+	for (i = 1; i <= max_wr; i++) {
+		snd = sge_of(&m, 100 + i, 200 + i);
+		TEST_CHECK(send_one(&a2, 10 + i, &snd, NULL, 0));
+		e2e_expect(&d.scq, 10 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		expect_recv(&d, &m, 900 + i, c.qpn, 200 + i, 100 + i,
+			    16384 + (uint64_t)i * 4 * RECV_LEN, false);
+	}
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 20), 0);
+	/* and the SRQ is full again */
+	TEST_CHECK_EQ(drv_srq(srq)->posted - __atomic_load_n(&drv_srq(srq)->done,
+							      __ATOMIC_ACQUIRE), 0);
+	for (i = 0; i < max_wr; i++) {
+		r = sge_of(&m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		TEST_CHECK(srq_recv(srq, 5000 + i, &r, 1));
+	}
+	TEST_CHECK(!srq_recv(srq, 3, &r, 1));
+out:
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&c);
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&a2);
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_mr_dereg(&m);
+	model_port_detach(tap);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -874,6 +1017,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_srq_limit);
 	TEST_RUN(test_srq_qp_error_and_busy);
 	TEST_RUN(test_srq_qp_fail);
+	TEST_RUN(test_srq_destroy_mid_message);
 	TEST_RUN(test_srq_cqp_checks);
 	TEST_RUN(test_gen2_refuses);
 	rte_eal_cleanup();

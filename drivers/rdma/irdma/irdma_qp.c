@@ -613,6 +613,14 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 	struct irdma_cqp_wqe w;
 	int ret;
 
+	/*
+	 * An SRQ QP goes to ERROR first, as the kernel's irdma_destroy_qp takes every QP past
+	 * RESET there: the SRQ WQE it took for a message in progress is flushed (one SRQ CQE),
+	 * and the CQ clean below counts it done, so the SRQ gets its slot back.
+	 */
+	if (q->srq != NULL && q->hw_state != IRDMA_QP_HW_INVALID &&
+	    q->hw_state != IRDMA_QP_HW_ERROR && irdma_qp_to_error(c, q) != 0)
+		IRDMA_LOG(WARNING, c->hw, "QP %u: to ERROR before destroy failed", q->qp_id);
 	irdma_qp_wqe(&w, IRDMA_CQP_OP_DESTROY_QP, q);
 	ret = irdma_cqp_exec(c, &w, NULL);
 	if (ret != 0) {
