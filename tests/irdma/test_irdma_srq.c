@@ -861,6 +861,82 @@ test_gen2_refuses(void)
 	e2e_dev_close(&d3);
 }
 
+/*
+ * The largest SRQ (max_srq_wr WRs of 13 SGEs: 256-byte WQEs, a ring of 262144 quanta) end to
+ * end past quantum 32768, which the CQE's 15-bit WQE index cannot name: the PMD takes an SRQ
+ * completion's wr_id from CQE qword 1 (as the kernel and rdma-core do), never from the index,
+ * so WQE 4096 (quantum 32768) and the ones after it complete with their own wr_ids and data.
+ */
+static void
+test_srq_max_size(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_srq_attr sa;
+	struct rdmadev *dev;
+	struct e2e_mr m;
+	uint32_t i, posted = 0;
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmax")) != 0)
+		goto out_dev;
+	dev = rdmadev_get(d.id);
+	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
+	if (m.mr == NULL || srq_make(&d, dev->info.max_srq_wr, dev->info.max_sge, 0, &srq) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_srq_query(srq, &sa), 0);
+	TEST_CHECK_EQ(sa.max_wr, 32767);
+	TEST_CHECK_EQ(drv_srq(srq)->size << drv_srq(srq)->shift, 262144);
+	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
+	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
+	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 4096, 99);
+	/* 64 receives ahead; WQE i at quantum 8 i: 4096 is quantum 32768, 4300 is 34400 */
+	for (i = 0; i < 4300; i++) {
+		uint32_t len = 1 + i % 61;
+		struct rdmadev_sge snd = sge_of(&m, i % 4000, len);
+
+		while (posted < i + 64) {
+			struct rdmadev_sge r = sge_of(&m, 8192 + (posted % 64) * 64, 64);
+
+			TEST_CHECK(srq_recv(srq, 1000000 + posted, &r, 1));
+			posted++;
+		}
+		memset(m.buf + 8192 + (i % 64) * 64, 0, 64);
+		TEST_CHECK(send_one(&a, i, &snd, NULL, 0));
+		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		expect_recv(&d, &m, 1000000 + i, b.qpn, len, i % 4000, 8192 + (i % 64) * 64,
+			    false);
+		if (test_case_failures > 0)
+			break;
+	}
+	TEST_CHECK_EQ(i, 4300);
+	TEST_CHECK_EQ(drv_srq(srq)->done, 4300);
+	/*
+	 * The last SRQ CQE (two slots before the receive CQ's head), decoded by hand: qword 1 =
+	 * WQE 4299's wr_id, SRQ bit 52 set, WQEIDX (qword 3 bits 46:32) only the low 15 bits
+	 * of its quantum 4299 * 8 = 34392.
+	 */
+	{
+		const struct irdma_cq *cq = d.rcq.cq->obj.fp.drv;
+		uint32_t at = (cq->cur.head + cq->cur.size - 2) % cq->cur.size;
+		const uint8_t *cqe = cq->cur.base + (size_t)at * 32;
+
+		TEST_CHECK_EQ(qw(cqe, 1), 1000000 + 4299);
+		TEST_CHECK_EQ(bits(qw(cqe, 3), 52, 52), 1);
+		TEST_CHECK_EQ(bits(qw(cqe, 3), 46, 32), (4299u * 8) & 0x7fffu);
+	}
+out:
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&a);
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 /* The next frame the tap port @p tap receives, into @p f (bounded wait; 0: none). */
 static int
 tap_recv(struct model_port *tap, uint8_t *f)
@@ -1018,6 +1094,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_srq_qp_error_and_busy);
 	TEST_RUN(test_srq_qp_fail);
 	TEST_RUN(test_srq_destroy_mid_message);
+	TEST_RUN(test_srq_max_size);
 	TEST_RUN(test_srq_cqp_checks);
 	TEST_RUN(test_gen2_refuses);
 	rte_eal_cleanup();
