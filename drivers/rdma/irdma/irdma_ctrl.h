@@ -216,7 +216,7 @@ struct irdma_ctrl {
 	rte_spinlock_t last_wqe_lock;	/**< protects last_wqe[] (zero: unlocked) */
 	/** Gen3 windows: the rdmadev device their objects live on (set by irdma_mw_alloc). */
 	struct rdmadev *rdev;
-	uint32_t nb_mws;		/**< live windows (atomic): 0 spares the data path lookups */
+	uint32_t nb_mws;		/**< live windows (atomic; 0: no data-path lookups) */
 };
 
 /**

@@ -293,8 +293,9 @@ mw_unlink(struct model_dev *d, const struct model_stag *w)
 	rte_iova_t e;
 
 	if (!w->mw || w->state != IRDMA_MODEL_STAG_VALID || idx < IRDMA_FIRST_USER_MR_IDX ||
-	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt || model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 ||
-	    stag_load(d, e, &mr) != 0 || mr.windows == 0)
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt ||
+	    model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &mr) != 0 ||
+	    mr.windows == 0)
 		return;
 	mr.windows--;
 	(void)stag_store(d, e, &mr);
