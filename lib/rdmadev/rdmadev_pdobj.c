@@ -170,7 +170,8 @@ rdmadev_mr_busy(struct rdmadev_mr *mr, uint32_t nb)
 		    __atomic_load_n(&mw->bound_mr, __ATOMIC_ACQUIRE) != mr)
 			continue;
 		w = snprintf(names + at, sizeof(names) - at, "%sMW %u (rkey 0x%x)",
-			     named != 0 ? ", " : "", rdmadev_obj_id(o), mw->rkey);
+			     named != 0 ? ", " : "", rdmadev_obj_id(o),
+			     __atomic_load_n(&mw->rkey, __ATOMIC_RELAXED));
 		if (w < 0 || (size_t)w >= sizeof(names) - at)
 			break;
 		at += (size_t)w;

@@ -8,6 +8,8 @@
  * outside it or beyond its rights, dead after LOCAL_INV or a SEND with invalidate (and bound
  * again in between), bind errors (no MW_BIND right, a range beyond the region, a window
  * bound twice); restrack: windows are MR-type entries and every count balances at the end.
+ * A region with a window bound is not deregistered (-EBUSY from rdmadev and from the device)
+ * until the window is invalidated (locally or by the peer) or freed; failed binds bind nothing.
  */
 
 #include <stdio.h>

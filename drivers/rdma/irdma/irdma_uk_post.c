@@ -768,7 +768,8 @@ irdma_uk_bind_mw(struct irdma_quantum *q, const struct rdmadev_send_wr *wr,
 	q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_PARENT_STAG, wr->bind_mw.mr->rkey) |
 				    IRDMA_PREP(SQ_BIND_MW_STAG, wr->bind_mw.rkey));
 	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_LEN, wr->bind_mw.length));
-	wr->bind_mw.mw->rkey = wr->bind_mw.rkey;
+	/* relaxed atomic: the control path and other pollers read it (windows' bookkeeping) */
+	__atomic_store_n(&wr->bind_mw.mw->rkey, wr->bind_mw.rkey, __ATOMIC_RELAXED);
 	/* A bound type-2 window cannot bind again (the device refuses): it stays where it is. */
 	t->pad = 0;
 	if (__atomic_load_n(&wr->bind_mw.mw->bound_mr, __ATOMIC_ACQUIRE) == NULL) {
