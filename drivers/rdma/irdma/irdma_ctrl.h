@@ -326,7 +326,8 @@ void irdma_ccq_destroy(struct irdma_ctrl *c);
  * object / context cache errors (an HMC address the device could not use), -EBUSY for
  * IRDMA_CQP_MIN_BUSY (an object in use: DEALLOC_STAG of a region with a window bound), -EIO
  * otherwise.
- * Silicon's minor codes are not public, so the minor code is only logged.
+ * Silicon's minor codes are not public beyond the one the kernel interprets (BUSY); the
+ * others are only logged.
  */
 int irdma_cqp_errno(uint16_t major, uint16_t minor);
 
