@@ -878,7 +878,7 @@ test_srq_max_size(void)
 	struct rdmadev_srq_attr sa;
 	struct rdmadev *dev;
 	struct e2e_mr m;
-	uint32_t i, posted = 0;
+	uint32_t i;
 
 	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmax")) != 0)
 		goto out_dev;
@@ -894,22 +894,26 @@ test_srq_max_size(void)
 	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
 		goto out;
 	e2e_fill(m.buf, 4096, 99);
-	/* 64 receives ahead; WQE i at quantum 8 i: 4096 is quantum 32768, 4300 is 34400 */
-	for (i = 0; i < 4300; i++) {
-		uint32_t len = 1 + i % 61;
-		struct rdmadev_sge snd = sge_of(&m, i % 4000, len);
+	/* bursts of 50; WQE i at quantum 8 i: 4096 is quantum 32768, 4299 is 34392 */
+	for (i = 0; i < 4300; i += 50) {
+		uint32_t k;
 
-		while (posted < i + 64) {
-			struct rdmadev_sge r = sge_of(&m, 8192 + (posted % 64) * 64, 64);
+		for (k = i; k < i + 50; k++) {
+			struct rdmadev_sge r = sge_of(&m, 8192 + (k % 64) * 64, 64);
 
-			TEST_CHECK(srq_recv(srq, 1000000 + posted, &r, 1));
-			posted++;
+			memset(m.buf + 8192 + (k % 64) * 64, 0, 64);
+			TEST_CHECK(srq_recv(srq, 1000000 + k, &r, 1));
 		}
-		memset(m.buf + 8192 + (i % 64) * 64, 0, 64);
-		TEST_CHECK(send_one(&a, i, &snd, NULL, 0));
-		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 1000000 + i, b.qpn, len, i % 4000, 8192 + (i % 64) * 64,
-			    false);
+		for (k = i; k < i + 50; k++) {
+			struct rdmadev_sge snd = sge_of(&m, k % 4000, 1 + k % 61);
+
+			TEST_CHECK(send_one(&a, k, &snd, NULL, 0));
+		}
+		for (k = i; k < i + 50; k++)
+			e2e_expect(&d.scq, k, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		for (k = i; k < i + 50; k++)
+			expect_recv(&d, &m, 1000000 + k, b.qpn, 1 + k % 61, k % 4000,
+				    8192 + (k % 64) * 64, false);
 		if (test_case_failures > 0)
 			break;
 	}
