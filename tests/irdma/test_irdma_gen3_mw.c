@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_log.h>
 
@@ -278,7 +279,7 @@ test_mw_dereg_busy(void)
 {
 	static struct e2e_dev d;
 	struct e2e_qp a = { 0 }, b = { 0 };
-	struct e2e_mr ml = { 0 }, r[5];
+	struct e2e_mr ml = { 0 }, r[6];
 	struct rdmadev_mw *mw = NULL;
 	struct rdmadev_send_wr wr[2];
 	struct irdma_model_mr_info mi;
@@ -357,13 +358,44 @@ test_mw_dereg_busy(void)
 	TEST_CHECK(mw->bound_mr == NULL);
 	e2e_mr_dereg(&r[1]);
 
-	/* bound again, then the window freed: the region may go */
+	/*
+	 * bound again, a SEND with invalidate whose receive b never polls: b destroyed, the CQ
+	 * clean unbinds the window (then a fresh pair)
+	 */
 	rkey = bind(&b, mw, &r[2], (uint64_t)(uintptr_t)r[2].buf, 256,
-		    RDMADEV_ACCESS_REMOTE_READ, 0x63, 8, RDMADEV_WC_SUCCESS);
+		    RDMADEV_ACCESS_REMOTE_READ, 0x66, 12, RDMADEV_WC_SUCCESS);
 	TEST_CHECK_EQ(rdmadev_mr_dereg(r[2].mr), -EBUSY);
+	{
+		struct rdmadev_sge rs = { (uint64_t)(uintptr_t)ml.buf + 8192, 64, ml.lkey };
+		struct rdmadev_sge ss = { (uint64_t)(uintptr_t)ml.buf, 16, ml.lkey };
+		uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+		TEST_CHECK(e2e_recv(&b, 13, &rs, 1));
+		e2e_wr_init(&wr[0], 14, RDMADEV_WR_SEND_INV, &ss, 1);
+		wr[0].invalidate_rkey = rkey;
+		TEST_CHECK(e2e_send(&a, &wr[0]));
+		/* the send CQ only: the receive stays in b's CQ */
+		for (n = 0; n == 0 && rte_get_timer_cycles() < end; )
+			n = rdmadev_poll_cq(d.scq.cq, &wc, 1);
+		TEST_CHECK_EQ(n, 1);
+		TEST_CHECK_EQ(wc.wr_id, 14);
+		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+		TEST_CHECK(mw->bound_mr == r[2].mr);
+	}
+	e2e_unpair(&a, &b);
+	TEST_CHECK(mw->bound_mr == NULL);
+	TEST_CHECK_EQ(r[2].mr->mw_bound, 0);
+	e2e_mr_dereg(&r[2]);
+	if (e2e_pair(&d, &d, &a, &b, E2E_ACC_ALL) != 0)
+		goto out;
+
+	/* bound again, then the window freed: the region may go */
+	(void)bind(&b, mw, &r[5], (uint64_t)(uintptr_t)r[5].buf, 256,
+		   RDMADEV_ACCESS_REMOTE_READ, 0x63, 8, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(r[5].mr), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
 	mw = NULL;
-	e2e_mr_dereg(&r[2]);
+	e2e_mr_dereg(&r[5]);
 
 	/* a bind that fails (range beyond the region) binds nothing */
 	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw), 0);
