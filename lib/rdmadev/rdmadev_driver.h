@@ -103,6 +103,8 @@ struct rdmadev_mr {
 	uint32_t lkey;		/**< set by the driver */
 	uint32_t rkey;		/**< set by the driver */
 	struct rdmadev_dmah *dmah;	/**< DMA handle, or NULL */
+	/** Windows bound to the region (atomic; rdmadev_mw_bound() keeps it): dereg -EBUSY. */
+	uint32_t mw_bound;
 };
 
 /** Memory window (tracked in the MR ID space: windows and regions share STag indexes). */
@@ -110,6 +112,8 @@ struct rdmadev_mw {
 	struct rdmadev_obj obj;	/**< head */
 	struct rdmadev_pd *pd;	/**< protection domain */
 	uint32_t rkey;		/**< set by the driver */
+	/** Region the window is bound to, or NULL (atomic; set with rdmadev_mw_bound()). */
+	struct rdmadev_mr *bound_mr;
 };
 
 /** Address handle (no restrack type: tracked untracked-by-ID, the driver numbers it). */
@@ -349,6 +353,15 @@ struct rdmadev_obj *rdmadev_obj_get_byid(struct rdmadev *dev, enum rdmadev_obj_t
 
 /** Drop the reference of rdmadev_obj_get_byid(). */
 void rdmadev_obj_put(struct rdmadev_obj *obj);
+
+/**
+ * Record that window @p mw is bound to region @p mr from now on, or to none (@p mr NULL: an
+ * invalidation, a failed bind, the window's free). Drivers call it from their data path
+ * (lock-free, any thread): the region's mw_bound counts its windows, and rdmadev_mr_dereg()
+ * refuses a region with windows bound (-EBUSY, naming them). Rebinding a bound window moves
+ * it. The new region is counted before the old one is released, so a count never reads low.
+ */
+void rdmadev_mw_bound(struct rdmadev_mw *mw, struct rdmadev_mr *mr);
 
 /**
  * Deliver an event from a driver's event_process op: to the registered callbacks, or into

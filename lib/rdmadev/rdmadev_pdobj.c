@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,9 +148,52 @@ rdmadev_mr_alloc_fast_reg(struct rdmadev_pd *pd, uint32_t max_pages, struct rdma
 				 "mr_alloc_fast_reg");
 }
 
+/* Windows named in the -EBUSY line of a dereg (more are counted, not named). */
+#define RDMADEV_MR_BUSY_NAMED	8
+
+/* A region with windows bound: the line naming them (the device's object list), -EBUSY. */
+static int
+rdmadev_mr_busy(struct rdmadev_mr *mr, uint32_t nb)
+{
+	struct rdmadev *dev = mr->obj.dev;
+	char names[RDMADEV_MR_BUSY_NAMED * 32] = "";
+	unsigned int named = 0;
+	struct rdmadev_obj *o;
+	size_t at = 0;
+
+	pthread_mutex_lock(&dev->obj_lock);
+	for (o = dev->objs; o != NULL && named < RDMADEV_MR_BUSY_NAMED; o = o->next) {
+		const struct rdmadev_mw *mw = (const struct rdmadev_mw *)o;
+		int w;
+
+		if (o->type != RDMADEV_OBJ_MW ||
+		    __atomic_load_n(&mw->bound_mr, __ATOMIC_ACQUIRE) != mr)
+			continue;
+		w = snprintf(names + at, sizeof(names) - at, "%sMW %u (rkey 0x%x)",
+			     named != 0 ? ", " : "", rdmadev_obj_id(o),
+			     __atomic_load_n(&mw->rkey, __ATOMIC_RELAXED));
+		if (w < 0 || (size_t)w >= sizeof(names) - at)
+			break;
+		at += (size_t)w;
+		named++;
+	}
+	pthread_mutex_unlock(&dev->obj_lock);
+	RDMADEV_LOG(ERR, "mr_dereg: MR %u (rkey 0x%x) has %u memory window(s) bound: %s%s",
+		    rdmadev_obj_id(&mr->obj), mr->rkey, nb, names, nb > named ? ", ..." : "");
+	return rdmadev_fail(dev, -EBUSY, false);
+}
+
 int
 rdmadev_mr_dereg(struct rdmadev_mr *mr)
 {
+	uint32_t nb;
+
+	if (!rdmadev_obj_check(OBJ(mr), RDMADEV_OBJ_MR, "mr_dereg"))
+		return -EINVAL;
+	/* acquire: pairs with the release of rdmadev_mw_bound() */
+	nb = __atomic_load_n(&mr->mw_bound, __ATOMIC_ACQUIRE);
+	if (nb != 0)
+		return rdmadev_mr_busy(mr, nb);
 	return rdmadev_obj_destroy(OBJ(mr), RDMADEV_OBJ_MR, OP_OF(mr, mr_dereg), "mr_dereg");
 }
 
@@ -225,6 +269,20 @@ rdmadev_mw_alloc(struct rdmadev_pd *pd, struct rdmadev_mw **out)
 	if (rc == 0)
 		*out = mw;
 	return rc;
+}
+
+void
+rdmadev_mw_bound(struct rdmadev_mw *mw, struct rdmadev_mr *mr)
+{
+	struct rdmadev_mr *old;
+
+	if (mw == NULL)
+		return;
+	if (mr != NULL)
+		__atomic_fetch_add(&mr->mw_bound, 1, __ATOMIC_RELEASE);
+	old = __atomic_exchange_n(&mw->bound_mr, mr, __ATOMIC_ACQ_REL);
+	if (old != NULL)
+		__atomic_fetch_sub(&old->mw_bound, 1, __ATOMIC_RELEASE);
 }
 
 int

@@ -8,16 +8,21 @@
  * outside it or beyond its rights, dead after LOCAL_INV or a SEND with invalidate (and bound
  * again in between), bind errors (no MW_BIND right, a range beyond the region, a window
  * bound twice); restrack: windows are MR-type entries and every count balances at the end.
+ * A region with a window bound is not deregistered (-EBUSY from rdmadev and from the device)
+ * until the window is invalidated (locally or by the peer) or freed; failed binds bind nothing.
  */
 
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_log.h>
 
 #include <rdmadev_driver.h>
 #include <restrack.h>
 
+#include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "test.h"
 #include "e2e_lib.h"
@@ -243,6 +248,202 @@ out:
 	e2e_dev_close(&d);
 }
 
+/* rdmadev_mr_dereg of @p m with the log captured into @p log (@p cap bytes). */
+static int
+dereg_logged(struct e2e_mr *m, char *log, size_t cap)
+{
+	FILE *f = fmemopen(log, cap, "w");
+	int ret;
+
+	memset(log, 0, cap);
+	if (f == NULL)
+		return rdmadev_mr_dereg(m->mr);
+	setvbuf(f, NULL, _IONBF, 0);
+	rte_openlog_stream(f);
+	ret = rdmadev_mr_dereg(m->mr);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	log[cap - 1] = '\0';
+	return ret;
+}
+
+/*
+ * A region with a type-2 window bound cannot be deregistered: rdmadev refuses with -EBUSY
+ * and a line naming the region and the window, and the device itself refuses DEALLOC_STAG
+ * (IRDMA_CQP_MIN_BUSY, -EBUSY from the driver's op called directly); the region and the
+ * window keep working. Bound ends with LOCAL_INV, a SEND with invalidate received, the
+ * window's free; a bind that failed or was flushed never made the window bound.
+ */
+static void
+test_mw_dereg_busy(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct e2e_mr ml = { 0 }, r[6];
+	struct rdmadev_mw *mw = NULL;
+	struct rdmadev_send_wr wr[2];
+	struct irdma_model_mr_info mi;
+	struct irdma_hw *hw;
+	struct rdmadev_wc wc;
+	char log[1024], want[64];
+	uint32_t rkey, mrs0 = 0;
+	uint64_t wva;
+	uint16_t n;
+	unsigned int i;
+	int err;
+
+	memset(r, 0, sizeof(r));
+	if (e2e_dev_open(&d, E2E_DEVARGS_GEN(0, 3, "loop:g3mwbusy")) != 0)
+		goto out;
+	hw = irdma_dev_hw(rdmadev_get(d.id));
+	mrs0 = res_count(&d, RESTRACK_MR);
+	if (e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0)
+		goto out;
+	for (i = 0; i < RTE_DIM(r); i++)
+		if (e2e_mr_reg(&d, NULL, &r[i], MR_LEN, E2E_ACC_ALL | RDMADEV_ACCESS_MW_BIND) != 0)
+			goto out;
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw), 0);
+	if (mw == NULL || e2e_pair(&d, &d, &a, &b, E2E_ACC_ALL) != 0)
+		goto out;
+	e2e_fill(ml.buf, 4096, 7);
+
+	/* bound: rdmadev refuses, naming MR and MW; the region stays registered */
+	wva = (uint64_t)(uintptr_t)r[0].buf + 4096;
+	rkey = bind(&b, mw, &r[0], wva, 4096, RDMADEV_ACCESS_REMOTE_WRITE |
+		    RDMADEV_ACCESS_REMOTE_READ, 0x61, 1, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(r[0].mr->mw_bound, 1);
+	TEST_CHECK(mw->bound_mr == r[0].mr);
+	TEST_CHECK_EQ(dereg_logged(&r[0], log, sizeof(log)), -EBUSY);
+	snprintf(want, sizeof(want), "MR %u", rdmadev_obj_id(&r[0].mr->obj));
+	TEST_CHECK(strstr(log, want) != NULL);
+	snprintf(want, sizeof(want), "MW %u (rkey 0x%x)", rdmadev_obj_id(&mw->obj), rkey);
+	TEST_CHECK(strstr(log, want) != NULL);
+	TEST_CHECK_EQ(res_count(&d, RESTRACK_MR), mrs0 + RTE_DIM(r) + 2);
+	/* the device's own refusal, without rdmadev's check: the driver's op directly */
+	TEST_CHECK_EQ(irdma_mr_dereg(irdma_dev_ctrl(rdmadev_get(d.id)), r[0].mr), -EBUSY);
+	TEST_CHECK_EQ(irdma_model_mr_get(hw, r[0].rkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
+	/* both keep working: a WRITE through the window, a READ through the region */
+	rdma(&a, RDMADEV_WR_RDMA_WRITE, &ml, 0, 512, wva, rkey, 2, RDMADEV_WC_SUCCESS);
+	TEST_CHECK(memcmp(r[0].buf + 4096, ml.buf, 512) == 0);
+	rdma(&a, RDMADEV_WR_RDMA_READ, &ml, 2048, 64, (uint64_t)(uintptr_t)r[0].buf + 4096,
+	     r[0].rkey, 3, RDMADEV_WC_SUCCESS);
+	TEST_CHECK(memcmp(ml.buf + 2048, ml.buf, 64) == 0);
+	/* LOCAL_INV of the window: the region may go */
+	e2e_wr_init(&wr[0], 4, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	wr[0].invalidate_rkey = rkey;
+	TEST_CHECK(e2e_send(&b, &wr[0]));
+	e2e_expect(&d.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
+	TEST_CHECK_EQ(r[0].mr->mw_bound, 0);
+	e2e_mr_dereg(&r[0]);
+
+	/* bound again (another region), then a SEND with invalidate from a ends it */
+	wva = (uint64_t)(uintptr_t)r[1].buf;
+	rkey = bind(&b, mw, &r[1], wva, 256, RDMADEV_ACCESS_REMOTE_READ, 0x62, 5,
+		    RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(r[1].mr), -EBUSY);
+	{
+		struct rdmadev_sge rs = { (uint64_t)(uintptr_t)ml.buf + 8192, 64, ml.lkey };
+		struct rdmadev_sge ss = { (uint64_t)(uintptr_t)ml.buf, 16, ml.lkey };
+
+		TEST_CHECK(e2e_recv(&b, 6, &rs, 1));
+		e2e_wr_init(&wr[0], 7, RDMADEV_WR_SEND_INV, &ss, 1);
+		wr[0].invalidate_rkey = rkey;
+		TEST_CHECK(e2e_send(&a, &wr[0]));
+		e2e_expect(&d.scq, 7, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 6);
+		TEST_CHECK_EQ(wc.invalidated_rkey, rkey);
+	}
+	TEST_CHECK(mw->bound_mr == NULL);
+	e2e_mr_dereg(&r[1]);
+
+	/*
+	 * bound again, a SEND with invalidate whose receive b never polls: b destroyed, the CQ
+	 * clean unbinds the window (then a fresh pair)
+	 */
+	rkey = bind(&b, mw, &r[2], (uint64_t)(uintptr_t)r[2].buf, 256,
+		    RDMADEV_ACCESS_REMOTE_READ, 0x66, 12, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(r[2].mr), -EBUSY);
+	{
+		struct rdmadev_sge rs = { (uint64_t)(uintptr_t)ml.buf + 8192, 64, ml.lkey };
+		struct rdmadev_sge ss = { (uint64_t)(uintptr_t)ml.buf, 16, ml.lkey };
+		uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+		TEST_CHECK(e2e_recv(&b, 13, &rs, 1));
+		e2e_wr_init(&wr[0], 14, RDMADEV_WR_SEND_INV, &ss, 1);
+		wr[0].invalidate_rkey = rkey;
+		TEST_CHECK(e2e_send(&a, &wr[0]));
+		/* the send CQ only: the receive stays in b's CQ */
+		for (n = 0; n == 0 && rte_get_timer_cycles() < end; )
+			n = rdmadev_poll_cq(d.scq.cq, &wc, 1);
+		TEST_CHECK_EQ(n, 1);
+		TEST_CHECK_EQ(wc.wr_id, 14);
+		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+		TEST_CHECK(mw->bound_mr == r[2].mr);
+	}
+	e2e_unpair(&a, &b);
+	TEST_CHECK(mw->bound_mr == NULL);
+	TEST_CHECK_EQ(r[2].mr->mw_bound, 0);
+	e2e_mr_dereg(&r[2]);
+	if (e2e_pair(&d, &d, &a, &b, E2E_ACC_ALL) != 0)
+		goto out;
+
+	/* bound again, then the window freed: the region may go */
+	(void)bind(&b, mw, &r[5], (uint64_t)(uintptr_t)r[5].buf, 256,
+		   RDMADEV_ACCESS_REMOTE_READ, 0x63, 8, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(r[5].mr), -EBUSY);
+	TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
+	mw = NULL;
+	e2e_mr_dereg(&r[5]);
+
+	/* a bind that fails (range beyond the region) binds nothing */
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw), 0);
+	if (mw == NULL)
+		goto out;
+	(void)bind(&b, mw, &r[3], (uint64_t)(uintptr_t)r[3].buf + MR_LEN - 64, 128,
+		   RDMADEV_ACCESS_REMOTE_READ, 0x64, 9, RDMADEV_WC_MW_BIND_ERR);
+	TEST_CHECK(mw->bound_mr == NULL);
+	TEST_CHECK_EQ(r[3].mr->mw_bound, 0);
+	e2e_mr_dereg(&r[3]);
+
+	/* a good bind behind a failing one, in one burst: flushed, binds nothing */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	e2e_wr_init(&wr[0], 10, RDMADEV_WR_BIND_MW, NULL, 0);
+	wr[0].bind_mw.mw = mw;
+	wr[0].bind_mw.mr = r[4].mr;
+	wr[0].bind_mw.addr = (uint64_t)(uintptr_t)r[4].buf + MR_LEN - 64;
+	wr[0].bind_mw.length = 128;
+	wr[0].bind_mw.rkey = (mw->rkey & ~0xffu) | 0x65;
+	wr[0].bind_mw.access = RDMADEV_ACCESS_REMOTE_READ;
+	wr[1] = wr[0];
+	wr[1].wr_id = 11;
+	wr[1].bind_mw.addr = (uint64_t)(uintptr_t)r[4].buf;
+	wr[1].bind_mw.length = 64;
+	err = 1;
+	n = rdmadev_post_send(b.qp, wr, 2, &err);
+	TEST_CHECK_EQ(n, 2);
+	TEST_CHECK_EQ(err, 0);
+	e2e_expect(&d.scq, 10, RDMADEV_WC_MW_BIND_ERR, RDMADEV_WC_BIND_MW);
+	e2e_expect(&d.scq, 11, RDMADEV_WC_WR_FLUSH_ERR, RDMADEV_WC_BIND_MW);
+	TEST_CHECK(mw->bound_mr == NULL);
+	TEST_CHECK_EQ(irdma_model_mr_get(hw, mw->rkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+	e2e_mr_dereg(&r[4]);
+out:
+	e2e_unpair(&a, &b);
+	e2e_drain(&d);
+	if (mw != NULL)
+		TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
+	for (i = 0; i < RTE_DIM(r); i++)
+		e2e_mr_dereg(&r[i]);
+	e2e_mr_dereg(&ml);
+	if (d.id >= 0)
+		TEST_CHECK_EQ(res_count(&d, RESTRACK_MR), mrs0);
+	e2e_dev_close(&d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -254,6 +455,7 @@ main(int argc, char **argv)
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_mw);
+	TEST_RUN(test_mw_dereg_busy);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -7,8 +7,10 @@
  * decoded with the fact sheet's bit positions (§1.4, §2) by hand; two RC QPs and a UD QP that
  * receive SENDs from one SRQ (data byte for byte, wr_ids, QP numbers); the ring wrapping
  * (polarity); the limit event (once, then disarmed); a QP in error leaving the SRQ's WQEs to
- * the others (and its LAST_WQE_REACHED event); destroy of an SRQ in use (-EBUSY); the model's
- * checks of the SRQ commands; gen2 refusing SRQs; restrack counts that balance.
+ * the others (and its LAST_WQE_REACHED event); destroy of an SRQ in use (-EBUSY); a QP
+ * destroyed mid-message giving its SRQ WQE back; the largest SRQ past the CQE's 15-bit WQE
+ * index; the model's checks of the SRQ commands; gen2 refusing SRQs; restrack counts that
+ * balance.
  */
 
 #include <inttypes.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 
 #include <rdmadev_driver.h>
@@ -25,6 +28,7 @@
 #include "e2e_lib.h"
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
+#include "model_pkt.h"
 #include "uk_fixture.h"
 
 /* A gen3 model on its own loop wire. */
@@ -34,6 +38,7 @@
 #define MR_LEN		(64u * 1024u)
 #define RECV_LEN	1024u
 #define UD_QKEY		0x5151u
+#define MID_MR_LEN	(256u * 1024u)
 
 /* Independent decoder of the fact sheet's words (little-endian qwords; bits() is
  * uk_fixture.h's). */
@@ -858,6 +863,234 @@ test_gen2_refuses(void)
 	e2e_dev_close(&d3);
 }
 
+/*
+ * The largest SRQ (max_srq_wr WRs of 13 SGEs: 256-byte WQEs, a ring of 262144 quanta) end to
+ * end past quantum 32768, which the CQE's 15-bit WQE index cannot name: the PMD takes an SRQ
+ * completion's wr_id from CQE qword 1 (as the kernel and rdma-core do), never from the index,
+ * so WQE 4096 (quantum 32768) and the ones after it complete with their own wr_ids and data.
+ */
+static void
+test_srq_max_size(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_srq_attr sa;
+	struct rdmadev *dev;
+	struct e2e_mr m;
+	uint32_t i;
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmax")) != 0)
+		goto out_dev;
+	dev = rdmadev_get(d.id);
+	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
+	if (m.mr == NULL || srq_make(&d, dev->info.max_srq_wr, dev->info.max_sge, 0, &srq) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_srq_query(srq, &sa), 0);
+	TEST_CHECK_EQ(sa.max_wr, 32767);
+	TEST_CHECK_EQ(drv_srq(srq)->size << drv_srq(srq)->shift, 262144);
+	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
+	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
+	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 4096, 99);
+	/* bursts of 50; WQE i at quantum 8 i: 4096 is quantum 32768, 4299 is 34392 */
+	for (i = 0; i < 4300; i += 50) {
+		uint32_t k;
+
+		for (k = i; k < i + 50; k++) {
+			struct rdmadev_sge r = sge_of(&m, 8192 + (k % 64) * 64, 64);
+
+			memset(m.buf + 8192 + (k % 64) * 64, 0, 64);
+			TEST_CHECK(srq_recv(srq, 1000000 + k, &r, 1));
+		}
+		for (k = i; k < i + 50; k++) {
+			struct rdmadev_sge snd = sge_of(&m, k % 4000, 1 + k % 61);
+
+			TEST_CHECK(send_one(&a, k, &snd, NULL, 0));
+		}
+		for (k = i; k < i + 50; k++)
+			e2e_expect(&d.scq, k, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		for (k = i; k < i + 50; k++)
+			expect_recv(&d, &m, 1000000 + k, b.qpn, 1 + k % 61, k % 4000,
+				    8192 + (k % 64) * 64, false);
+		if (test_case_failures > 0)
+			break;
+	}
+	TEST_CHECK_EQ(i, 4300);
+	TEST_CHECK_EQ(drv_srq(srq)->done, 4300);
+	/*
+	 * The last SRQ CQE (two slots before the receive CQ's head), decoded by hand: qword 1 =
+	 * WQE 4299's wr_id, SRQ bit 52 set, WQEIDX (qword 3 bits 46:32) only the low 15 bits
+	 * of its quantum 4299 * 8 = 34392.
+	 */
+	{
+		const struct irdma_cq *cq = d.rcq.cq->obj.fp.drv;
+		uint32_t at = (cq->cur.head + cq->cur.size - 2) % cq->cur.size;
+		const uint8_t *cqe = cq->cur.base + (size_t)at * 32;
+
+		TEST_CHECK_EQ(qw(cqe, 1), 1000000 + 4299);
+		TEST_CHECK_EQ(bits(qw(cqe, 3), 52, 52), 1);
+		TEST_CHECK_EQ(bits(qw(cqe, 3), 46, 32), (4299u * 8) & 0x7fffu);
+	}
+out:
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&a);
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_mr_dereg(&m);
+out_dev:
+	e2e_dev_close(&d);
+}
+
+/* The next frame the tap port @p tap receives, into @p f (bounded wait; 0: none). */
+static int
+tap_recv(struct model_port *tap, uint8_t *f)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	int n;
+
+	while (rte_get_timer_cycles() < deadline) {
+		n = model_port_recv(tap, f, MODEL_PKT_MAX);
+		if (n != 0)
+			return n;
+		e2e_collect();
+	}
+	return 0;
+}
+
+/*
+ * Collect until device @p d has received more than @p base RoCEv2 datagrams (bounded), then
+ * take the model's lock once (a QP query), so that what its engine wrote while receiving
+ * them is visible to this thread (a threaded model writes receive buffers on its own).
+ */
+static bool
+wait_received(struct e2e_dev *d, uint64_t base, uint32_t qpn)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	struct irdma_model_qp_info qi;
+
+	while (E2E_STAT(d, udp_in_datagrams) <= base) {
+		if (rte_get_timer_cycles() > deadline)
+			return false;
+		e2e_collect();
+	}
+	return irdma_model_qp_get(irdma_dev_hw(rdmadev_get(d->id)), qpn, &qi) == 0;
+}
+
+/*
+ * A QP of an SRQ destroyed in the middle of a message, straight from RTS: the SRQ WQE its
+ * first packet took comes back (the driver takes the QP through ERROR first, as the kernel
+ * does, and the flush CQE is counted when the CQ is cleaned), so afterwards the SRQ holds
+ * max_wr WRs again and another QP receives into every one of them. The first packet is
+ * delivered alone by a tap port the sender's path points at (the rest never arrive).
+ */
+static void
+test_srq_destroy_mid_message(void)
+{
+	static const uint8_t tap_mac[6] = { 0x02, 0x00, 0x5e, 0x00, 0x77, 0x01 };
+	static struct e2e_dev d, via_tap;
+	struct e2e_qp a = { 0 }, b = { 0 }, b_tap, a2 = { 0 }, c = { 0 };
+	struct model_port *tap = NULL;
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_srq_attr sa;
+	struct rdmadev_sge snd, r;
+	struct model_pkt_hdr h;
+	uint8_t f[MODEL_PKT_MAX];
+	struct e2e_mr m;
+	uint32_t i, max_wr;
+	uint64_t rx0;
+	int n;
+
+	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmid")) != 0)
+		goto out_dev;
+	TEST_CHECK_EQ(model_port_attach("loop:srqmid", tap_mac, d.gid, &tap), 0);
+	e2e_mr_reg(&d, NULL, &m, MID_MR_LEN, E2E_ACC_ALL);
+	if (tap == NULL || m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_srq_query(srq, &sa), 0);
+	max_wr = sa.max_wr;
+	TEST_CHECK(max_wr >= 16 && 16384 + (uint64_t)(max_wr + 1) * RECV_LEN * 4 <= MID_MR_LEN);
+	if (16384 + (uint64_t)(max_wr + 1) * RECV_LEN * 4 > MID_MR_LEN)
+		goto out;
+	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&d, &a2, RDMADEV_QPT_RC, NULL);
+	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
+	qp_on_srq(&d, &c, RDMADEV_QPT_RC, srq);
+	if (a.qp == NULL || a2.qp == NULL || b.qp == NULL || c.qp == NULL)
+		goto out;
+	/* a's path to b goes to the tap (b's path back to a is direct) */
+	memcpy(via_tap.gid, d.gid, sizeof(via_tap.gid));
+	memcpy(via_tap.mac, tap_mac, sizeof(via_tap.mac));
+	b_tap = b;
+	b_tap.dev = &via_tap;
+	if (e2e_rc_connect(&a, &b_tap, NULL) != 0 || e2e_rc_connect(&a2, &c, NULL) != 0)
+		goto out;
+	/* the SRQ full: max_wr receives of 4 KB */
+	for (i = 0; i < max_wr; i++) {
+		r = sge_of(&m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		TEST_CHECK(srq_recv(srq, 900 + i, &r, 1));
+	}
+	r = sge_of(&m, 16384, RECV_LEN);
+	TEST_CHECK(!srq_recv(srq, 1, &r, 1));
+	/* a 3-packet SEND (MTU 1024): only its first packet reaches b */
+	e2e_fill(m.buf, 3 * RECV_LEN, 41);
+	memset(m.buf + 16384, 0, 4 * RECV_LEN);
+	snd = sge_of(&m, 0, 3 * RECV_LEN);
+	TEST_CHECK(send_one(&a, 1, &snd, NULL, 0));
+	n = tap_recv(tap, f);
+	TEST_CHECK(n > 0);
+	if (n <= 0)
+		goto out;
+	TEST_CHECK_EQ(model_pkt_parse(f, (uint32_t)n, &h, NULL, NULL), 0);
+	TEST_CHECK_EQ(h.opcode, MODEL_RC_SEND_FIRST);
+	TEST_CHECK_EQ(h.dqpn, b.qpn);
+	memcpy(f, d.mac, 6);	/* to the device; the ICRC does not cover the MACs */
+	rx0 = E2E_STAT(&d, udp_in_datagrams);
+	TEST_CHECK_EQ(model_port_send(tap, f, (uint32_t)n), 0);
+	/* the first KB landed in b's SRQ WQE; the message is not complete */
+	TEST_CHECK(wait_received(&d, rx0, b.qpn));
+	TEST_CHECK(memcmp(m.buf + 16384, m.buf, RECV_LEN) == 0);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 20), 0);
+	/* the sender goes (its SEND is never answered), then b, from RTS, mid-message */
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	TEST_CHECK_EQ(drv_srq(srq)->posted - __atomic_load_n(&drv_srq(srq)->done,
+							      __ATOMIC_ACQUIRE), max_wr - 1);
+	/* one slot came back: the SRQ takes exactly one more WR */
+	r = sge_of(&m, 16384 + (uint64_t)max_wr * 4 * RECV_LEN, 4 * RECV_LEN);
+	TEST_CHECK(srq_recv(srq, 900 + max_wr, &r, 1));
+	TEST_CHECK(!srq_recv(srq, 2, &r, 1));
+	/* c receives into every one: WQEs 1 .. max_wr, in order (WQE 0 went with b) */
+	for (i = 1; i <= max_wr; i++) {
+		snd = sge_of(&m, 100 + i, 200 + i);
+		TEST_CHECK(send_one(&a2, 10 + i, &snd, NULL, 0));
+		e2e_expect(&d.scq, 10 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		expect_recv(&d, &m, 900 + i, c.qpn, 200 + i, 100 + i,
+			    16384 + (uint64_t)i * 4 * RECV_LEN, false);
+	}
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 20), 0);
+	/* and the SRQ is full again */
+	TEST_CHECK_EQ(drv_srq(srq)->posted - __atomic_load_n(&drv_srq(srq)->done,
+							      __ATOMIC_ACQUIRE), 0);
+	for (i = 0; i < max_wr; i++) {
+		r = sge_of(&m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		TEST_CHECK(srq_recv(srq, 5000 + i, &r, 1));
+	}
+	TEST_CHECK(!srq_recv(srq, 3, &r, 1));
+out:
+	e2e_qp_destroy(&b);
+	e2e_qp_destroy(&c);
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&a2);
+	if (srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	e2e_mr_dereg(&m);
+	model_port_detach(tap);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -874,6 +1107,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_srq_limit);
 	TEST_RUN(test_srq_qp_error_and_busy);
 	TEST_RUN(test_srq_qp_fail);
+	TEST_RUN(test_srq_destroy_mid_message);
+	TEST_RUN(test_srq_max_size);
 	TEST_RUN(test_srq_cqp_checks);
 	TEST_RUN(test_gen2_refuses);
 	rte_eal_cleanup();

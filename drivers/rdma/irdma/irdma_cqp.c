@@ -23,13 +23,15 @@
 int
 irdma_cqp_errno(uint16_t major, uint16_t minor)
 {
-	RTE_SET_USED(minor);
 	switch (major) {
 	case IRDMA_CQP_MAJ_NO_ERROR:
 		return 0;
 	case IRDMA_CQP_MAJ_OBJCACHE_ERROR:
 	case IRDMA_CQP_MAJ_CNTXTCACHE_ERROR:
 		return -EFAULT;
+	case IRDMA_CQP_MAJ_ERROR:
+		/* the kernel's irdma_wait_event: in use (a window bound to a region) */
+		return minor == IRDMA_CQP_MIN_BUSY ? -EBUSY : -EIO;
 	default:
 		return -EIO;
 	}

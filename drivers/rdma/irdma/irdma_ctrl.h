@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_log.h>
 #include <rte_memzone.h>
@@ -213,6 +214,9 @@ struct irdma_ctrl {
 	uint32_t last_wqe[IRDMA_LAST_WQE_PENDING];
 	uint32_t nb_last_wqe;		/**< entries of last_wqe[] */
 	rte_spinlock_t last_wqe_lock;	/**< protects last_wqe[] (zero: unlocked) */
+	/** Gen3 windows: the rdmadev device their objects live on (set by irdma_mw_alloc). */
+	struct rdmadev *rdev;
+	uint32_t nb_mws;		/**< live windows (atomic; 0: no data-path lookups) */
 };
 
 /**
@@ -319,8 +323,11 @@ void irdma_ccq_destroy(struct irdma_ctrl *c);
 
 /**
  * Map a CQP major / minor error pair to a negative errno: 0 for success, -EFAULT for the
- * object / context cache errors (an HMC address the device could not use), -EIO otherwise.
- * Silicon's minor codes are not public, so the minor code is only logged.
+ * object / context cache errors (an HMC address the device could not use), -EBUSY for
+ * IRDMA_CQP_MIN_BUSY (an object in use: DEALLOC_STAG of a region with a window bound), -EIO
+ * otherwise.
+ * Silicon's minor codes are not public beyond the one the kernel interprets (BUSY); the
+ * others are only logged.
  */
 int irdma_cqp_errno(uint16_t major, uint16_t minor);
 
@@ -457,6 +464,8 @@ struct irdma_qp {
 	 * with the same number is refused.
 	 */
 	uint32_t tmpl_gen;
+	/** The control path (window bookkeeping of BIND_MW, LOCAL_INV), NULL outside a device. */
+	struct irdma_ctrl *ctrl;
 };
 
 /**
@@ -699,6 +708,28 @@ int irdma_mw_alloc(struct irdma_ctrl *c, struct rdmadev_mw *mw);
  * @return 0, or the CQP's -errno (the window stays allocated).
  */
 int irdma_mw_free(struct irdma_ctrl *c, struct rdmadev_mw *mw);
+
+/**
+ * Window bookkeeping (rdmadev_mw_bound()) for an invalidated key: LOCAL_INV posted, or a
+ * SEND with invalidate received (CQE INVSTAG). When @p rkey is the current key of a window
+ * of the device, the window is bound to no region any more. Data path, rare: a restrack
+ * lookup. Use irdma_mw_note_inv(), which skips devices without windows.
+ */
+void irdma_mw_invalidated(struct irdma_ctrl *c, uint32_t rkey);
+
+/**
+ * Window bookkeeping for a BIND_MW that completed in error or was flushed: the window of
+ * STag index @p idx is bound to no region (the bind did not happen).
+ */
+void irdma_mw_bind_failed(struct irdma_ctrl *c, uint32_t idx);
+
+/** irdma_mw_invalidated() when @p c (may be NULL) has windows. */
+static inline void
+irdma_mw_note_inv(struct irdma_ctrl *c, uint32_t rkey)
+{
+	if (unlikely(c != NULL && __atomic_load_n(&c->nb_mws, __ATOMIC_RELAXED) != 0))
+		irdma_mw_invalidated(c, rkey);
+}
 
 /* ---- ARP table and AHs (irdma_ah.c) ---- */
 

@@ -21,6 +21,14 @@
  * as RESTRACK_MR), ALLOC_STAG with MR 0 and MWTYPE 0 makes it a window of its PD, and its
  * rkey starts as index << 8 | key; BIND_MW work requests give it a key, a range and rights.
  * DEALLOC_STAG with MR 0 frees it.
+ *
+ * Bound windows (rdmadev_mw_bound(): the region's mw_bound, which rdmadev_mr_dereg checks):
+ * a window counts as bound to a region from the post of its BIND_MW (the device may run it
+ * at any time from then on) until the bind completes in error or is flushed (poll), a
+ * LOCAL_INV of its key is posted, a SEND with invalidate of its key is received (poll, or
+ * the CQ clean of a destroyed QP), or the window is freed. The device has the last word:
+ * DEALLOC_STAG of a region a window is still bound to completes with IRDMA_CQP_MIN_BUSY
+ * (-EBUSY, the kernel's code for it), e.g. when a LOCAL_INV posted was then flushed.
  */
 
 #include <errno.h>
@@ -300,6 +308,11 @@ irdma_mr_dereg(struct irdma_ctrl *c, struct rdmadev_mr *mr)
 	irdma_set(&w, CQP_STAG_IDX, m->stag >> IRDMA_STAG_KEY_BITS);
 	irdma_set(&w, CQP_STAG_MR, 1);
 	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret == -EBUSY) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: DEALLOC_STAG refused by the device: a memory "
+			  "window is still bound to it", m->stag);
+		return ret;
+	}
 	if (ret != 0) {
 		IRDMA_LOG(ERR, c->hw, "MR 0x%x: DEALLOC_STAG failed: %s", m->stag, strerror(-ret));
 		return ret;
@@ -352,6 +365,9 @@ irdma_mw_alloc(struct irdma_ctrl *c, struct rdmadev_mw *mw)
 	key = __atomic_fetch_add(&c->mr_key, 1, __ATOMIC_RELAXED) &
 	      ((1u << IRDMA_STAG_KEY_BITS) - 1);
 	mw->rkey = (idx << IRDMA_STAG_KEY_BITS) | key;
+	/* the data path finds windows by index on this device (one device per control path) */
+	__atomic_store_n(&c->rdev, mw->obj.dev, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->nb_mws, 1, __ATOMIC_RELEASE);
 	IRDMA_LOG(DEBUG, c->hw, "MW %u: allocated, rkey 0x%x", idx, mw->rkey);
 	return 0;
 }
@@ -368,7 +384,51 @@ irdma_mw_free(struct irdma_ctrl *c, struct rdmadev_mw *mw)
 	irdma_set(&w, CQP_STAG_IDX, idx);
 	irdma_set(&w, CQP_STAG_MR, 0);
 	ret = irdma_cqp_exec(c, &w, NULL);
-	if (ret != 0)
+	if (ret != 0) {
 		IRDMA_LOG(ERR, c->hw, "MW %u: DEALLOC_STAG failed: %s", idx, strerror(-ret));
-	return ret;
+		return ret;
+	}
+	/* a freed window is bound to nothing: its region may go */
+	rdmadev_mw_bound(mw, NULL);
+	__atomic_fetch_sub(&c->nb_mws, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The window of STag index @p idx on @p c's device, referenced, or NULL. */
+static struct rdmadev_mw *
+irdma_mw_get(struct irdma_ctrl *c, uint32_t idx)
+{
+	struct rdmadev *dev = __atomic_load_n(&c->rdev, __ATOMIC_RELAXED);
+	struct rdmadev_obj *o;
+
+	if (dev == NULL)
+		return NULL;
+	o = rdmadev_obj_get_byid(dev, RDMADEV_OBJ_MW, idx);
+	return o != NULL ? container_of(o, struct rdmadev_mw, obj) : NULL;
+}
+
+void
+irdma_mw_invalidated(struct irdma_ctrl *c, uint32_t rkey)
+{
+	struct rdmadev_mw *mw = irdma_mw_get(c, rkey >> IRDMA_STAG_KEY_BITS);
+
+	if (mw == NULL)
+		return;	/* a region's key (or no such window): nothing to note */
+	if (__atomic_load_n(&mw->rkey, __ATOMIC_RELAXED) == rkey)
+		rdmadev_mw_bound(mw, NULL);
+	rdmadev_obj_put(&mw->obj);
+}
+
+void
+irdma_mw_bind_failed(struct irdma_ctrl *c, uint32_t idx)
+{
+	struct rdmadev_mw *mw;
+
+	if (c == NULL)
+		return;
+	mw = irdma_mw_get(c, idx);
+	if (mw == NULL)
+		return;
+	rdmadev_mw_bound(mw, NULL);
+	rdmadev_obj_put(&mw->obj);
 }

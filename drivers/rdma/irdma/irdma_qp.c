@@ -375,6 +375,7 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->max_recv_wr = rq_quanta == 0 ? 0 : (rq_quanta - IRDMA_RQ_RSVD) >> rq_shift;
 	q->srq = attr->srq != NULL ? attr->srq->obj.fp.drv : NULL;
 	q->hw = c->hw;
+	q->ctrl = c;
 	q->db_off = IRDMA_PFPE_WQEALLOC;
 	q->gen = c->hw->gen;
 	q->sq_sig_all = attr->sq_sig_all ? 1 : 0;
@@ -550,8 +551,11 @@ irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_at
  * extension, the next slot) is zeroed and its SRQ WQE counted completed here, as poll would.
  */
 static void
-irdma_qp_clean_srq_cqe(struct irdma_cq_ring *r, uint32_t i, const struct irdma_qp *q)
+irdma_qp_clean_srq_cqe(struct irdma_cq_ring *r, uint32_t i, uint64_t qw3,
+		       const struct irdma_qp *q)
 {
+	const struct irdma_cqe *cqe = (const struct irdma_cqe *)(const void *)
+				      (r->base + (size_t)i * IRDMA_CQE_SIZE);
 	uint32_t next = i + 1 == r->size ? 0 : i + 1;
 	struct irdma_cqe_ext *ext = (struct irdma_cqe_ext *)(void *)(r->base +
 								      (size_t)next * IRDMA_CQE_SIZE);
@@ -560,6 +564,22 @@ irdma_qp_clean_srq_cqe(struct irdma_cq_ring *r, uint32_t i, const struct irdma_q
 		return;
 	irdma_set(ext, CQE_EXT_SRQ_QP_CTX, 0);
 	__atomic_fetch_add(&q->srq->done, 1, __ATOMIC_RELEASE);
+	if (!IRDMA_GET(CQE_ERROR, qw3) && q->qp_type == IRDMA_QP_TYPE_ROCE_RC &&
+	    IRDMA_GET(CQE_STAG, qw3))
+		irdma_mw_note_inv(q->ctrl, (uint32_t)irdma_get(cqe, CQE_INVSTAG));
+}
+
+/*
+ * An unpolled CQE of destroyed QP @p q: its completion context zeroed; a receive that
+ * invalidated a window (RC, CQE_STAG) still unbinds it, as poll would have.
+ */
+static void
+irdma_qp_clean_cqe(struct irdma_cqe *cqe, uint64_t qw3, const struct irdma_qp *q)
+{
+	if (IRDMA_GET(CQE_SQ, qw3) == IRDMA_CQE_QTYPE_RQ && !IRDMA_GET(CQE_ERROR, qw3) &&
+	    q->qp_type == IRDMA_QP_TYPE_ROCE_RC && IRDMA_GET(CQE_STAG, qw3))
+		irdma_mw_note_inv(q->ctrl, (uint32_t)irdma_get(cqe, CQE_INVSTAG));
+	irdma_set(cqe, CQE_COMP_CTX, 0);
 }
 
 /*
@@ -582,9 +602,9 @@ irdma_qp_clean_ring(struct irdma_cq_ring *r, const struct irdma_qp *q)
 			break;
 		rte_io_rmb();
 		if (IRDMA_GET(CQE_SRQ, qw3))
-			irdma_qp_clean_srq_cqe(r, i, q);
+			irdma_qp_clean_srq_cqe(r, i, qw3, q);
 		else if (irdma_get(cqe, CQE_COMP_CTX) == (uint64_t)(uintptr_t)q)
-			irdma_set(cqe, CQE_COMP_CTX, 0);
+			irdma_qp_clean_cqe(cqe, qw3, q);
 		for (k = irdma_cqe_slots(qw3); k > 0; k--, n++) {
 			if (++i == r->size) {
 				i = 0;
@@ -613,6 +633,14 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 	struct irdma_cqp_wqe w;
 	int ret;
 
+	/*
+	 * An SRQ QP goes to ERROR first, as the kernel's irdma_destroy_qp takes every QP past
+	 * RESET there: the SRQ WQE it took for a message in progress is flushed (one SRQ CQE),
+	 * and the CQ clean below counts it done, so the SRQ gets its slot back.
+	 */
+	if (q->srq != NULL && q->hw_state != IRDMA_QP_HW_INVALID &&
+	    q->hw_state != IRDMA_QP_HW_ERROR && irdma_qp_to_error(c, q) != 0)
+		IRDMA_LOG(WARNING, c->hw, "QP %u: to ERROR before destroy failed", q->qp_id);
 	irdma_qp_wqe(&w, IRDMA_CQP_OP_DESTROY_QP, q);
 	ret = irdma_cqp_exec(c, &w, NULL);
 	if (ret != 0) {

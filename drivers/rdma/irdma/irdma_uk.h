@@ -44,8 +44,16 @@ struct irdma_sq_wrtrk {
 	uint16_t next;		/**< first quantum after the WQE: the SQ tail once it completes */
 	uint8_t quanta;		/**< quanta the WQE occupies */
 	uint8_t signaled;	/**< 1 when the WR asked for a completion */
-	uint32_t pad;		/**< 32 bytes an entry: the index scales by a shift */
+	/**
+	 * 32 bytes an entry (the index scales by a shift). BIND_MW: IRDMA_UK_TRK_MW_BOUND | the
+	 * window's STag index when this bind counted the window as bound (poll undoes that if
+	 * the bind fails), else 0; unused by every other WQE.
+	 */
+	uint32_t pad;
 };
+
+/** irdma_sq_wrtrk.pad of a BIND_MW that counted its window as bound (index in 23:0). */
+#define IRDMA_UK_TRK_MW_BOUND	(UINT32_C(1) << 31)
 
 /**
  * Prepare the SQ tracking entries of @p qp (sq_wrtrk, sq.quanta and qp_id set): every entry

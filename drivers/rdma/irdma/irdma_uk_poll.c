@@ -90,6 +90,14 @@ struct irdma_uk_pos {
 	uint32_t pol;		/* expected valid bit */
 };
 
+/* A BIND_MW that failed or was flushed: the window it counted as bound (pad) is not. */
+static void
+irdma_uk_bind_undo(const struct irdma_qp *qp, uint32_t pad)
+{
+	if (pad & IRDMA_UK_TRK_MW_BOUND)
+		irdma_mw_bind_failed(qp->ctrl, pad & ~IRDMA_UK_TRK_MW_BOUND);
+}
+
 /*
  * One completion of a flush replay on @p qp's SQ (@p sq) or RQ from the CQE at @p cqe.
  * @return 1 with *wc filled, or 0 when the queue has nothing left (the CQE is consumed).
@@ -119,6 +127,8 @@ irdma_uk_flush_one(struct irdma_qp *qp, bool sq, struct irdma_cqe *cqe, uint64_t
 		wr_id = qp->sq_wrtrk[tail].wr_id;
 		len = qp->sq_wrtrk[tail].wr_len;
 		opcode = qp->sq_wrtrk[tail].opcode;
+		if (unlikely(opcode == RDMADEV_WC_BIND_MW))
+			irdma_uk_bind_undo(qp, qp->sq_wrtrk[tail].pad);
 		tail = (tail + qp->sq_wrtrk[tail].quanta) & mask;
 	} else {
 		qp->rq_flushed = 1;
@@ -154,6 +164,9 @@ irdma_uk_rq_details(const struct irdma_qp *qp, const struct irdma_cqe *cqe, uint
 	} else if (IRDMA_GET(CQE_STAG, qw3)) {
 		wc->invalidated_rkey = (uint32_t)irdma_get(cqe, CQE_INVSTAG);
 		wc->wc_flags |= RDMADEV_WC_WITH_INV;
+		/* a window of ours invalidated by the peer: bound to nothing any more */
+		if (!IRDMA_GET(CQE_ERROR, qw3))
+			irdma_mw_note_inv(qp->ctrl, wc->invalidated_rkey);
 	}
 	if (ext == NULL)
 		return;
@@ -279,6 +292,9 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 	if (IRDMA_GET(CQE_ERROR, qw3)) {
 		wc->status = irdma_uk_err_status(major, minor);
 		wc->vendor_err = irdma_cqe_vendor_err(major, minor);
+		/* a bind that failed bound nothing */
+		if (sq && wc->opcode == RDMADEV_WC_BIND_MW)
+			irdma_uk_bind_undo(qp, qp->sq_wrtrk[idx].pad);
 	}
 	return 1;
 }

@@ -769,15 +769,27 @@ irdma_uk_atomic(struct irdma_quantum *q, const struct rdmadev_send_wr *wr, uint3
 	w->qw[7] = rte_cpu_to_le_64(IRDMA_PREP(SQ_ATOM_Q1_VALID, pol));
 }
 
-/* Body of a BIND_MW; the window's handle takes the new rkey from this WR on. */
+/*
+ * Body of a BIND_MW; the window's handle takes the new rkey from this WR on, and counts as
+ * bound to the region (before the header: the device may bind as soon as it sees it) unless
+ * it is bound already; a failed or flushed bind undoes that at poll (@p t's pad).
+ */
 static __rte_noinline void
-irdma_uk_bind_mw(struct irdma_quantum *q, const struct rdmadev_send_wr *wr)
+irdma_uk_bind_mw(struct irdma_quantum *q, const struct rdmadev_send_wr *wr,
+		 struct irdma_sq_wrtrk *t)
 {
 	q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_VA, wr->bind_mw.addr));
 	q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_PARENT_STAG, wr->bind_mw.mr->rkey) |
 				    IRDMA_PREP(SQ_BIND_MW_STAG, wr->bind_mw.rkey));
 	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_BIND_LEN, wr->bind_mw.length));
-	wr->bind_mw.mw->rkey = wr->bind_mw.rkey;
+	/* relaxed atomic: the control path and other pollers read it (windows' bookkeeping) */
+	__atomic_store_n(&wr->bind_mw.mw->rkey, wr->bind_mw.rkey, __ATOMIC_RELAXED);
+	/* A bound type-2 window cannot bind again (the device refuses): it stays where it is. */
+	t->pad = 0;
+	if (__atomic_load_n(&wr->bind_mw.mw->bound_mr, __ATOMIC_ACQUIRE) == NULL) {
+		rdmadev_mw_bound(wr->bind_mw.mw, wr->bind_mw.mr);
+		t->pad = IRDMA_UK_TRK_MW_BOUND | (wr->bind_mw.rkey >> IRDMA_STAG_KEY_BITS);
+	}
 }
 
 /* Write the planned WQE of @p wr at quantum @p idx with polarity @p pol. */
@@ -807,6 +819,8 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		q->qw[0] = 0;
 		q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_LINV_STAG, wr->invalidate_rkey));
 		q->qw[2] = 0;
+		/* a window's key: the window is bound to nothing from now on */
+		irdma_mw_note_inv(qp->ctrl, wr->invalidate_rkey);
 		break;
 	case IRDMA_UK_FAST_REG:
 		irdma_uk_fast_reg(q, wr);
@@ -815,7 +829,7 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		irdma_uk_atomic(q, wr, pol);
 		break;
 	case IRDMA_UK_BIND_MW:
-		irdma_uk_bind_mw(q, wr);
+		irdma_uk_bind_mw(q, wr, &qp->sq_wrtrk[idx]);
 		break;
 	default:
 		q->qw[0] = 0;

@@ -213,6 +213,13 @@ enum irdma_cqp_major {
 enum irdma_cqp_minor {
 	IRDMA_CQP_MIN_STAG_INVALID	= 0x0001, /**< STag invalid */
 	IRDMA_CQP_MIN_SUSPEND_PND	= 0x0005, /**< suspend pending */
+	/**
+	 * The object is in use (with major IRDMA_CQP_MAJ_ERROR): DEALLOC_STAG of a region a
+	 * memory window is still bound to. The kernel's irdma_wait_event turns it into -EBUSY
+	 * (commit "RDMA/irdma: Return error on MR deregister CQP failure", 2022: "The MR
+	 * deregister CQP can fail if an MW is bound to it").
+	 */
+	IRDMA_CQP_MIN_BUSY		= 0x8002,
 };
 
 /* ---------------------------------------------------------------------------------------

@@ -23,14 +23,16 @@
  *  - level 0: PA aligned to the page size; levels 1, 2: the run (and for level 2 every leaf
  *    it names) inside the PBLE object (BAD_PBLE) and its first PBLE backed by the HMC;
  *  - ALLOC_STAG carries no key (BAD_FIELD when the key bits are set);
- *  - DEALLOC_STAG names the kind the index holds (MR bit 1: a region, 0: a window).
+ *  - DEALLOC_STAG names the kind the index holds (MR bit 1: a region, 0: a window); a region
+ *    a window is bound to is refused with IRDMA_CQP_MIN_BUSY, as silicon refuses it (the
+ *    kernel turns that code into -EBUSY for ibv_dereg_mr); a bound window may go.
  *
  * Windows (gen3, type 2): ALLOC_STAG with MR 0 makes the entry a window of a PD, allocated
  * but not valid. A BIND_MW WQE (model_mw_bind) makes it valid with its own key, rights and
  * [va, va + len) inside a parent region that allows binding; a remote access through the
  * window's key is checked against the window (state, key, PD, rights, bounds) and then
  * translated through the parent region, which must still be valid. LOCAL_INV or a SEND with
- * invalidate returns the window to allocated.
+ * invalidate returns the window to allocated. The parent counts its bound windows.
  */
 
 #include <string.h>
@@ -53,6 +55,7 @@ struct model_stag {
 	uint8_t mw;		/* 1: a type-2 window (va, len: the window in the parent) */
 	uint8_t rsvd;
 	uint32_t parent;	/* window: the parent region's STag at the bind */
+	uint32_t windows;	/* region: windows bound to it (DEALLOC_STAG refused while > 0) */
 };
 
 _Static_assert(sizeof(struct model_stag) <= (UINT64_C(1) << 6),
@@ -281,6 +284,23 @@ model_op_reg_mr(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model
 		  idx, s.pd, s.len, s.level, s.page_shift);
 }
 
+/* A bound window @p w stops counting in its parent region (an unbind, or its dealloc). */
+static void
+mw_unlink(struct model_dev *d, const struct model_stag *w)
+{
+	uint32_t idx = w->parent >> IRDMA_STAG_KEY_BITS;
+	struct model_stag mr;
+	rte_iova_t e;
+
+	if (!w->mw || w->state != IRDMA_MODEL_STAG_VALID || idx < IRDMA_FIRST_USER_MR_IDX ||
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt ||
+	    model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &mr) != 0 ||
+	    mr.windows == 0)
+		return;
+	mr.windows--;
+	(void)stag_store(d, e, &mr);
+}
+
 void
 model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
 		      struct model_res *r)
@@ -297,6 +317,13 @@ model_op_dealloc_stag(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 IRDMA_MODEL_MIN_BAD_FIELD) ||
 	    model_refuse(r, s.pd == irdma_get(w, CQP_STAG_PDID) ? 0 : IRDMA_MODEL_MIN_BAD_FIELD))
 		return;
+	if (!s.mw && s.windows != 0) {
+		MODEL_LOG(DEBUG, d, "STag %u: DEALLOC_STAG refused, %u window(s) bound", idx,
+			  s.windows);
+		(void)model_refuse(r, IRDMA_CQP_MIN_BUSY);
+		return;
+	}
+	mw_unlink(d, &s);
 	memset(&s, 0, sizeof(s));
 	if (model_refuse(r, stag_store(d, e, &s) == 0 ? 0 : IRDMA_MODEL_MIN_DMA_FAULT))
 		return;
@@ -550,6 +577,7 @@ model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote
 				    MODEL_ACCESS_REMOTE_ATOMIC)))
 		return IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
 	/* Invalid but allocated: a fast-register (or a bind, for a window) may bring it back. */
+	mw_unlink(d, &s);
 	s.state = IRDMA_MODEL_STAG_ALLOCATED;
 	if (s.max_pages == 0 && !s.mw)
 		s.max_pages = (uint32_t)RTE_MIN(mr_pages(s.va, s.len, s.page_shift),
@@ -654,6 +682,8 @@ model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, uint32_t 
 	w.parent = mr_stag;
 	if (stag_store(d, e, &w) != 0)
 		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	mr.windows++;
+	(void)stag_store(d, me, &mr);
 	MODEL_LOG(DEBUG, d, "window 0x%x bound to 0x%x: 0x%" PRIx64 "+%" PRIu64 ", rights 0x%x",
 		  mw_stag, mr_stag, va, len, rights);
 	return 0;
