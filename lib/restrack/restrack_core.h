@@ -77,7 +77,7 @@ struct restrack_tref {
 	_Atomic uint64_t slot[RESTRACK_TREF_SLOTS];	/**< indexed by entry address */
 };
 
-/** @internal The calling thread's cache: restrack_tref_none until its first lookup. */
+/** @internal The calling thread's cache: a shared all-full one until its first lookup. */
 extern __thread struct restrack_tref *restrack_tref_self;
 
 /** @internal A thread's take that its cache refused: attach a cache to the thread first if

@@ -8,7 +8,7 @@
  *
  * Each thread that looks something up gets a record: RESTRACK_TREF_SLOTS words of key | count,
  * written only by that thread and read by deleters. Until then its cache is the shared
- * restrack_tref_none, whose slots are all ones: full, and no key matches them, so the first
+ * tref_none, whose slots are all ones: full, and no key matches them, so the first
  * take goes the slow way and attaches a record. Records are never freed: a thread that
  * exits leaves its record, counts and all, for the next new thread to adopt, so a reference a
  * thread took and never dropped (or that another thread will drop) stays counted, and a
