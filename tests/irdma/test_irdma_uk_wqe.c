@@ -935,6 +935,114 @@ test_sq_full(void)
 	ukf_qp_fini(&qp);
 }
 
+/* Deterministic test values. */
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return *s >> 17;
+}
+
+/* A random send WR of the kinds posts mix: the fast paths' (1-SGE or several, inline,
+ * immediate, every flag) and the general path's (READ, LOCAL_INV, NOP). */
+static void
+random_wr(uint64_t *s, uint64_t i, struct rdmadev_send_wr *wr, struct rdmadev_sge *isge,
+	  const uint8_t *inl)
+{
+	static const uint8_t ops[] = {
+		RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_SEND, RDMADEV_WR_SEND,
+		RDMADEV_WR_RDMA_WRITE_IMM, RDMADEV_WR_SEND_IMM, RDMADEV_WR_RDMA_READ,
+		RDMADEV_WR_LOCAL_INV, RDMADEV_WR_NOP,
+	};
+	uint64_t r = rnd(s);
+
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = 0x7700000000ull + i;
+	wr->opcode = ops[r % RTE_DIM(ops)];
+	wr->flags = (uint8_t)((r >> 8) & (RDMADEV_SEND_SIGNALED | RDMADEV_SEND_SOLICITED |
+					  RDMADEV_SEND_FENCE | RDMADEV_SEND_LOCAL_FENCE));
+	wr->sg_list = &sges[(r >> 16) % 4];
+	/* one SGE most of the time: the single-WR path's case */
+	wr->num_sge = (r >> 20) % 3 == 0 ? (uint16_t)((r >> 24) % 6) : 1;
+	wr->imm_data = (uint32_t)(r >> 32);
+	wr->rdma.remote_addr = 0x5500000000ull + i * 0x40;
+	wr->rdma.rkey = (uint32_t)(r >> 40);
+	if (wr->opcode == RDMADEV_WR_LOCAL_INV || wr->opcode == RDMADEV_WR_NOP) {
+		wr->num_sge = 0;
+		wr->invalidate_rkey = 0x1234500u + (uint32_t)(i & 0xff);
+	}
+	if ((wr->opcode == RDMADEV_WR_RDMA_WRITE || wr->opcode == RDMADEV_WR_SEND ||
+	     wr->opcode == RDMADEV_WR_RDMA_WRITE_IMM) && (r >> 44) % 3 == 0) {
+		/* inline: 0..101 bytes from one SGE */
+		*isge = (struct rdmadev_sge){ (uintptr_t)inl, (uint32_t)((r >> 48) % 102), 0 };
+		wr->flags |= RDMADEV_SEND_INLINE;
+		wr->sg_list = isge;
+		wr->num_sge = 1;
+	}
+}
+
+/*
+ * One WR a call (the single-WR path) and bursts (the burst loop) write the same bytes: twin
+ * QPs take the same random WRs, one by one and in bursts of 1..24, over six ring wraps
+ * (polarity flips, pre-invalidation, chunk NOPs, full rings), gen2 and gen3, RC; rings,
+ * tracking entries, heads, polarities and doorbells are compared after every burst.
+ */
+static void
+test_single_vs_burst(void)
+{
+	struct rdmadev_send_wr wrs[24];
+	struct rdmadev_sge isges[24];
+	uint8_t inl[101];
+	unsigned int g, k;
+
+	for (k = 0; k < sizeof(inl); k++)
+		inl[k] = (uint8_t)(k * 37 + 1);
+	for (g = 2; g <= 3; g++) {
+		struct irdma_qp a, b;
+		uint64_t s = g, i = 0, quanta = 0;
+		bool same = true;
+		int erra, errb;
+
+		ukf_qp_init(&a, &hw, &ukf_qp_default);
+		ukf_qp_init(&b, &hw, &ukf_qp_default);
+		a.gen = b.gen = (uint8_t)g;
+		while (same && quanta < 6ull * a.sq.quanta) {
+			uint16_t n = (uint16_t)(1 + rnd(&s) % RTE_DIM(wrs)), posted = 0, got, j;
+			uint32_t h = a.sq.head, dba = 0;
+
+			for (j = 0; j < n; j++)
+				random_wr(&s, i++, &wrs[j], &isges[j], inl);
+			erra = 0;
+			for (j = 0; j < n; j++) {
+				ukf_regs_clear();
+				if (post(&a, &wrs[j], 1, &erra) != 1)
+					break;
+				TEST_CHECK_EQ(erra, 0);
+				dba += ukf_nb_writes;
+				posted++;
+			}
+			ukf_regs_clear();
+			got = post(&b, wrs, n, &errb);
+			TEST_CHECK_EQ(got, posted);
+			TEST_CHECK_EQ(errb, erra);
+			TEST_CHECK_EQ(dba, posted);
+			TEST_CHECK_EQ(ukf_nb_writes, posted != 0 ? 1u : 0u);
+			same = memcmp(a.sq.base, b.sq.base, (size_t)a.sq.quanta * 32) == 0 &&
+			       memcmp(a.sq_wrtrk, b.sq_wrtrk,
+				      sizeof(*a.sq_wrtrk) * a.sq.quanta) == 0 &&
+			       a.sq.head == b.sq.head && a.sq.polarity == b.sq.polarity;
+			TEST_CHECK(same);
+			quanta += (a.sq.head - h) & (a.sq.quanta - 1);
+			/* completions at times, so that some bursts meet a full ring */
+			if (rnd(&s) % 3 != 0 || posted < n)
+				a.sq.tail = b.sq.tail = a.sq.head;
+		}
+		TEST_CHECK(quanta >= 6ull * a.sq.quanta);
+		ukf_qp_fini(&a);
+		ukf_qp_fini(&b);
+	}
+}
+
 /* RQ WQEs (§2): fragments, qword 2 zero, ADDFRAGCNT and VALID only, wr_id, polarity. */
 static void
 test_recv(void)
@@ -1094,6 +1202,7 @@ main(void)
 	TEST_RUN(test_polarity_wraps);
 	TEST_RUN(test_doorbell);
 	TEST_RUN(test_sq_full);
+	TEST_RUN(test_single_vs_burst);
 	TEST_RUN(test_recv);
 	TEST_RUN(test_lengths_at_the_limit);
 	return test_done();

@@ -928,29 +928,20 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 }
 
 /*
- * The fast path: a fragment-list SEND / WRITE (immediate or not) on a gen2 RC QP, placed
- * where no chunk NOP, polarity flip or pre-invalidation is due and with room in the ring.
- * Same bytes as the general path, with table lookups instead of branches.
- * @return true when it posted @p wr (*head moved on), false to take the general path.
+ * The fast path of a fragment-list SEND / WRITE with @p nsge SGEs, the immediate in fragment
+ * slot 0 when @p imm: as irdma_uk_post_fast (the caller checked the opcode and flags; a
+ * caller that knows @p nsge and @p imm passes constants, and the compiler drops the rest).
  */
 static __rte_always_inline bool
-irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t *head,
-		   uint64_t hdr_burst, uint32_t tail, uint32_t op_limit)
+irdma_uk_post_frags(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
+		    const struct irdma_uk_fast_op *f, uint32_t nsge, bool imm, uint32_t *head,
+		    uint64_t hdr_burst, uint32_t tail)
 {
-	uint32_t op = wr->opcode, flags = wr->flags, nsge = wr->num_sge;
-	uint32_t h = *head, mask = qp->sq.quanta - 1, frags, quanta, len;
-	const struct irdma_uk_fast_op *f;
-	struct irdma_sq_wrtrk *t;
+	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1;
+	uint32_t frags = nsge + imm, quanta = frags / 2 + 1, len;
 	struct irdma_quantum *q;
 	uint64_t hdr, remote;
 
-	if (unlikely(op >= op_limit))
-		return false;
-	f = &irdma_uk_fast_ops[op];
-	if (flags & RDMADEV_SEND_INLINE)
-		return irdma_uk_post_fast_inline(qp, wr, f, head, hdr_burst, tail);
-	frags = nsge + f->imm;
-	quanta = frags / 2 + 1;
 	if (unlikely(!f->ok || nsge > qp->max_send_sge || !irdma_uk_sges_fit(wr->sg_list, nsge)))
 		return false;
 	h = irdma_uk_fast_place(qp, h, quanta, tail, hdr_burst);
@@ -958,26 +949,71 @@ irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32
 		return false;
 	q = irdma_uk_sq_quantum(qp, h);
 	remote = f->remote ? UINT64_MAX : 0;
-	if (f->imm)
+	if (imm)
 		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(wr->imm_data)));
-	len = irdma_uk_frags((uint8_t *)q, wr->sg_list, nsge, f->imm,
+	len = irdma_uk_frags((uint8_t *)q, wr->sg_list, nsge, imm,
 			     hdr_burst & IRDMA_FIELD_MASK(SQ_VALID));
 	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & remote));
 	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] | irdma_uk_addfrag[frags] |
 	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
 	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
 	*head = (h + quanta) & mask;
-	t = &qp->sq_wrtrk[h];
-	irdma_uk_track(t, wr->wr_id, len, quanta, *head, f->wc_opcode,
+	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, *head, f->wc_opcode,
 		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
 	irdma_uk_hdr_store(q, hdr);
 	return true;
 }
 
-uint16_t
-irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs, int *err)
+/*
+ * The fast path: a fragment-list or inline SEND / WRITE (immediate or not) on a gen2 RC QP,
+ * placed where no chunk NOP, polarity flip or pre-invalidation is due and with room in the
+ * ring. Same bytes as the general path, with table lookups instead of branches.
+ * @return true when it posted @p wr (*head moved on), false to take the general path.
+ */
+static __rte_always_inline bool
+irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t *head,
+		   uint64_t hdr_burst, uint32_t tail, uint32_t op_limit)
 {
-	struct irdma_qp *qp = qp_priv;
+	uint32_t op = wr->opcode;
+	const struct irdma_uk_fast_op *f;
+
+	if (unlikely(op >= op_limit))
+		return false;
+	f = &irdma_uk_fast_ops[op];
+	if (wr->flags & RDMADEV_SEND_INLINE)
+		return irdma_uk_post_fast_inline(qp, wr, f, head, hdr_burst, tail);
+	return irdma_uk_post_frags(qp, wr, f, wr->num_sge, f->imm, head, hdr_burst, tail);
+}
+
+/* The header bits every WQE of a burst starts from: the pass's polarity, sq_sig_all. */
+static inline uint64_t
+irdma_uk_hdr_burst(const struct irdma_qp *qp)
+{
+	return IRDMA_PREP(SQ_VALID, qp->sq.polarity) | IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+}
+
+/* The fast path takes gen2 RC QPs: the opcodes it may take (0: every WR the general way). */
+static inline uint32_t
+irdma_uk_fast_op_limit(const struct irdma_qp *qp)
+{
+	return qp->qp_type == IRDMA_QP_TYPE_ROCE_RC && qp->gen == 2 ? RDMADEV_WR_OPCODE_MAX : 0;
+}
+
+/* Make the SQ's new @p head visible to the poller and ring the doorbell once. */
+static __rte_always_inline void
+irdma_uk_sq_publish(struct irdma_qp *qp, uint32_t head)
+{
+	/* release: the tracking entries before the poller can see the new head */
+	__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
+	/* irdma_wr32 orders the WQE stores before the doorbell. */
+	irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
+}
+
+/* irdma_uk_post_send() of a burst, or of a WR the single-WR path below does not take. */
+static __rte_noinline uint16_t
+irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		    int *err)
+{
 	const struct rdmadev_send_wr *wr = wrs, *end = wrs + nb_wrs;
 	uint32_t head = qp->sq.head;
 	uint32_t tail, op_limit;
@@ -994,11 +1030,8 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 		*err = ret;
 		return 0;
 	}
-	/* The fast path takes gen2 RC QPs (op_limit 0 sends every WR the general way). */
-	op_limit = qp->qp_type == IRDMA_QP_TYPE_ROCE_RC && qp->gen == 2 ?
-		   RDMADEV_WR_OPCODE_MAX : 0;
-	hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
-		    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+	op_limit = irdma_uk_fast_op_limit(qp);
+	hdr_burst = irdma_uk_hdr_burst(qp);
 	/* acquire: the poller is done with the tracking entries behind its tail */
 	tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
 	while (wr != end) {
@@ -1013,18 +1046,61 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 			break;
 		}
 		head = (uint32_t)r;
-		hdr_burst = IRDMA_PREP(SQ_VALID, qp->sq.polarity) |
-			    IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
+		hdr_burst = irdma_uk_hdr_burst(qp);
 		wr++;
 	}
 	*err = ret;
-	if (likely(wr != wrs)) {
-		/* release: the tracking entries before the poller can see the new head */
-		__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
-		/* One doorbell for the burst; irdma_wr32 orders the WQE stores before it. */
-		irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
-	}
+	if (likely(wr != wrs))
+		irdma_uk_sq_publish(qp, head);
 	return (uint16_t)(wr - wrs);
+}
+
+/*
+ * The single-WR path (below) of an inline WR: its own function, so that neither kind's
+ * registers cost the other.
+ */
+static __rte_noinline uint16_t
+irdma_uk_post_one_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, int *err)
+{
+	uint32_t head = qp->sq.head;
+
+	/* acquire: the poller is done with the tracking entries behind its tail */
+	if (unlikely(!irdma_uk_post_fast_inline(qp, wr, &irdma_uk_fast_ops[wr->opcode], &head,
+						irdma_uk_hdr_burst(qp),
+						__atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE))))
+		return irdma_uk_post_burst(qp, wr, 1, err);
+	*err = 0;
+	irdma_uk_sq_publish(qp, head);
+	return 1;
+}
+
+/*
+ * A single SEND / WRITE of the fast path's kinds (the latency case: one WR a call) is posted
+ * by the fast paths specialised to it, with none of the burst loop's state: 1-SGE without
+ * immediate here, inline by irdma_uk_post_one_inline(). Everything else goes to
+ * irdma_uk_post_burst().
+ */
+uint16_t
+irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	struct irdma_qp *qp = qp_priv;
+	const struct irdma_uk_fast_op *f;
+	uint32_t head, op = wrs->opcode;
+
+	if (nb_wrs != 1 || !irdma_uk_sq_state_ok(qp) || op >= irdma_uk_fast_op_limit(qp))
+		return irdma_uk_post_burst(qp, wrs, nb_wrs, err);
+	if (wrs->flags & RDMADEV_SEND_INLINE)
+		return irdma_uk_post_one_inline(qp, wrs, err);
+	f = &irdma_uk_fast_ops[op];
+	head = qp->sq.head;
+	/* acquire: the poller is done with the tracking entries behind its tail */
+	if (unlikely(f->imm || wrs->num_sge != 1 ||
+		     !irdma_uk_post_frags(qp, wrs, f, 1, false, &head, irdma_uk_hdr_burst(qp),
+					  __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE))))
+		return irdma_uk_post_burst(qp, wrs, nb_wrs, err);
+	*err = 0;
+	irdma_uk_sq_publish(qp, head);
+	return 1;
 }
 
 /* ---- receive ---- */
