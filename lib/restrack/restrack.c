@@ -518,7 +518,6 @@ restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uint32_
 	if (ret != 0)
 		return ret;
 	entry->ref = &slot_of(root, entry->type, id)->word;
-	entry->tkey = (uintptr_t)entry->ref;
 	entry->root = root;
 	entry->id = id;
 	entry->state = RESTRACK_STATE_CLAIMED;
@@ -549,8 +548,7 @@ restrack_add(struct restrack_root *root, struct restrack_entry *entry)
 	if (entry->no_track) {
 		/* Reference counted, valid, but in no slot: no ID, invisible to walks. */
 		atomic_store_explicit(&entry->own_ref, 0, memory_order_relaxed);
-		entry->ref = &entry->own_ref;
-		entry->tkey = 0;	/* own_ref dies with the entry: never cached */
+		entry->ref = &entry->own_ref;	/* dies with the entry: never cached */
 		entry->root = root;
 		entry->id = 0;
 	} else if (entry->state != RESTRACK_STATE_CLAIMED) {
@@ -636,9 +634,9 @@ refs_held(const struct restrack_entry *entry)
 	uint64_t w = atomic_load_explicit(entry->ref, memory_order_acquire);
 	int64_t cached;
 
-	if (!(w & RESTRACK_REF_THREAD) || entry->tkey == 0)
+	if (!(w & RESTRACK_REF_THREAD) || !rt_entry_cacheable(entry))
 		return RESTRACK_REF_COUNT(w);
-	cached = rt_tref_sum(entry->tkey);
+	cached = rt_tref_sum((uintptr_t)entry->ref);
 	return cached + RESTRACK_REF_COUNT(atomic_load_explicit(entry->ref, memory_order_acquire));
 }
 
@@ -668,8 +666,8 @@ restrack_put_word(struct restrack_entry *entry)
 	 * cache may be dropped here by another thread: then the word goes below its floor and
 	 * the sum stays right. Without one, this put has no get: undo it.
 	 */
-	if ((old & RESTRACK_REF_THREAD) && entry->tkey != 0 &&
-	    RESTRACK_REF_COUNT(old) + rt_tref_sum(entry->tkey) >
+	if ((old & RESTRACK_REF_THREAD) && rt_entry_cacheable(entry) &&
+	    RESTRACK_REF_COUNT(old) + rt_tref_sum((uintptr_t)entry->ref) >
 	    (int64_t)(old & RESTRACK_REF_LIVE))
 		return 0;
 	/* relaxed: a drain meanwhile saw one reference too few only if it is already at 0. */
@@ -689,7 +687,7 @@ drain(const struct restrack_entry *entry, uint64_t hidden, int64_t target)
 {
 	unsigned int spins = 0;
 
-	if ((hidden & RESTRACK_REF_THREAD) && entry->tkey != 0)
+	if ((hidden & RESTRACK_REF_THREAD) && rt_entry_cacheable(entry))
 		rt_tref_barrier();
 	/* refs_held's acquires pair with every put's release: their accesses happen before. */
 	while (refs_held(entry) > target) {
@@ -728,7 +726,6 @@ release_id(struct restrack_entry *entry)
 		atomic_store_explicit(&slot_of(entry->root, entry->type, entry->id)->entry, NULL,
 				      memory_order_release);
 	entry->ref = NULL;
-	entry->tkey = 0;
 	entry->state = RESTRACK_STATE_DELETED;
 }
 

@@ -116,8 +116,6 @@ enum restrack_state {
  */
 struct restrack_entry {
 	_Atomic uint64_t *ref;		/**< reference word while added: the ID's slot, or own_ref */
-	uint64_t tkey;			/**< key in threads' reference caches (the slot word's
-					     address); 0: never cached */
 	struct restrack_root *root;	/**< root it was claimed or added in */
 	uint32_t id;			/**< hardware ID, valid once claimed */
 	uint8_t type;			/**< enum restrack_type */

@@ -68,7 +68,7 @@ struct restrack_root_fast {
 /**
  * @internal A thread's reference cache: references the thread took, counted without a locked
  * instruction (see restrack.c, "Thread reference caches"). Each slot is one word, key | count:
- * the key of an ID (restrack_entry.tkey: the address of its slot's word, 16-byte aligned) and
+ * the key of an ID (the address of its slot's word, restrack_entry.ref; 16-byte aligned) and
  * up to RESTRACK_TREF_MAX references. Written by its thread; read by deleters; cleared by
  * restrack_clean() for the root it frees (compare-and-swap, so no write of the owner's is
  * lost).
@@ -266,7 +266,8 @@ restrack_get(struct restrack_entry *entry)
 		return restrack_get_error();
 	if (unlikely(entry->ref == NULL))
 		return -ENOENT;
-	if (likely(entry->tkey != 0))
+	/* a no_track entry's word is its own, never cached */
+	if (likely(entry->ref != &entry->own_ref))
 		got = restrack_tref_take(entry->root, entry->ref, entry);
 	if (unlikely(got < 0))
 		got = restrack_word_take(entry->ref);
@@ -291,9 +292,10 @@ restrack_put(struct restrack_entry *entry)
 	ts = restrack_tref_slot_of(restrack_tref_self, entry);
 	/* relaxed: only this thread writes the slot. */
 	v = atomic_load_explicit(ts, memory_order_relaxed);
-	/* Ours when the key matches with a count of 1 or more: (v - 1) - key is 0..14 then
-	 * (tkey 0 never matches: no cache slot has key 0 and a count). */
-	if (likely(v - 1 - entry->tkey < RESTRACK_TREF_MAX)) {
+	/* Ours when the key (the slot word's address) matches with a count of 1 or more:
+	 * (v - 1) - key is 0..14 then. An entry without a slot word never matches: no cache
+	 * slot has key 0 (ref NULL) or a no_track entry's own word with a count. */
+	if (likely(v - 1 - (uintptr_t)entry->ref < RESTRACK_TREF_MAX)) {
 		/* release: our use of the object happens before a drain sees it. */
 		atomic_store_explicit(ts, v - 1, memory_order_release);
 		return 0;

@@ -82,6 +82,14 @@ int rt_walk(struct restrack_root *root, enum restrack_type type,
 /* Turn the caches on if this process can use them (once; restrack_init() calls it). */
 void rt_tref_enable(void);
 
+/* An added entry whose references threads may cache: it has a slot word (the cache key,
+ * entry->ref), not a no_track entry's own word. */
+static inline bool
+rt_entry_cacheable(const struct restrack_entry *entry)
+{
+	return entry->ref != NULL && entry->ref != &entry->own_ref;
+}
+
 /* References every thread's cache counts under key (a racy sum: exact once they settle). */
 int64_t rt_tref_sum(uint64_t key);
 

@@ -448,7 +448,7 @@ test_clean_forgets_cached_counts(void)
 	uint64_t key;
 
 	add_qp(root, &e);
-	key = e.tkey;
+	key = (uintptr_t)e.ref;
 	TEST_CHECK_EQ(restrack_get(&e), 0);
 	run_puts_elsewhere(&e, 1, ok);			/* our cache keeps +1, the word -1 */
 	TEST_CHECK_EQ(restrack_del(&e), 0);

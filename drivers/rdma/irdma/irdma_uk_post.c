@@ -1085,19 +1085,19 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 {
 	struct irdma_qp *qp = qp_priv;
 	const struct irdma_uk_fast_op *f;
-	uint32_t head, op = wrs->opcode;
+	uint32_t head;
 
-	if (nb_wrs != 1 || !irdma_uk_sq_state_ok(qp) || op >= irdma_uk_fast_op_limit(qp))
+	if (nb_wrs != 1 || !irdma_uk_sq_state_ok(qp) || wrs->opcode >= irdma_uk_fast_op_limit(qp))
 		return irdma_uk_post_burst(qp, wrs, nb_wrs, err);
 	if (wrs->flags & RDMADEV_SEND_INLINE)
 		return irdma_uk_post_one_inline(qp, wrs, err);
-	f = &irdma_uk_fast_ops[op];
+	f = &irdma_uk_fast_ops[wrs->opcode];
 	head = qp->sq.head;
 	/* acquire: the poller is done with the tracking entries behind its tail */
 	if (unlikely(f->imm || wrs->num_sge != 1 ||
 		     !irdma_uk_post_frags(qp, wrs, f, 1, false, &head, irdma_uk_hdr_burst(qp),
 					  __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE))))
-		return irdma_uk_post_burst(qp, wrs, nb_wrs, err);
+		return irdma_uk_post_burst(qp, wrs, 1, err);
 	*err = 0;
 	irdma_uk_sq_publish(qp, head);
 	return 1;
