@@ -10,7 +10,9 @@
  * across every quantum boundary, fences, solicited and signaled bits, UD and FAST_REG
  * fields, the chunk rule's NOPs, polarity over several ring wraps, pre-invalidation, the
  * doorbell (once per burst, the QP id) and every refusal (index returned, errno, ring bytes
- * unchanged).
+ * unchanged). Those WQEs sit at index 0 of a fresh QP, where the general path writes them;
+ * test_fast_equals_general ties the fast paths to them (same bytes for every fast-path
+ * shape at another index) and test_single_vs_burst the single-WR path to the burst loop.
  */
 
 #include <errno.h>
@@ -1046,6 +1048,96 @@ test_single_vs_burst(void)
 	}
 }
 
+/*
+ * Posted at index @p 0 of @p a (the general path: the ring's start work is due there) and
+ * found at @p at in @p b, the same WQE and tracking entry (next relative to where each is).
+ */
+static bool
+same_wqe(const struct irdma_qp *a, const struct irdma_qp *b, uint32_t at)
+{
+	const struct irdma_sq_wrtrk *ta = &a->sq_wrtrk[0], *tb = &b->sq_wrtrk[at];
+	uint32_t q = a->sq.head;
+	bool same = memcmp(a->sq.base, b->sq.base + (size_t)at * 32, (size_t)q * 32) == 0 &&
+		    ta->wr_id == tb->wr_id && ta->nop == tb->nop && ta->opcode == tb->opcode &&
+		    ta->rsvd == tb->rsvd && ta->wr_len == tb->wr_len && ta->imm == tb->imm &&
+		    ta->qp_num == tb->qp_num && ta->quanta == tb->quanta &&
+		    ta->signaled == tb->signaled && ta->next == q && tb->next == at + q;
+
+	TEST_CHECK(same);
+	return same;
+}
+
+/*
+ * The fast paths write exactly what the general path writes. The tests above decode WQEs at
+ * index 0 of a fresh QP, where the ring's start work is due, so the general path writes
+ * them; here every fast-path shape (WRITE, SEND, with immediates, 0..13 SGEs, inline at the
+ * quantum boundaries, every flag, sq_sig_all) is posted at index 0 of one QP and at index 1
+ * of two others (after a NOP): alone (the single-WR path) and as the second WR of a burst
+ * (the burst loop's fast path). Same bytes everywhere, so the decoder's checks of the
+ * general path hold for both fast paths.
+ */
+static void
+test_fast_equals_general(void)
+{
+	static const uint8_t ops[] = {
+		RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_SEND, RDMADEV_WR_RDMA_WRITE_IMM,
+		RDMADEV_WR_SEND_IMM,
+	};
+	static const uint8_t flags[] = {
+		0, RDMADEV_SEND_SIGNALED, RDMADEV_SEND_SOLICITED | RDMADEV_SEND_FENCE,
+		RDMADEV_SEND_LOCAL_FENCE | RDMADEV_SEND_SIGNALED,
+		RDMADEV_SEND_FENCE | RDMADEV_SEND_LOCAL_FENCE | RDMADEV_SEND_SOLICITED,
+	};
+	static const uint32_t lens[] = { 0, 1, 8, 9, 39, 40, 70, 71, 101 };
+	const struct rdmadev_send_wr nop = { .wr_id = 0xabc, .opcode = RDMADEV_WR_NOP };
+	unsigned int o, f, k, sig_all, cases = 0;
+	uint8_t data[101];
+	bool same = true;
+
+	for (k = 0; k < sizeof(data); k++)
+		data[k] = (uint8_t)(k * 13 + 5);
+	for (o = 0; o < RTE_DIM(ops); o++)
+	for (f = 0; f < RTE_DIM(flags); f++)
+	for (sig_all = 0; sig_all <= 1; sig_all++)
+	for (k = 0; k < 14 + RTE_DIM(lens) && same; k++) {
+		struct rdmadev_sge isge = { (uintptr_t)data, 0, 0 };
+		struct rdmadev_send_wr wr = {
+			.wr_id = 0x5150000 + k, .sg_list = sges, .num_sge = (uint16_t)k,
+			.opcode = ops[o], .flags = flags[f],
+			.imm_data = rte_cpu_to_be_32(0xa0b0c0d0u + k),
+			.rdma = { .remote_addr = 0x1234000000ull + k, .rkey = 0x777 + k },
+		};
+		struct rdmadev_send_wr two[2] = { nop, wr };
+		struct irdma_qp a, b, c;
+		int err;
+
+		if (k >= 14) {
+			/* inline, from one SGE */
+			isge.length = lens[k - 14];
+			wr.sg_list = &isge;
+			wr.num_sge = 1;
+			wr.flags |= RDMADEV_SEND_INLINE;
+			two[1] = wr;
+		}
+		ukf_qp_init(&a, &hw, &ukf_qp_default);
+		ukf_qp_init(&b, &hw, &ukf_qp_default);
+		ukf_qp_init(&c, &hw, &ukf_qp_default);
+		a.sq_sig_all = b.sq_sig_all = c.sq_sig_all = (uint8_t)sig_all;
+		TEST_CHECK_EQ(post(&a, &wr, 1, &err), 1);
+		TEST_CHECK_EQ(post(&b, &nop, 1, &err), 1);
+		TEST_CHECK_EQ(post(&b, &wr, 1, &err), 1);
+		TEST_CHECK_EQ(post(&c, two, 2, &err), 2);
+		/* after the NOP at 0, at 1, or at 8 behind the chunk rule's NOPs */
+		same = same_wqe(&a, &b, b.sq.head - a.sq.head) &&
+		       same_wqe(&a, &c, c.sq.head - a.sq.head);
+		cases++;
+		ukf_qp_fini(&a);
+		ukf_qp_fini(&b);
+		ukf_qp_fini(&c);
+	}
+	TEST_CHECK_EQ(cases, RTE_DIM(ops) * RTE_DIM(flags) * 2 * (14 + RTE_DIM(lens)));
+}
+
 /* RQ WQEs (§2): fragments, qword 2 zero, ADDFRAGCNT and VALID only, wr_id, polarity. */
 static void
 test_recv(void)
@@ -1206,6 +1298,7 @@ main(void)
 	TEST_RUN(test_doorbell);
 	TEST_RUN(test_sq_full);
 	TEST_RUN(test_single_vs_burst);
+	TEST_RUN(test_fast_equals_general);
 	TEST_RUN(test_recv);
 	TEST_RUN(test_lengths_at_the_limit);
 	return test_done();
