@@ -9,7 +9,8 @@
  * again in between), bind errors (no MW_BIND right, a range beyond the region, a window
  * bound twice); restrack: windows are MR-type entries and every count balances at the end.
  * A region with a window bound is not deregistered (-EBUSY from rdmadev and from the device)
- * until the window is invalidated (locally or by the peer) or freed; failed binds bind nothing.
+ * until the window is invalidated (locally or by the peer) or freed; failed binds bind nothing,
+ * and a LOCAL_INV that fails or is flushed leaves its window bound in the driver's record too.
  */
 
 #include <stdio.h>
@@ -444,6 +445,122 @@ out:
 	e2e_dev_close(&d);
 }
 
+/* @p m's deregistration refused by rdmadev's own check: -EBUSY naming @p m and @p mw. */
+static void
+dereg_refused(struct e2e_mr *m, const struct rdmadev_mw *mw, uint32_t rkey)
+{
+	char log[1024], want[64];
+
+	TEST_CHECK_EQ(dereg_logged(m, log, sizeof(log)), -EBUSY);
+	snprintf(want, sizeof(want), "MR %u (rkey 0x%x) has 1 memory window(s) bound",
+		 rdmadev_obj_id(&m->mr->obj), m->rkey);
+	TEST_CHECK(strstr(log, want) != NULL);
+	snprintf(want, sizeof(want), "MW %u (rkey 0x%x)", rdmadev_obj_id(&mw->obj), rkey);
+	TEST_CHECK(strstr(log, want) != NULL);
+	/* not the device's refusal (rdmadev's check stopped it first) */
+	TEST_CHECK(strstr(log, "DEALLOC_STAG") == NULL);
+}
+
+/*
+ * A LOCAL_INV that does not run leaves its window bound: the record follows the device.
+ * Flushed (behind a failing bind in one burst) and failed itself (posted on a QP of another
+ * PD): the window is still valid on the device and bound to its region in the record, so
+ * rdmadev refuses the region's deregistration with its line naming the window (not the
+ * device's DEALLOC_STAG refusal). A LOCAL_INV that runs ends it; the region goes.
+ */
+static void
+test_mw_inv_flushed(void)
+{
+	static struct e2e_dev d;
+	struct e2e_qp a = { 0 }, b = { 0 }, c = { 0 }, e = { 0 };
+	struct rdmadev_mw *mw = NULL, *mw2 = NULL;
+	struct e2e_mr r = { 0 };
+	struct irdma_model_mr_info mi;
+	struct rdmadev_send_wr wr[2];
+	struct irdma_hw *hw;
+	struct rdmadev_wc wc;
+	uint32_t rkey, mrs0 = 0;
+	int err;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS_GEN(0, 3, "loop:g3mwinv")) != 0)
+		goto out;
+	hw = irdma_dev_hw(rdmadev_get(d.id));
+	mrs0 = res_count(&d, RESTRACK_MR);
+	if (e2e_mr_reg(&d, NULL, &r, MR_LEN, E2E_ACC_ALL | RDMADEV_ACCESS_MW_BIND) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw), 0);
+	TEST_CHECK_EQ(rdmadev_mw_alloc(d.pd, &mw2), 0);
+	if (mw == NULL || mw2 == NULL || e2e_pair(&d, &d, &a, &b, E2E_ACC_ALL) != 0)
+		goto out;
+	rkey = bind(&b, mw, &r, (uint64_t)(uintptr_t)r.buf, 4096, RDMADEV_ACCESS_REMOTE_READ,
+		    0x71, 20, RDMADEV_WC_SUCCESS);
+	TEST_CHECK(mw->bound_mr == r.mr);
+
+	/* flushed: a failing bind (mw2, range beyond the region), then the LOCAL_INV */
+	e2e_wr_init(&wr[0], 21, RDMADEV_WR_BIND_MW, NULL, 0);
+	wr[0].bind_mw.mw = mw2;
+	wr[0].bind_mw.mr = r.mr;
+	wr[0].bind_mw.addr = (uint64_t)(uintptr_t)r.buf + MR_LEN - 64;
+	wr[0].bind_mw.length = 128;
+	wr[0].bind_mw.rkey = (mw2->rkey & ~0xffu) | 0x72;
+	wr[0].bind_mw.access = RDMADEV_ACCESS_REMOTE_READ;
+	e2e_wr_init(&wr[1], 22, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	wr[1].invalidate_rkey = rkey;
+	err = 1;
+	TEST_CHECK_EQ(rdmadev_post_send(b.qp, wr, 2, &err), 2);
+	TEST_CHECK_EQ(err, 0);
+	e2e_expect(&d.scq, 21, RDMADEV_WC_MW_BIND_ERR, RDMADEV_WC_BIND_MW);
+	e2e_expect(&d.scq, 22, RDMADEV_WC_WR_FLUSH_ERR, RDMADEV_WC_LOCAL_INV);
+	TEST_CHECK_EQ(irdma_model_mr_get(hw, rkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
+	TEST_CHECK(mw->bound_mr == r.mr);
+	TEST_CHECK(mw2->bound_mr == NULL);
+	TEST_CHECK_EQ(r.mr->mw_bound, 1);
+	dereg_refused(&r, mw, rkey);
+
+	/* failed itself: posted on a QP of another PD (the device refuses the window) */
+	if (e2e_qp_create(&d, &c, RDMADEV_QPT_RC, d.pd2) != 0 ||
+	    e2e_qp_create(&d, &e, RDMADEV_QPT_RC, d.pd2) != 0 || e2e_rc_connect(&c, &e, NULL) != 0)
+		goto out;
+	e2e_wr_init(&wr[0], 23, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	wr[0].invalidate_rkey = rkey;
+	TEST_CHECK(e2e_send(&c, &wr[0]));
+	TEST_CHECK(e2e_next(&d.scq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 23);
+	TEST_CHECK(wc.status != RDMADEV_WC_SUCCESS && wc.status != RDMADEV_WC_WR_FLUSH_ERR);
+	TEST_CHECK_EQ(irdma_model_mr_get(hw, rkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
+	TEST_CHECK(mw->bound_mr == r.mr);
+	TEST_CHECK_EQ(r.mr->mw_bound, 1);
+	dereg_refused(&r, mw, rkey);
+
+	/* a LOCAL_INV that runs: the window is unbound, on the device and in the record */
+	if (repair(&d, &a, &b) != 0)
+		goto out;
+	e2e_wr_init(&wr[0], 24, RDMADEV_WR_LOCAL_INV, NULL, 0);
+	wr[0].invalidate_rkey = rkey;
+	TEST_CHECK(e2e_send(&b, &wr[0]));
+	e2e_expect(&d.scq, 24, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
+	TEST_CHECK_EQ(irdma_model_mr_get(hw, rkey >> 8, &mi), 0);
+	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
+	TEST_CHECK(mw->bound_mr == NULL);
+	TEST_CHECK_EQ(r.mr->mw_bound, 0);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(r.mr), 0);
+	r.mr = NULL;
+out:
+	e2e_unpair(&a, &b);
+	e2e_unpair(&c, &e);
+	e2e_drain(&d);
+	if (mw != NULL)
+		TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
+	if (mw2 != NULL)
+		TEST_CHECK_EQ(rdmadev_mw_free(mw2), 0);
+	e2e_mr_dereg(&r);
+	if (d.id >= 0)
+		TEST_CHECK_EQ(res_count(&d, RESTRACK_MR), mrs0);
+	e2e_dev_close(&d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -456,6 +573,7 @@ main(int argc, char **argv)
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_mw);
 	TEST_RUN(test_mw_dereg_busy);
+	TEST_RUN(test_mw_inv_flushed);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -714,8 +714,18 @@ int irdma_mw_free(struct irdma_ctrl *c, struct rdmadev_mw *mw);
  * SEND with invalidate received (CQE INVSTAG). When @p rkey is the current key of a window
  * of the device, the window is bound to no region any more. Data path, rare: a restrack
  * lookup. Use irdma_mw_note_inv(), which skips devices without windows.
+ * @return the STag index of the region the window was bound to, or 0 when this unbound
+ *         nothing (index 0 is never a user region: IRDMA_FIRST_USER_MR_IDX).
  */
-void irdma_mw_invalidated(struct irdma_ctrl *c, uint32_t rkey);
+uint32_t irdma_mw_invalidated(struct irdma_ctrl *c, uint32_t rkey);
+
+/**
+ * Window bookkeeping for a LOCAL_INV of key @p rkey that completed in error or was flushed,
+ * whose post counted the window as unbound from the region of STag index @p mr_idx
+ * (irdma_mw_invalidated()'s return): the device did not invalidate, so the window is bound
+ * to that region again, unless the window changed since (another key, or bound again).
+ */
+void irdma_mw_inv_failed(struct irdma_ctrl *c, uint32_t rkey, uint32_t mr_idx);
 
 /**
  * Window bookkeeping for a BIND_MW that completed in error or was flushed: the window of
@@ -723,12 +733,13 @@ void irdma_mw_invalidated(struct irdma_ctrl *c, uint32_t rkey);
  */
 void irdma_mw_bind_failed(struct irdma_ctrl *c, uint32_t idx);
 
-/** irdma_mw_invalidated() when @p c (may be NULL) has windows. */
-static inline void
+/** irdma_mw_invalidated() when @p c (may be NULL) has windows; 0 when it has none. */
+static inline uint32_t
 irdma_mw_note_inv(struct irdma_ctrl *c, uint32_t rkey)
 {
 	if (unlikely(c != NULL && __atomic_load_n(&c->nb_mws, __ATOMIC_RELAXED) != 0))
-		irdma_mw_invalidated(c, rkey);
+		return irdma_mw_invalidated(c, rkey);
+	return 0;
 }
 
 /* ---- ARP table and AHs (irdma_ah.c) ---- */

@@ -26,9 +26,13 @@
  * a window counts as bound to a region from the post of its BIND_MW (the device may run it
  * at any time from then on) until the bind completes in error or is flushed (poll), a
  * LOCAL_INV of its key is posted, a SEND with invalidate of its key is received (poll, or
- * the CQ clean of a destroyed QP), or the window is freed. The device has the last word:
- * DEALLOC_STAG of a region a window is still bound to completes with IRDMA_CQP_MIN_BUSY
- * (-EBUSY, the kernel's code for it), e.g. when a LOCAL_INV posted was then flushed.
+ * the CQ clean of a destroyed QP), or the window is freed. A LOCAL_INV that completes in
+ * error or is flushed (poll) invalidated nothing: the window is bound to its region again
+ * (the tracking entry's pad names the region, the WQE still in the ring the key). The
+ * device has the last word: DEALLOC_STAG of a region a window is still bound to completes
+ * with IRDMA_CQP_MIN_BUSY (-EBUSY, the kernel's code for it), e.g. a region deregistered
+ * while a LOCAL_INV of its window is posted and not yet run, or one the bookkeeping cannot
+ * follow (a flushed LOCAL_INV whose window a later BIND_MW, flushed too, had taken).
  */
 
 #include <errno.h>
@@ -407,15 +411,44 @@ irdma_mw_get(struct irdma_ctrl *c, uint32_t idx)
 	return o != NULL ? container_of(o, struct rdmadev_mw, obj) : NULL;
 }
 
-void
+uint32_t
 irdma_mw_invalidated(struct irdma_ctrl *c, uint32_t rkey)
 {
 	struct rdmadev_mw *mw = irdma_mw_get(c, rkey >> IRDMA_STAG_KEY_BITS);
+	struct rdmadev_mr *mr;
+	uint32_t mr_idx = 0;
 
 	if (mw == NULL)
-		return;	/* a region's key (or no such window): nothing to note */
-	if (__atomic_load_n(&mw->rkey, __ATOMIC_RELAXED) == rkey)
+		return 0;	/* a region's key (or no such window): nothing to note */
+	mr = __atomic_load_n(&mw->bound_mr, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&mw->rkey, __ATOMIC_RELAXED) == rkey && mr != NULL) {
+		mr_idx = rdmadev_obj_id(&mr->obj);
 		rdmadev_mw_bound(mw, NULL);
+	}
+	rdmadev_obj_put(&mw->obj);
+	return mr_idx;
+}
+
+void
+irdma_mw_inv_failed(struct irdma_ctrl *c, uint32_t rkey, uint32_t mr_idx)
+{
+	struct rdmadev_mw *mw;
+	struct rdmadev_obj *o;
+
+	if (c == NULL)
+		return;
+	mw = irdma_mw_get(c, rkey >> IRDMA_STAG_KEY_BITS);
+	if (mw == NULL)
+		return;
+	o = rdmadev_obj_get_byid(mw->obj.dev, RDMADEV_OBJ_MR, mr_idx);
+	/* the key the LOCAL_INV named is still the window's, and nothing bound it since */
+	if (o != NULL && __atomic_load_n(&mw->rkey, __ATOMIC_RELAXED) == rkey &&
+	    __atomic_load_n(&mw->bound_mr, __ATOMIC_ACQUIRE) == NULL) {
+		rdmadev_mw_bound(mw, container_of(o, struct rdmadev_mr, obj));
+		IRDMA_LOG(DEBUG, c->hw, "MW %u: LOCAL_INV of rkey 0x%x did not complete: bound "
+			  "to MR %u again", rdmadev_obj_id(&mw->obj), rkey, mr_idx);
+	}
+	rdmadev_obj_put(o);
 	rdmadev_obj_put(&mw->obj);
 }
 

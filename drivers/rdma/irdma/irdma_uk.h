@@ -47,13 +47,19 @@ struct irdma_sq_wrtrk {
 	/**
 	 * 32 bytes an entry (the index scales by a shift). BIND_MW: IRDMA_UK_TRK_MW_BOUND | the
 	 * window's STag index when this bind counted the window as bound (poll undoes that if
-	 * the bind fails), else 0; unused by every other WQE.
+	 * the bind fails), else 0. LOCAL_INV: IRDMA_UK_TRK_MW_UNBOUND | the STag index of the
+	 * region its window was bound to when this post counted the window as unbound (poll
+	 * binds it again if the LOCAL_INV fails or is flushed), else 0. Unused by other WQEs.
 	 */
 	uint32_t pad;
 };
 
 /** irdma_sq_wrtrk.pad of a BIND_MW that counted its window as bound (index in 23:0). */
 #define IRDMA_UK_TRK_MW_BOUND	(UINT32_C(1) << 31)
+/** irdma_sq_wrtrk.pad of a LOCAL_INV that counted its window as unbound (region in 23:0). */
+#define IRDMA_UK_TRK_MW_UNBOUND	(UINT32_C(1) << 30)
+/** The STag index of irdma_sq_wrtrk.pad. */
+#define IRDMA_UK_TRK_MW_IDX	((UINT32_C(1) << (32 - IRDMA_STAG_KEY_BITS)) - 1)
 
 /**
  * Prepare the SQ tracking entries of @p qp (sq_wrtrk, sq.quanta and qp_id set): every entry

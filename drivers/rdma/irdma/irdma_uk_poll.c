@@ -91,16 +91,26 @@ struct irdma_uk_pos {
 };
 
 /*
- * A BIND_MW that failed or was flushed: the window it counted as bound (pad) is not. Out of
- * line and cold, as the window bookkeeping below: the poll loops inline their callers, and
- * their code is part of a latency loop's instruction working set (a few hundred bytes more
- * in irdma_uk_poll_ring cost the model's write_lat 0.85 us, same instructions executed).
+ * A BIND_MW or LOCAL_INV at SQ index @p idx that failed or was flushed did nothing: a bind's
+ * window it counted as bound (pad) is not; a LOCAL_INV's window it counted as unbound is
+ * bound to the region in pad again (its key from the WQE, still in the ring: the SQ tail
+ * has not passed it). Out of line and cold, as the window bookkeeping below: the poll loops
+ * inline their callers, and their code is part of a latency loop's instruction working set
+ * (a few hundred bytes more in irdma_uk_poll_ring cost the model's write_lat 0.85 us, same
+ * instructions executed).
  */
 static __rte_noinline __rte_cold void
-irdma_uk_bind_undo(const struct irdma_qp *qp, uint32_t pad)
+irdma_uk_mw_undo(const struct irdma_qp *qp, uint32_t idx)
 {
-	if (pad & IRDMA_UK_TRK_MW_BOUND)
-		irdma_mw_bind_failed(qp->ctrl, pad & ~IRDMA_UK_TRK_MW_BOUND);
+	const struct irdma_sq_wrtrk *t = &qp->sq_wrtrk[idx];
+	const struct irdma_wqe *wqe = (const struct irdma_wqe *)(const void *)
+				      (qp->sq.base + (size_t)idx * IRDMA_QUANTUM_SIZE);
+
+	if (t->opcode == RDMADEV_WC_BIND_MW && (t->pad & IRDMA_UK_TRK_MW_BOUND))
+		irdma_mw_bind_failed(qp->ctrl, t->pad & IRDMA_UK_TRK_MW_IDX);
+	else if (t->opcode == RDMADEV_WC_LOCAL_INV && (t->pad & IRDMA_UK_TRK_MW_UNBOUND))
+		irdma_mw_inv_failed(qp->ctrl, (uint32_t)irdma_get(wqe, SQ_LINV_STAG),
+				    t->pad & IRDMA_UK_TRK_MW_IDX);
 }
 
 /* A received SEND with invalidate: window bookkeeping (irdma_mw_note_inv), out of line. */
@@ -139,8 +149,8 @@ irdma_uk_flush_one(struct irdma_qp *qp, bool sq, struct irdma_cqe *cqe, uint64_t
 		wr_id = qp->sq_wrtrk[tail].wr_id;
 		len = qp->sq_wrtrk[tail].wr_len;
 		opcode = qp->sq_wrtrk[tail].opcode;
-		if (unlikely(opcode == RDMADEV_WC_BIND_MW))
-			irdma_uk_bind_undo(qp, qp->sq_wrtrk[tail].pad);
+		if (unlikely(opcode == RDMADEV_WC_BIND_MW || opcode == RDMADEV_WC_LOCAL_INV))
+			irdma_uk_mw_undo(qp, tail);
 		tail = (tail + qp->sq_wrtrk[tail].quanta) & mask;
 	} else {
 		qp->rq_flushed = 1;
@@ -304,9 +314,10 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 	if (IRDMA_GET(CQE_ERROR, qw3)) {
 		wc->status = irdma_uk_err_status(major, minor);
 		wc->vendor_err = irdma_cqe_vendor_err(major, minor);
-		/* a bind that failed bound nothing */
-		if (sq && wc->opcode == RDMADEV_WC_BIND_MW)
-			irdma_uk_bind_undo(qp, qp->sq_wrtrk[idx].pad);
+		/* a bind or a LOCAL_INV that failed changed no window */
+		if (sq && (wc->opcode == RDMADEV_WC_BIND_MW ||
+			   wc->opcode == RDMADEV_WC_LOCAL_INV))
+			irdma_uk_mw_undo(qp, idx);
 	}
 	return 1;
 }

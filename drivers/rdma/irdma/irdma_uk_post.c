@@ -792,6 +792,24 @@ irdma_uk_bind_mw(struct irdma_quantum *q, const struct rdmadev_send_wr *wr,
 	}
 }
 
+/*
+ * Body of a LOCAL_INV. A window's key: the window counts as bound to nothing from now on (the
+ * device may run it at any time), and @p t's pad names the region it was bound to, so that
+ * poll binds it again if the LOCAL_INV fails or is flushed. Out of line and cold: rare.
+ */
+static __rte_noinline __rte_cold void
+irdma_uk_local_inv(struct irdma_qp *qp, struct irdma_quantum *q,
+		   const struct rdmadev_send_wr *wr, struct irdma_sq_wrtrk *t)
+{
+	uint32_t mr_idx;
+
+	q->qw[0] = 0;
+	q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_LINV_STAG, wr->invalidate_rkey));
+	q->qw[2] = 0;
+	mr_idx = irdma_mw_note_inv(qp->ctrl, wr->invalidate_rkey);
+	t->pad = mr_idx != 0 ? IRDMA_UK_TRK_MW_UNBOUND | mr_idx : 0;
+}
+
 /* Write the planned WQE of @p wr at quantum @p idx with polarity @p pol. */
 static inline void
 irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
@@ -816,11 +834,7 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		q->qw[2] = rte_cpu_to_le_64(p->qw2);
 		break;
 	case IRDMA_UK_LOCAL_INV:
-		q->qw[0] = 0;
-		q->qw[1] = rte_cpu_to_le_64(IRDMA_PREP(SQ_LINV_STAG, wr->invalidate_rkey));
-		q->qw[2] = 0;
-		/* a window's key: the window is bound to nothing from now on */
-		irdma_mw_note_inv(qp->ctrl, wr->invalidate_rkey);
+		irdma_uk_local_inv(qp, q, wr, &qp->sq_wrtrk[idx]);
 		break;
 	case IRDMA_UK_FAST_REG:
 		irdma_uk_fast_reg(q, wr);
