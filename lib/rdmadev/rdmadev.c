@@ -184,6 +184,30 @@ rdmadev_dummy_cq_arm(void *cq, int solicited_only)
 	return -ENODEV;
 }
 
+static uint32_t rdmadev_notmpl_logged;
+
+/*
+ * post_send_tmpl of a started device whose driver has no send templates: its templates are
+ * zeroed (rdmadev_send_tmpl_init() refused them with -ENOTSUP), so the template is the
+ * problem, not the device's state. Logs once, as the dummies do (it may sit in a loop).
+ */
+static uint16_t
+rdmadev_notmpl_post_send_tmpl(void *qp, const struct rdmadev_send_tmpl *t,
+			      const struct rdmadev_tmpl_wr *wrs, uint16_t n, int *err)
+{
+	RTE_SET_USED(qp);
+	RTE_SET_USED(wrs);
+	RTE_SET_USED(n);
+	/* relaxed: only limits the log to one line */
+	if (__atomic_exchange_n(&rdmadev_notmpl_logged, 1, __ATOMIC_RELAXED) == 0)
+		RDMADEV_LOG(ERR, "post_send_tmpl: the device's driver has no send templates: "
+			    "the template %s", t != NULL && t->qp_drv != NULL ?
+			    "was not made for this device" : "was never initialised "
+			    "(rdmadev_send_tmpl_init() refuses with -ENOTSUP on this device)");
+	*err = -ENOTSUP;
+	return 0;
+}
+
 const struct rdmadev_fp_obj rdmadev_fp_dummy = {
 	.post_send = rdmadev_dummy_post_send,
 	.post_recv = rdmadev_dummy_post_recv,
@@ -213,6 +237,8 @@ rdmadev_fp_install(struct rdmadev *dev, bool driver)
 			fp.post_srq_recv = dev->fp_ops.post_srq_recv;
 		if (dev->fp_ops.post_send_tmpl != NULL)
 			fp.post_send_tmpl = dev->fp_ops.post_send_tmpl;
+		else
+			fp.post_send_tmpl = rdmadev_notmpl_post_send_tmpl;
 	}
 	rdmadev_fp_objs[dev->dev_id] = fp;
 }

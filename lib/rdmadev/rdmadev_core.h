@@ -264,7 +264,8 @@ typedef uint16_t (*rdmadev_post_send_tmpl_t)(void *qp_priv, const struct rdmadev
 
 /**
  * Per-device fast-path functions, one cache line per device in rdmadev_fp_objs[]. Slots of
- * devices that are not started hold dummy functions that log once and return 0.
+ * devices that are not started hold dummy functions that log once and return 0; a started
+ * device whose driver has no send templates holds one for post_send_tmpl (-ENOTSUP).
  */
 struct rdmadev_fp_obj {
 	rdmadev_post_send_t post_send;	/**< post send WRs */
@@ -327,7 +328,9 @@ rdmadev_post_send(struct rdmadev_qp *qp, const struct rdmadev_send_wr *wrs, uint
  * @param nb_wrs  Number of WRs.
  * @param err     Receives 0 when all were posted, else the reason (negative errno) why
  *                wrs[returned] was refused: -EINVAL (NULL or unusable template, a template of
- *                another QP, QP state, a length beyond 2^31 - 1), -ENOMEM (the SQ is full).
+ *                another QP, QP state, a length beyond 2^31 - 1), -ENOMEM (the SQ is full),
+ *                -ENOTSUP (the device's driver has no send templates: its templates are
+ *                zeroed), -ENODEV (the device is not started).
  * @return Number of WRs posted (the first ones); the doorbell rang once for them.
  */
 static inline uint16_t

@@ -9,10 +9,12 @@
 #define RDMADEV_DEBUG 1
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_log.h>
 
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
@@ -613,6 +615,26 @@ test_fault_injection(void)
 	td_reset();
 }
 
+/* rdmadev_post_send_tmpl() with the log captured into @p log (@p cap bytes). */
+static uint16_t
+post_tmpl_logged(struct rdmadev_qp *qp, const struct rdmadev_send_tmpl *t,
+		 const struct rdmadev_tmpl_wr *wr, int *err, char *log, size_t cap)
+{
+	FILE *f = fmemopen(log, cap, "w");
+	uint16_t n;
+
+	memset(log, 0, cap);
+	if (f == NULL)
+		return rdmadev_post_send_tmpl(qp, t, wr, 1, err);
+	setvbuf(f, NULL, _IONBF, 0);
+	rte_openlog_stream(f);
+	n = rdmadev_post_send_tmpl(qp, t, wr, 1, err);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	log[cap - 1] = '\0';
+	return n;
+}
+
 static void
 test_fast_path(void)
 {
@@ -626,6 +648,7 @@ test_fast_path(void)
 	struct rdmadev_tmpl_wr twr = { .wr_id = 1, .length = 8 };
 	struct rdmadev_send_tmpl tmpl;
 	struct rdmadev_ctx *ctx;
+	char log[512];
 	struct rdmadev_pd *pd;
 	struct rdmadev_cq *cq;
 	struct rdmadev_qp *qp;
@@ -678,6 +701,14 @@ test_fast_path(void)
 	TEST_CHECK(tmpl.qp_drv == NULL);
 	TEST_CHECK_EQ(rdmadev_post_send_tmpl(NULL, &tmpl, &twr, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
+	/* posted on the started device: refused, nothing posted, the line names the template */
+	err = 0;
+	TEST_CHECK_EQ(post_tmpl_logged(qp, &tmpl, &twr, &err, log, sizeof(log)), 0);
+	TEST_CHECK_EQ(err, -ENOTSUP);
+	TEST_CHECK(strstr(log, "post_send_tmpl: the device's driver has no send templates: the "
+			   "template was never initialised") != NULL);
+	TEST_CHECK(strstr(log, "not started") == NULL);
+	TEST_CHECK_EQ(td_posted_send() - sent, 6);
 
 	/* stopped: the slot holds the dummies */
 	TEST_CHECK_EQ(rdmadev_stop(id), 0);
