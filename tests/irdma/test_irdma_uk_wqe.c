@@ -1217,6 +1217,91 @@ test_recv(void)
 }
 
 /*
+ * A receive WQE @p wa posted at some ring position on its pass with polarity @p pol is the
+ * WQE @p wz test_recv decodes (index 0 of a fresh QP, polarity 1) for the same WR of @p n
+ * SGEs: the same bytes in what the WQE owns (quantum 0 and the fragments behind it; a
+ * later pass leaves older bytes further on), valid bits where @p wz has them, set to @p pol.
+ */
+static bool
+same_rq_wqe(const uint8_t *wa, const uint8_t *wz, uint32_t n, uint32_t pol)
+{
+	uint32_t frags = n == 0 ? 1 : n + (n % 2 == 0);
+	size_t len = 32 + (size_t)(frags - 1) * 16, off;
+	const uint64_t valid = UINT64_C(1) << 63;
+
+	for (off = 0; off < len; off += 8) {
+		uint64_t a = le64_at(wa, off), z = le64_at(wz, off);
+
+		if ((a & ~valid) != (z & ~valid) || (a & valid) != ((z & valid) ? (uint64_t)pol << 63 : 0))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * post_recv has one loop (no fast path: every WR takes the same code), but test_recv decodes
+ * its WQEs at index 0 and only single 1-SGE WQEs elsewhere. Here random receives (0..7 SGEs)
+ * are posted one a call on one QP and in bursts of 1..6 on a twin, over six ring wraps with
+ * the ring full at times: the twins stay byte-identical (ring, wr_ids, head, polarity), and
+ * each WQE is the one test_recv decodes at index 0, with its pass's polarity.
+ */
+static void
+test_recv_positions(void)
+{
+	const uint32_t wqes = ukf_qp_default.rq_quanta >> ukf_qp_default.rq_shift;
+	const size_t wqe_size = (size_t)32 << ukf_qp_default.rq_shift;
+	struct rdmadev_recv_wr wrs[6];
+	uint64_t s = 0x51, k = 0;
+	struct irdma_qp a, b;
+	bool same = true;
+	int erra, errb;
+
+	ukf_qp_init(&a, &hw, &ukf_qp_default);
+	ukf_qp_init(&b, &hw, &ukf_qp_default);
+	while (same && k < 6ull * wqes) {
+		uint16_t n = (uint16_t)(1 + rnd(&s) % RTE_DIM(wrs)), posted = 0, j;
+
+		for (j = 0; j < n; j++) {
+			uint64_t r = rnd(&s);
+
+			wrs[j] = (struct rdmadev_recv_wr){ .wr_id = 0x3300000000ull + k + j,
+				.sg_list = &sges[r % 8], .num_sge = (uint16_t)((r >> 8) % 8) };
+		}
+		erra = 0;
+		for (j = 0; j < n && same; j++) {
+			uint32_t idx = a.rq.head, pol = (uint32_t)((k / wqes) % 2 == 0);
+			struct irdma_qp z;
+
+			if (irdma_uk_post_recv(&a, &wrs[j], 1, &erra) != 1)
+				break;
+			TEST_CHECK_EQ(idx, (uint32_t)(k % wqes) << a.rq.shift);
+			ukf_qp_init(&z, &hw, &ukf_qp_default);
+			TEST_CHECK_EQ(irdma_uk_post_recv(&z, &wrs[j], 1, &errb), 1);
+			same = same_rq_wqe(a.rq.base + (size_t)idx * 32, z.rq.base,
+					   wrs[j].num_sge, pol) &&
+			       a.rq_wrid[idx >> a.rq.shift] == wrs[j].wr_id;
+			TEST_CHECK(same);
+			ukf_qp_fini(&z);
+			posted++;
+			k++;
+		}
+		TEST_CHECK_EQ(irdma_uk_post_recv(&b, wrs, n, &errb), posted);
+		TEST_CHECK_EQ(errb, erra);
+		TEST_CHECK_EQ(erra, posted < n ? -ENOMEM : 0);
+		same = same && memcmp(a.rq.base, b.rq.base, wqes * wqe_size) == 0 &&
+		       memcmp(a.rq_wrid, b.rq_wrid, sizeof(*a.rq_wrid) * wqes) == 0 &&
+		       a.rq.head == b.rq.head && a.rq.polarity == b.rq.polarity;
+		TEST_CHECK(same);
+		/* the device takes them at times, so that some bursts meet a full ring */
+		if (rnd(&s) % 3 != 0 || posted < n)
+			a.rq.tail = b.rq.tail = a.rq.head;
+	}
+	TEST_CHECK(k >= 6ull * wqes);
+	ukf_qp_fini(&a);
+	ukf_qp_fini(&b);
+}
+
+/*
  * Lengths at the 31-bit fields' limit: a send WR whose SGEs add up to more than 2^31 - 1 bytes,
  * or a receive SGE longer than that, is refused with nothing written (the fields would cut
  * it); 2^31 - 1 itself is posted whole.
@@ -1300,6 +1385,7 @@ main(void)
 	TEST_RUN(test_single_vs_burst);
 	TEST_RUN(test_fast_equals_general);
 	TEST_RUN(test_recv);
+	TEST_RUN(test_recv_positions);
 	TEST_RUN(test_lengths_at_the_limit);
 	return test_done();
 }
