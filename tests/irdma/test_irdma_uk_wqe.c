@@ -328,21 +328,26 @@ check_inline(const struct irdma_qp *qp, uint32_t idx, const uint8_t *data, uint3
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].wr_len, len);
 }
 
-/* Inline WRITE and SEND at every length boundary; 102 and beyond the cap refused. */
+/*
+ * Inline WRITE and SEND of every length 0..101 (every tail of quantum 0 and of the later
+ * quanta), at index 0 (the general path) and at index 1 behind a NOP (the single-WR fast
+ * path); 102 and beyond the cap refused.
+ */
 static void
 test_inline(void)
 {
-	static const uint32_t lens[] = { 0, 1, 8, 9, 39, 40, 70, 71, 101 };
+	const struct rdmadev_send_wr nop = { .wr_id = 0xabc, .opcode = RDMADEV_WR_NOP };
 	struct irdma_qp qp;
 	uint8_t data[128];
-	uint32_t i, o;
+	uint32_t i, o, at;
 	int err;
 
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (uint8_t)(i * 7 + 3);
-	for (o = 0; o < 2; o++) {
-		for (i = 0; i < RTE_DIM(lens); i++) {
-			struct rdmadev_sge s = { .addr = (uintptr_t)data, .length = lens[i] };
+	for (o = 0; o < 2; o++)
+	for (at = 0; at < 2; at++) {
+		for (i = 0; i <= 101; i++) {	/* gen2's inline maximum (§1.6) */
+			struct rdmadev_sge s = { .addr = (uintptr_t)data, .length = i };
 			struct rdmadev_send_wr wr = {
 				.wr_id = i, .sg_list = &s, .num_sge = 1,
 				.opcode = o ? RDMADEV_WR_SEND : RDMADEV_WR_RDMA_WRITE,
@@ -351,13 +356,15 @@ test_inline(void)
 			};
 
 			ukf_qp_init(&qp, &hw, &ukf_qp_default);
+			if (at != 0)
+				TEST_CHECK_EQ(post(&qp, &nop, 1, &err), 1);
 			TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
 			TEST_CHECK_EQ(err, 0);
-			check_inline(&qp, 0, data, lens[i], 1);
-			TEST_CHECK_EQ(GETF(hdr(&qp, 0), F_OPCODE), o ? 0x03 : 0x00);
-			TEST_CHECK_EQ(le64_at(wqe(&qp, 0), 0), 0);
-			TEST_CHECK_EQ(le64_at(wqe(&qp, 0), 16), o ? 0 : 0x7000);
-			TEST_CHECK_EQ(qp.sq.head, inline_quanta(lens[i]));
+			check_inline(&qp, at, data, i, 1);
+			TEST_CHECK_EQ(GETF(hdr(&qp, at), F_OPCODE), o ? 0x03 : 0x00);
+			TEST_CHECK_EQ(le64_at(wqe(&qp, at), 0), 0);
+			TEST_CHECK_EQ(le64_at(wqe(&qp, at), 16), o ? 0 : 0x7000);
+			TEST_CHECK_EQ(qp.sq.head, at + inline_quanta(i));
 			ukf_qp_fini(&qp);
 		}
 	}

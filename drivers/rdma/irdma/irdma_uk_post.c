@@ -166,9 +166,14 @@ irdma_uk_copy_small(uint8_t *dst, const uint8_t *src, uint32_t n)
 	} else if (n >= 4) {
 		memcpy(dst, src, 4);
 		memcpy(dst + n - 4, src + n - 4, 4);
-	} else {
-		for (; n != 0; n--)
-			*dst++ = *src++;
+	} else if (n != 0) {
+		/*
+		 * 1..3 bytes: the first, then the last two (overlapping for 2). A byte loop
+		 * here became a variable-length rep movsb in the general path.
+		 */
+		dst[0] = src[0];
+		if (n > 1)
+			memcpy(dst + n - 2, src + n - 2, 2);
 	}
 }
 
