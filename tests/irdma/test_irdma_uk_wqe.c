@@ -1238,8 +1238,9 @@ same_rq_wqe(const uint8_t *wa, const uint8_t *wz, uint32_t n, uint32_t pol)
 
 	for (off = 0; off < len; off += 8) {
 		uint64_t a = le64_at(wa, off), z = le64_at(wz, off);
+		uint64_t want = (z & valid) ? (uint64_t)pol << 63 : 0;
 
-		if ((a & ~valid) != (z & ~valid) || (a & valid) != ((z & valid) ? (uint64_t)pol << 63 : 0))
+		if ((a & ~valid) != (z & ~valid) || (a & valid) != want)
 			return false;
 	}
 	return true;

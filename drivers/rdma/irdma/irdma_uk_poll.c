@@ -299,6 +299,13 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 		    ((__atomic_load_n(&qp->sq.head, __ATOMIC_ACQUIRE) - qp->sq.tail) & mask))
 			return 0;
 		irdma_uk_wc(wc, t->wr_id, RDMADEV_WC_SUCCESS, t->opcode, t->wr_len, qp->qp_id);
+		/*
+		 * A bind or a LOCAL_INV that failed changed no window; before the tail passes
+		 * the WQE (a poster may reuse its slot and tracking entry from then on).
+		 */
+		if (IRDMA_GET(CQE_ERROR, qw3) && (t->opcode == RDMADEV_WC_BIND_MW ||
+						  t->opcode == RDMADEV_WC_LOCAL_INV))
+			irdma_uk_mw_undo(qp, idx);
 		__atomic_store_n(&qp->sq.tail, t->next, __ATOMIC_RELEASE);
 	} else {
 		mask = qp->rq.quanta - 1;
@@ -314,10 +321,6 @@ irdma_uk_cqe_slow(const struct irdma_cq_ring *r, const struct irdma_uk_pos *pos,
 	if (IRDMA_GET(CQE_ERROR, qw3)) {
 		wc->status = irdma_uk_err_status(major, minor);
 		wc->vendor_err = irdma_cqe_vendor_err(major, minor);
-		/* a bind or a LOCAL_INV that failed changed no window */
-		if (sq && (wc->opcode == RDMADEV_WC_BIND_MW ||
-			   wc->opcode == RDMADEV_WC_LOCAL_INV))
-			irdma_uk_mw_undo(qp, idx);
 	}
 	return 1;
 }
