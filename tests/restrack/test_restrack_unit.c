@@ -278,7 +278,9 @@ static bool
 reader_start(struct reader *r, struct restrack_root *root, enum restrack_type type, uint32_t id,
 	     struct restrack_entry *e, unsigned int hold_ms)
 {
-	*r = (struct reader){ .root = root, .type = type, .id = id, .entry = e, .hold_ms = hold_ms };
+	*r = (struct reader){
+		.root = root, .type = type, .id = id, .entry = e, .hold_ms = hold_ms,
+	};
 	atomic_init(&r->got, 0);
 	atomic_init(&r->putting, 0);
 	atomic_init(&r->release, 0);
