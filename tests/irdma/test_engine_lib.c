@@ -681,6 +681,15 @@ sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op)
 	return ok;
 }
 
+bool
+tsend_done(struct tqp *p, struct tdev *other, const struct twr *wr, uint8_t op)
+{
+	uint32_t idx = tpost_send(p, wr);
+
+	tring(p);
+	return sq_done(p, other, idx, op);
+}
+
 /* Wait for the RQ CQE of @p p. */
 bool
 rq_done(struct tqp *p, struct tdev *other, struct tcqe *e)

@@ -207,6 +207,8 @@ uint64_t xrand(uint64_t *s);
 void check_sq_cqe(const struct tcqe *e, const struct tqp *p, uint32_t idx, uint8_t op);
 /* Wait for the SQ CQE of @p p and check it; false when none came. */
 bool sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op);
+/* Post @p wr on @p p, ring, and sq_done() for it with opcode @p op. */
+bool tsend_done(struct tqp *p, struct tdev *other, const struct twr *wr, uint8_t op);
 /* Wait for the RQ CQE of @p p and check it is a success of @p p. */
 bool rq_done(struct tqp *p, struct tdev *other, struct tcqe *e);
 /* A pair of connected RC QPs on one device (@p c NULL: tconn_default()). */
