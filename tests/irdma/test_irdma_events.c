@@ -475,20 +475,6 @@ other_cb(int16_t dev_id, const struct rdmadev_event *ev, void *arg)
 	__atomic_fetch_add((uint32_t *)arg, 1, __ATOMIC_RELEASE);
 }
 
-/* Wait (bounded) until *n reaches @p want; the interrupt thread delivers. */
-static bool
-wait_count(const uint32_t *n, uint32_t want)
-{
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * WAIT_MS / 1000;
-
-	while (__atomic_load_n(n, __ATOMIC_ACQUIRE) < want) {
-		if (rte_get_timer_cycles() > end)
-			return false;
-		sched_yield();
-	}
-	return true;
-}
-
 static void
 test_callbacks(void)
 {
@@ -516,8 +502,8 @@ test_callbacks(void)
 		/* Delivered by the EAL interrupt thread, nobody polls. */
 		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
-		TEST_CHECK(wait_count(&s.n, 1));
-		TEST_CHECK(wait_count(&other, 1));
+		TEST_CHECK(test_wait_count(&s.n, 1, WAIT_MS));
+		TEST_CHECK(test_wait_count(&other, 1, WAIT_MS));
 		TEST_CHECK_EQ(s.dev_id, id);
 		TEST_CHECK_EQ(s.last.type, RDMADEV_EVENT_QP_FATAL);
 		TEST_CHECK(s.last.qp == qp);
@@ -531,14 +517,14 @@ test_callbacks(void)
 		/* The interrupt was re-armed: a second AE arrives the same way. */
 		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
 						    rdmadev_qp_num(qp)), 0);
-		TEST_CHECK(wait_count(&s.n, 2));
+		TEST_CHECK(test_wait_count(&s.n, 2, WAIT_MS));
 		TEST_CHECK_EQ(s.last.type, RDMADEV_EVENT_COMM_EST);
 		/* A callback cannot unregister itself (it would wait for itself). */
 		s.try_unregister = true;
 		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll(id, NULL, 0), 0);
-		TEST_CHECK(wait_count(&s.n, 3));
+		TEST_CHECK(test_wait_count(&s.n, 3, WAIT_MS));
 		TEST_CHECK_EQ(s.unregister_rc, -EDEADLK);
 		s.try_unregister = false;
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
