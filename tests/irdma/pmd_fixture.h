@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef PMD_FIXTURE_H
+#define PMD_FIXTURE_H
+
+/*
+ * The start and the end the PMD tests on the device model share (test_irdma_qp.c, _cq.c,
+ * _events.c, _ah.c, _cntr.c, _port.c, _mr.c, test_irdma_cqp_conformance.c): a device opened,
+ * configured with one completion vector and started, with a context and a PD; and its
+ * teardown, which checks that the model saw every DMA mapping unmapped and no DMA fault.
+ * Header only: these programs link no helper library.
+ */
+
+#include <string.h>
+
+#include <rdmadev.h>
+#include <rdmadev_driver.h>
+
+#include "irdma_dev.h"
+#include "irdma_model.h"
+#include "test.h"
+
+/*
+ * Open @p devargs into @p id (negative when refused), configure and start it, allocate a
+ * context into @p ctx and a PD into @p pd (each NULL when it could not be had). 0 when all
+ * are there.
+ */
+static inline int
+pmd_dev_up(const char *devargs, int *id, struct rdmadev_ctx **ctx, struct rdmadev_pd **pd)
+{
+	static const struct rdmadev_conf one_vector = { .nb_comp_vectors = 1 };
+
+	*ctx = NULL;
+	*pd = NULL;
+	*id = rdmadev_open(devargs);
+	TEST_CHECK(*id >= 0);
+	if (*id < 0)
+		return -1;
+	TEST_CHECK_EQ(rdmadev_configure((int16_t)*id, &one_vector), 0);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)*id), 0);
+	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)*id, ctx), 0);
+	if (*ctx != NULL)
+		TEST_CHECK_EQ(rdmadev_pd_alloc(*ctx, pd), 0);
+	return *pd != NULL ? 0 : -1;
+}
+
+/*
+ * Free @p pd and @p ctx (those not NULL), stop and close device @p id (nothing when @p id is
+ * negative): the model's statistics before the close, into @p st, show every DMA mapping
+ * unmapped and no DMA fault.
+ */
+static inline void
+pmd_dev_down(int id, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
+	     struct irdma_model_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (id < 0)
+		return;
+	if (pd != NULL)
+		TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
+	if (ctx != NULL)
+		TEST_CHECK_EQ(rdmadev_ctx_free(ctx), 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(irdma_dev_hw(rdmadev_get((int16_t)id)), st), 0);
+	TEST_CHECK_EQ(st->dma_maps, st->dma_unmaps);
+	TEST_CHECK_EQ(st->dma_faults, 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+#endif /* PMD_FIXTURE_H */
