@@ -24,13 +24,12 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
 #define IRDMA_TEST_MODE "inline"
 #endif
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* HW QP states and types (fact sheet §5.3 / §5.4), independent of base/. */
 enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_SQD = 3, HW_RTR = 4, HW_ERROR = 6 };
@@ -92,19 +91,12 @@ env_up(struct env *e)
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
+		       &e->ctx, &e->pd) != 0)
 		return -1;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->scq), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->rcq), 0);
-	return e->pd != NULL && e->scq != NULL && e->rcq != NULL ? 0 : -1;
+	return e->scq != NULL && e->rcq != NULL ? 0 : -1;
 }
 
 static void
@@ -119,16 +111,7 @@ env_down(struct env *e)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->rcq), 0);
 	if (e->scq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->scq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
