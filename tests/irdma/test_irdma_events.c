@@ -27,6 +27,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -51,8 +52,6 @@ enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_RTR = 4, HW_ERROR = 6 };
 /* Bound of the waits for the interrupt thread (a liveness bound, not a timing check). */
 #define WAIT_MS 10000u
 
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
-
 struct env {
 	int id;
 	struct rdmadev_ctx *ctx;
@@ -72,18 +71,11 @@ env_up(struct env *e)
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
+		       &e->ctx, &e->pd) != 0)
 		return -1;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->pd != NULL && e->cq != NULL ? 0 : -1;
+	return e->cq != NULL ? 0 : -1;
 }
 
 static void
@@ -98,16 +90,7 @@ env_down(struct env *e)
 	}
 	if (e->cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
