@@ -31,6 +31,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -45,8 +46,6 @@
 #define OP_CREATE_QP	0x00
 #define CQE_BYTES	32u
 #define PAGE		4096u
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 static struct irdma_hw *
 hw_of(int id)
@@ -96,16 +95,7 @@ static int
 env_up(struct env *e, const char *devargs)
 {
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open(devargs);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
-	return e->pd != NULL ? 0 : -1;
+	return pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd);
 }
 
 static void
@@ -118,16 +108,7 @@ env_down(struct env *e)
 		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
 		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_CQ, NULL), 0);
 	}
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
