@@ -34,6 +34,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -41,8 +42,6 @@
 #endif
 
 #define DEVARGS_TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* Opcodes (fact sheet §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_STATS = 0x2d, OP_GATHER_STATS = 0x2e };
@@ -142,21 +141,13 @@ env_up(struct env *e, const char *devargs)
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open(devargs);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd) != 0)
 		return -1;
 	e->dev = rdmadev_get((int16_t)e->id);
 	e->hw = irdma_dev_hw(e->dev);
 	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->pd != NULL && e->cq != NULL && e->hw != NULL ? 0 : -1;
+	return e->cq != NULL && e->hw != NULL ? 0 : -1;
 }
 
 static unsigned int
@@ -178,16 +169,7 @@ env_down(struct env *e)
 	TEST_CHECK_EQ(live(e, RESTRACK_DMAH), 0);
 	if (e->cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(e->hw, &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 }
 
 static struct rdmadev_qp *
