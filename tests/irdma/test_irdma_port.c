@@ -24,6 +24,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -34,8 +35,6 @@
 
 /* Opcode of CREATE_ADDR_HANDLE (fact sheet §5.2). */
 #define OP_CREATE_AH 0x1c
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* Bits hi..lo of the little-endian qword at byte @p off of @p p. */
 static uint64_t
@@ -227,20 +226,12 @@ env_up(struct env *e)
 	struct rdmadev_qp_init_attr qa;
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,ip=192.168.7.9;2001:db8::5,mac=02:11:22:33:44:55"
-			     TAIL);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,ip=192.168.7.9;2001:db8::5,mac=02:11:22:33:44:55" TAIL,
+		       &e->id, &e->ctx, &e->pd) != 0)
 		return -1;
 	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	if (e->pd == NULL || e->cq == NULL)
+	if (e->cq == NULL)
 		return -1;
 	memset(&qa, 0, sizeof(qa));
 	qa.pd = e->pd;
@@ -269,15 +260,9 @@ env_down(struct env *e)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
 	if (e->pd != NULL)
 		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_PD, NULL), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(e->hw, &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, NULL, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
