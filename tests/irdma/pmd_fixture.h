@@ -12,6 +12,8 @@
  * Header only: these programs link no helper library.
  */
 
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <rdmadev.h>
@@ -66,6 +68,43 @@ pmd_dev_down(int id, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	TEST_CHECK_EQ(st->dma_maps, st->dma_unmaps);
 	TEST_CHECK_EQ(st->dma_faults, 0);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+/*
+ * An RC or UD QP of @p type on @p pd with @p cq for sends and receives, @p depth WRs of one
+ * SGE each way (NULL when it could not be created).
+ */
+static inline struct rdmadev_qp *
+pmd_qp_create(struct rdmadev_pd *pd, struct rdmadev_cq *cq, enum rdmadev_qp_type type,
+	      uint32_t depth)
+{
+	struct rdmadev_qp_init_attr a = {
+		.pd = pd, .send_cq = cq, .recv_cq = cq, .qp_type = type,
+		.cap = { .max_send_wr = depth, .max_recv_wr = depth, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct rdmadev_qp *qp = NULL;
+
+	TEST_CHECK_EQ(rdmadev_qp_create(&a, &qp), 0);
+	return qp;
+}
+
+/*
+ * Bits @p hi .. @p lo of the little-endian qword at byte @p off of @p p: the tests' decoder
+ * of contexts and WQEs at the fact sheet's positions, independent of base/.
+ */
+static inline uint64_t
+pmd_le_bits(const uint8_t *p, size_t off, unsigned int hi, unsigned int lo)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[off + i] << (8 * i);
+	v >>= lo;
+	if (hi - lo < 63)
+		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
+	return v;
 }
 
 #endif /* PMD_FIXTURE_H */
