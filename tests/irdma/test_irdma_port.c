@@ -36,21 +36,6 @@
 /* Opcode of CREATE_ADDR_HANDLE (fact sheet §5.2). */
 #define OP_CREATE_AH 0x1c
 
-/* Bits hi..lo of the little-endian qword at byte @p off of @p p. */
-static uint64_t
-le_bits(const uint8_t *p, unsigned int off, unsigned int hi, unsigned int lo)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[off + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
-}
-
 /* An IPv4-mapped GID of a.b.c.d. */
 static void
 gid4(uint8_t g[16], uint8_t a, uint8_t b, uint8_t c, uint8_t d)
@@ -223,7 +208,6 @@ static int
 env_up(struct env *e)
 {
 	const struct rdmadev_cq_attr cqa = { .cqe = 32, .comp_vector = 0 };
-	struct rdmadev_qp_init_attr qa;
 
 	memset(e, 0, sizeof(*e));
 	if (pmd_dev_up("irdma_model0,ip=192.168.7.9;2001:db8::5,mac=02:11:22:33:44:55" TAIL,
@@ -233,16 +217,7 @@ env_up(struct env *e)
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
 	if (e->cq == NULL)
 		return -1;
-	memset(&qa, 0, sizeof(qa));
-	qa.pd = e->pd;
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 8;
-	qa.cap.max_recv_wr = 8;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&qa, &e->qp), 0);
+	e->qp = pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 8);
 	return e->qp != NULL ? 0 : -1;
 }
 
@@ -317,7 +292,7 @@ test_qp_source(void)
 		goto out;
 	c = (const uint8_t *)((const struct irdma_qp *)e.qp->obj.fp.drv)->hctx.va + 256;
 	/* The local MAC is in the context from creation on. */
-	TEST_CHECK_EQ(le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 	TEST_CHECK_EQ(to_init(e.qp), 0);
 	/* Refusals: index beyond the table, families that differ; the QP stays in INIT. */
 	gid4(dg, 192, 168, 7, 1);
@@ -329,24 +304,24 @@ test_qp_source(void)
 	/* IPv4: LOCAL_IPADDR3 only, IPV4 set. */
 	gid4(dg, 192, 168, 7, 1);
 	TEST_CHECK_EQ(to_rtr(e.qp, dg, 0), 0);
-	TEST_CHECK_EQ(le_bits(c, 0, 3, 3), 1);
-	TEST_CHECK_EQ(le_bits(c, 184, 31, 0), 0xc0a80709);
-	TEST_CHECK_EQ(le_bits(c, 184, 63, 32), 0);
-	TEST_CHECK_EQ(le_bits(c, 192, 63, 0), 0);
-	TEST_CHECK_EQ(le_bits(c, 32, 31, 0), 0xc0a80701);	/* destination, for contrast */
-	TEST_CHECK_EQ(le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 1);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 31, 0), 0xc0a80709);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 63, 32), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 192, 63, 0), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 32, 31, 0), 0xc0a80701);	/* destination, for contrast */
+	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 	/* IPv6 after RESET: all four words, IPV4 clear. */
 	memset(&a, 0, sizeof(a));
 	TEST_CHECK_EQ(modify(e.qp, RDMADEV_QPS_RESET, &a, 0), 0);
 	TEST_CHECK_EQ(to_init(e.qp), 0);
 	gid6(dg, 9);
 	TEST_CHECK_EQ(to_rtr(e.qp, dg, 1), 0);
-	TEST_CHECK_EQ(le_bits(c, 0, 3, 3), 0);
-	TEST_CHECK_EQ(le_bits(c, 192, 63, 32), 0x20010db8);
-	TEST_CHECK_EQ(le_bits(c, 192, 31, 0), 0);
-	TEST_CHECK_EQ(le_bits(c, 184, 63, 32), 0);
-	TEST_CHECK_EQ(le_bits(c, 184, 31, 0), 5);
-	TEST_CHECK_EQ(le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 192, 63, 32), 0x20010db8);
+	TEST_CHECK_EQ(pmd_le_bits(c, 192, 31, 0), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 63, 32), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 31, 0), 5);
+	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 out:
 	env_down(&e);
 }
@@ -381,8 +356,8 @@ test_ah_source(void)
 		TEST_CHECK_EQ(in.src[0] | in.src[1] | in.src[2], 0);
 		/* The WQE bytes: source word 3 at qword 6 bits 31:0. */
 		TEST_CHECK_EQ(irdma_model_cqp_capture(e.hw, 0, wqe), OP_CREATE_AH);
-		TEST_CHECK_EQ(le_bits(wqe, 48, 31, 0), 0xc0a80709);
-		TEST_CHECK_EQ(le_bits(wqe, 56, 63, 0), 0);
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 48, 31, 0), 0xc0a80709);
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 56, 63, 0), 0);
 	}
 	gid6(av.dgid, 9);
 	av.sgid_index = 1;
@@ -394,8 +369,8 @@ test_ah_source(void)
 		TEST_CHECK_EQ(in.src[2], 0);
 		TEST_CHECK_EQ(in.src[3], 5);
 		TEST_CHECK_EQ(irdma_model_cqp_capture(e.hw, 0, wqe), OP_CREATE_AH);
-		TEST_CHECK_EQ(le_bits(wqe, 56, 63, 32), 0x20010db8);	/* word 0 */
-		TEST_CHECK_EQ(le_bits(wqe, 48, 31, 0), 5);		/* word 3 */
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 56, 63, 32), 0x20010db8);	/* word 0 */
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 48, 31, 0), 5);		/* word 3 */
 	}
 out:
 	if (a4 != NULL)
