@@ -57,15 +57,7 @@ hw_of(int id)
 static uint64_t
 wqe_bits(const uint8_t *w, unsigned int qw, unsigned int hi, unsigned int lo)
 {
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)w[qw * 8 + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
+	return pmd_le_bits(w, (size_t)qw * 8, hi, lo);
 }
 
 /* The newest CQP WQE the model fetched whose opcode is @p op. */
