@@ -242,14 +242,8 @@ static uint64_t
 ctx_bits(const struct rdmadev_qp *qp, unsigned int off, unsigned int hi, unsigned int lo)
 {
 	const struct irdma_qp *q = qp->obj.fp.drv;
-	const uint8_t *ctx = (const uint8_t *)q->hctx.va + 256;
-	uint64_t v = 0;
-	unsigned int i;
 
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)ctx[off + i] << (8 * i);
-	v >>= lo;
-	return v & ((UINT64_C(1) << (hi - lo + 1)) - 1);
+	return pmd_le_bits((const uint8_t *)q->hctx.va + 256, off, hi, lo);
 }
 
 /* Overwrite ARPIDX (byte 48, bits 63:48) of the QP's host context. */
@@ -276,20 +270,9 @@ refused(const struct env *e, unsigned int op)
 static struct rdmadev_qp *
 rc_to_init(struct env *e)
 {
-	struct rdmadev_qp_init_attr ia;
+	struct rdmadev_qp *qp = pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 8);
 	struct rdmadev_qp_attr a;
-	struct rdmadev_qp *qp = NULL;
 
-	memset(&ia, 0, sizeof(ia));
-	ia.pd = e->pd;
-	ia.send_cq = e->cq;
-	ia.recv_cq = e->cq;
-	ia.qp_type = RDMADEV_QPT_RC;
-	ia.cap.max_send_wr = 8;
-	ia.cap.max_recv_wr = 8;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	if (qp == NULL)
 		return NULL;
 	memset(&a, 0, sizeof(a));
