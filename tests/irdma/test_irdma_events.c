@@ -97,20 +97,7 @@ env_down(struct env *e)
 static struct rdmadev_qp *
 qp_new(const struct env *e, enum rdmadev_qp_type type)
 {
-	struct rdmadev_qp_init_attr a;
-	struct rdmadev_qp *qp = NULL;
-
-	memset(&a, 0, sizeof(a));
-	a.pd = e->pd;
-	a.send_cq = e->cq;
-	a.recv_cq = e->cq;
-	a.qp_type = type;
-	a.cap.max_send_wr = 16;
-	a.cap.max_recv_wr = 16;
-	a.cap.max_send_sge = 1;
-	a.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&a, &qp), 0);
-	return qp;
+	return pmd_qp_create(e->pd, e->cq, type, 16);
 }
 
 /* RESET -> INIT -> RTR -> RTS with the attributes each step requires. */
