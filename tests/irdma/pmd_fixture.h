@@ -5,11 +5,12 @@
 #define PMD_FIXTURE_H
 
 /*
- * The start and the end the PMD tests on the device model share (test_irdma_qp.c, _cq.c,
- * _events.c, _ah.c, _cntr.c, _port.c, _mr.c, test_irdma_cqp_conformance.c): a device opened,
- * configured with one completion vector and started, with a context and a PD; and its
- * teardown, which checks that the model saw every DMA mapping unmapped and no DMA fault.
- * Header only: these programs link no helper library.
+ * What the PMD tests on the device model share (test_irdma_qp.c, _cq.c, _events.c, _ah.c,
+ * _cntr.c, _port.c, _mr.c, _dump.c, test_irdma_cqp_conformance.c): a device opened,
+ * configured with one completion vector and started, with a context and a PD; its teardown,
+ * which checks that the model saw every DMA mapping unmapped and no DMA fault; a small QP;
+ * a little-endian bit decoder for contexts and WQEs. Header only: these programs link no
+ * helper library.
  */
 
 #include <stddef.h>
