@@ -9,14 +9,15 @@
  * _cntr.c, _port.c, _mr.c, _dump.c, test_irdma_cqp_conformance.c): a device opened,
  * configured with one completion vector and started, with a context and a PD; its teardown,
  * which checks that the model saw every DMA mapping unmapped and no DMA fault; a small QP;
- * a little-endian bit decoder for contexts and WQEs. Header only: these programs link no
- * helper library.
+ * a little-endian bit decoder for contexts and WQEs; the DMA hook of external memory (also
+ * test_model_engine.c's). Header only: these programs link no helper library.
  */
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include <pbl.h>
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
 
@@ -106,6 +107,25 @@ pmd_le_bits(const uint8_t *p, size_t off, unsigned int hi, unsigned int lo)
 	if (hi - lo < 63)
 		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
 	return v;
+}
+
+static inline int
+pmd_hook_map(void *hw, void *va, rte_iova_t iova, size_t len)
+{
+	return irdma_hw_dma_map(hw, va, iova, len);
+}
+
+static inline int
+pmd_hook_unmap(void *hw, void *va, rte_iova_t iova, size_t len)
+{
+	return irdma_hw_dma_unmap(hw, va, iova, len);
+}
+
+/* The DMA hook of a test's external memory: mapped in the model's IOMMU view of @p hw. */
+static inline struct pbl_dma_hook
+pmd_dma_hook(struct irdma_hw *hw)
+{
+	return (struct pbl_dma_hook){ .map = pmd_hook_map, .unmap = pmd_hook_unmap, .ctx = hw };
 }
 
 #endif /* PMD_FIXTURE_H */
