@@ -669,18 +669,6 @@ out:
 }
 
 /* MRs: REG_MR at levels 0, 1, 2; ALLOC_STAG; DEALLOC_STAG. */
-static int
-hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_map(ctx, va, iova, len);
-}
-
-static int
-hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_unmap(ctx, va, iova, len);
-}
-
 static uint32_t
 rights_of(uint32_t acc)
 {
@@ -784,7 +772,7 @@ test_mr(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	/* Level 0: IOVA-contiguous pages; remote rights set REMACCENABLED. */
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 16, PG4K, TPBL_ASCENDING, 0, &hook), 0);
 	if (x.va != NULL) {
