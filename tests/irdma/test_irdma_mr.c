@@ -75,19 +75,6 @@ env_down(struct env *e)
 	TEST_CHECK_EQ(st.dma_map_refused, 0);
 }
 
-/* DMA hook of the test's external memory: the model's IOMMU view. */
-static int
-hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_map(ctx, va, iova, len);
-}
-
-static int
-hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_unmap(ctx, va, iova, len);
-}
-
 /* Independent answer for a VA: EAL's, or the external region's table. */
 static rte_iova_t
 expect_iova(const struct tpbl_ext *x, const uint8_t *va)
@@ -263,7 +250,7 @@ test_mr_ext_levels(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 64, PG4K, TPBL_ASCENDING, 0, &hook), 0);
 	if (x.va != NULL) {
 		mr = reg_check(&e, &x, x.va + 123, 64 * PG4K - 500, 0, &info);
@@ -314,7 +301,7 @@ test_mr_level2(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 2048, PG4K, TPBL_DESCENDING, 0, &hook), 0);
 	if (x.va == NULL) {
 		env_down(&e);
@@ -408,7 +395,7 @@ test_mr_faults(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 100, PG4K, TPBL_DESCENDING, 0, &hook), 0);
 	if (x.va == NULL) {
 		env_down(&e);
