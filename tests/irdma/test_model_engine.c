@@ -18,6 +18,7 @@
 
 #include <rte_eal.h>
 
+#include "pmd_fixture.h"
 #include "test.h"
 #include "test_engine_lib.h"
 #include "test_pbl_common.h"
@@ -528,19 +529,6 @@ out:
 	tdev_close(&t);
 }
 
-/* DMA hooks for the external memory of the MR-level test: the model's IOMMU view. */
-static int
-hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_map(ctx, va, iova, len);
-}
-
-static int
-hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_unmap(ctx, va, iova, len);
-}
-
 /* SEND from, WRITE into and READ into an MR over @p x; its level must be @p level. */
 static void
 level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struct tpbl_ext *x,
@@ -624,7 +612,7 @@ test_mr_levels(void)
 		tdev_close(&t);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = t.hw };
+	hook = pmd_dma_hook(t.hw);
 	tmr_reg(&t, NULL, &m, 65536, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;
