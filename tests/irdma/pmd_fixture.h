@@ -25,6 +25,13 @@
 #include "irdma_model.h"
 #include "test.h"
 
+/* The device model behind rdmadev device @p id. */
+static inline struct irdma_hw *
+pmd_hw(int id)
+{
+	return irdma_dev_hw(rdmadev_get((int16_t)id));
+}
+
 /*
  * Open @p devargs into @p id (negative when refused), configure and start it, allocate a
  * context into @p ctx and a PD into @p pd (each NULL when it could not be had). 0 when all
@@ -66,7 +73,7 @@ pmd_dev_down(int id, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	if (ctx != NULL)
 		TEST_CHECK_EQ(rdmadev_ctx_free(ctx), 0);
 	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
-	TEST_CHECK_EQ(irdma_model_stats_get(irdma_dev_hw(rdmadev_get((int16_t)id)), st), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), st), 0);
 	TEST_CHECK_EQ(st->dma_maps, st->dma_unmaps);
 	TEST_CHECK_EQ(st->dma_faults, 0);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
