@@ -45,12 +45,6 @@ struct env {
 	struct rdmadev_cq *rcq;
 };
 
-static struct irdma_hw *
-hw_of(int id)
-{
-	return irdma_dev_hw(rdmadev_get((int16_t)id));
-}
-
 /* The host context the driver built for @p qp (Q2 at +0, context at +256). */
 static const uint8_t *
 ctx_of(const struct rdmadev_qp *qp)
@@ -134,7 +128,7 @@ check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
 	TEST_CHECK(qpn >= 3 && qpn < 64);
 	TEST_CHECK_EQ(qp->init.cap.max_send_wr, (sq_quanta - 258) >> 1);
 	TEST_CHECK_EQ(qp->init.cap.max_recv_wr, (rq_quanta - 1) >> 1);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e->id), qpn, &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), qpn, &in), 0);
 	TEST_CHECK_EQ(in.type, type);
 	TEST_CHECK_EQ(in.state, HW_INVALID);
 	TEST_CHECK_EQ(in.pbl_level, 0);
@@ -175,7 +169,7 @@ static void
 qp_info(const struct env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
 {
 	memset(in, 0, sizeof(*in));
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e->id), rdmadev_qp_num(qp), in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), rdmadev_qp_num(qp), in), 0);
 }
 
 static void
@@ -287,7 +281,7 @@ test_rc(void)
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_ERR);
 
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), qpn, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), -ENOENT);
 	env_down(&e);
 }
 
@@ -368,7 +362,7 @@ test_faults(void)
 	dev = rdmadev_get((int16_t)e.id);
 	ia = init_attr(&e, RDMADEV_QPT_RC);
 	/* CREATE_QP refused: error, nothing tracked, the CQs are free again. */
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_CREATE_QP, 1, MAJ_ERROR, 1), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_CREATE_QP, 1, MAJ_ERROR, 1), 0);
 	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), -EIO);
 	TEST_CHECK(qp == NULL);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
@@ -386,7 +380,7 @@ test_faults(void)
 	memset(&a, 0, sizeof(a));
 	a.port_num = 1;
 	a.qp_access_flags = RDMADEV_ACCESS_REMOTE_READ;
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_MODIFY_QP, 1, MAJ_ERROR, 1), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_MODIFY_QP, 1, MAJ_ERROR, 1), 0);
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_ACCESS_FLAGS), -EIO);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
@@ -399,7 +393,7 @@ test_faults(void)
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.rdok, 1);
 	/* FLUSH_WQES refused: ERR fails, the device is in ERROR; the retry flushes. */
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_FLUSH, 1, MAJ_ERROR, 1), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_FLUSH, 1, MAJ_ERROR, 1), 0);
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_ERR, 0), -EIO);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_INIT);
 	qp_info(&e, qp, &in);
@@ -410,16 +404,16 @@ test_faults(void)
 	TEST_CHECK_EQ(in.sq_flushes, 1);
 	TEST_CHECK_EQ(in.rq_flushes, 1);
 	/* DESTROY_QP refused: the QP stays alive and tracked (abort_del), then goes. */
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_DESTROY_QP, 1, MAJ_ERROR, 1),
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_DESTROY_QP, 1, MAJ_ERROR, 1),
 		      0);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), -EIO);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 1);
 	TEST_CHECK_EQ(rdmadev_qp_num(qp), qpn);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_ERR);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), qpn, &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), 0);
 	TEST_CHECK_EQ(rdmadev_cq_destroy(e.scq), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), qpn, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), -ENOENT);
 	env_down(&e);
 }
 
@@ -441,10 +435,10 @@ test_model_refusals(void)
 		env_down(&e);
 		return;
 	}
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), 0, &in), -ENOENT);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), 64, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 0, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 64, &in), -ENOENT);
 	TEST_CHECK_EQ(irdma_model_qp_get(NULL, 3, &in), -EINVAL);
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st0), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st0), 0);
 	/* The largest SQ: 13 SGEs -> shift 3, (4063 << 3) + 258 -> 32768 quanta, no CQP error. */
 	ia.cap.max_send_wr = 4063;
 	ia.cap.max_send_sge = 13;
@@ -457,7 +451,7 @@ test_model_refusals(void)
 			TEST_CHECK_EQ(rdmadev_qp_destroy(big), 0);
 		}
 	}
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st1), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st1), 0);
 	TEST_CHECK_EQ(st1.cqp_errors, st0.cqp_errors);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	env_down(&e);
