@@ -91,6 +91,15 @@ tdev_close(struct tdev *t)
 	t->id = -1;
 }
 
+bool
+tdev_up(struct tdev *t, const char *devargs)
+{
+	if (tdev_open(t, devargs) == 0)
+		return true;
+	tdev_close(t);
+	return false;
+}
+
 void
 tdev_service(struct tdev *a, struct tdev *b)
 {

@@ -168,6 +168,8 @@ struct tconn {
  */
 int tdev_open(struct tdev *t, const char *devargs);
 void tdev_close(struct tdev *t);
+/* tdev_open(); when it fails, tdev_close() what it opened. True when the device is up. */
+bool tdev_up(struct tdev *t, const char *devargs);
 void tdev_service(struct tdev *a, struct tdev *b);
 
 int tmr_reg(struct tdev *t, struct rdmadev_pd *pd, struct tmr *m, uint64_t len, uint32_t access);
