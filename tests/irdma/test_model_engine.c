@@ -38,10 +38,8 @@ test_rc_ops(void)
 	uint8_t inl[101];
 	struct irdma_model_mr_info mi;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:rcops")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:rcops")))
 		return;
-	}
 	tmr_reg(&t, NULL, &src, 65536, ACC_ALL);
 	tmr_reg(&t, NULL, &dst, 65536, ACC_ALL);
 	tmr_reg(&t, NULL, &inv, 4096, ACC_ALL);
@@ -245,10 +243,8 @@ test_rc_more_ops(void)
 	struct tsge sg, rs;
 	struct twr wr;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:moreops")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:moreops")))
 		return;
-	}
 	tmr_reg(&t, NULL, &src, 16384, ACC_ALL);
 	tmr_reg(&t, NULL, &dst, 16384, ACC_ALL);
 	tmr_reg(&t, NULL, &inv, 4096, ACC_ALL);
@@ -333,10 +329,8 @@ test_rc_ipv6(void)
 	struct twr wr;
 	uint64_t v6;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:v6")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:v6")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	tconn_default(&c);
 	c.ipv6 = true;
@@ -457,10 +451,8 @@ test_ud(void)
 	uint64_t mac = 0;
 	unsigned int i;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:ud")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:ud")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	tqp_create(&t, &a, RDMADEV_QPT_UD);
 	tqp_create(&t, &b, RDMADEV_QPT_UD);
@@ -607,11 +599,8 @@ test_mr_levels(void)
 	unsigned int n, i;
 
 	/* Default MR count: the level-2 setup registers up to 200 MRs. */
-	if (tdev_open(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv")
-	    != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv"))
 		return;
-	}
 	hook = pmd_dma_hook(t.hw);
 	tmr_reg(&t, NULL, &m, 65536, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
@@ -683,10 +672,8 @@ test_fast_reg(void)
 	uint32_t stag, i;
 	const uint64_t va = UINT64_C(0x10000000);
 
-	if (tdev_open(&t, DEVARGS(0, "loop:fr")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:fr")))
 		return;
-	}
 	tmr_reg(&t, NULL, &pool, 16 * 4096, ACC_ALL);
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(t.pd, 16, &fr), 0);
@@ -790,10 +777,8 @@ test_cq_arm(void)
 	struct twr wr;
 	uint64_t c0;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:arm")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:arm")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;
