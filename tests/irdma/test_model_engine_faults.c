@@ -308,10 +308,8 @@ test_fuzz_sq(void)
 	uint64_t seed = 0x1234567, ae0, err0;
 	unsigned int r, errors = 0, alive = 0;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:fuzz")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:fuzz")))
 		return;
-	}
 	/* [canary | target | canary], all DMA-mapped, only the middle registered. */
 	tmr_reg(&t, NULL, &big, 3 * FUZZ_CANARY, ACC_ALL);
 	tmr_reg(&t, NULL, &src, 65536, ACC_ALL);
