@@ -84,6 +84,17 @@ proto_of(uint8_t op, const struct rdmadev_sge *sge, const struct e2e_mr *r)
 	};
 }
 
+/* Template @p t of @p op with @p flags added on @p e's a: from ma (a 0-byte SGE) to mb. */
+static void
+tmpl_make(struct pair_env *e, uint8_t op, uint8_t flags, struct rdmadev_send_tmpl *t)
+{
+	struct rdmadev_sge psge = { 0, 0, e->ma.lkey };
+	struct rdmadev_send_wr proto = proto_of(op, &psge, &e->mb);
+
+	proto.flags |= flags;
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e->a.qp, &proto, t), 0);
+}
+
 /* Post all @p n WRs of @p v (retrying while the SQ is full). */
 static bool
 post_all(struct e2e_qp *p, const struct rdmadev_send_tmpl *t, const struct rdmadev_tmpl_wr *v,
@@ -208,17 +219,13 @@ test_send(void)
 	struct rdmadev_tmpl_wr v[BURST];
 	struct rdmadev_wc wc[BURST];
 	struct rdmadev_send_tmpl t;
-	struct rdmadev_send_wr proto;
-	struct rdmadev_sge psge, r;
+	struct rdmadev_sge r;
 	struct pair_env e;
 	unsigned int k, i;
 
 	if (!env_up(&e, MR_LEN, true))
 		goto out;
-	psge = (struct rdmadev_sge){ 0, 0, e.ma.lkey };
-	proto = proto_of(RDMADEV_WR_SEND, &psge, &e.mb);
-	proto.flags |= RDMADEV_SEND_SOLICITED;
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), 0);
+	tmpl_make(&e, RDMADEV_WR_SEND, RDMADEV_SEND_SOLICITED, &t);
 	e2e_fill(e.ma.buf, MR_LEN, 3);
 	for (k = 0; k < 4; k++) {
 		memset(e.mb.buf, 0, MR_LEN);
@@ -256,16 +263,13 @@ test_write_imm(void)
 	struct rdmadev_tmpl_wr v[BURST];
 	struct rdmadev_wc wc[BURST];
 	struct rdmadev_send_tmpl t;
-	struct rdmadev_send_wr proto;
-	struct rdmadev_sge psge, r;
+	struct rdmadev_sge r;
 	struct pair_env e;
 	unsigned int k, i;
 
 	if (!env_up(&e, MR_LEN, true))
 		goto out;
-	psge = (struct rdmadev_sge){ 0, 0, e.ma.lkey };
-	proto = proto_of(RDMADEV_WR_RDMA_WRITE_IMM, &psge, &e.mb);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), 0);
+	tmpl_make(&e, RDMADEV_WR_RDMA_WRITE_IMM, 0, &t);
 	r = (struct rdmadev_sge){ (uint64_t)(uintptr_t)e.mb.buf, 0, e.mb.lkey };
 	for (k = 0; k < 40; k++) {	/* 640 WRs of 2 quanta: 2.5 wraps of the SQ */
 		e2e_fill(e.ma.buf, BURST * 4096, k + 11);
