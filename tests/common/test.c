@@ -4,10 +4,12 @@
 #include "test.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 
 int test_case_failures;
@@ -47,6 +49,19 @@ test_sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+int
+test_wait_count(const uint32_t *n, uint32_t want, unsigned int ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
+
+	while (__atomic_load_n(n, __ATOMIC_ACQUIRE) < want) {
+		if (rte_get_timer_cycles() > end)
+			return 0;
+		sched_yield();
+	}
+	return 1;
 }
 
 void

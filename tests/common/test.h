@@ -53,6 +53,13 @@ void test_set_watchdog(unsigned int seconds);
 void test_sleep_ms(unsigned int ms);
 
 /*
+ * Wait until the counter *@p n (another thread's, read with acquire loads) reaches @p want,
+ * for @p ms milliseconds at the most (a liveness bound, not a timing check). Returns whether
+ * it did.
+ */
+int test_wait_count(const uint32_t *n, uint32_t want, unsigned int ms);
+
+/*
  * Initialise EAL for a test process: hugepages when the machine has them mounted and free
  * (and IRDMA_TEST_NO_HUGE is unset), --no-huge otherwise; a file prefix unique to the
  * process; no PCI scan. extra_args (NULL-terminated, may be NULL) are appended, then the

@@ -159,8 +159,8 @@ e2e_canary_ok(const struct e2e_mr *m)
 }
 
 int
-e2e_qp_create(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
-	      struct rdmadev_pd *pd)
+e2e_qp_create_cap(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
+		  struct rdmadev_pd *pd, const struct rdmadev_qp_cap *cap, struct rdmadev_srq *srq)
 {
 	struct rdmadev_qp_init_attr a;
 
@@ -169,18 +169,27 @@ e2e_qp_create(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
 	a.pd = pd != NULL ? pd : d->pd;
 	a.send_cq = d->scq.cq;
 	a.recv_cq = d->rcq.cq;
+	a.srq = srq;
 	a.qp_type = type;
-	a.cap.max_send_wr = 512;
-	a.cap.max_recv_wr = 512;
-	a.cap.max_send_sge = 13;
-	a.cap.max_recv_sge = 13;
-	a.cap.max_inline_data = 101;
+	a.cap = *cap;
 	TEST_CHECK_EQ(rdmadev_qp_create(&a, &p->qp), 0);
 	if (p->qp == NULL)
 		return -1;
 	p->dev = d;
 	p->qpn = rdmadev_qp_num(p->qp);
 	return 0;
+}
+
+int
+e2e_qp_create(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
+	      struct rdmadev_pd *pd)
+{
+	static const struct rdmadev_qp_cap deep = {
+		.max_send_wr = 512, .max_recv_wr = 512, .max_send_sge = 13, .max_recv_sge = 13,
+		.max_inline_data = 101,
+	};
+
+	return e2e_qp_create_cap(d, p, type, pd, &deep, NULL);
 }
 
 void

@@ -107,6 +107,11 @@ bool e2e_canary_ok(const struct e2e_mr *m);
 /* An RC or UD QP with deep queues, 13 SGEs and 101 inline bytes, on @p d's CQs and PD. */
 int e2e_qp_create(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
 		  struct rdmadev_pd *pd);
+/* A QP of @p type with capacities @p cap on @p d's CQs and @p pd (NULL: @p d's first PD),
+ * receiving from @p srq (NULL: from an RQ of its own). */
+int e2e_qp_create_cap(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
+		      struct rdmadev_pd *pd, const struct rdmadev_qp_cap *cap,
+		      struct rdmadev_srq *srq);
 void e2e_qp_destroy(struct e2e_qp *p);
 void e2e_conn_default(struct e2e_conn *c);
 /* Connect RC QPs @p a and @p b to each other (@p c NULL: e2e_conn_default()). */

@@ -91,6 +91,15 @@ tdev_close(struct tdev *t)
 	t->id = -1;
 }
 
+bool
+tdev_up(struct tdev *t, const char *devargs)
+{
+	if (tdev_open(t, devargs) == 0)
+		return true;
+	tdev_close(t);
+	return false;
+}
+
 void
 tdev_service(struct tdev *a, struct tdev *b)
 {
@@ -679,6 +688,15 @@ sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op)
 	if (ok)
 		check_sq_cqe(&e, p, idx, op);
 	return ok;
+}
+
+bool
+tsend_done(struct tqp *p, struct tdev *other, const struct twr *wr, uint8_t op)
+{
+	uint32_t idx = tpost_send(p, wr);
+
+	tring(p);
+	return sq_done(p, other, idx, op);
 }
 
 /* Wait for the RQ CQE of @p p. */

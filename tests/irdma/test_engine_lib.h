@@ -168,6 +168,8 @@ struct tconn {
  */
 int tdev_open(struct tdev *t, const char *devargs);
 void tdev_close(struct tdev *t);
+/* tdev_open(); when it fails, tdev_close() what it opened. True when the device is up. */
+bool tdev_up(struct tdev *t, const char *devargs);
 void tdev_service(struct tdev *a, struct tdev *b);
 
 int tmr_reg(struct tdev *t, struct rdmadev_pd *pd, struct tmr *m, uint64_t len, uint32_t access);
@@ -207,6 +209,8 @@ uint64_t xrand(uint64_t *s);
 void check_sq_cqe(const struct tcqe *e, const struct tqp *p, uint32_t idx, uint8_t op);
 /* Wait for the SQ CQE of @p p and check it; false when none came. */
 bool sq_done(struct tqp *p, struct tdev *other, uint32_t idx, uint8_t op);
+/* Post @p wr on @p p, ring, and sq_done() for it with opcode @p op. */
+bool tsend_done(struct tqp *p, struct tdev *other, const struct twr *wr, uint8_t op);
 /* Wait for the RQ CQE of @p p and check it is a success of @p p. */
 bool rq_done(struct tqp *p, struct tdev *other, struct tcqe *e);
 /* A pair of connected RC QPs on one device (@p c NULL: tconn_default()). */

@@ -25,13 +25,13 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
 #define IRDMA_TEST_MODE "inline"
 #endif
 
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* Opcodes (fact sheet §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_ARP = 0x0f, OP_CREATE_AH = 0x1c, OP_DESTROY_AH = 0x1e };
@@ -52,20 +52,13 @@ env_up(struct env *e)
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
+		       &e->ctx, &e->pd) != 0)
 		return -1;
 	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
 	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->pd != NULL && e->cq != NULL && e->hw != NULL ? 0 : -1;
+	return e->cq != NULL && e->hw != NULL ? 0 : -1;
 }
 
 static void
@@ -77,18 +70,9 @@ env_down(struct env *e)
 		return;
 	if (e->cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(e->hw, &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	/* Every ARP entry added was deleted. */
 	TEST_CHECK_EQ(st.cqp_op_done[OP_CREATE_AH], st.cqp_op_done[OP_DESTROY_AH]);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
@@ -258,14 +242,8 @@ static uint64_t
 ctx_bits(const struct rdmadev_qp *qp, unsigned int off, unsigned int hi, unsigned int lo)
 {
 	const struct irdma_qp *q = qp->obj.fp.drv;
-	const uint8_t *ctx = (const uint8_t *)q->hctx.va + 256;
-	uint64_t v = 0;
-	unsigned int i;
 
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)ctx[off + i] << (8 * i);
-	v >>= lo;
-	return v & ((UINT64_C(1) << (hi - lo + 1)) - 1);
+	return pmd_le_bits((const uint8_t *)q->hctx.va + 256, off, hi, lo);
 }
 
 /* Overwrite ARPIDX (byte 48, bits 63:48) of the QP's host context. */
@@ -292,20 +270,9 @@ refused(const struct env *e, unsigned int op)
 static struct rdmadev_qp *
 rc_to_init(struct env *e)
 {
-	struct rdmadev_qp_init_attr ia;
+	struct rdmadev_qp *qp = pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 8);
 	struct rdmadev_qp_attr a;
-	struct rdmadev_qp *qp = NULL;
 
-	memset(&ia, 0, sizeof(ia));
-	ia.pd = e->pd;
-	ia.send_cq = e->cq;
-	ia.recv_cq = e->cq;
-	ia.qp_type = RDMADEV_QPT_RC;
-	ia.cap.max_send_wr = 8;
-	ia.cap.max_recv_wr = 8;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	if (qp == NULL)
 		return NULL;
 	memset(&a, 0, sizeof(a));

@@ -34,6 +34,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -41,8 +42,6 @@
 #endif
 
 #define DEVARGS_TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* Opcodes (fact sheet §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_STATS = 0x2d, OP_GATHER_STATS = 0x2e };
@@ -112,21 +111,6 @@ xval(const struct rdmadev_xstat *xs, int n, const char *name)
 	return UINT64_MAX;
 }
 
-/* Bits hi..lo of the little-endian qword at byte @p off of @p p. */
-static uint64_t
-le_bits(const uint8_t *p, unsigned int off, unsigned int hi, unsigned int lo)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[off + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
-}
-
 struct env {
 	int id;
 	struct rdmadev *dev;
@@ -142,21 +126,13 @@ env_up(struct env *e, const char *devargs)
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open(devargs);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd) != 0)
 		return -1;
 	e->dev = rdmadev_get((int16_t)e->id);
 	e->hw = irdma_dev_hw(e->dev);
 	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->pd != NULL && e->cq != NULL && e->hw != NULL ? 0 : -1;
+	return e->cq != NULL && e->hw != NULL ? 0 : -1;
 }
 
 static unsigned int
@@ -178,35 +154,13 @@ env_down(struct env *e)
 	TEST_CHECK_EQ(live(e, RESTRACK_DMAH), 0);
 	if (e->cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(e->hw, &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 }
 
 static struct rdmadev_qp *
 qp_new(const struct env *e)
 {
-	struct rdmadev_qp_init_attr a;
-	struct rdmadev_qp *qp = NULL;
-
-	memset(&a, 0, sizeof(a));
-	a.pd = e->pd;
-	a.send_cq = e->cq;
-	a.recv_cq = e->cq;
-	a.qp_type = RDMADEV_QPT_RC;
-	a.cap.max_send_wr = 16;
-	a.cap.max_recv_wr = 16;
-	a.cap.max_send_sge = 1;
-	a.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&a, &qp), 0);
-	return qp;
+	return pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 16);
 }
 
 static int
@@ -298,12 +252,13 @@ last_stats_wqe(const struct env *e, unsigned int op, uint64_t *qw4, uint64_t *qw
 
 	memset(w, 0, sizeof(w));
 	TEST_CHECK_EQ(irdma_model_cqp_capture(e->hw, 0, w), (int)op);
-	TEST_CHECK_EQ(le_bits(w, 24, 37, 32), op);
-	*qw4 = le_bits(w, 32, 63, 0);
-	*qw5 = le_bits(w, 40, 63, 0);
-	TEST_CHECK_EQ(le_bits(w, 0, 63, 0) | le_bits(w, 8, 63, 0) | le_bits(w, 16, 63, 0) |
-		      le_bits(w, 48, 63, 0) | le_bits(w, 56, 63, 0), 0);
-	return le_bits(w, 24, 63, 0);
+	TEST_CHECK_EQ(pmd_le_bits(w, 24, 37, 32), op);
+	*qw4 = pmd_le_bits(w, 32, 63, 0);
+	*qw5 = pmd_le_bits(w, 40, 63, 0);
+	TEST_CHECK_EQ(pmd_le_bits(w, 0, 63, 0) | pmd_le_bits(w, 8, 63, 0) |
+		      pmd_le_bits(w, 16, 63, 0) | pmd_le_bits(w, 48, 63, 0) |
+		      pmd_le_bits(w, 56, 63, 0), 0);
+	return pmd_le_bits(w, 24, 63, 0);
 }
 
 /* The bytes of MANAGE_STATS allocate / free and GATHER_STATS as the driver wrote them. */
@@ -375,8 +330,8 @@ test_counters(void)
 	c = ctx_of(qp);
 	/* Bound in RESET: the context carries it, the device sees it at INIT. */
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c1, qp), 0);
-	TEST_CHECK_EQ(le_bits(c, 160, 26, 26), 1);
-	TEST_CHECK_EQ(le_bits(c, 144, 6, 0), inst1);
+	TEST_CHECK_EQ(pmd_le_bits(c, 160, 26, 26), 1);
+	TEST_CHECK_EQ(pmd_le_bits(c, 144, 6, 0), inst1);
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c1, qp), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qp), -EBUSY);
 	TEST_CHECK_EQ(to_init(qp), 0);
@@ -430,8 +385,8 @@ test_counters(void)
 	model_qp(&e, qp2, &in);
 	TEST_CHECK_EQ(in.stats_use, 0);
 	TEST_CHECK_EQ(in.stats_idx, 0);
-	TEST_CHECK_EQ(le_bits(ctx_of(qp2), 160, 26, 26), 0);
-	TEST_CHECK_EQ(le_bits(ctx_of(qp2), 144, 6, 0), 0);
+	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp2), 160, 26, 26), 0);
+	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp2), 144, 6, 0), 0);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c1, qp2), -EINVAL);
 	/* A QP of another device. */
 	if (env_up(&x, "irdma_model1" DEVARGS_TAIL) == 0) {
@@ -452,8 +407,8 @@ test_counters(void)
 
 	/* The binding survives RESET and reaches the device again at INIT. */
 	TEST_CHECK_EQ(to_reset(qp), 0);
-	TEST_CHECK_EQ(le_bits(c, 160, 26, 26), 1);
-	TEST_CHECK_EQ(le_bits(c, 144, 6, 0), inst1);
+	TEST_CHECK_EQ(pmd_le_bits(c, 160, 26, 26), 1);
+	TEST_CHECK_EQ(pmd_le_bits(c, 144, 6, 0), inst1);
 	TEST_CHECK_EQ(to_init(qp), 0);
 	model_qp(&e, qp, &in);
 	TEST_CHECK_EQ(in.stats_use, 1);
@@ -525,7 +480,7 @@ test_counter_faults(void)
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MODIFY_QP, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_bind_qp(c, qp) < 0);
 	TEST_CHECK(qp->counter == NULL);
-	TEST_CHECK_EQ(le_bits(ctx_of(qp), 160, 26, 26), 0);
+	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 26, 26), 0);
 	model_qp(&e, qp, &in);
 	TEST_CHECK_EQ(in.stats_use, 0);
 	TEST_CHECK_EQ(rdmadev_counter_free(c), 0);	/* nothing bound after the failure */
@@ -535,7 +490,7 @@ test_counter_faults(void)
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MODIFY_QP, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_unbind_qp(c, qp) < 0);
 	TEST_CHECK(qp->counter == c);
-	TEST_CHECK_EQ(le_bits(ctx_of(qp), 160, 26, 26), 1);
+	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 26, 26), 1);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c, qp), 0);
 	/* Stop is refused while a counter holds an instance. */
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &d), 0);
@@ -761,8 +716,8 @@ test_model_raw(void)
 	TEST_CHECK_EQ(irdma_model_stats_add(&hw, 0, 1, 42), 0);
 	raw_gather(&w, false, 5, buf.iova);
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
-	TEST_CHECK_EQ(le_bits(buf.va, 8, 47, 0), 42);
-	TEST_CHECK_EQ(le_bits(buf.va, 16, 47, 0), 0);
+	TEST_CHECK_EQ(pmd_le_bits(buf.va, 8, 47, 0), 42);
+	TEST_CHECK_EQ(pmd_le_bits(buf.va, 16, 47, 0), 0);
 	raw_manage(&w, false, 5);
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
 	raw_manage(&w, false, 4);

@@ -31,6 +31,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -46,27 +47,11 @@
 #define CQE_BYTES	32u
 #define PAGE		4096u
 
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
-
-static struct irdma_hw *
-hw_of(int id)
-{
-	return irdma_dev_hw(rdmadev_get((int16_t)id));
-}
-
 /* Bits hi:lo of qword @p qw of a raw little-endian WQE. */
 static uint64_t
 wqe_bits(const uint8_t *w, unsigned int qw, unsigned int hi, unsigned int lo)
 {
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)w[qw * 8 + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
+	return pmd_le_bits(w, (size_t)qw * 8, hi, lo);
 }
 
 /* The newest CQP WQE the model fetched whose opcode is @p op. */
@@ -76,7 +61,7 @@ newest_wqe(int id, int op, uint8_t w[64])
 	unsigned int i;
 
 	for (i = 0; i < 64; i++) {
-		int got = irdma_model_cqp_capture(hw_of(id), i, w);
+		int got = irdma_model_cqp_capture(pmd_hw(id), i, w);
 
 		if (got < 0)
 			return false;
@@ -96,16 +81,7 @@ static int
 env_up(struct env *e, const char *devargs)
 {
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open(devargs);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
-	return e->pd != NULL ? 0 : -1;
+	return pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd);
 }
 
 static void
@@ -118,16 +94,7 @@ env_down(struct env *e)
 		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
 		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_CQ, NULL), 0);
 	}
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
@@ -147,7 +114,7 @@ cq_info(const struct env *e, const struct rdmadev_cq *cq)
 	struct irdma_model_cq_info in;
 
 	memset(&in, 0, sizeof(in));
-	TEST_CHECK_EQ(irdma_model_cq_get(hw_of(e->id), rdmadev_cq_id(cq), &in), 0);
+	TEST_CHECK_EQ(irdma_model_cq_get(pmd_hw(e->id), rdmadev_cq_id(cq), &in), 0);
 	return in;
 }
 
@@ -232,7 +199,8 @@ test_resize(void)
 	/* A refused MODIFY_CQ leaves the CQ where it was. */
 	in = cq_info(&e, cq);
 	old_base = q->cur.base;
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_MODIFY_CQ, 1, 0xffff, 0x123), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_MODIFY_CQ, 1, 0xffff, 0x123),
+		      0);
 	TEST_CHECK(rdmadev_cq_resize(cq, 100) < 0);
 	TEST_CHECK_EQ(rdmadev_cq_size(cq), 40);
 	TEST_CHECK(q->cur.base == old_base);
@@ -242,7 +210,7 @@ test_resize(void)
 	TEST_CHECK_EQ(rdmadev_cq_resize(cq, 524288), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_cq_resize(NULL, 10), -EINVAL);
 	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st), 0);
 	TEST_CHECK_EQ(st.cq_resizes, 5);	/* 200, 2, 32, 16, 40 */
 	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
 	env_down(&e);
@@ -257,7 +225,7 @@ check_pble_run(const struct env *e, uint32_t first, const uint8_t *va, size_t le
 
 	for (p = 0; p < (len + PAGE - 1) / PAGE; p++) {
 		iova = 0;
-		TEST_CHECK_EQ(irdma_model_pble_lookup(hw_of(e->id), 1, first, p, &iova), 0);
+		TEST_CHECK_EQ(irdma_model_pble_lookup(pmd_hw(e->id), 1, first, p, &iova), 0);
 		TEST_CHECK_EQ(iova, rte_mem_virt2iova(va + (size_t)p * PAGE));
 	}
 }
@@ -351,7 +319,7 @@ test_qp_pbl(void)
 	q = qp->obj.fp.drv;
 	TEST_CHECK(q->pbl.virtual_map);
 	memset(&in, 0, sizeof(in));
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), rdmadev_qp_num(qp), &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), rdmadev_qp_num(qp), &in), 0);
 	TEST_CHECK_EQ(in.pbl_level, 1);
 	TEST_CHECK_EQ(in.sq_quanta * 32, sq_bytes);
 	TEST_CHECK_EQ(in.rq_quanta * 32 <= rq_bytes, 1);
@@ -377,7 +345,7 @@ test_qp_pbl(void)
 	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
 	a.qp_state = RDMADEV_QPS_RTS;
 	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN), 0);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), rdmadev_qp_num(qp), &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), rdmadev_qp_num(qp), &in), 0);
 	TEST_CHECK_EQ(in.state, 2);	/* RTS */
 	TEST_CHECK_EQ(in.pbl_level, 1);
 	a.qp_state = RDMADEV_QPS_ERR;

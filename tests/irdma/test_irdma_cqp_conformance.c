@@ -34,12 +34,11 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 #include "test_pbl_common.h"
 
 #define PG4K UINT64_C(4096)
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* Fact sheet §5.2 opcodes. */
 enum {
@@ -360,32 +359,20 @@ static int
 env_up(struct env *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,mode=inline");
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,mode=inline", &e->id, &e->ctx, &e->pd) != 0)
 		return -1;
 	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
 	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	e->seen = fetched(e);
-	return e->pd != NULL ? 0 : -1;
+	return 0;
 }
 
 static void
 env_down(struct env *e)
 {
-	if (e->id < 0)
-		return;
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	struct irdma_model_stats st;
+
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 }
 
 /* Bring-up: the ring holds every command since the CQP was created. */
@@ -682,18 +669,6 @@ out:
 }
 
 /* MRs: REG_MR at levels 0, 1, 2; ALLOC_STAG; DEALLOC_STAG. */
-static int
-hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_map(ctx, va, iova, len);
-}
-
-static int
-hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_unmap(ctx, va, iova, len);
-}
-
 static uint32_t
 rights_of(uint32_t acc)
 {
@@ -797,7 +772,7 @@ test_mr(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	/* Level 0: IOVA-contiguous pages; remote rights set REMACCENABLED. */
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 16, PG4K, TPBL_ASCENDING, 0, &hook), 0);
 	if (x.va != NULL) {

@@ -20,6 +20,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -31,17 +32,11 @@
 
 static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
-static struct irdma_hw *
-hw_of(int id)
-{
-	return irdma_dev_hw(rdmadev_get((int16_t)id));
-}
-
 static void
 stats_of(int id, struct irdma_model_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(id), st), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), st), 0);
 }
 
 /* Everything the driver mapped is unmapped and the CQP is gone. */
@@ -114,7 +109,7 @@ cq_cycle(int id)
 		cq_id = rdmadev_obj_id(&cq->obj);
 		TEST_CHECK(cq_id >= IRDMA_FIRST_USER_CQ_ID);
 		TEST_CHECK(cq->cqe >= attr.cqe);
-		TEST_CHECK_EQ(irdma_model_cq_get(hw_of(id), cq_id, &info), 0);
+		TEST_CHECK_EQ(irdma_model_cq_get(pmd_hw(id), cq_id, &info), 0);
 		TEST_CHECK_EQ(info.size, 2 * (cq->cqe + 1));
 		TEST_CHECK_EQ(info.ceq_valid, 1);
 		TEST_CHECK_EQ(info.ceq_id, 0);
@@ -122,7 +117,7 @@ cq_cycle(int id)
 		TEST_CHECK(info.shadow_pa != 0);
 		TEST_CHECK_EQ(rdmadev_stop((int16_t)id), -EBUSY);
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
-		TEST_CHECK_EQ(irdma_model_cq_get(hw_of(id), cq_id, &info), -ENOENT);
+		TEST_CHECK_EQ(irdma_model_cq_get(pmd_hw(id), cq_id, &info), -ENOENT);
 	}
 	TEST_CHECK_EQ(rdmadev_ctx_free(ctx), 0);
 }
@@ -142,7 +137,7 @@ test_lifecycle(void)
 	if (id < 0)
 		return;
 	dev = rdmadev_get((int16_t)id);
-	TEST_CHECK(hw_of(id) != NULL);
+	TEST_CHECK(pmd_hw(id) != NULL);
 	/* Limits: the plan start commits (QPs rounded up to a power of two). */
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)id, &info), 0);
 	TEST_CHECK_EQ(info.hw_gen, 2);
@@ -182,11 +177,11 @@ test_lifecycle(void)
 		TEST_CHECK(st.ccq_cqes >= 3u * (uint64_t)round);
 		TEST_CHECK_EQ(st.eq_dropped, 0);
 		/* CQ 0 is the CCQ; the committed HMC is backed to its last QP and MR. */
-		TEST_CHECK_EQ(irdma_model_cq_get(hw_of(id), IRDMA_CCQ_ID, &cq), 0);
+		TEST_CHECK_EQ(irdma_model_cq_get(pmd_hw(id), IRDMA_CCQ_ID, &cq), 0);
 		TEST_CHECK_EQ(cq.size, IRDMA_CTRL_CCQ_SIZE);
-		TEST_CHECK_EQ(irdma_model_hmc_lookup(hw_of(id), IRDMA_HMC_OBJ_QP, 1023, &iova), 0);
-		TEST_CHECK_EQ(irdma_model_hmc_lookup(hw_of(id), IRDMA_HMC_OBJ_MR, 4999, &iova), 0);
-		TEST_CHECK_EQ(irdma_model_hmc_lookup(hw_of(id), IRDMA_HMC_OBJ_CQ, 2999, &iova), 0);
+		TEST_CHECK_EQ(irdma_model_hmc_lookup(pmd_hw(id), IRDMA_HMC_OBJ_QP, 1023, &iova), 0);
+		TEST_CHECK_EQ(irdma_model_hmc_lookup(pmd_hw(id), IRDMA_HMC_OBJ_MR, 4999, &iova), 0);
+		TEST_CHECK_EQ(irdma_model_hmc_lookup(pmd_hw(id), IRDMA_HMC_OBJ_CQ, 2999, &iova), 0);
 		if (round == 1)
 			cq_cycle(id);
 		TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
@@ -196,8 +191,8 @@ test_lifecycle(void)
 		TEST_CHECK_EQ(st.cqp_op_done[IRDMA_CQP_OP_DESTROY_CEQ], round);
 		TEST_CHECK_EQ(st.cqp_op_done[IRDMA_CQP_OP_DESTROY_AEQ], round);
 		TEST_CHECK_EQ(st.cqp_errors, 0);
-		TEST_CHECK_EQ(irdma_model_cq_get(hw_of(id), IRDMA_CCQ_ID, &cq), -ENOENT);
-		TEST_CHECK(irdma_model_hmc_lookup(hw_of(id), IRDMA_HMC_OBJ_QP, 0, &iova) > 0);
+		TEST_CHECK_EQ(irdma_model_cq_get(pmd_hw(id), IRDMA_CCQ_ID, &cq), -ENOENT);
+		TEST_CHECK(irdma_model_hmc_lookup(pmd_hw(id), IRDMA_HMC_OBJ_QP, 0, &iova) > 0);
 		check_balanced(id);
 	}
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
@@ -216,7 +211,7 @@ fault_at(uint8_t opcode)
 	if (id < 0)
 		return;
 	TEST_CHECK_EQ(rdmadev_configure((int16_t)id, &conf), 0);
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(id), opcode, 1, IRDMA_CQP_MAJ_ERROR,
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(id), opcode, 1, IRDMA_CQP_MAJ_ERROR,
 						   0x77), 0);
 	rc = rdmadev_start((int16_t)id);
 	TEST_CHECK(rc < 0);

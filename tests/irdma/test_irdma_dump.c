@@ -19,9 +19,8 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "pmd_fixture.h"
 #include "test.h"
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* Byte @p i of the pattern written into quantum @p q: no two quanta alike. */
 static uint8_t
@@ -34,36 +33,24 @@ static void
 test_dump(void)
 {
 	const struct rdmadev_cq_attr cqa = { .cqe = 64 };
-	struct rdmadev_qp_init_attr qa = { 0 };
 	struct rdmadev_ctx *ctx = NULL;
 	struct rdmadev_pd *pd = NULL;
 	struct rdmadev_cq *cq = NULL;
 	struct rdmadev_qp *qp = NULL;
 	const struct irdma_qp *q;
 	const struct irdma_cq *c;
+	struct irdma_model_stats st;
 	uint8_t buf[512];
 	uint32_t i, k, wqe, last;
 	int id, n;
 
-	id = rdmadev_open("irdma_model0,mode=inline");
-	TEST_CHECK(id >= 0);
-	if (id < 0)
-		return;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)id, &ctx), 0);
-	TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pd), 0);
+	if (pmd_dev_up("irdma_model0,mode=inline", &id, &ctx, &pd) != 0)
+		goto out;
 	TEST_CHECK_EQ(rdmadev_cq_create(ctx, &cqa, &cq), 0);
-	qa.pd = pd;
-	qa.send_cq = cq;
-	qa.recv_cq = cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&qa, &qp), 0);
-	if (qp == NULL || cq == NULL)
+	if (cq == NULL)
+		goto out;
+	qp = pmd_qp_create(pd, cq, RDMADEV_QPT_RC, 16);
+	if (qp == NULL)
 		goto out;
 
 	q = qp->obj.fp.drv;
@@ -115,12 +102,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	if (cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
-	if (pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
-	if (ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	pmd_dev_down(id, ctx, pd, &st);
 }
 
 int

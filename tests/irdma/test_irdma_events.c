@@ -27,6 +27,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -51,8 +52,6 @@ enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_RTR = 4, HW_ERROR = 6 };
 /* Bound of the waits for the interrupt thread (a liveness bound, not a timing check). */
 #define WAIT_MS 10000u
 
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
-
 struct env {
 	int id;
 	struct rdmadev_ctx *ctx;
@@ -60,30 +59,17 @@ struct env {
 	struct rdmadev_cq *cq;
 };
 
-static struct irdma_hw *
-hw_of(int id)
-{
-	return irdma_dev_hw(rdmadev_get((int16_t)id));
-}
-
 static int
 env_up(struct env *e)
 {
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
+		       &e->ctx, &e->pd) != 0)
 		return -1;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->pd != NULL && e->cq != NULL ? 0 : -1;
+	return e->cq != NULL ? 0 : -1;
 }
 
 static void
@@ -98,36 +84,14 @@ env_down(struct env *e)
 	}
 	if (e->cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
 static struct rdmadev_qp *
 qp_new(const struct env *e, enum rdmadev_qp_type type)
 {
-	struct rdmadev_qp_init_attr a;
-	struct rdmadev_qp *qp = NULL;
-
-	memset(&a, 0, sizeof(a));
-	a.pd = e->pd;
-	a.send_cq = e->cq;
-	a.recv_cq = e->cq;
-	a.qp_type = type;
-	a.cap.max_send_wr = 16;
-	a.cap.max_recv_wr = 16;
-	a.cap.max_send_sge = 1;
-	a.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&a, &qp), 0);
-	return qp;
+	return pmd_qp_create(e->pd, e->cq, type, 16);
 }
 
 /* RESET -> INIT -> RTR -> RTS with the attributes each step requires. */
@@ -183,7 +147,7 @@ model_qp_state(const struct env *e, const struct rdmadev_qp *qp)
 	struct irdma_model_qp_info in;
 
 	memset(&in, 0, sizeof(in));
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e->id), rdmadev_qp_num(qp), &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), rdmadev_qp_num(qp), &in), 0);
 	return in.state;
 }
 
@@ -218,7 +182,7 @@ qp_error_case(const struct env *e, enum rdmadev_qp_type type, uint16_t ae, uint8
 	if (qp == NULL)
 		return;
 	qp_to_rts(qp, type);
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e->id), ae, src, rdmadev_qp_num(qp)), 0);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e->id), ae, src, rdmadev_qp_num(qp)), 0);
 	memset(ev, 0, sizeof(ev));
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e->id, ev, RTE_DIM(ev)), 1);
 	TEST_CHECK_EQ(ev[0].type, want);
@@ -258,7 +222,7 @@ test_qp_events(void)
 	}
 	memset(&st0, 0, sizeof(st0));
 	memset(&st1, 0, sizeof(st1));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st0), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st0), 0);
 	qp_error_case(&e, RDMADEV_QPT_RC, AE_LCE_QP_CATASTROPHIC, 0, RDMADEV_EVENT_QP_FATAL,
 		      RDMADEV_QPS_ERR, HW_ERROR);
 	qp_error_case(&e, RDMADEV_QPT_RC, AE_TOO_MANY_RETRIES, SRC_SQ, RDMADEV_EVENT_QP_FATAL,
@@ -274,7 +238,7 @@ test_qp_events(void)
 	qp_error_case(&e, RDMADEV_QPT_UD, AE_UDA_DGRAM_TOO_LONG, SRC_RQ,
 		      RDMADEV_EVENT_QP_FATAL, RDMADEV_QPS_ERR, HW_ERROR);
 	/* Every AEQE went back to the device: six AEs, no credit lost. */
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st1), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st1), 0);
 	TEST_CHECK_EQ(st1.aeqes - st0.aeqes, 6);
 	TEST_CHECK_EQ(st1.eq_dropped, st0.eq_dropped);
 	env_down(&e);
@@ -302,7 +266,7 @@ test_stale_qp_ae(void)
 		memset(&a, 0, sizeof(a));
 		a.qp_state = RDMADEV_QPS_RESET;
 		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
 		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
@@ -333,7 +297,7 @@ test_comm_est(void)
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
 						    rdmadev_qp_num(qp)), 0);
 		memset(&ev, 0, sizeof(ev));
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, &ev, 1), 1);
@@ -356,7 +320,7 @@ test_cq_and_device_events(void)
 		env_down(&e);
 		return;
 	}
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
 					    rdmadev_cq_id(e.cq)), 0);
 	memset(ev, 0, sizeof(ev));
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, 2), 1);
@@ -365,13 +329,13 @@ test_cq_and_device_events(void)
 	TEST_CHECK(ev[0].qp == NULL);
 	TEST_CHECK_EQ(ev[0].obj_id, rdmadev_cq_id(e.cq));
 	TEST_CHECK_EQ(ev[0].vendor_code, AE_CQ_OPERATION_ERROR);
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_FUNCTION_CATASTROPHIC, 0, 0), 0);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_FUNCTION_CATASTROPHIC, 0, 0), 0);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, 2), 1);
 	TEST_CHECK_EQ(ev[0].type, RDMADEV_EVENT_DEVICE_FATAL);
 	TEST_CHECK(ev[0].qp == NULL && ev[0].cq == NULL && ev[0].srq == NULL);
 	/* AEs for ids without an object (a QP never created, a CQ id out of use) vanish. */
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, SRC_SQ, 40), 0);
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ, 41), 0);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, SRC_SQ, 40), 0);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ, 41), 0);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, 2), 0);
 	env_down(&e);
 }
@@ -396,7 +360,7 @@ test_destroyed_objects(void)
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);	/* an AE for a QP in RESET is stale */
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
@@ -407,9 +371,9 @@ test_destroyed_objects(void)
 	if (qp != NULL && qp2 != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
 		qp_to_rts(qp2, RDMADEV_QPT_RC);
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp2)), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 		TEST_CHECK(fd_readable(efd));
@@ -420,7 +384,7 @@ test_destroyed_objects(void)
 		TEST_CHECK(ev[0].qp == qp2);
 		TEST_CHECK(!fd_readable(efd));
 		/* Only the destroyed QP's event queued: the fd goes quiet with the purge. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp2)), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 		TEST_CHECK(fd_readable(efd));
@@ -434,7 +398,7 @@ test_destroyed_objects(void)
 			rdmadev_qp_destroy(qp2);
 	}
 	/* A CQ's queued event goes with the CQ. */
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
 					    rdmadev_cq_id(e.cq)), 0);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 	TEST_CHECK(fd_readable(efd));
@@ -475,20 +439,6 @@ other_cb(int16_t dev_id, const struct rdmadev_event *ev, void *arg)
 	__atomic_fetch_add((uint32_t *)arg, 1, __ATOMIC_RELEASE);
 }
 
-/* Wait (bounded) until *n reaches @p want; the interrupt thread delivers. */
-static bool
-wait_count(const uint32_t *n, uint32_t want)
-{
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * WAIT_MS / 1000;
-
-	while (__atomic_load_n(n, __ATOMIC_ACQUIRE) < want) {
-		if (rte_get_timer_cycles() > end)
-			return false;
-		sched_yield();
-	}
-	return true;
-}
-
 static void
 test_callbacks(void)
 {
@@ -514,31 +464,31 @@ test_callbacks(void)
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
 		/* Delivered by the EAL interrupt thread, nobody polls. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
-		TEST_CHECK(wait_count(&s.n, 1));
-		TEST_CHECK(wait_count(&other, 1));
+		TEST_CHECK(test_wait_count(&s.n, 1, WAIT_MS));
+		TEST_CHECK(test_wait_count(&other, 1, WAIT_MS));
 		TEST_CHECK_EQ(s.dev_id, id);
 		TEST_CHECK_EQ(s.last.type, RDMADEV_EVENT_QP_FATAL);
 		TEST_CHECK(s.last.qp == qp);
 		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_ERR);
 		memset(&st, 0, sizeof(st));
-		TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st), 0);
+		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st), 0);
 		TEST_CHECK(st.interrupts >= 1);
 		/* Events that went to callbacks are not queued. */
 		TEST_CHECK_EQ(rdmadev_event_poll(id, &ev, 1), 0);
 		TEST_CHECK(!fd_readable(rdmadev_event_fd(id)));
 		/* The interrupt was re-armed: a second AE arrives the same way. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
 						    rdmadev_qp_num(qp)), 0);
-		TEST_CHECK(wait_count(&s.n, 2));
+		TEST_CHECK(test_wait_count(&s.n, 2, WAIT_MS));
 		TEST_CHECK_EQ(s.last.type, RDMADEV_EVENT_COMM_EST);
 		/* A callback cannot unregister itself (it would wait for itself). */
 		s.try_unregister = true;
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll(id, NULL, 0), 0);
-		TEST_CHECK(wait_count(&s.n, 3));
+		TEST_CHECK(test_wait_count(&s.n, 3, WAIT_MS));
 		TEST_CHECK_EQ(s.unregister_rc, -EDEADLK);
 		s.try_unregister = false;
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
@@ -548,7 +498,7 @@ test_callbacks(void)
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister(id, record_cb, &other), -ENOENT);
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister(id, other_cb, &other), 0);
 	/* Without callbacks the interrupt thread queues, and the fd wakes an epoll. */
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
 					    rdmadev_cq_id(e.cq)), 0);
 	{
 		struct pollfd p = { .fd = rdmadev_event_fd(id), .events = POLLIN };
@@ -591,9 +541,9 @@ test_api_errors(void)
 	TEST_CHECK_EQ(rdmadev_event_callback_register((int16_t)e.id, NULL, NULL), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister((int16_t)e.id, NULL, NULL), -EINVAL);
 	/* Fields beyond their widths (AE code 12 bits, source 4, id 19). */
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), 0x1000, 0, 3), -EINVAL);
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), 1, 0x10, 3), -EINVAL);
-	TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), 1, 0, 1u << 19), -EINVAL);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), 0x1000, 0, 3), -EINVAL);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), 1, 0x10, 3), -EINVAL);
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), 1, 0, 1u << 19), -EINVAL);
 	env_down(&e);
 }
 
@@ -631,7 +581,7 @@ test_query(void)
 		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
 		TEST_CHECK_EQ(a.sq_draining, 0);
 		/* A fatal AE: the device's ERROR wins over the verbs SQD. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
 						    rdmadev_qp_num(qp)), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
@@ -709,7 +659,7 @@ test_aeq_wrap(void)
 	dev = rdmadev_get((int16_t)e.id);
 	size = IRDMA_CTRL_AEQ_SIZE;
 	for (i = 0; i < size + size / 2; i++) {
-		TEST_CHECK_EQ(irdma_model_inject_ae(hw_of(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
 						    rdmadev_cq_id(e.cq)), 0);
 		/* Poll every 64 AEs so the rdmadev queue never overflows. */
 		if (i % 64 == 63)
@@ -720,7 +670,7 @@ test_aeq_wrap(void)
 		got += (uint32_t)n;
 	TEST_CHECK_EQ(got, size + size / 2);
 	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st), 0);
 	TEST_CHECK_EQ(st.eq_dropped, 0);
 	TEST_CHECK(dev != NULL);
 	env_down(&e);

@@ -39,6 +39,49 @@
 /* §1.3 opcodes. */
 enum { F_OP_BIND_MW = 0x08, F_OP_NOP = 0x0c, F_OP_FETCH_ADD = 0x0f, F_OP_CMP_SWAP = 0x11 };
 
+/* The two devices of the two-device tests. */
+static struct e2e_dev da, db;
+
+/*
+ * Open da on @p wire_a and db on @p wire_b, register @p ml (the local buffer) on da and
+ * @p mr (the atomics' target) on db, and connect an atomic RC pair @p a (on da) -> @p b;
+ * 0 when all are there. two_down() undoes any part of it.
+ */
+static int
+two_up(const char *wire_a, const char *wire_b, struct e2e_mr *ml, struct e2e_mr *mr,
+       struct e2e_qp *a, struct e2e_qp *b)
+{
+	db.id = -1;
+	if (e2e_dev_open(&da, wire_a) != 0 || e2e_dev_open(&db, wire_b) != 0)
+		return -1;
+	if (e2e_mr_reg(&da, NULL, ml, MR_LEN, E2E_ACC_ALL) != 0 ||
+	    e2e_mr_reg(&db, NULL, mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
+	    e2e_pair(&da, &db, a, b, E2E_ACC_ATOMIC) != 0)
+		return -1;
+	return 0;
+}
+
+/* Undo two_up(): the pair, what is left on both devices' CQs, the MRs, the devices. */
+static void
+two_down(struct e2e_mr *ml, struct e2e_mr *mr, struct e2e_qp *a, struct e2e_qp *b)
+{
+	e2e_unpair(a, b);
+	e2e_drain(&da);
+	e2e_drain(&db);
+	e2e_mr_dereg(ml);
+	e2e_mr_dereg(mr);
+	e2e_dev_close(&db);
+	e2e_dev_close(&da);
+}
+
+/* Faults @p f (NULL: none) on both devices' wire ports. */
+static void
+two_faults(const struct irdma_model_wire_faults *f)
+{
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), f), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), f), 0);
+}
+
 /* ---- tests ---- */
 
 /* Capabilities: gen3 advertises atomics and windows, gen2 neither. */
@@ -239,7 +282,6 @@ out:
 static void
 test_fa_cs(void)
 {
-	static struct e2e_dev da, db = { .id = -1 };
 	struct e2e_qp a = { 0 }, b = { 0 };
 	struct e2e_mr ml = { 0 }, mr = { 0 };
 	struct rdmadev_send_wr wr;
@@ -248,12 +290,8 @@ test_fa_cs(void)
 	uint8_t *t;
 	uint64_t raddr;
 
-	if (e2e_dev_open(&da, G3_DEVARGS(0, "loop:g3facs")) != 0 ||
-	    e2e_dev_open(&db, G3_DEVARGS(1, "loop:g3facs")) != 0)
-		goto out;
-	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
-	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
-	    e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC) != 0)
+	if (two_up(G3_DEVARGS(0, "loop:g3facs"), G3_DEVARGS(1, "loop:g3facs"), &ml, &mr, &a,
+		   &b) != 0)
 		goto out;
 	t = mr.buf + 1024;
 	raddr = (uint64_t)(uintptr_t)t;
@@ -302,13 +340,7 @@ test_fa_cs(void)
 	TEST_CHECK_EQ(E2E_STAT(&db, in_atomics), 4);
 	TEST_CHECK_EQ(E2E_STAT(&da, out_atomics), 4);
 out:
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&ml);
-	e2e_mr_dereg(&mr);
-	e2e_dev_close(&db);
-	e2e_dev_close(&da);
+	two_down(&ml, &mr, &a, &b);
 }
 
 #define MANY	192u	/* a multiple of the burst of 16 */
@@ -383,7 +415,6 @@ static void
 dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char *wire_b,
 	bool expect_saved)
 {
-	static struct e2e_dev da, db;
 	struct e2e_qp a = { 0 }, b = { 0 };
 	struct e2e_mr ml = { 0 }, mr = { 0 };
 	struct rdmadev_send_wr wr;
@@ -391,16 +422,10 @@ dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char 
 	unsigned int i, ok = 0;
 	uint64_t raddr;
 
-	db.id = -1;
-	if (e2e_dev_open(&da, wire_a) != 0 || e2e_dev_open(&db, wire_b) != 0)
-		goto out;
-	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
-	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
-	    e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC) != 0)
+	if (two_up(wire_a, wire_b, &ml, &mr, &a, &b) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)mr.buf;
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), f), 0);
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), f), 0);
+	two_faults(f);
 	for (i = 0; i < DUP_N; i++) {
 		struct rdmadev_wc wc;
 
@@ -431,16 +456,9 @@ dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char 
 	printf("# dup requests %" PRIu64 ", answered from saved results %" PRIu64
 	       ", retransmits %" PRIu64 "\n", E2E_STAT(&db, dup_requests),
 	       E2E_STAT(&db, dup_atomics), E2E_STAT(&da, rc_retransmits));
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), NULL), 0);
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), NULL), 0);
+	two_faults(NULL);
 out:
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&ml);
-	e2e_mr_dereg(&mr);
-	e2e_dev_close(&db);
-	e2e_dev_close(&da);
+	two_down(&ml, &mr, &a, &b);
 }
 
 static void
@@ -467,7 +485,6 @@ test_duplicates(void)
 static void
 test_mixed_lossy(void)
 {
-	static struct e2e_dev da, db;
 	const struct irdma_model_wire_faults f = { .drop_ppm = 50000, .dup_ppm = 50000,
 						   .reorder_ppm = 50000, .seed = 23 };
 	struct e2e_qp a = { 0 }, b = { 0 };
@@ -478,18 +495,12 @@ test_mixed_lossy(void)
 	unsigned int r, i, bad = 0, done = 0;
 	int err;
 
-	db.id = -1;
-	if (e2e_dev_open(&da, G3_DEVARGS(0, "loop:g3mix")) != 0 ||
-	    e2e_dev_open(&db, G3_DEVARGS(1, "loop:g3mix")) != 0)
-		goto out;
-	if (e2e_mr_reg(&da, NULL, &ml, MR_LEN, E2E_ACC_ALL) != 0 ||
-	    e2e_mr_reg(&db, NULL, &mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
-	    e2e_pair(&da, &db, &a, &b, E2E_ACC_ATOMIC) != 0)
+	if (two_up(G3_DEVARGS(0, "loop:g3mix"), G3_DEVARGS(1, "loop:g3mix"), &ml, &mr, &a,
+		   &b) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)mr.buf;
 	e2e_fill(mr.buf + 4096, 32768, 77);
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), &f), 0);
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), &f), 0);
+	two_faults(&f);
 	for (r = 0; r < MIX_ROUNDS; r++) {
 		memset(ml.buf, 0, 32768);
 		for (i = 0; i < MIX_BURST; i++) {
@@ -544,16 +555,9 @@ test_mixed_lossy(void)
 	printf("# retransmits %" PRIu64 ", duplicate requests %" PRIu64 ", saved answers %" PRIu64
 	       "\n", E2E_STAT(&da, rc_retransmits), E2E_STAT(&db, dup_requests),
 	       E2E_STAT(&db, dup_atomics));
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(da.id)), NULL), 0);
-	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(db.id)), NULL), 0);
+	two_faults(NULL);
 out:
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&ml);
-	e2e_mr_dereg(&mr);
-	e2e_dev_close(&db);
-	e2e_dev_close(&da);
+	two_down(&ml, &mr, &a, &b);
 }
 
 /* FAST_REG with REMOTE_ATOMIC on gen3: atomics through the fast-registered key. */

@@ -26,6 +26,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 #include "test_pbl_common.h"
 
@@ -34,8 +35,6 @@
 #ifndef IRDMA_TEST_MODE
 #define IRDMA_TEST_MODE "inline"
 #endif
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* One started device with a context and a PD. */
 struct env {
@@ -49,19 +48,10 @@ static int
 env_up(struct env *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,mode=" IRDMA_TEST_MODE);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,mode=" IRDMA_TEST_MODE, &e->id, &e->ctx, &e->pd) != 0)
 		return -1;
 	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
 	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
-	if (e->pd == NULL)
-		return -1;
 	TEST_CHECK(rdmadev_obj_id(&e->pd->obj) >= IRDMA_FIRST_USER_PD_ID);
 	return 0;
 }
@@ -81,30 +71,8 @@ env_down(struct env *e)
 	if (e->id < 0)
 		return;
 	TEST_CHECK_EQ(mr_live(e), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(e->hw, &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(st.dma_map_refused, 0);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
-}
-
-/* DMA hook of the test's external memory: the model's IOMMU view. */
-static int
-hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_map(ctx, va, iova, len);
-}
-
-static int
-hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_unmap(ctx, va, iova, len);
 }
 
 /* Independent answer for a VA: EAL's, or the external region's table. */
@@ -282,7 +250,7 @@ test_mr_ext_levels(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 64, PG4K, TPBL_ASCENDING, 0, &hook), 0);
 	if (x.va != NULL) {
 		mr = reg_check(&e, &x, x.va + 123, 64 * PG4K - 500, 0, &info);
@@ -333,7 +301,7 @@ test_mr_level2(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 2048, PG4K, TPBL_DESCENDING, 0, &hook), 0);
 	if (x.va == NULL) {
 		env_down(&e);
@@ -427,7 +395,7 @@ test_mr_faults(void)
 		env_down(&e);
 		return;
 	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = e.hw };
+	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 100, PG4K, TPBL_DESCENDING, 0, &hook), 0);
 	if (x.va == NULL) {
 		env_down(&e);

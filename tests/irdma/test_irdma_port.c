@@ -24,6 +24,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
@@ -34,23 +35,6 @@
 
 /* Opcode of CREATE_ADDR_HANDLE (fact sheet §5.2). */
 #define OP_CREATE_AH 0x1c
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
-
-/* Bits hi..lo of the little-endian qword at byte @p off of @p p. */
-static uint64_t
-le_bits(const uint8_t *p, unsigned int off, unsigned int hi, unsigned int lo)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[off + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
-}
 
 /* An IPv4-mapped GID of a.b.c.d. */
 static void
@@ -224,34 +208,16 @@ static int
 env_up(struct env *e)
 {
 	const struct rdmadev_cq_attr cqa = { .cqe = 32, .comp_vector = 0 };
-	struct rdmadev_qp_init_attr qa;
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,ip=192.168.7.9;2001:db8::5,mac=02:11:22:33:44:55"
-			     TAIL);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,ip=192.168.7.9;2001:db8::5,mac=02:11:22:33:44:55" TAIL,
+		       &e->id, &e->ctx, &e->pd) != 0)
 		return -1;
 	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	if (e->pd == NULL || e->cq == NULL)
+	if (e->cq == NULL)
 		return -1;
-	memset(&qa, 0, sizeof(qa));
-	qa.pd = e->pd;
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 8;
-	qa.cap.max_recv_wr = 8;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	TEST_CHECK_EQ(rdmadev_qp_create(&qa, &e->qp), 0);
+	e->qp = pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 8);
 	return e->qp != NULL ? 0 : -1;
 }
 
@@ -269,15 +235,9 @@ env_down(struct env *e)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
 	if (e->pd != NULL)
 		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_PD, NULL), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(e->hw, &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, NULL, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
@@ -332,7 +292,7 @@ test_qp_source(void)
 		goto out;
 	c = (const uint8_t *)((const struct irdma_qp *)e.qp->obj.fp.drv)->hctx.va + 256;
 	/* The local MAC is in the context from creation on. */
-	TEST_CHECK_EQ(le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 	TEST_CHECK_EQ(to_init(e.qp), 0);
 	/* Refusals: index beyond the table, families that differ; the QP stays in INIT. */
 	gid4(dg, 192, 168, 7, 1);
@@ -344,24 +304,24 @@ test_qp_source(void)
 	/* IPv4: LOCAL_IPADDR3 only, IPV4 set. */
 	gid4(dg, 192, 168, 7, 1);
 	TEST_CHECK_EQ(to_rtr(e.qp, dg, 0), 0);
-	TEST_CHECK_EQ(le_bits(c, 0, 3, 3), 1);
-	TEST_CHECK_EQ(le_bits(c, 184, 31, 0), 0xc0a80709);
-	TEST_CHECK_EQ(le_bits(c, 184, 63, 32), 0);
-	TEST_CHECK_EQ(le_bits(c, 192, 63, 0), 0);
-	TEST_CHECK_EQ(le_bits(c, 32, 31, 0), 0xc0a80701);	/* destination, for contrast */
-	TEST_CHECK_EQ(le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 1);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 31, 0), 0xc0a80709);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 63, 32), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 192, 63, 0), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 32, 31, 0), 0xc0a80701);	/* destination, for contrast */
+	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 	/* IPv6 after RESET: all four words, IPV4 clear. */
 	memset(&a, 0, sizeof(a));
 	TEST_CHECK_EQ(modify(e.qp, RDMADEV_QPS_RESET, &a, 0), 0);
 	TEST_CHECK_EQ(to_init(e.qp), 0);
 	gid6(dg, 9);
 	TEST_CHECK_EQ(to_rtr(e.qp, dg, 1), 0);
-	TEST_CHECK_EQ(le_bits(c, 0, 3, 3), 0);
-	TEST_CHECK_EQ(le_bits(c, 192, 63, 32), 0x20010db8);
-	TEST_CHECK_EQ(le_bits(c, 192, 31, 0), 0);
-	TEST_CHECK_EQ(le_bits(c, 184, 63, 32), 0);
-	TEST_CHECK_EQ(le_bits(c, 184, 31, 0), 5);
-	TEST_CHECK_EQ(le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 192, 63, 32), 0x20010db8);
+	TEST_CHECK_EQ(pmd_le_bits(c, 192, 31, 0), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 63, 32), 0);
+	TEST_CHECK_EQ(pmd_le_bits(c, 184, 31, 0), 5);
+	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 out:
 	env_down(&e);
 }
@@ -396,8 +356,8 @@ test_ah_source(void)
 		TEST_CHECK_EQ(in.src[0] | in.src[1] | in.src[2], 0);
 		/* The WQE bytes: source word 3 at qword 6 bits 31:0. */
 		TEST_CHECK_EQ(irdma_model_cqp_capture(e.hw, 0, wqe), OP_CREATE_AH);
-		TEST_CHECK_EQ(le_bits(wqe, 48, 31, 0), 0xc0a80709);
-		TEST_CHECK_EQ(le_bits(wqe, 56, 63, 0), 0);
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 48, 31, 0), 0xc0a80709);
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 56, 63, 0), 0);
 	}
 	gid6(av.dgid, 9);
 	av.sgid_index = 1;
@@ -409,8 +369,8 @@ test_ah_source(void)
 		TEST_CHECK_EQ(in.src[2], 0);
 		TEST_CHECK_EQ(in.src[3], 5);
 		TEST_CHECK_EQ(irdma_model_cqp_capture(e.hw, 0, wqe), OP_CREATE_AH);
-		TEST_CHECK_EQ(le_bits(wqe, 56, 63, 32), 0x20010db8);	/* word 0 */
-		TEST_CHECK_EQ(le_bits(wqe, 48, 31, 0), 5);		/* word 3 */
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 56, 63, 32), 0x20010db8);	/* word 0 */
+		TEST_CHECK_EQ(pmd_le_bits(wqe, 48, 31, 0), 5);		/* word 3 */
 	}
 out:
 	if (a4 != NULL)

@@ -24,13 +24,12 @@
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
+#include "pmd_fixture.h"
 #include "test.h"
 
 #ifndef IRDMA_TEST_MODE
 #define IRDMA_TEST_MODE "inline"
 #endif
-
-static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
 /* HW QP states and types (fact sheet §5.3 / §5.4), independent of base/. */
 enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_SQD = 3, HW_RTR = 4, HW_ERROR = 6 };
@@ -45,27 +44,6 @@ struct env {
 	struct rdmadev_cq *scq;
 	struct rdmadev_cq *rcq;
 };
-
-static struct irdma_hw *
-hw_of(int id)
-{
-	return irdma_dev_hw(rdmadev_get((int16_t)id));
-}
-
-/* Bits hi:lo of the little-endian qword at byte @p off of the context. */
-static uint64_t
-ctx_bits(const uint8_t *ctx, unsigned int off, unsigned int hi, unsigned int lo)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)ctx[off + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
-}
 
 /* The host context the driver built for @p qp (Q2 at +0, context at +256). */
 static const uint8_t *
@@ -92,19 +70,12 @@ env_up(struct env *e)
 	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
 
 	memset(e, 0, sizeof(*e));
-	e->id = rdmadev_open("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE);
-	TEST_CHECK(e->id >= 0);
-	if (e->id < 0)
+	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
+		       &e->ctx, &e->pd) != 0)
 		return -1;
-	TEST_CHECK_EQ(rdmadev_configure((int16_t)e->id, &conf), 0);
-	TEST_CHECK_EQ(rdmadev_start((int16_t)e->id), 0);
-	TEST_CHECK_EQ(rdmadev_ctx_alloc((int16_t)e->id, &e->ctx), 0);
-	if (e->ctx == NULL)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_pd_alloc(e->ctx, &e->pd), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->scq), 0);
 	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->rcq), 0);
-	return e->pd != NULL && e->scq != NULL && e->rcq != NULL ? 0 : -1;
+	return e->scq != NULL && e->rcq != NULL ? 0 : -1;
 }
 
 static void
@@ -119,16 +90,7 @@ env_down(struct env *e)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->rcq), 0);
 	if (e->scq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(e->scq), 0);
-	if (e->pd != NULL)
-		TEST_CHECK_EQ(rdmadev_pd_free(e->pd), 0);
-	if (e->ctx != NULL)
-		TEST_CHECK_EQ(rdmadev_ctx_free(e->ctx), 0);
-	TEST_CHECK_EQ(rdmadev_stop((int16_t)e->id), 0);
-	memset(&st, 0, sizeof(st));
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e->id), &st), 0);
-	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
-	TEST_CHECK_EQ(st.dma_faults, 0);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)e->id), 0);
+	pmd_dev_down(e->id, e->ctx, e->pd, &st);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
@@ -166,7 +128,7 @@ check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
 	TEST_CHECK(qpn >= 3 && qpn < 64);
 	TEST_CHECK_EQ(qp->init.cap.max_send_wr, (sq_quanta - 258) >> 1);
 	TEST_CHECK_EQ(qp->init.cap.max_recv_wr, (rq_quanta - 1) >> 1);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e->id), qpn, &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), qpn, &in), 0);
 	TEST_CHECK_EQ(in.type, type);
 	TEST_CHECK_EQ(in.state, HW_INVALID);
 	TEST_CHECK_EQ(in.pbl_level, 0);
@@ -181,18 +143,18 @@ check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
 	TEST_CHECK_EQ(in.compl_ctx, (uint64_t)(uintptr_t)qp->obj.fp.drv);
 	TEST_CHECK_EQ(in.arp_idx, 0);
 	/* The context bytes, decoded at the fact-sheet positions. */
-	TEST_CHECK_EQ(ctx_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
-	TEST_CHECK_EQ(ctx_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
-	TEST_CHECK_EQ(ctx_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */
-	TEST_CHECK_EQ(ctx_bits(c, 24, 15, 12), 9 - 2);		/* SQSIZE: 512 quanta */
-	TEST_CHECK_EQ(ctx_bits(c, 24, 11, 8), 6 - 2);		/* RQSIZE: 64 quanta */
-	TEST_CHECK_EQ(ctx_bits(c, 24, 47, 32), 0xc000);		/* source port */
-	TEST_CHECK_EQ(ctx_bits(c, 24, 63, 48), 4791);		/* RoCEv2 port */
-	TEST_CHECK_EQ(ctx_bits(c, 56, 63, 48), pd & 0xffff);	/* PDIDX */
-	TEST_CHECK_EQ(ctx_bits(c, 0, 21, 20), pd >> 16);	/* PDIDXHI */
-	TEST_CHECK_EQ(ctx_bits(c, 136, 18, 0), in.tx_cq);	/* TXCQNUM */
-	TEST_CHECK_EQ(ctx_bits(c, 136, 50, 32), in.rx_cq);	/* RXCQNUM */
-	TEST_CHECK_EQ(ctx_bits(c, 168, 63, 0), in.compl_ctx);	/* completion context */
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
+	TEST_CHECK_EQ(pmd_le_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
+	TEST_CHECK_EQ(pmd_le_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */
+	TEST_CHECK_EQ(pmd_le_bits(c, 24, 15, 12), 9 - 2);		/* SQSIZE: 512 quanta */
+	TEST_CHECK_EQ(pmd_le_bits(c, 24, 11, 8), 6 - 2);		/* RQSIZE: 64 quanta */
+	TEST_CHECK_EQ(pmd_le_bits(c, 24, 47, 32), 0xc000);		/* source port */
+	TEST_CHECK_EQ(pmd_le_bits(c, 24, 63, 48), 4791);		/* RoCEv2 port */
+	TEST_CHECK_EQ(pmd_le_bits(c, 56, 63, 48), pd & 0xffff);	/* PDIDX */
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 21, 20), pd >> 16);	/* PDIDXHI */
+	TEST_CHECK_EQ(pmd_le_bits(c, 136, 18, 0), in.tx_cq);	/* TXCQNUM */
+	TEST_CHECK_EQ(pmd_le_bits(c, 136, 50, 32), in.rx_cq);	/* RXCQNUM */
+	TEST_CHECK_EQ(pmd_le_bits(c, 168, 63, 0), in.compl_ctx);	/* completion context */
 }
 
 static int
@@ -207,7 +169,7 @@ static void
 qp_info(const struct env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
 {
 	memset(in, 0, sizeof(*in));
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e->id), rdmadev_qp_num(qp), in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), rdmadev_qp_num(qp), in), 0);
 }
 
 static void
@@ -247,8 +209,8 @@ test_rc(void)
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.rdok, 1);
 	TEST_CHECK_EQ(in.wrrdrspok, 1);
-	TEST_CHECK_EQ(ctx_bits(c, 160, 21, 21), 1);	/* RDOK */
-	TEST_CHECK_EQ(ctx_bits(c, 160, 20, 20), 1);	/* WRRDRSPOK */
+	TEST_CHECK_EQ(pmd_le_bits(c, 160, 21, 21), 1);	/* RDOK */
+	TEST_CHECK_EQ(pmd_le_bits(c, 160, 20, 20), 1);	/* WRRDRSPOK */
 
 	memset(&a, 0, sizeof(a));
 	a.ah_attr.dgid[10] = 0xff;
@@ -276,14 +238,14 @@ test_rc(void)
 	TEST_CHECK_EQ(in.mss, 1024);
 	TEST_CHECK_EQ(in.ird_enc, 2);			/* round_up_pow2(2 * 16) = 32 -> 2 */
 	TEST_CHECK_EQ(in.arp_idx, 0);
-	TEST_CHECK_EQ(ctx_bits(c, 0, 3, 3), 1);		/* IPV4 */
-	TEST_CHECK_EQ(ctx_bits(c, 32, 31, 0), 0xc0a80102);	/* DESTIPADDR3 */
-	TEST_CHECK_EQ(ctx_bits(c, 24, 7, 0), 64);	/* TTL */
-	TEST_CHECK_EQ(ctx_bits(c, 24, 31, 24), 0x10);	/* TOS */
-	TEST_CHECK_EQ(ctx_bits(c, 0, 5, 5), 0);		/* no VLAN */
-	TEST_CHECK_EQ(ctx_bits(c, 64, 23, 0), 0x1234);	/* DESTQP */
-	TEST_CHECK_EQ(ctx_bits(c, 88, 23, 0), 0x111);	/* EPSN */
-	TEST_CHECK_EQ(ctx_bits(c, 48, 29, 16), 1024);	/* SNDMSS */
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 1);		/* IPV4 */
+	TEST_CHECK_EQ(pmd_le_bits(c, 32, 31, 0), 0xc0a80102);	/* DESTIPADDR3 */
+	TEST_CHECK_EQ(pmd_le_bits(c, 24, 7, 0), 64);	/* TTL */
+	TEST_CHECK_EQ(pmd_le_bits(c, 24, 31, 24), 0x10);	/* TOS */
+	TEST_CHECK_EQ(pmd_le_bits(c, 0, 5, 5), 0);		/* no VLAN */
+	TEST_CHECK_EQ(pmd_le_bits(c, 64, 23, 0), 0x1234);	/* DESTQP */
+	TEST_CHECK_EQ(pmd_le_bits(c, 88, 23, 0), 0x111);	/* EPSN */
+	TEST_CHECK_EQ(pmd_le_bits(c, 48, 29, 16), 1024);	/* SNDMSS */
 
 	memset(&a, 0, sizeof(a));
 	a.timeout = 14;
@@ -301,11 +263,11 @@ test_rc(void)
 	TEST_CHECK_EQ(in.retry, 7);
 	TEST_CHECK_EQ(in.rnr_retry, 6);
 	TEST_CHECK_EQ(in.dest_qpn, 0x1234);		/* kept from RTR */
-	TEST_CHECK_EQ(ctx_bits(c, 80, 23, 0), 0x222);	/* PSNNXT */
-	TEST_CHECK_EQ(ctx_bits(c, 96, 55, 32), 0x222);	/* PSNUNA */
-	TEST_CHECK_EQ(ctx_bits(c, 128, 53, 48), 7);	/* REXMIT_THRESH */
-	TEST_CHECK_EQ(ctx_bits(c, 128, 56, 54), 6);	/* RNRNAK_THRESH */
-	TEST_CHECK_EQ(ctx_bits(c, 160, 7, 0), 8);	/* ORDSIZE */
+	TEST_CHECK_EQ(pmd_le_bits(c, 80, 23, 0), 0x222);	/* PSNNXT */
+	TEST_CHECK_EQ(pmd_le_bits(c, 96, 55, 32), 0x222);	/* PSNUNA */
+	TEST_CHECK_EQ(pmd_le_bits(c, 128, 53, 48), 7);	/* REXMIT_THRESH */
+	TEST_CHECK_EQ(pmd_le_bits(c, 128, 56, 54), 6);	/* RNRNAK_THRESH */
+	TEST_CHECK_EQ(pmd_le_bits(c, 160, 7, 0), 8);	/* ORDSIZE */
 	TEST_CHECK_EQ(in.modifies, 3);
 
 	/* ERR: SQD, ERROR, then FLUSH_WQES of SQ and RQ. */
@@ -319,7 +281,7 @@ test_rc(void)
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_ERR);
 
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), qpn, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), -ENOENT);
 	env_down(&e);
 }
 
@@ -351,7 +313,7 @@ test_ud(void)
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.qkey, 0x11111111);
-	TEST_CHECK_EQ(ctx_bits(c, 64, 63, 32), 0x11111111);	/* QKEY */
+	TEST_CHECK_EQ(pmd_le_bits(c, 64, 63, 32), 0x11111111);	/* QKEY */
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_RTR, 0), 0);
 	a.sq_psn = 0x42;
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_RTS, RDMADEV_QP_SQ_PSN), 0);
@@ -370,7 +332,7 @@ test_ud(void)
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_ERROR);
 	TEST_CHECK_EQ(in.sq_flushes, 1);
-	TEST_CHECK_EQ(ctx_bits(c, 64, 63, 32), 0);	/* the attributes start again */
+	TEST_CHECK_EQ(pmd_le_bits(c, 64, 63, 32), 0);	/* the attributes start again */
 	a.qkey = 0x33;
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_QKEY), 0);
@@ -400,7 +362,7 @@ test_faults(void)
 	dev = rdmadev_get((int16_t)e.id);
 	ia = init_attr(&e, RDMADEV_QPT_RC);
 	/* CREATE_QP refused: error, nothing tracked, the CQs are free again. */
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_CREATE_QP, 1, MAJ_ERROR, 1), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_CREATE_QP, 1, MAJ_ERROR, 1), 0);
 	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), -EIO);
 	TEST_CHECK(qp == NULL);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
@@ -418,20 +380,20 @@ test_faults(void)
 	memset(&a, 0, sizeof(a));
 	a.port_num = 1;
 	a.qp_access_flags = RDMADEV_ACCESS_REMOTE_READ;
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_MODIFY_QP, 1, MAJ_ERROR, 1), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_MODIFY_QP, 1, MAJ_ERROR, 1), 0);
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_ACCESS_FLAGS), -EIO);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_INVALID);
-	TEST_CHECK_EQ(ctx_bits(ctx_of(qp), 160, 21, 21), 0);	/* context restored */
+	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 21, 21), 0);	/* context restored */
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_ACCESS_FLAGS), 0);
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.rdok, 1);
 	/* FLUSH_WQES refused: ERR fails, the device is in ERROR; the retry flushes. */
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_FLUSH, 1, MAJ_ERROR, 1), 0);
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_FLUSH, 1, MAJ_ERROR, 1), 0);
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_ERR, 0), -EIO);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_INIT);
 	qp_info(&e, qp, &in);
@@ -442,16 +404,16 @@ test_faults(void)
 	TEST_CHECK_EQ(in.sq_flushes, 1);
 	TEST_CHECK_EQ(in.rq_flushes, 1);
 	/* DESTROY_QP refused: the QP stays alive and tracked (abort_del), then goes. */
-	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(hw_of(e.id), OP_DESTROY_QP, 1, MAJ_ERROR, 1),
+	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(pmd_hw(e.id), OP_DESTROY_QP, 1, MAJ_ERROR, 1),
 		      0);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), -EIO);
 	TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 1);
 	TEST_CHECK_EQ(rdmadev_qp_num(qp), qpn);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_ERR);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), qpn, &in), 0);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), 0);
 	TEST_CHECK_EQ(rdmadev_cq_destroy(e.scq), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), qpn, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), -ENOENT);
 	env_down(&e);
 }
 
@@ -473,10 +435,10 @@ test_model_refusals(void)
 		env_down(&e);
 		return;
 	}
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), 0, &in), -ENOENT);
-	TEST_CHECK_EQ(irdma_model_qp_get(hw_of(e.id), 64, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 0, &in), -ENOENT);
+	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 64, &in), -ENOENT);
 	TEST_CHECK_EQ(irdma_model_qp_get(NULL, 3, &in), -EINVAL);
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st0), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st0), 0);
 	/* The largest SQ: 13 SGEs -> shift 3, (4063 << 3) + 258 -> 32768 quanta, no CQP error. */
 	ia.cap.max_send_wr = 4063;
 	ia.cap.max_send_sge = 13;
@@ -489,7 +451,7 @@ test_model_refusals(void)
 			TEST_CHECK_EQ(rdmadev_qp_destroy(big), 0);
 		}
 	}
-	TEST_CHECK_EQ(irdma_model_stats_get(hw_of(e.id), &st1), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st1), 0);
 	TEST_CHECK_EQ(st1.cqp_errors, st0.cqp_errors);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	env_down(&e);

@@ -71,23 +71,9 @@ static int
 qp_on_srq(struct e2e_dev *d, struct e2e_qp *p, enum rdmadev_qp_type type,
 	  struct rdmadev_srq *srq)
 {
-	struct rdmadev_qp_init_attr a;
+	static const struct rdmadev_qp_cap cap = { .max_send_wr = 64, .max_send_sge = 2 };
 
-	memset(p, 0, sizeof(*p));
-	memset(&a, 0, sizeof(a));
-	a.pd = d->pd;
-	a.send_cq = d->scq.cq;
-	a.recv_cq = d->rcq.cq;
-	a.srq = srq;
-	a.qp_type = type;
-	a.cap.max_send_wr = 64;
-	a.cap.max_send_sge = 2;
-	TEST_CHECK_EQ(rdmadev_qp_create(&a, &p->qp), 0);
-	if (p->qp == NULL)
-		return -1;
-	p->dev = d;
-	p->qpn = rdmadev_qp_num(p->qp);
-	return 0;
+	return e2e_qp_create_cap(d, p, type, NULL, &cap, srq);
 }
 
 static int
@@ -152,6 +138,85 @@ restrack_of(struct e2e_dev *d, enum restrack_type t)
 	return restrack_count(rdmadev_get(d->id)->res, t, NULL);
 }
 
+/*
+ * A test's objects: an MR and an SRQ on a device, and up to two RC pairs a[i] -> b[i] whose
+ * receivers b[i] take their receives from the SRQ (the senders have RQs of their own).
+ */
+struct srq_env {
+	struct e2e_dev *d;
+	struct e2e_mr m;
+	struct rdmadev_srq *srq;
+	struct e2e_qp a[2];
+	struct e2e_qp b[2];
+	struct model_port *tap;	/* a tap port on the device's wire, or NULL */
+};
+
+/* Open @p d with @p devargs into @p e, with an MR of @p mr_len bytes (0: both there). */
+static int
+env_open(struct srq_env *e, struct e2e_dev *d, const char *devargs, uint64_t mr_len)
+{
+	memset(e, 0, sizeof(*e));
+	e->d = d;
+	if (e2e_dev_open(d, devargs) != 0)
+		return -1;
+	e2e_mr_reg(d, NULL, &e->m, mr_len, E2E_ACC_ALL);
+	return e->m.mr != NULL ? 0 : -1;
+}
+
+/* @p n RC pairs a[i] -> b[i] on @p e's SRQ (all senders first), connected when @p connect. */
+static int
+env_pairs(struct srq_env *e, unsigned int n, bool connect)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		e2e_qp_create(e->d, &e->a[i], RDMADEV_QPT_RC, NULL);
+	for (i = 0; i < n; i++)
+		qp_on_srq(e->d, &e->b[i], RDMADEV_QPT_RC, e->srq);
+	for (i = 0; i < n; i++)
+		if (e->a[i].qp == NULL || e->b[i].qp == NULL)
+			return -1;
+	for (i = 0; i < n && connect; i++)
+		if (e2e_rc_connect(&e->a[i], &e->b[i], NULL) != 0)
+			return -1;
+	return 0;
+}
+
+/* env_open() with an MR of MR_LEN, an SRQ of @p max_wr WRs of @p max_sge SGEs (no limit) and
+ * @p npairs connected pairs on it. */
+static int
+env_up(struct srq_env *e, struct e2e_dev *d, const char *devargs, uint32_t max_wr,
+       uint32_t max_sge, unsigned int npairs)
+{
+	if (env_open(e, d, devargs, MR_LEN) != 0 || srq_make(d, max_wr, max_sge, 0, &e->srq) != 0)
+		return -1;
+	return env_pairs(e, npairs, true);
+}
+
+/*
+ * Undo env_open() and env_pairs() (any part of them): receivers, senders, the SRQ (nothing
+ * of either kind is left then), the MR, the tap port; close the device.
+ */
+static void
+env_close(struct srq_env *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(e->b); i++)
+		e2e_qp_destroy(&e->b[i]);
+	for (i = 0; i < RTE_DIM(e->a); i++)
+		e2e_qp_destroy(&e->a[i]);
+	if (e->srq != NULL)
+		TEST_CHECK_EQ(rdmadev_srq_destroy(e->srq), 0);
+	if (e->d->id >= 0) {
+		TEST_CHECK_EQ(restrack_of(e->d, RESTRACK_SRQ), 0);
+		TEST_CHECK_EQ(restrack_of(e->d, RESTRACK_QP), 0);
+	}
+	e2e_mr_dereg(&e->m);
+	model_port_detach(e->tap);
+	e2e_dev_close(e->d);
+}
+
 /* Events of @p type for object @p id among those pending now (processed, then counted). */
 static unsigned int
 events_of(struct e2e_dev *d, enum rdmadev_event_type type, uint32_t id)
@@ -175,24 +240,21 @@ static void
 test_srq_wqe_encoding(void)
 {
 	static struct e2e_dev d;
-	struct rdmadev_srq *srq = NULL;
 	struct rdmadev_sge sg[3];
+	struct srq_env e;
 	struct irdma_srq *s;
-	struct e2e_mr m;
 	unsigned int n, k;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqwqe")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, 16, 3, 0, &srq) != 0)
+	if (env_open(&e, &d, SRQ_DEVARGS("srqwqe"), MR_LEN) != 0 ||
+	    srq_make(&d, 16, 3, 0, &e.srq) != 0)
 		goto out;
-	s = drv_srq(srq);
+	s = drv_srq(e.srq);
 	/* 3 SGEs: 64-byte WQEs (shift 1); 16 WRs + 1 -> 64 quanta, 32 WQEs */
 	TEST_CHECK_EQ(s->shift, 1);
 	TEST_CHECK_EQ(s->size, 32);
-	TEST_CHECK_EQ(srq->attr.max_wr, 31);
+	TEST_CHECK_EQ(e.srq->attr.max_wr, 31);
 	for (k = 0; k < 3; k++)
-		sg[k] = sge_of(&m, 4096 * k + 8 * k, 100 + k);
+		sg[k] = sge_of(&e.m, 4096 * k + 8 * k, 100 + k);
 	for (n = 1; n <= 3; n++) {
 		const uint8_t *w = s->base + (size_t)(n - 1) * 64;
 		uint64_t wr_id = UINT64_C(0xfeed000000000000) | n;
@@ -200,7 +262,7 @@ test_srq_wqe_encoding(void)
 		/* gen3: an even fragment count gets a NULL pad that ADDFRAGCNT does not count */
 		unsigned int pad = n % 2 == 0 ? 1 : 0;
 
-		TEST_CHECK(srq_recv(srq, wr_id, sg, (uint16_t)n));
+		TEST_CHECK(srq_recv(e.srq, wr_id, sg, (uint16_t)n));
 		h = qw(w, 3);
 		TEST_CHECK_EQ(bits(h, 63, 63), 1);		/* first pass: valid = 1 */
 		TEST_CHECK_EQ(bits(h, 41, 38), n - 1);		/* ADDFRAGCNT */
@@ -233,29 +295,28 @@ test_srq_wqe_encoding(void)
 		struct rdmadev_recv_wr wr = { .wr_id = 9, .sg_list = four, .num_sge = 4 };
 		int err = 0;
 
-		TEST_CHECK_EQ(rdmadev_post_srq_recv(srq, &wr, 1, &err), 0);
+		TEST_CHECK_EQ(rdmadev_post_srq_recv(e.srq, &wr, 1, &err), 0);
 		TEST_CHECK_EQ(err, -EINVAL);
 		TEST_CHECK_EQ(qw(s->shadow, 0), 3);
 	}
 	/* full: max_wr outstanding, the next is refused */
-	for (n = 3; n < srq->attr.max_wr; n++)
-		TEST_CHECK(srq_recv(srq, n, sg, 1));
+	for (n = 3; n < e.srq->attr.max_wr; n++)
+		TEST_CHECK(srq_recv(e.srq, n, sg, 1));
 	{
 		struct rdmadev_recv_wr wr = { .wr_id = 99, .sg_list = sg, .num_sge = 1 };
 		int err = 0;
 
-		TEST_CHECK_EQ(rdmadev_post_srq_recv(srq, &wr, 1, &err), 0);
+		TEST_CHECK_EQ(rdmadev_post_srq_recv(e.srq, &wr, 1, &err), 0);
 		TEST_CHECK_EQ(err, -ENOMEM);
 	}
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
 	/* the SRQ holds its PD */
 	TEST_CHECK_EQ(rdmadev_pd_free(d.pd), -EBUSY);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), 0);
+	e.srq = NULL;
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
 out:
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /*
@@ -283,6 +344,34 @@ expect_recv(struct e2e_dev *d, const struct e2e_mr *m, uint64_t wr_id, uint32_t 
 	TEST_CHECK(memcmp(m->buf + dst_off + g, m->buf + src_off, len) == 0);
 }
 
+/* Post @p n receives of 1 KB to @p e's SRQ: wr_ids @p first + i, at 16 KB + i KB of the MR. */
+static void
+post_kb_recvs(struct srq_env *e, uint64_t first, uint32_t n)
+{
+	struct rdmadev_sge r;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		r = sge_of(&e->m, 16384 + 1024 * i, 1024);
+		TEST_CHECK(srq_recv(e->srq, first + i, &r, 1));
+	}
+}
+
+/*
+ * A SEND of @p len bytes at @p src_off of the MR from a[@p k] (wr_id @p id), into b[@p k]
+ * through the SRQ WQE @p recv_id at @p dst_off: the sender's completion, then expect_recv().
+ */
+static void
+send_through(struct srq_env *e, unsigned int k, uint64_t id, uint64_t src_off, uint32_t len,
+	     uint64_t recv_id, uint64_t dst_off)
+{
+	struct rdmadev_sge snd = sge_of(&e->m, src_off, len);
+
+	TEST_CHECK(send_one(&e->a[k], id, &snd, NULL, 0));
+	e2e_expect(&e->d->scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	expect_recv(e->d, &e->m, recv_id, e->b[k].qpn, len, src_off, dst_off, false);
+}
+
 /*
  * Two RC QPs and a UD QP share one SRQ: each SEND takes the SRQ's next WQE, whatever QP it
  * arrives on; over several passes of a small ring (polarity flips at each wrap).
@@ -291,66 +380,56 @@ static void
 test_srq_shared(void)
 {
 	static struct e2e_dev d;
-	struct e2e_qp ra1 = { 0 }, ra2 = { 0 }, rb1 = { 0 }, rb2 = { 0 }, ua = { 0 }, ub = { 0 };
-	struct e2e_qp *senders[3] = { &ra1, &ra2, &ua };
-	struct e2e_qp *receivers[3] = { &rb1, &rb2, &ub };
-	struct rdmadev_srq *srq = NULL;
+	struct e2e_qp ua = { 0 }, ub = { 0 };
+	struct srq_env e;
+	struct e2e_qp *senders[3] = { &e.a[0], &e.a[1], &ua };
+	struct e2e_qp *receivers[3] = { &e.b[0], &e.b[1], &ub };
 	struct rdmadev_ah *ah = NULL;
 	struct irdma_srq *s;
-	struct e2e_mr m;
 	uint32_t i, posted = 0, got = 0;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqshared")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, 8, 1, 0, &srq) != 0)
+	if (env_up(&e, &d, SRQ_DEVARGS("srqshared"), 8, 1, 2) != 0)
 		goto out;
-	s = drv_srq(srq);
+	s = drv_srq(e.srq);
 	TEST_CHECK_EQ(s->size, 16);
-	e2e_qp_create(&d, &ra1, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&d, &ra2, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&d, &ua, RDMADEV_QPT_UD, NULL);
-	qp_on_srq(&d, &rb1, RDMADEV_QPT_RC, srq);
-	qp_on_srq(&d, &rb2, RDMADEV_QPT_RC, srq);
-	qp_on_srq(&d, &ub, RDMADEV_QPT_UD, srq);
-	if (ra1.qp == NULL || ra2.qp == NULL || ua.qp == NULL || rb1.qp == NULL ||
-	    rb2.qp == NULL || ub.qp == NULL || e2e_rc_connect(&ra1, &rb1, NULL) != 0 ||
-	    e2e_rc_connect(&ra2, &rb2, NULL) != 0 || e2e_ud_up(&ua, UD_QKEY) != 0 ||
+	/* and a UD pair: ua -> ub on the SRQ */
+	if (e2e_qp_create(&d, &ua, RDMADEV_QPT_UD, NULL) != 0 ||
+	    qp_on_srq(&d, &ub, RDMADEV_QPT_UD, e.srq) != 0 || e2e_ud_up(&ua, UD_QKEY) != 0 ||
 	    e2e_ud_up(&ub, UD_QKEY) != 0 || ah_to_self(&d, &ah) != 0)
 		goto out;
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
-	TEST_CHECK_EQ(__atomic_load_n(&srq->obj.users, __ATOMIC_RELAXED), 3);
+	TEST_CHECK_EQ(__atomic_load_n(&e.srq->obj.users, __ATOMIC_RELAXED), 3);
 	/* post_recv on a QP of an SRQ: it has no RQ (with and without an SGE: -EINVAL) */
 	{
-		struct rdmadev_sge r = sge_of(&m, 32768, 64);
+		struct rdmadev_sge r = sge_of(&e.m, 32768, 64);
 		struct rdmadev_recv_wr wr = { .wr_id = 1, .sg_list = &r, .num_sge = 1 };
 		int err = 0;
 
-		TEST_CHECK_EQ(rdmadev_post_recv(rb1.qp, &wr, 1, &err), 0);
+		TEST_CHECK_EQ(rdmadev_post_recv(e.b[0].qp, &wr, 1, &err), 0);
 		TEST_CHECK_EQ(err, -EINVAL);
 		wr.num_sge = 0;
 		err = 0;
-		TEST_CHECK_EQ(rdmadev_post_recv(rb1.qp, &wr, 1, &err), 0);
+		TEST_CHECK_EQ(rdmadev_post_recv(e.b[0].qp, &wr, 1, &err), 0);
 		TEST_CHECK_EQ(err, -EINVAL);
 	}
-	e2e_fill(m.buf, 3 * RECV_LEN, 77);
+	e2e_fill(e.m.buf, 3 * RECV_LEN, 77);
 	/* 40 messages over a 16-WQE ring: 2.5 passes, 8 receives posted ahead at most */
 	for (i = 0; i < 40; i++) {
 		uint32_t who = i % 3, len = 100 + 37 * i;
-		struct rdmadev_sge snd = sge_of(&m, who * RECV_LEN, len % (RECV_LEN - 40));
+		struct rdmadev_sge snd = sge_of(&e.m, who * RECV_LEN, len % (RECV_LEN - 40));
 		uint32_t slot;
 
 		while (posted < got + 8) {
 			struct rdmadev_sge r;
 
 			slot = posted % 8;
-			r = sge_of(&m, 16384 + slot * RECV_LEN, RECV_LEN);
-			TEST_CHECK(srq_recv(srq, 1000 + posted, &r, 1));
+			r = sge_of(&e.m, 16384 + slot * RECV_LEN, RECV_LEN);
+			TEST_CHECK(srq_recv(e.srq, 1000 + posted, &r, 1));
 			posted++;
 		}
 		TEST_CHECK(send_one(senders[who], i, &snd, who == 2 ? ah : NULL, ub.qpn));
 		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 1000 + got, receivers[who]->qpn, len % (RECV_LEN - 40),
+		expect_recv(&d, &e.m, 1000 + got, receivers[who]->qpn, len % (RECV_LEN - 40),
 			    who * RECV_LEN, 16384 + (got % 8) * RECV_LEN, who == 2);
 		got++;
 	}
@@ -367,19 +446,9 @@ test_srq_shared(void)
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 50), 0);
 	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
 out:
-	e2e_qp_destroy(&rb1);
-	e2e_qp_destroy(&rb2);
 	e2e_qp_destroy(&ub);
-	e2e_qp_destroy(&ra1);
-	e2e_qp_destroy(&ra2);
 	e2e_qp_destroy(&ua);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
-	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_QP), 0);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /* SRQ WQEs of 1, 2 and 3 SGEs (gen3 pad rule): a SEND scattered across them in order. */
@@ -387,58 +456,44 @@ static void
 test_srq_sges(void)
 {
 	static struct e2e_dev d;
-	struct e2e_qp a = { 0 }, b = { 0 };
-	struct rdmadev_srq *srq = NULL;
 	struct rdmadev_sge snd, r[3];
 	struct rdmadev_wc wc;
-	struct e2e_mr m;
+	struct srq_env e;
 	uint32_t n, k, off, lens[3] = { 100, 250, 4000 };
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqsge")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, 16, 3, 0, &srq) != 0)
+	if (env_up(&e, &d, SRQ_DEVARGS("srqsge"), 16, 3, 1) != 0)
 		goto out;
-	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
-	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
-	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
-		goto out;
-	e2e_fill(m.buf, 8192, 31);
+	e2e_fill(e.m.buf, 8192, 31);
 	for (n = 1; n <= 3; n++) {
 		uint32_t len = 0;
 
-		memset(m.buf + 16384, 0, 32768);
+		memset(e.m.buf + 16384, 0, 32768);
 		for (k = 0; k < n; k++) {
 			/* pieces apart from each other, so a wrong placement shows */
-			r[k] = sge_of(&m, 16384 + 10000 * k + 8 * n, lens[k]);
+			r[k] = sge_of(&e.m, 16384 + 10000 * k + 8 * n, lens[k]);
 			len += lens[k];
 		}
 		len -= 50;	/* the last piece is not filled to its end */
-		TEST_CHECK(srq_recv(srq, 40 + n, r, (uint16_t)n));
-		snd = sge_of(&m, 0, len);
-		TEST_CHECK(send_one(&a, n, &snd, NULL, 0));
+		TEST_CHECK(srq_recv(e.srq, 40 + n, r, (uint16_t)n));
+		snd = sge_of(&e.m, 0, len);
+		TEST_CHECK(send_one(&e.a[0], n, &snd, NULL, 0));
 		e2e_expect(&d.scq, n, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 		TEST_CHECK(e2e_next(&d.rcq, &wc));
 		TEST_CHECK_EQ(wc.wr_id, 40 + n);
 		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
-		TEST_CHECK_EQ(wc.qp_num, b.qpn);
+		TEST_CHECK_EQ(wc.qp_num, e.b[0].qpn);
 		TEST_CHECK_EQ(wc.byte_len, len);
 		for (k = 0, off = 0; k < n; off += lens[k], k++) {
 			uint32_t piece = RTE_MIN(lens[k], len - off);
 
-			TEST_CHECK(memcmp(m.buf + 16384 + 10000 * k + 8 * n, m.buf + off, piece) == 0);
+			TEST_CHECK(memcmp(e.m.buf + 16384 + 10000 * k + 8 * n, e.m.buf + off,
+					  piece) == 0);
 		}
 		/* nothing after the message's end in the last piece */
-		TEST_CHECK_EQ(m.buf[16384 + 10000 * (n - 1) + 8 * n + lens[n - 1] - 50], 0);
+		TEST_CHECK_EQ(e.m.buf[16384 + 10000 * (n - 1) + 8 * n + lens[n - 1] - 50], 0);
 	}
 out:
-	e2e_qp_destroy(&b);
-	e2e_qp_destroy(&a);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /* The limit: armed by modify, one event when fewer WQEs than the limit are posted. */
@@ -446,66 +501,51 @@ static void
 test_srq_limit(void)
 {
 	static struct e2e_dev d;
-	struct e2e_qp a = { 0 }, b = { 0 };
 	struct rdmadev_srq_attr q, arm = { .srq_limit = 6 };
-	struct rdmadev_srq *srq = NULL;
 	struct rdmadev_sge snd, r;
-	struct e2e_mr m;
+	struct srq_env e;
 	uint32_t i, sid;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqlimit")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+	if (env_up(&e, &d, SRQ_DEVARGS("srqlimit"), 16, 1, 1) != 0)
 		goto out;
-	sid = rdmadev_obj_id(&srq->obj);
-	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
-	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
-	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
-		goto out;
-	TEST_CHECK_EQ(rdmadev_srq_query(srq, &q), 0);
+	sid = rdmadev_obj_id(&e.srq->obj);
+	TEST_CHECK_EQ(rdmadev_srq_query(e.srq, &q), 0);
 	TEST_CHECK_EQ(q.srq_limit, 0);
-	TEST_CHECK_EQ(q.max_wr, srq->attr.max_wr);
+	TEST_CHECK_EQ(q.max_wr, e.srq->attr.max_wr);
 	/* bad modifies */
-	TEST_CHECK_EQ(rdmadev_srq_modify(srq, &arm, 0x100), -EINVAL);
-	TEST_CHECK_EQ(rdmadev_srq_modify(srq, &arm, RDMADEV_SRQ_MAX_WR), -ENOTSUP);
-	q.srq_limit = srq->attr.max_wr + 1;
-	TEST_CHECK_EQ(rdmadev_srq_modify(srq, &q, RDMADEV_SRQ_LIMIT), -EINVAL);
-	r = sge_of(&m, 16384, 512);
+	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &arm, 0x100), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &arm, RDMADEV_SRQ_MAX_WR), -ENOTSUP);
+	q.srq_limit = e.srq->attr.max_wr + 1;
+	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &q, RDMADEV_SRQ_LIMIT), -EINVAL);
+	r = sge_of(&e.m, 16384, 512);
 	for (i = 0; i < 10; i++)
-		TEST_CHECK(srq_recv(srq, 500 + i, &r, 1));
-	TEST_CHECK_EQ(rdmadev_srq_modify(srq, &arm, RDMADEV_SRQ_LIMIT), 0);
-	TEST_CHECK_EQ(rdmadev_srq_query(srq, &q), 0);
+		TEST_CHECK(srq_recv(e.srq, 500 + i, &r, 1));
+	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &arm, RDMADEV_SRQ_LIMIT), 0);
+	TEST_CHECK_EQ(rdmadev_srq_query(e.srq, &q), 0);
 	TEST_CHECK_EQ(q.srq_limit, 6);
-	snd = sge_of(&m, 0, 64);
+	snd = sge_of(&e.m, 0, 64);
 	for (i = 0; i < 10; i++) {
-		TEST_CHECK(send_one(&a, i, &snd, NULL, 0));
+		TEST_CHECK(send_one(&e.a[0], i, &snd, NULL, 0));
 		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 		e2e_expect(&d.rcq, 500 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
 		/* 10 - (i + 1) left: below 6 after the 5th receive, reported once */
 		TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_SRQ_LIMIT, sid), i == 4 ? 1u : 0u);
 	}
-	TEST_CHECK_EQ(rdmadev_srq_query(srq, &q), 0);
+	TEST_CHECK_EQ(rdmadev_srq_query(e.srq, &q), 0);
 	TEST_CHECK_EQ(q.srq_limit, 0);			/* disarmed by the event */
 	/* armed again: fires again when it drops below */
 	for (i = 0; i < 4; i++)
-		TEST_CHECK(srq_recv(srq, 600 + i, &r, 1));
+		TEST_CHECK(srq_recv(e.srq, 600 + i, &r, 1));
 	arm.srq_limit = 3;
-	TEST_CHECK_EQ(rdmadev_srq_modify(srq, &arm, RDMADEV_SRQ_LIMIT), 0);
+	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &arm, RDMADEV_SRQ_LIMIT), 0);
 	for (i = 0; i < 2; i++) {
-		TEST_CHECK(send_one(&a, 20 + i, &snd, NULL, 0));
+		TEST_CHECK(send_one(&e.a[0], 20 + i, &snd, NULL, 0));
 		e2e_expect(&d.scq, 20 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 		e2e_expect(&d.rcq, 600 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
 		TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_SRQ_LIMIT, sid), i == 1 ? 1u : 0u);
 	}
 out:
-	e2e_qp_destroy(&b);
-	e2e_qp_destroy(&a);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /*
@@ -516,66 +556,39 @@ static void
 test_srq_qp_error_and_busy(void)
 {
 	static struct e2e_dev d;
-	struct e2e_qp a1 = { 0 }, a2 = { 0 }, b1 = { 0 }, b2 = { 0 };
 	struct rdmadev_qp_attr attr;
-	struct rdmadev_srq *srq = NULL;
-	struct rdmadev_sge snd, r;
-	struct e2e_mr m;
+	struct rdmadev_sge r;
+	struct srq_env e;
 	uint32_t i;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqerr")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+	if (env_up(&e, &d, SRQ_DEVARGS("srqerr"), 16, 1, 2) != 0)
 		goto out;
-	e2e_qp_create(&d, &a1, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&d, &a2, RDMADEV_QPT_RC, NULL);
-	qp_on_srq(&d, &b1, RDMADEV_QPT_RC, srq);
-	qp_on_srq(&d, &b2, RDMADEV_QPT_RC, srq);
-	if (a1.qp == NULL || a2.qp == NULL || b1.qp == NULL || b2.qp == NULL ||
-	    e2e_rc_connect(&a1, &b1, NULL) != 0 || e2e_rc_connect(&a2, &b2, NULL) != 0)
-		goto out;
-	e2e_fill(m.buf, 4096, 5);
-	for (i = 0; i < 4; i++) {
-		r = sge_of(&m, 16384 + 1024 * i, 1024);
-		TEST_CHECK(srq_recv(srq, 700 + i, &r, 1));
-	}
-	/* b1 to ERR: its event, and no completion for the SRQ's WQEs */
-	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b1.qpn);
+	e2e_fill(e.m.buf, 4096, 5);
+	post_kb_recvs(&e, 700, 4);
+	/* b[0] to ERR: its event, and no completion for the SRQ's WQEs */
+	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn);
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = RDMADEV_QPS_ERR;
-	TEST_CHECK_EQ(rdmadev_qp_modify(b1.qp, &attr, RDMADEV_QP_STATE), 0);
-	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b1.qpn), 1);
-	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b2.qpn), 0);
+	TEST_CHECK_EQ(rdmadev_qp_modify(e.b[0].qp, &attr, RDMADEV_QP_STATE), 0);
+	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn), 1);
+	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[1].qpn), 0);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
-	/* b2 receives into all four, in order */
-	for (i = 0; i < 4; i++) {
-		snd = sge_of(&m, 100 * i, 200 + i);
-		TEST_CHECK(send_one(&a2, i, &snd, NULL, 0));
-		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 700 + i, b2.qpn, 200 + i, 100 * i, 16384 + 1024 * i, false);
-	}
+	/* b[1] receives into all four, in order */
+	for (i = 0; i < 4; i++)
+		send_through(&e, 1, i, 100 * i, 200 + i, 700 + i, 16384 + 1024 * i);
 	/* in use: -EBUSY, the SRQ stays usable and tracked */
-	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), -EBUSY);
+	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), -EBUSY);
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
-	r = sge_of(&m, 16384, 1024);
-	TEST_CHECK(srq_recv(srq, 800, &r, 1));
-	e2e_qp_destroy(&b1);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), -EBUSY);
-	e2e_qp_destroy(&b2);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	srq = NULL;
+	r = sge_of(&e.m, 16384, 1024);
+	TEST_CHECK(srq_recv(e.srq, 800, &r, 1));
+	e2e_qp_destroy(&e.b[0]);
+	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), -EBUSY);
+	e2e_qp_destroy(&e.b[1]);
+	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), 0);
+	e.srq = NULL;
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
 out:
-	e2e_qp_destroy(&b1);
-	e2e_qp_destroy(&b2);
-	e2e_qp_destroy(&a1);
-	e2e_qp_destroy(&a2);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /*
@@ -587,65 +600,39 @@ static void
 test_srq_qp_fail(void)
 {
 	static struct e2e_dev d;
-	struct e2e_qp a = { 0 }, b = { 0 }, a2 = { 0 }, c = { 0 };
-	struct rdmadev_srq *srq = NULL;
-	struct rdmadev_sge snd, r;
 	struct rdmadev_qp_attr attr;
+	struct rdmadev_sge snd;
 	struct rdmadev_wc wc;
-	struct e2e_mr m;
+	struct srq_env e;
 	uint32_t i;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqfail")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+	/* pairs a[0] -> b[0] and a[1] -> b[1] */
+	if (env_up(&e, &d, SRQ_DEVARGS("srqfail"), 16, 1, 2) != 0)
 		goto out;
-	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&d, &a2, RDMADEV_QPT_RC, NULL);
-	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
-	qp_on_srq(&d, &c, RDMADEV_QPT_RC, srq);
-	if (a.qp == NULL || a2.qp == NULL || b.qp == NULL || c.qp == NULL ||
-	    e2e_rc_connect(&a, &b, NULL) != 0 || e2e_rc_connect(&a2, &c, NULL) != 0)
-		goto out;
-	e2e_fill(m.buf, 8192, 9);
-	for (i = 0; i < 3; i++) {
-		r = sge_of(&m, 16384 + 1024 * i, 1024);
-		TEST_CHECK(srq_recv(srq, 900 + i, &r, 1));
-	}
-	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b.qpn);
-	snd = sge_of(&m, 0, 3000);
-	TEST_CHECK(send_one(&a, 1, &snd, NULL, 0));
+	e2e_fill(e.m.buf, 8192, 9);
+	post_kb_recvs(&e, 900, 3);
+	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn);
+	snd = sge_of(&e.m, 0, 3000);
+	TEST_CHECK(send_one(&e.a[0], 1, &snd, NULL, 0));
 	TEST_CHECK(e2e_next(&d.rcq, &wc));
 	TEST_CHECK_EQ(wc.wr_id, 900);
-	TEST_CHECK_EQ(wc.qp_num, b.qpn);
+	TEST_CHECK_EQ(wc.qp_num, e.b[0].qpn);
 	TEST_CHECK_EQ(wc.status, RDMADEV_WC_LOC_LEN_ERR);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
-	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b.qpn), 1);
-	TEST_CHECK_EQ(rdmadev_qp_get_state(b.qp), RDMADEV_QPS_ERR);
+	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn), 1);
+	TEST_CHECK_EQ(rdmadev_qp_get_state(e.b[0].qp), RDMADEV_QPS_ERR);
 	/* already in ERR: moving it there again reports nothing more */
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = RDMADEV_QPS_ERR;
-	TEST_CHECK_EQ(rdmadev_qp_modify(b.qp, &attr, RDMADEV_QP_STATE), 0);
-	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, b.qpn), 0);
+	TEST_CHECK_EQ(rdmadev_qp_modify(e.b[0].qp, &attr, RDMADEV_QP_STATE), 0);
+	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn), 0);
 	/* the sender failed too (its request was refused): drop its completions */
 	(void)e2e_idle(&d.scq, 100);
 	d.scq.head = d.scq.tail;
-	for (i = 1; i < 3; i++) {
-		snd = sge_of(&m, 64 * i, 500 + i);
-		TEST_CHECK(send_one(&a2, 10 + i, &snd, NULL, 0));
-		e2e_expect(&d.scq, 10 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 900 + i, c.qpn, 500 + i, 64 * i, 16384 + 1024 * i, false);
-	}
+	for (i = 1; i < 3; i++)
+		send_through(&e, 1, 10 + i, 64 * i, 500 + i, 900 + i, 16384 + 1024 * i);
 out:
-	e2e_qp_destroy(&b);
-	e2e_qp_destroy(&c);
-	e2e_qp_destroy(&a);
-	e2e_qp_destroy(&a2);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /*
@@ -873,52 +860,47 @@ static void
 test_srq_max_size(void)
 {
 	static struct e2e_dev d;
-	struct e2e_qp a = { 0 }, b = { 0 };
-	struct rdmadev_srq *srq = NULL;
 	struct rdmadev_srq_attr sa;
 	struct rdmadev *dev;
-	struct e2e_mr m;
+	struct srq_env e;
 	uint32_t i;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmax")) != 0)
-		goto out_dev;
+	if (env_open(&e, &d, SRQ_DEVARGS("srqmax"), MR_LEN) != 0)
+		goto out;
 	dev = rdmadev_get(d.id);
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || srq_make(&d, dev->info.max_srq_wr, dev->info.max_sge, 0, &srq) != 0)
+	if (srq_make(&d, dev->info.max_srq_wr, dev->info.max_sge, 0, &e.srq) != 0)
 		goto out;
-	TEST_CHECK_EQ(rdmadev_srq_query(srq, &sa), 0);
+	TEST_CHECK_EQ(rdmadev_srq_query(e.srq, &sa), 0);
 	TEST_CHECK_EQ(sa.max_wr, 32767);
-	TEST_CHECK_EQ(drv_srq(srq)->size << drv_srq(srq)->shift, 262144);
-	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
-	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
-	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
+	TEST_CHECK_EQ(drv_srq(e.srq)->size << drv_srq(e.srq)->shift, 262144);
+	if (env_pairs(&e, 1, true) != 0)
 		goto out;
-	e2e_fill(m.buf, 4096, 99);
+	e2e_fill(e.m.buf, 4096, 99);
 	/* bursts of 50; WQE i at quantum 8 i: 4096 is quantum 32768, 4299 is 34392 */
 	for (i = 0; i < 4300; i += 50) {
 		uint32_t k;
 
 		for (k = i; k < i + 50; k++) {
-			struct rdmadev_sge r = sge_of(&m, 8192 + (k % 64) * 64, 64);
+			struct rdmadev_sge r = sge_of(&e.m, 8192 + (k % 64) * 64, 64);
 
-			memset(m.buf + 8192 + (k % 64) * 64, 0, 64);
-			TEST_CHECK(srq_recv(srq, 1000000 + k, &r, 1));
+			memset(e.m.buf + 8192 + (k % 64) * 64, 0, 64);
+			TEST_CHECK(srq_recv(e.srq, 1000000 + k, &r, 1));
 		}
 		for (k = i; k < i + 50; k++) {
-			struct rdmadev_sge snd = sge_of(&m, k % 4000, 1 + k % 61);
+			struct rdmadev_sge snd = sge_of(&e.m, k % 4000, 1 + k % 61);
 
-			TEST_CHECK(send_one(&a, k, &snd, NULL, 0));
+			TEST_CHECK(send_one(&e.a[0], k, &snd, NULL, 0));
 		}
 		for (k = i; k < i + 50; k++)
 			e2e_expect(&d.scq, k, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 		for (k = i; k < i + 50; k++)
-			expect_recv(&d, &m, 1000000 + k, b.qpn, 1 + k % 61, k % 4000,
+			expect_recv(&d, &e.m, 1000000 + k, e.b[0].qpn, 1 + k % 61, k % 4000,
 				    8192 + (k % 64) * 64, false);
 		if (test_case_failures > 0)
 			break;
 	}
 	TEST_CHECK_EQ(i, 4300);
-	TEST_CHECK_EQ(drv_srq(srq)->done, 4300);
+	TEST_CHECK_EQ(drv_srq(e.srq)->done, 4300);
 	/*
 	 * The last SRQ CQE (two slots before the receive CQ's head), decoded by hand: qword 1 =
 	 * WQE 4299's wr_id, SRQ bit 52 set, WQEIDX (qword 3 bits 46:32) only the low 15 bits
@@ -934,13 +916,7 @@ test_srq_max_size(void)
 		TEST_CHECK_EQ(bits(qw(cqe, 3), 46, 32), (4299u * 8) & 0x7fffu);
 	}
 out:
-	e2e_qp_destroy(&b);
-	e2e_qp_destroy(&a);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 /* The next frame the tap port @p tap receives, into @p f (bounded wait; 0: none). */
@@ -990,105 +966,87 @@ test_srq_destroy_mid_message(void)
 {
 	static const uint8_t tap_mac[6] = { 0x02, 0x00, 0x5e, 0x00, 0x77, 0x01 };
 	static struct e2e_dev d, via_tap;
-	struct e2e_qp a = { 0 }, b = { 0 }, b_tap, a2 = { 0 }, c = { 0 };
-	struct model_port *tap = NULL;
-	struct rdmadev_srq *srq = NULL;
 	struct rdmadev_srq_attr sa;
 	struct rdmadev_sge snd, r;
 	struct model_pkt_hdr h;
 	uint8_t f[MODEL_PKT_MAX];
-	struct e2e_mr m;
+	struct e2e_qp b_tap;
+	struct srq_env e;
 	uint32_t i, max_wr;
 	uint64_t rx0;
 	int n;
 
-	if (e2e_dev_open(&d, SRQ_DEVARGS("srqmid")) != 0)
-		goto out_dev;
-	TEST_CHECK_EQ(model_port_attach("loop:srqmid", tap_mac, d.gid, &tap), 0);
-	e2e_mr_reg(&d, NULL, &m, MID_MR_LEN, E2E_ACC_ALL);
-	if (tap == NULL || m.mr == NULL || srq_make(&d, 16, 1, 0, &srq) != 0)
+	/* pairs a[0] -> b[0] (through the tap) and a[1] -> b[1] */
+	if (env_open(&e, &d, SRQ_DEVARGS("srqmid"), MID_MR_LEN) != 0)
 		goto out;
-	TEST_CHECK_EQ(rdmadev_srq_query(srq, &sa), 0);
+	TEST_CHECK_EQ(model_port_attach("loop:srqmid", tap_mac, d.gid, &e.tap), 0);
+	if (e.tap == NULL || srq_make(&d, 16, 1, 0, &e.srq) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_srq_query(e.srq, &sa), 0);
 	max_wr = sa.max_wr;
 	TEST_CHECK(max_wr >= 16 && 16384 + (uint64_t)(max_wr + 1) * RECV_LEN * 4 <= MID_MR_LEN);
 	if (16384 + (uint64_t)(max_wr + 1) * RECV_LEN * 4 > MID_MR_LEN)
 		goto out;
-	e2e_qp_create(&d, &a, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&d, &a2, RDMADEV_QPT_RC, NULL);
-	qp_on_srq(&d, &b, RDMADEV_QPT_RC, srq);
-	qp_on_srq(&d, &c, RDMADEV_QPT_RC, srq);
-	if (a.qp == NULL || a2.qp == NULL || b.qp == NULL || c.qp == NULL)
+	if (env_pairs(&e, 2, false) != 0)
 		goto out;
-	/* a's path to b goes to the tap (b's path back to a is direct) */
+	/* a[0]'s path to b[0] goes to the tap (the path back is direct) */
 	memcpy(via_tap.gid, d.gid, sizeof(via_tap.gid));
 	memcpy(via_tap.mac, tap_mac, sizeof(via_tap.mac));
-	b_tap = b;
+	b_tap = e.b[0];
 	b_tap.dev = &via_tap;
-	if (e2e_rc_connect(&a, &b_tap, NULL) != 0 || e2e_rc_connect(&a2, &c, NULL) != 0)
+	if (e2e_rc_connect(&e.a[0], &b_tap, NULL) != 0 ||
+	    e2e_rc_connect(&e.a[1], &e.b[1], NULL) != 0)
 		goto out;
 	/* the SRQ full: max_wr receives of 4 KB */
 	for (i = 0; i < max_wr; i++) {
-		r = sge_of(&m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
-		TEST_CHECK(srq_recv(srq, 900 + i, &r, 1));
+		r = sge_of(&e.m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		TEST_CHECK(srq_recv(e.srq, 900 + i, &r, 1));
 	}
-	r = sge_of(&m, 16384, RECV_LEN);
-	TEST_CHECK(!srq_recv(srq, 1, &r, 1));
-	/* a 3-packet SEND (MTU 1024): only its first packet reaches b */
-	e2e_fill(m.buf, 3 * RECV_LEN, 41);
-	memset(m.buf + 16384, 0, 4 * RECV_LEN);
-	snd = sge_of(&m, 0, 3 * RECV_LEN);
-	TEST_CHECK(send_one(&a, 1, &snd, NULL, 0));
-	n = tap_recv(tap, f);
+	r = sge_of(&e.m, 16384, RECV_LEN);
+	TEST_CHECK(!srq_recv(e.srq, 1, &r, 1));
+	/* a 3-packet SEND (MTU 1024): only its first packet reaches b[0] */
+	e2e_fill(e.m.buf, 3 * RECV_LEN, 41);
+	memset(e.m.buf + 16384, 0, 4 * RECV_LEN);
+	snd = sge_of(&e.m, 0, 3 * RECV_LEN);
+	TEST_CHECK(send_one(&e.a[0], 1, &snd, NULL, 0));
+	n = tap_recv(e.tap, f);
 	TEST_CHECK(n > 0);
 	if (n <= 0)
 		goto out;
 	TEST_CHECK_EQ(model_pkt_parse(f, (uint32_t)n, &h, NULL, NULL), 0);
 	TEST_CHECK_EQ(h.opcode, MODEL_RC_SEND_FIRST);
-	TEST_CHECK_EQ(h.dqpn, b.qpn);
+	TEST_CHECK_EQ(h.dqpn, e.b[0].qpn);
 	memcpy(f, d.mac, 6);	/* to the device; the ICRC does not cover the MACs */
 	rx0 = E2E_STAT(&d, udp_in_datagrams);
-	TEST_CHECK_EQ(model_port_send(tap, f, (uint32_t)n), 0);
-	/* the first KB landed in b's SRQ WQE; the message is not complete */
-	TEST_CHECK(wait_received(&d, rx0, b.qpn));
-	TEST_CHECK(memcmp(m.buf + 16384, m.buf, RECV_LEN) == 0);
+	TEST_CHECK_EQ(model_port_send(e.tap, f, (uint32_t)n), 0);
+	/* the first KB landed in b[0]'s SRQ WQE; the message is not complete */
+	TEST_CHECK(wait_received(&d, rx0, e.b[0].qpn));
+	TEST_CHECK(memcmp(e.m.buf + 16384, e.m.buf, RECV_LEN) == 0);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 20), 0);
-	/* the sender goes (its SEND is never answered), then b, from RTS, mid-message */
-	e2e_qp_destroy(&a);
-	e2e_qp_destroy(&b);
-	TEST_CHECK_EQ(drv_srq(srq)->posted - __atomic_load_n(&drv_srq(srq)->done,
-							      __ATOMIC_ACQUIRE), max_wr - 1);
+	/* the sender goes (its SEND is never answered), then b[0], from RTS, mid-message */
+	e2e_qp_destroy(&e.a[0]);
+	e2e_qp_destroy(&e.b[0]);
+	TEST_CHECK_EQ(drv_srq(e.srq)->posted - __atomic_load_n(&drv_srq(e.srq)->done,
+								__ATOMIC_ACQUIRE), max_wr - 1);
 	/* one slot came back: the SRQ takes exactly one more WR */
-	r = sge_of(&m, 16384 + (uint64_t)max_wr * 4 * RECV_LEN, 4 * RECV_LEN);
-	TEST_CHECK(srq_recv(srq, 900 + max_wr, &r, 1));
-	TEST_CHECK(!srq_recv(srq, 2, &r, 1));
-	/* c receives into every one: WQEs 1 .. max_wr, in order (WQE 0 went with b) */
-	for (i = 1; i <= max_wr; i++) {
-		snd = sge_of(&m, 100 + i, 200 + i);
-		TEST_CHECK(send_one(&a2, 10 + i, &snd, NULL, 0));
-		e2e_expect(&d.scq, 10 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
-		expect_recv(&d, &m, 900 + i, c.qpn, 200 + i, 100 + i,
-			    16384 + (uint64_t)i * 4 * RECV_LEN, false);
-	}
+	r = sge_of(&e.m, 16384 + (uint64_t)max_wr * 4 * RECV_LEN, 4 * RECV_LEN);
+	TEST_CHECK(srq_recv(e.srq, 900 + max_wr, &r, 1));
+	TEST_CHECK(!srq_recv(e.srq, 2, &r, 1));
+	/* b[1] receives into every one: WQEs 1 .. max_wr, in order (WQE 0 went with b[0]) */
+	for (i = 1; i <= max_wr; i++)
+		send_through(&e, 1, 10 + i, 100 + i, 200 + i, 900 + i,
+			     16384 + (uint64_t)i * 4 * RECV_LEN);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 20), 0);
 	/* and the SRQ is full again */
-	TEST_CHECK_EQ(drv_srq(srq)->posted - __atomic_load_n(&drv_srq(srq)->done,
-							      __ATOMIC_ACQUIRE), 0);
+	TEST_CHECK_EQ(drv_srq(e.srq)->posted - __atomic_load_n(&drv_srq(e.srq)->done,
+								__ATOMIC_ACQUIRE), 0);
 	for (i = 0; i < max_wr; i++) {
-		r = sge_of(&m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
-		TEST_CHECK(srq_recv(srq, 5000 + i, &r, 1));
+		r = sge_of(&e.m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		TEST_CHECK(srq_recv(e.srq, 5000 + i, &r, 1));
 	}
-	TEST_CHECK(!srq_recv(srq, 3, &r, 1));
+	TEST_CHECK(!srq_recv(e.srq, 3, &r, 1));
 out:
-	e2e_qp_destroy(&b);
-	e2e_qp_destroy(&c);
-	e2e_qp_destroy(&a);
-	e2e_qp_destroy(&a2);
-	if (srq != NULL)
-		TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
-	e2e_mr_dereg(&m);
-	model_port_detach(tap);
-out_dev:
-	e2e_dev_close(&d);
+	env_close(&e);
 }
 
 int

@@ -27,37 +27,50 @@
 
 static struct e2e_dev da, db;
 
-/* An RC QP on @p d with a small SQ (64 WRs of 1 SGE: 512 quanta), so bursts wrap it often. */
-static int
-small_qp(struct e2e_dev *d, struct e2e_qp *p)
-{
-	struct rdmadev_qp_init_attr a = {
-		.pd = d->pd, .send_cq = d->scq.cq, .recv_cq = d->rcq.cq,
-		.qp_type = RDMADEV_QPT_RC,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
+/* Two MRs (on da and db) and an RC pair a (on da) -> b (on db), connected. */
+struct pair_env {
+	struct e2e_mr ma, mb;
+	struct e2e_qp a, b;
+};
 
-	memset(p, 0, sizeof(*p));
-	TEST_CHECK_EQ(rdmadev_qp_create(&a, &p->qp), 0);
-	if (p->qp == NULL)
-		return -1;
-	p->dev = d;
-	p->qpn = rdmadev_qp_num(p->qp);
-	return 0;
+/*
+ * Set up @p e with MRs of @p len bytes and either small QPs (64 WRs of 1 SGE: an SQ of 512
+ * quanta, so bursts wrap it often) or e2e_pair()'s deep ones; false (and a failed check) when
+ * a part is missing. env_down() undoes it either way.
+ */
+static bool
+env_up(struct pair_env *e, uint64_t len, bool small)
+{
+	static const struct rdmadev_qp_cap cap = {
+		.max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 1, .max_recv_sge = 1,
+	};
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	e2e_mr_reg(&da, NULL, &e->ma, len, E2E_ACC_ALL);
+	e2e_mr_reg(&db, NULL, &e->mb, len, E2E_ACC_ALL);
+	if (e->ma.mr == NULL || e->mb.mr == NULL)
+		ret = -1;
+	else if (!small)
+		ret = e2e_pair(&da, &db, &e->a, &e->b, E2E_ACC_ALL);
+	else if (e2e_qp_create_cap(&da, &e->a, RDMADEV_QPT_RC, NULL, &cap, NULL) != 0 ||
+		 e2e_qp_create_cap(&db, &e->b, RDMADEV_QPT_RC, NULL, &cap, NULL) != 0)
+		ret = -1;
+	else
+		ret = e2e_rc_connect(&e->a, &e->b, NULL);
+	TEST_CHECK(ret == 0);
+	return ret == 0;
 }
 
-/* A connected RC pair of small QPs a (on da) -> b (on db). */
-static int
-small_pair(struct e2e_qp *a, struct e2e_qp *b)
+/* Destroy what env_up() made, dropping the completions left on both devices. */
+static void
+env_down(struct pair_env *e)
 {
-	struct e2e_conn c;
-
-	e2e_conn_default(&c);
-	c.access = E2E_ACC_ALL;
-	if (small_qp(&da, a) != 0 || small_qp(&db, b) != 0)
-		return -1;
-	return e2e_rc_connect(a, b, &c);
+	e2e_unpair(&e->a, &e->b);
+	e2e_drain(&da);
+	e2e_drain(&db);
+	e2e_mr_dereg(&e->mb);
+	e2e_mr_dereg(&e->ma);
 }
 
 /* A 1-SGE prototype of @p op from @p a's MR @p m to @p b's MR @p r. */
@@ -69,6 +82,17 @@ proto_of(uint8_t op, const struct rdmadev_sge *sge, const struct e2e_mr *r)
 		.flags = RDMADEV_SEND_SIGNALED,
 		.rdma = { .remote_addr = (uint64_t)(uintptr_t)r->buf, .rkey = r->rkey },
 	};
+}
+
+/* Template @p t of @p op with @p flags added on @p e's a: from ma (a 0-byte SGE) to mb. */
+static void
+tmpl_make(struct pair_env *e, uint8_t op, uint8_t flags, struct rdmadev_send_tmpl *t)
+{
+	struct rdmadev_sge psge = { 0, 0, e->ma.lkey };
+	struct rdmadev_send_wr proto = proto_of(op, &psge, &e->mb);
+
+	proto.flags |= flags;
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e->a.qp, &proto, t), 0);
 }
 
 /* Post all @p n WRs of @p v (retrying while the SQ is full). */
@@ -92,50 +116,63 @@ post_all(struct e2e_qp *p, const struct rdmadev_send_tmpl *t, const struct rdmad
 	return done == n;
 }
 
-/* The next @p n completions of @p r are @p first, @p first + 1 ... with @p opcode. */
+/* The next @p n completions of @p r are @p first, @p first + 1 ... with @p opcode, successful;
+ * they are copied to @p out (BURST of them at most) unless it is NULL. */
 static void
-expect_run(struct e2e_cqrec *r, uint64_t first, unsigned int n, int opcode)
+expect_run(struct e2e_cqrec *r, uint64_t first, unsigned int n, int opcode,
+	   struct rdmadev_wc *out)
 {
 	struct rdmadev_wc wc;
 	unsigned int i;
+	bool got;
 
 	TEST_CHECK(e2e_wait(r, n));
 	for (i = 0; i < n; i++) {
-		if (!e2e_take(r, &wc)) {
-			TEST_CHECK(false);
+		got = e2e_take(r, &wc);
+		TEST_CHECK(got);
+		if (!got)
 			return;
-		}
 		TEST_CHECK_EQ(wc.wr_id, first + i);
 		TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
 		TEST_CHECK_EQ(wc.opcode, opcode);
+		if (out != NULL)
+			out[i] = wc;
 	}
+}
+
+/* Post the burst @p v (BURST WRs, the first of wr_id @p first) through @p t on @p p; its
+ * completions, one a WR in order, are checked. True when all were posted. */
+static bool
+post_burst(struct e2e_qp *p, const struct rdmadev_send_tmpl *t, const struct rdmadev_tmpl_wr *v,
+	   uint64_t first, int opcode)
+{
+	bool ok = post_all(p, t, v, BURST);
+
+	TEST_CHECK(ok);
+	expect_run(&p->dev->scq, first, BURST, opcode, NULL);
+	return ok;
 }
 
 /* Template WRITE and READ bursts from a to b, data checked after every burst. */
 static void
 test_write_read(void)
 {
-	struct e2e_mr ma = { 0 }, mb = { 0 };
-	struct e2e_qp a = { 0 }, b = { 0 };
 	struct rdmadev_tmpl_wr v[BURST];
 	struct rdmadev_send_tmpl tw, tr;
 	struct rdmadev_send_wr proto;
 	struct rdmadev_sge psge;
 	uint64_t id = 1000, s = 7;
+	struct pair_env e;
 	unsigned int k, i;
 	bool ok = true;
 
-	e2e_mr_reg(&da, NULL, &ma, MR_LEN, E2E_ACC_ALL);
-	e2e_mr_reg(&db, NULL, &mb, MR_LEN, E2E_ACC_ALL);
-	if (ma.mr == NULL || mb.mr == NULL || small_pair(&a, &b) != 0) {
-		TEST_CHECK(false);
+	if (!env_up(&e, MR_LEN, true))
 		goto out;
-	}
-	psge = (struct rdmadev_sge){ (uint64_t)(uintptr_t)ma.buf, 0, ma.lkey };
-	proto = proto_of(RDMADEV_WR_RDMA_WRITE, &psge, &mb);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &tw), 0);
-	proto = proto_of(RDMADEV_WR_RDMA_READ, &psge, &mb);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &tr), 0);
+	psge = (struct rdmadev_sge){ (uint64_t)(uintptr_t)e.ma.buf, 0, e.ma.lkey };
+	proto = proto_of(RDMADEV_WR_RDMA_WRITE, &psge, &e.mb);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &tw), 0);
+	proto = proto_of(RDMADEV_WR_RDMA_READ, &psge, &e.mb);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &tr), 0);
 	for (k = 0; k < BURSTS && ok; k++) {
 		bool rd = (k % 3) == 2;
 		/* 16 WRs into disjoint 8 KB slots, lengths 1 .. 8 KB */
@@ -144,15 +181,14 @@ test_write_read(void)
 			uint64_t off = (uint64_t)i * 8192 + (k % 2) * (MR_LEN / 2);
 
 			v[i] = (struct rdmadev_tmpl_wr){
-				.wr_id = id + i, .addr = (uint64_t)(uintptr_t)ma.buf + off,
-				.remote_addr = (uint64_t)(uintptr_t)mb.buf + off, .length = len,
+				.wr_id = id + i, .addr = (uint64_t)(uintptr_t)e.ma.buf + off,
+				.remote_addr = (uint64_t)(uintptr_t)e.mb.buf + off, .length = len,
 			};
 		}
-		e2e_fill(rd ? mb.buf : ma.buf, MR_LEN, k + 1);
-		memset(rd ? ma.buf : mb.buf, 0, MR_LEN);
-		ok = post_all(&a, rd ? &tr : &tw, v, BURST);
-		TEST_CHECK(ok);
-		expect_run(&da.scq, id, BURST, rd ? RDMADEV_WC_RDMA_READ : RDMADEV_WC_RDMA_WRITE);
+		e2e_fill(rd ? e.mb.buf : e.ma.buf, MR_LEN, k + 1);
+		memset(rd ? e.ma.buf : e.mb.buf, 0, MR_LEN);
+		ok = post_burst(&e.a, rd ? &tr : &tw, v, id,
+				rd ? RDMADEV_WC_RDMA_READ : RDMADEV_WC_RDMA_WRITE);
 		for (i = 0; i < BURST; i++) {
 			const uint8_t *src = (const uint8_t *)(uintptr_t)(rd ? v[i].remote_addr :
 									   v[i].addr);
@@ -169,75 +205,54 @@ test_write_read(void)
 		id += BURST;
 	}
 	TEST_CHECK_EQ(k, BURSTS);
-	TEST_CHECK(e2e_canary_ok(&ma) && e2e_canary_ok(&mb));
+	TEST_CHECK(e2e_canary_ok(&e.ma) && e2e_canary_ok(&e.mb));
 	TEST_CHECK_EQ(e2e_idle(&da.scq, 50), 0);	/* exactly one completion each */
 	TEST_CHECK_EQ(e2e_idle(&db.rcq, 10), 0);
 out:
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&mb);
-	e2e_mr_dereg(&ma);
+	env_down(&e);
 }
 
 /* Template SENDs (solicited) into posted receives: data and both sides' completions. */
 static void
 test_send(void)
 {
-	struct e2e_mr ma = { 0 }, mb = { 0 };
-	struct e2e_qp a = { 0 }, b = { 0 };
 	struct rdmadev_tmpl_wr v[BURST];
+	struct rdmadev_wc wc[BURST];
 	struct rdmadev_send_tmpl t;
-	struct rdmadev_send_wr proto;
-	struct rdmadev_sge psge, r;
-	struct rdmadev_wc wc;
+	struct rdmadev_sge r;
+	struct pair_env e;
 	unsigned int k, i;
 
-	e2e_mr_reg(&da, NULL, &ma, MR_LEN, E2E_ACC_ALL);
-	e2e_mr_reg(&db, NULL, &mb, MR_LEN, E2E_ACC_ALL);
-	if (ma.mr == NULL || mb.mr == NULL || small_pair(&a, &b) != 0) {
-		TEST_CHECK(false);
+	if (!env_up(&e, MR_LEN, true))
 		goto out;
-	}
-	psge = (struct rdmadev_sge){ 0, 0, ma.lkey };
-	proto = proto_of(RDMADEV_WR_SEND, &psge, &mb);
-	proto.flags |= RDMADEV_SEND_SOLICITED;
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), 0);
-	e2e_fill(ma.buf, MR_LEN, 3);
+	tmpl_make(&e, RDMADEV_WR_SEND, RDMADEV_SEND_SOLICITED, &t);
+	e2e_fill(e.ma.buf, MR_LEN, 3);
 	for (k = 0; k < 4; k++) {
-		memset(mb.buf, 0, MR_LEN);
+		memset(e.mb.buf, 0, MR_LEN);
+		memset(wc, 0, sizeof(wc));
 		for (i = 0; i < BURST; i++) {
-			r = (struct rdmadev_sge){ (uint64_t)(uintptr_t)mb.buf + i * 4096, 4096,
-						  mb.lkey };
-			TEST_CHECK(e2e_recv(&b, 500 + i, &r, 1));
+			r = (struct rdmadev_sge){ (uint64_t)(uintptr_t)e.mb.buf + i * 4096, 4096,
+						  e.mb.lkey };
+			TEST_CHECK(e2e_recv(&e.b, 500 + i, &r, 1));
 			v[i] = (struct rdmadev_tmpl_wr){
 				.wr_id = 100 * k + i,
-				.addr = (uint64_t)(uintptr_t)ma.buf + 1000 * i + k,
+				.addr = (uint64_t)(uintptr_t)e.ma.buf + 1000 * i + k,
 				.length = 100 + 200 * i + k,
 				.remote_addr = 0xdead,	/* ignored for SEND */
 			};
 		}
-		TEST_CHECK(post_all(&a, &t, v, BURST));
-		expect_run(&da.scq, 100 * k, BURST, RDMADEV_WC_SEND);
-		TEST_CHECK(e2e_wait(&db.rcq, BURST));
+		post_burst(&e.a, &t, v, 100 * k, RDMADEV_WC_SEND);
+		expect_run(&db.rcq, 500, BURST, RDMADEV_WC_RECV, wc);
 		for (i = 0; i < BURST; i++) {
-			TEST_CHECK(e2e_take(&db.rcq, &wc));
-			TEST_CHECK_EQ(wc.wr_id, 500 + i);
-			TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
-			TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV);
-			TEST_CHECK_EQ(wc.byte_len, v[i].length);
-			TEST_CHECK(memcmp(mb.buf + i * 4096,
+			TEST_CHECK_EQ(wc[i].byte_len, v[i].length);
+			TEST_CHECK(memcmp(e.mb.buf + i * 4096,
 					  (const void *)(uintptr_t)v[i].addr, v[i].length) == 0);
 		}
 	}
-	TEST_CHECK(e2e_canary_ok(&ma) && e2e_canary_ok(&mb));
+	TEST_CHECK(e2e_canary_ok(&e.ma) && e2e_canary_ok(&e.mb));
 	TEST_CHECK_EQ(e2e_idle(&da.scq, 20), 0);
 out:
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&mb);
-	e2e_mr_dereg(&ma);
+	env_down(&e);
 }
 
 /* Template WRITEs with immediate (2 quanta each, chunk NOPs between): the data, the sender's
@@ -245,114 +260,95 @@ out:
 static void
 test_write_imm(void)
 {
-	struct e2e_mr ma = { 0 }, mb = { 0 };
-	struct e2e_qp a = { 0 }, b = { 0 };
 	struct rdmadev_tmpl_wr v[BURST];
+	struct rdmadev_wc wc[BURST];
 	struct rdmadev_send_tmpl t;
-	struct rdmadev_send_wr proto;
-	struct rdmadev_sge psge, r;
-	struct rdmadev_wc wc;
+	struct rdmadev_sge r;
+	struct pair_env e;
 	unsigned int k, i;
 
-	e2e_mr_reg(&da, NULL, &ma, MR_LEN, E2E_ACC_ALL);
-	e2e_mr_reg(&db, NULL, &mb, MR_LEN, E2E_ACC_ALL);
-	if (ma.mr == NULL || mb.mr == NULL || small_pair(&a, &b) != 0) {
-		TEST_CHECK(false);
+	if (!env_up(&e, MR_LEN, true))
 		goto out;
-	}
-	psge = (struct rdmadev_sge){ 0, 0, ma.lkey };
-	proto = proto_of(RDMADEV_WR_RDMA_WRITE_IMM, &psge, &mb);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), 0);
-	r = (struct rdmadev_sge){ (uint64_t)(uintptr_t)mb.buf, 0, mb.lkey };
+	tmpl_make(&e, RDMADEV_WR_RDMA_WRITE_IMM, 0, &t);
+	r = (struct rdmadev_sge){ (uint64_t)(uintptr_t)e.mb.buf, 0, e.mb.lkey };
 	for (k = 0; k < 40; k++) {	/* 640 WRs of 2 quanta: 2.5 wraps of the SQ */
-		e2e_fill(ma.buf, BURST * 4096, k + 11);
-		memset(mb.buf, 0, BURST * 4096);
+		e2e_fill(e.ma.buf, BURST * 4096, k + 11);
+		memset(e.mb.buf, 0, BURST * 4096);
+		memset(wc, 0, sizeof(wc));
 		for (i = 0; i < BURST; i++) {
-			TEST_CHECK(e2e_recv(&b, 700 + i, &r, 1));
+			TEST_CHECK(e2e_recv(&e.b, 700 + i, &r, 1));
 			v[i] = (struct rdmadev_tmpl_wr){
 				.wr_id = 10000 + 100 * k + i,
-				.addr = (uint64_t)(uintptr_t)ma.buf + 4096 * i,
-				.remote_addr = (uint64_t)(uintptr_t)mb.buf + 4096 * i,
+				.addr = (uint64_t)(uintptr_t)e.ma.buf + 4096 * i,
+				.remote_addr = (uint64_t)(uintptr_t)e.mb.buf + 4096 * i,
 				.length = 1 + (37 * (i + k)) % 4000,
 				.imm_data = rte_cpu_to_be_32(0xabc00000u + 16 * k + i),
 			};
 		}
-		TEST_CHECK(post_all(&a, &t, v, BURST));
-		expect_run(&da.scq, 10000 + 100 * k, BURST, RDMADEV_WC_RDMA_WRITE);
-		TEST_CHECK(e2e_wait(&db.rcq, BURST));
+		post_burst(&e.a, &t, v, 10000 + 100 * k, RDMADEV_WC_RDMA_WRITE);
+		expect_run(&db.rcq, 700, BURST, RDMADEV_WC_RECV_RDMA_IMM, wc);
 		for (i = 0; i < BURST; i++) {
-			TEST_CHECK(e2e_take(&db.rcq, &wc));
-			TEST_CHECK_EQ(wc.wr_id, 700 + i);
-			TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
-			TEST_CHECK_EQ(wc.opcode, RDMADEV_WC_RECV_RDMA_IMM);
-			TEST_CHECK(wc.wc_flags & RDMADEV_WC_WITH_IMM);
-			TEST_CHECK_EQ(wc.imm_data, v[i].imm_data);
-			TEST_CHECK(memcmp(mb.buf + 4096 * i, ma.buf + 4096 * i, v[i].length) == 0);
+			TEST_CHECK(wc[i].wc_flags & RDMADEV_WC_WITH_IMM);
+			TEST_CHECK_EQ(wc[i].imm_data, v[i].imm_data);
+			TEST_CHECK(memcmp(e.mb.buf + 4096 * i, e.ma.buf + 4096 * i,
+					  v[i].length) == 0);
 		}
 	}
-	TEST_CHECK(e2e_canary_ok(&ma) && e2e_canary_ok(&mb));
+	TEST_CHECK(e2e_canary_ok(&e.ma) && e2e_canary_ok(&e.mb));
 	TEST_CHECK_EQ(e2e_idle(&da.scq, 20), 0);
 out:
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&mb);
-	e2e_mr_dereg(&ma);
+	env_down(&e);
 }
 
 /* The API's refusals. */
 static void
 test_refusals(void)
 {
-	struct e2e_mr ma = { 0 }, mb = { 0 };
-	struct e2e_qp a = { 0 }, b = { 0 }, c = { 0 };
 	struct rdmadev_tmpl_wr v = { .wr_id = 1, .length = 8 };
 	struct rdmadev_send_tmpl t, tb;
 	struct rdmadev_send_wr proto;
+	struct e2e_qp c = { 0 };
 	struct rdmadev_sge sg[2];
+	struct pair_env e;
 	int err;
 
-	e2e_mr_reg(&da, NULL, &ma, 4096, E2E_ACC_ALL);
-	e2e_mr_reg(&db, NULL, &mb, 4096, E2E_ACC_ALL);
-	if (ma.mr == NULL || mb.mr == NULL || e2e_pair(&da, &db, &a, &b, E2E_ACC_ALL) != 0) {
-		TEST_CHECK(false);
+	if (!env_up(&e, 4096, false))
 		goto out;
-	}
-	sg[0] = sg[1] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)ma.buf, 8, ma.lkey };
-	e2e_fill(ma.buf, 8, 5);
+	sg[0] = sg[1] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)e.ma.buf, 8, e.ma.lkey };
+	e2e_fill(e.ma.buf, 8, 5);
 	v.addr = sg[0].addr;
-	v.remote_addr = (uint64_t)(uintptr_t)mb.buf;
-	proto = proto_of(RDMADEV_WR_RDMA_WRITE, sg, &mb);
+	v.remote_addr = (uint64_t)(uintptr_t)e.mb.buf;
+	proto = proto_of(RDMADEV_WR_RDMA_WRITE, sg, &e.mb);
 	/* NULL */
 	TEST_CHECK_EQ(rdmadev_send_tmpl_init(NULL, &proto, &t), -EINVAL);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, NULL, &t), -EINVAL);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, NULL), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, NULL, &t), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, NULL), -EINVAL);
 	/* bad prototypes; the template is zeroed and refused */
 	proto.num_sge = 2;
 	memset(&t, 0x77, sizeof(t));
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), -EINVAL);
 	TEST_CHECK(t.qp_drv == NULL && t.drv[0] == 0);
-	TEST_CHECK_EQ(rdmadev_post_send_tmpl(a.qp, &t, &v, 1, &err), 0);
+	TEST_CHECK_EQ(rdmadev_post_send_tmpl(e.a.qp, &t, &v, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
 	proto.num_sge = 1;
 	proto.flags |= RDMADEV_SEND_INLINE;
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), -EINVAL);
 	proto.flags = RDMADEV_SEND_SIGNALED;
 	proto.opcode = RDMADEV_WR_SEND_INV;
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -ENOTSUP);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), -ENOTSUP);
 	proto.opcode = RDMADEV_WR_LOCAL_INV;
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -ENOTSUP);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), -ENOTSUP);
 	proto.opcode = 99;
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), -EINVAL);
 	/* a UD QP: no WRITE (the driver's post_send check) */
 	proto.opcode = RDMADEV_WR_RDMA_WRITE;
 	TEST_CHECK_EQ(e2e_qp_create(&da, &c, RDMADEV_QPT_UD, NULL), 0);
 	if (c.qp != NULL)
 		TEST_CHECK_EQ(rdmadev_send_tmpl_init(c.qp, &proto, &t), -EINVAL);
 	/* another QP's template */
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(a.qp, &proto, &t), 0);
-	TEST_CHECK_EQ(rdmadev_send_tmpl_init(b.qp, &proto, &tb), 0);
-	TEST_CHECK_EQ(rdmadev_post_send_tmpl(a.qp, &tb, &v, 1, &err), 0);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.a.qp, &proto, &t), 0);
+	TEST_CHECK_EQ(rdmadev_send_tmpl_init(e.b.qp, &proto, &tb), 0);
+	TEST_CHECK_EQ(rdmadev_post_send_tmpl(e.a.qp, &tb, &v, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
 	/* QP states: made in RESET (any state), refused there; posts in RTS */
 	if (c.qp != NULL) {
@@ -368,21 +364,17 @@ test_refusals(void)
 			TEST_CHECK_EQ(err, -EINVAL);
 		}
 	}
-	TEST_CHECK_EQ(rdmadev_post_send_tmpl(a.qp, &t, &v, 1, &err), 1);
+	TEST_CHECK_EQ(rdmadev_post_send_tmpl(e.a.qp, &t, &v, 1, &err), 1);
 	TEST_CHECK_EQ(err, 0);
 	e2e_expect(&da.scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
-	TEST_CHECK(memcmp(mb.buf, ma.buf, 8) == 0);
+	TEST_CHECK(memcmp(e.mb.buf, e.ma.buf, 8) == 0);
 	/* ERR: refused, as post_send */
-	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_ERR), 0);
-	TEST_CHECK_EQ(rdmadev_post_send_tmpl(a.qp, &t, &v, 1, &err), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&e.a, RDMADEV_QPS_ERR), 0);
+	TEST_CHECK_EQ(rdmadev_post_send_tmpl(e.a.qp, &t, &v, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
 out:
 	e2e_qp_destroy(&c);
-	e2e_unpair(&a, &b);
-	e2e_drain(&da);
-	e2e_drain(&db);
-	e2e_mr_dereg(&mb);
-	e2e_mr_dereg(&ma);
+	env_down(&e);
 }
 
 /* Two devices on one loop switch. */

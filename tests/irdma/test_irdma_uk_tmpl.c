@@ -70,20 +70,6 @@ generic_of(const struct rdmadev_send_wr *proto, const struct rdmadev_tmpl_wr *v,
 		wr->imm_data = v->imm_data;
 }
 
-/* Both QPs hold the same bytes: SQ ring, tracking entries, head, polarity. */
-static bool
-twins_equal(const struct irdma_qp *a, const struct irdma_qp *b)
-{
-	bool ring = memcmp(a->sq.base, b->sq.base, (size_t)a->sq.quanta * 32) == 0;
-	bool trk = memcmp(a->sq_wrtrk, b->sq_wrtrk, sizeof(*a->sq_wrtrk) * a->sq.quanta) == 0;
-
-	TEST_CHECK(ring);
-	TEST_CHECK(trk);
-	TEST_CHECK_EQ(a->sq.head, b->sq.head);
-	TEST_CHECK_EQ(a->sq.polarity, b->sq.polarity);
-	return ring && trk && a->sq.head == b->sq.head && a->sq.polarity == b->sq.polarity;
-}
-
 /* Post @p n template WRs: @p a through post_send, @p b through template @p t; both post
  * @p expect with error @p err_exp and ring one doorbell when they post something. */
 static void
@@ -237,7 +223,7 @@ test_conformance(void)
 			for (i = 0; i < n; i++)
 				v[i] = twr(id++);
 			post_twins(&a, &b, &proto, &t, v, n, n, 0);
-			same = twins_equal(&a, &b);
+			same = ukf_sq_equal(&a, &b);
 			adv = (b.sq.head - h) & mask;
 			if (n != 0 && (h & 127) == 0)
 				at_clr++;
@@ -393,49 +379,21 @@ test_decode(void)
 	ukf_qp_fini(&qp);
 }
 
-/* A copy of the SQ side of a QP. */
-struct sq_snap {
-	uint8_t *ring, *trk;
-	struct irdma_qp_ring s;
-};
-
-static void
-sq_snap_take(const struct irdma_qp *qp, struct sq_snap *sn)
-{
-	sn->ring = malloc((size_t)qp->sq.quanta * 32);
-	sn->trk = malloc(sizeof(*qp->sq_wrtrk) * qp->sq.quanta);
-	memcpy(sn->ring, qp->sq.base, (size_t)qp->sq.quanta * 32);
-	memcpy(sn->trk, qp->sq_wrtrk, sizeof(*qp->sq_wrtrk) * qp->sq.quanta);
-	sn->s = qp->sq;
-}
-
-/* Nothing of the SQ changed since sq_snap_take (the snapshot is freed). */
-static void
-sq_snap_check(const struct irdma_qp *qp, struct sq_snap *sn)
-{
-	TEST_CHECK(memcmp(sn->ring, qp->sq.base, (size_t)qp->sq.quanta * 32) == 0);
-	TEST_CHECK(memcmp(sn->trk, qp->sq_wrtrk, sizeof(*qp->sq_wrtrk) * qp->sq.quanta) == 0);
-	TEST_CHECK_EQ(sn->s.head, qp->sq.head);
-	TEST_CHECK_EQ(sn->s.polarity, qp->sq.polarity);
-	free(sn->ring);
-	free(sn->trk);
-}
-
 /* A burst of @p n from @p v with template @p t is refused at 0 with @p exp, nothing
  * written, no doorbell. */
 static void
 check_refused(struct irdma_qp *qp, const struct rdmadev_send_tmpl *t,
 	      const struct rdmadev_tmpl_wr *v, uint16_t n, int exp)
 {
-	struct sq_snap sn;
+	struct ukf_snap sn;
 	int err = 1;
 
-	sq_snap_take(qp, &sn);
+	ukf_snap_take(qp, &sn);
 	ukf_regs_clear();
 	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(qp, t, v, n, &err), 0);
 	TEST_CHECK_EQ(err, exp);
 	TEST_CHECK_EQ(ukf_nb_writes, 0);
-	sq_snap_check(qp, &sn);
+	ukf_snap_check(qp, &sn);
 }
 
 /* Bad templates and bad prototypes. */
@@ -524,13 +482,7 @@ test_bad_templates(void)
 static void
 test_states(void)
 {
-	static const struct {
-		uint8_t state, ok;
-	} st[] = {
-		{ IRDMA_QP_HW_INVALID, 0 }, { IRDMA_QP_HW_IDLE, 0 }, { IRDMA_QP_HW_RTR, 0 },
-		{ IRDMA_QP_HW_RTS, 1 }, { IRDMA_QP_HW_SQD, 1 }, { IRDMA_QP_HW_TERMINATE, 0 },
-		{ IRDMA_QP_HW_ERROR, 0 },
-	};
+	const struct ukf_hw_state *st = ukf_hw_states;
 	static const struct rdmadev_sge sge = { 1, 2, 3 };
 	struct rdmadev_send_wr proto = {
 		.sg_list = &sge, .num_sge = 1, .opcode = RDMADEV_WR_SEND,
@@ -541,12 +493,12 @@ test_states(void)
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < RTE_DIM(st); i++) {
+	for (i = 0; i < RTE_DIM(ukf_hw_states); i++) {
 		ukf_qp_init(&qp, &hw, &ukf_qp_default);
 		qp.hw_state = st[i].state;
 		/* made in any state */
 		TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
-		if (st[i].ok) {
+		if (st[i].send_ok) {
 			TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 3, &err), 3);
 			TEST_CHECK_EQ(err, 0);
 		} else {
@@ -564,11 +516,16 @@ test_bad_length(void)
 {
 	static const struct rdmadev_sge sge = { 1, 2, 3 };
 	static const uint8_t ops[] = { RDMADEV_WR_RDMA_WRITE, RDMADEV_WR_RDMA_WRITE_IMM };
+	/*
+	 * Heads the bad WR is refused at: a pre-invalidation boundary (neither the start work
+	 * nor the WQE is done), index 0 of the next pass (no polarity flip either), and where a
+	 * chunk NOP would be due for an immediate (no NOP either).
+	 */
+	static const uint32_t heads[] = { 128, 0, 7 };
 	struct rdmadev_send_wr proto = { .sg_list = &sge, .num_sge = 1 };
 	struct rdmadev_tmpl_wr v[8];
 	struct rdmadev_send_tmpl t;
 	struct irdma_qp qp;
-	struct sq_snap sn;
 	unsigned int i, o, q;
 	int err;
 
@@ -589,24 +546,10 @@ test_bad_length(void)
 		TEST_CHECK_EQ(le64_at(qp.sq.base + 5 * q * 32, 24), 0);
 		TEST_CHECK_EQ(qp.sq_wrtrk[5 * q].wr_id, 0);
 		check_refused(&qp, &t, &v[5], 3, -EINVAL);
-		/* at a pre-invalidation boundary: neither the start work nor the WQE is done */
-		qp.sq.head = qp.sq.tail = 128;
-		sq_snap_take(&qp, &sn);
-		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
-		TEST_CHECK_EQ(err, -EINVAL);
-		sq_snap_check(&qp, &sn);
-		/* at index 0 of the next pass: no polarity flip either */
-		qp.sq.head = qp.sq.tail = 0;
-		sq_snap_take(&qp, &sn);
-		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
-		TEST_CHECK_EQ(err, -EINVAL);
-		sq_snap_check(&qp, &sn);
-		/* where a chunk NOP would be due (immediate): no NOP either */
-		qp.sq.head = qp.sq.tail = 7;
-		sq_snap_take(&qp, &sn);
-		TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, &v[5], 1, &err), 0);
-		TEST_CHECK_EQ(err, -EINVAL);
-		sq_snap_check(&qp, &sn);
+		for (i = 0; i < RTE_DIM(heads); i++) {
+			qp.sq.head = qp.sq.tail = heads[i];
+			check_refused(&qp, &t, &v[5], 1, -EINVAL);
+		}
 		v[5].length = 0xffffffffu;
 		check_refused(&qp, &t, &v[5], 1, -EINVAL);
 		ukf_qp_fini(&qp);
@@ -636,7 +579,7 @@ test_sq_full(void)
 	/* 512 - 257 = 255 fit: 200, then 55 of 200 */
 	post_twins(&a, &b, &proto, &t, v, 200, 200, 0);
 	post_twins(&a, &b, &proto, &t, v, 200, 55, -ENOMEM);
-	twins_equal(&a, &b);
+	ukf_sq_equal(&a, &b);
 	post_twins(&a, &b, &proto, &t, v, 1, 0, -ENOMEM);
 	/* a bad length in a full ring: -EINVAL first, as post_send checks a WR first */
 	v[0].length = 0x80000000u;
@@ -647,12 +590,12 @@ test_sq_full(void)
 	a.sq.tail = a.sq.head;
 	b.sq.tail = b.sq.head;
 	post_twins(&a, &b, &proto, &t, v, 16, 16, 0);
-	twins_equal(&a, &b);
+	ukf_sq_equal(&a, &b);
 	/* partly full: 10 of 16 */
 	a.sq.tail = (a.sq.head - 245) & 511;
 	b.sq.tail = a.sq.tail;
 	post_twins(&a, &b, &proto, &t, v, 16, 10, -ENOMEM);
-	twins_equal(&a, &b);
+	ukf_sq_equal(&a, &b);
 	ukf_qp_fini(&a);
 	ukf_qp_fini(&b);
 
@@ -665,14 +608,14 @@ test_sq_full(void)
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&b, &proto, &t), 0);
 	a.sq.head = a.sq.tail = b.sq.head = b.sq.tail = 1;
 	post_twins(&a, &b, &proto, &t, v, 200, 127, -ENOMEM);
-	twins_equal(&a, &b);
+	ukf_sq_equal(&a, &b);
 	TEST_CHECK_EQ(b.sq.head, 256);
 	TEST_CHECK_EQ(b.sq_wrtrk[7].nop, 1);
 	post_twins(&a, &b, &proto, &t, v, 1, 0, -ENOMEM);
 	a.sq.tail = a.sq.head;
 	b.sq.tail = b.sq.head;
 	post_twins(&a, &b, &proto, &t, v, 150, 127, -ENOMEM);
-	twins_equal(&a, &b);
+	ukf_sq_equal(&a, &b);
 	ukf_qp_fini(&a);
 	ukf_qp_fini(&b);
 }

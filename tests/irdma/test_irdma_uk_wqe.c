@@ -109,62 +109,19 @@ post(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint16_t n, int *err
 	return irdma_uk_post_send(qp, wr, n, err);
 }
 
-/* A copy of everything the driver may write: rings, tracking, wr_ids, indexes. */
-struct snap {
-	uint8_t *sq, *rq, *trk, *rqw;
-	struct irdma_qp_ring s, r;
-};
-
-static void
-snap_take(const struct irdma_qp *qp, struct snap *sn)
-{
-	size_t nrq = qp->rq.quanta >> qp->rq.shift;
-
-	sn->sq = malloc((size_t)qp->sq.quanta * 32);
-	sn->rq = malloc((size_t)qp->rq.quanta * 32);
-	sn->trk = malloc(sizeof(*qp->sq_wrtrk) * qp->sq.quanta);
-	sn->rqw = malloc(sizeof(*qp->rq_wrid) * nrq);
-	memcpy(sn->sq, qp->sq.base, (size_t)qp->sq.quanta * 32);
-	memcpy(sn->rq, qp->rq.base, (size_t)qp->rq.quanta * 32);
-	memcpy(sn->trk, qp->sq_wrtrk, sizeof(*qp->sq_wrtrk) * qp->sq.quanta);
-	memcpy(sn->rqw, qp->rq_wrid, sizeof(*qp->rq_wrid) * nrq);
-	sn->s = qp->sq;
-	sn->r = qp->rq;
-}
-
-/* Nothing changed since snap_take (and the snapshot is freed). */
-static void
-snap_check(const struct irdma_qp *qp, struct snap *sn)
-{
-	size_t nrq = qp->rq.quanta >> qp->rq.shift;
-
-	TEST_CHECK(memcmp(sn->sq, qp->sq.base, (size_t)qp->sq.quanta * 32) == 0);
-	TEST_CHECK(memcmp(sn->rq, qp->rq.base, (size_t)qp->rq.quanta * 32) == 0);
-	TEST_CHECK(memcmp(sn->trk, qp->sq_wrtrk, sizeof(*qp->sq_wrtrk) * qp->sq.quanta) == 0);
-	TEST_CHECK(memcmp(sn->rqw, qp->rq_wrid, sizeof(*qp->rq_wrid) * nrq) == 0);
-	TEST_CHECK_EQ(sn->s.head, qp->sq.head);
-	TEST_CHECK_EQ(sn->s.polarity, qp->sq.polarity);
-	TEST_CHECK_EQ(sn->r.head, qp->rq.head);
-	TEST_CHECK_EQ(sn->r.polarity, qp->rq.polarity);
-	free(sn->sq);
-	free(sn->rq);
-	free(sn->trk);
-	free(sn->rqw);
-}
-
 /* @p wr is refused with @p errno_exp at index 0 and nothing is written or rung. */
 static void
 check_refused(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, int errno_exp)
 {
-	struct snap sn;
+	struct ukf_snap sn;
 	int err;
 
-	snap_take(qp, &sn);
+	ukf_snap_take(qp, &sn);
 	ukf_regs_clear();
 	TEST_CHECK_EQ(post(qp, wr, 1, &err), 0);
 	TEST_CHECK_EQ(err, errno_exp);
 	TEST_CHECK_EQ(ukf_nb_writes, 0);
-	snap_check(qp, &sn);
+	ukf_snap_check(qp, &sn);
 }
 
 static uint64_t
@@ -694,43 +651,33 @@ test_refused_opcodes(void)
 static void
 test_states(void)
 {
-	static const struct {
-		uint8_t state, send_ok, recv_ok;
-	} st[] = {
-		{ IRDMA_QP_HW_INVALID, 0, 0 }, { IRDMA_QP_HW_IDLE, 0, 1 },
-		{ IRDMA_QP_HW_RTR, 0, 1 }, { IRDMA_QP_HW_RTS, 1, 1 },
-		{ IRDMA_QP_HW_SQD, 1, 1 }, { IRDMA_QP_HW_TERMINATE, 0, 0 },
-		{ IRDMA_QP_HW_ERROR, 0, 0 },
-	};
+	const struct ukf_hw_state *st = ukf_hw_states;
 	struct rdmadev_send_wr wr = {
 		.sg_list = sges, .num_sge = 1, .opcode = RDMADEV_WR_SEND,
 	};
 	struct rdmadev_recv_wr rwr = { .wr_id = 1, .sg_list = sges, .num_sge = 1 };
 	struct irdma_qp qp;
-	struct snap sn;
+	struct ukf_snap sn;
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < RTE_DIM(st); i++) {
+	for (i = 0; i < RTE_DIM(ukf_hw_states); i++) {
 		ukf_qp_init(&qp, &hw, &ukf_qp_default);
 		qp.hw_state = st[i].state;
 		if (st[i].send_ok)
 			TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
 		else
 			check_refused(&qp, &wr, -EINVAL);
-		snap_take(&qp, &sn);
+		ukf_snap_take(&qp, &sn);
 		err = 1;
 		if (st[i].recv_ok) {
 			TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 1);
 			TEST_CHECK_EQ(err, 0);
-			free(sn.sq);
-			free(sn.rq);
-			free(sn.trk);
-			free(sn.rqw);
+			ukf_snap_free(&sn);
 		} else {
 			TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 0);
 			TEST_CHECK_EQ(err, -EINVAL);
-			snap_check(&qp, &sn);
+			ukf_snap_check(&qp, &sn);
 		}
 		ukf_qp_fini(&qp);
 	}
@@ -1039,11 +986,7 @@ test_single_vs_burst(void)
 			TEST_CHECK_EQ(errb, erra);
 			TEST_CHECK_EQ(dba, posted);
 			TEST_CHECK_EQ(ukf_nb_writes, posted != 0 ? 1u : 0u);
-			same = memcmp(a.sq.base, b.sq.base, (size_t)a.sq.quanta * 32) == 0 &&
-			       memcmp(a.sq_wrtrk, b.sq_wrtrk,
-				      sizeof(*a.sq_wrtrk) * a.sq.quanta) == 0 &&
-			       a.sq.head == b.sq.head && a.sq.polarity == b.sq.polarity;
-			TEST_CHECK(same);
+			same = ukf_sq_equal(&a, &b);
 			quanta += (a.sq.head - h) & (a.sq.quanta - 1);
 			/* completions at times, so that some bursts meet a full ring */
 			if (rnd(&s) % 3 != 0 || posted < n)
@@ -1184,12 +1127,12 @@ test_recv(void)
 	/* more SGEs than the cap */
 	wr.num_sge = 8;
 	{
-		struct snap sn;
+		struct ukf_snap sn;
 
-		snap_take(&qp, &sn);
+		ukf_snap_take(&qp, &sn);
 		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &wr, 1, &err), 0);
 		TEST_CHECK_EQ(err, -EINVAL);
-		snap_check(&qp, &sn);
+		ukf_snap_check(&qp, &sn);
 	}
 	/* one WQE stays free */
 	wr.num_sge = 1;
@@ -1198,12 +1141,12 @@ test_recv(void)
 		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &wr, 1, &err), 1);
 	}
 	{
-		struct snap sn;
+		struct ukf_snap sn;
 
-		snap_take(&qp, &sn);
+		ukf_snap_take(&qp, &sn);
 		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &wr, 1, &err), 0);
 		TEST_CHECK_EQ(err, -ENOMEM);
-		snap_check(&qp, &sn);
+		ukf_snap_check(&qp, &sn);
 	}
 	/* second pass: valid bit 0 from index 0 on */
 	qp.rq.tail = qp.rq.head;
@@ -1330,7 +1273,7 @@ test_lengths_at_the_limit(void)
 	struct rdmadev_recv_wr rwr = { .wr_id = 0x77, .sg_list = big, .num_sge = 1 };
 	struct irdma_qp qp;
 	unsigned int k;
-	struct snap sn;
+	struct ukf_snap sn;
 	int err;
 
 	for (k = 0; k < RTE_DIM(ops); k++) {
@@ -1359,10 +1302,10 @@ test_lengths_at_the_limit(void)
 	/* receives: each SGE must fit its fragment; their sum may exceed a message */
 	ukf_qp_init(&qp, &hw, &ukf_qp_default);
 	rwr.sg_list = &big[2];
-	snap_take(&qp, &sn);
+	ukf_snap_take(&qp, &sn);
 	TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 0);
 	TEST_CHECK_EQ(err, -EINVAL);
-	snap_check(&qp, &sn);
+	ukf_snap_check(&qp, &sn);
 	big[1].length = max;
 	rwr.sg_list = big;
 	rwr.num_sge = 2;

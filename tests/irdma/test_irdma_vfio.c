@@ -12,7 +12,6 @@
  */
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include <rdmadev.h>
 
 #include "irdma_vfio.h"
+#include "fake_sysfs.h"
 #include "test.h"
 
 static char sysroot[128];
@@ -154,71 +154,22 @@ test_absent(void)
 		       "0000:3b:00.0: no /sys/bus/pci/devices/0000:3b:00.0");
 }
 
-/* A fake PCI function under sysroot: vendor, device, and optional driver / group links. */
-static void
-mkfunc(const char *addr, const char *vendor, const char *device, const char *driver,
-       const char *group)
-{
-	char path[512], target[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysroot, addr);
-	TEST_CHECK_EQ(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor", sysroot, addr);
-	f = fopen(path, "w");
-	TEST_CHECK(f != NULL);
-	if (f != NULL) {
-		fprintf(f, "%s\n", vendor);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/device", sysroot, addr);
-	f = fopen(path, "w");
-	TEST_CHECK(f != NULL);
-	if (f != NULL) {
-		fprintf(f, "%s\n", device);
-		fclose(f);
-	}
-	if (driver != NULL) {
-		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", sysroot, addr);
-		snprintf(target, sizeof(target), "../../../../bus/pci/drivers/%s", driver);
-		TEST_CHECK_EQ(symlink(target, path), 0);
-	}
-	if (group != NULL) {
-		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sysroot, addr);
-		snprintf(target, sizeof(target), "../../../../kernel/iommu_groups/%s", group);
-		TEST_CHECK_EQ(symlink(target, path), 0);
-	}
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	RTE_SET_USED(st);
-	RTE_SET_USED(flag);
-	RTE_SET_USED(ftw);
-	return remove(path);
-}
-
 static void
 test_fake_sysfs(void)
 {
-	static const char *const dirs[] = { "", "/bus", "/bus/pci", "/bus/pci/devices" };
-	char path[256], want[256];
-	unsigned int i;
+	char want[256];
 	char *text;
 	int rc;
 
-	snprintf(sysroot, sizeof(sysroot), "/tmp/irdma-vfio-sysfs-%d", (int)getpid());
-	for (i = 0; i < RTE_DIM(dirs); i++) {
-		snprintf(path, sizeof(path), "%s%s", sysroot, dirs[i]);
-		TEST_CHECK_EQ(mkdir(path, 0755), 0);
-	}
-	mkfunc("0000:3b:00.0", "0x8086", "0x1592", "ice", "12");
-	mkfunc("0000:3b:00.1", "0x8086", "0x1592", NULL, "12");
-	mkfunc("0000:3b:00.2", "0x8086", "0x1593", "vfio-pci", NULL);
-	mkfunc("0000:3b:00.3", "0x8086", "0x159b", "vfio-pci", "13");
-	mkfunc("0000:5e:00.0", "0x8086", "0x10fb", "vfio-pci", "21");	/* ixgbe */
-	mkfunc("0000:5e:00.1", "0x15b3", "0x1017", "vfio-pci", "22");	/* mlx5 */
+	test_sysfs_create(sysroot, sizeof(sysroot), "irdma-vfio-sysfs");
+	test_sysfs_add_func(sysroot, "0000:3b:00.0", "0x8086", "0x1592", "ice", "12");
+	test_sysfs_add_func(sysroot, "0000:3b:00.1", "0x8086", "0x1592", NULL, "12");
+	test_sysfs_add_func(sysroot, "0000:3b:00.2", "0x8086", "0x1593", "vfio-pci", NULL);
+	test_sysfs_add_func(sysroot, "0000:3b:00.3", "0x8086", "0x159b", "vfio-pci", "13");
+	/* ixgbe */
+	test_sysfs_add_func(sysroot, "0000:5e:00.0", "0x8086", "0x10fb", "vfio-pci", "21");
+	/* mlx5 */
+	test_sysfs_add_func(sysroot, "0000:5e:00.1", "0x15b3", "0x1017", "vfio-pci", "22");
 	TEST_CHECK_EQ(setenv(RDMADEV_SYSFS_ENV, sysroot, 1), 0);
 
 	snprintf(want, sizeof(want), "no %s/bus/pci/devices/0000:3b:00.7", sysroot);
@@ -247,7 +198,7 @@ test_fake_sysfs(void)
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 
 	unsetenv(RDMADEV_SYSFS_ENV);
-	TEST_CHECK_EQ(nftw(sysroot, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+	test_sysfs_remove(sysroot);
 }
 
 int

@@ -18,6 +18,7 @@
 
 #include <rte_eal.h>
 
+#include "pmd_fixture.h"
 #include "test.h"
 #include "test_engine_lib.h"
 #include "test_pbl_common.h"
@@ -37,10 +38,8 @@ test_rc_ops(void)
 	uint8_t inl[101];
 	struct irdma_model_mr_info mi;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:rcops")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:rcops")))
 		return;
-	}
 	tmr_reg(&t, NULL, &src, 65536, ACC_ALL);
 	tmr_reg(&t, NULL, &dst, 65536, ACC_ALL);
 	tmr_reg(&t, NULL, &inv, 4096, ACC_ALL);
@@ -91,9 +90,7 @@ test_rc_ops(void)
 	wr.has_imm = true;
 	wr.imm = 0xdeadbeef;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND_SE);
+	tsend_done(&a, NULL, &wr, T_OP_SEND_SE);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.len, 1000);
 		TEST_CHECK_EQ(e.op, 0x05);	/* SEND_ONLY_IMM */
@@ -112,9 +109,7 @@ test_rc_ops(void)
 	wr.nsge = 1;
 	wr.rkey = inv.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND_INV);
+	tsend_done(&a, NULL, &wr, T_OP_SEND_INV);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x17);	/* SEND_ONLY_INV */
 		TEST_CHECK(e.stag_or_ipv4);
@@ -136,9 +131,7 @@ test_rc_ops(void)
 	memset(&wr, 0, sizeof(wr));
 	wr.op = T_OP_NOP;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_NOP);
+	tsend_done(&a, NULL, &wr, T_OP_NOP);
 	TEST_CHECK(memcmp(dst.buf + 33, src.buf + 1, 5000) == 0);
 	TEST_CHECK_EQ(dst.buf[32], 0);
 	TEST_CHECK_EQ(dst.buf[5033], 0);
@@ -157,9 +150,7 @@ test_rc_ops(void)
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 40000;
 	wr.rkey = dst.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_WRITE);
+	tsend_done(&a, NULL, &wr, T_OP_WRITE);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x09);	/* WRITE_LAST_IMM */
 		TEST_CHECK_EQ(e.len, 2100);
@@ -180,9 +171,7 @@ test_rc_ops(void)
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 3;
 	wr.rkey = dst.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&b, &wr);
-	tring(&b);
-	sq_done(&b, NULL, idx, T_OP_READ);
+	tsend_done(&b, NULL, &wr, T_OP_READ);
 	TEST_CHECK(memcmp(src.buf, dst.buf + 3, 4000) == 0);
 	TEST_CHECK(memcmp(src.buf + 30000, dst.buf + 4003, 5000) == 0);
 	TEST_CHECK_EQ(src.buf[4000], 0);
@@ -196,9 +185,7 @@ test_rc_ops(void)
 	wr.inl = inl;
 	wr.inl_len = 101;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND);
+	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	if (rq_done(&b, NULL, &e))
 		TEST_CHECK_EQ(e.len, 101);
 	TEST_CHECK(memcmp(dst.buf + 100, inl, 101) == 0);
@@ -209,9 +196,7 @@ test_rc_ops(void)
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 60000;
 	wr.rkey = dst.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_WRITE);
+	tsend_done(&a, NULL, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(dst.buf + 60000, inl + 50, 39) == 0);
 
 	/* LOCAL_INV of a's own MR 'src': a later SEND from it fails with a protection error. */
@@ -219,9 +204,7 @@ test_rc_ops(void)
 	wr.op = T_OP_LOCAL_INV;
 	wr.rkey = src.lkey;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_LOCAL_INV);
+	tsend_done(&a, NULL, &wr, T_OP_LOCAL_INV);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, src.lkey >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
 	memset(&wr, 0, sizeof(wr));
@@ -259,12 +242,9 @@ test_rc_more_ops(void)
 	struct tcqe e;
 	struct tsge sg, rs;
 	struct twr wr;
-	uint32_t idx;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:moreops")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:moreops")))
 		return;
-	}
 	tmr_reg(&t, NULL, &src, 16384, ACC_ALL);
 	tmr_reg(&t, NULL, &dst, 16384, ACC_ALL);
 	tmr_reg(&t, NULL, &inv, 4096, ACC_ALL);
@@ -286,9 +266,7 @@ test_rc_more_ops(void)
 	wr.rva = (uint64_t)(uintptr_t)dst.buf;
 	wr.rkey = dst.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_WRITE_SOL);
+	tsend_done(&a, NULL, &wr, T_OP_WRITE_SOL);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x09);	/* WRITE_LAST_IMM (2 packets) */
 		TEST_CHECK(e.se);
@@ -304,9 +282,7 @@ test_rc_more_ops(void)
 	wr.nsge = 1;
 	wr.rkey = inv.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND_SE_INV);
+	tsend_done(&a, NULL, &wr, T_OP_SEND_SE_INV);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x16);	/* SEND_LAST_INV */
 		TEST_CHECK(e.se);
@@ -326,9 +302,7 @@ test_rc_more_ops(void)
 	wr.rva = (uint64_t)(uintptr_t)src.buf + 100;
 	wr.rkey = src.rkey;
 	wr.signaled = true;
-	idx = tpost_send(&b, &wr);
-	tring(&b);
-	sq_done(&b, NULL, idx, T_OP_READ_LOC_INV);
+	tsend_done(&b, NULL, &wr, T_OP_READ_LOC_INV);
 	TEST_CHECK(memcmp(loc.buf, src.buf + 100, 3000) == 0);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, loc.lkey >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
@@ -354,12 +328,9 @@ test_rc_ipv6(void)
 	struct tsge sg, rs;
 	struct twr wr;
 	uint64_t v6;
-	uint32_t idx;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:v6")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:v6")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	tconn_default(&c);
 	c.ipv6 = true;
@@ -375,9 +346,7 @@ test_rc_ipv6(void)
 	wr.sge = &sg;
 	wr.nsge = 1;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND);
+	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	if (rq_done(&b, NULL, &e))
 		TEST_CHECK_EQ(e.len, 2500);
 	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 2500) == 0);
@@ -385,9 +354,7 @@ test_rc_ipv6(void)
 	wr.op = T_OP_READ;
 	wr.rva = (uint64_t)(uintptr_t)m.buf;
 	wr.rkey = m.rkey;
-	idx = tpost_send(&b, &wr);
-	tring(&b);
-	sq_done(&b, NULL, idx, T_OP_READ);
+	tsend_done(&b, NULL, &wr, T_OP_READ);
 	TEST_CHECK(memcmp(m.buf + 4096, m.buf, 3000) == 0);
 	TEST_CHECK(TSTAT(&t, ip6_out_pkts) - v6 >= 6);
 	TEST_CHECK(TSTAT(&t, ip6_in_pkts) >= 6);
@@ -481,14 +448,11 @@ test_ud(void)
 	struct tcqe e;
 	struct tsge sg, rsg;
 	struct twr wr;
-	uint32_t idx;
 	uint64_t mac = 0;
 	unsigned int i;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:ud")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:ud")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	tqp_create(&t, &a, RDMADEV_QPT_UD);
 	tqp_create(&t, &b, RDMADEV_QPT_UD);
@@ -517,9 +481,7 @@ test_ud(void)
 	wr.qkey = 0x11110001; /* b's Q_Key */
 	wr.has_imm = true;
 	wr.imm = 0xabcd1234;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND);
+	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.len, 40 + 1000);	/* the GRH area, then the datagram */
 		TEST_CHECK_EQ(e.op, 0x05);	/* SEND_ONLY_IMM (UD 0x65, operation bits) */
@@ -539,18 +501,14 @@ test_ud(void)
 	tpost_recv(&b, &rsg, 1);
 	wr.qkey = 0x999;
 	wr.has_imm = false;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND);
+	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	for (i = 0; i < T_POLL_MAX && TSTAT(&t, rx_qkey_drops) == 0; i++)
 		tdev_service(&t, NULL);
 	TEST_CHECK_EQ(TSTAT(&t, rx_qkey_drops), 1);
 	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 200), 0);
 	/* The right one takes the posted receive. */
 	wr.qkey = 0x11110001;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_SEND);
+	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x04);
 		TEST_CHECK(!e.imm_valid);
@@ -561,19 +519,6 @@ out:
 	tqp_destroy(&b);
 	tmr_dereg(&m);
 	tdev_close(&t);
-}
-
-/* DMA hooks for the external memory of the MR-level test: the model's IOMMU view. */
-static int
-hook_map(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_map(ctx, va, iova, len);
-}
-
-static int
-hook_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
-{
-	return irdma_hw_dma_unmap(ctx, va, iova, len);
 }
 
 /* SEND from, WRITE into and READ into an MR over @p x; its level must be @p level. */
@@ -587,7 +532,7 @@ level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struc
 	struct tsge sg, rs;
 	struct twr wr;
 	struct tcqe e;
-	uint32_t idx, key;
+	uint32_t key;
 
 	memset(&ma, 0, sizeof(ma));
 	ma.addr = x->va + off;
@@ -612,9 +557,7 @@ level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struc
 	wr.sge = &sg;
 	wr.nsge = 1;
 	wr.signaled = true;
-	idx = tpost_send(a, &wr);
-	tring(a);
-	sq_done(a, NULL, idx, T_OP_SEND);
+	tsend_done(a, NULL, &wr, T_OP_SEND);
 	if (rq_done(b, NULL, &e))
 		TEST_CHECK_EQ(e.len, sg.len);
 	TEST_CHECK(memcmp(m->buf, x->va + off, sg.len) == 0);
@@ -628,17 +571,13 @@ level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struc
 	wr.rva = ma.iova + len - 40000;
 	wr.rkey = rdmadev_mr_rkey(mr);
 	wr.signaled = true;
-	idx = tpost_send(b, &wr);
-	tring(b);
-	sq_done(b, NULL, idx, T_OP_WRITE);
+	tsend_done(b, NULL, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(x->va + off + len - 40000, m->buf, 40000) == 0);
 	memset(m->buf + 40000, 0, 20000);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m->buf + 40000, m->lkey, 20000 };
 	wr.op = T_OP_READ;
 	wr.rva = ma.iova + len - 30000;
-	idx = tpost_send(b, &wr);
-	tring(b);
-	sq_done(b, NULL, idx, T_OP_READ);
+	tsend_done(b, NULL, &wr, T_OP_READ);
 	TEST_CHECK(memcmp(m->buf + 40000, x->va + off + len - 30000, 20000) == 0);
 	TEST_CHECK_EQ(rdmadev_mr_dereg(mr), 0);
 }
@@ -660,12 +599,9 @@ test_mr_levels(void)
 	unsigned int n, i;
 
 	/* Default MR count: the level-2 setup registers up to 200 MRs. */
-	if (tdev_open(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv")
-	    != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv"))
 		return;
-	}
-	hook = (struct pbl_dma_hook){ .map = hook_map, .unmap = hook_unmap, .ctx = t.hw };
+	hook = pmd_dma_hook(t.hw);
 	tmr_reg(&t, NULL, &m, 65536, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;
@@ -733,13 +669,11 @@ test_fast_reg(void)
 	struct tdev t;
 	struct tsge sg;
 	struct twr wr;
-	uint32_t idx, stag, i;
+	uint32_t stag, i;
 	const uint64_t va = UINT64_C(0x10000000);
 
-	if (tdev_open(&t, DEVARGS(0, "loop:fr")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:fr")))
 		return;
-	}
 	tmr_reg(&t, NULL, &pool, 16 * 4096, ACC_ALL);
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(t.pd, 16, &fr), 0);
@@ -770,9 +704,7 @@ test_fast_reg(void)
 	wr.fr_chunk = 1;
 	wr.fr_rights = 0x0f;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_FAST_REG);
+	tsend_done(&a, NULL, &wr, T_OP_FAST_REG);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, stag >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
 	TEST_CHECK_EQ(mi.key, 0x42);
@@ -787,9 +719,7 @@ test_fast_reg(void)
 	wr.rva = va + 4000;
 	wr.rkey = stag;
 	wr.signaled = true;
-	idx = tpost_send(&b, &wr);
-	tring(&b);
-	sq_done(&b, NULL, idx, T_OP_WRITE);
+	tsend_done(&b, NULL, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(pool.buf + 15 * 4096 + 4000, m.buf, 96) == 0);
 	TEST_CHECK(memcmp(pool.buf + 14 * 4096, m.buf + 96, 4096) == 0);
 	TEST_CHECK(memcmp(pool.buf + 13 * 4096, m.buf + 96 + 4096, 808) == 0);
@@ -799,9 +729,7 @@ test_fast_reg(void)
 	wr.op = T_OP_LOCAL_INV;
 	wr.rkey = stag;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, NULL, idx, T_OP_LOCAL_INV);
+	tsend_done(&a, NULL, &wr, T_OP_LOCAL_INV);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, stag >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
 out:
@@ -849,10 +777,8 @@ test_cq_arm(void)
 	struct twr wr;
 	uint64_t c0;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:arm")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:arm")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;

@@ -25,10 +25,8 @@ test_remote_errors(void)
 	struct tdev t;
 	unsigned int k;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:remerr")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:remerr")))
 		return;
-	}
 	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
 	tmr_reg(&t, NULL, &tgt, 8192, ACC_ALL);
 	tmr_reg(&t, t.pd2, &other, 8192, ACC_ALL);
@@ -116,10 +114,8 @@ test_recv_too_small(void)
 	struct twr wr;
 	uint32_t idx;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:small")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:small")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;
@@ -151,10 +147,8 @@ test_local_errors(void)
 	struct tdev t;
 	unsigned int k;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:locerr")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:locerr")))
 		return;
-	}
 	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
 	tmr_reg(&t, t.pd2, &other, 8192, ACC_ALL);
 	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_REMOTE_READ);
@@ -209,10 +203,8 @@ test_rnr(void)
 	struct twr wr;
 	uint32_t idx;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:rnr")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:rnr")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	tconn_default(&c);
 	if (m.mr == NULL || pair_up(&t, &a, &b, &c) != 0)
@@ -266,10 +258,8 @@ test_retry_exceeded(void)
 	uint64_t to0;
 	uint32_t idx;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:retry")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:retry")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 8192, ACC_ALL);
 	tconn_default(&c);
 	c.retry = 2;
@@ -312,10 +302,8 @@ test_error_flush(void)
 	struct twr wr;
 	uint32_t first, i;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:flush")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:flush")))
 		return;
-	}
 	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;

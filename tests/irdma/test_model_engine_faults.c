@@ -213,7 +213,6 @@ test_faults_big(void)
 	struct tsge sg, rs;
 	struct twr wr;
 	struct tcqe e;
-	uint32_t idx;
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
@@ -243,9 +242,7 @@ test_faults_big(void)
 	wr.sge = &sg;
 	wr.nsge = 1;
 	wr.signaled = true;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, &t2, idx, T_OP_SEND);
+	tsend_done(&a, &t2, &wr, T_OP_SEND);
 	if (rq_done(&b, &t1, &e))
 		TEST_CHECK_EQ(e.len, len);
 	TEST_CHECK(memcmp(m2.buf, m1.buf, len) == 0);
@@ -253,16 +250,12 @@ test_faults_big(void)
 	wr.op = T_OP_WRITE;
 	wr.rva = (uint64_t)(uintptr_t)m2.buf;
 	wr.rkey = m2.rkey;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, &t2, idx, T_OP_WRITE);
+	tsend_done(&a, &t2, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(m2.buf, m1.buf, len) == 0);
 	sg.addr = (uint64_t)(uintptr_t)m1.buf + len;
 	wr.op = T_OP_READ;
 	wr.rva = (uint64_t)(uintptr_t)m2.buf + len;
-	idx = tpost_send(&a, &wr);
-	tring(&a);
-	sq_done(&a, &t2, idx, T_OP_READ);
+	tsend_done(&a, &t2, &wr, T_OP_READ);
 	TEST_CHECK(memcmp(m1.buf + len, m2.buf + len, len) == 0);
 	TEST_CHECK_EQ(tidle(&t1.scq, &t1, &t2, 1000), 0);
 	TEST_CHECK_EQ(tidle(&t2.rcq, &t1, &t2, 1000), 0);
@@ -315,10 +308,8 @@ test_fuzz_sq(void)
 	uint64_t seed = 0x1234567, ae0, err0;
 	unsigned int r, errors = 0, alive = 0;
 
-	if (tdev_open(&t, DEVARGS(0, "loop:fuzz")) != 0) {
-		tdev_close(&t);
+	if (!tdev_up(&t, DEVARGS(0, "loop:fuzz")))
 		return;
-	}
 	/* [canary | target | canary], all DMA-mapped, only the middle registered. */
 	tmr_reg(&t, NULL, &big, 3 * FUZZ_CANARY, ACC_ALL);
 	tmr_reg(&t, NULL, &src, 65536, ACC_ALL);

@@ -282,6 +282,25 @@ struct run {
 	uint32_t norder;
 };
 
+/* Take every frame port @p b holds into @p out (its PSN, or why it has none). */
+static void
+drain_into(struct model_port *b, uint8_t *g, struct run *out)
+{
+	int n;
+
+	while ((n = model_port_recv(b, g, MODEL_PKT_MAX)) > 0) {
+		long psn = rx_psn(g, n);
+
+		if (psn >= 0 && psn < 2000)
+			out->count[psn]++;
+		out->bad += psn == -2;
+		out->other += psn == -1;
+		if (out->norder < 4000)
+			out->order[out->norder++] = psn;
+		out->hash = (out->hash ^ (uint64_t)(psn + 3)) * 0x100000001b3ull;
+	}
+}
+
 /* Send @p nframes frames A -> B with faults @p fl, then clear the faults and drain B. */
 static void
 fault_run(const struct model_wire_faults *fl, uint32_t nframes, struct run *out)
@@ -300,31 +319,10 @@ fault_run(const struct model_wire_faults *fl, uint32_t nframes, struct run *out)
 	for (uint32_t i = 0; i < nframes; i++) {
 		n = frame(f, mac_b, mac_a, i, i % 40);
 		TEST_CHECK_EQ(model_port_send(a, f, (uint32_t)n), 0);
-		/* drain as we go so the queue never fills */
-		while ((n = model_port_recv(b, g, sizeof(g))) > 0) {
-			long psn = rx_psn(g, n);
-
-			if (psn >= 0 && psn < 2000)
-				out->count[psn]++;
-			out->bad += psn == -2;
-			out->other += psn == -1;
-			if (out->norder < 4000)
-				out->order[out->norder++] = psn;
-			out->hash = (out->hash ^ (uint64_t)(psn + 3)) * 0x100000001b3ull;
-		}
+		drain_into(b, g, out);	/* as we go, so the queue never fills */
 	}
 	TEST_CHECK_EQ(model_port_set_faults(a, NULL), 0);	/* releases a held frame */
-	while ((n = model_port_recv(b, g, sizeof(g))) > 0) {
-		long psn = rx_psn(g, n);
-
-		if (psn >= 0 && psn < 2000)
-			out->count[psn]++;
-		out->bad += psn == -2;
-		out->other += psn == -1;
-		if (out->norder < 4000)
-			out->order[out->norder++] = psn;
-		out->hash = (out->hash ^ (uint64_t)(psn + 3)) * 0x100000001b3ull;
-	}
+	drain_into(b, g, out);
 	model_port_stats_get(a, &out->tx);
 	model_port_stats_get(b, &out->rx);
 	model_port_detach(a);

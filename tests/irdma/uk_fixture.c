@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test.h"
 #include "uk_fixture.h"
 
 unsigned int ukf_nb_writes;
@@ -149,4 +150,74 @@ ukf_cq_fini(struct irdma_cq *cq)
 	free(cq->old.base);
 	free(cq->shadow);
 	memset(cq, 0, sizeof(*cq));
+}
+
+const struct ukf_hw_state ukf_hw_states[7] = {
+	{ IRDMA_QP_HW_INVALID, 0, 0 }, { IRDMA_QP_HW_IDLE, 0, 1 },
+	{ IRDMA_QP_HW_RTR, 0, 1 }, { IRDMA_QP_HW_RTS, 1, 1 },
+	{ IRDMA_QP_HW_SQD, 1, 1 }, { IRDMA_QP_HW_TERMINATE, 0, 0 },
+	{ IRDMA_QP_HW_ERROR, 0, 0 },
+};
+
+static void *
+ukf_dup(const void *src, size_t len)
+{
+	void *p = malloc(len != 0 ? len : 1);
+
+	if (p == NULL)
+		abort();
+	memcpy(p, src, len);
+	return p;
+}
+
+void
+ukf_snap_take(const struct irdma_qp *qp, struct ukf_snap *sn)
+{
+	size_t nrq = qp->rq.quanta >> qp->rq.shift;
+
+	sn->sq = ukf_dup(qp->sq.base, (size_t)qp->sq.quanta * 32);
+	sn->rq = ukf_dup(qp->rq.base, (size_t)qp->rq.quanta * 32);
+	sn->trk = ukf_dup(qp->sq_wrtrk, sizeof(*qp->sq_wrtrk) * qp->sq.quanta);
+	sn->rqw = ukf_dup(qp->rq_wrid, sizeof(*qp->rq_wrid) * nrq);
+	sn->s = qp->sq;
+	sn->r = qp->rq;
+}
+
+void
+ukf_snap_free(struct ukf_snap *sn)
+{
+	free(sn->sq);
+	free(sn->rq);
+	free(sn->trk);
+	free(sn->rqw);
+	memset(sn, 0, sizeof(*sn));
+}
+
+void
+ukf_snap_check(const struct irdma_qp *qp, struct ukf_snap *sn)
+{
+	size_t nrq = qp->rq.quanta >> qp->rq.shift;
+
+	TEST_CHECK(memcmp(sn->sq, qp->sq.base, (size_t)qp->sq.quanta * 32) == 0);
+	TEST_CHECK(memcmp(sn->rq, qp->rq.base, (size_t)qp->rq.quanta * 32) == 0);
+	TEST_CHECK(memcmp(sn->trk, qp->sq_wrtrk, sizeof(*qp->sq_wrtrk) * qp->sq.quanta) == 0);
+	TEST_CHECK(memcmp(sn->rqw, qp->rq_wrid, sizeof(*qp->rq_wrid) * nrq) == 0);
+	TEST_CHECK_EQ(sn->s.head, qp->sq.head);
+	TEST_CHECK_EQ(sn->s.polarity, qp->sq.polarity);
+	TEST_CHECK_EQ(sn->r.head, qp->rq.head);
+	TEST_CHECK_EQ(sn->r.polarity, qp->rq.polarity);
+	ukf_snap_free(sn);
+}
+
+bool
+ukf_sq_equal(const struct irdma_qp *a, const struct irdma_qp *b)
+{
+	bool ring = memcmp(a->sq.base, b->sq.base, (size_t)a->sq.quanta * 32) == 0;
+	bool trk = memcmp(a->sq_wrtrk, b->sq_wrtrk, sizeof(*a->sq_wrtrk) * a->sq.quanta) == 0;
+
+	TEST_CHECK(ring);
+	TEST_CHECK(trk);
+	TEST_CHECK_EQ(a->sq.head, b->sq.head);
+	TEST_CHECK_EQ(a->sq.polarity, b->sq.polarity);
+	return ring && trk && a->sq.head == b->sq.head && a->sq.polarity == b->sq.polarity;
 }

@@ -138,4 +138,38 @@ void ukf_cq_init(struct irdma_cq *cq, struct irdma_hw *hw, uint32_t size);
 /** Free what ukf_cq_init() allocated (and an old ring set with ukf_cq_old()). */
 void ukf_cq_fini(struct irdma_cq *cq);
 
+/* ---- what a post leaves (unchanged, or equal to a twin's) ---- */
+
+/** A copy of a QP's queues: both rings, the SQ tracking entries, the RQ wr_ids, the heads. */
+struct ukf_snap {
+	uint8_t *sq;			/**< SQ ring bytes */
+	uint8_t *rq;			/**< RQ ring bytes */
+	uint8_t *trk;			/**< SQ tracking entries */
+	uint8_t *rqw;			/**< RQ wr_ids */
+	struct irdma_qp_ring s;		/**< the SQ's state (head, polarity) */
+	struct irdma_qp_ring r;		/**< the RQ's state */
+};
+
+/** Copy @p qp's queues into @p sn (malloc'd: ukf_snap_check() or ukf_snap_free() frees). */
+void ukf_snap_take(const struct irdma_qp *qp, struct ukf_snap *sn);
+
+/** Check that nothing of @p qp's queues changed since ukf_snap_take(); free @p sn. */
+void ukf_snap_check(const struct irdma_qp *qp, struct ukf_snap *sn);
+
+/** Free @p sn unchecked. */
+void ukf_snap_free(struct ukf_snap *sn);
+
+/** Check that @p a and @p b have byte-identical SQs (ring, tracking, head, polarity). */
+bool ukf_sq_equal(const struct irdma_qp *a, const struct irdma_qp *b);
+
+/** A QP HW state and whether irdma_uk_post_send / irdma_uk_post_recv post in it. */
+struct ukf_hw_state {
+	uint8_t state;		/**< IRDMA_QP_HW_* */
+	uint8_t send_ok;	/**< post_send (and send templates) post */
+	uint8_t recv_ok;	/**< post_recv posts */
+};
+
+/** Every QP HW state. */
+extern const struct ukf_hw_state ukf_hw_states[7];
+
 #endif /* UK_FIXTURE_H */

@@ -280,19 +280,6 @@ seen_cb(int16_t dev_id, const struct rdmadev_event *ev, void *arg)
 	__atomic_fetch_add(&s->n, 1, __ATOMIC_RELEASE);
 }
 
-static bool
-wait_count(const uint32_t *n, uint32_t want)
-{
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * WAIT_MS / 1000;
-
-	while (__atomic_load_n(n, __ATOMIC_ACQUIRE) < want) {
-		if (rte_get_timer_cycles() > end)
-			return false;
-		sched_yield();
-	}
-	return true;
-}
-
 static void
 test_callbacks(void)
 {
@@ -313,8 +300,8 @@ test_callbacks(void)
 	/* The interrupt thread delivers, to both, without a poll. */
 	TEST_CHECK_EQ(td_event_raise(f.id, RDMADEV_EVENT_CQ_ERR, RDMADEV_OBJ_CQ,
 				     rdmadev_cq_id(f.cq), 5), 0);
-	TEST_CHECK(wait_count(&a.n, 1));
-	TEST_CHECK(wait_count(&b.n, 1));
+	TEST_CHECK(test_wait_count(&a.n, 1, WAIT_MS));
+	TEST_CHECK(test_wait_count(&b.n, 1, WAIT_MS));
 	TEST_CHECK(a.last.cq == f.cq);
 	TEST_CHECK_EQ(b.last.vendor_code, 5);
 	TEST_CHECK_EQ(rdmadev_event_poll(f.id, &ev, 1), 0);	/* not queued */
@@ -322,13 +309,13 @@ test_callbacks(void)
 	a.unreg = true;
 	TEST_CHECK_EQ(td_event_raise(f.id, RDMADEV_EVENT_DEVICE_FATAL, RDMADEV_OBJ_MAX, 0, 6), 0);
 	settle(f.id);
-	TEST_CHECK(wait_count(&a.n, 2));
+	TEST_CHECK(test_wait_count(&a.n, 2, WAIT_MS));
 	TEST_CHECK_EQ(a.unreg_rc, -EDEADLK);
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister(f.id, seen_cb, &a), 0);
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister(f.id, seen_cb, &a), -ENOENT);
 	TEST_CHECK_EQ(td_event_raise(f.id, RDMADEV_EVENT_DEVICE_FATAL, RDMADEV_OBJ_MAX, 0, 7), 0);
 	settle(f.id);
-	TEST_CHECK(wait_count(&b.n, 3));
+	TEST_CHECK(test_wait_count(&b.n, 3, WAIT_MS));
 	TEST_CHECK_EQ(__atomic_load_n(&a.n, __ATOMIC_ACQUIRE), 2);	/* a is gone */
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister(f.id, seen_cb, &b), 0);
 	/* Table full. */

@@ -7,7 +7,6 @@
 
 
 #include <errno.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include <rdmadev_driver.h>
 #include <rdmadev_private.h>
 
+#include "fake_sysfs.h"
 #include "test.h"
 #include "test_driver.h"
 
@@ -209,44 +209,6 @@ test_telemetry(void)
 
 static char sysroot[128];
 
-static void
-mkfunc(const char *addr, const char *vendor, const char *device, const char *driver,
-       const char *group)
-{
-	char path[512], target[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysroot, addr);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor", sysroot, addr);
-	f = fopen(path, "w");
-	fprintf(f, "%s\n", vendor);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/device", sysroot, addr);
-	f = fopen(path, "w");
-	fprintf(f, "%s\n", device);
-	fclose(f);
-	if (driver != NULL) {
-		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", sysroot, addr);
-		snprintf(target, sizeof(target), "../../../../bus/pci/drivers/%s", driver);
-		TEST_CHECK_EQ(symlink(target, path), 0);
-	}
-	if (group != NULL) {
-		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sysroot, addr);
-		snprintf(target, sizeof(target), "../../../../kernel/iommu_groups/%s", group);
-		TEST_CHECK_EQ(symlink(target, path), 0);
-	}
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	RTE_SET_USED(st);
-	RTE_SET_USED(flag);
-	RTE_SET_USED(ftw);
-	return remove(path);
-}
-
 /* The port API over the test driver: bounds checked by the library, -ENOTSUP without ops. */
 static void
 test_port(void)
@@ -276,23 +238,17 @@ static void
 test_probe(void)
 {
 	struct rdmadev_pci_func fn[8];
-	char path[256];
 	int n;
 
-	snprintf(sysroot, sizeof(sysroot), "/tmp/rdmadev-sysfs-%d", (int)getpid());
-	mkdir(sysroot, 0755);
-	snprintf(path, sizeof(path), "%s/bus", sysroot);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/bus/pci", sysroot);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/bus/pci/devices", sysroot);
-	mkdir(path, 0755);
-	mkfunc("0000:3b:00.0", "0x8086", "0x1592", "vfio-pci", "12");
-	mkfunc("0000:3b:00.1", "0x8086", "0x159b", "ice", "13");
-	mkfunc("0000:3b:00.2", "0x8086", "0x188a", "vfio-pci", NULL);
-	mkfunc("0000:3b:00.3", "0x8086", "0x1593", NULL, "14");
-	mkfunc("0000:5e:00.0", "0x15b3", "0x1017", "mlx5_core", "20");	/* not Intel */
-	mkfunc("0000:5e:00.1", "0x8086", "0x10fb", "vfio-pci", "21");	/* ixgbe */
+	test_sysfs_create(sysroot, sizeof(sysroot), "rdmadev-sysfs");
+	test_sysfs_add_func(sysroot, "0000:3b:00.0", "0x8086", "0x1592", "vfio-pci", "12");
+	test_sysfs_add_func(sysroot, "0000:3b:00.1", "0x8086", "0x159b", "ice", "13");
+	test_sysfs_add_func(sysroot, "0000:3b:00.2", "0x8086", "0x188a", "vfio-pci", NULL);
+	test_sysfs_add_func(sysroot, "0000:3b:00.3", "0x8086", "0x1593", NULL, "14");
+	/* not Intel */
+	test_sysfs_add_func(sysroot, "0000:5e:00.0", "0x15b3", "0x1017", "mlx5_core", "20");
+	/* ixgbe */
+	test_sysfs_add_func(sysroot, "0000:5e:00.1", "0x8086", "0x10fb", "vfio-pci", "21");
 
 	n = rdmadev_probe_pci(sysroot, fn, RTE_DIM(fn));
 	TEST_CHECK_EQ(n, 4);
@@ -320,7 +276,7 @@ test_probe(void)
 	TEST_CHECK(rdmadev_pci_id_supported(0x1591));
 	TEST_CHECK(rdmadev_pci_id_supported(0x189a));
 	TEST_CHECK(!rdmadev_pci_id_supported(0x10fb));
-	nftw(sysroot, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_sysfs_remove(sysroot);
 }
 
 /* ---- CM_ID ---- */

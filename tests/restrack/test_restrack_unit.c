@@ -269,10 +269,18 @@ reader_main(void *arg)
 	return NULL;
 }
 
-/* Start a reader and wait until it holds its reference (or failed to take it). */
+/*
+ * Start a reader of @p e (restrack_get), or of ID @p id of @p type in @p root when @p e is
+ * NULL, that holds its reference @p hold_ms ms (0: until released); wait until it holds it
+ * (or failed to take it).
+ */
 static bool
-reader_start(struct reader *r)
+reader_start(struct reader *r, struct restrack_root *root, enum restrack_type type, uint32_t id,
+	     struct restrack_entry *e, unsigned int hold_ms)
 {
+	*r = (struct reader){
+		.root = root, .type = type, .id = id, .entry = e, .hold_ms = hold_ms,
+	};
 	atomic_init(&r->got, 0);
 	atomic_init(&r->putting, 0);
 	atomic_init(&r->release, 0);
@@ -1605,15 +1613,9 @@ test_begin_del_waits_for_readers(void)
 	init_user(&e, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_claim(root, &e, 8), 0);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
-	memset(r, 0, sizeof(r));
-	for (i = 0; i < 2; i++) {
-		r[i].root = root;
-		r[i].type = RESTRACK_QP;
-		r[i].id = 8;
-		r[i].entry = i == 1 ? &e : NULL;	/* one by ID, one by restrack_get */
-		r[i].hold_ms = 50 + 30 * i;
-		TEST_CHECK(reader_start(&r[i]));
-	}
+	for (i = 0; i < 2; i++)	/* one by ID, one by restrack_get */
+		TEST_CHECK(reader_start(&r[i], root, RESTRACK_QP, 8, i == 1 ? &e : NULL,
+					50 + 30 * i));
 	TEST_CHECK_EQ(restrack_refcnt(&e), 3);
 	TEST_CHECK_EQ(restrack_begin_del(&e), 0);
 	/* begin_del can only have returned after both readers started their put */
@@ -1640,12 +1642,7 @@ test_del_waits_for_reader(void)
 
 	init_user(&e, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
-	memset(&r, 0, sizeof(r));
-	r.root = root;
-	r.type = RESTRACK_QP;
-	r.id = restrack_id(&e);
-	r.hold_ms = 50;
-	TEST_CHECK(reader_start(&r));
+	TEST_CHECK(reader_start(&r, root, RESTRACK_QP, restrack_id(&e), NULL, 50));
 	TEST_CHECK_EQ(restrack_del(&e), 0);
 	TEST_CHECK_EQ(atomic_load(&r.putting), 1);
 	pthread_join(r.thread, NULL);
@@ -1670,6 +1667,28 @@ blocker_main(void *arg)
 	b->rc = b->op(b->entry);
 	atomic_store(&b->done, 1);
 	return NULL;
+}
+
+/* Run @p op on @p e in a thread of its own (false when the thread did not start). */
+static bool
+blocker_start(struct blocker *b, struct restrack_entry *e, int (*op)(struct restrack_entry *))
+{
+	memset(b, 0, sizeof(*b));
+	b->entry = e;
+	b->op = op;
+	atomic_init(&b->done, 0);
+	return pthread_create(&b->thread, NULL, blocker_main, b) == 0;
+}
+
+/* Release reader @p r (held until released), wait for it and for @p b: both succeeded. */
+static void
+release_both(struct reader *r, struct blocker *b)
+{
+	atomic_store(&r->release, 1);
+	pthread_join(r->thread, NULL);
+	pthread_join(b->thread, NULL);
+	TEST_CHECK_EQ(r->put_rc, 0);
+	TEST_CHECK_EQ(b->rc, 0);
 }
 
 /*
@@ -1713,18 +1732,8 @@ test_begin_del_hides_while_waiting(void)
 	init_user(&e, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_claim(root, &e, 9), 0);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
-	memset(&r, 0, sizeof(r));
-	r.root = root;
-	r.type = RESTRACK_QP;
-	r.id = 9;
-	r.hold_ms = 0;			/* until released */
-	TEST_CHECK(reader_start(&r));
-
-	memset(&b, 0, sizeof(b));
-	b.entry = &e;
-	b.op = restrack_begin_del;
-	atomic_init(&b.done, 0);
-	TEST_CHECK_EQ(pthread_create(&b.thread, NULL, blocker_main, &b), 0);
+	TEST_CHECK(reader_start(&r, root, RESTRACK_QP, 9, NULL, 0));	/* until released */
+	TEST_CHECK(blocker_start(&b, &e, restrack_begin_del));
 	TEST_CHECK(wait_hidden(root, RESTRACK_QP, 9, &e));
 	TEST_CHECK_EQ(atomic_load(&b.done), 0);	/* the reader still holds its reference */
 	TEST_CHECK_EQ(restrack_get(&e), -ENOENT);
@@ -1736,11 +1745,7 @@ test_begin_del_hides_while_waiting(void)
 	TEST_CHECK_EQ(restrack_claim(root, &x, 9), -EBUSY);
 	TEST_CHECK_EQ(atomic_load(&b.done), 0);
 
-	atomic_store(&r.release, 1);
-	pthread_join(r.thread, NULL);
-	pthread_join(b.thread, NULL);
-	TEST_CHECK_EQ(r.put_rc, 0);
-	TEST_CHECK_EQ(b.rc, 0);
+	release_both(&r, &b);
 	TEST_CHECK_EQ(e.state, RESTRACK_STATE_DELETING);
 	TEST_CHECK_EQ(restrack_commit_del(&e), 0);
 	TEST_CHECK_EQ(restrack_claim(root, &x, 9), 0);
@@ -1781,10 +1786,7 @@ test_sync_waits_for_reader(void)
 
 	init_user(&e, RESTRACK_MR, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
-	memset(&r, 0, sizeof(r));
-	r.entry = &e;
-	r.hold_ms = 50;
-	TEST_CHECK(reader_start(&r));
+	TEST_CHECK(reader_start(&r, NULL, RESTRACK_MR, 0, &e, 50));
 	TEST_CHECK_EQ(restrack_sync(&e), 0);
 	TEST_CHECK_EQ(atomic_load(&r.putting), 1);
 	pthread_join(r.thread, NULL);
@@ -1806,29 +1808,15 @@ test_sync_hides_while_waiting(void)
 	init_user(&e, RESTRACK_MR, &task_a);
 	TEST_CHECK_EQ(restrack_claim(root, &e, 5), 0);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
-	memset(&r, 0, sizeof(r));
-	r.root = root;
-	r.type = RESTRACK_MR;
-	r.id = 5;
-	r.hold_ms = 0;
-	TEST_CHECK(reader_start(&r));
-
-	memset(&b, 0, sizeof(b));
-	b.entry = &e;
-	b.op = restrack_sync;
-	atomic_init(&b.done, 0);
-	TEST_CHECK_EQ(pthread_create(&b.thread, NULL, blocker_main, &b), 0);
+	TEST_CHECK(reader_start(&r, root, RESTRACK_MR, 5, NULL, 0));
+	TEST_CHECK(blocker_start(&b, &e, restrack_sync));
 	TEST_CHECK(wait_hidden(root, RESTRACK_MR, 5, &e));
 	TEST_CHECK_EQ(atomic_load(&b.done), 0);
 	TEST_CHECK_EQ(restrack_get(&e), -ENOENT);
 	init_user(&x, RESTRACK_MR, &task_b);
 	TEST_CHECK_EQ(restrack_claim(root, &x, 5), -EBUSY);
 
-	atomic_store(&r.release, 1);
-	pthread_join(r.thread, NULL);
-	pthread_join(b.thread, NULL);
-	TEST_CHECK_EQ(r.put_rc, 0);
-	TEST_CHECK_EQ(b.rc, 0);
+	release_both(&r, &b);
 	TEST_CHECK_EQ(e.state, RESTRACK_STATE_LIVE);
 	TEST_CHECK(lookup_is(root, RESTRACK_MR, 5, &e));
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_MR, NULL), 1);
