@@ -7,72 +7,93 @@
  *
  * Data
  * ----
- * A root has one table per type. A table has one 16-byte slot per ID (restrack_core.h): the
- * reference word (LIVE bit | THREAD bit | signed reference count) and the entry that owns the
- * ID, NULL when the ID is free. The slots are mmap'd when the root is created (the OS commits
- * them page by page as IDs are first used) and unmapped only by restrack_clean(): they are
- * type-stable, so anyone may touch any slot's word at any time. Beside the slots: a bitmap of
+ * A root has one table per type. A table has two 8-byte words per ID, in two arrays
+ * (restrack_core.h). The slot, which lookups read: the address of the entry that owns the ID
+ * (NULL when the ID is free) | THREAD | LIVE. The reference word, which lookups' fast way never
+ * touches: LIVE | THREAD | signed reference count. The slot's LIVE and THREAD are copies of the
+ * word's, kept in the order the invariants below give, so that a lookup reads one cache line
+ * (a slot line holds 8 IDs) before the entry. Both arrays are mmap'd when the root is created
+ * (the OS commits them page by page as IDs are first used; a slot array of 2 MB or more is
+ * aligned for transparent huge pages) and unmapped only by restrack_clean(): they are
+ * type-stable, so anyone may touch any ID's slot and word at any time. Beside them: a bitmap of
  * the 64-ID blocks in which some ID was ever claimed (so walks skip the rest) and the cursor of
  * the cyclic allocator; each thread keeps its current lease of IDs in thread-local storage.
  *
  * Thread reference caches
  * -----------------------
- * A lookup that took its reference with an atomic add on the slot's word (a locked
- * instruction, and a shared cache line that every thread looking the ID up writes) would
- * cost two of them per get + put. Instead each thread counts its references in a cache of its
- * own (restrack_tref.c): RESTRACK_TREF_SLOTS words of key | count, picked by the entry's
- * address, key = the address of the ID's slot word. A get stores count + 1 there (a plain
- * store), then reads the word: LIVE and THREAD set means taken. A put stores count - 1. Neither
- * writes anything shared. What a cache cannot take (slot held by another ID of another root,
- * more than RESTRACK_TREF_MAX references, no cache) goes to the word as before, and a put that
- * its own cache does not hold goes to the word too: so a reference one thread took and another
- * dropped is +1 in the first one's cache and -1 on the word. The references on an ID are the
- * word's count plus every cache's count under its key; every rule below is about that sum.
+ * A lookup that took its reference with an atomic add on the ID's word (a locked instruction,
+ * and a shared cache line that every thread looking the ID up writes) would cost two of them
+ * per get + put. Instead each thread counts its references in a cache of its own
+ * (restrack_tref.c): RESTRACK_TREF_SLOTS words of key | count, picked by the entry's address,
+ * key = restrack_tref_key() of the ID's slot (restrack_entry.tkey). The fast way of a lookup
+ * reads the slot, stores count + 1 in its cache (a plain store), then reads the slot again:
+ * the same value with LIVE and THREAD set means taken. A put stores count - 1. Neither writes
+ * anything shared. Everything else goes the general way, out of line
+ * (restrack_slot_get_slow(), restrack_get()): count in the cache, then read the word (LIVE
+ * and THREAD set: taken; LIVE only: set the word's THREAD first), or, what a cache cannot take
+ * (slot held by another ID of another root, more than RESTRACK_TREF_MAX references, no cache),
+ * an atomic add on the word. A put that its own cache does not hold goes to the word too: so
+ * a reference one thread took and another dropped is +1 in the first one's cache and -1 on
+ * the word. The references on an ID are the word's count plus every cache's count under its
+ * key; every rule below is about that sum.
  *
  * Invariants
  * ----------
- * I1 slot->entry is written only by the owner of the ID: a claim CASes it NULL -> entry,
- *    commit_del (or the release of a claim) stores NULL. While an ID is claimed, live or
+ * I1 The slot's entry is written only by the owner of the ID: a claim CASes NULL -> entry,
+ *    commit_del (or the release of a claim) clears it. While an ID is claimed, live or
  *    between begin_del and commit_del, its slot names its entry, so no allocation can return
  *    it and an exact claim fails with -EBUSY: the kernel's untracked-QP window is closed by
  *    construction.
- * I2 LIVE is set (with the birth reference, in one atomic add) only by add and abort_del, and
- *    cleared (with the birth reference, in one atomic subtract) only by begin_del, by the
- *    owner (sync clears and sets it alone). Readers only ever add and subtract counts.
- * I3 slot->entry and the entry's fields are written before LIVE is set and do not change
+ * I2 The word's LIVE is set (with the birth reference, in one atomic add) only by add and
+ *    abort_del, and cleared (with the birth reference, in one atomic subtract) only by
+ *    begin_del, by the owner (sync clears and sets it alone). The slot's LIVE is set just
+ *    after the word's and cleared just before it, by the same owner. Readers only ever add and
+ *    subtract counts, and set THREAD.
+ * I3 The slot's entry and the entry's fields are written before LIVE is set and do not change
  *    until the sum has drained to 0 after LIVE was cleared. A reader reads them only after its
  *    own count was taken and it then saw LIVE, so while it holds that reference they are stable.
- * I4 A reader may add to the word, or to its cache under the key, of a slot whose ID is free or
- *    reclaimed by someone else; it sees LIVE clear and backs out. Counts are only ever added and
- *    taken off (a cache slot's owner rewrites its own word; restrack_clean() and a slot's move
- *    use compare-and-swap or an atomic add), so no count is lost, and a drain merely waits for
- *    such transient ones.
- * I5 A cache keeps a count only after seeing the slot's word THREAD and LIVE, or after its
- *    own fetch_or set THREAD while LIVE was set (a locked instruction, which also orders its
- *    count before that look). THREAD then stays set as long as the root lives. So when a
- *    deleter's clear of LIVE finds THREAD clear, every cached count under the key is a
- *    transient one that will back out, and when it finds THREAD set, it must read the caches.
- * I6 Between a deleter's clear of LIVE and its read of the caches, membarrier() runs: every
- *    CPU executes a full barrier, so a get whose count store came before that point is visible
- *    to the read, and a get after it sees LIVE clear (its store-then-load needs no fence of its
- *    own). A deleter reads the caches before the word: a handed-off reference (+1 cached, -1 on
- *    the word) or a count moved from a cache to the word is then seen on both sides or on the
- *    cache side only, never on the word side only, so the sum it computes is never below the
- *    truth. Counts only fall by puts, so a sum that reaches 0 stays there.
+ * I4 A reader may add to the word, or to its cache under the key, of an ID that is free or
+ *    reclaimed by someone else; it sees LIVE clear (or another slot value) and backs out.
+ *    Counts are only ever added and taken off (a cache slot's owner rewrites its own word;
+ *    restrack_clean() and a slot's move use compare-and-swap or an atomic add), so no count is
+ *    lost, and a drain merely waits for such transient ones.
+ * I5 A cache keeps a count only after seeing the word's THREAD and LIVE, or after its own
+ *    fetch_or set the word's THREAD while LIVE was set (a locked instruction, which also orders
+ *    its count before that look), or after seeing the slot's THREAD and LIVE. The word's
+ *    THREAD then stays set as long as the root lives. The slot's THREAD is set only by a
+ *    read-modify-write after the word's THREAD was seen, and kept through deletion and the
+ *    next claims (it is the ID's); the deleter clears the slot's LIVE by a read-modify-write
+ *    before its own on the word. So a reader that saw the slot's THREAD with LIVE implies a
+ *    deleter that finds the word's THREAD set. When a deleter's clear of LIVE finds THREAD
+ *    clear, every cached count under the key is a transient one that will back out; when it
+ *    finds THREAD set, it must read the caches.
+ * I6 Between a deleter's clear of LIVE (slot, then word) and its read of the caches,
+ *    membarrier() runs: every CPU executes a full barrier, so a get whose count store came
+ *    before that point is visible to the read, and a get after it sees LIVE clear (its
+ *    store-then-load needs no fence of its own). A deleter reads the caches before the word: a
+ *    handed-off reference (+1 cached, -1 on the word) or a count moved from a cache to the word
+ *    is then seen on both sides or on the cache side only, never on the word side only, so the
+ *    sum it computes is never below the truth. Counts only fall by puts, so a sum that reaches
+ *    0 stays there. A fast-way reader that sees the same slot value twice after the ID was
+ *    deleted and re-added at the same address (ABA) holds a reference on the new owner, which
+ *    is live: its count is under the ID's key, and the new owner's deleter will see it.
  * I7 A cache record outlives its thread (a new thread adopts it, counts and all): references a
  *    thread exits with stay counted. restrack_clean() clears every cache's counts for the
- *    slots it unmaps, so a later root at the same addresses starts from nothing.
+ *    keys it frees, so a later root at the same addresses starts from nothing.
  *
  * Memory orders
  * -------------
- * - add/abort_del: fetch_add(LIVE + 1, release) publishes slot->entry and the entry.
- * - get: cache store (relaxed), compiler barrier, word load (acquire), which pairs with it; or
+ * - add/abort_del: fetch_add(LIVE + 1, release) on the word, then fetch_or(LIVE, release) on
+ *   the slot, publish the slot's entry and the entry.
+ * - begin_del/sync: fetch_and(~LIVE, acq_rel) on the slot, then fetch_sub(acq_rel) on the word.
+ * - get, fast way: slot load (acquire), cache store (relaxed), compiler barrier, slot load
+ *   (acquire). General way: cache store (relaxed), compiler barrier, word load (acquire); or
  *   fetch_add(1, acquire) on the word (release sequences carry it through other readers' adds).
  * - put: cache store (release) or word fetch_sub (release), so a reader's use of the object
  *   happens before the drain (acquire loads of caches and word) sees its count gone: after
  *   begin_del the owner may free the object.
- * - slot->entry: claim CAS acq_rel / commit store release / reads relaxed after the word's
- *   acquire (I3).
+ * - the slot's entry: claim CAS acq_rel / release fetch_and / reads after an acquire of LIVE
+ *   (I3).
  * - cursor: relaxed; it only says where to look, the entry CAS decides.
  *
  * Cyclic allocation with leases: the cursor moves through the non-reserved IDs in blocks of
@@ -194,10 +215,25 @@ rt_entry_bad(const struct restrack_entry *entry, const char *func)
 
 /* ---- the ID space ------------------------------------------------------------------------ */
 
-static inline struct restrack_slot *
+/* The slot of an ID: entry | THREAD | LIVE. */
+static inline _Atomic uint64_t *
 slot_of(const struct restrack_root *root, enum restrack_type type, uint32_t id)
 {
 	return &root->fast.table[type].slots[id];
+}
+
+/* The reference word of an ID: count | THREAD | LIVE. */
+static inline _Atomic uint64_t *
+word_of(const struct restrack_root *root, enum restrack_type type, uint32_t id)
+{
+	return &root->fast.table[type].words[id];
+}
+
+/* The slot of a tracked (not no_track) entry that has an ID. */
+static inline _Atomic uint64_t *
+slot_of_entry(const struct restrack_entry *entry)
+{
+	return slot_of(entry->root, entry->type, entry->id);
 }
 
 /* Remember that some ID of id's block was claimed, for walks (a read, mostly). */
@@ -216,15 +252,19 @@ mark_block_used(struct rt_table *t, uint32_t id)
 /* Try to make `entry` the owner of `id`. */
 static inline bool
 slot_try_claim(struct restrack_root *root, enum restrack_type type, uint32_t id,
-	       struct restrack_entry *entry, struct restrack_entry **holder)
+	       struct restrack_entry *entry)
 {
-	struct restrack_slot *slot = slot_of(root, type, id);
+	_Atomic uint64_t *slot = slot_of(root, type, id);
+	/* relaxed: the CAS below decides. */
+	uint64_t cur = atomic_load_explicit(slot, memory_order_relaxed);
 
-	*holder = NULL;
-	/* acq_rel: the previous owner's release store of NULL happens before our use. */
-	if (!atomic_compare_exchange_strong_explicit(&slot->entry, holder, entry,
-			memory_order_acq_rel, memory_order_relaxed))
-		return false;
+	do {
+		/* Free means no entry (and so no LIVE); THREAD is the ID's, kept. */
+		if (cur & ~(uint64_t)RESTRACK_SLOT_THREAD)
+			return false;
+		/* acq_rel: the previous owner's release of the ID happens before our use. */
+	} while (!atomic_compare_exchange_weak_explicit(slot, &cur, (uintptr_t)entry | cur,
+			memory_order_acq_rel, memory_order_relaxed));
 	mark_block_used(&root->table[type], id);
 	return true;
 }
@@ -234,13 +274,11 @@ static int
 slot_claim_exact(struct restrack_root *root, enum restrack_type type, uint32_t id,
 		 struct restrack_entry *entry)
 {
-	struct restrack_entry *holder;
-
-	if (slot_try_claim(root, type, id, entry, &holder))
+	if (slot_try_claim(root, type, id, entry))
 		return 0;
 	/* relaxed: only to word the message; the CAS already decided. */
 	RT_LOG(ERR, "%s: %s %u is busy: %s", root->name, type_names[type], id,
-	       (atomic_load_explicit(&slot_of(root, type, id)->word, memory_order_relaxed) &
+	       (atomic_load_explicit(word_of(root, type, id), memory_order_relaxed) &
 		RESTRACK_REF_LIVE) ? "held by a live object" :
 		"claimed, or still being destroyed (between begin_del and commit_del)");
 	return -EBUSY;
@@ -292,7 +330,6 @@ slot_claim_any(struct restrack_root *root, enum restrack_type type,
 	}
 	while (looked < span + RT_LEASE_IDS) {
 		uint32_t id = thread_lease[type].next;
-		struct restrack_entry *holder;
 
 		if (id >= thread_lease[type].end) {
 			uint64_t fresh = lease_take(t, nb_ids);
@@ -304,10 +341,10 @@ slot_claim_any(struct restrack_root *root, enum restrack_type type,
 		thread_lease[type].next = id + 1;
 		looked++;
 		/* relaxed peek, to skip taken IDs without a locked instruction. */
-		if (atomic_load_explicit(&slot_of(root, type, id)->entry, memory_order_relaxed) !=
-		    NULL)
+		if (restrack_slot_entry(atomic_load_explicit(slot_of(root, type, id),
+							     memory_order_relaxed)) != NULL)
 			continue;
-		if (slot_try_claim(root, type, id, entry, &holder)) {
+		if (slot_try_claim(root, type, id, entry)) {
 			*out = id;
 			return 0;
 		}
@@ -325,8 +362,39 @@ table_free(struct restrack_root *root, enum restrack_type type)
 	struct restrack_table_fast *tf = &root->fast.table[type];
 
 	if (tf->slots != NULL)
-		munmap(tf->slots, t->slots_bytes);
+		munmap(tf->slots, t->array_bytes);
+	if (tf->words != NULL)
+		munmap(tf->words, t->array_bytes);
 	free(t->used_blocks);
+}
+
+/*
+ * Map `bytes` of zeroes, committed by the OS page by page as they are first touched. With
+ * `huge`, aligned to a transparent huge page and advised to use them: a slot table looked up
+ * at random IDs (the QP space: 2^18 IDs, 2 MB of slots) would otherwise miss the TLB on nearly
+ * every lookup. Advice only: where THP is off, nothing changes.
+ */
+static void *
+map_zeroes(size_t bytes, bool huge)
+{
+	size_t extra = huge ? RT_THP_BYTES : 0;
+	uint8_t *p = mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint8_t *start;
+	size_t head;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!huge)
+		return p;
+	start = RTE_PTR_ALIGN_CEIL(p, RT_THP_BYTES);
+	head = (size_t)(start - p);
+	if (head != 0)
+		munmap(p, head);
+	if (extra - head != 0)
+		munmap(start + bytes, extra - head);
+	(void)madvise(start, bytes, MADV_HUGEPAGE);
+	return start;
 }
 
 static int
@@ -337,26 +405,16 @@ table_init(struct restrack_root *root, enum restrack_type type,
 	struct restrack_table_fast *tf = &root->fast.table[type];
 	long page = sysconf(_SC_PAGESIZE);
 	uint32_t blocks;
-	void *slots;
 
 	tf->nb_ids = tc != NULL && tc->nb_ids ? tc->nb_ids : RESTRACK_DEFAULT_IDS;
 	t->nb_reserved = tc != NULL ? tc->nb_reserved : 0;
-	t->slots_bytes = RTE_ALIGN_CEIL((size_t)tf->nb_ids * sizeof(struct restrack_slot),
-					(size_t)page);
-	/* Zero-filled (every ID free) and committed page by page as IDs are first used. */
-	slots = mmap(NULL, t->slots_bytes, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (slots == MAP_FAILED)
+	t->array_bytes = RTE_ALIGN_CEIL((size_t)tf->nb_ids * sizeof(uint64_t), (size_t)page);
+	/* Zero-filled: every ID free. Huge pages only for slot tables of at least one (a page
+	 * is then 2 MB committed at a time); lookups do not read the reference words. */
+	tf->slots = map_zeroes(t->array_bytes, t->array_bytes >= RT_THP_BYTES);
+	tf->words = map_zeroes(t->array_bytes, false);
+	if (tf->slots == NULL || tf->words == NULL)
 		return -ENOMEM;
-	/*
-	 * A large ID space (the QP space: 2^18 IDs, 4 MB of slots) is looked up at random IDs:
-	 * on 4 KB pages nearly every lookup misses the TLB too. Ask for transparent huge pages
-	 * there (advice only: where THP is off, nothing changes; a page is then 2 MB committed
-	 * at a time, which only spaces of at least that size pay).
-	 */
-	if (t->slots_bytes >= RT_THP_MIN_BYTES)
-		(void)madvise(slots, t->slots_bytes, MADV_HUGEPAGE);
-	tf->slots = slots;
 	blocks = (tf->nb_ids + RT_LEASE_IDS - 1) >> RT_LEASE_SHIFT;
 	t->nb_block_words = (blocks + 63) / 64;
 	t->used_blocks = calloc(t->nb_block_words, sizeof(*t->used_blocks));
@@ -460,8 +518,9 @@ restrack_clean(struct restrack_root *root)
 				bits &= bits - 1;
 				for (; id < end; id++) {
 					/* relaxed: nothing else runs during clean. */
-					struct restrack_entry *e = atomic_load_explicit(
-						&tf->slots[id].entry, memory_order_relaxed);
+					struct restrack_entry *e = restrack_slot_entry(
+						atomic_load_explicit(&tf->slots[id],
+								     memory_order_relaxed));
 
 					if (e != NULL) {
 						leaks++;
@@ -471,8 +530,8 @@ restrack_clean(struct restrack_root *root)
 			}
 		}
 		/* A later root may get the same addresses: leave no count behind for them. */
-		rt_tref_forget((uintptr_t)tf->slots,
-			       (uintptr_t)tf->slots + t->slots_bytes);
+		rt_tref_forget(restrack_tref_key(tf->slots),
+			       restrack_tref_key(tf->slots + tf->nb_ids));
 		table_free(root, type);
 	}
 	if (leaks)
@@ -482,6 +541,31 @@ restrack_clean(struct restrack_root *root)
 }
 
 /* ---- add and claim ---------------------------------------------------------------------- */
+
+/*
+ * Make a tracked entry visible to lookups' fast way: set its slot's LIVE, after the word's
+ * (I2). release: the entry's fields are visible to whoever sees it (I3).
+ */
+static void
+slot_show(const struct restrack_entry *entry)
+{
+	if (!entry->no_track)
+		atomic_fetch_or_explicit(slot_of_entry(entry), RESTRACK_SLOT_LIVE,
+					 memory_order_release);
+}
+
+/*
+ * Hide a tracked entry from lookups' fast way: clear its slot's LIVE, before the word's (I2).
+ * acq_rel, a locked read-modify-write: a reader's THREAD set on the slot before it is then
+ * ordered before our word update (I5).
+ */
+static void
+slot_hide(const struct restrack_entry *entry)
+{
+	if (!entry->no_track)
+		atomic_fetch_and_explicit(slot_of_entry(entry), ~(uint64_t)RESTRACK_SLOT_LIVE,
+					  memory_order_acq_rel);
+}
 
 int
 restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uint32_t id)
@@ -517,7 +601,8 @@ restrack_claim(struct restrack_root *root, struct restrack_entry *entry, uint32_
 		ret = slot_claim_exact(root, entry->type, id, entry);
 	if (ret != 0)
 		return ret;
-	entry->ref = &slot_of(root, entry->type, id)->word;
+	entry->ref = word_of(root, entry->type, id);
+	entry->tkey = restrack_tref_key(slot_of(root, entry->type, id));
 	entry->root = root;
 	entry->id = id;
 	entry->state = RESTRACK_STATE_CLAIMED;
@@ -549,6 +634,7 @@ restrack_add(struct restrack_root *root, struct restrack_entry *entry)
 		/* Reference counted, valid, but in no slot: no ID, invisible to walks. */
 		atomic_store_explicit(&entry->own_ref, 0, memory_order_relaxed);
 		entry->ref = &entry->own_ref;	/* dies with the entry: never cached */
+		entry->tkey = 0;
 		entry->root = root;
 		entry->id = 0;
 	} else if (entry->state != RESTRACK_STATE_CLAIMED) {
@@ -559,8 +645,9 @@ restrack_add(struct restrack_root *root, struct restrack_entry *entry)
 	if (!entry->driver_res && entry->task.pid == 0)
 		rt_current_task(&entry->task);	/* no owner given: the calling task */
 	entry->state = RESTRACK_STATE_LIVE;
-	/* release: the entry and slot->entry are visible to whoever sees LIVE (I3). */
+	/* release: the entry and its slot are visible to whoever sees LIVE (I3). */
 	atomic_fetch_add_explicit(entry->ref, REC_BIRTH, memory_order_release);
+	slot_show(entry);
 	return 0;
 }
 
@@ -621,6 +708,36 @@ restrack_get_error(void)
 	return -EINVAL;
 }
 
+int
+restrack_slot_get_slow(const struct restrack_root *root, enum restrack_type type, uint32_t id,
+		       struct restrack_entry **out)
+{
+	_Atomic uint64_t *slot = slot_of(root, type, id);
+	_Atomic uint64_t *word = word_of(root, type, id);
+	/* relaxed: a hint for the cache slot; read again once a reference is held. */
+	uint64_t s = atomic_load_explicit(slot, memory_order_relaxed);
+	int got = restrack_tref_take(root, restrack_tref_key(slot), word, restrack_slot_entry(s));
+
+	if (unlikely(got < 0))
+		got = restrack_word_take(word);
+	if (got == 0)
+		return -ENOENT;
+	/*
+	 * Held, on the word's LIVE: the ID's entry cannot change until our put, and its claim
+	 * happened before the LIVE we saw, so the slot names it. Once the word is THREAD, let
+	 * the next lookups of the ID take the fast way: the slot's THREAD is set only after the
+	 * word's was seen (acquire), by a read-modify-write (I5).
+	 */
+	if (!(s & RESTRACK_SLOT_THREAD) &&
+	    (atomic_load_explicit(word, memory_order_acquire) & RESTRACK_REF_THREAD))
+		s = atomic_fetch_or_explicit(slot, RESTRACK_SLOT_THREAD, memory_order_acq_rel);
+	else
+		/* relaxed: ordered after the word's acquire in the take. */
+		s = atomic_load_explicit(slot, memory_order_relaxed);
+	*out = restrack_slot_entry(s);
+	return 0;
+}
+
 /*
  * References on an entry: its word's count plus, once the word is THREAD, what the threads'
  * caches count under its key. The caches are read before the word: a cached reference that
@@ -636,7 +753,7 @@ refs_held(const struct restrack_entry *entry)
 
 	if (!(w & RESTRACK_REF_THREAD) || !rt_entry_cacheable(entry))
 		return RESTRACK_REF_COUNT(w);
-	cached = rt_tref_sum((uintptr_t)entry->ref);
+	cached = rt_tref_sum(entry->tkey);
 	return cached + RESTRACK_REF_COUNT(atomic_load_explicit(entry->ref, memory_order_acquire));
 }
 
@@ -667,7 +784,7 @@ restrack_put_word(struct restrack_entry *entry)
 	 * the sum stays right. Without one, this put has no get: undo it.
 	 */
 	if ((old & RESTRACK_REF_THREAD) && rt_entry_cacheable(entry) &&
-	    RESTRACK_REF_COUNT(old) + rt_tref_sum((uintptr_t)entry->ref) >
+	    RESTRACK_REF_COUNT(old) + rt_tref_sum(entry->tkey) >
 	    (int64_t)(old & RESTRACK_REF_LIVE))
 		return 0;
 	/* relaxed: a drain meanwhile saw one reference too few only if it is already at 0. */
@@ -710,6 +827,7 @@ restrack_begin_del(struct restrack_entry *entry)
 		       type_names[entry->type], entry->id, rt_state_name(entry));
 		return -EINVAL;
 	}
+	slot_hide(entry);
 	/* acq_rel: hide it and drop the birth reference in one step; the slot keeps the ID. */
 	old = atomic_fetch_sub_explicit(entry->ref, REC_BIRTH, memory_order_acq_rel);
 	entry->state = RESTRACK_STATE_DELETING;
@@ -722,10 +840,12 @@ static void
 release_id(struct restrack_entry *entry)
 {
 	if (!entry->no_track)
-		/* release: our last accesses to the slot come before a new claim of the ID. */
-		atomic_store_explicit(&slot_of(entry->root, entry->type, entry->id)->entry, NULL,
-				      memory_order_release);
+		/* release: our last accesses to the ID come before a new claim of it. The ID's
+		 * THREAD stays (I5); a reader may set it meanwhile, so not a plain store. */
+		atomic_fetch_and_explicit(slot_of_entry(entry), (uint64_t)RESTRACK_SLOT_THREAD,
+					  memory_order_release);
 	entry->ref = NULL;
+	entry->tkey = 0;
 	entry->state = RESTRACK_STATE_DELETED;
 }
 
@@ -754,8 +874,10 @@ restrack_abort_del(struct restrack_entry *entry)
 		return -EINVAL;
 	}
 	entry->state = RESTRACK_STATE_LIVE;
-	/* release: visible again with a fresh birth reference (I2); the slot never changed. */
+	/* release: visible again with a fresh birth reference (I2); the slot's entry never
+	 * changed. */
 	atomic_fetch_add_explicit(entry->ref, REC_BIRTH, memory_order_release);
+	slot_show(entry);
 	return 0;
 }
 
@@ -793,16 +915,18 @@ restrack_sync(struct restrack_entry *entry)
 		       entry->id, rt_state_name(entry));
 		return -EINVAL;
 	}
+	slot_hide(entry);
 	/* acq_rel: hide it, keeping the birth reference; new readers now fail. */
 	old = atomic_fetch_sub_explicit(entry->ref, RESTRACK_REF_LIVE, memory_order_acq_rel);
 	drain(entry, old, 1);
 	/* release: visible again; readers from here on see the current fields. */
 	atomic_fetch_add_explicit(entry->ref, RESTRACK_REF_LIVE, memory_order_release);
+	slot_show(entry);
 	return 0;
 }
 
 size_t
 restrack_bytes_per_entry(void)
 {
-	return sizeof(struct restrack_slot);
+	return 2 * sizeof(uint64_t);	/* the slot and the reference word */
 }

@@ -115,7 +115,8 @@ enum restrack_state {
  * restrack, read it through the accessors.
  */
 struct restrack_entry {
-	_Atomic uint64_t *ref;		/**< reference word while added: the ID's slot, or own_ref */
+	_Atomic uint64_t *ref;		/**< reference word while added: the ID's, or own_ref */
+	uint64_t tkey;			/**< thread cache key of its ID, 0 without one */
 	struct restrack_root *root;	/**< root it was claimed or added in */
 	uint32_t id;			/**< hardware ID, valid once claimed */
 	uint8_t type;			/**< enum restrack_type */
@@ -403,7 +404,8 @@ int restrack_summary(struct restrack_root *root, char *buf, size_t len);
 /**
  * Whether lookups count their references in per-thread caches (restrack.c, "Thread reference
  * caches"): the default where the kernel offers membarrier(); off with the environment
- * variable RESTRACK_THREAD_CACHE=0 (then every reference is an atomic add on the ID's slot).
+ * variable RESTRACK_THREAD_CACHE=0 (then every reference is an atomic add on the ID's
+ * reference word).
  * Decided by the first restrack_init().
  */
 bool restrack_thread_cache_on(void);

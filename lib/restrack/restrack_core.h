@@ -12,16 +12,20 @@
  * internals, exposed only so that the lookup path compiles into the caller (as DPDK exposes
  * its fast-path objects); never touch them.
  *
- * Each ID of a type's space has a 16-byte slot: the reference word (the LIVE bit, the THREAD
- * bit and a reference count) and the entry that owns the ID. The slots live as long as the
- * root. A reader counts its reference in its own thread's cache (or, when that is busy, adds
- * to the slot's word), then checks LIVE: if LIVE is clear the ID is free, claimed or being
- * deleted, and the reader backs out; if LIVE is set, the entry is live and cannot be deleted
- * until the reader puts its reference. See restrack.c for the invariants.
+ * Each ID of a type's space has two 8-byte words, in two arrays. Its slot, which lookups
+ * read: the address of the entry that owns the ID (NULL when free) with the LIVE and THREAD
+ * bits in bits 1:0. Its reference word, which lookups do not touch: the LIVE bit, the THREAD bit
+ * and a reference count. Both arrays live as long as the root. A reader counts its reference
+ * in its own thread's cache, then reads the slot again: if it still names the same entry with
+ * LIVE and THREAD set, the reference is taken, and the entry cannot be deleted until the
+ * reader puts it. Anything else (no cache, a busy cache slot, an ID not yet looked up through a
+ * cache, an ID being added or deleted) goes the general way, out of line, on the reference
+ * word. See restrack.c for the invariants.
  */
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
@@ -48,15 +52,32 @@ extern "C" {
 /** Reference word: the reference count held in the word itself (signed). */
 #define RESTRACK_REF_COUNT(word) ((int64_t)(word) >> 2)
 
-/** @internal One ID of a type's space. */
-struct restrack_slot {
-	_Atomic uint64_t word;				/**< LIVE | THREAD | reference count */
-	struct restrack_entry *_Atomic entry;		/**< owner of the ID, NULL when free */
-};
+/** Slot: the ID's entry is live (bit 0; a copy of the reference word's LIVE for lookups). */
+#define RESTRACK_SLOT_LIVE RESTRACK_REF_LIVE
+/** Slot: the reference word is THREAD (bit 1; set only after the word's, and as sticky). */
+#define RESTRACK_SLOT_THREAD RESTRACK_REF_THREAD
+/** Slot: both flag bits; the rest is the entry's address. */
+#define RESTRACK_SLOT_FLAGS (RESTRACK_SLOT_LIVE | RESTRACK_SLOT_THREAD)
+
+/** @internal The entry a slot value names (NULL: the ID is free). */
+static inline struct restrack_entry *
+restrack_slot_entry(uint64_t s)
+{
+	return (struct restrack_entry *)(uintptr_t)(s & ~RESTRACK_SLOT_FLAGS);
+}
+
+/** @internal Thread cache key of an ID: its slot's address shifted left once (slots are
+ *  8-byte aligned, so the key's low 4 bits are free for the count). Never 0. */
+static inline uint64_t
+restrack_tref_key(const _Atomic uint64_t *slot)
+{
+	return (uint64_t)(uintptr_t)slot << 1;
+}
 
 /** @internal What the lookup path needs of a type's table. */
 struct restrack_table_fast {
-	struct restrack_slot *slots;	/**< nb_ids slots */
+	_Atomic uint64_t *slots;	/**< nb_ids slots: entry | THREAD | LIVE */
+	_Atomic uint64_t *words;	/**< nb_ids reference words: count | THREAD | LIVE */
 	uint32_t nb_ids;		/**< size of the ID space */
 };
 
@@ -68,8 +89,8 @@ struct restrack_root_fast {
 /**
  * @internal A thread's reference cache: references the thread took, counted without a locked
  * instruction (see restrack.c, "Thread reference caches"). Each slot is one word, key | count:
- * the key of an ID (the address of its slot's word, restrack_entry.ref; 16-byte aligned) and
- * up to RESTRACK_TREF_MAX references. Written by its thread; read by deleters; cleared by
+ * the key of an ID (restrack_tref_key() of its slot, restrack_entry.tkey) and up to
+ * RESTRACK_TREF_MAX references. Written by its thread; read by deleters; cleared by
  * restrack_clean() for the root it frees (compare-and-swap, so no write of the owner's is
  * lost).
  */
@@ -83,8 +104,8 @@ extern __thread struct restrack_tref *restrack_tref_self;
 /** @internal A thread's take that its cache refused: attach a cache to the thread first if
  *  it has none, or free a slot another ID of @p root holds. 1 taken, 0 not live, -1 use the
  *  word. */
-int restrack_tref_take_slow(const struct restrack_root *root, _Atomic uint64_t *word,
-			    const struct restrack_entry *seen);
+int restrack_tref_take_slow(const struct restrack_root *root, uint64_t key,
+			    _Atomic uint64_t *word, const struct restrack_entry *seen);
 
 /** @internal First cached reference on a slot: marks its word THREAD (once per slot). */
 int restrack_tref_mark(_Atomic uint64_t *word);
@@ -110,28 +131,42 @@ restrack_tref_slot_of(struct restrack_tref *t, const struct restrack_entry *entr
 }
 
 /**
- * @internal Take a reference on @p word (an ID of @p root) in the calling thread's cache, for
- * the entry @p seen in its slot (a hint: only the cache slot depends on it).
+ * @internal Count one reference under @p key in cache slot @p ts, which holds @p v: when the
+ * slot is ours and not full (v - key is our count, 0..14) or free (count 0, any key).
  *
- * @return 1 taken, 0 not live (nothing held), -1 the cache cannot take it (use the word).
+ * @return true counted, false the slot cannot take it.
  */
-static inline int
-restrack_tref_take(const struct restrack_root *root, _Atomic uint64_t *word,
-		   const struct restrack_entry *seen)
+static inline bool
+restrack_tref_count(_Atomic uint64_t *ts, uint64_t v, uint64_t key)
 {
-	uint64_t key = (uintptr_t)word;
-	_Atomic uint64_t *ts = restrack_tref_slot_of(restrack_tref_self, seen);
-	/* relaxed: only this thread writes the slot. */
-	uint64_t v = atomic_load_explicit(ts, memory_order_relaxed);
-	uint64_t w;
-
-	/* Ours and not full (v - key is our count, 0..14), or free (count 0, any key). */
+	/* relaxed: only this thread writes the slot; the caller orders what follows. */
 	if (likely(v - key < RESTRACK_TREF_MAX))
 		atomic_store_explicit(ts, v + 1, memory_order_relaxed);
 	else if (likely((v & RESTRACK_TREF_MAX) == 0))
 		atomic_store_explicit(ts, key + 1, memory_order_relaxed);
 	else
-		return restrack_tref_take_slow(root, word, seen);
+		return false;
+	return true;
+}
+
+/**
+ * @internal Take a reference on an ID of @p root (its cache key @p key, its reference word
+ * @p word) in the calling thread's cache, for the entry @p seen in its slot (a hint: only the
+ * cache slot depends on it).
+ *
+ * @return 1 taken, 0 not live (nothing held), -1 the cache cannot take it (use the word).
+ */
+static inline int
+restrack_tref_take(const struct restrack_root *root, uint64_t key, _Atomic uint64_t *word,
+		   const struct restrack_entry *seen)
+{
+	_Atomic uint64_t *ts = restrack_tref_slot_of(restrack_tref_self, seen);
+	/* relaxed: only this thread writes the slot. */
+	uint64_t v = atomic_load_explicit(ts, memory_order_relaxed);
+	uint64_t w;
+
+	if (unlikely(!restrack_tref_count(ts, v, key)))
+		return restrack_tref_take_slow(root, key, word, seen);
 	/*
 	 * Count first, then look at LIVE: a deleter clears LIVE, then runs membarrier(), which
 	 * orders this store before this load on every CPU, then reads the counts. So either we
@@ -150,7 +185,8 @@ restrack_tref_take(const struct restrack_root *root, _Atomic uint64_t *word,
 	return 0;
 }
 
-/** @internal Take a reference on a slot's word itself (no cache). 1 taken, 0 not live. */
+/** @internal Take a reference on an ID's reference word itself (no cache). 1 taken, 0 not
+ *  live. */
 static inline int
 restrack_word_take(_Atomic uint64_t *word)
 {
@@ -163,29 +199,55 @@ restrack_word_take(_Atomic uint64_t *word)
 	return 0;
 }
 
-/** @internal restrack_get_byid() on a checked slot: 0 with *out, or -ENOENT. */
+/** @internal restrack_slot_get() when its fast way does not apply: the general protocol on the
+ *  reference word. 0 with *out, or -ENOENT. */
+int restrack_slot_get_slow(const struct restrack_root *root, enum restrack_type type,
+			   uint32_t id, struct restrack_entry **out);
+
+/**
+ * @internal restrack_get_byid() on a checked ID: 0 with *out, or -ENOENT.
+ *
+ * The fast way reads nothing but the ID's slot and the thread's cache: it counts the reference
+ * in the cache under the ID's key, then reads the slot again. The same value with LIVE and
+ * THREAD set means taken: a deleter clears the slot's LIVE before its membarrier() and reads
+ * the caches after it, so either it sees our count or we see LIVE clear (restrack.c, I6). The
+ * same value again after the entry was deleted and re-added at the same ID and address is the
+ * new incarnation, also live: the count under the ID's key is a reference on it.
+ */
 static inline int
-restrack_slot_get(const struct restrack_root *root, struct restrack_slot *slot,
+restrack_slot_get(const struct restrack_root *root, enum restrack_type type, uint32_t id,
 		  struct restrack_entry **out)
 {
-	/* relaxed: a hint for the cache slot; read again below once LIVE is seen. */
-	int got = restrack_tref_take(root, &slot->word,
-				     atomic_load_explicit(&slot->entry, memory_order_relaxed));
+	_Atomic uint64_t *slot =
+		&((const struct restrack_root_fast *)root)->table[type].slots[id];
+	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
+	uint64_t s = atomic_load_explicit(slot, memory_order_acquire);
+	/* With both flags set (and only then) s - FLAGS has its low bits clear: the entry. */
+	struct restrack_entry *e = (struct restrack_entry *)(uintptr_t)(s - RESTRACK_SLOT_FLAGS);
+	uint64_t key = restrack_tref_key(slot);
+	_Atomic uint64_t *ts = restrack_tref_slot_of(restrack_tref_self, e);
+	/* relaxed: only this thread writes the cache slot. */
+	uint64_t v = atomic_load_explicit(ts, memory_order_relaxed);
 
-	if (unlikely(got < 0))
-		got = restrack_word_take(&slot->word);
-	if (unlikely(got == 0))
-		return -ENOENT;
-	/* relaxed: written before LIVE was set, stable while our reference is held. */
-	*out = atomic_load_explicit(&slot->entry, memory_order_relaxed);
-	return 0;
+	if (unlikely(((uintptr_t)e & RESTRACK_SLOT_FLAGS) || !restrack_tref_count(ts, v, key)))
+		return restrack_slot_get_slow(root, type, id, out);
+	/* Count first, then look again: a compiler barrier is all this side needs (I6). */
+	atomic_signal_fence(memory_order_seq_cst);
+	/* acquire: a re-added incarnation's fields are visible too. */
+	if (likely(atomic_load_explicit(slot, memory_order_acquire) == s)) {
+		*out = e;
+		return 0;
+	}
+	/* release: as a put; a drain waiting on it sees our back-out. */
+	atomic_store_explicit(ts, v, memory_order_release);
+	return restrack_slot_get_slow(root, type, id, out);
 }
 
 /**
  * Find the live entry with @p id and take a reference on it. Wait-free, no lock: the
  * reference is counted in the calling thread's own cache (no shared write at all), or, when
- * that cache is busy or off, by one atomic add on the ID's slot. The caller releases the
- * reference with restrack_put(), from any thread.
+ * that cache is busy or off, by one atomic add on the ID's reference word. The caller
+ * releases the reference with restrack_put(), from any thread.
  *
  * @return 0 with *out set, -ENOENT when no live entry has that ID (free, claimed or being
  *         deleted), -EINVAL for a bad type or NULL, -ERANGE for an ID outside the type's space.
@@ -199,7 +261,7 @@ restrack_get_byid(struct restrack_root *root, enum restrack_type type, uint32_t 
 	if (unlikely(root == NULL || out == NULL || (unsigned int)type >= RESTRACK_MAX ||
 		     id >= rf->table[type].nb_ids))
 		return restrack_get_byid_error(root, type, id, out);
-	return restrack_slot_get(root, &rf->table[type].slots[id], out);
+	return restrack_slot_get(root, type, id, out);
 }
 
 /** @internal Logs and returns the error of a restrack_get_byid_bulk() with bad arguments. */
@@ -242,7 +304,7 @@ restrack_get_byid_bulk(struct restrack_root *root, enum restrack_type type, cons
 		return restrack_get_byid_bulk_error(root, type, ids, n, out);
 	/* Pass 2: reference each as restrack_get_byid() does. */
 	for (i = 0; i < n; i++) {
-		if (unlikely(restrack_slot_get(root, &t->slots[ids[i]], &out[i]) != 0)) {
+		if (unlikely(restrack_slot_get(root, type, ids[i], &out[i]) != 0)) {
 			out[i] = NULL;
 			continue;
 		}
@@ -266,9 +328,9 @@ restrack_get(struct restrack_entry *entry)
 		return restrack_get_error();
 	if (unlikely(entry->ref == NULL))
 		return -ENOENT;
-	/* a no_track entry's word is its own, never cached */
-	if (likely(entry->ref != &entry->own_ref))
-		got = restrack_tref_take(entry->root, entry->ref, entry);
+	/* a no_track entry has no ID and no key: its word is its own, never cached */
+	if (likely(entry->tkey != 0))
+		got = restrack_tref_take(entry->root, entry->tkey, entry->ref, entry);
 	if (unlikely(got < 0))
 		got = restrack_word_take(entry->ref);
 	return got ? 0 : -ENOENT;
@@ -290,14 +352,14 @@ restrack_put(struct restrack_entry *entry)
 	if (unlikely(entry == NULL))
 		return restrack_put_word(entry);
 	ts = restrack_tref_slot_of(restrack_tref_self, entry);
-	/* relaxed: only this thread writes the slot. */
-	v = atomic_load_explicit(ts, memory_order_relaxed);
-	/* Ours when the key (the slot word's address) matches with a count of 1 or more:
-	 * (v - 1) - key is 0..14 then. An entry without a slot word never matches: no cache
-	 * slot has key 0 (ref NULL) or a no_track entry's own word with a count. */
-	if (likely(v - 1 - (uintptr_t)entry->ref < RESTRACK_TREF_MAX)) {
+	/* relaxed: only this thread writes the slot. The value it would then hold: */
+	v = atomic_load_explicit(ts, memory_order_relaxed) - 1;
+	/* Ours when the key (of the entry's ID) matches with a count of 1 or more: v - key is
+	 * then 0..14. An entry without an ID (key 0: not added, deleted or no_track) never
+	 * matches: no cache slot counts references under key 0. */
+	if (likely(v - entry->tkey < RESTRACK_TREF_MAX)) {
 		/* release: our use of the object happens before a drain sees it. */
-		atomic_store_explicit(ts, v - 1, memory_order_release);
+		atomic_store_explicit(ts, v, memory_order_release);
 		return 0;
 	}
 	return restrack_put_word(entry);

@@ -25,12 +25,12 @@ extern int restrack_logtype;
 
 #define RT_LEASE_IDS	64	/* IDs per lease, and per bit of the used-block map */
 #define RT_LEASE_SHIFT	6	/* log2(RT_LEASE_IDS) */
-#define RT_THP_MIN_BYTES (2u << 20)	/* slot tables this large get MADV_HUGEPAGE */
+#define RT_THP_BYTES	(2u << 20)	/* a transparent huge page: slot tables this large use them */
 
 /* Per type, beyond the lookup part in root->fast.table[type]. */
 struct rt_table {
 	uint32_t nb_reserved;		/* IDs below it are never chosen by the allocator */
-	size_t slots_bytes;		/* size of the slot mapping */
+	size_t array_bytes;		/* size of the slot mapping, and of the word mapping */
 	_Atomic uint64_t *used_blocks;	/* bit per RT_LEASE_IDS IDs: some ID there was claimed */
 	uint32_t nb_block_words;	/* 64-bit words in used_blocks */
 	restrack_fill_t fill;		/* dump attributes, or NULL */
@@ -82,19 +82,23 @@ int rt_walk(struct restrack_root *root, enum restrack_type type,
 /* Turn the caches on if this process can use them (once; restrack_init() calls it). */
 void rt_tref_enable(void);
 
-/* An added entry whose references threads may cache: it has a slot word (the cache key,
- * entry->ref), not a no_track entry's own word. */
+/* An added entry whose references threads may cache: it has an ID, and so a cache key (a
+ * no_track entry has its own word and no key). */
 static inline bool
 rt_entry_cacheable(const struct restrack_entry *entry)
 {
-	return entry->ref != NULL && entry->ref != &entry->own_ref;
+	return entry->tkey != 0;
 }
 
-/* References every thread's cache counts under key (a racy sum: exact once they settle). */
+/* The reference word of the ID whose cache key is key, if it is one of root's; else NULL. */
+_Atomic uint64_t *rt_key_word(const struct restrack_root *root, uint64_t key);
+
+/* References every thread's cache counts under key, a restrack_tref_key() (a racy sum: exact
+ * once they settle). */
 int64_t rt_tref_sum(uint64_t key);
 
-/* Forget every count threads' caches hold for keys in [lo, hi): a root's slot table, when the
- * root is freed (nothing uses it any more). */
+/* Forget every count threads' caches hold for keys in [lo, hi): the keys of a root's slots,
+ * when the root is freed (nothing uses it any more). */
 void rt_tref_forget(uintptr_t lo, uintptr_t hi);
 
 /* After a deleter cleared LIVE: every thread's count store before its look at LIVE is

@@ -70,16 +70,16 @@ enable(void)
 
 	if (env != NULL && strcmp(env, "0") == 0) {
 		RT_LOG(INFO, "thread reference caches off (RESTRACK_THREAD_CACHE=0): "
-		       "references are counted in the slots");
+		       "references are counted on the IDs' words");
 		return;
 	}
 	if (pthread_key_create(&rec_key, rec_release) != 0) {
-		RT_LOG(WARNING, "no thread key: references are counted in the slots");
+		RT_LOG(WARNING, "no thread key: references are counted on the IDs' words");
 		return;
 	}
 	/* The deleter's half of the protocol: membarrier() must work for this process. */
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) {
-		RT_LOG(INFO, "membarrier() unavailable (%s): references are counted in the slots",
+		RT_LOG(INFO, "membarrier() unavailable (%s): references are counted on the IDs' words",
 		       strerror(errno));
 		return;
 	}
@@ -119,7 +119,7 @@ attach(void)
 	}
 	if (posix_memalign((void **)&rec, RT_TREF_ALIGN, sizeof(*rec)) != 0) {
 		RT_LOG(WARNING, "out of memory for a thread reference cache: this thread's "
-		       "references are counted in the slots");
+		       "references are counted on the IDs' words");
 		return NULL;
 	}
 	memset(rec, 0, sizeof(*rec));
@@ -137,36 +137,36 @@ own:
 	return &rec->t;
 }
 
-/* Whether addr lies in one of root's slot tables. */
-static bool
-root_holds(const struct restrack_root *root, uint64_t addr)
+_Atomic uint64_t *
+rt_key_word(const struct restrack_root *root, uint64_t key)
 {
 	unsigned int type;
 
 	for (type = 0; type < RESTRACK_MAX; type++) {
 		const struct restrack_table_fast *tf = &root->fast.table[type];
-		uintptr_t lo = (uintptr_t)tf->slots;
+		uint64_t lo = restrack_tref_key(tf->slots);
 
-		if (addr >= lo && addr < lo + (uintptr_t)tf->nb_ids * sizeof(struct restrack_slot))
-			return true;
+		if (key >= lo && key < restrack_tref_key(tf->slots + tf->nb_ids))
+			/* Keys of consecutive IDs are 2 * 8 bytes apart. */
+			return &tf->words[(key - lo) >> 4];
 	}
-	return false;
+	return NULL;
 }
 
 int
-restrack_tref_take_slow(const struct restrack_root *root, _Atomic uint64_t *word,
+restrack_tref_take_slow(const struct restrack_root *root, uint64_t key, _Atomic uint64_t *word,
 			const struct restrack_entry *seen)
 {
-	_Atomic uint64_t *ts;
+	_Atomic uint64_t *ts, *other_word;
 	uint64_t v, other;
 
 	if (restrack_tref_self == &tref_none)
-		return attach() != NULL ? restrack_tref_take(root, word, seen) : -1;
+		return attach() != NULL ? restrack_tref_take(root, key, word, seen) : -1;
 	ts = restrack_tref_slot_of(restrack_tref_self, seen);
 	v = atomic_load_explicit(ts, memory_order_relaxed);
 	other = v & ~(uint64_t)RESTRACK_TREF_MAX;
 	/* Full of this ID's references, or held for another root (not ours to touch): word. */
-	if (other == (uintptr_t)word || !root_holds(root, other))
+	if (other == key || (other_word = rt_key_word(root, other)) == NULL)
 		return -1;
 	/*
 	 * Another ID of this root holds the slot: usually references this thread took and
@@ -174,11 +174,11 @@ restrack_tref_take_slow(const struct restrack_root *root, _Atomic uint64_t *word
 	 * that ID's word, then free the slot: word first, so that a deleter, which reads caches
 	 * before words, never sees the count in neither place.
 	 */
-	atomic_fetch_add_explicit((_Atomic uint64_t *)(uintptr_t)other,
+	atomic_fetch_add_explicit(other_word,
 				  (v & RESTRACK_TREF_MAX) * RESTRACK_REF_ONE, memory_order_release);
 	/* release: after the add, for the deleter's acquire read of the cache. */
 	atomic_store_explicit(ts, 0, memory_order_release);
-	return restrack_tref_take(root, word, seen);
+	return restrack_tref_take(root, key, word, seen);
 }
 
 void

@@ -65,24 +65,24 @@ rt_walk(struct restrack_root *root, enum restrack_type type,
 
 			bits &= bits - 1;
 			for (; id < end && ret == 0; id++) {
-				struct restrack_slot *slot = &tf->slots[id];
+				_Atomic uint64_t *word = &tf->words[id];
 				struct restrack_entry *entry;
 
-				/* relaxed peek: skip free slots without a locked instruction. */
-				if (!(atomic_load_explicit(&slot->word, memory_order_relaxed) &
+				/* relaxed peek: skip free IDs without a locked instruction. */
+				if (!(atomic_load_explicit(word, memory_order_relaxed) &
 				      RESTRACK_REF_LIVE))
 					continue;
-				/* acquire: as in restrack_get_byid(). */
-				if (atomic_fetch_add_explicit(&slot->word, RESTRACK_REF_ONE,
+				/* acquire: as in restrack_get_byid()'s general way. */
+				if (atomic_fetch_add_explicit(word, RESTRACK_REF_ONE,
 							      memory_order_acquire) &
 				    RESTRACK_REF_LIVE) {
-					entry = atomic_load_explicit(&slot->entry,
-								     memory_order_relaxed);
+					entry = restrack_slot_entry(atomic_load_explicit(
+						&tf->slots[id], memory_order_relaxed));
 					if (filter_match(entry, filter))
 						ret = fn(entry, arg);
 				}
 				/* release: see restrack_put(). */
-				atomic_fetch_sub_explicit(&slot->word, RESTRACK_REF_ONE,
+				atomic_fetch_sub_explicit(word, RESTRACK_REF_ONE,
 							  memory_order_release);
 			}
 		}

@@ -51,11 +51,18 @@ caches_expected(void)
 	return q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED);
 }
 
-/* The reference count the ID's slot word holds itself (the rest is in thread caches). */
+/* The reference count the ID's reference word holds itself (the rest is in thread caches). */
 static int64_t
 word_count(const struct restrack_entry *e)
 {
 	return RESTRACK_REF_COUNT(atomic_load(e->ref));
+}
+
+/* The slot of a QP ID, as lookups read it: entry | THREAD | LIVE. */
+static uint64_t
+qp_slot(struct restrack_root *root, uint32_t id)
+{
+	return atomic_load(&((struct restrack_root_fast *)root)->table[RESTRACK_QP].slots[id]);
 }
 
 static struct restrack_root *
@@ -448,7 +455,7 @@ test_clean_forgets_cached_counts(void)
 	uint64_t key;
 
 	add_qp(root, &e);
-	key = (uintptr_t)e.ref;
+	key = e.tkey;
 	TEST_CHECK_EQ(restrack_get(&e), 0);
 	run_puts_elsewhere(&e, 1, ok);			/* our cache keeps +1, the word -1 */
 	TEST_CHECK_EQ(restrack_del(&e), 0);
@@ -524,6 +531,66 @@ mix_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * What lookups read, state by state: the slot names the entry with LIVE while it is live,
+ * without LIVE while it is hidden, and nothing once the ID is free; THREAD, set by the first
+ * lookup that cached a reference (and only with caches), belongs to the ID and stays through
+ * deletion and the next owner, whose first lookup then takes the fast way.
+ */
+static void
+test_slot_states(void)
+{
+	const uint64_t live = RESTRACK_SLOT_LIVE, thr = RESTRACK_SLOT_THREAD;
+	struct restrack_root *root = make_root("tref9");
+	struct restrack_entry e, f, *got = NULL;
+	uint64_t cached = restrack_thread_cache_on() ? thr : 0;
+	_Atomic uint64_t *ts;
+	uint32_t id;
+
+	add_qp(root, &e);
+	id = e.id;
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&e | live);
+	/* The first lookup goes the general way and, with caches, marks the ID THREAD. */
+	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, id, &got), 0);
+	TEST_CHECK(got == &e);
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&e | live | cached);
+	TEST_CHECK_EQ(restrack_put(&e), 0);
+	/* The next one reads only the slot: its count is in our cache under the ID's key. */
+	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, id, &got), 0);
+	TEST_CHECK(got == &e);
+	ts = restrack_tref_slot_of(restrack_tref_self, &e);
+	if (cached)
+		TEST_CHECK_EQ(atomic_load(ts), e.tkey + 1);
+	TEST_CHECK_EQ(restrack_refcnt(&e), 2);
+	TEST_CHECK_EQ(restrack_put(&e), 0);
+	TEST_CHECK_EQ(restrack_refcnt(&e), 1);
+
+	TEST_CHECK_EQ(restrack_begin_del(&e), 0);
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&e | cached);
+	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, id, &got), -ENOENT);
+	TEST_CHECK_EQ(restrack_abort_del(&e), 0);
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&e | live | cached);
+	TEST_CHECK_EQ(restrack_sync(&e), 0);
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&e | live | cached);
+	TEST_CHECK_EQ(restrack_del(&e), 0);
+	TEST_CHECK_EQ(qp_slot(root, id), cached);
+	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, id, &got), -ENOENT);
+
+	/* The ID's next owner: claimed (not yet visible), then added. */
+	TEST_CHECK_EQ(restrack_new(&f, RESTRACK_QP), 0);
+	TEST_CHECK_EQ(restrack_set_name(&f, "tref"), 0);
+	TEST_CHECK_EQ(restrack_claim(root, &f, id), 0);
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&f | cached);
+	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, id, &got), -ENOENT);
+	TEST_CHECK_EQ(restrack_add(root, &f), 0);
+	TEST_CHECK_EQ(qp_slot(root, id), (uintptr_t)&f | live | cached);
+	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, id, &got), 0);
+	TEST_CHECK(got == &f);
+	TEST_CHECK_EQ(restrack_refcnt(&f), 2);
+	TEST_CHECK_EQ(restrack_put(&f), 0);
+	del_and_clean(root, &f);
+}
+
 static void
 test_delete_while_threads_look_up(void)
 {
@@ -581,6 +648,7 @@ main(void)
 	RUN(test_entries_sharing_a_slot);
 	RUN(test_clean_forgets_cached_counts);
 	RUN(test_no_track_not_cached);
+	RUN(test_slot_states);
 	RUN(test_delete_while_threads_look_up);
 	return test_done();
 }
