@@ -69,6 +69,14 @@
 #define LIVE_BITS_MIN	4
 #define NB_LIVE		(1u << opt.live_bits)	/* live entries, spread over the space */
 #define LIVE_MASK	(NB_LIVE - 1)
+/*
+ * Lookup keys per thread, drawn at random from the live IDs before the timed loop and then
+ * looked up in order, round and round (DPDK's own hash benchmark also generates its keys
+ * up front): the measured loop pays one sequential load per key, not a random number
+ * generator and a random read of the live-ID array.
+ */
+#define SEQ_LEN		(1u << 16)
+#define SEQ_MASK	(SEQ_LEN - 1)
 #define MAX_THREADS	2
 #define CHURN_DEPTH	16	/* entries in flight per thread in the 90/10 and churn loops */
 #define MIX_PERIOD	10	/* every 10th op of the 90/10 loop is an add+del pair */
@@ -160,7 +168,7 @@ struct bench_thr {
 	enum workload wl;
 	unsigned int idx;		/* thread index, CPU to pin to, QSBR thread id */
 	uint64_t nb_ops;
-	uint64_t rng;
+	const uint32_t *seq;		/* SEQ_LEN IDs to look up, in order */
 	uint64_t sum_want;		/* sum of the IDs looked up */
 	uint64_t sum_got;		/* sum of the IDs of the entries returned */
 	uint64_t errors;
@@ -227,9 +235,15 @@ thr_error(struct bench_thr *t, const char *what, int rc)
 /* The three tables' operations. Each is always_inline and switches on a constant impl, so  */
 /* every measured loop below is specialised to one implementation with no indirect call.   */
 
-/* Look up @id and take a reference. Returns the object, or NULL with *rc set. */
+/*
+ * Look up @id and take a reference. Returns the object, or NULL with *rc set. @root and @hash
+ * are tab->root and tab->hash: a measured loop passes copies it loaded once, so that the
+ * harness does not reload them on every lookup (the loop's stores could alias them as far as
+ * the compiler knows).
+ */
 static __rte_always_inline struct bench_obj *
-op_get(const enum impl impl, struct bench_tab *tab, uint32_t id, int *rc)
+op_get_in(const enum impl impl, struct bench_tab *tab, struct restrack_root *root,
+	  struct rte_hash *hash, uint32_t id, int *rc)
 {
 	struct restrack_entry *re;
 	struct bench_obj *o;
@@ -237,7 +251,7 @@ op_get(const enum impl impl, struct bench_tab *tab, uint32_t id, int *rc)
 
 	switch (impl) {
 	case IMPL_RESTRACK:
-		*rc = restrack_get_byid(tab->root, BENCH_TYPE, id, &re);
+		*rc = restrack_get_byid(root, BENCH_TYPE, id, &re);
 		if (unlikely(*rc != 0))
 			return NULL;
 		return container_of(re, struct bench_obj, re);
@@ -252,7 +266,7 @@ op_get(const enum impl impl, struct bench_tab *tab, uint32_t id, int *rc)
 		return o;
 	case IMPL_HASH_GP:
 	case IMPL_HASH_LKP:
-		*rc = rte_hash_lookup_data(tab->hash, &id, &data);
+		*rc = rte_hash_lookup_data(hash, &id, &data);
 		if (unlikely(*rc < 0))
 			return NULL;
 		*rc = 0;
@@ -268,6 +282,13 @@ op_get(const enum impl impl, struct bench_tab *tab, uint32_t id, int *rc)
 		*rc = -EINVAL;
 		return NULL;
 	}
+}
+
+/* op_get_in() with the table's own handles. */
+static __rte_always_inline struct bench_obj *
+op_get(const enum impl impl, struct bench_tab *tab, uint32_t id, int *rc)
+{
+	return op_get_in(impl, tab, tab->root, tab->hash, id, rc);
 }
 
 /* Drop the reference op_get took. */
@@ -483,17 +504,31 @@ churn_one(const enum impl impl, struct bench_thr *t, struct bench_obj *o)
 	return true;
 }
 
-/* One lookup of a random live ID, checked, with its reference dropped. */
-static __rte_always_inline bool
-lookup_one(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint32_t mask,
-	   uint64_t *rng, uint64_t *want, uint64_t *got)
+/* What a lookup loop reads of its table and thread, loaded once (see op_get_in()). */
+struct bench_view {
+	struct bench_tab *tab;
+	struct restrack_root *root;
+	struct rte_hash *hash;
+	const uint32_t *seq;		/* the thread's lookup keys */
+};
+
+static __rte_always_inline struct bench_view
+view_of(const struct bench_thr *t)
 {
-	uint32_t id = ids[(xs64(rng) >> 40) & mask];
+	return (struct bench_view){ t->tab, t->tab->root, t->tab->hash, t->seq };
+}
+
+/* Lookup @i of the thread's key sequence, checked, with its reference dropped. */
+static __rte_always_inline bool
+lookup_one(const enum impl impl, struct bench_thr *t, const struct bench_view v, uint64_t i,
+	   uint64_t *want, uint64_t *got)
+{
+	uint32_t id = v.seq[i & SEQ_MASK];
 	struct bench_obj *o;
 	int rc;
 
-	o = op_get(impl, t->tab, id, &rc);
-	if (unlikely(o == NULL)) {
+	o = op_get_in(impl, v.tab, v.root, v.hash, id, &rc);
+	if (unlikely(rc != 0)) {
 		thr_error(t, "get_byid", rc);
 		return false;
 	}
@@ -510,18 +545,17 @@ lookup_one(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint3
 static __rte_always_inline void
 loop_lookup(const enum impl impl, struct bench_thr *t)
 {
-	const uint32_t *ids = t->tab->live_ids;
-	const uint32_t mask = LIVE_MASK;
-	uint64_t rng = t->rng, want = 0, got = 0;
+	const struct bench_view v = view_of(t);
+	const uint64_t n = t->nb_ops;
+	uint64_t want = 0, got = 0;
 	uint64_t i;
 
-	for (i = 0; i < t->nb_ops; i++) {
-		if (unlikely(!lookup_one(impl, t, ids, mask, &rng, &want, &got)))
+	for (i = 0; i < n; i++) {
+		if (unlikely(!lookup_one(impl, t, v, i, &want, &got)))
 			break;
 		if (is_hash(impl) && (i & (QSBR_BATCH - 1)) == QSBR_BATCH - 1)
 			rte_rcu_qsbr_quiescent(t->tab->qsbr, t->idx);
 	}
-	t->rng = rng;
 	t->sum_want += want;
 	t->sum_got += got;
 }
@@ -532,8 +566,8 @@ loop_lookup(const enum impl impl, struct bench_thr *t)
  * rte_hash_lookup_bulk_data() (both prefetch their buckets / slots first).
  */
 static __rte_always_inline bool
-lookup_bulk(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint64_t *rng,
-	    uint64_t *want, uint64_t *got)
+lookup_bulk(const enum impl impl, struct bench_thr *t, uint64_t first, uint64_t *want,
+	    uint64_t *got)
 {
 	struct restrack_entry *re[BULK];
 	const void *keys[BULK];
@@ -545,7 +579,7 @@ lookup_bulk(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint
 	int rc = 0;
 
 	for (i = 0; i < BULK; i++) {
-		key[i] = ids[(xs64(rng) >> 40) & LIVE_MASK];
+		key[i] = t->seq[(first + i) & SEQ_MASK];
 		keys[i] = &key[i];
 		*want += key[i];
 	}
@@ -609,19 +643,17 @@ lookup_bulk(const enum impl impl, struct bench_thr *t, const uint32_t *ids, uint
 static __rte_always_inline void
 loop_bulk(const enum impl impl, struct bench_thr *t)
 {
-	const uint32_t *ids = t->tab->live_ids;
-	uint64_t rng = t->rng, want = 0, got = 0;
+	uint64_t want = 0, got = 0;
 	uint64_t i;
 
 	/* nb_ops counts lookups: BULK per iteration. */
 	for (i = 0; i + BULK <= t->nb_ops; i += BULK) {
-		if (unlikely(!lookup_bulk(impl, t, ids, &rng, &want, &got)))
+		if (unlikely(!lookup_bulk(impl, t, i, &want, &got)))
 			break;
 		/* Quiescent once per QSBR_BATCH lookups, as the single-lookup loop. */
 		if (is_hash(impl) && (i & (QSBR_BATCH - 1)) == 0)
 			rte_rcu_qsbr_quiescent(t->tab->qsbr, t->idx);
 	}
-	t->rng = rng;
 	t->sum_want += want;
 	t->sum_got += got;
 }
@@ -629,9 +661,8 @@ loop_bulk(const enum impl impl, struct bench_thr *t)
 static __rte_always_inline void
 loop_mixed(const enum impl impl, struct bench_thr *t)
 {
-	const uint32_t *ids = t->tab->live_ids;
-	const uint32_t mask = LIVE_MASK;
-	uint64_t rng = t->rng, want = 0, got = 0;
+	const struct bench_view v = view_of(t);
+	uint64_t want = 0, got = 0;
 	unsigned int countdown = MIX_PERIOD, slot = 0;
 	uint64_t i;
 	bool ok;
@@ -642,14 +673,13 @@ loop_mixed(const enum impl impl, struct bench_thr *t)
 			ok = churn_one(impl, t, &t->pool[slot]);
 			slot = (slot + 1) & (CHURN_DEPTH - 1);
 		} else {
-			ok = lookup_one(impl, t, ids, mask, &rng, &want, &got);
+			ok = lookup_one(impl, t, v, i, &want, &got);
 		}
 		if (unlikely(!ok))
 			break;
 		if (is_hash(impl) && (i & (QSBR_BATCH - 1)) == QSBR_BATCH - 1)
 			rte_rcu_qsbr_quiescent(t->tab->qsbr, t->idx);
 	}
-	t->rng = rng;
 	t->sum_want += want;
 	t->sum_got += got;
 }
@@ -764,8 +794,19 @@ bench_thread(void *arg)
 	return NULL;
 }
 
-/* Per-thread pools, allocated once and reused by every run. */
+/* Per-thread pools and key sequences, allocated once and reused by every run. */
 static struct bench_obj *thread_pool[MAX_THREADS];
+static uint32_t *thread_seq[MAX_THREADS];
+
+/* Draw a thread's key sequence: SEQ_LEN random live IDs of @tab, from the thread's seed. */
+static void
+seq_fill(uint32_t *seq, const struct bench_tab *tab, uint64_t rng)
+{
+	unsigned int k;
+
+	for (k = 0; k < SEQ_LEN; k++)
+		seq[k] = tab->live_ids[(xs64(&rng) >> 40) & LIVE_MASK];
+}
 
 static double
 bench_run(struct bench_tab *tab, enum impl impl, enum workload wl, unsigned int nb_threads)
@@ -786,8 +827,9 @@ bench_run(struct bench_tab *tab, enum impl impl, enum workload wl, unsigned int 
 		thr[i].idx = i;
 		thr[i].nb_ops = wl == WL_LOOKUP || wl == WL_BULK ? opt.lookup_ops :
 				wl == WL_MIXED ? opt.mixed_ops : opt.churn_ops;
-		thr[i].rng = 0x9e3779b97f4a7c15ull * (i + 1) + 0x632be59bd9b4e019ull;
 		thr[i].start = &start;
+		seq_fill(thread_seq[i], tab, 0x9e3779b97f4a7c15ull * (i + 1) + 0x632be59bd9b4e019ull);
+		thr[i].seq = thread_seq[i];
 		thr[i].pool = thread_pool[i];
 		memset(thr[i].pool, 0, sizeof(struct bench_obj) * CHURN_DEPTH);
 	}
@@ -1183,8 +1225,10 @@ print_header(void)
 	       "#\n"
 	       "# Workloads, each run with 1 and 2 threads (pthreads pinned to CPUs 0 and 1),\n"
 	       "# started together behind a barrier:\n"
-	       "#   get_byid+put  every op looks up a random live ID (xorshift64 & mask), takes a\n"
-	       "#                 reference, reads the entry's ID, drops the reference.\n"
+	       "#   get_byid+put  every op looks up the next ID of the thread's key sequence\n"
+	       "#                 (%u random live IDs drawn before the run, as DPDK's hash\n"
+	       "#                 benchmark does, looked up in order, round and round), takes\n"
+	       "#                 a reference, reads the entry's ID, drops the reference.\n"
 	       "#   90/10         9 of every 10 ops as above; every 10th deletes the entry this\n"
 	       "#                 thread added %u pairs earlier and adds a new one (cyclic ID).\n"
 	       "#   churn         every op deletes one of the thread's %u in-flight entries and\n"
@@ -1211,7 +1255,7 @@ print_header(void)
 	       "#\n",
 	       ID_BITS, ID_RESERVED - 1, NB_LIVE, 1u << (ID_BITS - opt.live_bits),
 	       restrack_thread_cache_on() ? "on" : "off (RESTRACK_THREAD_CACHE=0 or no membarrier)",
-	       CHURN_DEPTH, CHURN_DEPTH, QSBR_BATCH,
+	       SEQ_LEN, CHURN_DEPTH, CHURN_DEPTH, QSBR_BATCH,
 	       opt.lookup_ops, opt.mixed_ops, opt.churn_ops, opt.reps);
 }
 
@@ -1523,7 +1567,8 @@ main(int argc, char **argv)
 	for (i = 0; i < MAX_THREADS; i++) {
 		thread_pool[i] = aligned_alloc(RTE_CACHE_LINE_SIZE,
 					       sizeof(struct bench_obj) * CHURN_DEPTH);
-		if (thread_pool[i] == NULL)
+		thread_seq[i] = calloc(SEQ_LEN, sizeof(uint32_t));
+		if (thread_pool[i] == NULL || thread_seq[i] == NULL)
 			return EXIT_FAILURE;
 	}
 
@@ -1551,8 +1596,10 @@ main(int argc, char **argv)
 	print_memory();
 	for (impl = IMPL_RESTRACK; impl <= IMPL_HASH_GP; impl++)
 		tab_destroy(&tabs[impl]);
-	for (i = 0; i < MAX_THREADS; i++)
+	for (i = 0; i < MAX_THREADS; i++) {
 		free(thread_pool[i]);
+		free(thread_seq[i]);
+	}
 	if (csv != NULL)
 		fclose(csv);
 	rte_eal_cleanup();
