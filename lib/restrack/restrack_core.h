@@ -45,7 +45,7 @@ extern "C" {
 /** Most IDs one restrack_get_byid_bulk() call takes. */
 #define RESTRACK_BULK_MAX 64u
 /** Slots of a thread's reference cache (a power of two). */
-#define RESTRACK_TREF_SLOTS 64u
+#define RESTRACK_TREF_SLOTS 128u
 /** References one cache slot counts (its low bits); more go to the word. */
 #define RESTRACK_TREF_MAX 15u
 
