@@ -61,10 +61,13 @@
  *    fetch_or set the word's THREAD while LIVE was set (a locked instruction, which also orders
  *    its count before that look), or after seeing the slot's THREAD and LIVE. The word's
  *    THREAD then stays set as long as the root lives. The slot's THREAD is set only by a
- *    read-modify-write after the word's THREAD was seen, and kept through deletion and the
- *    next claims (it is the ID's); the deleter clears the slot's LIVE by a read-modify-write
- *    before its own on the word. So a reader that saw the slot's THREAD with LIVE implies a
- *    deleter that finds the word's THREAD set. When a deleter's clear of LIVE finds THREAD
+ *    reader holding a reference, by a read-modify-write after the word's THREAD was seen, and
+ *    kept through deletion and the next claims (it is the ID's; the owner's plain stores in
+ *    add and commit_del keep what they read, and may lose a reader's set, which only costs
+ *    the next lookup the general way). The deleter clears the slot's LIVE by a
+ *    read-modify-write before its own on the word. So a reader that saw the slot's THREAD
+ *    with LIVE implies a deleter that finds the word's THREAD set. When a deleter's clear of
+ *    LIVE finds THREAD
  *    clear, every cached count under the key is a transient one that will back out; when it
  *    finds THREAD set, it must read the caches.
  * I6 Between a deleter's clear of LIVE (slot, then word) and its read of the caches,
@@ -83,8 +86,8 @@
  *
  * Memory orders
  * -------------
- * - add/abort_del: fetch_add(LIVE + 1, release) on the word, then fetch_or(LIVE, release) on
- *   the slot, publish the slot's entry and the entry.
+ * - add/abort_del: fetch_add(LIVE + 1, release) on the word, then a release store of the
+ *   slot with LIVE, publish the slot's entry and the entry.
  * - begin_del/sync: fetch_and(~LIVE, acq_rel) on the slot, then fetch_sub(acq_rel) on the word.
  * - get, fast way: slot load (acquire), cache store (relaxed), compiler barrier, slot load
  *   (acquire). General way: cache store (relaxed), compiler barrier, word load (acquire); or
@@ -92,8 +95,8 @@
  * - put: cache store (release) or word fetch_sub (release), so a reader's use of the object
  *   happens before the drain (acquire loads of caches and word) sees its count gone: after
  *   begin_del the owner may free the object.
- * - the slot's entry: claim CAS acq_rel / release fetch_and / reads after an acquire of LIVE
- *   (I3).
+ * - the slot's entry: claim CAS acq_rel / commit's release store / reads after an acquire of
+ *   LIVE (I3).
  * - cursor: relaxed; it only says where to look, the entry CAS decides.
  *
  * Cyclic allocation with leases: the cursor moves through the non-reserved IDs in blocks of
@@ -544,14 +547,22 @@ restrack_clean(struct restrack_root *root)
 
 /*
  * Make a tracked entry visible to lookups' fast way: set its slot's LIVE, after the word's
- * (I2). release: the entry's fields are visible to whoever sees it (I3).
+ * (I2). A plain store, not a locked instruction: only a reader's THREAD can change the slot
+ * meanwhile, and losing that costs the next lookup the general way, nothing more (a THREAD
+ * we store was read from the slot, so the word has it: I5).
  */
 static void
 slot_show(const struct restrack_entry *entry)
 {
-	if (!entry->no_track)
-		atomic_fetch_or_explicit(slot_of_entry(entry), RESTRACK_SLOT_LIVE,
-					 memory_order_release);
+	_Atomic uint64_t *slot;
+
+	if (entry->no_track)
+		return;
+	slot = slot_of_entry(entry);
+	/* relaxed: the owner's own value but for a reader's THREAD; release: the entry's
+	 * fields are visible to whoever sees LIVE (I3). */
+	atomic_store_explicit(slot, atomic_load_explicit(slot, memory_order_relaxed) |
+			      RESTRACK_SLOT_LIVE, memory_order_release);
 }
 
 /*
@@ -839,11 +850,15 @@ restrack_begin_del(struct restrack_entry *entry)
 static void
 release_id(struct restrack_entry *entry)
 {
-	if (!entry->no_track)
-		/* release: our last accesses to the ID come before a new claim of it. The ID's
-		 * THREAD stays (I5); a reader may set it meanwhile, so not a plain store. */
-		atomic_fetch_and_explicit(slot_of_entry(entry), (uint64_t)RESTRACK_SLOT_THREAD,
-					  memory_order_release);
+	if (!entry->no_track) {
+		_Atomic uint64_t *slot = slot_of_entry(entry);
+
+		/* The ID's THREAD stays (I5). No reader changes the slot now: none can take a
+		 * reference (the word is not LIVE), so none sets THREAD. relaxed: the owner's own
+		 * value; release: our last accesses to the ID come before a new claim of it. */
+		atomic_store_explicit(slot, atomic_load_explicit(slot, memory_order_relaxed) &
+				      RESTRACK_SLOT_THREAD, memory_order_release);
+	}
 	entry->ref = NULL;
 	entry->tkey = 0;
 	entry->state = RESTRACK_STATE_DELETED;
