@@ -635,6 +635,90 @@ test_delete_while_threads_look_up(void)
 	del_and_clean(root, &e[0]);
 }
 
+/* An object whose ID is deleted and added again, by itself or by another object. */
+struct reused {
+	struct restrack_entry re;
+	_Atomic int live;	/* 1 from before add to after begin_del returned */
+};
+
+struct reuse_reader {
+	struct restrack_root *root;
+	uint32_t id;
+	struct reused *objs;	/* two objects taking turns at the ID */
+	_Atomic int *stop;
+	long found, errors;
+};
+
+static void *
+reuse_reader_thread(void *arg)
+{
+	struct reuse_reader *r = arg;
+	struct restrack_entry *got;
+
+	while (!atomic_load_explicit(r->stop, memory_order_relaxed)) {
+		if (restrack_get_byid(r->root, RESTRACK_QP, r->id, &got) != 0)
+			continue;
+		r->found++;
+		/* One of the two, and live for as long as we hold it. */
+		if ((got != &r->objs[0].re && got != &r->objs[1].re) ||
+		    !atomic_load(&container_of(got, struct reused, re)->live))
+			r->errors++;
+		if (restrack_put(got) != 0)
+			r->errors++;
+	}
+	return NULL;
+}
+
+/*
+ * One ID deleted and added again 2000 times while three threads look it up: sometimes by the
+ * same object (the same slot value comes back: the fast way's ABA case), sometimes by the
+ * other one. A lookup must return the object that owns the ID, live until its put, and every
+ * reference must balance.
+ */
+static void
+test_id_reused_while_looked_up(void)
+{
+	struct restrack_root *root = make_root("tref10");
+	static struct reused obj[2];
+	struct reuse_reader r[3];
+	pthread_t t[3];
+	_Atomic int stop = 0;
+	unsigned int round, i, cur = 0;
+	uint32_t id;
+
+	memset(obj, 0, sizeof(obj));
+	atomic_store(&obj[0].live, 1);
+	add_qp(root, &obj[0].re);
+	id = obj[0].re.id;
+	for (i = 0; i < 3; i++) {
+		r[i] = (struct reuse_reader){ root, id, obj, &stop, 0, 0 };
+		TEST_CHECK_EQ(pthread_create(&t[i], NULL, reuse_reader_thread, &r[i]), 0);
+	}
+	for (round = 0; round < 2000; round++) {
+		unsigned int next = (round * 7 + round / 3) % 5 < 2 ? cur : cur ^ 1;
+
+		TEST_CHECK_EQ(restrack_begin_del(&obj[cur].re), 0);
+		atomic_store(&obj[cur].live, 0);	/* no reader holds it now */
+		TEST_CHECK_EQ(restrack_commit_del(&obj[cur].re), 0);
+		TEST_CHECK_EQ(restrack_new(&obj[next].re, RESTRACK_QP), 0);
+		TEST_CHECK_EQ(restrack_set_name(&obj[next].re, "tref"), 0);
+		TEST_CHECK_EQ(restrack_claim(root, &obj[next].re, id), 0);
+		atomic_store(&obj[next].live, 1);
+		TEST_CHECK_EQ(restrack_add(root, &obj[next].re), 0);
+		cur = next;
+		if (round % 100 == 0)
+			sleep_ms(1);	/* let the readers find it live for a while */
+	}
+	atomic_store(&stop, 1);
+	for (i = 0; i < 3; i++) {
+		TEST_CHECK_EQ(pthread_join(t[i], NULL), 0);
+		TEST_CHECK_EQ(r[i].errors, 0);
+		TEST_CHECK(r[i].found > 0);
+	}
+	TEST_CHECK_EQ(restrack_refcnt(&obj[cur].re), 1);
+	del_and_clean(root, &obj[cur].re);
+}
+
 int
 main(void)
 {
@@ -650,5 +734,6 @@ main(void)
 	RUN(test_no_track_not_cached);
 	RUN(test_slot_states);
 	RUN(test_delete_while_threads_look_up);
+	RUN(test_id_reused_while_looked_up);
 	return test_done();
 }
