@@ -203,7 +203,8 @@ static uint64_t total_errors;
 		printf("\n");                                   \
 	} while (0)
 
-/* xorshift64: a few shifts and xors, no multiply or division on the measured path. */
+/* xorshift64: the random numbers of the setup and of the key sequences (drawn before any
+ * measured loop). */
 static __rte_always_inline uint64_t
 xs64(uint64_t *s)
 {
