@@ -787,8 +787,10 @@ rdmadev_dump(int16_t dev_id, FILE *f)
 	fprintf(f, "  max_cq %u max_cqe %u max_mr %u max_pd %u max_ah %u max_mr_size 0x%" PRIx64
 		"\n", in->max_cq, in->max_cqe, in->max_mr, in->max_pd, in->max_ah,
 		in->max_mr_size);
-	fprintf(f, "  ird %u ord %u fast_reg_pages %u\n", in->max_qp_init_rd_atom,
-		in->max_qp_rd_atom, in->max_fast_reg_pages);
+	/* IRD: reads this device answers as the responder (max_qp_rd_atom); ORD: reads it
+	 * issues as the initiator (max_qp_init_rd_atom) */
+	fprintf(f, "  ird %u ord %u fast_reg_pages %u\n", in->max_qp_rd_atom,
+		in->max_qp_init_rd_atom, in->max_fast_reg_pages);
 	if (dev->res != NULL && restrack_summary(dev->res, line, sizeof(line)) >= 0)
 		fprintf(f, "  %s\n", line);
 	return 0;

@@ -205,6 +205,26 @@ test_telemetry(void)
 	TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
 }
 
+/* rdmadev_dump's limits line: IRD is max_qp_rd_atom (127 on the test driver), ORD
+ * max_qp_init_rd_atom (255). */
+static void
+test_dump_ird_ord(void)
+{
+	struct rdmadev_info info;
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	TEST_CHECK_EQ(rdmadev_info_get(dev, &info), 0);
+	TEST_CHECK_EQ(info.max_qp_rd_atom, 127);
+	TEST_CHECK_EQ(info.max_qp_init_rd_atom, 255);
+	TEST_CHECK_EQ(rdmadev_dump(dev, f), 0);
+	fclose(f);
+	TEST_CHECK(strstr(out, "\n  ird 127 ord 255 fast_reg_pages ") != NULL);
+	if (test_case_failures)
+		printf("#   dump: %s", out);
+	TEST_CHECK_EQ(rdmadev_dump(dev, NULL), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_dump(31, stdout), -EINVAL);
+}
+
 /* ---- probe ---- */
 
 static char sysroot[128];
@@ -434,6 +454,7 @@ main(void)
 	}
 	TEST_RUN(test_dump);
 	TEST_RUN(test_telemetry);
+	TEST_RUN(test_dump_ird_ord);
 	TEST_RUN(test_port);
 	TEST_RUN(test_probe);
 	TEST_RUN(test_cm);
