@@ -226,6 +226,41 @@ test_telemetry(void)
 	TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
 }
 
+/*
+ * More objects than a telemetry dict holds (RTE_TEL_MAX_DICT_ENTRIES, 256): the reply stops
+ * at the first refused object, and the refusal is logged with the field's name.
+ */
+static void
+test_telemetry_full(void)
+{
+	enum { NB = 300 };
+	static struct rdmadev_pd *pds[NB];
+	unsigned int i, n = 0;
+	const char *p;
+	char cmd[64], *log;
+
+	for (i = 0; i < NB; i++)
+		TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pds[i]), 0);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/res,%d,pd", dev);
+	td_log_start();
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	log = td_log_stop();
+	for (p = out; (p = strstr(p, "\":{\"pdn\":")) != NULL; p++)
+		n++;
+	printf("#   %u of %u PDs in a reply of %zu bytes\n", n, NB, strlen(out));
+	TEST_CHECK(strncmp(out, "{\"/rdmadev/res\":{\"", 18) == 0);
+	/* at most the dict's 256; telemetry's 16 KB reply buffer may hold fewer */
+	TEST_CHECK(n > 0 && n <= 256);
+	TEST_CHECK(log != NULL && strstr(log, "telemetry: field \"") != NULL &&
+		   strstr(log, "\" refused: ") != NULL);
+	if (test_case_failures)
+		printf("#   log: %s\n", log != NULL ? log : "(none)");
+	free(log);
+	for (i = 0; i < NB; i++)
+		if (pds[i] != NULL)
+			TEST_CHECK_EQ(rdmadev_pd_free(pds[i]), 0);
+}
+
 /* rdmadev_dump's limits line: IRD is max_qp_rd_atom (127 on the test driver), ORD
  * max_qp_init_rd_atom (255). */
 static void
@@ -659,6 +694,7 @@ main(void)
 	TEST_RUN(test_dump);
 	TEST_RUN(test_telemetry);
 	TEST_RUN(test_telemetry_res_types);
+	TEST_RUN(test_telemetry_full);
 	TEST_RUN(test_dump_ird_ord);
 	TEST_RUN(test_port);
 	TEST_RUN(test_probe);
