@@ -28,6 +28,18 @@ static pthread_mutex_t rdmadev_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rdmadev_driver *rdmadev_drivers;
 static struct rdmadev rdmadev_devices[RDMADEV_MAX_DEVS];
 
+/*
+ * Control-path lock of each device slot, outside struct rdmadev so that open's memset leaves
+ * it alone; never destroyed. Readers (telemetry, dumps, info, counters, port) hold it shared
+ * for the whole call; open, configure, start, the driver half of stop, and close hold it
+ * exclusive while they change what readers look at (the fields, the restrack root, the
+ * driver's state), so a reader sees a device either whole or gone. Neither the fast path
+ * nor object create/destroy take it. Writers are preferred, so that readers looping on
+ * other threads (telemetry clients) cannot hold a close off; a reader therefore never takes
+ * the lock again while it holds it.
+ */
+static pthread_rwlock_t rdmadev_ctl_locks[RDMADEV_MAX_DEVS];
+
 static const char *const rdmadev_state_names[] = {
 	[RDMADEV_STATE_UNUSED] = "unused",
 	[RDMADEV_STATE_OPENED] = "opened",
@@ -245,12 +257,17 @@ rdmadev_fp_install(struct rdmadev *dev, bool driver)
 
 RTE_INIT(rdmadev_init)
 {
+	pthread_rwlockattr_t attr;
 	unsigned int i;
 
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	for (i = 0; i < RDMADEV_MAX_DEVS; i++) {
 		rdmadev_fp_objs[i] = rdmadev_fp_dummy;
 		rdmadev_devices[i].dev_id = (int16_t)i;
+		pthread_rwlock_init(&rdmadev_ctl_locks[i], &attr);
 	}
+	pthread_rwlockattr_destroy(&attr);
 	rdmadev_telemetry_register();
 }
 
@@ -309,6 +326,45 @@ rdmadev_get_checked(int16_t dev_id, const char *what)
 	return dev;
 }
 
+struct rdmadev *
+rdmadev_ctl_enter(int16_t dev_id, const char *what)
+{
+	struct rdmadev *dev;
+
+	if (dev_id < 0 || dev_id >= RDMADEV_MAX_DEVS) {
+		if (what != NULL)
+			RDMADEV_LOG(ERR, "%s: no device with id %d", what, dev_id);
+		return NULL;
+	}
+	pthread_rwlock_rdlock(&rdmadev_ctl_locks[dev_id]);
+	dev = rdmadev_get(dev_id);
+	if (dev == NULL) {
+		pthread_rwlock_unlock(&rdmadev_ctl_locks[dev_id]);
+		if (what != NULL)
+			RDMADEV_LOG(ERR, "%s: no device with id %d", what, dev_id);
+	}
+	return dev;
+}
+
+void
+rdmadev_ctl_leave(struct rdmadev *dev)
+{
+	pthread_rwlock_unlock(&rdmadev_ctl_locks[dev->dev_id]);
+}
+
+/* Exclusive hold of a slot's control-path lock (the writers named above). */
+static void
+rdmadev_ctl_lock_excl(int16_t dev_id)
+{
+	pthread_rwlock_wrlock(&rdmadev_ctl_locks[dev_id]);
+}
+
+static void
+rdmadev_ctl_unlock_excl(int16_t dev_id)
+{
+	pthread_rwlock_unlock(&rdmadev_ctl_locks[dev_id]);
+}
+
 bool
 rdmadev_is_valid_dev(int16_t dev_id)
 {
@@ -346,9 +402,14 @@ rdmadev_get_dev_id_by_name(const char *name)
 	if (name == NULL)
 		return -ENODEV;
 	for (i = 0; i < RDMADEV_MAX_DEVS; i++) {
-		struct rdmadev *dev = rdmadev_get(i);
+		struct rdmadev *dev = rdmadev_ctl_enter(i, NULL);
+		bool match;
 
-		if (dev != NULL && strcmp(dev->name, name) == 0)
+		if (dev == NULL)
+			continue;
+		match = strcmp(dev->name, name) == 0;
+		rdmadev_ctl_leave(dev);
+		if (match)
 			return i;
 	}
 	return -ENODEV;
@@ -434,36 +495,14 @@ rdmadev_parse_args(const struct rdmadev_driver *drv, const char *name, const cha
 	return 0;
 }
 
+/* Fill slot @p dev for @p name and probe; its control-path lock is held exclusive. */
 static int
-rdmadev_open_locked(const char *devargs, const char *name, const char *args)
+rdmadev_open_slot(struct rdmadev *dev, const struct rdmadev_driver *drv, const char *name,
+		  const struct rte_kvargs *kv)
 {
-	const struct rdmadev_driver *drv;
-	struct rte_kvargs *kv = NULL;
-	struct rdmadev *dev = NULL;
-	int16_t i;
+	int16_t i = dev->dev_id;
 	int rc;
 
-	drv = rdmadev_find_driver(name);
-	if (drv == NULL) {
-		RDMADEV_LOG(ERR, "no driver for \"%s\" (devargs \"%s\")", name, devargs);
-		return -EINVAL;
-	}
-	if (rdmadev_get_dev_id_by_name(name) >= 0) {
-		RDMADEV_LOG(ERR, "device %s is already open", name);
-		return -EEXIST;
-	}
-	for (i = 0; i < RDMADEV_MAX_DEVS && dev == NULL; i++)
-		if (rdmadev_state_of(&rdmadev_devices[i]) == RDMADEV_STATE_UNUSED)
-			dev = &rdmadev_devices[i];
-	if (dev == NULL) {
-		RDMADEV_LOG(ERR, "%s: all %d device slots are in use", name, RDMADEV_MAX_DEVS);
-		return -ENOSPC;
-	}
-	rc = rdmadev_parse_args(drv, name, args, &kv);
-	if (rc != 0)
-		return rc;
-
-	i = dev->dev_id;
 	memset(dev, 0, sizeof(*dev));
 	dev->dev_id = i;
 	strlcpy(dev->name, name, sizeof(dev->name));
@@ -471,7 +510,6 @@ rdmadev_open_locked(const char *devargs, const char *name, const char *args)
 	dev->ops = drv->ops;
 	pthread_mutex_init(&dev->obj_lock, NULL);
 	rc = drv->probe(dev, name, kv);
-	rte_kvargs_free(kv);
 	if (rc != 0) {
 		RDMADEV_LOG(ERR, "%s: driver %s probe failed: %s", name, drv->name, strerror(-rc));
 		return rc;
@@ -502,13 +540,51 @@ rdmadev_open_locked(const char *devargs, const char *name, const char *args)
 	rdmadev_fp_install(dev, false);
 	/* release: publishes every field above to readers that acquire the state */
 	__atomic_store_n(&dev->state, RDMADEV_STATE_OPENED, __ATOMIC_RELEASE);
-	RDMADEV_LOG(INFO, "%s: opened as device %d by driver %s", name, dev->dev_id, drv->name);
-	return dev->dev_id;
+	return 0;
 
 fail_close:
 	if (dev->ops->dev_close != NULL)
 		dev->ops->dev_close(dev);
 	return rc;
+}
+
+static int
+rdmadev_open_locked(const char *devargs, const char *name, const char *args)
+{
+	const struct rdmadev_driver *drv;
+	struct rte_kvargs *kv = NULL;
+	struct rdmadev *dev = NULL;
+	int16_t i;
+	int rc;
+
+	drv = rdmadev_find_driver(name);
+	if (drv == NULL) {
+		RDMADEV_LOG(ERR, "no driver for \"%s\" (devargs \"%s\")", name, devargs);
+		return -EINVAL;
+	}
+	if (rdmadev_get_dev_id_by_name(name) >= 0) {
+		RDMADEV_LOG(ERR, "device %s is already open", name);
+		return -EEXIST;
+	}
+	for (i = 0; i < RDMADEV_MAX_DEVS && dev == NULL; i++)
+		if (rdmadev_state_of(&rdmadev_devices[i]) == RDMADEV_STATE_UNUSED)
+			dev = &rdmadev_devices[i];
+	if (dev == NULL) {
+		RDMADEV_LOG(ERR, "%s: all %d device slots are in use", name, RDMADEV_MAX_DEVS);
+		return -ENOSPC;
+	}
+	rc = rdmadev_parse_args(drv, name, args, &kv);
+	if (rc != 0)
+		return rc;
+
+	i = dev->dev_id;
+	rdmadev_ctl_lock_excl(i);
+	rc = rdmadev_open_slot(dev, drv, name, kv);
+	rdmadev_ctl_unlock_excl(i);
+	rte_kvargs_free(kv);
+	if (rc == 0)
+		RDMADEV_LOG(INFO, "%s: opened as device %d by driver %s", name, i, drv->name);
+	return rc == 0 ? i : rc;
 }
 
 int
@@ -557,6 +633,9 @@ rdmadev_close(int16_t dev_id)
 		pthread_mutex_unlock(&rdmadev_registry_lock);
 		return rdmadev_fail(dev, -EBUSY, false);
 	}
+	/* exclusive: readers in other threads (telemetry, dumps) are out, and wait until the
+	 * slot is unused, which they then report */
+	rdmadev_ctl_lock_excl(dev_id);
 	rdmadev_fp_install(dev, false);
 	leaks = restrack_clean(dev->res);
 	dev->res = NULL;
@@ -576,6 +655,7 @@ rdmadev_close(int16_t dev_id)
 	RDMADEV_LOG(INFO, "%s: closed", dev->name);
 	/* release: the slot is reused only after every store above */
 	__atomic_store_n(&dev->state, RDMADEV_STATE_UNUSED, __ATOMIC_RELEASE);
+	rdmadev_ctl_unlock_excl(dev_id);
 	pthread_mutex_unlock(&rdmadev_registry_lock);
 	return leaks;
 }
@@ -585,16 +665,19 @@ rdmadev_close(int16_t dev_id)
 int
 rdmadev_info_get(int16_t dev_id, struct rdmadev_info *info)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "info_get");
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "info_get");
+	int rc = 0;
 
 	if (dev == NULL)
 		return -EINVAL;
 	if (info == NULL) {
 		RDMADEV_LOG(ERR, "%s: NULL info", dev->name);
-		return rdmadev_fail(dev, -EINVAL, false);
+		rc = rdmadev_fail(dev, -EINVAL, false);
+	} else {
+		*info = dev->info;
 	}
-	*info = dev->info;
-	return 0;
+	rdmadev_ctl_leave(dev);
+	return rc;
 }
 
 int
@@ -625,16 +708,17 @@ rdmadev_configure(int16_t dev_id, const struct rdmadev_conf *conf)
 			    dev->name, conf->nb_comp_vectors, dev->info.max_comp_vectors);
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
-	if (dev->ops->dev_configure != NULL) {
-		rc = dev->ops->dev_configure(dev, conf);
-		if (rc != 0) {
-			RDMADEV_LOG(ERR, "%s: driver configure failed: %s", dev->name,
-				    strerror(-rc));
-			return rdmadev_fail(dev, rc, true);
-		}
+	rdmadev_ctl_lock_excl(dev_id);
+	rc = dev->ops->dev_configure != NULL ? dev->ops->dev_configure(dev, conf) : 0;
+	if (rc == 0) {
+		dev->conf = *conf;
+		__atomic_store_n(&dev->state, RDMADEV_STATE_CONFIGURED, __ATOMIC_RELEASE);
 	}
-	dev->conf = *conf;
-	__atomic_store_n(&dev->state, RDMADEV_STATE_CONFIGURED, __ATOMIC_RELEASE);
+	rdmadev_ctl_unlock_excl(dev_id);
+	if (rc != 0) {
+		RDMADEV_LOG(ERR, "%s: driver configure failed: %s", dev->name, strerror(-rc));
+		return rdmadev_fail(dev, rc, true);
+	}
 	return 0;
 }
 
@@ -657,15 +741,17 @@ rdmadev_start(int16_t dev_id)
 			    rdmadev_state_name(state));
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
-	if (dev->ops->dev_start != NULL) {
-		rc = dev->ops->dev_start(dev);
-		if (rc != 0) {
-			RDMADEV_LOG(ERR, "%s: driver start failed: %s", dev->name, strerror(-rc));
-			return rdmadev_fail(dev, rc, true);
-		}
+	rdmadev_ctl_lock_excl(dev_id);
+	rc = dev->ops->dev_start != NULL ? dev->ops->dev_start(dev) : 0;
+	if (rc == 0) {
+		rdmadev_fp_install(dev, true);
+		__atomic_store_n(&dev->state, RDMADEV_STATE_STARTED, __ATOMIC_RELEASE);
 	}
-	rdmadev_fp_install(dev, true);
-	__atomic_store_n(&dev->state, RDMADEV_STATE_STARTED, __ATOMIC_RELEASE);
+	rdmadev_ctl_unlock_excl(dev_id);
+	if (rc != 0) {
+		RDMADEV_LOG(ERR, "%s: driver start failed: %s", dev->name, strerror(-rc));
+		return rdmadev_fail(dev, rc, true);
+	}
 	/* After the state: the interrupt may process events at once. A device without an
 	 * interrupt still works (polled), so a failure here is logged only. */
 	(void)rdmadev_event_start(dev);
@@ -687,35 +773,32 @@ rdmadev_stop(int16_t dev_id)
 			    rdmadev_state_name(state));
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
-	/* The interrupt goes first: the driver's stop tears its event queue down. */
+	/* The interrupt goes first: the driver's stop tears its event queue down. Not under
+	 * the control-path lock: unregistering waits for a running event callback, which may
+	 * be a reader. */
 	rdmadev_event_stop(dev);
-	if (dev->ops->dev_stop != NULL) {
-		rc = dev->ops->dev_stop(dev);
-		if (rc != 0) {
-			RDMADEV_LOG(ERR, "%s: driver stop failed: %s", dev->name, strerror(-rc));
-			(void)rdmadev_event_start(dev);
-			return rdmadev_fail(dev, rc, true);
-		}
+	rdmadev_ctl_lock_excl(dev_id);
+	rc = dev->ops->dev_stop != NULL ? dev->ops->dev_stop(dev) : 0;
+	if (rc == 0) {
+		rdmadev_fp_install(dev, false);
+		__atomic_store_n(&dev->state, RDMADEV_STATE_CONFIGURED, __ATOMIC_RELEASE);
 	}
-	rdmadev_fp_install(dev, false);
-	__atomic_store_n(&dev->state, RDMADEV_STATE_CONFIGURED, __ATOMIC_RELEASE);
+	rdmadev_ctl_unlock_excl(dev_id);
+	if (rc != 0) {
+		RDMADEV_LOG(ERR, "%s: driver stop failed: %s", dev->name, strerror(-rc));
+		(void)rdmadev_event_start(dev);
+		return rdmadev_fail(dev, rc, true);
+	}
 	return 0;
 }
 
 /* ---- statistics ---- */
 
-int
-rdmadev_stats_get(int16_t dev_id, struct rdmadev_stats *stats)
+void
+rdmadev_stats_read(struct rdmadev *dev, struct rdmadev_stats *stats)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "stats_get");
 	unsigned int i;
 
-	if (dev == NULL)
-		return -EINVAL;
-	if (stats == NULL) {
-		RDMADEV_LOG(ERR, "%s: NULL stats", dev->name);
-		return rdmadev_fail(dev, -EINVAL, false);
-	}
 	/* relaxed: counters are independent statistics */
 	for (i = 0; i < RDMADEV_OBJ_MAX; i++) {
 		stats->created[i] = __atomic_load_n(&dev->created[i], __ATOMIC_RELAXED);
@@ -723,14 +806,32 @@ rdmadev_stats_get(int16_t dev_id, struct rdmadev_stats *stats)
 	}
 	stats->errors = __atomic_load_n(&dev->errors, __ATOMIC_RELAXED);
 	stats->driver_errors = __atomic_load_n(&dev->driver_errors, __ATOMIC_RELAXED);
-	return 0;
+}
+
+int
+rdmadev_stats_get(int16_t dev_id, struct rdmadev_stats *stats)
+{
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "stats_get");
+	int rc = 0;
+
+	if (dev == NULL)
+		return -EINVAL;
+	if (stats == NULL) {
+		RDMADEV_LOG(ERR, "%s: NULL stats", dev->name);
+		rc = rdmadev_fail(dev, -EINVAL, false);
+	} else {
+		rdmadev_stats_read(dev, stats);
+	}
+	rdmadev_ctl_leave(dev);
+	return rc;
 }
 
 int
 rdmadev_stats_reset(int16_t dev_id)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "stats_reset");
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "stats_reset");
 	unsigned int i;
+	int rc = 0;
 
 	if (dev == NULL)
 		return -EINVAL;
@@ -741,17 +842,14 @@ rdmadev_stats_reset(int16_t dev_id)
 	__atomic_store_n(&dev->errors, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&dev->driver_errors, 0, __ATOMIC_RELAXED);
 	if (dev->ops->xstats_reset != NULL)
-		return dev->ops->xstats_reset(dev);
-	return 0;
+		rc = dev->ops->xstats_reset(dev);
+	rdmadev_ctl_leave(dev);
+	return rc;
 }
 
 int
-rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n)
+rdmadev_xstats_read(struct rdmadev *dev, struct rdmadev_xstat *xs, unsigned int n)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "xstats_get");
-
-	if (dev == NULL)
-		return -EINVAL;
 	if (xs == NULL && n != 0) {
 		RDMADEV_LOG(ERR, "%s: NULL array of %u", dev->name, n);
 		return rdmadev_fail(dev, -EINVAL, false);
@@ -764,17 +862,33 @@ rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n)
 }
 
 int
+rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n)
+{
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "xstats_get");
+	int rc;
+
+	if (dev == NULL)
+		return -EINVAL;
+	rc = rdmadev_xstats_read(dev, xs, n);
+	rdmadev_ctl_leave(dev);
+	return rc;
+}
+
+int
 rdmadev_dump(int16_t dev_id, FILE *f)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "dump");
 	const struct rdmadev_info *in;
+	struct rdmadev *dev;
 	char line[256];
 	unsigned int i;
 
-	if (dev == NULL || f == NULL) {
-		RDMADEV_LOG(ERR, "dump: bad device or NULL FILE");
+	if (f == NULL) {
+		RDMADEV_LOG(ERR, "dump: NULL FILE");
 		return -EINVAL;
 	}
+	dev = rdmadev_ctl_enter(dev_id, "dump");
+	if (dev == NULL)
+		return -EINVAL;
 	in = &dev->info;
 	fprintf(f, "rdmadev %d: %s (driver %s, gen %u, %s)\n", dev->dev_id, dev->name,
 		in->driver_name, in->hw_gen, rdmadev_state_name(rdmadev_state_of(dev)));
@@ -787,9 +901,12 @@ rdmadev_dump(int16_t dev_id, FILE *f)
 	fprintf(f, "  max_cq %u max_cqe %u max_mr %u max_pd %u max_ah %u max_mr_size 0x%" PRIx64
 		"\n", in->max_cq, in->max_cqe, in->max_mr, in->max_pd, in->max_ah,
 		in->max_mr_size);
-	fprintf(f, "  ird %u ord %u fast_reg_pages %u\n", in->max_qp_init_rd_atom,
-		in->max_qp_rd_atom, in->max_fast_reg_pages);
+	/* IRD: reads this device answers as the responder (max_qp_rd_atom); ORD: reads it
+	 * issues as the initiator (max_qp_init_rd_atom) */
+	fprintf(f, "  ird %u ord %u fast_reg_pages %u\n", in->max_qp_rd_atom,
+		in->max_qp_init_rd_atom, in->max_fast_reg_pages);
 	if (dev->res != NULL && restrack_summary(dev->res, line, sizeof(line)) >= 0)
 		fprintf(f, "  %s\n", line);
+	rdmadev_ctl_leave(dev);
 	return 0;
 }

@@ -42,8 +42,20 @@
  * Control-path functions on different objects may run concurrently from any thread. Calls
  * on one object are serialised by its owner (create, modify and destroy of a QP do not race),
  * as with verbs. Device lifecycle calls (open, configure, start, stop, close) must not run
- * concurrently with anything else on that device. A QP or CQ is used on the fast path by one
- * lcore at a time; the fast path takes no lock and makes no system call.
+ * concurrently with each other or with object calls (create, modify, destroy) on that device.
+ *
+ * The readers rdmadev_dump(), rdmadev_res_dump(), rdmadev_info_get(), rdmadev_stats_get(),
+ * rdmadev_stats_reset(), rdmadev_xstats_get(), rdmadev_port_info_get(), rdmadev_gid_get(),
+ * rdmadev_get_dev_id_by_name() and the telemetry commands (EAL's telemetry thread) may run at
+ * any time from any thread, also during a lifecycle call or at exit: each holds the device's
+ * control-path lock shared for the call, and open, configure, start, the driver half of stop
+ * and close hold it exclusive while they change the device. A reader sees the device whole
+ * or not at all: close waits until running readers are done, later readers return -EINVAL
+ * (telemetry replies {"error": "no open device with id N"}). rdmadev_name() points into the
+ * device and is valid until close.
+ *
+ * A QP or CQ is used on the fast path by one lcore at a time; the fast path takes no lock
+ * and makes no system call.
  *
  * Errors
  * ------
@@ -192,7 +204,8 @@ int rdmadev_open(const char *devargs);
 
 /**
  * Close a device that is not started. Live objects are reported on the log (restrack_clean)
- * and released through the driver.
+ * and released through the driver. Readers running in other threads (see Threads above)
+ * finish first; later ones find no device.
  *
  * @return Number of leaked objects (0 when everything was destroyed), -EINVAL for a bad id,
  *         -EBUSY when the device is started.
@@ -323,17 +336,19 @@ int rdmadev_port_info_get(int16_t dev_id, struct rdmadev_port_info *info);
 int rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16]);
 
 /**
- * Print the device, its information and its resource summary.
+ * Print the device, its information and its resource summary. Safe against a close in
+ * another thread (see Threads above).
  *
- * @return 0, -EINVAL.
+ * @return 0, -EINVAL (NULL @p f, no open device).
  */
 int rdmadev_dump(int16_t dev_id, FILE *f);
 
 /**
  * Print `rdma resource show <type>` lines for the device's objects of a restrack type
- * (enum restrack_type, RESTRACK_MAX for all types).
+ * (enum restrack_type, RESTRACK_MAX for all types). Safe against a close in another thread
+ * (see Threads above).
  *
- * @return 0, -EINVAL.
+ * @return 0, -EINVAL (NULL @p f, bad type, no open device).
  */
 int rdmadev_res_dump(int16_t dev_id, int restrack_type, FILE *f);
 

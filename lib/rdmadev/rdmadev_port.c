@@ -48,28 +48,35 @@ rdmadev_port_query(struct rdmadev *dev, struct rdmadev_port_info *info, const ch
 }
 
 int
+rdmadev_port_info_read(struct rdmadev *dev, struct rdmadev_port_info *info)
+{
+	return rdmadev_port_query(dev, info, "port_info_get");
+}
+
+int
 rdmadev_port_info_get(int16_t dev_id, struct rdmadev_port_info *info)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "port_info_get");
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "port_info_get");
+	int rc;
 
 	if (dev == NULL)
 		return -EINVAL;
 	if (info == NULL) {
 		RDMADEV_LOG(ERR, "%s: port_info_get: NULL info", dev->name);
-		return rdmadev_fail(dev, -EINVAL, false);
+		rc = rdmadev_fail(dev, -EINVAL, false);
+	} else {
+		rc = rdmadev_port_query(dev, info, "port_info_get");
 	}
-	return rdmadev_port_query(dev, info, "port_info_get");
+	rdmadev_ctl_leave(dev);
+	return rc;
 }
 
 int
-rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16])
+rdmadev_gid_read(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "gid_get");
 	struct rdmadev_port_info pi;
 	int rc;
 
-	if (dev == NULL)
-		return -EINVAL;
 	if (gid == NULL) {
 		RDMADEV_LOG(ERR, "%s: gid_get: NULL gid", dev->name);
 		return rdmadev_fail(dev, -EINVAL, false);
@@ -91,4 +98,17 @@ rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16])
 	if (rc != 0)
 		RDMADEV_LOG(ERR, "%s: gid_get: driver failed: %s", dev->name, strerror(-rc));
 	return rdmadev_fail(dev, rc, true);
+}
+
+int
+rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16])
+{
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "gid_get");
+	int rc;
+
+	if (dev == NULL)
+		return -EINVAL;
+	rc = rdmadev_gid_read(dev, index, gid);
+	rdmadev_ctl_leave(dev);
+	return rc;
 }

@@ -26,6 +26,22 @@ int rdmadev_fail(struct rdmadev *dev, int rc, bool driver);
 /* The open device of an id, or NULL with a log line naming @p what. */
 struct rdmadev *rdmadev_get_checked(int16_t dev_id, const char *what);
 
+/*
+ * Control-path readers (see "Threads" in rdmadev.h): the open device of @p dev_id with its
+ * control-path lock held shared, so that close, open, configure, start and stop in other
+ * threads wait until rdmadev_ctl_leave(); or NULL (lock not held) when there is no open
+ * device of that id, with a log line naming @p what unless @p what is NULL. A holder must
+ * not call another function that takes the lock (the *_read variants below do not).
+ */
+struct rdmadev *rdmadev_ctl_enter(int16_t dev_id, const char *what);
+void rdmadev_ctl_leave(struct rdmadev *dev);
+
+/* The readers' bodies for a device held with rdmadev_ctl_enter(). */
+void rdmadev_stats_read(struct rdmadev *dev, struct rdmadev_stats *stats);
+int rdmadev_xstats_read(struct rdmadev *dev, struct rdmadev_xstat *xs, unsigned int n);
+int rdmadev_port_info_read(struct rdmadev *dev, struct rdmadev_port_info *info);
+int rdmadev_gid_read(struct rdmadev *dev, uint32_t index, uint8_t gid[16]);
+
 /* Object create/destroy through restrack (rdmadev_obj.c). */
 int rdmadev_obj_begin_create(struct rdmadev *dev, struct rdmadev_obj *obj,
 			     enum rdmadev_obj_type type, struct rdmadev_ctx *ctx);

@@ -196,25 +196,38 @@ emit_line(const struct restrack_dump_rec *rec, void *arg)
 	return 0;
 }
 
-int
-rdmadev_res_dump(int16_t dev_id, int restrack_type, FILE *f)
+static int
+res_dump_locked(struct rdmadev *dev, int restrack_type, FILE *f)
 {
-	struct rdmadev *dev = rdmadev_get_checked(dev_id, "res_dump");
 	char line[256];
 	int t, rc;
 
-	if (dev == NULL || f == NULL || restrack_type < 0 || restrack_type > RESTRACK_MAX) {
-		RDMADEV_LOG(ERR, "res_dump: bad device, FILE or type %d", restrack_type);
-		return -EINVAL;
-	}
 	if (restrack_type != RESTRACK_MAX)
 		return restrack_dump(dev->res, restrack_type, NULL, emit_line, f);
 	restrack_summary(dev->res, line, sizeof(line));
-	fprintf(f, "%d: %s\n", dev_id, line);
+	fprintf(f, "%d: %s\n", dev->dev_id, line);
 	for (t = 0; t < RESTRACK_MAX; t++) {
 		rc = restrack_dump(dev->res, t, NULL, emit_line, f);
 		if (rc != 0)
 			return rc;
 	}
 	return 0;
+}
+
+int
+rdmadev_res_dump(int16_t dev_id, int restrack_type, FILE *f)
+{
+	struct rdmadev *dev;
+	int rc;
+
+	if (f == NULL || restrack_type < 0 || restrack_type > RESTRACK_MAX) {
+		RDMADEV_LOG(ERR, "res_dump: NULL FILE or bad type %d", restrack_type);
+		return -EINVAL;
+	}
+	dev = rdmadev_ctl_enter(dev_id, "res_dump");
+	if (dev == NULL)
+		return -EINVAL;
+	rc = res_dump_locked(dev, restrack_type, f);
+	rdmadev_ctl_leave(dev);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +22,101 @@
 /* Largest number of driver counters shown by /rdmadev/stats. */
 #define TEL_MAX_XSTATS 128
 
-/* Parse "<id>[,<rest>]"; *rest points after the comma or is NULL. */
-static struct rdmadev *
-tel_parse_dev(const char *params, const char **rest)
+/*
+ * Adding to a reply: every add is checked and a refusal logged with the field's name
+ * (rte_telemetry refuses names outside [A-Za-z0-9_/], a full dict or array, and truncates
+ * strings beyond RTE_TEL_MAX_STRING_LEN, which it reports with E2BIG).
+ */
+static int
+tel_added(int rc, const char *name)
+{
+	if (rc != 0)
+		RDMADEV_LOG(ERR, "telemetry: field \"%s\" refused: %s", name,
+			    rc == E2BIG ? "value too long" : strerror(rc < 0 ? -rc : rc));
+	return rc;
+}
+
+static int
+tel_u64(struct rte_tel_data *d, const char *name, uint64_t v)
+{
+	return tel_added(rte_tel_data_add_dict_u64(d, name, v), name);
+}
+
+static int
+tel_int(struct rte_tel_data *d, const char *name, int v)
+{
+	return tel_added(rte_tel_data_add_dict_int(d, name, v), name);
+}
+
+static int
+tel_str(struct rte_tel_data *d, const char *name, const char *v)
+{
+	return tel_added(rte_tel_data_add_dict_string(d, name, v), name);
+}
+
+/* Add container @p c under @p name; on failure @p c is freed. */
+static int
+tel_container(struct rte_tel_data *d, const char *name, struct rte_tel_data *c)
+{
+	int rc = tel_added(rte_tel_data_add_dict_container(d, name, c, 0), name);
+
+	if (rc != 0)
+		rte_tel_data_free(c);
+	return rc;
+}
+
+/* Parse "<id>[,<rest>]": the id, or -1 for malformed parameters; *rest points after the
+ * comma or is NULL. */
+static int
+tel_parse_id(const char *params, const char **rest)
 {
 	char *end;
 	long id;
 
 	*rest = NULL;
 	if (params == NULL || !isdigit((unsigned char)params[0]))
-		return NULL;
+		return -1;
+	errno = 0;
 	id = strtol(params, &end, 10);
+	if (errno != 0)
+		return -1;
 	if (*end == ',')
 		*rest = end + 1;
 	else if (*end != '\0')
-		return NULL;
+		return -1;
 	if (id < 0 || id >= RDMADEV_MAX_DEVS)
-		return NULL;
-	return rdmadev_get((int16_t)id);
+		return -1;
+	return (int)id;
+}
+
+/*
+ * Run @p body for the device a command names ("<id>[,<rest>]"), with the device held
+ * (rdmadev_ctl_enter(): a close in another thread waits until the body returned).
+ * Malformed parameters: -EINVAL (the reply is null). No open device of that id: the reply is
+ * {"error": "no open device with id N"}.
+ */
+static int
+tel_with_dev(const char *params, struct rte_tel_data *d,
+	     int (*body)(struct rdmadev *dev, const char *rest, struct rte_tel_data *d))
+{
+	struct rdmadev *dev;
+	const char *rest;
+	char msg[64];
+	int id, rc;
+
+	id = tel_parse_id(params, &rest);
+	if (id < 0)
+		return -EINVAL;
+	dev = rdmadev_ctl_enter((int16_t)id, NULL);
+	if (dev == NULL) {
+		rte_tel_data_start_dict(d);
+		snprintf(msg, sizeof(msg), "no open device with id %d", id);
+		tel_str(d, "error", msg);
+		return 0;
+	}
+	rc = body(dev, rest, d);
+	rdmadev_ctl_leave(dev);
+	return rc;
 }
 
 static int
@@ -50,11 +128,12 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 	RTE_SET_USED(params);
 	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
 	RDMADEV_FOREACH_DEV(i)
-		rte_tel_data_add_array_int(d, i);
+		if (tel_added(rte_tel_data_add_array_int(d, i), "dev_id") != 0)
+			break;
 	return 0;
 }
 
-#define ADD_U64(d, in, f) rte_tel_data_add_dict_u64(d, #f, (in)->f)
+#define ADD_U64(d, in, f) tel_u64(d, #f, (in)->f)
 
 /* The port of /rdmadev/info: state, MAC, MTUs and the GID table (nothing without ports). */
 static int
@@ -66,52 +145,46 @@ tel_port(struct rdmadev *dev, struct rte_tel_data *d)
 	uint8_t gid[16];
 	uint32_t i;
 
-	if (dev->ops->port_info_get == NULL || rdmadev_port_info_get(dev->dev_id, &pi) != 0)
+	if (dev->ops->port_info_get == NULL || rdmadev_port_info_read(dev, &pi) != 0)
 		return 0;
-	rte_tel_data_add_dict_string(d, "port_state", rdmadev_port_state_name(pi.state));
+	tel_str(d, "port_state", rdmadev_port_state_name(pi.state));
 	snprintf(txt, sizeof(txt), "%02x:%02x:%02x:%02x:%02x:%02x", pi.mac[0], pi.mac[1],
 		 pi.mac[2], pi.mac[3], pi.mac[4], pi.mac[5]);
-	rte_tel_data_add_dict_string(d, "mac", txt);
-	rte_tel_data_add_dict_u64(d, "mtu", pi.mtu);
-	rte_tel_data_add_dict_u64(d, "max_mtu", 128u << pi.max_mtu);
-	rte_tel_data_add_dict_u64(d, "active_mtu", 128u << pi.active_mtu);
-	rte_tel_data_add_dict_u64(d, "gid_tbl_len", pi.gid_tbl_len);
+	tel_str(d, "mac", txt);
+	tel_u64(d, "mtu", pi.mtu);
+	tel_u64(d, "max_mtu", 128u << pi.max_mtu);
+	tel_u64(d, "active_mtu", 128u << pi.active_mtu);
+	tel_u64(d, "gid_tbl_len", pi.gid_tbl_len);
 	gids = rte_tel_data_alloc();
 	if (gids == NULL)
 		return -ENOMEM;
 	rte_tel_data_start_array(gids, RTE_TEL_STRING_VAL);
 	for (i = 0; i < pi.gid_tbl_len; i++) {
-		if (rdmadev_gid_get(dev->dev_id, i, gid) != 0 ||
+		if (rdmadev_gid_read(dev, i, gid) != 0 ||
 		    inet_ntop(AF_INET6, gid, txt, sizeof(txt)) == NULL)
 			snprintf(txt, sizeof(txt), "?");
-		rte_tel_data_add_array_string(gids, txt);
+		if (tel_added(rte_tel_data_add_array_string(gids, txt), "gids") != 0)
+			break;
 	}
-	rte_tel_data_add_dict_container(d, "gids", gids, 0);
+	tel_container(d, "gids", gids);
 	return 0;
 }
 
 static int
-tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_info_locked(struct rdmadev *dev, const char *rest, struct rte_tel_data *d)
 {
+	const struct rdmadev_info *in = &dev->info;
 	struct rte_tel_data *capa;
-	const struct rdmadev_info *in;
-	struct rdmadev *dev;
-	const char *rest;
 	unsigned int i;
 
-	RTE_SET_USED(cmd);
-	dev = tel_parse_dev(params, &rest);
-	if (dev == NULL || rest != NULL)
+	if (rest != NULL)
 		return -EINVAL;
-	in = &dev->info;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "name", dev->name);
-	rte_tel_data_add_dict_string(d, "driver", in->driver_name);
-	rte_tel_data_add_dict_string(d, "state",
-				     rdmadev_state_name(__atomic_load_n(&dev->state,
-									__ATOMIC_ACQUIRE)));
-	rte_tel_data_add_dict_int(d, "dev_id", dev->dev_id);
-	rte_tel_data_add_dict_int(d, "numa_node", in->numa_node);
+	tel_str(d, "name", dev->name);
+	tel_str(d, "driver", in->driver_name);
+	tel_str(d, "state", rdmadev_state_name(__atomic_load_n(&dev->state, __ATOMIC_ACQUIRE)));
+	tel_int(d, "dev_id", dev->dev_id);
+	tel_int(d, "numa_node", in->numa_node);
 	ADD_U64(d, in, hw_gen);
 	ADD_U64(d, in, max_qp);
 	ADD_U64(d, in, max_qp_wr);
@@ -138,44 +211,76 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		const char *name = rdmadev_capa_name(RTE_BIT64(i));
 
 		if (name != NULL)
-			rte_tel_data_add_dict_int(capa, name, !!(in->capa & RTE_BIT64(i)));
+			tel_int(capa, name, !!(in->capa & RTE_BIT64(i)));
 	}
-	rte_tel_data_add_dict_container(d, "capa", capa, 0);
+	tel_container(d, "capa", capa);
 	return tel_port(dev, d);
 }
 
 static int
-tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_stats_locked(struct rdmadev *dev, const char *rest, struct rte_tel_data *d)
 {
 	struct rdmadev_xstat *xs;
 	struct rdmadev_stats st;
-	struct rdmadev *dev;
-	const char *rest;
 	char name[64];
 	unsigned int i;
 	int n;
 
-	RTE_SET_USED(cmd);
-	dev = tel_parse_dev(params, &rest);
-	if (dev == NULL || rest != NULL || rdmadev_stats_get(dev->dev_id, &st) != 0)
+	if (rest != NULL)
 		return -EINVAL;
+	rdmadev_stats_read(dev, &st);
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < RDMADEV_OBJ_MAX; i++) {
 		snprintf(name, sizeof(name), "%s_created", rdmadev_obj_type_name(i));
-		rte_tel_data_add_dict_u64(d, name, st.created[i]);
+		tel_u64(d, name, st.created[i]);
 		snprintf(name, sizeof(name), "%s_destroyed", rdmadev_obj_type_name(i));
-		rte_tel_data_add_dict_u64(d, name, st.destroyed[i]);
+		tel_u64(d, name, st.destroyed[i]);
 	}
-	rte_tel_data_add_dict_u64(d, "errors", st.errors);
-	rte_tel_data_add_dict_u64(d, "driver_errors", st.driver_errors);
+	tel_u64(d, "errors", st.errors);
+	tel_u64(d, "driver_errors", st.driver_errors);
 	xs = calloc(TEL_MAX_XSTATS, sizeof(*xs));
 	if (xs == NULL)
 		return -ENOMEM;
-	n = rdmadev_xstats_get(dev->dev_id, xs, TEL_MAX_XSTATS);
+	n = rdmadev_xstats_read(dev, xs, TEL_MAX_XSTATS);
 	for (i = 0; n > 0 && i < (unsigned int)RTE_MIN(n, TEL_MAX_XSTATS); i++)
-		rte_tel_data_add_dict_u64(d, xs[i].name, xs[i].value);
+		tel_u64(d, xs[i].name, xs[i].value);
 	free(xs);
 	return 0;
+}
+
+/*
+ * One dump attribute: the name with '-' as '_' (rq-psn -> rq_psn: telemetry names are
+ * [A-Za-z0-9_/]), a decimal value as a number (u64, or int when negative), anything else
+ * (hex keys and addresses, states, names) as a string.
+ */
+static int
+tel_res_attr(struct rte_tel_data *o, const struct restrack_attr *a)
+{
+	const char *v = a->value;
+	char name[64];
+	char *end;
+	size_t i;
+
+	for (i = 0; a->name[i] != '\0' && i < sizeof(name) - 1; i++)
+		name[i] = isalnum((unsigned char)a->name[i]) || a->name[i] == '/' ? a->name[i] :
+			  '_';
+	name[i] = '\0';
+	if (isdigit((unsigned char)v[0])) {
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(v, &end, 10);
+		if (*end == '\0' && errno == 0 && (v[0] != '0' || v[1] == '\0'))
+			return tel_u64(o, name, u);
+	} else if (v[0] == '-' && isdigit((unsigned char)v[1])) {
+		long long x;
+
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		if (*end == '\0' && errno == 0 && x >= INT_MIN)
+			return tel_int(o, name, (int)x);
+	}
+	return tel_str(o, name, v);
 }
 
 /* One object of /rdmadev/res: "<id>": { attributes..., "pid", "comm" }. */
@@ -192,47 +297,39 @@ tel_res_emit(const struct restrack_dump_rec *rec, void *arg)
 		return -ENOMEM;
 	rte_tel_data_start_dict(o);
 	if (e->type == RESTRACK_QP)
-		rte_tel_data_add_dict_int(o, "port", (int)rec->port);
+		tel_int(o, "port", (int)rec->port);
 	for (i = 0; i < rec->nb_attrs && i < RESTRACK_DUMP_MAX_ATTRS; i++)
-		rte_tel_data_add_dict_string(o, rec->attrs[i].name, rec->attrs[i].value);
+		tel_res_attr(o, &rec->attrs[i]);
 	if (e->driver_res) {
 		char comm[RESTRACK_NAME_LEN + 2];
 
 		snprintf(comm, sizeof(comm), "[%s]", e->name);
-		rte_tel_data_add_dict_string(o, "comm", comm);
+		tel_str(o, "comm", comm);
 	} else {
-		rte_tel_data_add_dict_int(o, "pid", (int)e->task.pid);
-		rte_tel_data_add_dict_string(o, "comm", e->task.comm);
+		tel_int(o, "pid", (int)e->task.pid);
+		tel_str(o, "comm", e->task.comm);
 	}
 	snprintf(key, sizeof(key), "%u", restrack_id(e));
-	if (rte_tel_data_add_dict_container(d, key, o, 0) != 0) {
-		rte_tel_data_free(o);
+	if (tel_container(d, key, o) != 0)
 		return 1;	/* dict full: stop, what is there is returned */
-	}
 	return 0;
 }
 
 static int
-tel_res(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_res_locked(struct rdmadev *dev, const char *rest, struct rte_tel_data *d)
 {
-	struct rdmadev *dev;
-	const char *rest;
 	char lower[16];
 	int t, rc;
 
-	RTE_SET_USED(cmd);
-	dev = tel_parse_dev(params, &rest);
-	if (dev == NULL)
-		return -EINVAL;
-	rte_tel_data_start_dict(d);
 	if (rest == NULL) {
+		rte_tel_data_start_dict(d);
 		for (t = 0; t < RESTRACK_MAX; t++) {
 			size_t j;
 
 			strlcpy(lower, restrack_type_name(t), sizeof(lower));
 			for (j = 0; lower[j] != '\0'; j++)
 				lower[j] = (char)tolower((unsigned char)lower[j]);
-			rte_tel_data_add_dict_int(d, lower, restrack_count(dev->res, t, NULL));
+			tel_int(d, lower, restrack_count(dev->res, t, NULL));
 		}
 		return 0;
 	}
@@ -241,8 +338,30 @@ tel_res(const char *cmd, const char *params, struct rte_tel_data *d)
 			break;
 	if (t == RESTRACK_MAX)
 		return -EINVAL;
+	rte_tel_data_start_dict(d);
 	rc = restrack_dump(dev->res, t, NULL, tel_res_emit, d);
 	return rc < 0 ? rc : 0;
+}
+
+static int
+tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	return tel_with_dev(params, d, tel_info_locked);
+}
+
+static int
+tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	return tel_with_dev(params, d, tel_stats_locked);
+}
+
+static int
+tel_res(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	return tel_with_dev(params, d, tel_res_locked);
 }
 
 static const struct {
@@ -276,5 +395,7 @@ rdmadev_telemetry_register(void)
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(tel_cmds); i++)
-		rte_telemetry_register_cmd(tel_cmds[i].cmd, tel_cmds[i].fn, tel_cmds[i].help);
+		if (rte_telemetry_register_cmd(tel_cmds[i].cmd, tel_cmds[i].fn,
+					       tel_cmds[i].help) != 0)
+			RDMADEV_LOG(ERR, "telemetry: cannot register %s", tel_cmds[i].cmd);
 }

@@ -9,10 +9,13 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_log.h>
 
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
@@ -317,6 +320,64 @@ test_open_close(void)
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
+/* Every log line of a device's life (bring-up, start, stop, close, a refused call) names the
+ * device once: the driver's log macro already prefixes "irdma <name>: ". */
+static void
+test_log_names_once(void)
+{
+	uint32_t global = rte_log_get_global_level();
+	char *buf = NULL, *line, *save = NULL;
+	unsigned int lines = 0, named = 0;
+	bool bringup = false;
+	size_t len = 0;
+	FILE *f;
+	int id;
+
+	f = open_memstream(&buf, &len);
+	TEST_CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	rte_openlog_stream(f);
+	rte_log_set_global_level(RTE_LOG_DEBUG);
+	/* the PMD, its model, rdmadev and restrack (all registered at NOTICE) */
+	rte_log_set_level_pattern("pmd.rdma.irdma*", RTE_LOG_DEBUG);
+	rte_log_set_level_pattern("lib.rdmadev", RTE_LOG_DEBUG);
+	rte_log_set_level_pattern("lib.restrack", RTE_LOG_DEBUG);
+	id = rdmadev_open("irdma_model0" MODE_ARG);
+	TEST_CHECK(id >= 0);
+	if (id >= 0) {
+		TEST_CHECK_EQ(rdmadev_configure((int16_t)id, &conf), 0);
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), -EBUSY);
+		TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+		TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	}
+	rte_log_set_level_pattern("lib.restrack", RTE_LOG_NOTICE);
+	rte_log_set_level_pattern("lib.rdmadev", RTE_LOG_NOTICE);
+	rte_log_set_level_pattern("pmd.rdma.irdma*", RTE_LOG_NOTICE);
+	rte_log_set_global_level(global);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		const char *first = strstr(line, "irdma_model0");
+
+		lines++;
+		if (strstr(line, "gen ") != NULL && strstr(line, "model, plan") != NULL)
+			bringup = true;
+		if (first == NULL)
+			continue;
+		named++;
+		if (strstr(first + 1, "irdma_model0") != NULL) {
+			printf("#   names the device twice: %s\n", line);
+			TEST_CHECK(false);
+		}
+	}
+	printf("#   %u log lines, %u name the device\n", lines, named);
+	TEST_CHECK(bringup);
+	TEST_CHECK(named >= 3);
+	free(buf);
+}
+
 /* The control path alone on a model: bring-up and teardown with @p req, checked. */
 static void
 ctrl_cycle(const struct irdma_hmc_request *req, enum irdma_sd_type want, uint32_t min_sds,
@@ -435,6 +496,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_vfio_refused);
 	TEST_RUN(test_bad_devargs);
 	TEST_RUN(test_open_close);
+	TEST_RUN(test_log_names_once);
 	TEST_RUN(test_lifecycle);
 	TEST_RUN(test_fault_query);
 	TEST_RUN(test_fault_commit);

@@ -6,8 +6,10 @@
  * tree, and the CM_ID exchange over loopback TCP. */
 
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_string_fns.h>
 #include <rte_telemetry.h>
 
 #include <rdmadev.h>
@@ -67,6 +70,24 @@ has_line(const char *line)
 	return 0;
 }
 
+/* RESET -> INIT (port 1) -> RTR with destination QP 77 and RQ PSN 100. */
+static void
+qp_to_rtr(struct rdmadev_qp *qp)
+{
+	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1 };
+
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+					RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS), 0);
+	a.qp_state = RDMADEV_QPS_RTR;
+	a.path_mtu = RDMADEV_MTU_4096;
+	a.dest_qp_num = 77;
+	a.rq_psn = 100;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_AV |
+					RDMADEV_QP_PATH_MTU | RDMADEV_QP_DEST_QPN |
+					RDMADEV_QP_RQ_PSN | RDMADEV_QP_MAX_DEST_RD_ATOMIC |
+					RDMADEV_QP_MIN_RNR_TIMER), 0);
+}
+
 static void
 test_dump(void)
 {
@@ -76,7 +97,6 @@ test_dump(void)
 				       .access = RDMADEV_ACCESS_LOCAL_WRITE };
 	struct rdmadev_qp_init_attr qpa = { .qp_type = RDMADEV_QPT_RC,
 					     .cap = { .max_send_wr = 8, .max_recv_wr = 8 } };
-	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1 };
 	struct rdmadev_pd *pd;
 	struct rdmadev_qp *qp;
 	struct rdmadev_mr *mr;
@@ -92,16 +112,7 @@ test_dump(void)
 	dump(RESTRACK_QP);
 	TEST_CHECK(has_line("link rdma_test0/- lqpn 3 type RC state RESET sq-psn 0 "
 			    "path-mig-state MIGRATED pdn 3 drv-sq-depth 8"));
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
-					RDMADEV_QP_PORT | RDMADEV_QP_ACCESS_FLAGS), 0);
-	a.qp_state = RDMADEV_QPS_RTR;
-	a.path_mtu = RDMADEV_MTU_4096;
-	a.dest_qp_num = 77;
-	a.rq_psn = 100;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_AV |
-					RDMADEV_QP_PATH_MTU | RDMADEV_QP_DEST_QPN |
-					RDMADEV_QP_RQ_PSN | RDMADEV_QP_MAX_DEST_RD_ATOMIC |
-					RDMADEV_QP_MIN_RNR_TIMER), 0);
+	qp_to_rtr(qp);
 	dump(RESTRACK_QP);
 	TEST_CHECK(has_line("link rdma_test0/1 lqpn 3 rqpn 77 type RC state RTR rq-psn 100 "
 			    "sq-psn 0 path-mig-state MIGRATED pdn 3 drv-sq-depth 8"));
@@ -165,7 +176,9 @@ test_telemetry(void)
 	/* handlers that add containers (info; res of a type with objects) leave them to the
 	 * telemetry socket to free: those go through the socket below */
 	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/list", NULL, d), 0);
-	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "31", d), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "31", d), 0);	/* error reply */
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "32", d), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "0,qp", d), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", "x", d), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/info", NULL, d), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_telemetry_handle("/rdmadev/stats", "0", d), 0);
@@ -198,11 +211,257 @@ test_telemetry(void)
 	snprintf(cmd, sizeof(cmd), "/rdmadev/res,%d,pd", dev);
 	TEST_CHECK_EQ(tel_query(cmd), 0);
 	TEST_CHECK(strstr(out, "{\"/rdmadev/res\":{\"") != NULL);
-	TEST_CHECK(strstr(out, "{\"pdn\":\"") != NULL);
-	TEST_CHECK(strstr(out, "\"users\":\"0\",\"ctxn\":\"0\",\"pid\":") != NULL);
+	snprintf(cmd, sizeof(cmd), "{\"pdn\":%u,", rdmadev_obj_id(&pd->obj));
+	TEST_CHECK(strstr(out, cmd) != NULL);
+	TEST_CHECK(strstr(out, "\"users\":0,\"ctxn\":0,\"pid\":") != NULL);
+	/* a device that is not open: an error, not null */
+	TEST_CHECK_EQ(tel_query("/rdmadev/res,31,qp"), 0);
+	TEST_CHECK(strcmp(out, "{\"/rdmadev/res\":{\"error\":\"no open device with id 31\"}}")
+		   == 0);
+	TEST_CHECK_EQ(tel_query("/rdmadev/info,31"), 0);
+	TEST_CHECK(strcmp(out, "{\"/rdmadev/info\":{\"error\":\"no open device with id 31\"}}")
+		   == 0);
 	if (test_case_failures)
 		printf("#   last reply: %s\n", out);
 	TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
+}
+
+/*
+ * More objects than a telemetry dict holds (RTE_TEL_MAX_DICT_ENTRIES, 256): the reply stops
+ * at the first refused object, and the refusal is logged with the field's name.
+ */
+static void
+test_telemetry_full(void)
+{
+	enum { NB = 300 };
+	static struct rdmadev_pd *pds[NB];
+	unsigned int i, n = 0;
+	const char *p;
+	char cmd[64], *log;
+
+	for (i = 0; i < NB; i++)
+		TEST_CHECK_EQ(rdmadev_pd_alloc(ctx, &pds[i]), 0);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/res,%d,pd", dev);
+	td_log_start();
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	log = td_log_stop();
+	for (p = out; (p = strstr(p, "\":{\"pdn\":")) != NULL; p++)
+		n++;
+	printf("#   %u of %u PDs in a reply of %zu bytes\n", n, NB, strlen(out));
+	TEST_CHECK(strncmp(out, "{\"/rdmadev/res\":{\"", 18) == 0);
+	/* at most the dict's 256; telemetry's 16 KB reply buffer may hold fewer */
+	TEST_CHECK(n > 0 && n <= 256);
+	TEST_CHECK(log != NULL && strstr(log, "telemetry: field \"") != NULL &&
+		   strstr(log, "\" refused: ") != NULL);
+	if (test_case_failures)
+		printf("#   log: %s\n", log != NULL ? log : "(none)");
+	free(log);
+	for (i = 0; i < NB; i++)
+		if (pds[i] != NULL)
+			TEST_CHECK_EQ(rdmadev_pd_free(pds[i]), 0);
+}
+
+/* rdmadev_dump's limits line: IRD is max_qp_rd_atom (127 on the test driver), ORD
+ * max_qp_init_rd_atom (255). */
+static void
+test_dump_ird_ord(void)
+{
+	struct rdmadev_info info;
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	TEST_CHECK_EQ(rdmadev_info_get(dev, &info), 0);
+	TEST_CHECK_EQ(info.max_qp_rd_atom, 127);
+	TEST_CHECK_EQ(info.max_qp_init_rd_atom, 255);
+	TEST_CHECK_EQ(rdmadev_dump(dev, f), 0);
+	fclose(f);
+	TEST_CHECK(strstr(out, "\n  ird 127 ord 255 fast_reg_pages ") != NULL);
+	if (test_case_failures)
+		printf("#   dump: %s", out);
+	TEST_CHECK_EQ(rdmadev_dump(dev, NULL), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_dump(31, stdout), -EINVAL);
+}
+
+/* Is @p v what telemetry sends as a number (decimal, no leading zero)? */
+static bool
+is_decimal(const char *v)
+{
+	size_t i = v[0] == '-' ? 1 : 0;
+
+	if (!isdigit((unsigned char)v[i]) || (v[i] == '0' && v[i + 1] != '\0'))
+		return false;
+	for (; v[i] != '\0'; i++)
+		if (!isdigit((unsigned char)v[i]))
+			return false;
+	return true;
+}
+
+/* Is `,"name":value,` in @p obj (",<the object's fields>,")? A string value is quoted. */
+static bool
+has_field(const char *obj, const char *name, const char *value, bool number)
+{
+	char want[160];
+	size_t i;
+
+	snprintf(want, sizeof(want), number ? ",\"%s\":%s," : ",\"%s\":\"%s\",", name, value);
+	for (i = 2; want[i] != '"'; i++)	/* iproute2's '-' is '_' in telemetry */
+		if (want[i] == '-')
+			want[i] = '_';
+	if (strstr(obj, want) != NULL)
+		return true;
+	printf("#   missing %s in {%s}\n", want, obj + 1);
+	return false;
+}
+
+/*
+ * Every line of the dump of @p type against the reply of /rdmadev/res,<id>,<type>: the
+ * object under its ID holds each attribute the line prints, decimal ones as numbers and the
+ * rest as strings, plus "port" (QPs), "pid" and "comm", and nothing else. Returns the
+ * number of objects checked.
+ */
+static unsigned int
+check_res_json(int16_t id, enum restrack_type type, char *reply, size_t len)
+{
+	static char lines[1 << 14];
+	char cmd[64], obj[1024], *line, *save = NULL;
+	unsigned int n = 0;
+	FILE *f = fmemopen(lines, sizeof(lines), "w");
+
+	TEST_CHECK_EQ(rdmadev_res_dump(id, (int)type, f), 0);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "/rdmadev/res,%d,%s", id, restrack_type_name(type));
+	TEST_CHECK_EQ(tel_query(cmd), 0);
+	strlcpy(reply, out, len);
+	for (line = strtok_r(lines, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *tok[2 * RESTRACK_DUMP_MAX_ATTRS + 8], *p, *s2 = NULL, key[48];
+		const char *start, *end;
+		unsigned int nt = 0, i, fields = 1;
+		bool ok;
+
+		for (p = strtok_r(line, " ", &s2); p != NULL && nt < RTE_DIM(tok);
+		     p = strtok_r(NULL, " ", &s2))
+			tok[nt++] = p;
+		/* dev NAME | link NAME/PORT, the pairs, pid N, comm C */
+		ok = nt >= 8 && nt % 2 == 0 && strcmp(tok[nt - 4], "pid") == 0;
+		TEST_CHECK(ok);
+		if (!ok)
+			continue;
+		snprintf(key, sizeof(key), "\"%s\":{", tok[3]);
+		start = strstr(reply, key);
+		end = start != NULL ? strchr(start + strlen(key), '}') : NULL;
+		ok = end != NULL && (size_t)(end - start) + 3 < sizeof(obj);
+		TEST_CHECK(ok);
+		if (!ok) {
+			printf("#   no object %s in %s\n", key, reply);
+			continue;
+		}
+		start += strlen(key);
+		snprintf(obj, sizeof(obj), ",%.*s,", (int)(end - start), start);
+		for (p = obj + 1; *p != '\0'; p++)
+			fields += *p == ',' && p[1] != '\0';
+		for (i = 2; i + 1 < nt; i += 2)
+			TEST_CHECK(has_field(obj, tok[i], tok[i + 1], is_decimal(tok[i + 1])));
+		if (type == RESTRACK_QP) {
+			const char *slash = strchr(tok[1], '/');
+
+			TEST_CHECK(has_field(obj, "port", slash != NULL && slash[1] != '-' ?
+					     slash + 1 : "0", true));
+		}
+		TEST_CHECK_EQ(fields, (nt - 2) / 2 + (type == RESTRACK_QP));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * /rdmadev/res of every type with one object each (a gen3 device, for SRQ and MW): the
+ * fields rdmadev_res_dump prints, typed, and a few values by hand.
+ */
+static void
+test_telemetry_res_types(void)
+{
+	static char buf[4096], reply[1 << 14];
+	int16_t d3 = (int16_t)td_dev_up("rdma_test3,gen=3");
+	struct rdmadev_cq_attr cqa = { .cqe = 16 };
+	struct rdmadev_mr_attr mra = { .addr = buf, .length = sizeof(buf), .iova = 0x10000,
+				       .access = RDMADEV_ACCESS_LOCAL_WRITE };
+	struct rdmadev_qp_init_attr qpa = { .qp_type = RDMADEV_QPT_RC,
+					     .cap = { .max_send_wr = 8, .max_recv_wr = 8 } };
+	const struct rdmadev_srq_attr sa = { .max_wr = 16, .max_sge = 1 };
+	const struct rdmadev_dmah_attr da = { .cpu_id = -1, .numa_node = 0 };
+	struct rdmadev_comp_cntr *cc = NULL;
+	struct rdmadev_counter *cnt = NULL;
+	struct rdmadev_cm_id *cm = NULL;
+	struct rdmadev_dmah *dmah = NULL;
+	struct rdmadev_ctx *c3 = NULL;
+	struct rdmadev_srq *srq = NULL;
+	struct rdmadev_pd *pd = NULL;
+	struct rdmadev_qp *qp = NULL;
+	struct rdmadev_mr *mr = NULL;
+	struct rdmadev_mw *mw = NULL;
+	char want[64];
+	int t;
+
+	TEST_CHECK(d3 >= 0);
+	if (d3 >= 0)
+		TEST_CHECK_EQ(rdmadev_ctx_alloc(d3, &c3), 0);
+	if (c3 == NULL)
+		return;
+	TEST_CHECK_EQ(rdmadev_pd_alloc(c3, &pd), 0);
+	TEST_CHECK_EQ(rdmadev_cq_create(c3, &cqa, &qpa.send_cq), 0);
+	qpa.recv_cq = qpa.send_cq;
+	qpa.pd = pd;
+	TEST_CHECK_EQ(rdmadev_qp_create(&qpa, &qp), 0);
+	qp_to_rtr(qp);
+	TEST_CHECK_EQ(rdmadev_mr_reg(pd, &mra, &mr), 0);
+	TEST_CHECK_EQ(rdmadev_mw_alloc(pd, &mw), 0);
+	TEST_CHECK_EQ(rdmadev_srq_create(pd, &sa, &srq), 0);
+	TEST_CHECK_EQ(rdmadev_counter_alloc(c3, &cnt), 0);
+	TEST_CHECK_EQ(rdmadev_comp_cntr_create(c3, &cc), 0);
+	TEST_CHECK_EQ(rdmadev_dmah_alloc(c3, &da, &dmah), 0);
+	TEST_CHECK_EQ(rdmadev_cm_id_create(c3, &cm), 0);
+	TEST_CHECK_EQ(rdmadev_cm_listen(cm, NULL, 0), 0);
+
+	for (t = 0; t < RESTRACK_MAX; t++) {
+		unsigned int want_objs = t == RESTRACK_MR ? 2 : 1;	/* the MR and the MW */
+		int before = test_case_failures;
+
+		TEST_CHECK_EQ(check_res_json(d3, t, reply, sizeof(reply)), want_objs);
+		/* by hand: what the review found dropped or quoted */
+		if (t == RESTRACK_QP) {
+			snprintf(want, sizeof(want), "{\"port\":1,\"lqpn\":%u,", rdmadev_qp_num(qp));
+			TEST_CHECK(strstr(reply, want) != NULL);
+			TEST_CHECK(strstr(reply, "\"rqpn\":77,\"type\":\"RC\",\"state\":\"RTR\","
+					  "\"rq_psn\":100,\"sq_psn\":0,"
+					  "\"path_mig_state\":\"MIGRATED\",") != NULL);
+			TEST_CHECK(strstr(reply, "\"drv_sq_depth\":8,") != NULL);
+		} else if (t == RESTRACK_CQ) {
+			TEST_CHECK(strstr(reply, "\"cqe\":33,\"users\":2,\"poll_ctx\":\"DIRECT\",")
+				   != NULL);
+		} else if (t == RESTRACK_MR) {
+			TEST_CHECK(strstr(reply, "\"iova\":\"0x10000\",\"mrlen\":4096,") != NULL);
+		} else if (t == RESTRACK_DMAH) {
+			TEST_CHECK(strstr(reply, "\"cpu\":-1,\"numa\":0,") != NULL);
+		} else if (t == RESTRACK_CM_ID) {
+			snprintf(want, sizeof(want), "\"state\":\"LISTEN\",\"src_port\":%u,",
+				 rdmadev_cm_port(cm));
+			TEST_CHECK(strstr(reply, want) != NULL);
+		}
+		if (test_case_failures != before)
+			printf("#   %s reply: %s\n", restrack_type_name(t), reply);
+	}
+	TEST_CHECK_EQ(rdmadev_cm_id_destroy(cm), 0);
+	TEST_CHECK_EQ(rdmadev_dmah_free(dmah), 0);
+	TEST_CHECK_EQ(rdmadev_comp_cntr_destroy(cc), 0);
+	TEST_CHECK_EQ(rdmadev_counter_free(cnt), 0);
+	TEST_CHECK_EQ(rdmadev_srq_destroy(srq), 0);
+	TEST_CHECK_EQ(rdmadev_mw_free(mw), 0);
+	TEST_CHECK_EQ(rdmadev_mr_dereg(mr), 0);
+	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	TEST_CHECK_EQ(rdmadev_cq_destroy(qpa.send_cq), 0);
+	TEST_CHECK_EQ(rdmadev_pd_free(pd), 0);
+	TEST_CHECK_EQ(rdmadev_ctx_free(c3), 0);
+	TEST_CHECK_EQ(td_dev_down(d3), 0);
 }
 
 /* ---- probe ---- */
@@ -434,6 +693,9 @@ main(void)
 	}
 	TEST_RUN(test_dump);
 	TEST_RUN(test_telemetry);
+	TEST_RUN(test_telemetry_res_types);
+	TEST_RUN(test_telemetry_full);
+	TEST_RUN(test_dump_ird_ord);
 	TEST_RUN(test_port);
 	TEST_RUN(test_probe);
 	TEST_RUN(test_cm);

@@ -882,8 +882,8 @@ irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
 	irdma_dev_fp_set(dev);
-	IRDMA_LOG(INFO, &d->hw, "%s: gen %u, %s model, plan %u QPs %u CQs %u MRs", name,
-		  cfg.gen, cfg.mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline",
+	IRDMA_LOG(INFO, &d->hw, "gen %u, %s model, plan %u QPs %u CQs %u MRs", cfg.gen,
+		  cfg.mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline",
 		  d->req.qps, d->req.cqs, d->req.mrs);
 	return 0;
 fail:
