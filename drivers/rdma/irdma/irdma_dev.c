@@ -829,7 +829,7 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.srq_destroy = irdma_dev_srq_destroy,
 };
 
-/* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
+/* The ID spaces of irdma (doc/hardware.md §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
 static void
 irdma_dev_res_cfg(struct rdmadev *dev, const struct irdma_hmc_request *req)
 {
