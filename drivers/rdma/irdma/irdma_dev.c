@@ -4,7 +4,8 @@
 
 /*
  * rdmadev drivers `irdma_model` (the device model through the real control path) and
- * `irdma` (VFIO, refused until its backend exists).
+ * `irdma` (an E810 function through the VFIO backend, vfio/irdma_vfio.c, then the same
+ * control path; no devargs keys; it has never run against a device).
  */
 
 #include <errno.h>
