@@ -173,7 +173,7 @@ test_codes(void)
 	TEST_CHECK_EQ(IRDMA_HMC_OBJ_MAX, 21);
 }
 
-/* FPM buffer object offsets: commit as doc/hardware.md lists; query per ctrl.c. */
+/* FPM buffer object offsets, commit and query, as doc/hardware.md §7 and ctrl.c give them. */
 static void
 test_fpm_offsets(void)
 {

@@ -14,7 +14,7 @@
  * the query buffer qword 0 holds the SD information and QP / CQ / HTE / ARP sit at bytes
  * 8 / 16 / 32 / 40; in the commit buffer they sit at 0 / 8 / 24 / 32 (APBVT at 40). From
  * MR (byte 48) on both agree. Source: kernel ctrl.c irdma_sc_parse_fpm_query_buf and
- * irdma_sc_parse_fpm_commit_buf; doc/hardware.md lists one table for both.
+ * irdma_sc_parse_fpm_commit_buf; doc/hardware.md §7 gives both layouts.
  */
 
 #include <stdint.h>
