@@ -4,7 +4,7 @@
 # else the machine does, unlike wall-clock numbers. Builds the benchmark in build/ if needed.
 #   devtools/callgrind.sh            every restrack workload, every implementation
 #   devtools/callgrind.sh --uk       the irdma data path (post_send, post_send_tmpl, poll_cq)
-#                                    beside its floor and rdma-core's counts (/work/shared/reference/anchors.md)
+#                                    beside its floor and rdma-core's counts (doc/baselines.md)
 # BUILD=dir selects the build directory (default build/).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

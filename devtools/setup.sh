@@ -7,6 +7,7 @@ set -u
 packages=(
     meson ninja-build pkg-config gcc clang libclang-rt-14-dev
     libdpdk-dev dpdk-dev libnuma-dev libpci-dev
+    libsystemd-dev  # Debian's static libdpdk.pc (pkg-config --static) links -lsystemd
     python3 valgrind
 )
 

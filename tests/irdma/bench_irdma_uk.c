@@ -19,7 +19,7 @@
  *   poll      poll_cq in bursts of 16 (per CQE)              floor: copy 32 CQE bytes into a
  *                                                                   48-byte completion
  * The QP and CQ live in ordinary memory; the doorbell is a direct store to a word (hw->bar0
- * set, db_off 0) so the numbers are the PMD's own cost, as the anchors measure rdma-core.
+ * set, db_off 0) so the numbers are the PMD's own cost, as doc/baselines.md measures rdma-core.
  * Posted WRs "complete" at once (the SQ tail follows the head) so the ring never fills.
  *
  *   bench_irdma_uk [--quick] [--callgrind] [--workload NAME]

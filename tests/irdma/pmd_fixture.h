@@ -100,7 +100,7 @@ pmd_qp_create(struct rdmadev_pd *pd, struct rdmadev_cq *cq, enum rdmadev_qp_type
 
 /*
  * Bits @p hi .. @p lo of the little-endian qword at byte @p off of @p p: the tests' decoder
- * of contexts and WQEs at the fact sheet's positions, independent of base/.
+ * of contexts and WQEs at doc/hardware.md's positions, independent of base/.
  */
 static inline uint64_t
 pmd_le_bits(const uint8_t *p, size_t off, unsigned int hi, unsigned int lo)

@@ -3,10 +3,10 @@
  */
 
 /*
- * Numeric codes of base/ against the fact sheet: SQ and CQP opcodes, CQP / CQE error
+ * Numeric codes of base/ against doc/hardware.md: SQ and CQP opcodes, CQP / CQE error
  * codes, flush codes, AE codes and sources, QP types and HW states, PBL / page-size
  * encodings, HMC object ids and the FPM buffer offsets (query offsets per kernel ctrl.c).
- * Every expected value is a plain number transcribed from the sheet.
+ * Every expected value is a plain number transcribed from doc/hardware.md.
  */
 
 #include <stdint.h>
@@ -173,7 +173,7 @@ test_codes(void)
 	TEST_CHECK_EQ(IRDMA_HMC_OBJ_MAX, 21);
 }
 
-/* FPM buffer object offsets: commit as the fact sheet lists; query per ctrl.c. */
+/* FPM buffer object offsets, commit and query, as doc/hardware.md §7 and ctrl.c give them. */
 static void
 test_fpm_offsets(void)
 {

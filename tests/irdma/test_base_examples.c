@@ -4,9 +4,9 @@
 
 /*
  * Whole structures built with the base/ helpers, byte by byte, compared with byte arrays
- * assembled by hand from the fact sheet (§1.4-§1.6 WQEs, §5.3 CQP WQEs, §3 CQE, §5.5
+ * assembled by hand from doc/hardware.md (§1.4-§1.6 WQEs, §5.3 CQP WQEs, §3 CQE, §5.5
  * AEQE, §7 SD entries); plus the format helpers (quanta, shifts, depths, encodings)
- * against the fact sheet's tables.
+ * against doc/hardware.md's tables.
  */
 
 #include <stdint.h>
@@ -413,7 +413,7 @@ test_example_sd_entry(void)
 }
 
 /* ---------------------------------------------------------------------------------------
- * Helpers against the fact sheet's tables.
+ * Helpers against doc/hardware.md's tables.
  */
 static void
 test_helpers_wqe(void)

@@ -3,10 +3,10 @@
  */
 
 /*
- * Independent check of base/ against the fact sheet.
+ * Independent check of base/ against doc/hardware.md.
  *
  * Every field row below gives the position as plain numbers transcribed from
- * shared/reference/irdma-hw-facts.md (or, where the sheet is silent, from the kernel file
+ * doc/hardware.md (or, where it is silent, from the kernel file
  * named in the comment): (qword, high bit, low bit). The expected bytes are computed here
  * bit by bit from those numbers, never from the headers' masks or shifts. For each field:
  * all-ones and a distinctive value land exactly on those bits (little endian); get(set(x))
@@ -66,7 +66,7 @@ check_bytes(const char *name, int line, const void *got, const uint8_t *exp, siz
 		const uint8_t *g = got;
 
 		test_case_failures++;
-		printf("#   line %d: field %s: bytes differ from the fact sheet\n", line, name);
+		printf("#   line %d: field %s: bytes differ from doc/hardware.md\n", line, name);
 		for (size_t i = 0; i < n; i++)
 			if (g[i] != exp[i])
 				printf("#     byte %zu: got 0x%02x expected 0x%02x\n", i, g[i], exp[i]);
@@ -76,7 +76,7 @@ check_bytes(const char *name, int line, const void *got, const uint8_t *exp, siz
 #define PATTERN UINT64_C(0xa5c396e15a3c69d2)
 
 /*
- * Check field F of layout T at (QW, HI, LO) as transcribed from the fact sheet.
+ * Check field F of layout T at (QW, HI, LO) as transcribed from doc/hardware.md.
  */
 #define FCHK(T, F, QW, HI, LO) \
 	do { \
@@ -130,7 +130,7 @@ check_bytes(const char *name, int line, const void *got, const uint8_t *exp, siz
 #define BCHK(T, F, QW, BIT) FCHK(T, F, QW, BIT, BIT)
 
 /* ---------------------------------------------------------------------------------------
- * SQ / RQ WQE (fact sheet §1.2, §1.4, §1.5, §2).
+ * SQ / RQ WQE (doc/hardware.md §1.2, §1.4, §1.5, §2).
  */
 static void
 test_sq_wqe_fields(void)
@@ -203,7 +203,7 @@ test_sq_wqe_fields(void)
 }
 
 /* ---------------------------------------------------------------------------------------
- * CQE (fact sheet §3, §5.5).
+ * CQE (doc/hardware.md §3, §5.5).
  */
 static void
 test_cqe_fields(void)
@@ -242,7 +242,7 @@ test_cqe_fields(void)
 }
 
 /* ---------------------------------------------------------------------------------------
- * CEQE / AEQE (fact sheet §5.5).
+ * CEQE / AEQE (doc/hardware.md §5.5).
  */
 static void
 test_eq_fields(void)
@@ -263,7 +263,7 @@ test_eq_fields(void)
 }
 
 /* ---------------------------------------------------------------------------------------
- * CQP host context and CQP WQEs (fact sheet §5.1, §5.3).
+ * CQP host context and CQP WQEs (doc/hardware.md §5.1, §5.3).
  */
 static void
 test_cqp_ctx_fields(void)
@@ -384,7 +384,7 @@ test_cqp_wqe_fields(void)
 	BCHK(cqp_wqe, CQP_ARP_ENTRYVALID, 3, 42);
 	BCHK(cqp_wqe, CQP_ARP_PERMANENT, 3, 43);
 	BCHK(cqp_wqe, CQP_ARP_QUERY, 3, 44);
-	/* address handle: fact sheet silent; kernel uda_d.h + uda.c */
+	/* address handle: doc/hardware.md silent; kernel uda_d.h + uda.c */
 	FCHK(cqp_wqe, CQP_AH_MAC, 0, 63, 16);
 	FCHK(cqp_wqe, CQP_AH_VLANTAG, 1, 15, 0);
 	FCHK(cqp_wqe, CQP_AH_TC, 1, 39, 32);
@@ -406,7 +406,7 @@ test_cqp_wqe_fields(void)
 	BCHK(cqp_wqe, CQP_AH_INSERTVLANTAG, 3, 60);
 	BCHK(cqp_wqe, CQP_AH_DOLOOPBACK, 3, 62);
 
-	/* MANAGE_STATS / GATHER_STATS: fact sheet silent; kernel defs.h IRDMA_CQPSQ_STATS_* */
+	/* MANAGE_STATS / GATHER_STATS: doc/hardware.md silent; kernel defs.h IRDMA_CQPSQ_STATS_* */
 	FCHK(cqp_wqe, CQP_STATS_HMC_FCN_INDEX, 5, 5, 0);
 	FCHK(cqp_wqe, CQP_STATS_BUF_PA, 4, 63, 0);
 	FCHK(cqp_wqe, CQP_STATS_INST_INDEX, 3, 6, 0);
@@ -468,7 +468,7 @@ test_cqp_wqe_fields(void)
 }
 
 /* ---------------------------------------------------------------------------------------
- * RoCE QP host context (fact sheet §5.4; byte offsets / 8 = qword).
+ * RoCE QP host context (doc/hardware.md §5.4; byte offsets / 8 = qword).
  */
 static void
 test_qp_ctx_fields(void)
@@ -679,7 +679,7 @@ test_register_fields(void)
 static void
 test_register_offsets(void)
 {
-	/* gen2 PF, fact sheet §4.3 */
+	/* gen2 PF, doc/hardware.md §4.3 */
 	TEST_CHECK_EQ(IRDMA_PFPE_CQPTAIL, 0x00500880);
 	TEST_CHECK_EQ(IRDMA_PFPE_CQPDB, 0x00500800);
 	TEST_CHECK_EQ(IRDMA_PFPE_CCQPSTATUS, 0x0050a000);
@@ -843,6 +843,6 @@ main(void)
 	TEST_RUN(test_register_offsets);
 	TEST_RUN(test_sizes);
 	TEST_RUN(test_misuse_rejected);
-	printf("# %d fields checked against the fact sheet\n", fields_checked);
+	printf("# %d fields checked against doc/hardware.md\n", fields_checked);
 	return test_done();
 }

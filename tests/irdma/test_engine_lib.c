@@ -4,7 +4,7 @@
 
 /*
  * Test-side "user space" for the data-path engine tests: objects through rdmadev, and an
- * SQ / RQ encoder and CQE decoder of its own, written from the fact sheet's bit positions
+ * SQ / RQ encoder and CQE decoder of its own, written from doc/hardware.md's bit positions
  * (§1 SQ WQE, §2 RQ WQE, §3 CQE, §4 doorbells and shadow areas), not from base/.
  */
 
@@ -20,7 +20,7 @@
 #include "test.h"
 #include "test_engine_lib.h"
 
-/* Register offsets (fact sheet §4.3). */
+/* Register offsets (doc/hardware.md §4.3). */
 #define T_WQEALLOC	0x00504400u
 #define T_DB_PAGE	0x007f0000u
 
@@ -355,7 +355,7 @@ tqp_to_err(struct tqp *p)
 	return modify(p->qp, &a, RDMADEV_QPS_ERR, 0);
 }
 
-/* ---- SQ / RQ encoding (fact sheet §1, §2) ---- */
+/* ---- SQ / RQ encoding (doc/hardware.md §1, §2) ---- */
 
 static void
 qw_put(uint8_t *base, unsigned int qw, uint64_t v)
@@ -562,7 +562,7 @@ tring(struct tqp *p)
 	irdma_wr32(p->dev->hw, p->use_db_page ? T_DB_PAGE : T_WQEALLOC, p->qpn);
 }
 
-/* ---- CQE decoding (fact sheet §3) ---- */
+/* ---- CQE decoding (doc/hardware.md §3) ---- */
 
 static uint64_t
 qw_get(const uint8_t *slot, unsigned int qw)

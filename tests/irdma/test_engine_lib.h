@@ -7,7 +7,7 @@
 /*
  * Helpers of the data-path engine tests: devices, CQs, PDs, QPs and MRs through rdmadev on
  * the model (the real control path), and a test-side "user space" that writes SQ / RQ WQEs
- * with its own encoder, rings the doorbells and decodes CQEs, all at the fact sheet's bit
+ * with its own encoder, rings the doorbells and decodes CQEs, all at doc/hardware.md's bit
  * positions (§1 - §4), independent of base/.
  */
 
@@ -21,7 +21,7 @@
 #include "irdma_dev.h"
 #include "irdma_model.h"
 
-/* SQ opcodes (fact sheet §1.3). */
+/* SQ opcodes (doc/hardware.md §1.3). */
 enum {
 	T_OP_WRITE = 0x00,
 	T_OP_READ = 0x01,

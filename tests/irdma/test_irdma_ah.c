@@ -33,7 +33,7 @@
 #endif
 
 
-/* Opcodes (fact sheet §5.2), independent of base/. */
+/* Opcodes (doc/hardware.md §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_ARP = 0x0f, OP_CREATE_AH = 0x1c, OP_DESTROY_AH = 0x1e };
 enum { HW_RTR = 4, HW_RTS = 2 };
 #define MAJ_ERROR 0xffff

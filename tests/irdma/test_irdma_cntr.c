@@ -7,8 +7,8 @@
  * rdmadev -> irdma PMD -> CQP -> device model.
  *
  * Counters: MANAGE_STATS allocate / free, a QP bound through its context (the context bytes
- * decoded here: STAT_INDEX at byte 144 bits 6:0, USESTATSINSTANCE at byte 160 bit 26; fact
- * sheet §5.4), values injected into the model's instance and read back exactly through
+ * decoded here: STAT_INDEX at byte 144 bits 6:0, USESTATSINSTANCE at byte 160 bit 26;
+ * doc/hardware.md §5.4), values injected into the model's instance and read back exactly through
  * GATHER_STATS (including a counter that wraps in the device), every refusal (bind twice,
  * a QP of another device, free while bound) and CQP faults driving the abort paths. The
  * model's own checks through raw CQP WQEs, and the gather buffer compared byte by byte with
@@ -43,7 +43,7 @@
 
 #define DEVARGS_TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
 
-/* Opcodes (fact sheet §5.2), independent of base/. */
+/* Opcodes (doc/hardware.md §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_STATS = 0x2d, OP_GATHER_STATS = 0x2e };
 enum { HW_IDLE = 1, HW_RTR = 4 };
 #define MAJ_ERROR 0xffff

@@ -4,7 +4,7 @@
 
 /*
  * CQ resize and queue memory through PBLEs, end to end on the model:
- *  - rdmadev_cq_resize -> MODIFY_CQ: the WQE bytes decoded at the fact sheet's positions,
+ *  - rdmadev_cq_resize -> MODIFY_CQ: the WQE bytes decoded at doc/hardware.md's positions,
  *    the model's CQ on the new ring (head 0, polarity 1), the struct irdma_cq contract (old
  *    ring kept while it holds unpolled CQEs, -EBUSY for a second resize until drained),
  *    shrinking below the unpolled CQEs refused, limits, a refused MODIFY_CQ (fault
@@ -40,7 +40,7 @@
 
 #define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
 
-/* Fact sheet §5.2 / §5.3, independent of base/. */
+/* doc/hardware.md §5.2 / §5.3, independent of base/. */
 #define OP_CREATE_CQ	0x03
 #define OP_MODIFY_CQ	0x04
 #define OP_CREATE_QP	0x00

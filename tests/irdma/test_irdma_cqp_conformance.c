@@ -6,16 +6,16 @@
  * CQP conformance (issue 4): the real driver, through rdmadev, on the inline device model.
  * After each driver action the model's raw capture of the CQP WQEs it fetched
  * (irdma_model_cqp_capture) is decoded here with an independent decoder: plain qword /
- * bit positions transcribed from the fact sheet (irdma-hw-facts.md §5.1-§5.3, §6.1), not
- * base/ macros or driver helpers. Every field the fact sheet lists for the opcode is
+ * bit positions transcribed from doc/hardware.md (§5.1-§5.3, §6.1), not
+ * base/ macros or driver helpers. Every field doc/hardware.md lists for the opcode is
  * compared with an expectation computed from what the test asked for (or, for IOVAs the
- * test cannot know, from the model's diagnostics), and every bit the fact sheet does not
+ * test cannot know, from the model's diagnostics), and every bit doc/hardware.md does not
  * assign must be 0 (SW memsets the WQE). The header's VALID bit must equal the CQP
  * polarity of the WQE's position (pass 1 = 1, flipping at each wrap of the SQ), and the
  * WQE's slot must follow the fetch order.
  *
- * Fields where the driver is known to differ from the fact sheet can be marked KNOWN (FK):
- * they are decoded and compared like the others, a mismatch is printed as a "fact-sheet/driver
+ * Fields where the driver is known to differ from doc/hardware.md can be marked KNOWN (FK):
+ * they are decoded and compared like the others, a mismatch is printed as a "hardware.md/driver
  * disagreement" diagnostic, and it fails the test only with -DIRDMA_CONF_STRICT. None is
  * marked today (DESTROY_CQ was, until the driver repeated the CQ's fields as §5.3 says).
  */
@@ -40,7 +40,7 @@
 
 #define PG4K UINT64_C(4096)
 
-/* Fact sheet §5.2 opcodes. */
+/* doc/hardware.md §5.2 opcodes. */
 enum {
 	OP_CREATE_QP = 0x00, OP_MODIFY_QP = 0x01, OP_DESTROY_QP = 0x02, OP_CREATE_CQ = 0x03,
 	OP_DESTROY_CQ = 0x05, OP_ALLOC_STAG = 0x09, OP_REG_MR = 0x0a, OP_DEALLOC_STAG = 0x0d,
@@ -131,8 +131,8 @@ check_wqe(const char *what, const uint8_t *w, unsigned int op, const struct fld 
 			continue;
 		if (f[i].kind == KNOWN) {
 			disagreements++;
-			printf("#   fact-sheet/driver disagreement: %s %s (qw%u %u:%u) = 0x%" PRIx64
-			       ", fact sheet wants 0x%" PRIx64 "\n", what, f[i].name, f[i].qw,
+			printf("#  hardware.md/driver disagreement: %s %s (qw%u %u:%u) = 0x%" PRIx64
+			       ", doc/hardware.md wants 0x%" PRIx64 "\n", what, f[i].name, f[i].qw,
 			       f[i].hi, f[i].lo, got, f[i].want);
 #ifdef IRDMA_CONF_STRICT
 			bad++;
@@ -146,7 +146,7 @@ check_wqe(const char *what, const uint8_t *w, unsigned int op, const struct fld 
 	for (i = 0; i < 8; i++)
 		if ((qw(w, i) & ~used[i]) != 0) {
 			printf("#   %s: qw%u has bits 0x%016" PRIx64
-			       " the fact sheet does not assign\n", what, i, qw(w, i) & ~used[i]);
+			       " doc/hardware.md does not assign\n", what, i, qw(w, i) & ~used[i]);
 			bad++;
 		}
 	return bad;
@@ -224,7 +224,7 @@ take1(struct env *e, int op, uint8_t w[64])
 	return take(e, 1, &op, (uint8_t (*)[64])w);
 }
 
-/* The bring-up commands the ring still holds (fact sheet §5.5 order, §5.3 layouts). */
+/* The bring-up commands the ring still holds (doc/hardware.md §5.5 order, §5.3 layouts). */
 static void
 check_bringup(struct env *e)
 {
@@ -902,7 +902,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_qp);
 	TEST_RUN(test_mr);
 	TEST_RUN(test_polarity_wrap);
-	printf("# fact-sheet/driver disagreements (KNOWN fields): %u\n", disagreements);
+	printf("# hardware.md/driver disagreements (KNOWN fields): %u\n", disagreements);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -34,7 +34,7 @@
 #define IRDMA_TEST_MODE "inline"
 #endif
 
-/* Fact sheet §5.5: AE codes and sources, independent of base/. */
+/* doc/hardware.md §5.5: AE codes and sources, independent of base/. */
 #define AE_UNALLOCATED_STAG	0x0102
 #define AE_LCE_QP_CATASTROPHIC	0x0700
 #define AE_TOO_MANY_RETRIES	0x050a
@@ -46,7 +46,7 @@
 #define SRC_RQ			1
 #define SRC_CQ			2
 #define SRC_SQ			5
-/* HW QP states (fact sheet §5.4). */
+/* HW QP states (doc/hardware.md §5.4). */
 enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_RTR = 4, HW_ERROR = 6 };
 
 /* Bound of the waits for the interrupt thread (a liveness bound, not a timing check). */

@@ -8,7 +8,7 @@
  *  - capabilities: ATOMICS and MW on gen3 only; the gen3 QP context's ORD, IRD and
  *    REMOTE_ATOMIC_EN at the kernel's gen3 bit positions;
  *  - WQE conformance: ATOMIC_FA, ATOMIC_CS and BIND_MW as the PMD writes them, read back with
- *    rdmadev_qp_dump_wqe() and decoded with e2e_bits() at the fact sheet's bit positions
+ *    rdmadev_qp_dump_wqe() and decoded with e2e_bits() at doc/hardware.md's bit positions
  *    (§1.2, §1.3, §1.5), independent of base/; the chunk rule with a 2-quantum WQE;
  *  - fetch-add and compare-swap end to end (old value in the local SGE, the target changed
  *    or not), many atomics from two QPs summing exactly with every old value seen once;
@@ -152,7 +152,7 @@ out:
 	e2e_dev_close(&d2);
 }
 
-/* The PMD's ATOMIC_FA / ATOMIC_CS / BIND_MW WQEs at the fact sheet's bit positions. */
+/* The PMD's ATOMIC_FA / ATOMIC_CS / BIND_MW WQEs at doc/hardware.md's bit positions. */
 static void
 test_wqe_conformance(void)
 {

@@ -80,7 +80,7 @@
 #define MR_SLOTS	6
 #define BUF_LEN		(256u * 1024u)
 
-/* HW QP states (fact sheet §5.3), independent of base/. */
+/* HW QP states (doc/hardware.md §5.4), independent of base/. */
 enum { HW_IDLE = 1, HW_RTS = 2, HW_RTR = 4, HW_ERROR = 6 };
 #define MAJ_ERROR 0xffff
 

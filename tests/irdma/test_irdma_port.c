@@ -6,7 +6,7 @@
  * The port's addresses end to end: rdmadev_port_info_get() / rdmadev_gid_get() on the
  * model, the GID table from devargs `ip=` and the default one, the devargs `mac=` / `wire=`,
  * every parse error, and the source addresses the driver writes: the QP host context
- * (decoded here from its bytes, fact sheet §5.4: LOCAL_IPADDR3 byte 184 bits 31:0, ADDR2 184
+ * (decoded here from its bytes, doc/hardware.md §5.4: LOCAL_IPADDR3 byte 184 bits 31:0, ADDR2 184
  * 63:32, ADDR1 192 31:0, ADDR0 192 63:32, IPV4 byte 0 bit 3, local MAC byte 152 bits 63:16)
  * and CREATE_ADDR_HANDLE (the kernel's uda_d.h: source address words in qwords 6 and 7).
  */
@@ -33,7 +33,7 @@
 
 #define TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
 
-/* Opcode of CREATE_ADDR_HANDLE (fact sheet §5.2). */
+/* Opcode of CREATE_ADDR_HANDLE (doc/hardware.md §5.2). */
 #define OP_CREATE_AH 0x1c
 
 /* An IPv4-mapped GID of a.b.c.d. */

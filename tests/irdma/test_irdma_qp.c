@@ -6,7 +6,7 @@
  * RoCE RC and UD QPs end to end: rdmadev -> irdma PMD -> CQP -> device model. Create, the
  * verbs modify chain RESET -> INIT -> RTR -> RTS -> ERR (and RESET -> INIT again), destroy;
  * the model's QP table and the host context bytes are checked against expectations
- * computed here (sizes from the gen2 rules, context fields decoded at their fact-sheet
+ * computed here (sizes from the gen2 rules, context fields decoded at their doc/hardware.md
  * byte / bit positions, not through base/). Fault injection on CREATE_QP, MODIFY_QP,
  * FLUSH_WQES and DESTROY_QP; a CQ a QP uses refuses destroy; nothing leaks.
  */
@@ -31,7 +31,7 @@
 #define IRDMA_TEST_MODE "inline"
 #endif
 
-/* HW QP states and types (fact sheet §5.3 / §5.4), independent of base/. */
+/* HW QP states and types (doc/hardware.md §5.3 / §5.4), independent of base/. */
 enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_SQD = 3, HW_RTR = 4, HW_ERROR = 6 };
 enum { TYPE_RC = 3, TYPE_UD = 4 };
 enum { OP_CREATE_QP = 0x00, OP_MODIFY_QP = 0x01, OP_DESTROY_QP = 0x02, OP_FLUSH = 0x22 };
@@ -142,7 +142,7 @@ check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
 	TEST_CHECK_EQ(in.pd, pd);
 	TEST_CHECK_EQ(in.compl_ctx, (uint64_t)(uintptr_t)qp->obj.fp.drv);
 	TEST_CHECK_EQ(in.arp_idx, 0);
-	/* The context bytes, decoded at the fact-sheet positions. */
+	/* The context bytes, decoded at the doc/hardware.md positions. */
 	TEST_CHECK_EQ(pmd_le_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
 	TEST_CHECK_EQ(pmd_le_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
 	TEST_CHECK_EQ(pmd_le_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */

@@ -4,7 +4,7 @@
 
 /*
  * Shared receive queues (gen3) end to end on the device model: the SRQ WQE the PMD writes,
- * decoded with the fact sheet's bit positions (§1.4, §2) by hand; two RC QPs and a UD QP that
+ * decoded with doc/hardware.md's bit positions (§1.4, §2) by hand; two RC QPs and a UD QP that
  * receive SENDs from one SRQ (data byte for byte, wr_ids, QP numbers); the ring wrapping
  * (polarity); the limit event (once, then disarmed); a QP in error leaving the SRQ's WQEs to
  * the others (and its LAST_WQE_REACHED event); destroy of an SRQ in use (-EBUSY); a QP
@@ -40,7 +40,7 @@
 #define UD_QKEY		0x5151u
 #define MID_MR_LEN	(256u * 1024u)
 
-/* Independent decoder of the fact sheet's words (little-endian qwords; bits() is
+/* Independent decoder of doc/hardware.md's words (little-endian qwords; bits() is
  * uk_fixture.h's). */
 static uint64_t
 qw(const uint8_t *p, unsigned int n)
@@ -235,7 +235,7 @@ events_of(struct e2e_dev *d, enum rdmadev_event_type type, uint32_t id)
 	return found;
 }
 
-/* The SRQ WQE layout and the shadow head, decoded by hand (fact sheet §1.4, §2). */
+/* The SRQ WQE layout and the shadow head, decoded by hand (doc/hardware.md §1.4, §2). */
 static void
 test_srq_wqe_encoding(void)
 {
@@ -637,7 +637,7 @@ out:
 
 /*
  * Write an SRQ CQE at slot @p i of @p cq and its extension at i + 1 (first pass: valid 1),
- * with the fact sheet's positions (§3: SRQ bit 52 of qword 3, wr_id in qword 1, the QP's
+ * with doc/hardware.md's positions (§3: SRQ bit 52 of qword 3, wr_id in qword 1, the QP's
  * context at byte 40), qword 3 last.
  */
 static void

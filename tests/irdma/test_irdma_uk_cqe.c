@@ -3,8 +3,8 @@
  */
 
 /*
- * The data path's CQE parsing against the fact sheet (§3, §4): CQEs built here at the fact
- * sheet's bit positions (uk_fixture.h, not base/) in a CQ in test memory, for WRs posted
+ * The data path's CQE parsing against doc/hardware.md (§3, §4): CQEs built here at the
+ * bit positions of doc/hardware.md (uk_fixture.h, not base/) in a CQ in test memory, for WRs posted
  * through the driver on a QP in test memory. SQ and RQ success for every opcode, immediate
  * data in the two-slot extended CQE, invalidated keys, UD source QPN / MAC / VLAN, every
  * error code, flush replay (one flushed CQE completes every outstanding WR once, NOPs

@@ -10,7 +10,7 @@
  *    wraps, with stretches that start at and cross the pre-invalidation boundaries (every
  *    128th quantum), end at the ring's last quantum, and follow multi-quantum WQEs and
  *    chunk NOPs that post_send wrote;
- *  - a template WQE decoded at the fact sheet's positions (uk_fixture.h, not base/);
+ *  - a template WQE decoded at doc/hardware.md's positions (uk_fixture.h, not base/);
  *  - refusals: NULL, another QP's template, a failed template, bad prototypes, QP states,
  *    a length beyond FRAG_LEN (mid-burst and at a pre-invalidation boundary), a full SQ
  *    (count and -ENOMEM as post_send's), one doorbell per burst and none for nothing.
@@ -258,7 +258,7 @@ test_conformance(void)
 	}
 }
 
-/* A template WRITE and READ decoded at the fact sheet's positions, tracking included. */
+/* A template WRITE and READ decoded at doc/hardware.md's positions, tracking included. */
 static void
 test_decode(void)
 {

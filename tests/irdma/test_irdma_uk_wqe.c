@@ -3,9 +3,9 @@
  */
 
 /*
- * The data path's WQEs against the fact sheet (§1, §2, §4): irdma_uk_post_send /
+ * The data path's WQEs against doc/hardware.md (§1, §2, §4): irdma_uk_post_send /
  * irdma_uk_post_recv write into a QP built in test memory, and a decoder written here
- * (uk_fixture.h: plain shifts and masks at the fact sheet's positions, not base/) checks
+ * (uk_fixture.h: plain shifts and masks at doc/hardware.md's positions, not base/) checks
  * every opcode, 0..13 SGEs, the gen2 NULL pad, the immediate in slot 0, inline lengths
  * across every quantum boundary, fences, solicited and signaled bits, UD and FAST_REG
  * fields, the chunk rule's NOPs, polarity over several ring wraps, pre-invalidation, the
@@ -88,14 +88,14 @@ check_quanta_valid(const struct irdma_qp *qp, uint32_t idx, uint32_t quanta, uns
 		TEST_CHECK_EQ(bits(le64_at(wqe(qp, idx + q), 24), 63, 63), pol);
 }
 
-/* Fact sheet quanta of a fragment count (immediate counted). */
+/* doc/hardware.md quanta of a fragment count (immediate counted). */
 static uint32_t
 frag_quanta(uint32_t frags)
 {
 	return frags / 2 + 1;
 }
 
-/* Fact sheet ADDFRAGCNT on gen2 (the pad counted). */
+/* doc/hardware.md ADDFRAGCNT on gen2 (the pad counted). */
 static uint32_t
 frag_addcnt(uint32_t frags)
 {
@@ -750,7 +750,7 @@ test_chunk_nops(void)
 	ukf_qp_fini(&qp);
 }
 
-/* Where the fact sheet's rules place WQEs: an absolute quantum counter (never wraps). */
+/* Where doc/hardware.md's rules place WQEs: an absolute quantum counter (never wraps). */
 struct placement {
 	uint64_t abs;
 };

@@ -212,7 +212,7 @@ test_query_fpm(void)
 
 	TEST_CHECK_EQ(tm_query_fpm(&t, &r), 0);
 	expect_ok(&r);
-	/* Independent expectations (fact sheet §7, §8; kernel parse_fpm_query_buf). */
+	/* Independent expectations (doc/hardware.md §7, §8; kernel parse_fpm_query_buf). */
 	TEST_CHECK_EQ(t.first_sd, 0);
 	TEST_CHECK_EQ(t.max_sds, T_MAX_SDS);
 	TEST_CHECK(t.max_ceqs >= 1 && t.max_ceqs <= IRDMA_MAX_CEQ_ID);
@@ -242,7 +242,7 @@ test_query_fpm(void)
 	TEST_CHECK_EQ(irdma_qw_get(&q->qw[3]), 0);
 }
 
-/* A small sizing policy after the kernel's (fact sheet §7). */
+/* A small sizing policy after the kernel's (doc/hardware.md §7). */
 static void
 policy(uint32_t cnt[IRDMA_HMC_OBJ_MAX])
 {

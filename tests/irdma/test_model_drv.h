@@ -7,8 +7,8 @@
 /*
  * A test-side mini "driver" for the device model: EAL memory mapped through the model's
  * backend, the CQP brought up through the registers, commands posted by polarity and
- * completed through CQPTAIL (before the CCQ exists) or the CCQ. Written from the fact
- * sheet with base/ helpers only; it is not the PMD (that lives in drivers/ later).
+ * completed through CQPTAIL (before the CCQ exists) or the CCQ. Written from
+ * doc/hardware.md with base/ helpers only; it is not the PMD (that lives in drivers/ later).
  * Every wait polls a bounded number of times and fails instead of hanging.
  */
 

@@ -742,7 +742,7 @@ out:
 	tdev_close(&t);
 }
 
-/* Arm the receive CQ of @p t through shadow qword 4 and CQARM (fact sheet §3, §4). */
+/* Arm the receive CQ of @p t through shadow qword 4 and CQARM (doc/hardware.md §3, §4). */
 static void
 arm_rcq(struct tdev *t, bool solicited_only)
 {

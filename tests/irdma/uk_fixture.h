@@ -6,8 +6,8 @@
 
 /*
  * Test fixture of the data-path tests: a struct irdma_hw whose backend records register
- * writes (no model, no EAL device), QPs and CQs built in calloc'd memory, and the fact
- * sheet's bit positions as plain numbers (the tests decode and build WQEs and CQEs with
+ * writes (no model, no EAL device), QPs and CQs built in calloc'd memory, and the
+ * bit positions of doc/hardware.md as plain numbers (the tests decode and build WQEs and CQEs with
  * these, never with base/).
  */
 
@@ -17,7 +17,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_uk.h"
 
-/* ---- fact sheet positions (§1.2-§1.6, §2, §3, §4) ---- */
+/* ---- doc/hardware.md positions (§1.2-§1.6, §2, §3, §4) ---- */
 
 /* SQ header (quantum 0 qword 3). */
 #define F_REMSTAG	31, 0

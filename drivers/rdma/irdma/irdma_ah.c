@@ -3,7 +3,7 @@
  */
 
 /*
- * Address handles and the ARP table (fact sheet §5.3 MANAGE_ARP, §7 ARP / FSIAV, §8 max AHs;
+ * Address handles and the ARP table (doc/hardware.md §5.3 MANAGE_ARP, §7 ARP / FSIAV, §8 max AHs;
  * the AH layout of the kernel's uda_d.h / uda.c, the ARP cache of irdma_add_arp /
  * irdma_manage_arp_cache).
  *

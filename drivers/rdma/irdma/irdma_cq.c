@@ -3,14 +3,14 @@
  */
 
 /*
- * CQs of the irdma PMD: create, resize and destroy through the CQP (fact sheet §5.3). The poll
+ * CQs of the irdma PMD: create, resize and destroy through the CQP (doc/hardware.md §5.3). The poll
  * path that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
  *
  * Resize (MODIFY_CQ) follows the struct irdma_cq contract of irdma_ctrl.h: a new ring, the old
  * one kept until it is drained (poll path) and freed at the next resize or at destroy.
  *
  * Memory: the ring is VA-contiguous 4 KB pages, given to the device as an IOVA when they are
- * IOVA-contiguous, else as a level-1 PBLE run with VIRTMAP and LPBLSIZE 1 (fact sheet §6.3,
+ * IOVA-contiguous, else as a level-1 PBLE run with VIRTMAP and LPBLSIZE 1 (doc/hardware.md §6.3,
  * §10 item 7; level 1 always when the device was opened with ring_pbl=1). The shadow area
  * is a separate 64-byte buffer aligned to 128 bytes (gen2 has the CQ-resize feature, so the
  * kernel keeps the shadow area apart from the ring).
@@ -79,7 +79,7 @@ irdma_cq_wqe_ring(struct irdma_cqp_wqe *w, const struct pbl_cq *p, bool with_pa)
 }
 
 /*
- * The fields CREATE_CQ and DESTROY_CQ share (fact sheet §5.3: destroy repeats the CQ's size,
+ * The fields CREATE_CQ and DESTROY_CQ share (doc/hardware.md §5.3: destroy repeats the CQ's size,
  * context, shadow area and CEQ binding, as the kernel's irdma_sc_cq_destroy does).
  */
 static void
@@ -220,7 +220,7 @@ irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
 	ret = irdma_cq_ring_alloc(c, q, size, &mem, &p);
 	if (ret != 0)
 		return ret;
-	/* Fact sheet §5.3 / the kernel's irdma_sc_cq_resize: no CEQ fields in MODIFY_CQ. */
+	/* doc/hardware.md §5.3 / the kernel's irdma_sc_cq_resize: no CEQ fields in MODIFY_CQ. */
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_MODIFY_CQ);
 	irdma_set(&w, CQP_CQ_ID, q->id);
 	irdma_set(&w, CQP_CQ_SIZE, size);

@@ -3,7 +3,7 @@
  */
 
 /*
- * The control QP and the control CQ (fact sheet §5; the kernel's irdma_sc_cqp_init,
+ * The control QP and the control CQ (doc/hardware.md §5; the kernel's irdma_sc_cqp_init,
  * irdma_sc_cqp_create, irdma_sc_cqp_post_sq, irdma_sc_poll_for_cqp_op_done,
  * irdma_sc_ccq_create, irdma_sc_ccq_destroy): create and destroy through the registers,
  * submit one WQE at a time (header qword last, behind a write barrier), wait for it on

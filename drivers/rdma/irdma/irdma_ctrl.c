@@ -4,7 +4,7 @@
 
 /*
  * The control path: DMA memory, firmware readiness, CEQ0, the AEQ and
- * the bring-up / teardown sequence (fact sheet §4, §5; the kernel's irdma_sc_ceq_create,
+ * the bring-up / teardown sequence (doc/hardware.md §4, §5; the kernel's irdma_sc_ceq_create,
  * irdma_sc_aeq_create, irdma_ctrl_init_hw). The CQP and the CCQ live in irdma_cqp.c, the HMC
  * steps in irdma_hmc.c.
  */

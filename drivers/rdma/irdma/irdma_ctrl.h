@@ -521,7 +521,7 @@ struct rdmadev_srq_attr;
 /**
  * A shared receive queue of the PMD: data-path fields first, then control-path state.
  *
- * Ring of @c size WQEs of 32 << shift bytes (fact sheet §2: an RQ WQE with qword 2 = wr_id);
+ * Ring of @c size WQEs of 32 << shift bytes (doc/hardware.md §2: an RQ WQE with qword 2 = wr_id);
  * after each burst the poster stores the index after its last WQE in shadow qword 0 (the
  * SRQ's doorbell in host memory). Room: @c posted counts WQEs posted, @c done those whose
  * completion was polled (any CQ of any QP using the SRQ); at most max_wr are outstanding.

@@ -4,7 +4,8 @@
 
 /*
  * rdmadev drivers `irdma_model` (the device model through the real control path) and
- * `irdma` (VFIO, refused until its backend exists).
+ * `irdma` (an E810 function through the VFIO backend, vfio/irdma_vfio.c, then the same
+ * control path; no devargs keys; it has never run against a device).
  */
 
 #include <errno.h>
@@ -829,7 +830,7 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.srq_destroy = irdma_dev_srq_destroy,
 };
 
-/* The ID spaces of irdma (fact sheet §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
+/* The ID spaces of irdma (doc/hardware.md §8): reserved QP 0-2, CQ 0-2, PD 0-2, MR index 0. */
 static void
 irdma_dev_res_cfg(struct rdmadev *dev, const struct irdma_hmc_request *req)
 {

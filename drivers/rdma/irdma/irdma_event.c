@@ -4,7 +4,7 @@
 
 /*
  * The AEQ: reading asynchronous-event entries, returning them to the device, the AEQ
- * interrupt, and turning AE codes into rdmadev events (fact sheet §5.5; the kernel's
+ * interrupt, and turning AE codes into rdmadev events (doc/hardware.md §5.5; the kernel's
  * irdma_sc_get_next_aeqe and irdma_process_aeq give the object each AE concerns).
  *
  * Decoding (gen2 AEQE layout, base/irdma_eq.h):

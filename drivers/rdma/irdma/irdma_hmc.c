@@ -3,7 +3,7 @@
  */
 
 /*
- * The HMC (fact sheet §7; the kernel's irdma_sc_query_fpm_val, irdma_cfg_fpm_val,
+ * The HMC (doc/hardware.md §7; the kernel's irdma_sc_query_fpm_val, irdma_cfg_fpm_val,
  * irdma_sc_commit_fpm_val, irdma_set_sd_entry, irdma_sc_update_pe_sds): QUERY_FPM_VAL,
  * the sizing policy, COMMIT_FPM_VAL, and backing the committed layout with memory.
  */

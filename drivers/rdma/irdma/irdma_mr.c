@@ -3,7 +3,7 @@
  */
 
 /*
- * Memory regions (fact sheet §5.3, §6, §8; the kernel's irdma_reg_user_mr, irdma_alloc_mr,
+ * Memory regions (doc/hardware.md §5.3, §6, §8; the kernel's irdma_reg_user_mr, irdma_alloc_mr,
  * irdma_hwreg_mr, irdma_hw_alloc_stag, irdma_dereg_mr):
  *  - USER: the range is resolved to IOVAs (pbl_build_mr: EAL memseg tables), described at the
  *    largest page size it allows (4 KB, 2 MB, 1 GB) at level 0 (one address), 1 or 2 (PBLEs

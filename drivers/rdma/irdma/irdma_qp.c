@@ -5,10 +5,10 @@
 /*
  * RoCE RC / UD QPs of the irdma PMD: create (sizing, memory, host context, CREATE_QP),
  * modify (context update and the verbs -> HW state mapping of the kernel's
- * irdma_modify_qp_roce, fact sheet §5.4) and destroy.
+ * irdma_modify_qp_roce, doc/hardware.md §5.4) and destroy.
  *
  * Memory: one VA-contiguous buffer of 4 KB pages holds SQ pages | RQ pages | the 64-byte
- * shadow area on the next page (fact sheet §6.4); the context gets the SQ and RQ IOVAs when
+ * shadow area on the next page (doc/hardware.md §6.4); the context gets the SQ and RQ IOVAs when
  * each is IOVA-contiguous, else one level-1 PBLE run covers SQ then RQ pages and the context
  * holds PBLE indices with CREATE_QP.VQ set (the kernel's irdma_handle_q_mem, §6.3; level 1
  * always when the device was opened with ring_pbl=1). A 512-byte buffer holds Q2 (+0) and
@@ -339,7 +339,7 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		IRDMA_LOG(ERR, c->hw, "QP create: gen %u has no SRQ", c->hw->gen);
 		return -ENOTSUP;
 	}
-	/* Gen2 SQ: one more SGE than asked for, room for the immediate (fact sheet §1.7). */
+	/* Gen2 SQ: one more SGE than asked for, room for the immediate (doc/hardware.md §1.7). */
 	sq_shift = irdma_wqe_shift(cap->max_send_sge + 1, cap->max_inline_data);
 	sq_quanta = irdma_wq_depth(cap->max_send_wr, sq_shift, IRDMA_SQ_RSVD);
 	rq_shift = irdma_wqe_shift(cap->max_recv_sge, 0);

@@ -11,7 +11,7 @@
  * as a level-1 PBLE run with VIRTMAP (as a CQ ring; level 1 always with ring_pbl=1); the
  * 64-byte shadow area (SW head in qword 0) is a separate buffer.
  *
- * Sizing follows the kernel's RQ rules (fact sheet §2): shift from max_sge, depth
+ * Sizing follows the kernel's RQ rules (doc/hardware.md §2): shift from max_sge, depth
  * round_up_pow2((max_wr << shift) + IRDMA_RQ_RSVD) quanta, at least 8 WQEs, at most
  * IRDMA_GEN3_MAX_SRQ_QUANTA; the ring holds depth >> shift WQEs and max_wr becomes
  * (depth - IRDMA_RQ_RSVD) >> shift.

@@ -7,7 +7,7 @@
 /**
  * @file
  * The irdma PMD's data path ("uk", as the kernel and rdma-core call it): post_send, post_recv
- * and poll_cq over the QP and CQ structs of irdma_ctrl.h, writing E810 WQEs (fact sheet §1,
+ * and poll_cq over the QP and CQ structs of irdma_ctrl.h, writing E810 WQEs (doc/hardware.md §1,
  * §2) and reading CQEs (§3). These are the functions rdmadev's inline fast path calls through
  * the device's rdmadev_fp_obj. No locks, syscalls, allocation or division; a QP or a CQ is
  * used by one lcore at a time.
@@ -80,14 +80,14 @@ uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs
 
 /**
  * rdmadev_cq_arm_t of the irdma PMD (cq_priv is a struct irdma_cq): the next arm word in the
- * CQ shadow area (qword 4), then the CQ id to the CQARM doorbell (fact sheet §3 "CQ arm").
+ * CQ shadow area (qword 4), then the CQ id to the CQARM doorbell (doc/hardware.md §3 "CQ arm").
  * @return 0.
  */
 int irdma_uk_cq_arm(void *cq_priv, int solicited_only);
 
 /**
  * rdmadev_post_srq_recv_t of the irdma PMD (srq_priv is a struct irdma_srq, gen3): SRQ WQEs
- * (fact sheet §2: RQ layout, qword 2 = wr_id), then the new head in shadow qword 0.
+ * (doc/hardware.md §2: RQ layout, qword 2 = wr_id), then the new head in shadow qword 0.
  * @return WRs posted; *err -EINVAL (too many SGEs) or -ENOMEM (full) for the first refused.
  */
 uint16_t irdma_uk_post_srq_recv(void *srq_priv, const struct rdmadev_recv_wr *wrs,

@@ -3,7 +3,7 @@
  */
 
 /*
- * The completion half of the data path: poll_cq over the CQE ring (fact sheet §3) and the
+ * The completion half of the data path: poll_cq over the CQE ring (doc/hardware.md §3) and the
  * CQ arm (§3 "CQ arm", §4).
  *
  * Per CQE: the valid bit against the ring's expected polarity, a read barrier, then the rest.
@@ -39,7 +39,7 @@
 #include "irdma_ctrl.h"
 #include "irdma_uk.h"
 
-/* Flush minor codes (enum irdma_flush_code) to statuses (fact sheet §3). */
+/* Flush minor codes (enum irdma_flush_code) to statuses (doc/hardware.md §3). */
 static const uint8_t irdma_uk_flush_status[] = {
 	[IRDMA_FLUSH_INVALID] = RDMADEV_WC_GENERAL_ERR,
 	[IRDMA_FLUSH_GENERAL_ERR] = RDMADEV_WC_WR_FLUSH_ERR,

@@ -3,7 +3,7 @@
  */
 
 /*
- * The posting half of the data path: SQ WQEs (fact sheet §1) and RQ WQEs (§2) built from
+ * The posting half of the data path: SQ WQEs (doc/hardware.md §1) and RQ WQEs (§2) built from
  * rdmadev work requests, one doorbell per burst (§4).
  *
  * A WR is checked whole before a byte of it is written, so a refused WR leaves the ring as
@@ -336,7 +336,7 @@ irdma_uk_check_fast_reg(const struct irdma_qp *qp, const struct rdmadev_send_wr 
 }
 
 /*
- * ATOMIC_FA / ATOMIC_CS (gen3, fact sheet §1.5): one 8-byte local SGE for the original value,
+ * ATOMIC_FA / ATOMIC_CS (gen3, doc/hardware.md §1.5): one 8-byte local SGE for the original value,
  * an 8-byte aligned remote address; 2 quanta, ADDFRAGCNT 1, the rkey in REMSTAG.
  */
 static __rte_noinline int
@@ -370,7 +370,7 @@ irdma_uk_check_atomic(const struct irdma_qp *qp, const struct rdmadev_send_wr *w
 			    RDMADEV_ACCESS_REMOTE_ATOMIC)
 
 /*
- * BIND_MW (gen3 type-2 window, fact sheet §1.5): the window's new rkey keeps its index; the
+ * BIND_MW (gen3 type-2 window, doc/hardware.md §1.5): the window's new rkey keeps its index; the
  * device checks the region (bind right, bounds, PD) and completes with MW_BIND_ERR.
  */
 static __rte_noinline int
@@ -484,7 +484,7 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		p->wc_opcode = RDMADEV_WC_NOP;
 		p->kind = IRDMA_UK_NOP;
 		p->quanta = 1;
-		/* The fact sheet's NOP carries OPCODE, SIGCOMPL and VALID only. */
+		/* doc/hardware.md's NOP carries OPCODE, SIGCOMPL and VALID only. */
 		p->hdr = IRDMA_PREP(SQ_OPCODE, IRDMA_OP_NOP) | IRDMA_PREP(SQ_SIGCOMPL, p->signaled);
 		return 0;
 	case RDMADEV_WR_ATOMIC_FA:

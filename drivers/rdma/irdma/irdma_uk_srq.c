@@ -3,7 +3,7 @@
  */
 
 /*
- * The SRQ half of the data path (gen3, fact sheet §2, §3): post_srq_recv writes SRQ WQEs,
+ * The SRQ half of the data path (gen3, doc/hardware.md §2, §3): post_srq_recv writes SRQ WQEs,
  * and the SRQ completion bookkeeping poll_cq calls for a CQE with CQE_SRQ set.
  *
  * An SRQ WQE is an RQ WQE (fragments, the gen2 NULL-pad rule, header qword 3 with

@@ -6,7 +6,7 @@
 
 /**
  * @file
- * Completion-queue entries (fact sheet §3, §5.5): the 32-byte CQE, its 32-byte extension
+ * Completion-queue entries (doc/hardware.md §3, §5.5): the 32-byte CQE, its 32-byte extension
  * (the next ring slot on gen2, or bytes 32..63 of a 64-byte entry when the CQ avoids
  * memory conflicts), CCQ completions, and the major / minor error codes.
  *
@@ -40,7 +40,7 @@ _Static_assert(sizeof(struct irdma_cqe) + sizeof(struct irdma_cqe_ext) == IRDMA_
 	       "extended CQE is 64 B");
 
 /* ---------------------------------------------------------------------------------------
- * CQE fields (fact sheet §3; defs.h IRDMA_CQ_*, IRDMACQ_*).
+ * CQE fields (doc/hardware.md §3; defs.h IRDMA_CQ_*, IRDMACQ_*).
  */
 
 /** Bytes received (RQ completions). */
@@ -90,7 +90,7 @@ IRDMA_BIT(cqe, CQE_SQ, 3, 62);
 IRDMA_BIT(cqe, CQE_VALID, 3, 63);
 
 /* ---------------------------------------------------------------------------------------
- * Extension fields (fact sheet §3: ext qw4/qw6/qw7 = qwords 0/2/3 of the second slot).
+ * Extension fields (doc/hardware.md §3: ext qw4/qw6/qw7 = qwords 0/2/3 of the second slot).
  */
 
 /** Immediate data, low 32 bits (host order; verbs applies htonl). */
@@ -134,7 +134,7 @@ IRDMA_BIT(cqe_ext, CQE_EXT_VALID, 3, 63);
 
 /**
  * Flush (minor) codes carried in CQE_MINERR when CQE_MAJERR == IRDMA_CQE_MAJOR_FLUSH
- * (user.h enum irdma_flush_opcode) and the verbs status each maps to (fact sheet §3).
+ * (user.h enum irdma_flush_opcode) and the verbs status each maps to (doc/hardware.md §3).
  */
 enum irdma_flush_code {
 	IRDMA_FLUSH_INVALID		= 0,  /**< not a flush code */
@@ -187,7 +187,7 @@ irdma_flush_code_name(uint32_t code)
 
 /**
  * Vendor error value reported with a completion error: major << 16 | minor
- * (fact sheet §3, poll step 5).
+ * (doc/hardware.md §3, poll step 5).
  */
 static inline uint32_t
 irdma_cqe_vendor_err(uint32_t major, uint32_t minor)
@@ -196,7 +196,7 @@ irdma_cqe_vendor_err(uint32_t major, uint32_t minor)
 }
 
 /**
- * IBA opcodes that appear in CQE_OP of RoCE RQ completions (fact sheet §3: the received
+ * IBA opcodes that appear in CQE_OP of RoCE RQ completions (doc/hardware.md §3: the received
  * IBA opcode; values from the IBA opcode table, RC transport, low 5 bits).
  */
 enum irdma_cqe_rq_opcode {

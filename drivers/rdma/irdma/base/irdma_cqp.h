@@ -6,15 +6,15 @@
 
 /**
  * @file
- * The Control QP (fact sheet §5): the 64-byte CQP host context, the CQP opcodes, and the
+ * The Control QP (doc/hardware.md §5): the 64-byte CQP host context, the CQP opcodes, and the
  * 64-byte CQP WQE layout of every command the driver issues. Qword 3 is the header
  * (OPCODE 37:32, WQEVALID 63 = CQP polarity); SW zeroes the WQE, fills it, issues a write
  * barrier, writes qword 3, then writes the new SQ head to CQPDB.
  *
  * Field names are CQP_<command>_<field>; fields shared by several commands (TPH, VSI,
  * LPBLSIZE, ...) are CQP_<field>. Per-generation differences carry _GEN1 / _GEN3.
- * Sources: fact sheet §5.1-§5.3 unless marked; kernel defs.h for bit positions the fact
- * sheet leaves out; kernel uda_d.h / uda.c for the address-handle command.
+ * Sources: doc/hardware.md §5.1-§5.3 unless marked; kernel defs.h for bit positions that
+ * doc/hardware.md leaves out; kernel uda_d.h / uda.c for the address-handle command.
  */
 
 #include <stdint.h>
@@ -68,7 +68,7 @@ _Static_assert(sizeof(struct irdma_cqp_ctx) == IRDMA_CQP_CTX_SIZE, "CQP ctx is 6
 _Static_assert(sizeof(struct irdma_cqp_wqe) == IRDMA_CQP_WQE_SIZE, "CQP WQE is 64 B");
 
 /* ---------------------------------------------------------------------------------------
- * CQP host context (fact sheet §5.1; defs.h IRDMA_CQPHC_*).
+ * CQP host context (doc/hardware.md §5.1; defs.h IRDMA_CQPHC_*).
  */
 
 /** Disable packed PDUs (iWARP). */
@@ -145,7 +145,7 @@ irdma_cqp_encode_sq_size(uint32_t entries)
 }
 
 /* ---------------------------------------------------------------------------------------
- * Opcodes (fact sheet §5.2; IRDMA_CQP_OP_*).
+ * Opcodes (doc/hardware.md §5.2; IRDMA_CQP_OP_*).
  */
 
 /** CQP WQE opcodes (header CQP_OPCODE). */
@@ -242,7 +242,7 @@ IRDMA_FIELD(cqp_wqe, CQP_VSIIDX, 7, 17, 8);
 IRDMA_FIELD(cqp_wqe, CQP_VSIIDX_GEN3, 7, 23, 8);
 
 /* ---------------------------------------------------------------------------------------
- * CREATE_QP / MODIFY_QP / DESTROY_QP (fact sheet §5.3; defs.h IRDMA_CQPSQ_QP_*).
+ * CREATE_QP / MODIFY_QP / DESTROY_QP (doc/hardware.md §5.3; defs.h IRDMA_CQPSQ_QP_*).
  */
 
 /** MODIFY_QP: new MSS. */
@@ -294,7 +294,7 @@ enum irdma_qp_type {
 	IRDMA_QP_TYPE_ROCE_UD	= 4, /**< RoCE unreliable datagram */
 };
 
-/** HW QP states for CQP_QP_NEXTIWSTATE (defs.h IRDMA_QP_STATE_*; fact sheet §5.4). */
+/** HW QP states for CQP_QP_NEXTIWSTATE (defs.h IRDMA_QP_STATE_*; doc/hardware.md §5.4). */
 enum irdma_qp_hw_state {
 	IRDMA_QP_HW_INVALID	= 0, /**< reset / not created */
 	IRDMA_QP_HW_IDLE	= 1, /**< verbs INIT */
@@ -306,7 +306,7 @@ enum irdma_qp_hw_state {
 };
 
 /* ---------------------------------------------------------------------------------------
- * CREATE_CQ / MODIFY_CQ / DESTROY_CQ (fact sheet §5.3; defs.h IRDMA_CQPSQ_CQ_*;
+ * CREATE_CQ / MODIFY_CQ / DESTROY_CQ (doc/hardware.md §5.3; defs.h IRDMA_CQPSQ_CQ_*;
  * per-device masks in icrdma_hw.h).
  */
 
@@ -351,7 +351,7 @@ IRDMA_BIT(cqp_wqe, CQP_CQ_AVOIDMEMCNFLCT, 3, 61);
 #define IRDMA_MAX_CQ_READ_THRESH	0x3ffffu
 
 /* ---------------------------------------------------------------------------------------
- * ALLOC_STAG / REG_MR / DEALLOC_STAG, MW alloc (fact sheet §5.3; defs.h CQPSQ_STAG_*).
+ * ALLOC_STAG / REG_MR / DEALLOC_STAG, MW alloc (doc/hardware.md §5.3; defs.h CQPSQ_STAG_*).
  */
 
 /** REG_MR: VA (VA-based) or first-byte offset va & (page_size - 1). */
@@ -397,7 +397,7 @@ IRDMA_BIT(cqp_wqe, CQP_STAG_REMOTE_ATOMIC_EN, 3, 61);
 #define IRDMA_STAG_KEY_BITS		8u
 
 /* ---------------------------------------------------------------------------------------
- * MANAGE_ARP (fact sheet §5.3; defs.h CQPSQ_MAT_*).
+ * MANAGE_ARP (doc/hardware.md §5.3; defs.h CQPSQ_MAT_*).
  */
 
 /** Reach-max value (add). */
@@ -414,7 +414,7 @@ IRDMA_BIT(cqp_wqe, CQP_ARP_PERMANENT, 3, 43);
 IRDMA_BIT(cqp_wqe, CQP_ARP_QUERY, 3, 44);
 
 /* ---------------------------------------------------------------------------------------
- * CREATE / MODIFY / DESTROY_ADDR_HANDLE (fact sheet silent: kernel uda_d.h, uda.c).
+ * CREATE / MODIFY / DESTROY_ADDR_HANDLE (doc/hardware.md silent: kernel uda_d.h, uda.c).
  * IPv6 addresses: ADDR0 is the most significant 32 bits; IPv4 uses ADDR3 only.
  */
 
@@ -460,7 +460,7 @@ IRDMA_BIT(cqp_wqe, CQP_AH_INSERTVLANTAG, 3, 60);
 IRDMA_BIT(cqp_wqe, CQP_AH_DOLOOPBACK, 3, 62);
 
 /* ---------------------------------------------------------------------------------------
- * FLUSH_WQES / GEN_AE (fact sheet §5.3; defs.h CQPSQ_FWQE_*).
+ * FLUSH_WQES / GEN_AE (doc/hardware.md §5.3; defs.h CQPSQ_FWQE_*).
  */
 
 /** AE code to generate (with CQP_FLUSH_GENERATE_AE). */
@@ -487,7 +487,7 @@ IRDMA_BIT(cqp_wqe, CQP_FLUSH_SQ, 3, 61);
 IRDMA_BIT(cqp_wqe, CQP_FLUSH_RQ, 3, 62);
 
 /* ---------------------------------------------------------------------------------------
- * CREATE_CEQ / DESTROY_CEQ, CREATE_AEQ / DESTROY_AEQ (fact sheet §5.3; defs.h).
+ * CREATE_CEQ / DESTROY_CEQ, CREATE_AEQ / DESTROY_AEQ (doc/hardware.md §5.3; defs.h).
  * TPH / VSI use CQP_TPHEN, CQP_TPHVAL, CQP_VSIIDX; the PBL level uses CQP_LPBLSIZE.
  */
 
@@ -513,7 +513,7 @@ IRDMA_FIELD(cqp_wqe, CQP_AEQ_FIRST_PBLIDX, 6, 27, 0);
 IRDMA_BIT(cqp_wqe, CQP_AEQ_VMAP, 3, 47);
 
 /* ---------------------------------------------------------------------------------------
- * QUERY_FPM_VAL / COMMIT_FPM_VAL (fact sheet §5.3, §7; buffer layouts in irdma_hmc.h).
+ * QUERY_FPM_VAL / COMMIT_FPM_VAL (doc/hardware.md §5.3, §7; buffer layouts in irdma_hmc.h).
  */
 
 /** HMC function id. */
@@ -524,7 +524,7 @@ IRDMA_FIELD(cqp_wqe, CQP_FPM_BUF_PA, 4, 63, 0);
 IRDMA_FIELD(cqp_wqe, CQP_FPM_BUFSIZE, 3, 31, 0);
 
 /* ---------------------------------------------------------------------------------------
- * UPDATE_PE_SDS (fact sheet §5.3; ctrl.c cqp_sds_wqe_fill). Up to 3 SD entries sit in the
+ * UPDATE_PE_SDS (doc/hardware.md §5.3; ctrl.c cqp_sds_wqe_fill). Up to 3 SD entries sit in the
  * WQE; the rest (at most IRDMA_UPESD_MAX_ENTRIES - 3) are 16-byte entries (struct
  * irdma_sd_entry, irdma_hmc.h) in an SD buffer at sdbuf + wqe_idx * 128. Command and data
  * values use the SD_CMD_* / SD_DATA_* fields of irdma_hmc.h.
@@ -563,7 +563,7 @@ IRDMA_FIELD(cqp_wqe, CQP_UPESD_ENTRY_COUNT, 3, 3, 0);
 #define IRDMA_UPESD_BUF_ALIGN		128u
 
 /* ---------------------------------------------------------------------------------------
- * MANAGE_STATS / GATHER_STATS (fact sheet: opcodes only, §5.2; field positions from the
+ * MANAGE_STATS / GATHER_STATS (doc/hardware.md: opcodes only, §5.2; field positions from the
  * kernel's defs.h IRDMA_CQPSQ_STATS_* and ctrl.c irdma_sc_manage_stats_inst /
  * irdma_sc_gather_stats). The gather buffer layout is in irdma_stats.h.
  */
@@ -582,7 +582,7 @@ IRDMA_BIT(cqp_wqe, CQP_STATS_USE_INST, 3, 61);
 IRDMA_BIT(cqp_wqe, CQP_STATS_ALLOC_INST, 3, 62);
 
 /* ---------------------------------------------------------------------------------------
- * MANAGE_PUSH_PAGES, QUERY_RDMA_FEATURES (fact sheet §5.3; defs.h).
+ * MANAGE_PUSH_PAGES, QUERY_RDMA_FEATURES (doc/hardware.md §5.3; defs.h).
  */
 
 /** Push: QS handle. */

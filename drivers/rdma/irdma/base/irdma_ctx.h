@@ -6,9 +6,9 @@
 
 /**
  * @file
- * The RoCE QP host context (fact sheet §5.4): 256 bytes built by SW (RC and UD alike) and
+ * The RoCE QP host context (doc/hardware.md §5.4): 256 bytes built by SW (RC and UD alike) and
  * handed to CREATE_QP / MODIFY_QP by physical address (CQP_QP_CTX_PA). Field positions
- * are fact sheet §5.4 with bit ranges from kernel defs.h (IRDMAQPC_*) where the sheet
+ * are doc/hardware.md §5.4 with bit ranges from kernel defs.h (IRDMAQPC_*) where that page
  * gives only the name. Qword n is at byte 8n.
  *
  * There is no CQ host context on gen2: everything about a CQ travels in the CREATE_CQ /
@@ -244,7 +244,7 @@ enum irdma_ird_hw_size {
 
 /**
  * QPC_IRDSIZE code for an IRD of @p ird: of round_up_pow2(2 * ird), 4 -> 0, 8/16 -> 1,
- * 32/64 -> 2, 128 -> 3, 256 (or more) -> 4 (fact sheet §5.4).
+ * 32/64 -> 2, 128 -> 3, 256 (or more) -> 4 (doc/hardware.md §5.4).
  */
 static inline uint32_t
 irdma_encode_ird_size(uint32_t ird)

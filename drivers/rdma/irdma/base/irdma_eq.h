@@ -6,7 +6,7 @@
 
 /**
  * @file
- * Event queues (fact sheet §5.5): the 8-byte completion-event entry (CEQE), the 16-byte
+ * Event queues (doc/hardware.md §5.5): the 8-byte completion-event entry (CEQE), the 16-byte
  * asynchronous-event entry (AEQE, gen1/gen2 layout), the asynchronous event codes and
  * their mapping to flush codes. Both queues start with polarity 1.
  */

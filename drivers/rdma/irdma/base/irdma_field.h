@@ -16,7 +16,7 @@
  *
  *     IRDMA_FIELD(cqe, CQE_MAJERR, 3, 31, 16);
  *
- * i.e. layout `cqe`, qword 3, bits 31..16 (inclusive, hi first, as in the fact sheet). That
+ * i.e. layout `cqe`, qword 3, bits 31..16 (inclusive, hi first, as in doc/hardware.md). That
  * line produces three enum constants (IRDMA_F_CQE_MAJERR_QW/_HI/_LO), a typedef binding the
  * field to its layout, and compile-time checks that the bit range is sane and the qword lies
  * inside the layout. Everything else is derived:

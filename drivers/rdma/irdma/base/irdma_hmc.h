@@ -6,7 +6,7 @@
 
 /**
  * @file
- * Host Memory Cache (fact sheet §7) and PBLEs (§6.1): the HMC object types, the 192-byte
+ * Host Memory Cache (doc/hardware.md §7) and PBLEs (§6.1): the HMC object types, the 192-byte
  * QUERY_FPM_VAL and COMMIT_FPM_VAL buffers, segment-descriptor (SD) and page-descriptor
  * (PD) entry formats, and the PBLE constants.
  *
@@ -14,7 +14,7 @@
  * the query buffer qword 0 holds the SD information and QP / CQ / HTE / ARP sit at bytes
  * 8 / 16 / 32 / 40; in the commit buffer they sit at 0 / 8 / 24 / 32 (APBVT at 40). From
  * MR (byte 48) on both agree. Source: kernel ctrl.c irdma_sc_parse_fpm_query_buf and
- * irdma_sc_parse_fpm_commit_buf; the fact sheet lists one table for both.
+ * irdma_sc_parse_fpm_commit_buf; doc/hardware.md §7 gives both layouts.
  */
 
 #include <stdint.h>
@@ -22,7 +22,7 @@
 #include "irdma_field.h"
 
 /* ---------------------------------------------------------------------------------------
- * Object types and constants (fact sheet §7; hmc.h).
+ * Object types and constants (doc/hardware.md §7; hmc.h).
  */
 
 /** HMC object types (enum irdma_hmc_rsrc_type). */
@@ -285,7 +285,7 @@ irdma_hmc_obj_is_fl(enum irdma_hmc_obj obj)
 
 /* ---------------------------------------------------------------------------------------
  * Segment descriptors and page descriptors (hmc.c irdma_set_sd_entry, irdma.h
- * IRDMA_PFHMC_SD*; fact sheet §7).
+ * IRDMA_PFHMC_SD*; doc/hardware.md §7).
  */
 
 /** One 16-byte SD entry as UPDATE_PE_SDS consumes it: qword 0 command, qword 1 data. */
@@ -346,7 +346,7 @@ irdma_hmc_pd_index(uint64_t fpm)
 }
 
 /* ---------------------------------------------------------------------------------------
- * PBLEs (fact sheet §6.1; pble.h).
+ * PBLEs (doc/hardware.md §6.1; pble.h).
  */
 
 /** Bytes in a PBLE. */

@@ -6,11 +6,11 @@
 
 /**
  * @file
- * Device limits and feature flags (fact sheet §8; user.h enum irdma_device_caps_const,
+ * Device limits and feature flags (doc/hardware.md §8; user.h enum irdma_device_caps_const,
  * icrdma_hw.h, defs.h). Counts that come from the HMC (QPs, CQs, MRs, AHs) are only
  * bounded here; the real numbers are the committed FPM counts.
  *
- * Gen3 differences known from the fact sheet: SRQ, atomics, type-2 MW, native 64-byte
+ * Gen3 differences known from doc/hardware.md: SRQ, atomics, type-2 MW, native 64-byte
  * CQEs and CQE timestamps (feature bits below); SRQ quanta 8..262144; AEQ at most 262144
  * entries (user.h); no ADDFRAGCNT increment for the NULL pad; wider AHID / CQ id / CEQ id
  * fields; a different AEQE layout (not described in base/).
@@ -171,7 +171,7 @@ struct irdma_uk_limits {
 
 /**
  * Fill @p l with the limits of generation @p gen; returns 0, or -1 for an unknown gen.
- * Gen3 values the fact sheet does not give are taken as gen2's (an assumption).
+ * Gen3 values doc/hardware.md does not give are taken as gen2's (an assumption).
  */
 static inline int
 irdma_uk_limits_init(struct irdma_uk_limits *l, unsigned int gen)

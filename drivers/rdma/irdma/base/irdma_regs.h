@@ -9,8 +9,8 @@
  * BAR0 registers of the E810 RDMA engine (gen2 PF), their fields, and the doorbell and
  * push pages. All registers are 32 bits wide.
  *
- * Source: fact sheet §4.1, §4.3 (icrdma_hw.h, irdma.h); VF and gen1 offsets are kept for
- * reference only (fact sheet §4.3).
+ * Source: doc/hardware.md §4.1, §4.3 (icrdma_hw.h, irdma.h); VF and gen1 offsets are kept for
+ * reference only (doc/hardware.md §4.3).
  */
 
 #include <stdint.h>
@@ -18,7 +18,7 @@
 #include "irdma_field.h"
 
 /* ---------------------------------------------------------------------------------------
- * Gen2 PF register offsets (fact sheet §4.3).
+ * Gen2 PF register offsets (doc/hardware.md §4.3).
  */
 
 /** CQP SQ tail (HW-written): WQTAIL and the CQP_OP_ERR flag. */
@@ -73,7 +73,7 @@
 #define IRDMA_GLINT_VECTORS		2048
 
 /* ---------------------------------------------------------------------------------------
- * Register fields (fact sheet §4.3; irdma.h).
+ * Register fields (doc/hardware.md §4.3; irdma.h).
  */
 
 /** CQPTAIL: current CQP SQ tail index. */
@@ -128,7 +128,7 @@ IRDMA_REG_FIELD(PDINV_PMPDIDX, 24, 16);
 #define IRDMA_ITR_IDX_NOITR		3
 
 /* ---------------------------------------------------------------------------------------
- * Doorbell and push pages (fact sheet §4.1, §10.9; defs.h IRDMA_PUSH_OFFSET etc.).
+ * Doorbell and push pages (doc/hardware.md §4.1, §10.9; defs.h IRDMA_PUSH_OFFSET etc.).
  */
 
 /** BAR0 offset of the user doorbell page on the gen2 PF (8 MiB - 64 KiB). */
@@ -149,14 +149,14 @@ IRDMA_REG_FIELD(PDINV_PMPDIDX, 24, 16);
 #define IRDMA_PF_BAR_RSVD		(60u * 1024u)
 /** First push page index a PF may use (defs.h IRDMA_PF_FIRST_PUSH_PAGE_INDEX). */
 #define IRDMA_PF_FIRST_PUSH_PAGE_INDEX	16u
-/** Number of push pages (fact sheet §8). */
+/** Number of push pages (doc/hardware.md §8). */
 #define IRDMA_MAX_PUSH_PAGES		1024u
 /** Push WQE slot stride inside a push page: one quantum per (wqe_idx & 7). */
 #define IRDMA_PUSH_WQE_SLOTS		8u
 
 /**
  * BAR0 offset of the write-combining push-WQE page for push index @p idx:
- * DB page + 4 KB + 60 KB reserve + idx * 4 KB (fact sheet §4.1). The push-doorbell page is
+ * DB page + 4 KB + 60 KB reserve + idx * 4 KB (doc/hardware.md §4.1). The push-doorbell page is
  * the 4 KB page right after it. Push mode is gen2-only and optional.
  */
 static inline uint64_t
@@ -174,7 +174,7 @@ irdma_push_db_page_offset(uint32_t idx)
 }
 
 /* ---------------------------------------------------------------------------------------
- * VF and gen1 copies (reference only; fact sheet §4.3).
+ * VF and gen1 copies (reference only; doc/hardware.md §4.3).
  */
 
 /** @name Gen2 VF register offsets (the PF registers' VF copies)

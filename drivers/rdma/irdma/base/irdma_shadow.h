@@ -6,7 +6,7 @@
 
 /**
  * @file
- * Shadow areas (fact sheet §4.2, §3 "CQ arm"): 64-byte host-memory blocks shared by SW and
+ * Shadow areas (doc/hardware.md §4.2, §3 "CQ arm"): 64-byte host-memory blocks shared by SW and
  * the device. Their physical addresses go in CREATE_QP / CREATE_CQ qword 5.
  *
  * Who writes what: QP shadow qword 0 (HW SQ tail) is written by the device; CQ shadow

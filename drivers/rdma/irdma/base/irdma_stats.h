@@ -7,7 +7,7 @@
 /**
  * @file
  * Hardware statistics of gen2 (E810): the statistics instances and the buffer GATHER_STATS
- * writes. The fact sheet does not cover statistics (it names the MANAGE_STATS 0x2d and
+ * writes. doc/hardware.md does not cover statistics (it names the MANAGE_STATS 0x2d and
  * GATHER_STATS 0x2e opcodes only); the facts here come from the Linux kernel's irdma:
  * icrdma_hw.c icrdma_hw_stat_map (byte offset, bit offset and width of every counter in the
  * gather buffer), type.h IRDMA_GATHER_STATS_BUF_SIZE, defs.h IRDMA_FIRST_NON_PF_STAT, and

@@ -6,7 +6,7 @@
 
 /**
  * @file
- * SQ and RQ work-queue elements (fact sheet §1, §2).
+ * SQ and RQ work-queue elements (doc/hardware.md §1, §2).
  *
  * A WQE is 1..8 quanta of 32 bytes. Qword 3 of every quantum carries a valid (polarity)
  * bit in bit 63; in quantum 0 that qword is the header, written last after a write
@@ -21,7 +21,7 @@
 #include "irdma_field.h"
 
 /* ---------------------------------------------------------------------------------------
- * Sizes and ring constants (fact sheet §1.1, §1.7, §2).
+ * Sizes and ring constants (doc/hardware.md §1.1, §1.7, §2).
  */
 
 /** Bytes in a WQE quantum (IRDMA_QP_WQE_MIN_SIZE). */
@@ -78,7 +78,7 @@ _Static_assert(sizeof(struct irdma_wqe_frag) == IRDMA_FRAG_SIZE, "fragment is 16
 IRDMA_BIT(quantum, QUANTUM_VALID, 3, 63);
 
 /* ---------------------------------------------------------------------------------------
- * SQ header = qword 3 of quantum 0 (fact sheet §1.2; defs.h IRDMAQPSQ_*).
+ * SQ header = qword 3 of quantum 0 (doc/hardware.md §1.2; defs.h IRDMAQPSQ_*).
  */
 
 /** Remote STag (rkey) for RDMA WRITE / READ; stag to invalidate for SEND_INV. */
@@ -139,7 +139,7 @@ IRDMA_BIT(wqe, SQ_SIGCOMPL, 3, 62);
 IRDMA_BIT(wqe, SQ_VALID, 3, 63);
 
 /* ---------------------------------------------------------------------------------------
- * SQ quantum-0 payload qwords per operation (fact sheet §1.5).
+ * SQ quantum-0 payload qwords per operation (doc/hardware.md §1.5).
  */
 
 /**
@@ -191,7 +191,7 @@ IRDMA_FIELD(wqe, SQ_ATOM_COMPARE, 5, 63, 0);
 IRDMA_BIT(wqe, SQ_ATOM_Q1_VALID, 7, 63);
 
 /* ---------------------------------------------------------------------------------------
- * RQ / SRQ WQE (fact sheet §2): fragments as SQ, qword 2 = 0 (SRQ: wr_id), header qw3.
+ * RQ / SRQ WQE (doc/hardware.md §2): fragments as SQ, qword 2 = 0 (SRQ: wr_id), header qw3.
  */
 
 /** RQ: additional fragment count (same rule and gen2 pad as the SQ). */
@@ -202,7 +202,7 @@ IRDMA_BIT(wqe, RQ_VALID, 3, 63);
 IRDMA_FIELD(wqe, SRQ_WRID, 2, 63, 0);
 
 /* ---------------------------------------------------------------------------------------
- * Fragment (SGE) encoding (fact sheet §1.4).
+ * Fragment (SGE) encoding (doc/hardware.md §1.4).
  */
 
 /** Fragment address / tagged offset (gen1 and gen2). */
@@ -219,7 +219,7 @@ IRDMA_FIELD(wqe_frag, FRAG_GEN1_LEN, 1, 31, 0);
 IRDMA_FIELD(wqe_frag, FRAG_GEN1_STAG, 1, 63, 32);
 
 /* ---------------------------------------------------------------------------------------
- * Opcodes (fact sheet §1.3; defs.h IRDMAQP_OP_*).
+ * Opcodes (doc/hardware.md §1.3; defs.h IRDMAQP_OP_*).
  */
 
 /** SQ WQE opcodes (header SQ_OPCODE), also reported in SQ CQEs. */
@@ -246,7 +246,7 @@ enum irdma_sq_opcode {
 /**
  * STAGRIGHTS / ARIGHTS bits (user.h IRDMA_ACCESS_FLAGS_*; the 5-bit fields hold 4:0).
  * Verbs remote read maps to 0x05 and remote write to 0x0a (the local bit included);
- * bind MW uses (remote_read << 2) | (remote_write << 3) (fact sheet §1.5).
+ * bind MW uses (remote_read << 2) | (remote_write << 3) (doc/hardware.md §1.5).
  */
 enum irdma_access_bits {
 	IRDMA_ACCESS_LOCAL_READ		= 0x01, /**< local read */
@@ -272,7 +272,7 @@ enum irdma_hpage_size {
 };
 
 /* ---------------------------------------------------------------------------------------
- * Inline data (fact sheet §1.6).
+ * Inline data (doc/hardware.md §1.6).
  */
 
 /** Gen2: inline data starts at this byte of quantum 0 (qword 1). */

@@ -31,7 +31,7 @@ static uint32_t model_instances;
 
 /*
  * HMC limits the model advertises by default: E810-like orders of magnitude, chosen so
- * that the kernel's sizing policy (fact sheet §7) needs to shrink, as on silicon. The
+ * that the kernel's sizing policy (doc/hardware.md §7) needs to shrink, as on silicon. The
  * exact silicon numbers are not public; see doc/model.md.
  */
 static const struct irdma_model_obj_caps model_default_caps[IRDMA_HMC_OBJ_MAX] = {

@@ -4,7 +4,7 @@
 
 /*
  * The ARP table and address handles: MANAGE_ARP, CREATE_ADDR_HANDLE and
- * DESTROY_ADDR_HANDLE (fact sheet §5.3, §7; the AH layout of the kernel's uda_d.h). Called
+ * DESTROY_ADDR_HANDLE (doc/hardware.md §5.3, §7; the AH layout of the kernel's uda_d.h). Called
  * with dev->lock held.
  *
  * Like the STag table, both tables live in the host memory that backs the HMC: ARP entry i

@@ -3,7 +3,7 @@
  */
 
 /*
- * The Control QP (fact sheet §5): creation from the 64-byte host context, SQ fetch by
+ * The Control QP (doc/hardware.md §5): creation from the 64-byte host context, SQ fetch by
  * polarity, dispatch, and completion. Called with dev->lock held.
  *
  * Behaviour relied on by the driver:
@@ -21,7 +21,7 @@
 
 #include "model_priv.h"
 
-/* Opcodes defined on gen2 (fact sheet §5.2); the SRQ ones are gen3 only. */
+/* Opcodes defined on gen2 (doc/hardware.md §5.2); the SRQ ones are gen3 only. */
 static const bool cqp_op_defined[IRDMA_MODEL_CQP_OPCODES] = {
 	[IRDMA_CQP_OP_CREATE_QP] = true,
 	[IRDMA_CQP_OP_MODIFY_QP] = true,

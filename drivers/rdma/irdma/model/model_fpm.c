@@ -3,7 +3,7 @@
  */
 
 /*
- * QUERY_FPM_VAL, COMMIT_FPM_VAL and UPDATE_PE_SDS (fact sheet §5.3, §7). Called with
+ * QUERY_FPM_VAL, COMMIT_FPM_VAL and UPDATE_PE_SDS (doc/hardware.md §5.3, §7). Called with
  * dev->lock held.
  *
  * Behaviour relied on by the driver (kernel ctrl.c irdma_sc_parse_fpm_query_buf /

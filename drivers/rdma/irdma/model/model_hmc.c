@@ -3,7 +3,7 @@
  */
 
 /*
- * HMC address resolution and the PBLE walker (fact sheet §6, §7). Called with dev->lock
+ * HMC address resolution and the PBLE walker (doc/hardware.md §6, §7). Called with dev->lock
  * held. Nothing is cached: like silicon after a PDINV, every resolution re-reads the PD
  * entry from host memory, so the driver may change PD pages at any time.
  *

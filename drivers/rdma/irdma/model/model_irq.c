@@ -5,7 +5,7 @@
 /*
  * Interrupts and injected asynchronous events. Called with dev->lock held unless noted.
  *
- * Behaviour relied on by the driver (fact sheet §4.3):
+ * Behaviour relied on by the driver (doc/hardware.md §4.3):
  *  - An AEQE (a CEQE) raises the vector named by PFINT_AEQCTL.MSIX_INDX
  *    (GLINT_CEQCTL(ceq).MSIX_INDX) when that register has CAUSE_ENA. A vector whose
  *    GLINT_DYN_CTL has INTENA fires: its eventfd (irq_fd) is written and INTENA clears, so

@@ -3,7 +3,7 @@
  */
 
 /*
- * Memory regions: ALLOC_STAG, REG_MR and DEALLOC_STAG (fact sheet §5.3, §6, §8), and the
+ * Memory regions: ALLOC_STAG, REG_MR and DEALLOC_STAG (doc/hardware.md §5.3, §6, §8), and the
  * translation the engine will use on the data path. Called with dev->lock held.
  *
  * The STag table is the committed HMC MR object: entry i (64 bytes) is the context of STag

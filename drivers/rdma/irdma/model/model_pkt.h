@@ -157,7 +157,7 @@ int model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h
 
 /**
  * The ICRC of the frame @p frame of @p flen bytes whose last 4 bytes are the ICRC field
- * (`../shared/reference/vm-testing.md` has its exact coverage), as the value stored on
+ * (doc/hardware.md §11 has its exact coverage), as the value stored on
  * the wire (little-endian CRC32).
  */
 uint32_t model_pkt_icrc(const uint8_t *frame, uint32_t flen);

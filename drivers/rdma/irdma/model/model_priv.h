@@ -32,7 +32,7 @@ extern int irdma_model_logtype;
 
 /*
  * CQP_LPBLSIZE values (the kernel's enum irdma_pbl_chunk, not in base/): level 1 is a
- * chunk size of 1, level 2 a chunk size of 3 (fact sheet §6.1).
+ * chunk size of 1, level 2 a chunk size of 3 (doc/hardware.md §6.1).
  */
 #define MODEL_LPBLSIZE_L0	0u
 #define MODEL_LPBLSIZE_L1	1u

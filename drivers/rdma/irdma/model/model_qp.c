@@ -3,7 +3,7 @@
  */
 
 /*
- * RoCE QPs: CREATE_QP, MODIFY_QP, DESTROY_QP and FLUSH_WQES (fact sheet §5.3, §5.4).
+ * RoCE QPs: CREATE_QP, MODIFY_QP, DESTROY_QP and FLUSH_WQES (doc/hardware.md §5.3, §5.4).
  * Called with dev->lock held.
  *
  * Behaviour relied on by the driver:
@@ -336,7 +336,7 @@ model_op_flush_wqes(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 		return;
 	q->sq_flushes += sq;
 	q->rq_flushes += rq;
-	/* One flush CQE per queue with WQEs left (the driver replays it, fact sheet §3). */
+	/* One flush CQE per queue with WQEs left (the driver replays it, doc/hardware.md §3). */
 	if (irdma_get(w, CQP_FLUSH_USERFLCODE))
 		model_engine_flush(d, id, sq, rq, (uint16_t)irdma_get(w, CQP_FLUSH_SQ_MINOR),
 				   (uint16_t)irdma_get(w, CQP_FLUSH_RQ_MINOR));

@@ -6,7 +6,7 @@
  * CQs (the CCQ is CQ 0), CEQs and the AEQ: their CQP commands and the entry writers.
  * Called with dev->lock held.
  *
- * Behaviour relied on by the driver (fact sheet §3, §5.5):
+ * Behaviour relied on by the driver (doc/hardware.md §3, §5.5):
  *  - CQEs, CEQEs and AEQEs carry a valid bit equal to the queue's current polarity; it
  *    starts at 1 and flips each time the device wraps. The device writes the rest of the
  *    entry first and the qword holding the valid bit last.
@@ -411,7 +411,7 @@ model_cq_post_ext(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe,
 }
 
 /*
- * CQ arm doorbell: SW wrote the arm word in shadow qword 4 first (fact sheet §3): ARM_NEXT
+ * CQ arm doorbell: SW wrote the arm word in shadow qword 4 first (doc/hardware.md §3): ARM_NEXT
  * arms for the next completion of any kind, ARM_NEXT_SE alone for the next solicited one
  * (the model also counts error completions as solicited, as the IBA asks). An arm word with
  * neither bit set arms for any completion (bring-up code arms the CCQ that way).

@@ -3,7 +3,7 @@
  */
 
 /*
- * The gen2 PF register file (fact sheet §4.3). Called with dev->lock held.
+ * The gen2 PF register file (doc/hardware.md §4.3). Called with dev->lock held.
  *
  * Behaviour relied on by the driver:
  *  - GLPE_CPUSTATUS0/1/2 read IRDMA_CPUSTATUS_READY once firmware is up

@@ -3,7 +3,7 @@
  */
 
 /*
- * RQ WQEs and receive completions (fact sheet §2, §3). There is no RQ doorbell: when a
+ * RQ WQEs and receive completions (doc/hardware.md §2, §3). There is no RQ doorbell: when a
  * SEND (or WRITE with immediate) arrives, the engine looks at the RQ WQE at its fetch index
  * and takes it when its valid bit equals the RQ polarity (1 on the first pass, flipping at
  * each wrap). The RQ index in CQEs is in quanta. A QP that uses an SRQ (gen3) takes its

@@ -3,7 +3,7 @@
  */
 
 /*
- * SQ WQEs on the data path (fact sheet §1): fetch by polarity, decode every field, validate
+ * SQ WQEs on the data path (doc/hardware.md §1): fetch by polarity, decode every field, validate
  * (opcode, quanta, fragment count, lengths, inline length, every quantum's valid bit, the
  * local STags, PD, rights and bounds), gather the payload through the MRs, and the local
  * operations (NOP, LOCAL_INV, FAST_REG; gen3: BIND_MW). Gen3 atomics are decoded here (2
@@ -42,7 +42,7 @@ inline_quanta(uint32_t len)
 		   IRDMA_INLINE_QN_BYTES;
 }
 
-/* Copy the inline payload out of the WQE (byte placement of fact sheet §1.6). */
+/* Copy the inline payload out of the WQE (byte placement of doc/hardware.md §1.6). */
 static void
 inline_copy(const struct irdma_wqe *wqe, uint32_t len, uint8_t *out)
 {
@@ -142,7 +142,7 @@ sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *
 }
 
 /*
- * ATOMIC (gen3, fact sheet §1.5): 2 quanta, ADDFRAGCNT 1, local TO / lkey in qw0 / qw1 (an
+ * ATOMIC (gen3, doc/hardware.md §1.5): 2 quanta, ADDFRAGCNT 1, local TO / lkey in qw0 / qw1 (an
  * 8-byte SGE), remote TO in qw2, rkey in the header; the operands (qw4, qw5) are taken once
  * model_sq_fetch has read quantum 1.
  */
@@ -162,7 +162,7 @@ sq_decode_atomic(const struct irdma_wqe *wqe, struct model_wqe *w)
 	return 0;
 }
 
-/* BIND_MW (gen3 type-2 window): 1 quantum, fields of fact sheet §1.5. */
+/* BIND_MW (gen3 type-2 window): 1 quantum, fields of doc/hardware.md §1.5. */
 static uint32_t
 sq_decode_bind(const struct irdma_wqe *wqe, struct model_wqe *w)
 {
