@@ -8,6 +8,7 @@ packages=(
     meson ninja-build pkg-config gcc clang libclang-rt-14-dev
     libdpdk-dev dpdk-dev libnuma-dev libpci-dev
     python3 valgrind
+    g++ doxygen man-db groff-base mandoc
 )
 
 sudo_cmd=()

@@ -48,10 +48,15 @@ extern "C" {
 #define restrack_atomic_fetch_sub(p, v, mo) std::atomic_fetch_sub_explicit(p, v, std::mo)
 #define restrack_atomic_signal_fence(mo) std::atomic_signal_fence(std::mo)
 #else
+/** @internal atomic_load_explicit() (std:: in C++). */
 #define restrack_atomic_load(p, mo) atomic_load_explicit(p, mo)
+/** @internal atomic_store_explicit() (std:: in C++). */
 #define restrack_atomic_store(p, v, mo) atomic_store_explicit(p, v, mo)
+/** @internal atomic_fetch_add_explicit() (std:: in C++). */
 #define restrack_atomic_fetch_add(p, v, mo) atomic_fetch_add_explicit(p, v, mo)
+/** @internal atomic_fetch_sub_explicit() (std:: in C++). */
 #define restrack_atomic_fetch_sub(p, v, mo) atomic_fetch_sub_explicit(p, v, mo)
+/** @internal atomic_signal_fence() (std:: in C++). */
 #define restrack_atomic_signal_fence(mo) atomic_signal_fence(mo)
 #endif
 
@@ -295,9 +300,12 @@ int restrack_get_byid_bulk_error(const struct restrack_root *root, enum restrack
  * keys of a batch of requests). All the slots are prefetched first, so their cache misses
  * overlap; then each is referenced as restrack_get_byid() does. Wait-free.
  *
- * @param ids  @p n IDs (repeats allowed: each occurrence takes its own reference).
- * @param out  out[i] = the entry of ids[i], referenced, or NULL when ids[i] has no live entry
- *             (free, claimed or being deleted).
+ * @param root  Root to look in.
+ * @param type  Type of every ID.
+ * @param ids   @p n IDs (repeats allowed: each occurrence takes its own reference).
+ * @param n     Number of IDs, at most RESTRACK_BULK_MAX.
+ * @param out   out[i] = the entry of ids[i], referenced, or NULL when ids[i] has no live entry
+ *              (free, claimed or being deleted).
  * @return how many entries were found (the non-NULL out[i]; drop each with restrack_put()),
  *         -EINVAL for a bad root or type, NULL arrays or @p n above RESTRACK_BULK_MAX, -ERANGE
  *         when an ID is outside the type's space (then nothing is taken).
