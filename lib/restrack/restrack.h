@@ -66,7 +66,8 @@ extern "C" {
  * @internal A 64-bit word restrack reads and writes atomically: `_Atomic uint64_t` in C,
  * `std::atomic<uint64_t>` in C++ (C++17 has no `_Atomic`). Both are a lock-free 8-byte word
  * aligned to 8 bytes holding the plain value, so every structure has one layout in both
- * languages; the C++ side asserts it below.
+ * languages (asserted below on both sides; tests/pkg/check_headers.py compares the sizes and
+ * alignments of every public structure between the two).
  */
 #ifdef __cplusplus
 typedef std::atomic<uint64_t> restrack_atomic64_t;
