@@ -9,6 +9,7 @@ packages=(
     libdpdk-dev dpdk-dev libnuma-dev libpci-dev
     libsystemd-dev  # Debian's static libdpdk.pc (pkg-config --static) links -lsystemd
     python3 valgrind
+    g++ doxygen man-db groff-base mandoc
 )
 
 sudo_cmd=()

@@ -6,7 +6,9 @@
 #   2. clang build (-Wall -Wextra -Werror): unit suite, then the fuzz suite (libFuzzer on the
 #      model's SQ, bounded: 60 s);
 #   3. ASan + UBSan build: unit, stress and smoke suites;
-#   4. TSan build (clang): the concurrency (stress) suite.
+#   4. TSan build (clang): the concurrency (stress) suite;
+# and, first, devtools/check-git-log.sh on the commits since the base it records (one result
+# in the totals).
 # Exits non-zero on any failure; the last line is "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -92,6 +94,15 @@ build() {
 }
 
 devtools/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+
+note "commit messages (devtools/check-git-log.sh)"
+if gitlog=$(devtools/check-git-log.sh 2>&1); then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    printf -- '--- commit messages: devtools/check-git-log.sh\n%s\n' "$gitlog" >> "$failures"
+fi
+printf '%s\n' "$gitlog"
 
 if build build "gcc, release"; then
     run_tests build "gcc: unit, stress, smoke" unit stress smoke
