@@ -226,8 +226,11 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	in->max_inline = IRDMA_MAX_INLINE_DATA;
 	in->max_cq = d->req.cqs;
 	in->min_cqe = IRDMA_MIN_CQ_SIZE;
-	/* Gen2 rings take two slots per completion (extended CQEs): half the ring limit. */
-	in->max_cqe = d->hw.gen >= 2 ? (IRDMA_MAX_CQ_SIZE + 1) / 2 - 1 : IRDMA_MAX_CQE_REPORTED;
+	/*
+	 * Gen2 rings take two slots per completion (extended CQEs) and one spare completion
+	 * (irdma_cq.c): (cqe + 1) x 2 <= IRDMA_MAX_CQ_SIZE.
+	 */
+	in->max_cqe = d->hw.gen >= 2 ? IRDMA_MAX_CQ_SIZE / 2 - 1 : IRDMA_MAX_CQE_REPORTED;
 	in->max_mr = d->req.mrs;
 	in->max_pd = IRDMA_MAX_PDS;
 	in->max_ah = IRDMA_HMC_AH_COUNT;
