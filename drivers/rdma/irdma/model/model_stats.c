@@ -163,6 +163,22 @@ model_stats_count(struct model_dev *d, uint32_t inst, enum irdma_hw_stat s, uint
 	t[inst].val[s] += delta;
 }
 
+uint64_t *
+model_stats_vals(struct model_dev *d, uint32_t inst)
+{
+	struct model_stats_inst *t = stats_tab(d);
+
+	if (t == NULL || inst >= IRDMA_MAX_STATS_INSTANCES)
+		return d->stats_sink;
+	return t[inst].val;
+}
+
+uint64_t *
+model_stats_dflt(struct model_dev *d)
+{
+	return model_stats_vals(d, d->cfg.hmc_fn_id);
+}
+
 int
 irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter, uint64_t delta)
 {

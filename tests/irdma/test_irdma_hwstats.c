@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * Hardware counters and transport timers end to end: rdmadev_xstats_get -> irdma PMD ->
+ * GATHER_STATS -> the model's statistics instance, after known traffic between two model
+ * devices on one switch.
+ *
+ * The expectations are computed here from the traffic alone: RoCEv2 over IPv4 packets of
+ * IPv4 (20) + UDP (8) + BTH (12) + the extension headers of the opcode (RETH 16, AETH 4) +
+ * payload + pad to 4 + ICRC (4) octets (the IP datagram, as the IP-MIB counts octets), the
+ * message cut at the path MTU. Every SEND / WRITE packet counts as a send / write, a READ
+ * request as a read, on the side that sends it (Out) and the side that receives it (In).
+ * What one device sends the other receives: its Tx counters equal the peer's Rx counters.
+ *
+ * Then the transport (IBA 9.7.6): the retransmit timer of a QP with local ACK timeout T does
+ * not fire before 4.096 us << T (a lower bound measured with the model's clock, the timer
+ * cycles), and with retry count R a request nobody answers is sent R more times, then the
+ * QP fails with RETRY_EXC_ERR; a lossy wire shows retransmits, timeouts or duplicates, and a
+ * clean one none (e2e_dev_close checks that for every clean device of every e2e test).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+
+#include "irdma_dev.h"
+#include "test.h"
+#include "e2e_lib.h"
+
+#define MR_LEN		(256u * 1024u)
+#define MTU		1024u
+#define N_WRITES	5u
+#define S_WRITE		3000u
+#define M_SENDS		4u
+#define S_SEND		100u
+#define K_READS		3u
+#define S_READ		2500u
+
+/* The gen2 counters this test reads, by hw_counters name. */
+struct hw {
+	uint64_t v[64];
+	char name[64][64];
+	int n;
+};
+
+static void
+hw_read(const struct e2e_dev *d, struct hw *h)
+{
+	struct rdmadev_xstat xs[64];
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	h->n = rdmadev_xstats_get(d->id, xs, RTE_DIM(xs));
+	TEST_CHECK_EQ(h->n, 46);
+	for (i = 0; i < h->n && i < 64; i++) {
+		h->v[i] = xs[i].value;
+		memcpy(h->name[i], xs[i].name, sizeof(h->name[i]));
+		h->name[i][sizeof(h->name[i]) - 1] = '\0';
+	}
+}
+
+static uint64_t
+hw_get(const struct hw *h, const char *name)
+{
+	int i;
+
+	for (i = 0; i < h->n; i++)
+		if (strcmp(h->name[i], name) == 0)
+			return h->v[i];
+	printf("# no counter %s\n", name);
+	TEST_CHECK(false);
+	return UINT64_MAX;
+}
+
+/* Octets of one RoCEv2 / IPv4 packet with @p ext extension-header bytes and @p pay bytes. */
+static uint64_t
+pkt_octets(uint32_t ext, uint32_t pay)
+{
+	return 20u + 8u + 12u + ext + pay + (4u - pay % 4u) % 4u + 4u;
+}
+
+/* Expected traffic of one direction. */
+struct dir {
+	uint64_t pkts, octets, writes, sends, reads;
+};
+
+/* A message of @p len bytes cut at the MTU; @p ext0 / @p extl: headers of the first / last. */
+static void
+msg(struct dir *x, uint32_t len, uint32_t ext0, uint32_t extm, uint32_t extl, uint64_t *cls)
+{
+	uint32_t off = 0;
+
+	do {
+		uint32_t p = len - off < MTU ? len - off : MTU;
+		bool first = off == 0, last = off + p == len;
+		uint32_t ext = first ? ext0 : last ? extl : extm;
+
+		if (first && last)
+			ext = ext0 > extl ? ext0 : extl;
+		x->pkts++;
+		x->octets += pkt_octets(ext, p);
+		if (cls != NULL)
+			(*cls)++;
+		off += p;
+	} while (off < len);
+}
+
+/* Every counter of @p h but those checked by name is 0. */
+static void
+others_zero(const struct hw *h)
+{
+	static const char *const traffic[] = {
+		"ip4InOctets", "ip4InPkts", "ip4OutOctets", "ip4OutPkts", "RxUDP", "TxUDP",
+		"iwInRdmaWrites", "iwInRdmaReads", "iwInRdmaSends", "iwOutRdmaWrites",
+		"iwOutRdmaReads", "iwOutRdmaSends",
+	};
+	int i;
+	unsigned int k;
+
+	for (i = 0; i < h->n; i++) {
+		bool t = false;
+
+		for (k = 0; k < RTE_DIM(traffic); k++)
+			t |= strcmp(h->name[i], traffic[k]) == 0;
+		if (!t && h->v[i] != 0)
+			printf("# %s = %" PRIu64 ", expected 0\n", h->name[i], h->v[i]);
+		TEST_CHECK(t || h->v[i] == 0);
+	}
+}
+
+static void
+check_dir(const struct hw *tx, const struct hw *rx, const struct dir *x)
+{
+	TEST_CHECK_EQ(hw_get(tx, "ip4OutPkts"), x->pkts);
+	TEST_CHECK_EQ(hw_get(tx, "ip4OutOctets"), x->octets);
+	TEST_CHECK_EQ(hw_get(tx, "TxUDP"), x->pkts);
+	TEST_CHECK_EQ(hw_get(tx, "iwOutRdmaWrites"), x->writes);
+	TEST_CHECK_EQ(hw_get(tx, "iwOutRdmaSends"), x->sends);
+	TEST_CHECK_EQ(hw_get(tx, "iwOutRdmaReads"), x->reads);
+	TEST_CHECK_EQ(hw_get(rx, "ip4InPkts"), x->pkts);
+	TEST_CHECK_EQ(hw_get(rx, "ip4InOctets"), x->octets);
+	TEST_CHECK_EQ(hw_get(rx, "RxUDP"), x->pkts);
+	TEST_CHECK_EQ(hw_get(rx, "iwInRdmaWrites"), x->writes);
+	TEST_CHECK_EQ(hw_get(rx, "iwInRdmaSends"), x->sends);
+	TEST_CHECK_EQ(hw_get(rx, "iwInRdmaReads"), x->reads);
+}
+
+static struct rdmadev_sge
+sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
+{
+	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
+}
+
+/* Two devices on one switch, an MR on each, an RC pair a (device 0) -> b (device 1). */
+struct env {
+	struct e2e_dev d0, d1;
+	struct e2e_mr ma, mb;
+	struct e2e_qp a, b;
+};
+
+/*
+ * Open the environment on switch @p wire with local ACK timeout @p timeout and retry count
+ * @p retry; @p lossy: frames will be lost on purpose. 0 when everything is there.
+ */
+static int
+env_up(struct env *e, const char *args0, const char *args1, uint8_t timeout, uint8_t retry,
+       bool lossy)
+{
+	struct e2e_conn c;
+
+	memset(e, 0, sizeof(*e));
+	e->d1.id = -1;
+	if (e2e_dev_open(&e->d0, args0) != 0 || e2e_dev_open(&e->d1, args1) != 0)
+		return -1;
+	e->d0.lossy = e->d1.lossy = lossy;
+	e2e_mr_reg(&e->d0, NULL, &e->ma, MR_LEN, E2E_ACC_ALL);
+	e2e_mr_reg(&e->d1, NULL, &e->mb, MR_LEN, E2E_ACC_ALL);
+	e2e_qp_create(&e->d0, &e->a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&e->d1, &e->b, RDMADEV_QPT_RC, NULL);
+	e2e_conn_default(&c);
+	c.mtu = RDMADEV_MTU_1024;
+	c.timeout = timeout;
+	c.retry = retry;
+	if (e->ma.mr == NULL || e->mb.mr == NULL)
+		return -1;
+	return e2e_rc_connect(&e->a, &e->b, &c);
+}
+
+static void
+env_down(struct env *e)
+{
+	e2e_qp_destroy(&e->a);
+	e2e_qp_destroy(&e->b);
+	e2e_drain(&e->d0);
+	e2e_mr_dereg(&e->ma);
+	e2e_mr_dereg(&e->mb);
+	e2e_dev_close(&e->d1);
+	e2e_dev_close(&e->d0);
+}
+
+/* Faults @p f (NULL: none) on the port of device @p d. */
+static void
+faults(struct e2e_dev *d, const struct irdma_model_wire_faults *f)
+{
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(d->id)), f), 0);
+}
+
+/*
+ * N WRITEs of S bytes, M SENDs, K READs from a (device 0) to b (device 1), one at a time;
+ * every counter of both devices against the traffic.
+ */
+static void
+test_traffic_counters(void)
+{
+	static struct env e;
+	struct dir ab, ba;
+	struct hw h0, h1;
+	struct rdmadev_wc wc;
+	uint64_t id = 1, acks, rb;
+	uint32_t i;
+
+	if (env_up(&e, E2E_DEVARGS(0, "loop:hws1"), E2E_DEVARGS(1, "loop:hws1"), 14, 7,
+		   false) != 0)
+		goto out;
+	rb = (uint64_t)(uintptr_t)e.mb.buf;
+	/* Nothing has been sent yet: every counter of both devices is 0. */
+	hw_read(&e.d0, &h0);
+	hw_read(&e.d1, &h1);
+	for (i = 0; i < (uint32_t)h0.n; i++)
+		TEST_CHECK(h0.v[i] == 0 && h1.v[i] == 0);
+
+	memset(&ab, 0, sizeof(ab));
+	memset(&ba, 0, sizeof(ba));
+	for (i = 0; i < N_WRITES; i++, id++) {
+		e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_WRITE, &e.ma, 0, S_WRITE, rb + i * 8192u,
+			    e.mb.rkey, id);
+		e2e_expect(&e.d0.scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+		msg(&ab, S_WRITE, 16, 0, 0, &ab.writes);
+	}
+	for (i = 0; i < M_SENDS; i++, id++) {
+		struct rdmadev_sge r = sge_of(&e.mb, 100000 + i * 4096u, 4096);
+		struct rdmadev_sge s = sge_of(&e.ma, 0, S_SEND);
+		struct rdmadev_send_wr wr;
+
+		e2e_recv(&e.b, 1000 + i, &r, 1);
+		e2e_wr_init(&wr, id, RDMADEV_WR_SEND, &s, 1);
+		e2e_send(&e.a, &wr);
+		e2e_expect(&e.d0.scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&e.d1.rcq, &wc));
+		msg(&ab, S_SEND, 0, 0, 0, &ab.sends);
+	}
+	for (i = 0; i < K_READS; i++, id++) {
+		e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_READ, &e.ma, 20000 + i * 4096u, S_READ,
+			    rb + 150000, e.mb.rkey, id);
+		e2e_expect(&e.d0.scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+		msg(&ab, 0, 16, 0, 0, &ab.reads);	/* the request: RETH, no payload */
+		msg(&ba, S_READ, 4, 0, 4, NULL);	/* responses: AETH on first / last */
+	}
+	/*
+	 * ACKs: one per WRITE and SEND (AckReq on their last packet; each waited for), none
+	 * for the READs (their responses acknowledge). A threaded responder may add
+	 * time-bound ACKs while a message is half received: then more, never fewer.
+	 */
+	acks = E2E_STAT(&e.d1, acks_sent);
+	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+		TEST_CHECK_EQ(acks, N_WRITES + M_SENDS);
+	TEST_CHECK(acks >= N_WRITES + M_SENDS && acks <= N_WRITES * 3 + M_SENDS);
+	for (i = 0; i < acks; i++)
+		msg(&ba, 0, 4, 0, 0, NULL);
+	hw_read(&e.d0, &h0);
+	hw_read(&e.d1, &h1);
+	check_dir(&h0, &h1, &ab);
+	check_dir(&h1, &h0, &ba);
+	others_zero(&h0);
+	others_zero(&h1);
+	printf("# a->b %" PRIu64 " packets %" PRIu64 " octets, b->a %" PRIu64 " packets %"
+	       PRIu64 " octets\n", ab.pkts, ab.octets, ba.pkts, ba.octets);
+	/* stats_reset (and the driver's xstats_reset): everything reads 0 again. */
+	TEST_CHECK_EQ(rdmadev_stats_reset(e.d0.id), 0);
+	hw_read(&e.d0, &h0);
+	for (i = 0; i < (uint32_t)h0.n; i++)
+		TEST_CHECK_EQ(h0.v[i], 0);
+out:
+	env_down(&e);
+}
+
+/* Wait (collecting completions) until @p field of @p d reaches @p n; false if it did not. */
+#define WAIT_STAT(d, field, n) wait_stat((d), offsetof(struct irdma_model_stats, field), (n))
+
+static bool
+wait_stat(struct e2e_dev *d, size_t off, uint64_t n)
+{
+	uint64_t until = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
+
+	while (e2e_stat(d, off) < n) {
+		if (rte_get_timer_cycles() > until)
+			return false;
+		e2e_collect();
+	}
+	return true;
+}
+
+/*
+ * A peer that never answers (every frame of device 1 dropped, so no ACK comes back): the
+ * first retransmission is not earlier than 4.096 us << T after the WRITE was posted (the
+ * model's clock, rte timer cycles), and with retry count R the WRITE goes out 1 + R times,
+ * the timer expires R + 1 times and the QP fails with RETRY_EXC_ERR.
+ */
+static void
+test_retransmit_timer(void)
+{
+	static struct env e;
+	const struct irdma_model_wire_faults drop_all = { .drop_ppm = 1000000, .seed = 1 };
+	const uint8_t timeout = 10, retry = 3;
+	uint64_t t0, t1, rto;
+
+	if (env_up(&e, E2E_DEVARGS(0, "loop:hws2"), E2E_DEVARGS(1, "loop:hws2"), timeout, retry,
+		   true) != 0)
+		goto out;
+	faults(&e.d1, &drop_all);
+	rto = (uint64_t)(4.096e-6 * (double)(1u << timeout) * (double)rte_get_timer_hz());
+	t0 = rte_get_timer_cycles();
+	e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_WRITE, &e.ma, 0, 100, (uint64_t)(uintptr_t)e.mb.buf,
+		    e.mb.rkey, 9);
+	TEST_CHECK(WAIT_STAT(&e.d0, rc_retx_pkts, 1));
+	t1 = rte_get_timer_cycles();
+	printf("# first retransmission seen after %.3f ms (timeout %u: %.3f ms)\n",
+	       (double)(t1 - t0) * 1e3 / (double)rte_get_timer_hz(), timeout,
+	       4.096e-3 * (double)(1u << timeout));
+	TEST_CHECK(t1 - t0 >= rto);
+	e2e_expect(&e.d0.scq, 9, RDMADEV_WC_RETRY_EXC_ERR, -1);
+	TEST_CHECK_EQ(E2E_STAT(&e.d0, rc_retx_pkts), retry);
+	TEST_CHECK_EQ(E2E_STAT(&e.d0, rc_timeouts), retry + 1u);
+	TEST_CHECK_EQ(E2E_STAT(&e.d0, rc_retry_exceeded), 1);
+	/* The same WRITE reached the responder each time: one original, R duplicates ... */
+	TEST_CHECK_EQ(E2E_STAT(&e.d1, in_rdma_writes), 1);
+	TEST_CHECK_EQ(E2E_STAT(&e.d1, dup_requests), retry);
+	/* ... and every ACK was dropped: the requester's device received nothing. */
+	TEST_CHECK_EQ(E2E_STAT(&e.d0, acks_rcvd), 0);
+out:
+	env_down(&e);
+}
+
+/*
+ * Timeout 0 is infinite (IBA): with nothing coming back the WRITE is never sent again while
+ * the test keeps servicing the devices for 50 ms (timeout 8 would have fired 50 times).
+ */
+static void
+test_timeout_infinite(void)
+{
+	static struct env e;
+	const struct irdma_model_wire_faults drop_all = { .drop_ppm = 1000000, .seed = 1 };
+	uint64_t until;
+
+	if (env_up(&e, E2E_DEVARGS(0, "loop:hws3"), E2E_DEVARGS(1, "loop:hws3"), 0, 7,
+		   true) != 0)
+		goto out;
+	faults(&e.d1, &drop_all);
+	e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_WRITE, &e.ma, 0, 100, (uint64_t)(uintptr_t)e.mb.buf,
+		    e.mb.rkey, 9);
+	until = rte_get_timer_cycles() + rte_get_timer_hz() / 20;
+	while (rte_get_timer_cycles() < until)
+		e2e_collect();
+	TEST_CHECK_EQ(E2E_STAT(&e.d0, rc_timeouts), 0);
+	TEST_CHECK_EQ(E2E_STAT(&e.d0, rc_retx_pkts), 0);
+	TEST_CHECK_EQ(E2E_STAT(&e.d1, in_rdma_writes), 1);
+out:
+	env_down(&e);
+}
+
+/*
+ * A lossy wire (a tenth of both devices' frames dropped): everything completes, and the loss
+ * shows: the requester resent, after its timer or a sequence NAK; the responder saw
+ * duplicates or packets out of sequence; each side received fewer frames than the other
+ * sent.
+ */
+static void
+test_lossy_counters(void)
+{
+	static struct env e;
+	const struct irdma_model_wire_faults f = { .drop_ppm = 100000, .seed = 5 };
+	struct hw h0, h1;
+	uint64_t id, rb;
+
+	/* Timeout 8, about 1 ms: the drops are recovered quickly. */
+	if (env_up(&e, E2E_DEVARGS(0, "loop:hws4"), E2E_DEVARGS(1, "loop:hws4"), 8, 7,
+		   true) != 0)
+		goto out;
+	rb = (uint64_t)(uintptr_t)e.mb.buf;
+	faults(&e.d0, &f);
+	faults(&e.d1, &f);
+	for (id = 1; id <= 40; id++) {
+		e2e_rdma_op(&e.a, id % 2 ? RDMADEV_WR_RDMA_WRITE : RDMADEV_WR_RDMA_READ, &e.ma,
+			    (id % 8) * 8192u, 5000, rb + (id % 8) * 8192u, e.mb.rkey, id);
+		e2e_expect(&e.d0.scq, id, RDMADEV_WC_SUCCESS, -1);
+	}
+	faults(&e.d0, NULL);
+	faults(&e.d1, NULL);
+	TEST_CHECK(E2E_STAT(&e.d0, rc_retx_pkts) > 0);
+	TEST_CHECK(E2E_STAT(&e.d0, rc_retransmits) > 0);
+	TEST_CHECK(E2E_STAT(&e.d0, rc_timeouts) + E2E_STAT(&e.d0, seq_naks_rcvd) > 0);
+	TEST_CHECK(E2E_STAT(&e.d1, dup_requests) + E2E_STAT(&e.d1, seq_errors) > 0);
+	hw_read(&e.d0, &h0);
+	hw_read(&e.d1, &h1);
+	TEST_CHECK(hw_get(&h1, "ip4InPkts") < hw_get(&h0, "ip4OutPkts"));
+	TEST_CHECK(hw_get(&h0, "ip4InPkts") < hw_get(&h1, "ip4OutPkts"));
+	TEST_CHECK(hw_get(&h1, "iwInRdmaWrites") <= hw_get(&h0, "iwOutRdmaWrites"));
+	printf("# a->b sent %" PRIu64 " received %" PRIu64 "; b->a sent %" PRIu64
+	       " received %" PRIu64 "; retransmitted %" PRIu64 ", timeouts %" PRIu64 "\n",
+	       hw_get(&h0, "ip4OutPkts"), hw_get(&h1, "ip4InPkts"), hw_get(&h1, "ip4OutPkts"),
+	       hw_get(&h0, "ip4InPkts"), E2E_STAT(&e.d0, rc_retx_pkts),
+	       E2E_STAT(&e.d0, rc_timeouts));
+out:
+	env_down(&e);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_hwstats_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_traffic_counters);
+	TEST_RUN(test_retransmit_timer);
+	TEST_RUN(test_timeout_infinite);
+	TEST_RUN(test_lossy_counters);
+	rte_eal_cleanup();
+	return test_done();
+}
