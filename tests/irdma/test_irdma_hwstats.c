@@ -14,21 +14,26 @@
  * request as a read, on the side that sends it (Out) and the side that receives it (In).
  * What one device sends the other receives: its Tx counters equal the peer's Rx counters.
  *
- * Then the transport (IBA 9.7.6): the retransmit timer of a QP with local ACK timeout T does
- * not fire before 4.096 us << T (a lower bound measured with the model's clock, the timer
+ * Then the transport (IBA 9.7.6): the engine's timer values against the IBA's numbers (local
+ * ACK timeout, RNR NAK timer table); the retransmit timer of a QP with local ACK timeout T
+ * does not fire before 4.096 us << T (a lower bound measured with the model's clock, the timer
  * cycles), and with retry count R a request nobody answers is sent R more times, then the
  * QP fails with RETRY_EXC_ERR; a lossy wire shows retransmits, timeouts or duplicates, and a
- * clean one none (e2e_dev_close checks that for every clean device of every e2e test).
+ * clean one none (e2e_dev_close checks that for every clean device of every e2e test). The
+ * MSN of every AETH the requester receives (from the port's pcap capture, decoded with the
+ * model's codec) counts the responder's completed requests, READs included (IBA 9.7.7.2).
  */
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
 
 #include "irdma_dev.h"
+#include "model_engine.h"
 #include "test.h"
 #include "e2e_lib.h"
 
@@ -419,6 +424,146 @@ out:
 	env_down(&e);
 }
 
+/*
+ * The engine's timers against the IBA's numbers: the local ACK timeout 4.096 us << T
+ * (0: none) and the RNR NAK timer field (table 45, in milliseconds).
+ */
+static void
+test_timer_tables(void)
+{
+	static const double rnr_ms[32] = {
+		655.36, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12, 0.16, 0.24, 0.32, 0.48, 0.64,
+		0.96, 1.28, 1.92, 2.56, 3.84, 5.12, 7.68, 10.24, 15.36, 20.48, 30.72, 40.96,
+		61.44, 81.92, 122.88, 163.84, 245.76, 327.68, 491.52,
+	};
+	double hz = (double)rte_get_timer_hz();
+	unsigned int i;
+
+	TEST_CHECK_EQ(model_rto_of(0), 0);
+	for (i = 1; i < 32; i++) {
+		double want = 4.096e-6 * (double)(UINT64_C(1) << i) * hz;
+		double got = (double)model_rto_of(i);
+
+		TEST_CHECK(got >= want && got <= want + 2);
+	}
+	for (i = 0; i < 32; i++) {
+		double want = rnr_ms[i] * 1e-3 * hz;
+		double got = (double)model_rnr_cycles(i);
+
+		if (!(got >= want - 1 && got <= want + 2))
+			printf("# RNR timer %u: %.0f cycles, expected %.0f\n", i, got, want);
+		TEST_CHECK(got >= want - 1 && got <= want + 2);
+	}
+}
+
+/* Start (@p path) or stop (NULL) the pcap capture of device @p d's port. */
+static int
+capture(struct e2e_dev *d, const char *path)
+{
+	struct model_dev *m = model_dev_of(irdma_dev_hw(rdmadev_get(d->id)));
+	int ret;
+
+	if (m == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);	/* the port belongs to the engine */
+	ret = model_port_pcap_open(m->port, path);
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
+/* The MSNs of the AETHs in the frames to @p mac in pcap file @p path, in order; the count. */
+static unsigned int
+capture_msns(const char *path, const uint8_t mac[6], uint32_t *msn, uint8_t *op,
+	     unsigned int max)
+{
+	static uint8_t frame[MODEL_PKT_MAX];
+	uint32_t rec[4];
+	unsigned int n = 0;
+	FILE *f = fopen(path, "rb");
+
+	TEST_CHECK(f != NULL);
+	if (f == NULL || fseek(f, 24, SEEK_SET) != 0)
+		goto out;
+	while (fread(rec, sizeof(rec), 1, f) == 1 && rec[2] <= sizeof(frame) &&
+	       fread(frame, rec[2], 1, f) == 1) {
+		struct model_pkt_hdr h;
+		const uint8_t *pay;
+		uint32_t len;
+
+		if (memcmp(frame, mac, 6) != 0 ||
+		    model_pkt_parse(frame, rec[2], &h, &pay, &len) != 0 ||
+		    !(model_bth_hdrs(h.opcode) & MODEL_HDR_AETH) || n == max)
+			continue;
+		op[n] = h.opcode;
+		msn[n++] = h.aeth_msn;
+	}
+out:
+	if (f != NULL)
+		fclose(f);
+	return n;
+}
+
+/*
+ * SEND, SEND, READ (3 responses), WRITE, READ (1 response), one at a time: the responder's
+ * MSN is 1, 2 after the SENDs, 3 with the first READ, 4, 5; each ACK and read response with
+ * an AETH (first, last, only; a middle response has none) carries the MSN of the request
+ * it answers.
+ */
+static void
+test_msn(void)
+{
+	static const uint32_t want[] = { 1, 2, 3, 3, 4, 5 };
+	static const uint8_t want_op[] = {
+		MODEL_RC_ACK, MODEL_RC_ACK, MODEL_RC_READ_RESP_FIRST, MODEL_RC_READ_RESP_LAST,
+		MODEL_RC_ACK, MODEL_RC_READ_RESP_ONLY,
+	};
+	static struct env e;
+	char path[128];
+	uint32_t msn[16];
+	uint8_t op[16];
+	uint64_t rb;
+	unsigned int i, n;
+
+	snprintf(path, sizeof(path), "/tmp/irdma_hwstats_%d_%s.pcap", (int)getpid(),
+		 IRDMA_TEST_MODE);
+	if (env_up(&e, E2E_DEVARGS(0, "loop:hws5"), E2E_DEVARGS(1, "loop:hws5"), 14, 7,
+		   false) != 0)
+		goto out;
+	rb = (uint64_t)(uintptr_t)e.mb.buf;
+	TEST_CHECK_EQ(capture(&e.d0, path), 0);
+	for (i = 0; i < 2; i++) {
+		struct rdmadev_sge r = sge_of(&e.mb, 100000 + i * 4096u, 4096);
+		struct rdmadev_sge s = sge_of(&e.ma, 0, 64);
+		struct rdmadev_send_wr wr;
+		struct rdmadev_wc wc;
+
+		e2e_recv(&e.b, 1000 + i, &r, 1);
+		e2e_wr_init(&wr, 1 + i, RDMADEV_WR_SEND, &s, 1);
+		e2e_send(&e.a, &wr);
+		e2e_expect(&e.d0.scq, 1 + i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&e.d1.rcq, &wc));
+	}
+	e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_READ, &e.ma, 8192, 2500, rb, e.mb.rkey, 3);
+	e2e_expect(&e.d0.scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+	e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_WRITE, &e.ma, 0, 100, rb, e.mb.rkey, 4);
+	e2e_expect(&e.d0.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_READ, &e.ma, 16384, 100, rb, e.mb.rkey, 5);
+	e2e_expect(&e.d0.scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+	TEST_CHECK_EQ(capture(&e.d0, NULL), 0);
+	n = capture_msns(path, e.d0.mac, msn, op, RTE_DIM(msn));
+	TEST_CHECK_EQ(n, RTE_DIM(want));
+	for (i = 0; i < n && i < RTE_DIM(want); i++) {
+		if (msn[i] != want[i] || op[i] != want_op[i])
+			printf("# AETH %u: opcode 0x%02x MSN %u, expected 0x%02x MSN %u\n", i,
+			       op[i], msn[i], want_op[i], want[i]);
+		TEST_CHECK_EQ(msn[i], want[i]);
+		TEST_CHECK_EQ(op[i], want_op[i]);
+	}
+	unlink(path);
+out:
+	env_down(&e);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -429,10 +574,12 @@ main(int argc, char **argv)
 		return 1;
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_timer_tables);
 	TEST_RUN(test_traffic_counters);
 	TEST_RUN(test_retransmit_timer);
 	TEST_RUN(test_timeout_infinite);
 	TEST_RUN(test_lossy_counters);
+	TEST_RUN(test_msn);
 	rte_eal_cleanup();
 	return test_done();
 }
