@@ -46,11 +46,12 @@
 #define K_READS		3u
 #define S_READ		2500u
 
-/* The gen2 counters this test reads, by hw_counters name. */
+/* The counters of a device, by hw_counters name (gen2: 46, gen3: 57). */
 struct hw {
 	uint64_t v[64];
 	char name[64][64];
 	int n;
+	bool gen3;	/* gen3 names: no "iw" / "tcp" prefixes */
 };
 
 static void
@@ -61,7 +62,8 @@ hw_read(const struct e2e_dev *d, struct hw *h)
 
 	memset(h, 0, sizeof(*h));
 	h->n = rdmadev_xstats_get(d->id, xs, RTE_DIM(xs));
-	TEST_CHECK_EQ(h->n, 46);
+	TEST_CHECK(h->n == 46 || h->n == 57);
+	h->gen3 = h->n == 57;
 	for (i = 0; i < h->n && i < 64; i++) {
 		h->v[i] = xs[i].value;
 		memcpy(h->name[i], xs[i].name, sizeof(h->name[i]));
@@ -69,11 +71,14 @@ hw_read(const struct e2e_dev *d, struct hw *h)
 	}
 }
 
+/* Counter @p name ("iw..." names: without the prefix on gen3). */
 static uint64_t
 hw_get(const struct hw *h, const char *name)
 {
 	int i;
 
+	if (h->gen3 && strncmp(name, "iw", 2) == 0)
+		name += 2;
 	for (i = 0; i < h->n; i++)
 		if (strcmp(h->name[i], name) == 0)
 			return h->v[i];
@@ -131,7 +136,8 @@ others_zero(const struct hw *h)
 		bool t = false;
 
 		for (k = 0; k < RTE_DIM(traffic); k++)
-			t |= strcmp(h->name[i], traffic[k]) == 0;
+			t |= strcmp(h->name[i], traffic[k] + (h->gen3 && traffic[k][0] == 'i' &&
+							      traffic[k][1] == 'w' ? 2 : 0)) == 0;
 		if (!t && h->v[i] != 0)
 			printf("# %s = %" PRIu64 ", expected 0\n", h->name[i], h->v[i]);
 		TEST_CHECK(t || h->v[i] == 0);
@@ -176,6 +182,8 @@ static int
 env_up(struct env *e, const char *args0, const char *args1, uint8_t timeout, uint8_t retry,
        bool lossy)
 {
+	/* Gen3 devices get remote atomics too. */
+	uint32_t acc = strstr(args0, "gen=3") != NULL ? E2E_ACC_ATOMIC : E2E_ACC_ALL;
 	struct e2e_conn c;
 
 	memset(e, 0, sizeof(*e));
@@ -184,11 +192,12 @@ env_up(struct env *e, const char *args0, const char *args1, uint8_t timeout, uin
 		return -1;
 	e->d0.lossy = e->d1.lossy = lossy;
 	e2e_mr_reg(&e->d0, NULL, &e->ma, MR_LEN, E2E_ACC_ALL);
-	e2e_mr_reg(&e->d1, NULL, &e->mb, MR_LEN, E2E_ACC_ALL);
+	e2e_mr_reg(&e->d1, NULL, &e->mb, MR_LEN, acc);
 	e2e_qp_create(&e->d0, &e->a, RDMADEV_QPT_RC, NULL);
 	e2e_qp_create(&e->d1, &e->b, RDMADEV_QPT_RC, NULL);
 	e2e_conn_default(&c);
 	c.mtu = RDMADEV_MTU_1024;
+	c.access = acc;
 	c.timeout = timeout;
 	c.retry = retry;
 	if (e->ma.mr == NULL || e->mb.mr == NULL)
@@ -220,7 +229,7 @@ faults(struct e2e_dev *d, const struct irdma_model_wire_faults *f)
  * every counter of both devices against the traffic.
  */
 static void
-test_traffic_counters(void)
+traffic_run(const char *args0, const char *args1)
 {
 	static struct env e;
 	struct dir ab, ba;
@@ -229,13 +238,13 @@ test_traffic_counters(void)
 	uint64_t id = 1, acks, rb;
 	uint32_t i;
 
-	if (env_up(&e, E2E_DEVARGS(0, "loop:hws1"), E2E_DEVARGS(1, "loop:hws1"), 14, 7,
-		   false) != 0)
+	if (env_up(&e, args0, args1, 14, 7, false) != 0)
 		goto out;
 	rb = (uint64_t)(uintptr_t)e.mb.buf;
 	/* Nothing has been sent yet: every counter of both devices is 0. */
 	hw_read(&e.d0, &h0);
 	hw_read(&e.d1, &h1);
+	TEST_CHECK_EQ(h0.n, strstr(args0, "gen=3") != NULL ? 57 : 46);
 	for (i = 0; i < (uint32_t)h0.n; i++)
 		TEST_CHECK(h0.v[i] == 0 && h1.v[i] == 0);
 
@@ -292,6 +301,19 @@ test_traffic_counters(void)
 		TEST_CHECK_EQ(h0.v[i], 0);
 out:
 	env_down(&e);
+}
+
+static void
+test_traffic_counters(void)
+{
+	traffic_run(E2E_DEVARGS(0, "loop:hws1"), E2E_DEVARGS(1, "loop:hws1"));
+}
+
+/* The same on gen3 devices: gen3's gather layout and names reach xstats as well. */
+static void
+test_traffic_counters_gen3(void)
+{
+	traffic_run(E2E_DEVARGS_GEN(0, 3, "loop:hws7"), E2E_DEVARGS_GEN(1, 3, "loop:hws7"));
 }
 
 /* Wait (collecting completions) until @p field of @p d reaches @p n; false if it did not. */
@@ -456,6 +478,76 @@ test_timer_tables(void)
 	}
 }
 
+/*
+ * Gen3's transport counters through xstats, each against the engine's own count of the
+ * same events and against what the test caused: an RNR NAK (a SEND before its receive), an
+ * atomic each way, then WRITEs over a lossy wire (timer expiries, sequence NAKs, packets
+ * out of order).
+ */
+static void
+test_gen3_transport(void)
+{
+	static struct env e;
+	const struct irdma_model_wire_faults f = { .drop_ppm = 150000, .seed = 9 };
+	struct rdmadev_sge r, s, res;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_wc wc;
+	struct hw h0, h1;
+	uint64_t id, rb;
+
+	if (env_up(&e, E2E_DEVARGS_GEN(0, 3, "loop:hws8"), E2E_DEVARGS_GEN(1, 3, "loop:hws8"), 8,
+		   7, true) != 0)
+		goto out;
+	rb = (uint64_t)(uintptr_t)e.mb.buf;
+	/* A SEND before its receive: RNR NAKs until the receive is posted. */
+	s = sge_of(&e.ma, 0, 64);
+	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
+	e2e_send(&e.a, &wr);
+	TEST_CHECK(WAIT_STAT(&e.d0, rnr_naks_rcvd, 1));
+	r = sge_of(&e.mb, 0, 4096);
+	e2e_recv(&e.b, 100, &r, 1);
+	e2e_expect(&e.d0.scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&e.d1.rcq, &wc));
+	/* One fetch-and-add: a Tx atomic on a, an Rx atomic on b. */
+	e2e_atomic_wr(&wr, &res, 2, RDMADEV_WR_ATOMIC_FA, &e.ma, 4096, rb + 8192, e.mb.rkey, 1,
+		      0);
+	e2e_send(&e.a, &wr);
+	e2e_expect(&e.d0.scq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_FETCH_ADD);
+	hw_read(&e.d0, &h0);
+	hw_read(&e.d1, &h1);
+	TEST_CHECK_EQ(h0.n, 57);
+	TEST_CHECK(hw_get(&h1, "RNR sent") >= 1);
+	TEST_CHECK_EQ(hw_get(&h1, "RNR sent"), E2E_STAT(&e.d1, rnr_naks_sent));
+	TEST_CHECK_EQ(hw_get(&h0, "RNR received"), E2E_STAT(&e.d0, rnr_naks_rcvd));
+	TEST_CHECK_EQ(hw_get(&h0, "RNR received"), hw_get(&h1, "RNR sent"));
+	TEST_CHECK_EQ(hw_get(&h0, "Tx atomics"), 1);
+	TEST_CHECK_EQ(hw_get(&h1, "Rx atomics"), 1);
+	TEST_CHECK_EQ(hw_get(&h0, "RTO"), 0);
+	/* WRITEs of 20 packets over a lossy wire. */
+	faults(&e.d0, &f);
+	faults(&e.d1, &f);
+	for (id = 10; id < 30; id++) {
+		e2e_rdma_op(&e.a, RDMADEV_WR_RDMA_WRITE, &e.ma, 0, 20 * 1024, rb, e.mb.rkey, id);
+		e2e_expect(&e.d0.scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+	}
+	faults(&e.d0, NULL);
+	faults(&e.d1, NULL);
+	hw_read(&e.d0, &h0);
+	hw_read(&e.d1, &h1);
+	TEST_CHECK(hw_get(&h0, "RTO") + hw_get(&h0, "Nak Sequence Error") > 0);
+	TEST_CHECK_EQ(hw_get(&h0, "RTO"), E2E_STAT(&e.d0, rc_timeouts));
+	TEST_CHECK_EQ(hw_get(&h0, "Nak Sequence Error"), E2E_STAT(&e.d0, seq_naks_rcvd));
+	TEST_CHECK(hw_get(&h1, "Rcvd Out of order packets") > 0);
+	TEST_CHECK_EQ(hw_get(&h1, "Rcvd Out of order packets"), E2E_STAT(&e.d1, seq_errors));
+	/* Every sequence NAK answered packets out of order (at most one NAK per gap). */
+	TEST_CHECK(hw_get(&h0, "Nak Sequence Error") <= hw_get(&h1, "Rcvd Out of order packets"));
+	printf("# RTO %" PRIu64 ", sequence NAKs %" PRIu64 ", out of order %" PRIu64 "\n",
+	       hw_get(&h0, "RTO"), hw_get(&h0, "Nak Sequence Error"),
+	       hw_get(&h1, "Rcvd Out of order packets"));
+out:
+	env_down(&e);
+}
+
 /* Start (@p path) or stop (NULL) the pcap capture of device @p d's port. */
 static int
 capture(struct e2e_dev *d, const char *path)
@@ -576,9 +668,11 @@ main(int argc, char **argv)
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_timer_tables);
 	TEST_RUN(test_traffic_counters);
+	TEST_RUN(test_traffic_counters_gen3);
 	TEST_RUN(test_retransmit_timer);
 	TEST_RUN(test_timeout_infinite);
 	TEST_RUN(test_lossy_counters);
+	TEST_RUN(test_gen3_transport);
 	TEST_RUN(test_msn);
 	rte_eal_cleanup();
 	return test_done();

@@ -246,32 +246,32 @@ model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_h
 }
 
 /*
- * The gen2 counter a RoCE opcode counts in (IRDMA_HW_STAT_* + 1; 0: none): SEND and WRITE
- * packets of every position, READ requests. Read responses, ACKs and atomics have no gen2
- * counter.
+ * The counter a RoCE opcode counts in when sent / when taken by a QP (IRDMA_HW_STAT_* + 1;
+ * 0: none): SEND and WRITE packets of every position, READ requests, atomic requests (gen3's
+ * counters). Read responses, ACKs and atomic acknowledges have no counter of their own.
  */
-static const uint8_t op_stat_tx[256] = {
-	[MODEL_RC_SEND_FIRST] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_MIDDLE] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_LAST] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_LAST_IMM] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_ONLY] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_ONLY_IMM] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_LAST_INV] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_SEND_ONLY_INV] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_UD_SEND_ONLY] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_UD_SEND_ONLY_IMM] = IRDMA_HW_STAT_RDMATXSNDS + 1,
-	[MODEL_RC_WRITE_FIRST] = IRDMA_HW_STAT_RDMATXWRS + 1,
-	[MODEL_RC_WRITE_MIDDLE] = IRDMA_HW_STAT_RDMATXWRS + 1,
-	[MODEL_RC_WRITE_LAST] = IRDMA_HW_STAT_RDMATXWRS + 1,
-	[MODEL_RC_WRITE_LAST_IMM] = IRDMA_HW_STAT_RDMATXWRS + 1,
-	[MODEL_RC_WRITE_ONLY] = IRDMA_HW_STAT_RDMATXWRS + 1,
-	[MODEL_RC_WRITE_ONLY_IMM] = IRDMA_HW_STAT_RDMATXWRS + 1,
-	[MODEL_RC_READ_REQ] = IRDMA_HW_STAT_RDMATXRDS + 1,
+#define OP_CLASS(tx, rx) { IRDMA_HW_STAT_##tx + 1, IRDMA_HW_STAT_##rx + 1 }
+static const uint8_t op_stat[256][2] = {
+	[MODEL_RC_SEND_FIRST] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_MIDDLE] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_LAST] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_LAST_IMM] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_ONLY] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_ONLY_IMM] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_LAST_INV] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_ONLY_INV] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_UD_SEND_ONLY] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_UD_SEND_ONLY_IMM] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_WRITE_FIRST] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_MIDDLE] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_LAST] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_LAST_IMM] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_ONLY] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_ONLY_IMM] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_READ_REQ] = OP_CLASS(RDMATXRDS, RDMARXRDS),
+	[MODEL_RC_CMP_SWAP] = OP_CLASS(RDMATXATS, RDMARXATS),
+	[MODEL_RC_FETCH_ADD] = OP_CLASS(RDMATXATS, RDMARXATS),
 };
-
-/* The receive counterparts (the Rx counters sit 3 below the Tx ones). */
-#define OP_STAT_RX(tx) ((tx) - (IRDMA_HW_STAT_RDMATXWRS - IRDMA_HW_STAT_RDMARXWRS))
 
 /* Bytes of the Ethernet header in front of the IP header (with the 802.1Q tag). */
 static inline uint32_t
@@ -297,11 +297,6 @@ _Static_assert(IRDMA_HW_STAT_IP4RXOCTS + 1 == IRDMA_HW_STAT_IP4RXPKTS &&
 	       IRDMA_HW_STAT_IP4TXOCTS + 1 == IRDMA_HW_STAT_IP4TXPKTS &&
 	       IRDMA_HW_STAT_IP6TXOCTS + 1 == IRDMA_HW_STAT_IP6TXPKTS,
 	       "every IP Octets counter precedes its Pkts counter");
-_Static_assert(IRDMA_HW_STAT_RDMATXWRS - IRDMA_HW_STAT_RDMARXWRS ==
-	       IRDMA_HW_STAT_RDMATXSNDS - IRDMA_HW_STAT_RDMARXSNDS &&
-	       IRDMA_HW_STAT_RDMATXRDS - IRDMA_HW_STAT_RDMARXRDS ==
-	       IRDMA_HW_STAT_RDMATXSNDS - IRDMA_HW_STAT_RDMARXSNDS,
-	       "the RDMA Rx counters sit at one distance below the Tx ones");
 static inline void
 count_frame(struct model_dev *d, uint64_t *st, const struct model_pkt_hdr *h, uint32_t flen,
 	    bool rx)
@@ -331,10 +326,10 @@ count_frame(struct model_dev *d, uint64_t *st, const struct model_pkt_hdr *h, ui
 static inline void
 count_class(uint64_t *st, uint8_t opcode, bool rx)
 {
-	uint8_t cls = op_stat_tx[opcode];
+	uint8_t cls = op_stat[opcode][rx ? 1 : 0];
 
 	if (cls != 0)
-		st[rx ? OP_STAT_RX(cls) - 1u : cls - 1u]++;
+		st[cls - 1u]++;
 }
 
 int
@@ -577,14 +572,17 @@ engine_rx(struct model_dev *d)
 		struct model_qp *q;
 		uint64_t *st;
 		uint32_t len;
-		int flen;
+		int flen, ret;
 
 		/* Own buffer: handling a packet may send (d->frame) before using its payload. */
 		flen = model_port_recv(d->port, d->rx, MODEL_PKT_MAX);
 		if (flen <= 0)
 			return;
-		if (model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len) != 0) {
+		ret = model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len);
+		if (ret != 0) {
 			MODEL_INC(d, rx_bad_frames);
+			if (ret == -EILSEQ)
+				MODEL_HW(model_stats_dflt(d), ICRCERR, 1);
 			continue;
 		}
 		q = model_engine_qp(d, h.dqpn);

@@ -184,7 +184,7 @@ struct model_qp {
 /* One statistics instance (model_stats.c): allocated or not, and its counters. */
 struct model_stats_inst {
 	bool alloc;
-	uint64_t val[IRDMA_HW_STAT_GEN2_MAX];	/* indexed by enum irdma_hw_stat */
+	uint64_t val[IRDMA_HW_STAT_GEN3_MAX];	/* indexed by enum irdma_hw_stat */
 };
 
 /* The outcome of one CQP command. */
@@ -269,7 +269,7 @@ struct model_dev {
 	/* Statistics instances: IRDMA_MAX_STATS_INSTANCES entries, created on first use. */
 	struct model_stats_inst *stats_inst;
 	/* Counted into when the instance table could not be allocated (never gathered). */
-	uint64_t stats_sink[IRDMA_HW_STAT_GEN2_MAX];
+	uint64_t stats_sink[IRDMA_HW_STAT_GEN3_MAX];
 
 	/* Execution. */
 	pthread_t thread;

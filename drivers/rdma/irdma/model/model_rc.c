@@ -219,6 +219,7 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	rc_retire(d, qp_id, q);
 	if (kind == MODEL_AETH_RNR_NAK) {
 		MODEL_INC(d, rnr_naks_rcvd);
+		MODEL_HW(q->hw_st, RNR_RCVD, 1);
 		e->rnr_retries++;
 		if (q->rnr_retry != 7 && e->rnr_retries > q->rnr_retry) {
 			MODEL_INC(d, rc_rnr_exceeded);
@@ -235,6 +236,7 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	switch (h->aeth_syndrome) {
 	case MODEL_AETH_NAK_PSN_SEQ:
 		MODEL_INC(d, seq_naks_rcvd);
+		MODEL_HW(q->hw_st, NAKSEQERR, 1);
 		rc_rewind(d, e, h->psn, mtu);
 		break;
 	case MODEL_AETH_NAK_REM_ACCESS:
@@ -256,9 +258,10 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
  * acknowledges them) and *pos is its window position.
  */
 static struct model_wqe *
-rc_resp_expected(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu,
+rc_resp_expected(struct model_dev *d, struct model_qp *q, uint32_t psn, uint32_t mtu,
 		 uint32_t *pos)
 {
+	struct model_qpe *e = q->eng;
 	struct model_wqe *w = NULL;
 	uint32_t i, expect;
 
@@ -277,7 +280,8 @@ rc_resp_expected(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_
 	expect = model_psn_add(w->psn, w->rd_done / mtu);
 	if (psn != expect) {
 		if (model_psn_diff(psn, expect) > 0 && e->retx_psn != expect) {
-			/* A response is missing: ask again from it, once per gap. */
+			/* A response is missing (an implied NAK): ask again, once per gap. */
+			MODEL_HW(q->hw_st, NAKSEQERR_IMPLIED, 1);
 			e->retx_psn = expect;
 			rc_rewind(d, e, expect, mtu);
 		} else {
@@ -307,7 +311,7 @@ rc_rx_atomic_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint32_t i, ae;
 
 	MODEL_INC(d, acks_rcvd);
-	w = rc_resp_expected(d, e, h->psn, mtu, &i);
+	w = rc_resp_expected(d, q, h->psn, mtu, &i);
 	if (w == NULL)
 		return;
 	if (!is_atomic(w)) {
@@ -337,7 +341,7 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	struct model_wqe *w;
 	uint32_t i, ae;
 
-	w = rc_resp_expected(d, e, h->psn, mtu, &i);
+	w = rc_resp_expected(d, q, h->psn, mtu, &i);
 	if (w == NULL)
 		return;
 	if (!is_read(w)) {
@@ -390,6 +394,7 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 		return;
 	}
 	MODEL_INC(d, rc_timeouts);
+	MODEL_HW(q->hw_st, RTO, 1);
 	e->retries++;
 	if (e->retries > q->retry) {
 		MODEL_INC(d, rc_retry_exceeded);

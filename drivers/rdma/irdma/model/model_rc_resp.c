@@ -46,12 +46,14 @@ rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
 		return ret;
 	/* Every ACK / NAK acknowledges the packets before its PSN. */
 	q->eng->unacked = 0;
-	if (syn == MODEL_AETH_ACK)
+	if (syn == MODEL_AETH_ACK) {
 		MODEL_INC(d, acks_sent);
-	else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK)
+	} else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK) {
 		MODEL_INC(d, rnr_naks_sent);
-	else
+		MODEL_HW(q->hw_st, RNR_SENT, 1);
+	} else {
 		MODEL_INC(d, naks_sent);
+	}
 	return 0;
 }
 
@@ -491,6 +493,7 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	}
 	if (diff > 0) {
 		MODEL_INC(d, seq_errors);
+		MODEL_HW(q->hw_st, RXOOOPKTS, 1);
 		if (!e->nak_sent) {
 			e->nak_sent = true;
 			ack_queue(e, MODEL_AETH_NAK_PSN_SEQ, e->epsn);
