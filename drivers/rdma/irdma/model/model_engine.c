@@ -92,6 +92,7 @@ model_engine_attach(struct model_dev *d)
 	const char *spec = d->cfg.wire[0] != '\0' ? d->cfg.wire : "loop";
 	struct in_addr a;
 	char ip[32];
+	unsigned int i;
 	int ret;
 
 	if (strncmp(spec, "udp:", 4) == 0) {
@@ -113,7 +114,10 @@ model_engine_attach(struct model_dev *d)
 		gid_v4(d->gid, (UINT32_C(10) << 24) | ((uint32_t)d->cfg.mac[3] << 16) |
 			       ((uint32_t)d->cfg.mac[4] << 8) | d->cfg.mac[5]);
 	}
+	/* The engine's timer constants, in timer cycles (no division on the data path). */
 	d->ack_coalesce_cycles = rte_get_timer_hz() * MODEL_ACK_COALESCE_US / 1000000u;
+	for (i = 0; i < RTE_DIM(d->rnr_cycles); i++)
+		d->rnr_cycles[i] = model_rnr_cycles(i);
 	d->frame = malloc(MODEL_PKT_MAX);
 	d->buf = malloc(MODEL_PKT_MAX);
 	d->rx = malloc(MODEL_PKT_MAX);
@@ -287,16 +291,17 @@ cnt_add(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
-/*
- * Count one RoCEv2 frame of @p flen bytes the port sent (@p rx false) or received: in the
- * model's counters (whole frames) and in statistics instance @p st (IP datagrams: the frame
- * less its Ethernet header, as the IP-MIB counts octets; UDP datagrams).
- */
 _Static_assert(IRDMA_HW_STAT_IP4RXOCTS + 1 == IRDMA_HW_STAT_IP4RXPKTS &&
 	       IRDMA_HW_STAT_IP6RXOCTS + 1 == IRDMA_HW_STAT_IP6RXPKTS &&
 	       IRDMA_HW_STAT_IP4TXOCTS + 1 == IRDMA_HW_STAT_IP4TXPKTS &&
 	       IRDMA_HW_STAT_IP6TXOCTS + 1 == IRDMA_HW_STAT_IP6TXPKTS,
 	       "every IP Octets counter precedes its Pkts counter");
+
+/*
+ * Count one RoCEv2 frame of @p flen bytes the port sent (@p rx false) or received: in the
+ * model's counters (whole frames) and in statistics instance @p st (IP datagrams: the frame
+ * less its Ethernet header, as the IP-MIB counts octets; UDP datagrams).
+ */
 static inline void
 count_frame(struct model_dev *d, uint64_t *st, const struct model_pkt_hdr *h, uint32_t flen,
 	    bool rx)

@@ -286,6 +286,7 @@ struct model_dev {
 	bool in_step;			/* model_step is running (no re-entry) */
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
+	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */
 };
 
 /* irdma_model.c */

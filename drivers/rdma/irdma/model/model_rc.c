@@ -227,7 +227,7 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			return;
 		}
 		/* The RNR NAK timer the responder asked for (IBA table 45). */
-		e->rnr_until = model_now() + model_rnr_cycles(h->aeth_syndrome);
+		e->rnr_until = model_now() + d->rnr_cycles[h->aeth_syndrome & 31u];
 		e->deadline = 0;
 		rc_rewind(d, e, h->psn, mtu);
 		return;
