@@ -190,6 +190,10 @@ struct irdma_model_stats {
 	uint64_t dup_responses;		/**< duplicate or stale read responses (dropped) */
 	uint64_t rc_retransmits;	/**< go-back-N restarts (NAK, timer, lost response) */
 	uint64_t rc_timeouts;		/**< retransmit timer expiries */
+	uint64_t rc_retx_pkts;		/**< request packets sent again (PSN sent before) */
+	uint64_t rc_retry_exceeded;	/**< QPs to error: retry count exhausted (timer) */
+	uint64_t rc_rnr_exceeded;	/**< QPs to error: RNR retry count exhausted */
+	uint64_t acks_coalesced;	/**< ACKs forced by the coalescing bound (no AckReq) */
 	uint64_t in_atomics;		/**< atomic requests executed (gen3) */
 	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
 	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */

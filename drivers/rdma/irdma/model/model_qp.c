@@ -153,6 +153,7 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	minor = model_stats_qp_ctx(d, &ctx, &q->stats_use, &q->stats_idx);
 	if (minor != 0)
 		return minor;
+	q->hw_st = model_stats_vals(d, q->stats_idx);
 	q->ipv4 = (uint8_t)irdma_get(&ctx, QPC_IPV4);
 	q->insert_vlan = (uint8_t)irdma_get(&ctx, QPC_INSERTVLANTAG);
 	q->vlan_tag = (uint16_t)irdma_get(&ctx, QPC_VLANTAG);
@@ -162,6 +163,7 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->pkey = (uint16_t)irdma_get(&ctx, QPC_PKEY);
 	q->flow_label = irdma_get(&ctx, QPC_FLOWLABEL);
 	q->rtomin = irdma_get(&ctx, QPC_RTOMIN);
+	q->rto_cycles = model_rto_of(q->rtomin);
 	q->mac = irdma_get(&ctx, QPC_MACADDRESS);
 	q->dest_ip[0] = irdma_get(&ctx, QPC_DESTIPADDR0);
 	q->dest_ip[1] = irdma_get(&ctx, QPC_DESTIPADDR1);
