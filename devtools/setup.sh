@@ -7,7 +7,7 @@ set -u
 packages=(
     meson ninja-build pkg-config gcc clang libclang-rt-14-dev
     libdpdk-dev dpdk-dev libnuma-dev libpci-dev
-    python3 valgrind
+    python3 valgrind tshark
 )
 
 sudo_cmd=()
