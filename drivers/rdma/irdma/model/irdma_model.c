@@ -293,20 +293,15 @@ bad:
 	return -EINVAL;
 }
 
-/* A string value up to IRDMA_MODEL_WIRE_MAX - 1 bytes, one pair of brackets around removed. */
+/* A string value of 1 to IRDMA_MODEL_WIRE_MAX - 1 bytes. */
 static int
 wire_string(const char *key, const char *v, char out[IRDMA_MODEL_WIRE_MAX])
 {
-	const char *given = v != NULL ? v : "";
 	size_t n = v != NULL ? strlen(v) : 0;
 
-	if (n >= 2 && v[0] == '[' && v[n - 1] == ']') {
-		v++;
-		n -= 2;
-	}
 	if (n == 0 || n >= IRDMA_MODEL_WIRE_MAX) {
-		CFG_LOG("devargs %s=%s: empty or longer than %d characters", key, given,
-			IRDMA_MODEL_WIRE_MAX - 1);
+		CFG_LOG("devargs %s=%s: empty or longer than %d characters", key,
+			v != NULL ? v : "", IRDMA_MODEL_WIRE_MAX - 1);
 		return -EINVAL;
 	}
 	memcpy(out, v, n);

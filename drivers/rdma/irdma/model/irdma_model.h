@@ -121,8 +121,7 @@ struct irdma_model_config {
 };
 
 /**
- * Set one wire key of @p cfg from devargs @p key = @p value: wire=<spec> (brackets around
- * the value, kept by rte_kvargs around a spec with commas, are removed), pcap=<file>,
+ * Set one wire key of @p cfg from devargs @p key = @p value: wire=<spec>, pcap=<file>,
  * wire_drop / wire_dup / wire_reorder / wire_corrupt=<rate> (a fraction 0..1, "0.1", or
  * a percentage, "10%"), wire_seed=<unsigned>.
  * @return 0; -ENOENT when @p key is none of these; -EINVAL with a log line naming the key
