@@ -57,6 +57,7 @@ extern int irdma_model_logtype;
 #define ETH_RING_SIZE		512u
 #define ETH_POOL_SIZE		4095u		/* 2^n - 1: the ring mempool's best size */
 #define ETH_NAME_MAX		128u
+#define ETH_CACHE		64u		/* mbufs in a port's own cache */
 
 enum arp_state {
 	ARP_FREE,
@@ -90,6 +91,9 @@ struct model_eth {
 	bool pool_ref;
 	char vdev[ETH_NAME_MAX];
 	struct rte_mempool *mp;
+	/* the port's own mbuf cache (its thread need not be an EAL lcore): last freed, first
+	 * reused, so the buffers in use stay few and warm */
+	struct rte_mempool_cache *cache;
 	uint8_t mac[6];
 	uint32_t addrs[MODEL_PORT_ADDRS];	/* own IPv4 addresses, host order */
 	uint32_t n_addrs;
@@ -173,13 +177,14 @@ model_eth_set_addrs(struct model_eth *e, const uint8_t (*gids)[16], uint32_t n)
 static struct rte_mbuf *
 eth_mbuf(struct model_eth *e, const uint8_t *f, uint32_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(e->mp);
+	struct rte_mbuf *m;
 	char *d;
 
-	if (m == NULL) {
+	if (rte_mempool_generic_get(e->mp, (void **)&m, 1, e->cache) != 0) {
 		e->st->tx_nombuf++;
 		return NULL;
 	}
+	rte_pktmbuf_reset(m);
 	d = rte_pktmbuf_append(m, (uint16_t)len);
 	if (d == NULL) {
 		rte_pktmbuf_free(m);
@@ -190,6 +195,19 @@ eth_mbuf(struct model_eth *e, const uint8_t *f, uint32_t len)
 	return m;
 }
 
+/* Free a received or unsent mbuf: into the port's cache when it is one of the pool's. */
+static void
+eth_free(struct model_eth *e, struct rte_mbuf *m)
+{
+	if (m->pool != e->mp || m->next != NULL) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	m = rte_pktmbuf_prefree_seg(m);
+	if (m != NULL)
+		rte_mempool_generic_put(e->mp, (void **)&m, 1, e->cache);
+}
+
 static int
 eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
 {
@@ -198,7 +216,7 @@ eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
 	if (m == NULL)
 		return -ENOBUFS;
 	if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
-		rte_pktmbuf_free(m);
+		eth_free(e, m);
 		e->st->tx_nombuf++;
 		return -ENOBUFS;
 	}
@@ -410,12 +428,12 @@ model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 		return -ENOBUFS;
 	d = rte_pktmbuf_mtod(m, uint8_t *);
 	if (arp_resolve(e, src, dst, d) != 0) {
-		rte_pktmbuf_free(m);
+		eth_free(e, m);
 		e->st->arp_unresolved++;
 		return 0;
 	}
 	if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
-		rte_pktmbuf_free(m);
+		eth_free(e, m);
 		e->st->tx_nombuf++;
 		return -ENOBUFS;
 	}
@@ -478,7 +496,7 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 		} else if (!is_roce(f, RTE_MIN(len, (uint32_t)sizeof(hdr)), l3, et)) {
 			e->st->rx_other++;
 		} else if (len > cap) {
-			rte_pktmbuf_free(m);
+			eth_free(e, m);
 			ETH_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
 			return -EMSGSIZE;
 		} else {
@@ -486,10 +504,10 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 
 			if (p != buf)
 				memcpy(buf, p, len);
-			rte_pktmbuf_free(m);
+			eth_free(e, m);
 			return (int)len;
 		}
-		rte_pktmbuf_free(m);
+		eth_free(e, m);
 	}
 	return 0;
 }
@@ -601,6 +619,11 @@ eth_port_start(struct model_eth *e)
 	r = pool_get(e, socket);
 	if (r != 0)
 		return r;
+	e->cache = rte_mempool_cache_create(ETH_CACHE, socket);
+	if (e->cache == NULL) {
+		ETH_LOG(ERR, "port %u: mbuf cache: %s", e->port_id, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
 	memset(&conf, 0, sizeof(conf));
 	r = rte_eth_dev_configure(e->port_id, 1, 1, &conf);
 	if (r == 0)
@@ -654,9 +677,9 @@ model_eth_close(struct model_eth *e)
 	if (e == NULL)
 		return;
 	while (e->self_head != e->self_tail)
-		rte_pktmbuf_free(e->self[e->self_head++ % ETH_SELF_QUEUE]);
+		eth_free(e, e->self[e->self_head++ % ETH_SELF_QUEUE]);
 	while (e->rx_i < e->rx_n)
-		rte_pktmbuf_free(e->rx[e->rx_i++]);
+		eth_free(e, e->rx[e->rx_i++]);
 	if (e->started) {
 		struct rte_mbuf *m[ETH_RX_BURST];
 		uint16_t n;
@@ -671,6 +694,10 @@ model_eth_close(struct model_eth *e)
 	if (e->created) {
 		(void)rte_eth_dev_close(e->port_id);
 		(void)rte_vdev_uninit(e->vdev);
+	}
+	if (e->cache != NULL) {
+		rte_mempool_cache_flush(e->cache, e->mp);
+		rte_mempool_cache_free(e->cache);
 	}
 	pool_put(e);
 	free(e);
