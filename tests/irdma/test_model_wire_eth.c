@@ -290,6 +290,28 @@ test_eth_frames(void)
 	TEST_CHECK_EQ(rte_ring_count(ring_ab), 0);
 	n = model_port_recv(a, g, sizeof(g));
 	TEST_CHECK(n == (int)len && memcmp(f, g, len) == 0);
+	/* an 802.1Q-tagged frame (VLAN 7, PCP 3) crosses as it is */
+	memset(&h, 0, sizeof(h));
+	memcpy(h.dmac, mac_b, 6);
+	memcpy(h.smac, mac_a, 6);
+	h.has_vlan = true;
+	h.vlan_tci = 3u << 13 | 7u;
+	h.ipv4 = true;
+	gid_of(h.sgid, IP(10, 0, 0, 1));
+	gid_of(h.dgid, IP(10, 0, 0, 2));
+	h.ttl = 64;
+	h.ip_id = 77;
+	h.opcode = MODEL_RC_SEND_ONLY;
+	h.pkey = 0xffff;
+	h.dqpn = 5;
+	n = model_pkt_build(&h, f + 1000, 100, f, MODEL_PKT_MAX);
+	TEST_CHECK(n > 0 && f[12] == 0x81 && f[13] == 0x00);
+	TEST_CHECK_EQ(model_port_send(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv(b, g, sizeof(g)), n);
+	TEST_CHECK(n > 0 && memcmp(f, g, (size_t)n) == 0);
+	memset(&h, 0, sizeof(h));
+	TEST_CHECK_EQ(model_pkt_parse(g, (uint32_t)n, &h, NULL, NULL), 0);
+	TEST_CHECK(h.has_vlan && h.vlan_tci == (3u << 13 | 7u) && h.ip_id == 77);
 	/* a frame larger than the buffer */
 	len = enc_send(f, mac_b, mac_a, IP(10, 0, 0, 1), IP(10, 0, 0, 2), 1, 5, 9, 1024);
 	TEST_CHECK_EQ(model_port_send(a, f, len), 0);
