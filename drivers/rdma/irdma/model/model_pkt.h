@@ -204,7 +204,12 @@ struct model_port_stats {
 	uint64_t arp_bad;		/**< ARP frames malformed or not Ethernet / IPv4 */
 	uint64_t arp_evicted;	/**< ARP entries replaced because the table was full */
 	uint64_t arp_unresolved;	/**< frames dropped while their peer's MAC was unknown */
-	uint64_t arp_failed;	/**< resolutions given up after the last retry */
+	uint64_t arp_failed;	/**< resolutions (ARP or ND) given up after the last retry */
+	uint64_t nd_solicits_rx;	/**< IPv6 Neighbour Solicitations received */
+	uint64_t nd_adverts_tx;	/**< Neighbour Advertisements sent (for an own address) */
+	uint64_t nd_solicits_tx;	/**< Neighbour Solicitations sent (resolving a peer) */
+	uint64_t nd_adverts_rx;	/**< Neighbour Advertisements received */
+	uint64_t nd_bad;		/**< ND frames with a bad checksum, hop limit or code */
 };
 
 /**
