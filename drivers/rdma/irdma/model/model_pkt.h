@@ -13,7 +13,8 @@
  * and decodes one. The engine (model_engine*.c) only ever handles frames through these two.
  *
  * Wires: a device attaches a port to a wire; frames sent on a port arrive at the port that
- * owns the destination MAC (in-process switch) or at the destination IP (UDP wire). Sending
+ * owns the destination MAC (in-process switch), at the destination IP (UDP wire), or go out
+ * whole through a DPDK ethdev port (Ethernet wire, model_wire_eth.h). Sending
  * never blocks, receiving never blocks; faults (drop, duplicate, reorder, corrupt) are
  * injected on the sending side with a seeded PRNG so runs are repeatable.
  *
