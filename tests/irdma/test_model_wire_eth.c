@@ -755,7 +755,7 @@ test_eth_ud_and_foreign(void)
 	bad0 = TSTAT(&p.t2, rx_bad_frames);
 	len = enc_send(f, p.t2.hw->mac, mac_x, sip, dip, 0xbeef, 0x3ffff0, 1, 32);
 	inject(ring_ab, f, len);
-	for (i = 0; i < 1000 && TSTAT(&p.t2, rx_roce_pkts) == roce0; i++)
+	for (i = 0; i < T_POLL_MAX && TSTAT(&p.t2, rx_roce_pkts) == roce0; i++)
 		tdev_service(&p.t2, NULL);
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_roce_pkts), roce0 + 1);	/* no such QP: counted there */
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_bad_frames), bad0);
@@ -763,7 +763,7 @@ test_eth_ud_and_foreign(void)
 	f[14 + 5] ^= 0x10;
 	ip4_csum(f + 14);
 	inject(ring_ab, f, len);
-	for (i = 0; i < 1000 && TSTAT(&p.t2, rx_bad_frames) == bad0; i++)
+	for (i = 0; i < T_POLL_MAX && TSTAT(&p.t2, rx_bad_frames) == bad0; i++)
 		tdev_service(&p.t2, NULL);
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_bad_frames), bad0 + 1);
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_roce_pkts), roce0 + 1);
@@ -856,7 +856,9 @@ test_eth_faults_pcap(void)
 	TEST_CHECK(s2.wire_dropped > s2.wire_tx_frames / 20);
 	TEST_CHECK(TSTAT(&p.t1, rc_retransmits) > 0);
 out:
-	/* inline mode: nothing crosses the wire from here on */
+	/* no QP, nothing more to send (inline: nothing crosses the wire from here on) */
+	tqp_destroy(&p.a);
+	tqp_destroy(&p.b);
 	s1 = wstats(&p.t1);
 	pair_close(&p);		/* closes the pcap file */
 	pcap_bad_ip = 0;
@@ -864,8 +866,14 @@ out:
 	TEST_CHECK_EQ(pcap_bad_ip, 0);
 	printf("# pcap: %ld records; A sent %" PRIu64 ", received %" PRIu64 "\n", recs,
 	       s1.wire_tx_frames, s1.wire_rx_frames);
-	/* every frame A sent (before the drops) and received */
-	TEST_CHECK_EQ((uint64_t)recs, s1.wire_tx_frames + s1.wire_rx_frames);
+	/*
+	 * Every frame A sent (before the drops) and received; the threaded model may still
+	 * receive a frame in flight after the counters were read.
+	 */
+	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+		TEST_CHECK_EQ((uint64_t)recs, s1.wire_tx_frames + s1.wire_rx_frames);
+	else
+		TEST_CHECK(recs >= 0 && (uint64_t)recs >= s1.wire_tx_frames + s1.wire_rx_frames);
 	unlink(path);
 }
 
