@@ -12,14 +12,18 @@
  *  - ARP: a request for an own address gets the reply encoded here, byte for byte; a frame to
  *    an unknown peer sends the request encoded here, leaves with the MAC of the reply, and
  *    an unanswered peer gets exactly MODEL_ARP_TRIES requests; a flood of requests keeps
- *    the table at MODEL_ARP_ENTRIES (replacements counted);
+ *    the table at MODEL_ARP_ENTRIES (replacements counted); IPv6 neighbour discovery the
+ *    same way (solicitation -> advertisement, the resolver's solicitation, bad ones counted);
+ *  - an 802.1Q-tagged frame crosses unchanged;
  *  - two model devices over the pair: RC SEND / WRITE / READ and UD SEND (its AH without a
- *    MAC: resolved by ARP between the models), data checked; a run with wire_drop=0.1 and a
- *    seed from devargs completes with retransmits, and its pcap= file holds every frame;
+ *    MAC: resolved by ARP, and over IPv6 by ND, between the models), data checked; a run
+ *    with wire_drop=0.1 and a seed from devargs completes with retransmits, and its pcap=
+ *    file holds every frame, none with IPv4 ID 0 or without DF;
  *  - devargs of the wire keys: good values, and bad ones refused with a log line naming the
  *    key; wire=loop:<name> at the longest name (63 characters) and one beyond;
  *  - net_pcap: the frames a port sent, read back from the pcap file it wrote (and decoded
- *    by tshark's infiniband dissector when tshark is installed).
+ *    by tshark's infiniband dissector when tshark is installed);
+ *  - as root: RC between two models on a veth pair made here, through net_af_packet.
  */
 
 #include <errno.h>
@@ -877,7 +881,7 @@ out:
 	unlink(path);
 }
 
-/* Captures a log line into @p buf while @p fn runs. */
+/* irdma_model_config_kv(@p key, @p value) on a default config, its log lines into @p buf. */
 static int
 logged(char *buf, size_t cap, const char *key, const char *value)
 {
