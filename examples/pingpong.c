@@ -100,9 +100,11 @@ main(int argc, char **argv)
 	struct rdmadev_qp *qp = NULL;
 	struct rdmadev_mr *mr = NULL;
 	struct rdmadev_cm_id *cm = NULL;
-	/* The UDP wire delivers by IP address: any unicast MAC names the peer. */
-	struct rdmadev_ah_attr av = { .hop_limit = 64, .vlan_id = 0xffff, .port_num = 1,
-				      .dmac = { 0x02, 0, 0, 0, 0, 0x01 } };
+	/*
+	 * No MAC: the UDP wire delivers by IP address, the model's Ethernet wire resolves the
+	 * peer's GID by ARP (doc/interop.md).
+	 */
+	struct rdmadev_ah_attr av = { .hop_limit = 64, .vlan_id = 0xffff, .port_num = 1 };
 	struct rdmadev_send_wr swr = { .wr_id = WR_SEND, .num_sge = 1,
 				       .opcode = RDMADEV_WR_SEND,
 				       .flags = RDMADEV_SEND_SIGNALED };

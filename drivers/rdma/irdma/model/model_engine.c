@@ -242,6 +242,7 @@ model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_h
 	ip_words_gid(q->dest_ip, q->ipv4, h->dgid);
 	h->tos = q->tos;
 	h->ttl = q->ttl != 0 ? q->ttl : 64;
+	h->ip_id = model_port_ip_id(d->port);
 	h->flow_label = q->flow_label;
 	h->sport = q->src_port;
 	h->opcode = opcode;
