@@ -12,14 +12,18 @@
  *  - ARP: a request for an own address gets the reply encoded here, byte for byte; a frame to
  *    an unknown peer sends the request encoded here, leaves with the MAC of the reply, and
  *    an unanswered peer gets exactly MODEL_ARP_TRIES requests; a flood of requests keeps
- *    the table at MODEL_ARP_ENTRIES (replacements counted);
+ *    the table at MODEL_ARP_ENTRIES (replacements counted); IPv6 neighbour discovery the
+ *    same way (solicitation -> advertisement, the resolver's solicitation, bad ones counted);
+ *  - an 802.1Q-tagged frame crosses unchanged;
  *  - two model devices over the pair: RC SEND / WRITE / READ and UD SEND (its AH without a
- *    MAC: resolved by ARP between the models), data checked; a run with wire_drop=0.1 and a
- *    seed from devargs completes with retransmits, and its pcap= file holds every frame;
+ *    MAC: resolved by ARP, and over IPv6 by ND, between the models), data checked; a run
+ *    with wire_drop=0.1 and a seed from devargs completes with retransmits, and its pcap=
+ *    file holds every frame, none with IPv4 ID 0 or without DF;
  *  - devargs of the wire keys: good values, and bad ones refused with a log line naming the
  *    key; wire=loop:<name> at the longest name (63 characters) and one beyond;
  *  - net_pcap: the frames a port sent, read back from the pcap file it wrote (and decoded
- *    by tshark's infiniband dissector when tshark is installed).
+ *    by tshark's infiniband dissector when tshark is installed);
+ *  - as root: RC between two models on a veth pair made here, through net_af_packet.
  */
 
 #include <errno.h>
@@ -176,6 +180,50 @@ enc_arp(uint8_t f[60], const uint8_t *dst, const uint8_t *src, uint16_t op, cons
 	w32(f + 28, spa);
 	memcpy(f + 32, tha, 6);
 	w32(f + 38, tpa);
+}
+
+/* The ICMPv6 checksum (RFC 4443 2.3) of the IPv6 packet at @p ip, into its ICMPv6 header. */
+static void
+icmp6_csum_put(uint8_t *ip, uint32_t plen)
+{
+	uint32_t s = plen + 58;
+
+	ip[40 + 2] = ip[40 + 3] = 0;
+	for (uint32_t i = 8; i < 40; i += 2)
+		s += (uint32_t)ip[i] << 8 | ip[i + 1];
+	for (uint32_t i = 0; i < plen; i += 2)
+		s += (uint32_t)ip[40 + i] << 8 | ip[40 + i + 1];
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	w16(ip + 42, ~s & 0xffff);
+}
+
+/* An 86-byte NS (type 135, option 1) or NA (type 136, S+O, option 2). */
+static void
+enc_nd(uint8_t f[86], const uint8_t *dmac, const uint8_t *smac, const uint8_t *sip,
+       const uint8_t *dip, uint8_t type, const uint8_t *target, const uint8_t *llmac)
+{
+	uint8_t *ip = f + 14, *icmp = ip + 40;
+
+	memset(f, 0, 86);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	ip[0] = 0x60;
+	w16(ip + 4, 32);
+	ip[6] = 58;
+	ip[7] = 255;
+	memcpy(ip + 8, sip, 16);
+	memcpy(ip + 24, dip, 16);
+	icmp[0] = type;
+	if (type == 136)
+		icmp[4] = 0x60;
+	memcpy(icmp + 8, target, 16);
+	icmp[24] = type == 136 ? 2 : 1;
+	icmp[25] = 1;
+	memcpy(icmp + 26, llmac, 6);
+	icmp6_csum_put(ip, 32);
 }
 
 static void
@@ -430,6 +478,88 @@ test_eth_arp(void)
 	drain(ring_ba);
 }
 
+/* IPv6 neighbour discovery: the responder and the resolver. */
+static void
+test_eth_nd(void)
+{
+	static const uint8_t me6[16] = { 0xfe, 0x80, [14] = 0x0a, [15] = 0x01 };
+	static const uint8_t peer6[16] = { 0xfe, 0x80, [14] = 0x0e, [15] = 0x0e };
+	static const uint8_t far6[16] = { 0xfe, 0x80, [13] = 0x12, [14] = 0x34, [15] = 0x56 };
+	static const uint8_t sn_me[16] = { 0xff, 0x02, [11] = 0x01, [12] = 0xff, [14] = 0x0a,
+					   [15] = 0x01 };
+	static const uint8_t sn_far[16] = { 0xff, 0x02, [11] = 0x01, [12] = 0xff, [13] = 0x12,
+					    [14] = 0x34, [15] = 0x56 };
+	static const uint8_t mc_me[6] = { 0x33, 0x33, 0xff, 0x00, 0x0a, 0x01 };
+	static const uint8_t mc_far[6] = { 0x33, 0x33, 0xff, 0x12, 0x34, 0x56 };
+	uint8_t f[MODEL_PKT_MAX], g[MODEL_PKT_MAX], want[86], gids[1][16];
+	struct model_port *a = attach_pa(IP(10, 0, 0, 1));
+	struct model_port_stats st;
+	struct model_pkt_hdr h;
+	int n;
+
+	if (a == NULL)
+		return;
+	memcpy(gids[0], me6, 16);
+	TEST_CHECK_EQ(model_port_set_addrs(a, (const uint8_t (*)[16])gids, 1), 0);
+	/* a solicitation for the own address: the advertisement, byte for byte */
+	enc_nd(f, mc_me, mac_x, peer6, sn_me, 135, me6, mac_x);
+	inject(ring_ba, f, 86);
+	TEST_CHECK_EQ(model_port_recv(a, g, sizeof(g)), 0);
+	enc_nd(want, mac_x, mac_a, me6, peer6, 136, me6, mac_a);
+	TEST_CHECK_EQ(take(ring_ab, g), 86);
+	TEST_CHECK(memcmp(g, want, 86) == 0);
+	/* ... and its sender was learnt: an IPv6 frame to it without a MAC leaves with mac_x */
+	memset(&h, 0, sizeof(h));
+	memcpy(h.smac, mac_a, 6);
+	memcpy(h.sgid, me6, 16);
+	memcpy(h.dgid, peer6, 16);
+	h.ttl = 64;
+	h.opcode = MODEL_RC_SEND_ONLY;
+	h.pkey = 0xffff;
+	h.dqpn = 9;
+	n = model_pkt_build(&h, f + 2000, 40, f, 2000);
+	TEST_CHECK(n > 0);
+	TEST_CHECK_EQ(model_port_send(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(take(ring_ab, g), n);
+	memcpy(f, mac_x, 6);
+	TEST_CHECK(memcmp(f, g, (size_t)n) == 0);
+	/* an unknown peer: the solicitation to its solicited-node group; the advertisement */
+	memset(f, 0, 6);
+	memcpy(f + 14 + 24, far6, 16);
+	TEST_CHECK_EQ(model_port_send(a, f, (uint32_t)n), 0);
+	enc_nd(want, mc_far, mac_a, me6, sn_far, 135, far6, mac_a);
+	TEST_CHECK_EQ(take(ring_ab, g), 86);
+	TEST_CHECK(memcmp(g, want, 86) == 0);
+	TEST_CHECK_EQ(take(ring_ab, g), 0);
+	enc_nd(g, mac_a, mac_b, far6, me6, 136, far6, mac_b);
+	inject(ring_ba, g, 86);
+	TEST_CHECK_EQ(model_port_recv(a, g, sizeof(g)), 0);
+	TEST_CHECK_EQ(model_port_send(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(take(ring_ab, g), n);
+	memcpy(f, mac_b, 6);
+	TEST_CHECK(memcmp(f, g, (size_t)n) == 0);
+	/* a bad checksum and a hop limit below 255: dropped, counted */
+	enc_nd(f, mc_me, mac_x, peer6, sn_me, 135, me6, mac_x);
+	f[14 + 40 + 2] ^= 1;
+	inject(ring_ba, f, 86);
+	enc_nd(f, mc_me, mac_x, peer6, sn_me, 135, me6, mac_x);
+	f[14 + 7] = 64;
+	icmp6_csum_put(f + 14, 32);
+	inject(ring_ba, f, 86);
+	TEST_CHECK_EQ(model_port_recv(a, g, sizeof(g)), 0);
+	TEST_CHECK_EQ(take(ring_ab, g), 0);
+	model_port_stats_get(a, &st);
+	TEST_CHECK_EQ(st.nd_bad, 2);
+	TEST_CHECK_EQ(st.nd_solicits_rx, 1);
+	TEST_CHECK_EQ(st.nd_adverts_tx, 1);
+	TEST_CHECK_EQ(st.nd_solicits_tx, 1);
+	TEST_CHECK_EQ(st.nd_adverts_rx, 1);
+	TEST_CHECK_EQ(st.arp_unresolved, 1);
+	model_port_detach(a);
+	drain(ring_ab);
+	drain(ring_ba);
+}
+
 /* ---- two model devices over the pair ---- */
 
 /* The wires of the two devices: the ring pair, or (af_packet) a veth pair. */
@@ -546,61 +676,79 @@ out:
 	pair_close(&p);
 }
 
+/* Neighbour counters of a port: requests sent, replies received, replies sent (v6: ND). */
+static void
+neigh_counts(struct tdev *t, bool v6, uint64_t c[3])
+{
+	struct irdma_model_wire_stats s = wstats(t);
+
+	c[0] = v6 ? s.wire_nd_solicits_tx : s.wire_arp_requests_tx;
+	c[1] = v6 ? s.wire_nd_adverts_rx : s.wire_arp_replies_rx;
+	c[2] = v6 ? s.wire_nd_adverts_tx : s.wire_arp_replies_tx;
+}
+
+/*
+ * A UD SEND a -> b through an AH with b's GID 0 (IPv4) or 1 (@p v6: link-local) and no
+ * MAC: the first is dropped while t1 resolves b (one request, one reply), the second
+ * arrives with its data.
+ */
+static void
+ud_resolved(struct pair *p, bool v6)
+{
+	struct rdmadev_ah_attr aa = { .hop_limit = 64, .vlan_id = 0xffff, .port_num = 1 };
+	struct tsge sg = { (uint64_t)(uintptr_t)p->m1.buf, p->m1.lkey, 1000 };
+	struct tsge rs = { (uint64_t)(uintptr_t)p->m2.buf, p->m2.lkey, 4096 };
+	struct twr wr = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true,
+			  .dqpn = p->b.qpn, .qkey = 0x11110001 /* b's (tqp_connect) */ };
+	struct rdmadev_ah *ah = NULL;
+	uint64_t c1[3], c2[3], lost;
+	struct tcqe e;
+	uint32_t i;
+
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)p->t2.id, v6 ? 1 : 0, aa.dgid), 0);
+	aa.sgid_index = v6 ? 1 : 0;
+	TEST_CHECK_EQ(rdmadev_ah_create(p->t1.pd, &aa, &ah), 0);
+	if (ah == NULL)
+		return;
+	wr.ah_id = ah->ah_id;
+	lost = wstats(&p->t1).wire_arp_unresolved;
+	memset(p->m2.buf, 0, 2048);
+	tpost_recv(&p->b, &rs, 1);
+	TEST_CHECK(tsend_done(&p->a, &p->t2, &wr, T_OP_SEND));
+	for (i = 0; i < T_POLL_MAX && (neigh_counts(&p->t1, v6, c1), c1[1] == 0); i++)
+		tdev_service(&p->t1, &p->t2);
+	neigh_counts(&p->t2, v6, c2);
+	TEST_CHECK(c1[0] == 1 && c1[1] == 1 && c2[2] == 1);
+	TEST_CHECK_EQ(wstats(&p->t1).wire_arp_unresolved, lost + 1);
+	TEST_CHECK_EQ(tidle(&p->t2.rcq, &p->t1, &p->t2, 100), 0);
+	TEST_CHECK(tsend_done(&p->a, &p->t2, &wr, T_OP_SEND));
+	if (rq_done(&p->b, &p->t1, &e))
+		TEST_CHECK_EQ(e.len, 40 + 1000);
+	TEST_CHECK(memcmp(p->m2.buf + 40, p->m1.buf, 1000) == 0);
+	/* the GRH area: IPv4 header in its last 20 bytes, or the IPv6 header */
+	TEST_CHECK_EQ(v6 ? p->m2.buf[0] >> 4 : p->m2.buf[20], v6 ? 6 : 0x45);
+	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+}
+
 /*
  * UD SEND through an AH without a MAC: the first datagram goes while the peer is unknown
  * (dropped for ARP; UD does not retransmit), the peer model answers the request, the
- * second arrives. Then a frame encoded here with a peer's IPv4 ID is accepted, and the same
+ * second arrives; the same over IPv6 with neighbour discovery. Then a frame encoded here with a peer's IPv4 ID is accepted, and the same
  * frame with one IP header bit flipped is dropped and counted.
  */
 static void
 test_eth_ud_and_foreign(void)
 {
-	struct rdmadev_ah *ah = NULL;
-	struct rdmadev_ah_attr aa;
-	struct irdma_model_wire_stats s;
 	uint8_t f[MODEL_PKT_MAX];
 	struct pair p;
-	struct tcqe e;
-	struct tsge sg, rs;
-	struct twr wr;
 	uint64_t bad0, roce0;
 	uint32_t len, sip, dip, i;
 
 	if (!pair_open(&p, RDMADEV_QPT_UD, 16384, "", "", NULL))
 		goto out;
-	memset(&aa, 0, sizeof(aa));
-	memcpy(aa.dgid, p.t2.gid, 16);	/* no dmac: the port resolves it */
-	aa.hop_limit = 64;
-	aa.vlan_id = 0xffff;
-	aa.port_num = 1;
-	TEST_CHECK_EQ(rdmadev_ah_create(p.t1.pd, &aa, &ah), 0);
-	if (ah == NULL)
-		goto out;
 	tfill(p.m1.buf, 4096, 5);
-	sg = (struct tsge){ (uint64_t)(uintptr_t)p.m1.buf, p.m1.lkey, 1000 };
-	rs = (struct tsge){ (uint64_t)(uintptr_t)p.m2.buf, p.m2.lkey, 4096 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
-	wr.ah_id = ah->ah_id;
-	wr.dqpn = p.b.qpn;
-	wr.qkey = 0x11110001;	/* b's Q_Key (tqp_connect) */
-	tpost_recv(&p.b, &rs, 1);
-	TEST_CHECK(tsend_done(&p.a, &p.t2, &wr, T_OP_SEND));
-	for (i = 0; i < T_POLL_MAX && wstats(&p.t1).wire_arp_replies_rx == 0; i++)
-		tdev_service(&p.t1, &p.t2);
-	s = wstats(&p.t1);
-	TEST_CHECK_EQ(s.wire_arp_unresolved, 1);
-	TEST_CHECK_EQ(s.wire_arp_requests_tx, 1);
-	TEST_CHECK_EQ(s.wire_arp_replies_rx, 1);
-	TEST_CHECK_EQ(wstats(&p.t2).wire_arp_replies_tx, 1);
-	TEST_CHECK_EQ(tidle(&p.t2.rcq, &p.t1, &p.t2, 100), 0);
-	TEST_CHECK(tsend_done(&p.a, &p.t2, &wr, T_OP_SEND));
-	if (rq_done(&p.b, &p.t1, &e))
-		TEST_CHECK_EQ(e.len, 40 + 1000);
-	TEST_CHECK(memcmp(p.m2.buf + 40, p.m1.buf, 1000) == 0);
+	ud_resolved(&p, false);
+	ud_resolved(&p, true);
 
 	/* a frame from "another RoCE stack" to b's QP: its own IPv4 ID, DF, TTL, ECN */
 	sip = (uint32_t)p.t1.gid[12] << 24 | (uint32_t)p.t1.gid[13] << 16 |
@@ -611,7 +759,7 @@ test_eth_ud_and_foreign(void)
 	bad0 = TSTAT(&p.t2, rx_bad_frames);
 	len = enc_send(f, p.t2.hw->mac, mac_x, sip, dip, 0xbeef, 0x3ffff0, 1, 32);
 	inject(ring_ab, f, len);
-	for (i = 0; i < 1000 && TSTAT(&p.t2, rx_roce_pkts) == roce0; i++)
+	for (i = 0; i < T_POLL_MAX && TSTAT(&p.t2, rx_roce_pkts) == roce0; i++)
 		tdev_service(&p.t2, NULL);
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_roce_pkts), roce0 + 1);	/* no such QP: counted there */
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_bad_frames), bad0);
@@ -619,11 +767,10 @@ test_eth_ud_and_foreign(void)
 	f[14 + 5] ^= 0x10;
 	ip4_csum(f + 14);
 	inject(ring_ab, f, len);
-	for (i = 0; i < 1000 && TSTAT(&p.t2, rx_bad_frames) == bad0; i++)
+	for (i = 0; i < T_POLL_MAX && TSTAT(&p.t2, rx_bad_frames) == bad0; i++)
 		tdev_service(&p.t2, NULL);
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_bad_frames), bad0 + 1);
 	TEST_CHECK_EQ(TSTAT(&p.t2, rx_roce_pkts), roce0 + 1);
-	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
 out:
 	pair_close(&p);
 }
@@ -713,7 +860,9 @@ test_eth_faults_pcap(void)
 	TEST_CHECK(s2.wire_dropped > s2.wire_tx_frames / 20);
 	TEST_CHECK(TSTAT(&p.t1, rc_retransmits) > 0);
 out:
-	/* inline mode: nothing crosses the wire from here on */
+	/* no QP, nothing more to send (inline: nothing crosses the wire from here on) */
+	tqp_destroy(&p.a);
+	tqp_destroy(&p.b);
 	s1 = wstats(&p.t1);
 	pair_close(&p);		/* closes the pcap file */
 	pcap_bad_ip = 0;
@@ -721,12 +870,18 @@ out:
 	TEST_CHECK_EQ(pcap_bad_ip, 0);
 	printf("# pcap: %ld records; A sent %" PRIu64 ", received %" PRIu64 "\n", recs,
 	       s1.wire_tx_frames, s1.wire_rx_frames);
-	/* every frame A sent (before the drops) and received */
-	TEST_CHECK_EQ((uint64_t)recs, s1.wire_tx_frames + s1.wire_rx_frames);
+	/*
+	 * Every frame A sent (before the drops) and received; the threaded model may still
+	 * receive a frame in flight after the counters were read.
+	 */
+	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+		TEST_CHECK_EQ((uint64_t)recs, s1.wire_tx_frames + s1.wire_rx_frames);
+	else
+		TEST_CHECK(recs >= 0 && (uint64_t)recs >= s1.wire_tx_frames + s1.wire_rx_frames);
 	unlink(path);
 }
 
-/* Captures a log line into @p buf while @p fn runs. */
+/* irdma_model_config_kv(@p key, @p value) on a default config, its log lines into @p buf. */
 static int
 logged(char *buf, size_t cap, const char *key, const char *value)
 {
@@ -932,6 +1087,7 @@ main(int argc, char **argv)
 	snprintf(wire2, sizeof(wire2), "eth:%u", pb);
 	TEST_RUN(test_eth_frames);
 	TEST_RUN(test_eth_arp);
+	TEST_RUN(test_eth_nd);
 	TEST_RUN(test_eth_rc);
 	TEST_RUN(test_eth_ud_and_foreign);
 	TEST_RUN(test_eth_faults_pcap);

@@ -376,6 +376,11 @@ irdma_model_wire_stats_get(struct irdma_hw *hw, struct irdma_model_wire_stats *s
 		.wire_arp_evicted = p.arp_evicted,
 		.wire_arp_unresolved = p.arp_unresolved,
 		.wire_arp_failed = p.arp_failed,
+		.wire_nd_solicits_rx = p.nd_solicits_rx,
+		.wire_nd_adverts_tx = p.nd_adverts_tx,
+		.wire_nd_solicits_tx = p.nd_solicits_tx,
+		.wire_nd_adverts_rx = p.nd_adverts_rx,
+		.wire_nd_bad = p.nd_bad,
 	};
 	return 0;
 }

@@ -488,7 +488,12 @@ struct irdma_model_wire_stats {
 	uint64_t wire_arp_bad;			/**< eth: malformed ARP frames */
 	uint64_t wire_arp_evicted;		/**< eth: ARP entries replaced (table full) */
 	uint64_t wire_arp_unresolved;		/**< eth: frames dropped, peer MAC unknown */
-	uint64_t wire_arp_failed;		/**< eth: resolutions given up */
+	uint64_t wire_arp_failed;		/**< eth: resolutions (ARP or ND) given up */
+	uint64_t wire_nd_solicits_rx;		/**< eth: Neighbour Solicitations received */
+	uint64_t wire_nd_adverts_tx;		/**< eth: Neighbour Advertisements sent */
+	uint64_t wire_nd_solicits_tx;		/**< eth: Neighbour Solicitations sent */
+	uint64_t wire_nd_adverts_rx;		/**< eth: Neighbour Advertisements received */
+	uint64_t wire_nd_bad;			/**< eth: malformed ND frames */
 };
 
 /** Copy the counters of the device's wire. @return 0 or -EINVAL. */
@@ -496,7 +501,7 @@ int irdma_model_wire_stats_get(struct irdma_hw *hw, struct irdma_model_wire_stat
 
 /**
  * Tell the device's port its own addresses besides its attach address (the GID table): the
- * Ethernet wire answers ARP for them. @return 0 or -EINVAL (bad @p hw, more than 16).
+ * Ethernet wire answers ARP (IPv4) and Neighbour Solicitations (IPv6) for them. @return 0 or -EINVAL (bad @p hw, more than 16).
  */
 int irdma_model_port_addrs(struct irdma_hw *hw, const uint8_t (*gids)[16], uint32_t n);
 

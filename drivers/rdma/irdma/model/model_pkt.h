@@ -13,7 +13,8 @@
  * and decodes one. The engine (model_engine*.c) only ever handles frames through these two.
  *
  * Wires: a device attaches a port to a wire; frames sent on a port arrive at the port that
- * owns the destination MAC (in-process switch) or at the destination IP (UDP wire). Sending
+ * owns the destination MAC (in-process switch), at the destination IP (UDP wire), or go out
+ * whole through a DPDK ethdev port (Ethernet wire, model_wire_eth.h). Sending
  * never blocks, receiving never blocks; faults (drop, duplicate, reorder, corrupt) are
  * injected on the sending side with a seeded PRNG so runs are repeatable.
  *
@@ -204,7 +205,12 @@ struct model_port_stats {
 	uint64_t arp_bad;		/**< ARP frames malformed or not Ethernet / IPv4 */
 	uint64_t arp_evicted;	/**< ARP entries replaced because the table was full */
 	uint64_t arp_unresolved;	/**< frames dropped while their peer's MAC was unknown */
-	uint64_t arp_failed;	/**< resolutions given up after the last retry */
+	uint64_t arp_failed;	/**< resolutions (ARP or ND) given up after the last retry */
+	uint64_t nd_solicits_rx;	/**< IPv6 Neighbour Solicitations received */
+	uint64_t nd_adverts_tx;	/**< Neighbour Advertisements sent (for an own address) */
+	uint64_t nd_solicits_tx;	/**< Neighbour Solicitations sent (resolving a peer) */
+	uint64_t nd_adverts_rx;	/**< Neighbour Advertisements received */
+	uint64_t nd_bad;		/**< ND frames with a bad checksum, hop limit or code */
 };
 
 /**

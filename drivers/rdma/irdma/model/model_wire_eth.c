@@ -3,36 +3,28 @@
  */
 
 /*
- * The Ethernet wire (model_wire_eth.h): frames through a DPDK ethdev port, the ARP
- * responder and resolver (RFC 826, Ethernet / IPv4 only), and the loop back of frames to an
- * own address.
+ * The Ethernet wire (model_wire_eth.h): frames through a DPDK ethdev port, the loop back of
+ * frames to an own address, and the way in and out for the neighbour table (model_neigh.c:
+ * ARP and IPv6 neighbour discovery).
  *
  * The frames go out exactly as model_pkt_build() made them: the IPv4 ID the engine chose
  * (model_port_ip_id()), DF, the TTL and TOS of the QP, the ICRC over those headers. Frames
  * come in as the peer sent them, and model_pkt_parse() checks the ICRC over those real
  * headers, so a peer's own ID, TTL and TOS are fine.
- *
- * ARP table: MODEL_ARP_ENTRIES entries, looked up by IPv4 address (a linear scan, done only
- * for frames the engine addressed to the port's own MAC or to none: the QP or AH had no
- * neighbour MAC). An
- * entry is added when the port resolves an address or a peer asks for an own address; a full
- * table replaces its least recently used entry (counted), so a flood of requests or replies
- * cannot grow it; replies nobody asked for only refresh entries already present.
  */
 
 #include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_bus_vdev.h>
-#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "model_neigh.h"
 #include "model_wire_eth.h"
 
 extern int irdma_model_logtype;
@@ -47,10 +39,8 @@ extern int irdma_model_logtype;
 #define ETHERTYPE_VLAN		0x8100u
 #define ETHERTYPE_IPV6		0x86ddu
 #define IPPROTO_UDP_NUM		17u
-#define ARP_LEN			28u		/* Ethernet / IPv4 ARP body */
-#define ARP_FRAME_LEN		60u		/* the shortest Ethernet frame (no FCS) */
-#define ARP_OP_REQUEST		1u
-#define ARP_OP_REPLY		2u
+#define IPV6_HLEN		40u
+#define IPPROTO_ICMPV6_NUM	58u
 
 #define ETH_RX_BURST		32u
 #define ETH_SELF_QUEUE		64u		/* frames looped back to an own address */
@@ -58,22 +48,6 @@ extern int irdma_model_logtype;
 #define ETH_POOL_SIZE		4095u		/* 2^n - 1: the ring mempool's best size */
 #define ETH_NAME_MAX		128u
 #define ETH_CACHE		64u		/* mbufs in a port's own cache */
-
-enum arp_state {
-	ARP_FREE,
-	ARP_PENDING,		/* requests sent, no reply yet */
-	ARP_RESOLVED,
-	ARP_FAILED,		/* MODEL_ARP_TRIES requests unanswered */
-};
-
-struct arp_entry {
-	uint32_t ip;		/* host order */
-	uint8_t mac[6];
-	uint8_t state;		/* enum arp_state */
-	uint8_t tries;
-	uint64_t stamp;		/* last request sent (PENDING), failure (FAILED) */
-	uint64_t used;		/* last use: the replacement order */
-};
 
 /*
  * The mbuf pool of all Ethernet ports, created by the first open and freed by the last
@@ -95,12 +69,7 @@ struct model_eth {
 	 * reused, so the buffers in use stay few and warm */
 	struct rte_mempool_cache *cache;
 	uint8_t mac[6];
-	uint32_t addrs[MODEL_PORT_ADDRS];	/* own IPv4 addresses, host order */
-	uint32_t n_addrs;
 	struct model_port_stats *st;
-	uint64_t retry_cycles;
-	uint64_t fail_cycles;
-	uint64_t tick;			/* ARP use counter */
 	/* frames received and not yet handed out */
 	struct rte_mbuf *rx[ETH_RX_BURST];
 	uint16_t rx_n;
@@ -109,66 +78,13 @@ struct model_eth {
 	struct rte_mbuf *self[ETH_SELF_QUEUE];
 	uint32_t self_head;
 	uint32_t self_tail;
-	struct arp_entry arp[MODEL_ARP_ENTRIES];
+	struct model_neigh nb;		/* ARP / ND */
 };
 
 static inline uint32_t
 get16(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 8 | p[1];
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void
-put16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static bool
-gid_v4(const uint8_t *g, uint32_t *ip)
-{
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	if (memcmp(g, prefix, sizeof(prefix)) != 0)
-		return false;
-	*ip = get32(g + 12);
-	return true;
-}
-
-static bool
-own_addr(const struct model_eth *e, uint32_t ip)
-{
-	for (uint32_t i = 0; i < e->n_addrs; i++)
-		if (e->addrs[i] == ip)
-			return true;
-	return false;
-}
-
-void
-model_eth_set_addrs(struct model_eth *e, const uint8_t (*gids)[16], uint32_t n)
-{
-	uint32_t ip;
-
-	e->n_addrs = 0;
-	for (uint32_t i = 0; i < n && e->n_addrs < MODEL_PORT_ADDRS; i++)
-		if (gid_v4(gids[i], &ip) && ip != 0 && !own_addr(e, ip))
-			e->addrs[e->n_addrs++] = ip;
 }
 
 /* ---- sending mbufs ---- */
@@ -223,158 +139,17 @@ eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
 	return 0;
 }
 
-/* ---- ARP ---- */
-
-/*
- * An Ethernet / IPv4 ARP frame of operation @p op from this port (@p spa) to @p tha / @p tpa,
- * the Ethernet destination @p dst; padded with zeros to 60 bytes.
- */
-static void
-arp_frame(uint8_t f[ARP_FRAME_LEN], const struct model_eth *e, const uint8_t dst[6],
-	  uint32_t op, uint32_t spa, const uint8_t tha[6], uint32_t tpa)
-{
-	uint8_t *a = f + ETH_HLEN;
-
-	memset(f, 0, ARP_FRAME_LEN);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, e->mac, 6);
-	put16(f + 12, ETHERTYPE_ARP);
-	put16(a, 1);			/* hardware: Ethernet */
-	put16(a + 2, ETHERTYPE_IPV4);	/* protocol: IPv4 */
-	a[4] = 6;
-	a[5] = 4;
-	put16(a + 6, op);
-	memcpy(a + 8, e->mac, 6);
-	put32(a + 14, spa);
-	memcpy(a + 18, tha, 6);
-	put32(a + 24, tpa);
-}
-
-static struct arp_entry *
-arp_find(struct model_eth *e, uint32_t ip)
-{
-	for (uint32_t i = 0; i < MODEL_ARP_ENTRIES; i++)
-		if (e->arp[i].state != ARP_FREE && e->arp[i].ip == ip)
-			return &e->arp[i];
-	return NULL;
-}
-
-/* A slot for @p ip: a free one, else the least recently used (counted). */
-static struct arp_entry *
-arp_add(struct model_eth *e, uint32_t ip)
-{
-	struct arp_entry *v = &e->arp[0];
-
-	for (uint32_t i = 0; i < MODEL_ARP_ENTRIES; i++) {
-		if (e->arp[i].state == ARP_FREE) {
-			v = &e->arp[i];
-			break;
-		}
-		if (e->arp[i].used < v->used)
-			v = &e->arp[i];
-	}
-	if (v->state != ARP_FREE)
-		e->st->arp_evicted++;
-	memset(v, 0, sizeof(*v));
-	v->ip = ip;
-	v->used = ++e->tick;
-	return v;
-}
-
-/* The source address for requests to @p tpa: the sender's own, else the first own one. */
-static void
-arp_request(struct model_eth *e, uint32_t spa, uint32_t tpa)
-{
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	static const uint8_t zero[6];
-	uint8_t f[ARP_FRAME_LEN];
-
-	arp_frame(f, e, bcast, ARP_OP_REQUEST, spa, zero, tpa);
-	if (eth_xmit(e, f, ARP_FRAME_LEN) == 0)
-		e->st->arp_requests_tx++;
-}
-
-/*
- * The MAC for @p dst (host order), asked from @p src: 0 with @p mac set, or -EAGAIN when it
- * is not known (yet): a request went out or waits for its retry time, or it failed.
- */
+/* The neighbour table's way out. */
 static int
-arp_resolve(struct model_eth *e, uint32_t src, uint32_t dst, uint8_t mac[6])
+neigh_xmit(void *ctx, const uint8_t *f, uint32_t len)
 {
-	struct arp_entry *a = arp_find(e, dst);
-	uint64_t now;
-
-	if (a != NULL && a->state == ARP_RESOLVED) {
-		memcpy(mac, a->mac, 6);
-		a->used = ++e->tick;
-		return 0;
-	}
-	now = rte_get_timer_cycles();
-	if (a == NULL) {
-		a = arp_add(e, dst);
-		a->state = ARP_PENDING;
-	} else if (a->state == ARP_FAILED) {
-		if (now - a->stamp < e->fail_cycles)
-			return -EAGAIN;
-		a->state = ARP_PENDING;
-		a->tries = 0;
-	} else if (now - a->stamp < e->retry_cycles) {
-		return -EAGAIN;
-	}
-	if (a->tries >= MODEL_ARP_TRIES) {
-		a->state = ARP_FAILED;
-		a->stamp = now;
-		e->st->arp_failed++;
-		ETH_LOG(DEBUG, "ARP: no reply for %u.%u.%u.%u after %u requests", dst >> 24,
-			(dst >> 16) & 0xff, (dst >> 8) & 0xff, dst & 0xff, MODEL_ARP_TRIES);
-		return -EAGAIN;
-	}
-	a->tries++;
-	a->stamp = now;
-	arp_request(e, own_addr(e, src) ? src : e->addrs[0], dst);
-	return -EAGAIN;
+	return eth_xmit(ctx, f, len);
 }
 
-/* Handle one received ARP frame (@p n bytes from the Ethernet header on). */
-static void
-arp_input(struct model_eth *e, const uint8_t *f, uint32_t n)
+void
+model_eth_set_addrs(struct model_eth *e, const uint8_t (*gids)[16], uint32_t n)
 {
-	const uint8_t *a = f + ETH_HLEN;
-	uint32_t op, spa, tpa;
-	struct arp_entry *x;
-	uint8_t r[ARP_FRAME_LEN];
-
-	if (n < ETH_HLEN + ARP_LEN || get16(a) != 1 || get16(a + 2) != ETHERTYPE_IPV4 ||
-	    a[4] != 6 || a[5] != 4) {
-		e->st->arp_bad++;
-		return;
-	}
-	op = get16(a + 6);
-	spa = get32(a + 14);
-	tpa = get32(a + 24);
-	if ((op != ARP_OP_REQUEST && op != ARP_OP_REPLY) || (a[8] & 1) != 0) {
-		e->st->arp_bad++;
-		return;
-	}
-	if (op == ARP_OP_REQUEST)
-		e->st->arp_requests_rx++;
-	else
-		e->st->arp_replies_rx++;
-	/* RFC 826: refresh the sender when known; add it when the frame is for us */
-	x = spa != 0 ? arp_find(e, spa) : NULL;
-	if (x == NULL && spa != 0 && own_addr(e, tpa))
-		x = arp_add(e, spa);
-	if (x != NULL) {
-		memcpy(x->mac, a + 8, 6);
-		x->state = ARP_RESOLVED;
-		x->tries = 0;
-		x->used = ++e->tick;
-	}
-	if (op == ARP_OP_REQUEST && own_addr(e, tpa)) {
-		arp_frame(r, e, a + 8, ARP_OP_REPLY, tpa, a + 8, spa);
-		if (eth_xmit(e, r, ARP_FRAME_LEN) == 0)
-			e->st->arp_replies_tx++;
-	}
+	model_neigh_set_addrs(&e->nb, gids, n);
 }
 
 /* ---- frames ---- */
@@ -400,19 +175,25 @@ l3_offset(const uint8_t *f, uint32_t len, uint32_t *et)
 int
 model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 {
-	uint32_t et, l3 = l3_offset(f, len, &et), src, dst;
+	static const uint8_t zero[6];
+	uint32_t et, l3 = l3_offset(f, len, &et);
+	uint8_t src[16], dst[16];
 	struct rte_mbuf *m;
 	uint8_t *d;
 
-	static const uint8_t zero[6];
-
-	if ((memcmp(f, e->mac, 6) != 0 && memcmp(f, zero, 6) != 0) || l3 == 0 ||
-	    et != ETHERTYPE_IPV4 || len < l3 + 20)
+	if ((memcmp(f, e->mac, 6) != 0 && memcmp(f, zero, 6) != 0) || l3 == 0)
 		return eth_xmit(e, f, len);
 	/* to this port's MAC or none (no neighbour MAC in the QP / AH): loop back or resolve */
-	src = get32(f + l3 + 12);
-	dst = get32(f + l3 + 16);
-	if (own_addr(e, dst)) {
+	if (et == ETHERTYPE_IPV4 && len >= l3 + 20) {
+		model_gid_of_v4(src, f + l3 + 12);
+		model_gid_of_v4(dst, f + l3 + 16);
+	} else if (et == ETHERTYPE_IPV6 && len >= l3 + IPV6_HLEN) {
+		memcpy(src, f + l3 + 8, 16);
+		memcpy(dst, f + l3 + 24, 16);
+	} else {
+		return eth_xmit(e, f, len);
+	}
+	if (model_neigh_own(&e->nb, dst)) {
 		if (e->self_tail - e->self_head >= ETH_SELF_QUEUE) {
 			e->st->tx_nombuf++;
 			return -ENOBUFS;
@@ -427,7 +208,7 @@ model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 	if (m == NULL)
 		return -ENOBUFS;
 	d = rte_pktmbuf_mtod(m, uint8_t *);
-	if (arp_resolve(e, src, dst, d) != 0) {
+	if (model_neigh_resolve(&e->nb, src, dst, d) != 0) {
 		eth_free(e, m);
 		e->st->arp_unresolved++;
 		return 0;
@@ -486,11 +267,18 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 			e->st->rx_other++;
 		} else if (et == ETHERTYPE_ARP && l3 == ETH_HLEN &&
 			   (memcmp(f, e->mac, 6) == 0 || memcmp(f, bcast, 6) == 0)) {
-			uint8_t a[ETH_HLEN + ARP_LEN];
+			uint8_t a[ETH_HLEN + MODEL_ARP_LEN];
 			const uint8_t *p = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(a)),
 							    a);
 
-			arp_input(e, p, RTE_MIN(len, (uint32_t)sizeof(a)));
+			model_neigh_arp_input(&e->nb, p, RTE_MIN(len, (uint32_t)sizeof(a)));
+		} else if (et == ETHERTYPE_IPV6 && l3 == ETH_HLEN &&
+			   len >= ETH_HLEN + IPV6_HLEN && f[ETH_HLEN + 6] == IPPROTO_ICMPV6_NUM &&
+			   (memcmp(f, e->mac, 6) == 0 || (f[0] == 0x33 && f[1] == 0x33))) {
+			uint8_t a[MODEL_ND_FRAME_LEN + 64];
+			uint32_t k = RTE_MIN(len, (uint32_t)sizeof(a));
+
+			model_neigh_nd_input(&e->nb, rte_pktmbuf_read(m, 0, k, a), k);
 		} else if (memcmp(f, e->mac, 6) != 0) {
 			e->st->rx_filtered++;
 		} else if (!is_roce(f, RTE_MIN(len, (uint32_t)sizeof(hdr)), l3, et)) {
@@ -650,16 +438,14 @@ model_eth_open(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
 	       struct model_port_stats *st, struct model_eth **out)
 {
 	struct model_eth *e = calloc(1, sizeof(*e));
-	uint64_t hz = rte_get_timer_hz();
 	int r;
 
 	if (e == NULL)
 		return -ENOMEM;
 	memcpy(e->mac, mac, 6);
-	model_eth_set_addrs(e, (const uint8_t (*)[16])gid, 1);
 	e->st = st;
-	e->retry_cycles = hz / 1000000 * MODEL_ARP_RETRY_US;
-	e->fail_cycles = hz / 1000000 * MODEL_ARP_FAIL_US;
+	model_neigh_init(&e->nb, mac, st, neigh_xmit, e);
+	model_neigh_set_addrs(&e->nb, (const uint8_t (*)[16])gid, 1);
 	r = eth_port_find(e, spec);
 	if (r == 0)
 		r = eth_port_start(e);

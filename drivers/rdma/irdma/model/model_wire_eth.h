@@ -6,8 +6,8 @@
 
 /*
  * The Ethernet wire of the device model (internal to model/): whole frames through one RX
- * and one TX queue of a DPDK ethdev port, with an ARP responder for the port's own IPv4
- * addresses and an ARP resolver for peers (a bounded table). model_wire.c drives it; the
+ * and one TX queue of a DPDK ethdev port, answering ARP and IPv6 neighbour solicitations
+ * for the port's own addresses and resolving peers the same ways (a bounded table). model_wire.c drives it; the
  * faults, the pcap file and the counters common to all wires stay there.
  *
  * Thread safety: as a model_port, used by its device only.
@@ -15,18 +15,10 @@
 
 #include <stdint.h>
 
+#include "model_neigh.h"
 #include "model_pkt.h"
 
 struct model_eth;
-
-/** Entries of the ARP table; a full table replaces its least recently used entry. */
-#define MODEL_ARP_ENTRIES	64u
-/** ARP requests sent for one address before the resolution fails. */
-#define MODEL_ARP_TRIES		3u
-/** Microseconds between two requests for one address. */
-#define MODEL_ARP_RETRY_US	1000u
-/** Microseconds a failed resolution stays failed (frames to it dropped) before a new try. */
-#define MODEL_ARP_FAIL_US	1000000u
 
 /**
  * Open the Ethernet wire @p spec (after "eth:"):
@@ -48,18 +40,18 @@ void model_eth_close(struct model_eth *e);
 
 /**
  * Send the frame @p f of @p len bytes. A frame to the port's own MAC (or to 00:00:00:00:00:00)
- * whose IPv4 destination
- * is not an own address has its destination MAC filled from the ARP table; unresolved, an
- * ARP request goes out (at most MODEL_ARP_TRIES, MODEL_ARP_RETRY_US apart) and the frame is
- * dropped (counted; the transport retransmits). A frame to an own address comes back to
- * this port.
- * @return 0 (sent or dropped for ARP) or -ENOBUFS (no mbuf, TX queue full; counted).
+ * whose IP destination is not an own address has its destination MAC filled from the
+ * neighbour table; unresolved, an ARP request or neighbour solicitation goes out (at most
+ * MODEL_ARP_TRIES, MODEL_ARP_RETRY_US apart) and the frame is dropped (counted; the
+ * transport retransmits). A frame to an own address comes back to this port.
+ * @return 0 (sent, or dropped unresolved) or -ENOBUFS (no mbuf, TX queue full; counted).
  */
 int model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len);
 
 /**
  * Receive one RoCEv2 frame (to this port's MAC, IPv4 or IPv6, UDP port 4791) into @p buf.
- * ARP frames are answered or learnt here, everything else is dropped and counted.
+ * ARP and neighbour discovery frames are answered or learnt here, everything else is
+ * dropped and counted.
  * @return the length, 0 when nothing is waiting, -EMSGSIZE (frame larger than @p cap).
  */
 int model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap);
