@@ -75,13 +75,22 @@ struct pp_dest {
 	uint8_t gid[16];
 };
 
+/*
+ * Completions that came before they were waited for: the server's next receive can complete
+ * before its echo's send does (ibv_rc_pingpong sends again as soon as it has the echo).
+ */
+static unsigned int early;
+
 /* Poll until a successful completion of each WR in @p want (WR_SEND | WR_RECV) has come. */
 static int
 wait_for(struct rdmadev_cq *cq, unsigned int want)
 {
 	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() * TIMEOUT_MS / 1000;
+	unsigned int got = early & want;
 	struct rdmadev_wc wc;
 
+	early &= ~got;
+	want &= ~got;
 	while (want != 0) {
 		if (rdmadev_poll_cq(cq, &wc, 1) == 0) {
 			if (rte_get_timer_cycles() > deadline) {
@@ -90,12 +99,16 @@ wait_for(struct rdmadev_cq *cq, unsigned int want)
 			}
 			continue;
 		}
-		if (wc.status != RDMADEV_WC_SUCCESS || !(want & wc.wr_id)) {
+		if (wc.status != RDMADEV_WC_SUCCESS ||
+		    (wc.wr_id != WR_SEND && wc.wr_id != WR_RECV) || (early & wc.wr_id)) {
 			fprintf(stderr, "pingpong: completion %" PRIu64 ": %s\n", wc.wr_id,
 				rdmadev_wc_status_str(wc.status));
 			return -EIO;
 		}
-		want &= ~(unsigned int)wc.wr_id;
+		if (want & wc.wr_id)
+			want &= ~(unsigned int)wc.wr_id;
+		else
+			early |= (unsigned int)wc.wr_id;
 	}
 	return 0;
 }
