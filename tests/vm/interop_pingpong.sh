@@ -9,7 +9,11 @@
 # the guest as server and as client, the data checked on both sides (ibv_rc_pingpong -c on
 # the guest's server: a 0 at every 4 KiB offset; examples/pingpong: every byte). Each run's
 # capture (the model's pcap devarg) is checked by tests/vm/roce_pcap.py: every ICRC and IPv4
-# checksum right both ways, no IP ID 0 from the model. At the end rxe's own counters
+# checksum right both ways, no IP ID 0 from the model; it also counts the requests each
+# side sent again, and of rxe's those the model had already acknowledged (rxe arms its
+# retransmit timer at a send and pushes it back only while requests are outstanding, so a
+# timer armed for an earlier message can expire on a later one, "spurious timeouts" in the
+# comment of rxe_completer(); rxe counts them in completer_retry_err). At the end rxe's own counters
 # (/sys/class/infiniband/rxe0/ports/1/hw_counters): no sequence, RNR, retry-exceeded or send
 # error; rxe accepted every frame the model sent (rcvd_pkts) and the model got every frame
 # rxe sent (sent_pkts); and every request the model sent again was a duplicate at rxe

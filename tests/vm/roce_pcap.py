@@ -4,11 +4,13 @@
 """Check a RoCEv2 capture (classic pcap, Ethernet) of one RC conversation, independently of
 the model's code: every RoCEv2 frame's ICRC (CRC32 over the frame with the fields RoCEv2
 masks: 8 bytes of 0xff, IPv4 TOS / TTL / checksum, UDP checksum, BTH byte 4), the IPv4
-header checksum, and per sender the request PSNs: a PSN sent twice is a retransmission.
+header checksum, and per sender the request PSNs: a PSN sent twice is a retransmission, and
+one "already acked" when the other side's ACK covering that PSN came before it (the other
+side did its part: the retransmission is the sender's own timer).
 
 usage: roce_pcap.py FILE SENDER-IP [-v]
 Prints one line per sender ("sender A: N frames, N requests, N acks, N retransmitted, N bad
-icrc, N bad ip csum, N ip id 0"); exits 1 when any frame's ICRC or IPv4 checksum is wrong,
+icrc, N bad ip csum, N ip id 0, N retransmitted already acked"); exits 1 when any frame's ICRC or IPv4 checksum is wrong,
 SENDER-IP sent none or one with IP ID 0, or the file is not a capture.
 """
 import struct
@@ -50,6 +52,14 @@ def ip_csum_ok(ip):
     return s == 0xFFFF
 
 
+def p_aeth_is_ack(frame):
+    """The AETH syndrome of an ACKNOWLEDGE frame says ACK (not a NAK / RNR NAK)."""
+    off = 18 if struct.unpack(">H", frame[12:14])[0] == 0x8100 else 14
+    ihl = (frame[off] & 0x0F) * 4
+    aeth = off + ihl + 8 + 12
+    return len(frame) > aeth and (frame[aeth] >> 5) == 0
+
+
 def parse(frame):
     """(src ip, dst ip, ip id, ip csum ok, icrc ok, opcode, dest qp, psn) or None."""
     off = 14
@@ -88,6 +98,11 @@ def parse(frame):
             opcode, dqp, psn)
 
 
+def psn_ge(a, b):
+    """a >= b in 24-bit PSN order."""
+    return ((a - b) & 0xFFFFFF) < 0x800000
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__.strip().splitlines()[-5], file=sys.stderr)
@@ -102,7 +117,8 @@ def main():
                 continue
             src, dst, ipid, csum_ok, icrc_ok, op, dqp, psn = p
             s = st.setdefault(src, {"frames": 0, "req": 0, "ack": 0, "rexmit": 0,
-                                    "icrc": 0, "csum": 0, "id0": 0, "seen": set()})
+                                    "icrc": 0, "csum": 0, "id0": 0, "seen": set(),
+                                    "acked_rexmit": 0, "acked_by_peer": None})
             s["frames"] += 1
             s["icrc"] += not icrc_ok
             s["csum"] += not csum_ok
@@ -113,25 +129,39 @@ def main():
                 key = (dqp, psn)
                 if key in s["seen"]:
                     s["rexmit"] += 1
+                    a = s["acked_by_peer"]
+                    s["acked_rexmit"] += a is not None and psn_ge(a, psn)
                     if verbose:
                         print("%.6f %s -> %s retransmits qp %#x psn %#x op %#x" %
                               (ts, src, dst, dqp, psn, op))
                 s["seen"].add(key)
             elif op == 0x11:
                 s["ack"] += 1
+                # The ACK covers the receiver's requests up to psn (syndrome ACK: AETH
+                # bits 31:29 = 0).
+                peer = st.setdefault(dst, {"frames": 0, "req": 0, "ack": 0, "rexmit": 0,
+                                           "icrc": 0, "csum": 0, "id0": 0, "seen": set(),
+                                           "acked_rexmit": 0, "acked_by_peer": None})
+                if len(fr) >= 14 and p_aeth_is_ack(fr):
+                    a = peer["acked_by_peer"]
+                    if a is None or psn_ge(psn, a):
+                        peer["acked_by_peer"] = psn
             if verbose:
                 print("%.6f %s -> %s op %#04x qp %#x psn %#x id %d%s" %
                       (ts, src, dst, op, dqp, psn, ipid, "" if icrc_ok else " BAD ICRC"))
     except (OSError, ValueError) as e:
         print("roce_pcap: %s: %s" % (path, e), file=sys.stderr)
         return 1
-    bad = want not in st
+    bad = want not in st or st[want]["frames"] == 0
     if bad:
         print("roce_pcap: %s: no RoCEv2 frame from %s" % (path, want))
     for src, s in sorted(st.items()):
+        if s["frames"] == 0:
+            continue
         print("sender %s: %d frames, %d requests, %d acks, %d retransmitted, %d bad icrc, "
-              "%d bad ip csum, %d ip id 0" % (src, s["frames"], s["req"], s["ack"],
-                                               s["rexmit"], s["icrc"], s["csum"], s["id0"]))
+              "%d bad ip csum, %d ip id 0, %d retransmitted already acked" %
+              (src, s["frames"], s["req"], s["ack"], s["rexmit"], s["icrc"], s["csum"],
+               s["id0"], s["acked_rexmit"]))
         bad = bad or s["icrc"] > 0 or s["csum"] > 0 or (src == want and s["id0"] > 0)
     return 1 if bad else 0
 
