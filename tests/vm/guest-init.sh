@@ -15,7 +15,8 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 echo "init: kernel $(uname -r)"
-for m in $(cat /etc/modules); do
+read -r mods < /etc/modules
+for m in $mods; do
 	modprobe "$m" || echo "init: modprobe $m failed"
 done
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host0 /host ||

@@ -78,6 +78,7 @@ echo "# VM up in $VM_BOOT_S s:"
 sed 's/^/#   /' "$work/share/ready"
 
 counters() {	# name value lines of rxe's counters, into $work/$1
+	# shellcheck disable=SC2016  # expanded in the guest
 	vm_cmd "cnt$1" 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters &&
 		for f in *; do echo "$f $(cat "$f")"; done'
 	vm_wait "cnt$1" 60 > /dev/null

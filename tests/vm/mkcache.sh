@@ -55,7 +55,7 @@ if [ ! -d "$cache/kernel-$kver" ]; then
 		log "apt-get download $kpkg failed (no mirror?)"
 		exit 77
 	fi
-	deb=$(ls "$cache"/"$kpkg"_*.deb 2>/dev/null | head -n 1)
+	deb=$(find "$cache" -maxdepth 1 -name "${kpkg}_*.deb" | head -n 1)
 	[ -n "$deb" ] || { log "no .deb after apt-get download"; exit 77; }
 	dpkg-deb -x "$deb" "$cache/kernel-$kver.tmp" || { log "dpkg-deb -x failed"; exit 1; }
 	rm -f "$deb"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=bash
 # Copyright (c) 2026 the irdma-pmd authors
 #
 # Functions to boot the test VM (sourced by the tests in tests/vm/; needs root):
@@ -63,6 +64,7 @@ vm_up() {
 		sleep 0.2
 		i=$((i + 1))
 	done
+	# shellcheck disable=SC2034  # for the caller
 	VM_BOOT_S=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
 	return 0
 }
