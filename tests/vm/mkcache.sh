@@ -9,6 +9,7 @@
 #                          virtio_net / 9p need (with their depmod tree, so the guest's
 #                          modprobe works), the rdma-core tools and their libraries, init
 #   CACHE/stamp            hash of every input; equal means the files above are reused
+#   CACHE/linux-image-*.deb the package, kept so that a rebuild needs no download
 # usage: mkcache.sh CACHE. Exit 0 ready, 77 when the package mirror cannot be reached (the
 # caller skips), 1 on any other failure (a message names it).
 set -u
@@ -16,6 +17,7 @@ cache=$1
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$cache" && cache=$(cd "$cache" && pwd) || exit 1
 log() { echo "vm-cache: $*" >&2; }
+trap 'rm -rf "$cache/kernel.tmp" "$cache/initrd.tmp" "$cache/initrd.cpio.gz.tmp"' EXIT
 
 # The kernel: what Debian's linux-image-amd64 currently depends on (a 6.1 flavour).
 kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
@@ -48,22 +50,23 @@ fi
 log "building for $kpkg in $cache"
 rm -f "$cache/stamp"
 
-# Fetch and unpack the kernel package (once per version).
-if [ ! -d "$cache/kernel-$kver" ]; then
-	rm -rf "$cache"/kernel-* "$cache"/*.deb
+# Fetch the kernel package (once per version; the .deb stays, 70 MB), unpack it for the
+# build (400 MB, removed after).
+deb=$(find "$cache" -maxdepth 1 -name "${kpkg}_*.deb" | head -n 1)
+if [ -z "$deb" ]; then
+	rm -f "$cache"/linux-image-*.deb
 	if ! (cd "$cache" && timeout 300 apt-get download "$kpkg" >/dev/null 2>&1); then
 		log "apt-get download $kpkg failed (no mirror?)"
 		exit 77
 	fi
 	deb=$(find "$cache" -maxdepth 1 -name "${kpkg}_*.deb" | head -n 1)
 	[ -n "$deb" ] || { log "no .deb after apt-get download"; exit 77; }
-	dpkg-deb -x "$deb" "$cache/kernel-$kver.tmp" || { log "dpkg-deb -x failed"; exit 1; }
-	rm -f "$deb"
-	depmod -b "$cache/kernel-$kver.tmp" "$kver" || { log "depmod failed"; exit 1; }
-	mv "$cache/kernel-$kver.tmp" "$cache/kernel-$kver"
 	echo "$kpkg" > "$cache/kernel.pkg"
 fi
-kroot=$cache/kernel-$kver
+kroot=$cache/kernel.tmp
+rm -rf "$kroot"
+dpkg-deb -x "$deb" "$kroot" || { log "dpkg-deb -x $deb failed"; exit 1; }
+depmod -b "$kroot" "$kver" || { log "depmod failed"; exit 1; }
 cp "$kroot/boot/vmlinuz-$kver" "$cache/vmlinuz" || exit 1
 
 # The initramfs tree.
@@ -114,7 +117,7 @@ echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initrd.cpio.gz.tmp" ||
 	{ log "cpio failed"; exit 1; }
 mv "$cache/initrd.cpio.gz.tmp" "$cache/initrd.cpio.gz"
-rm -rf "$root"
+rm -rf "$root" "$kroot"
 echo "$stamp" > "$cache/stamp"
 log "ready: $(du -h "$cache/initrd.cpio.gz" | cut -f1) initramfs, kernel $kver"
 exit 0
