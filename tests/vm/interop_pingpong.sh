@@ -16,10 +16,10 @@
 # comment of rxe_completer(); rxe counts them in completer_retry_err). At the end rxe's own counters
 # (/sys/class/infiniband/rxe0/ports/1/hw_counters): no sequence, RNR, retry-exceeded or send
 # error; rxe accepted every frame the model sent (rcvd_pkts) and the model got every frame
-# rxe sent (sent_pkts); and every request the model sent again was a duplicate at rxe
-# (duplicate_request): a retransmit timer that expired before rxe's ACK came (the model's
-# RTO is at most 50 ms, doc/model.md; rxe under TCG on a busy host sometimes takes longer),
-# never a frame lost or refused. The model's retransmissions are printed, per run.
+# rxe sent (sent_pkts); and the model sent nothing again: the wire loses nothing and its
+# retransmit timer is the IBA's (4.096 us x 2^timeout, `-t 20` = 4.3 s here, longer than a
+# TCG guest on a busy host takes to ACK), so a retransmission would be a bug. rxe's
+# duplicate_request must read zero too.
 #
 # usage: interop_pingpong.sh <examples/pingpong> [cache dir]. Needs root (namespace, tap);
 # skips (TAP "1..0 # SKIP") when not root, without /dev/net/tun, or when the packages or
@@ -188,8 +188,8 @@ else
 fi
 dup=$(delta duplicate_request)
 echo "# model retransmitted $model_rexmit request packets; rxe duplicate_request $dup"
-if [ "$dup" -eq "$model_rexmit" ]; then
-	ok "every packet the model sent again reached rxe as a duplicate (timer, no loss)"
+if [ "$model_rexmit" -eq 0 ] && [ "$dup" -eq 0 ]; then
+	ok "the model retransmitted nothing on a loss-free wire (rxe saw no duplicate)"
 else
 	notok "model retransmitted $model_rexmit packets, rxe saw $dup duplicates"
 fi
