@@ -328,6 +328,7 @@ struct tp_side {
 	enum rdmadev_mtu xchg_mtu;		/**< two processes: the MTU both sides use */
 	struct tp_remote remote[TP_MAX_QPS];	/**< peer QPs */
 	struct tp_side *peer;			/**< the other side when in this process */
+	const struct tp_xchg *xchg;		/**< the connection to it in two processes */
 	/* Per message size. */
 	uint32_t size;				/**< message size */
 	uint64_t iters;				/**< target (per side, all QPs) */
@@ -342,6 +343,9 @@ struct tp_side {
 	bool waiting;				/**< ping-pong: a request is in flight */
 	bool done;				/**< finished this size */
 	uint32_t idle;				/**< UD receiver: empty polls after the client ended */
+	uint32_t peeks;				/**< UD receiver, two processes: steps since the
+						 *   last look at the connection */
+	bool peer_finished;			/**< UD receiver: the client is done sending */
 	uint32_t cq_mod;			/**< CQ moderation of this run (tp_cq_mod()) */
 	uint64_t signaled;			/**< signaled WRs posted */
 	uint64_t deadline;			/**< duration mode: tick to stop posting */
@@ -455,6 +459,11 @@ int tp_xchg_record(struct tp_ctx *t, struct tp_side *s, uint32_t i, bool store);
 int tp_xchg_sync(struct tp_ctx *t);
 /** The final handshake, "done", and close (perftest's ctx_close_connection()). */
 int tp_xchg_close(struct tp_ctx *t);
+/**
+ * True when the peer's next message has begun to arrive (a UD receiver learns so that the
+ * client finished sending: it went on to its handshake). One poll() without waiting.
+ */
+bool tp_xchg_pending(const struct tp_xchg *x);
 /** Exchange BW reports (perftest's xchg_bw_reports()); @p mine NULL sends zeros. */
 int tp_xchg_bw_report(struct tp_ctx *t, const struct tp_bw_result *mine,
 		      struct tp_bw_result *theirs);

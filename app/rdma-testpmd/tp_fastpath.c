@@ -259,6 +259,8 @@ tp_reset_side(struct tp_side *s, uint32_t size)
 	s->waiting = false;
 	s->done = false;
 	s->idle = 0;
+	s->peeks = 0;
+	s->peer_finished = false;
 	s->signaled = 0;
 	/* A latency engine signals every WR (tp_post's signal_all); a stream uses this. */
 	s->cq_mod = tp_cq_mod(s->cfg);

@@ -579,6 +579,8 @@ tp_sides_init(struct tp_ctx *t)
 	if (t->nb_sides == 2) {
 		t->side[0].peer = &t->side[1];
 		t->side[1].peer = &t->side[0];
+	} else {
+		t->side[0].xchg = &t->xchg;
 	}
 }
 

@@ -648,6 +648,14 @@ tp_xchg_open(struct tp_ctx *t)
 	return n;
 }
 
+bool
+tp_xchg_pending(const struct tp_xchg *x)
+{
+	struct pollfd pfd = { .fd = x->fd, .events = POLLIN };
+
+	return x->up && poll(&pfd, 1, 0) > 0;
+}
+
 int
 tp_xchg_bw_report(struct tp_ctx *t, const struct tp_bw_result *mine, struct tp_bw_result *theirs)
 {

@@ -510,25 +510,27 @@ def mode_two_process(t, binary, src):
     What each server prints is what perftest's does: its own rows in the ping-pong and send
     tests, the client's last row in write_bw / read_bw, nothing in read_lat.
     """
-    for name, n, server_rows in [('send_lat', 100, 4), ('write_lat', 100, 4),
-                                 ('read_lat', 100, 0), ('write_bw', 1000, 1),
-                                 ('read_bw', 1000, 1), ('send_bw', 1000, 4)]:
+    for name, n, server_rows, conn in [('send_lat', 100, 4, 'RC'), ('write_lat', 100, 4, 'RC'),
+                                       ('read_lat', 100, 0, 'RC'), ('write_bw', 1000, 1, 'RC'),
+                                       ('read_bw', 1000, 1, 'RC'), ('send_bw', 1000, 4, 'RC'),
+                                       ('send_lat', 100, 4, 'UD'), ('send_bw', 1000, 4, 'UD')]:
         port = free_port()
         common = ['-e', name, '-n', str(n), '-p', str(port), '-a', '--size-max', '16',
-                  '--timeout', '2000', '-v']
+                  '--timeout', '2000', '-v', '-c', conn]
+        name = '%s %s' % (name, conn)
         srv = start(binary, 'ps', common + ['--server', '--dev', SERVER_DEV])
         time.sleep(0.5)
         cli = start(binary, 'pc', common + ['--client', '127.0.0.1', '--dev', CLIENT_DEV])
         crc, cout, cerr = finish(cli)
         src_rc, sout, serr = finish(srv)
         t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' % (name, crc, src_rc))
-        hdr = LAT_HDR if name.endswith('lat') else BW_HDR
+        hdr = LAT_HDR if 'lat' in name else BW_HDR
         rows = table(cout, hdr)
         t.ok(len(rows) == 4, '%s: the client reports 4 sizes' % name)
         srows = table(sout, hdr)
         t.ok(len(srows) == server_rows, '%s: the server reports %d rows (%d)' %
              (name, server_rows, len(srows)))
-        if name in ('write_bw', 'read_bw') and srows and rows:
+        if name.split()[0] in ('write_bw', 'read_bw') and srows and rows:
             t.ok(srows[0] == rows[-1], '%s: the server prints the client\'s last row' % name)
         t.ok('0 leaked objects' in cout and '0 leaked objects' in sout,
              '%s: both tear down cleanly' % name)
@@ -720,8 +722,9 @@ def mode_perftest_exchange(t, binary, src):
 
     # rdma-testpmd --client against a perftest server that hands each QP's record back: the
     # QPs are connected to themselves, so the client's traffic runs on its own model.
-    for test, sizes in (('write_bw', 4), ('read_bw', 4), ('write_lat', 4), ('read_lat', 4),
-                        ('send_lat', 4)):
+    for test, sizes, conn in (('write_bw', 4, 'RC'), ('read_bw', 4, 'RC'), ('write_lat', 4, 'RC'),
+                              ('read_lat', 4, 'RC'), ('send_lat', 4, 'RC'),
+                              ('send_lat', 4, 'UD')):
         peers = []
 
         def server(sock, test=test, sizes=sizes):
@@ -730,9 +733,9 @@ def mode_perftest_exchange(t, binary, src):
             p.run()
             return p
         rc, out, err, peer, perr, took = against_client(
-            binary, test, server, ['-a', '--size-max', '16', '-n', '200'])
-        t.ok(rc == 0 and perr is None, '%s client / perftest server (echo): exit %s, peer %s' %
-             (test, rc, perr))
+            binary, test, server, ['-a', '--size-max', '16', '-n', '200', '-c', conn])
+        t.ok(rc == 0 and perr is None, '%s %s client / perftest server (echo): exit %s, peer %s'
+             % (test, conn, rc, perr))
         hdr = BW_HDR if test.endswith('bw') else LAT_HDR
         rows = table(out, hdr)
         t.ok(len(rows) == sizes, '%s: the client reports %d sizes' % (test, sizes))
