@@ -377,6 +377,7 @@ struct tp_xchg {
 	int fd;				/**< the connected TCP socket when up */
 	bool up;			/**< connected */
 	bool peer_is_tp;		/**< the peer is rdma-testpmd (took the options message) */
+	bool patient;			/**< the next wait lasts while the peer works (tp_xchg.c) */
 	char rem_version[16];		/**< the peer's version field */
 	enum rdmadev_mtu mtu;		/**< path MTU both sides use (the smaller of the two) */
 	struct rdmadev_xstat *xs;	/**< scratch for the device activity check */

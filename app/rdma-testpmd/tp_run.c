@@ -408,8 +408,11 @@ tp_run_passive(struct tp_ctx *t, const struct tp_engine *eng, const struct tp_pl
 	struct tp_bw_result br;
 	int rc = 0;
 
+	/* The first message comes when the client's run ends, however long it takes. */
+	t->xchg.patient = true;
 	if (plan->bw_report) {
 		rc = tp_xchg_sync(t);
+		t->xchg.patient = false;
 		if (rc == 0)
 			rc = tp_xchg_bw_report(t, NULL, &br);
 		if (rc == 0)
@@ -417,6 +420,7 @@ tp_run_passive(struct tp_ctx *t, const struct tp_engine *eng, const struct tp_pl
 	}
 	if (rc == 0)
 		rc = tp_xchg_close(t);
+	t->xchg.patient = false;
 	if (rc < 0) {
 		fprintf(stderr, "rdma-testpmd: %s: the server's wait for the client failed\n",
 			eng->name);

@@ -26,7 +26,10 @@
  *   "done"        5 bytes after the last handshake, then close.
  *
  * Waits poll the device between short slices (an RDMA target's device must keep running),
- * and fail after --timeout ms without a byte from the peer or any device activity.
+ * and fail after --timeout ms without a byte from the peer or any device activity. A passive
+ * server's wait for the end of the client's run is patient: it ends when the peer closes, or
+ * --timeout after the device's counters stopped moving (a device whose counters never move,
+ * like the device model's now, lets it wait as long as the peer keeps the connection).
  */
 
 #include <arpa/inet.h>
@@ -150,6 +153,7 @@ tp_xchg_recv(struct tp_ctx *t, void *buf, size_t len, const char *what)
 	struct tp_xchg *x = &t->xchg;
 	uint64_t idle_from = tp_ticks(), last_check = idle_from, act = tp_xchg_activity(t), a;
 	struct pollfd pfd = { .fd = x->fd, .events = POLLIN };
+	bool moved = false;
 	size_t got = 0;
 	char peer[96];
 	ssize_t n;
@@ -186,8 +190,12 @@ tp_xchg_recv(struct tp_ctx *t, void *buf, size_t len, const char *what)
 			if (a != act) {
 				act = a;
 				idle_from = last_check;
+				moved = true;
 			}
 		}
+		/* A patient wait (the peer runs its test meanwhile) ends on its counters only. */
+		if (x->patient && got == 0 && !moved)
+			continue;
 		if (tp_xchg_ms(idle_from) > t->cfg.timeout_ms) {
 			fprintf(stderr, "rdma-testpmd: %s sent %zu of the %zu bytes of the %s and "
 				"nothing for %u ms (--timeout): it is not perftest's exchange, or the "
@@ -622,6 +630,7 @@ tp_xchg_open(struct tp_ctx *t)
 	int fd, one = 1, n;
 
 	x->peer_is_tp = false;
+	x->patient = false;
 	x->mtu = t->cfg.mtu;
 	fd = t->cfg.mode == TP_MODE_SERVER ? tp_xchg_accept(t) : tp_xchg_dial(t);
 	if (fd < 0)

@@ -536,7 +536,28 @@ def mode_two_process(t, binary, src):
              '%s: both tear down cleanly' % name)
         if crc != 0 or src_rc != 0:
             t.note(cerr[-1000:] + serr[-1000:])
+    check_patient_server(t, binary)
     check_mismatch(t, binary)
+
+
+def check_patient_server(t, binary):
+    """A write_bw server waits out a client run longer than its --timeout (its device's
+    counters are its only sign of the client's work, and the model's do not move)."""
+    port = free_port()
+    common = ['-e', 'write_bw', '-n', '5000', '-s', '4096', '-p', str(port)]
+    srv = start(binary, 'ls', common + ['--timeout', '300', '--server', '--dev', SERVER_DEV])
+    time.sleep(0.5)
+    began = time.time()
+    cli = start(binary, 'lc', common + ['--timeout', '5000', '--client', '127.0.0.1',
+                                        '--dev', CLIENT_DEV])
+    crc, cout, cerr = finish(cli)
+    took = time.time() - began
+    src_rc, sout, serr = finish(srv)
+    t.ok(crc == 0 and src_rc == 0 and len(table(sout, BW_HDR)) == 1,
+         'write_bw server with --timeout 300 waits for a %.1f s client run (exit %s, %s)' %
+         (took, src_rc, crc))
+    if crc != 0 or src_rc != 0:
+        t.note(cerr[-600:] + serr[-600:])
 
 
 def check_mismatch(t, binary):
