@@ -6,13 +6,30 @@
  * send_bw: SEND stream (perftest's ib_send_bw). The client streams sends as write_bw does;
  * the server keeps rx_depth receives posted per QP and counts what arrives. On RC every send
  * must arrive; on UD a send that finds no receive is dropped (as on the wire), so the server
- * stops once the client is done and its CQ stays empty.
+ * stops once the client is done and its CQ stays empty. In two processes the server learns
+ * that the client is done when the client's next handshake arrives (perftest's UD server
+ * stops on a quiet timer instead).
  */
 
 #include "testpmd.h"
 
 /* UD server: empty polls after the client finished before the count is final. */
 #define SEND_BW_UD_DRAIN	100000u
+/* UD server in two processes: steps between two looks at the connection (a syscall). */
+#define SEND_BW_UD_PEEK		4096u
+
+/* The client has finished sending (in this process: its loop is done). */
+static bool
+send_bw_client_done(struct tp_side *s)
+{
+	if (s->peer != NULL)
+		return __atomic_load_n(&s->peer->done, __ATOMIC_ACQUIRE);
+	if (!s->peer_finished && s->xchg != NULL && ++s->peeks >= SEND_BW_UD_PEEK) {
+		s->peeks = 0;
+		s->peer_finished = tp_xchg_pending(s->xchg);
+	}
+	return s->peer_finished;
+}
 
 static int
 send_bw_start(struct tp_side *s)
@@ -42,8 +59,7 @@ send_bw_server(struct tp_side *s)
 	/* Acquire: a duration run's client lowers the target from its lcore (tp_set_target). */
 	if (s->rcnt >= __atomic_load_n(&s->iters, __ATOMIC_ACQUIRE) * s->nb_qps)
 		return 1;
-	if (s->cfg->conn == RDMADEV_QPT_UD && s->peer != NULL &&
-	    __atomic_load_n(&s->peer->done, __ATOMIC_ACQUIRE)) {
+	if (s->cfg->conn == RDMADEV_QPT_UD && send_bw_client_done(s)) {
 		s->idle = n == 0 ? s->idle + 1 : 0;
 		return s->idle >= SEND_BW_UD_DRAIN;
 	}

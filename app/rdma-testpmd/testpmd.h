@@ -12,6 +12,7 @@
  *   tp_params.c   options and the knob table (`set <knob> <value>` uses the same table)
  *   tp_setup.c    devices, objects, QP connection (one process, or two through rdmadev_cm)
  *   tp_fastpath.c helpers the engines share (post, poll, receive ring)
+ *   tp_xchg.c     the two-process exchange: perftest 4.x's TCP protocol
  *   tp_run.c      the run loop: sweep sizes, drive the sides, watchdog, progress line
  *   eng_*.c       the test engines, one per file, behind struct tp_engine
  *   tp_cmdline.c  the interactive mode (librte_cmdline) and --cmdline-file
@@ -218,8 +219,10 @@ void tp_config_effective(const struct tp_config *cfg, enum tp_kind kind, uint32_
 struct rdmadev_cm_param;
 
 /**
- * Two-process runs: the options both sides must share (test, transport, QPs, sizes, iterations,
- * MTU, atomic type), packed into one exchange message (its QPN field is TP_OPTS_TAG).
+ * Two-process runs between two rdma-testpmds: the options both sides must share (test,
+ * transport, QPs, sizes, iterations, MTU, atomic type), packed into the options message that
+ * tp_xchg.c adds to perftest's exchange when both version fields carry its tag (its QPN field
+ * is TP_OPTS_TAG).
  */
 void tp_opts_pack(const struct tp_config *cfg, struct rdmadev_cm_param *p);
 
@@ -301,6 +304,7 @@ struct tp_remote {
 	uint8_t mac[6];		/**< peer port MAC (AV destination) */
 	uint32_t rkey;		/**< peer buffer's rkey */
 	uint64_t addr;		/**< peer buffer's address */
+	uint32_t out_reads;	/**< RDMA reads the peer accepts outstanding (0: in-process) */
 };
 
 /** One side: its device objects, its buffers, and an engine's counters. */
@@ -321,8 +325,10 @@ struct tp_side {
 	uint64_t buf_len;			/**< bytes of buf */
 	uint32_t area;				/**< bytes of one area (largest size + UD GRH) */
 	uint32_t nb_qps;			/**< QPs created */
+	enum rdmadev_mtu xchg_mtu;		/**< two processes: the MTU both sides use */
 	struct tp_remote remote[TP_MAX_QPS];	/**< peer QPs */
 	struct tp_side *peer;			/**< the other side when in this process */
+	const struct tp_xchg *xchg;		/**< the connection to it in two processes */
 	/* Per message size. */
 	uint32_t size;				/**< message size */
 	uint64_t iters;				/**< target (per side, all QPs) */
@@ -337,6 +343,9 @@ struct tp_side {
 	bool waiting;				/**< ping-pong: a request is in flight */
 	bool done;				/**< finished this size */
 	uint32_t idle;				/**< UD receiver: empty polls after the client ended */
+	uint32_t peeks;				/**< UD receiver, two processes: steps since the
+						 *   last look at the connection */
+	bool peer_finished;			/**< UD receiver: the client is done sending */
 	uint32_t cq_mod;			/**< CQ moderation of this run (tp_cq_mod()) */
 	uint64_t signaled;			/**< signaled WRs posted */
 	uint64_t deadline;			/**< duration mode: tick to stop posting */
@@ -348,6 +357,48 @@ struct tp_side {
 	char errmsg[320];			/**< what went wrong */
 };
 
+/** Length of perftest's QP record with a GID (KEY_MSG_SIZE_GID), its NUL included. */
+#define TP_RECORD_LEN		108u
+
+/** One QP record of perftest's exchange (its struct pingpong_dest, as sent). */
+struct tp_record {
+	uint32_t lid;		/**< LID (0 on RoCE) */
+	uint32_t out_reads;	/**< RDMA reads the sender accepts outstanding */
+	uint32_t qpn;		/**< QPN, 24 bits */
+	uint32_t psn;		/**< initial PSN, 24 bits */
+	uint32_t rkey;		/**< rkey of the buffer */
+	uint64_t addr;		/**< address the peer writes to / reads from */
+	uint8_t gid[16];	/**< GID */
+	uint32_t srqn;		/**< SRQ number (XRC, DC; 0 here) */
+};
+
+/** The two-process connection (tp_xchg.c). */
+struct tp_xchg {
+	int fd;				/**< the connected TCP socket when up */
+	bool up;			/**< connected */
+	bool peer_is_tp;		/**< the peer is rdma-testpmd (took the options message) */
+	bool patient;			/**< the next wait lasts while the peer works (tp_xchg.c) */
+	char rem_version[16];		/**< the peer's version field */
+	enum rdmadev_mtu mtu;		/**< path MTU both sides use (the smaller of the two) */
+	struct rdmadev_xstat *xs;	/**< scratch for the device activity check */
+	unsigned int nb_xs;		/**< entries of xs */
+};
+
+/**
+ * When a test exchanges what (perftest 4.5's ib_<test> main()). Every test sends its QP
+ * records once before connecting its QPs and once after; "sync" is a handshake with QP 0's
+ * record.
+ */
+struct tp_plan {
+	bool lead_sync;			/**< a sync before the first records (write/read lat) */
+	bool sync_after_connect_first;	/**< after connecting: sync, then the records (send) */
+	bool sync_before_size;		/**< a sync before each size (receives are posted) */
+	bool sync_after_size;		/**< a sync after each size (send_bw) */
+	bool server_passive;		/**< the server runs no size: it waits at the final sync */
+	bool bw_report;			/**< the client sends its last BW row to the server */
+	bool close;			/**< a final sync and "done" (all but write_lat) */
+};
+
 /** The whole program's state. */
 struct tp_ctx {
 	struct tp_config cfg;			/**< configuration */
@@ -357,12 +408,13 @@ struct tp_ctx {
 	bool model;				/**< running on the device model */
 	struct tp_side side[2];			/**< client [0], server [1] */
 	unsigned int nb_sides;			/**< 2 in one process, 1 in two-process mode */
-	struct rdmadev_cm_id *cm;		/**< two-process exchange endpoint */
+	struct tp_xchg xchg;			/**< two-process connection */
 	bool ready;				/**< objects exist and QPs are connected */
 	bool stale;				/**< a run failed: rebuild the objects first */
 	struct tp_config shape;			/**< configuration the objects were built for */
 	volatile bool stop;			/**< ask a run to stop (SIGINT, `stop`) */
 	struct tp_report rep;			/**< output sinks */
+	struct tp_bw_result last_bw;		/**< the client's last BW row (two processes) */
 	FILE *out;				/**< where commands print */
 };
 
@@ -380,14 +432,55 @@ int tp_devices_close(struct tp_ctx *t);
 struct rdmadev_qp *tp_find_qp(struct tp_ctx *t, uint32_t qpn);
 /** The CQ whose number is @p cqn on any side, or NULL. */
 struct rdmadev_cq *tp_find_cq(struct tp_ctx *t, uint32_t cqn);
+/** Fill @p p with what QP @p i of side @p s tells its peer (QPN, PSN, GID, rkey, address). */
+void tp_local_param(struct tp_side *s, uint32_t i, struct rdmadev_cm_param *p);
+
+/* ---- the two-process exchange (tp_xchg.c) ---- */
+
 /**
- * Two-process barrier: exchange one message with the peer (server: accept, client: connect)
- * carrying @p tag, polling the local side's CQs while waiting so the device keeps running.
- * @return 0, -ETIMEDOUT, -EPROTO (peer at another tag), socket errors.
+ * Connect to the peer (server: accept one client; client: connect, retrying while nobody
+ * listens) and exchange the version, rdma-testpmd's options (when the peer is one), the system
+ * data and the MTU. Errors are printed.
+ * @return 0, -ETIMEDOUT, -EPROTO (not perftest's exchange), -EINVAL (options differ), socket
+ *         errors.
  */
-int tp_barrier(struct tp_ctx *t, uint32_t tag);
-/** Two-process mode: tell a peer waiting at a barrier that this side failed (best effort). */
-void tp_barrier_abort(struct tp_ctx *t);
+int tp_xchg_open(struct tp_ctx *t);
+/**
+ * One lockstep exchange of @p len bytes (the client sends first, the server receives first),
+ * polling the device while it waits; @p what names the message in errors.
+ * @return 0 or a negative errno (printed).
+ */
+int tp_xchg_raw(struct tp_ctx *t, const void *mine, void *theirs, size_t len, const char *what);
+/**
+ * Exchange the records of QP @p i: with @p store the peer's becomes s->remote[i], else it must
+ * equal it. @return 0 or the side's failure.
+ */
+int tp_xchg_record(struct tp_ctx *t, struct tp_side *s, uint32_t i, bool store);
+/** A handshake: exchange QP 0's records. @return 0 or the side's failure. */
+int tp_xchg_sync(struct tp_ctx *t);
+/** The final handshake, "done", and close (perftest's ctx_close_connection()). */
+int tp_xchg_close(struct tp_ctx *t);
+/**
+ * True when the peer's next message has begun to arrive (a UD receiver learns so that the
+ * client finished sending: it went on to its handshake). One poll() without waiting.
+ */
+bool tp_xchg_pending(const struct tp_xchg *x);
+/** Exchange BW reports (perftest's xchg_bw_reports()); @p mine NULL sends zeros. */
+int tp_xchg_bw_report(struct tp_ctx *t, const struct tp_bw_result *mine,
+		      struct tp_bw_result *theirs);
+/** Close the connection (no message). */
+void tp_xchg_end(struct tp_ctx *t);
+/** What engine @p e exchanges when. */
+void tp_xchg_plan(const struct tp_engine *e, struct tp_plan *p);
+/** Record @p r as perftest's 108 bytes (KEY_PRINT_FMT_GID and the NUL). */
+void tp_record_format(const struct tp_record *r, char out[TP_RECORD_LEN]);
+/**
+ * Parse a peer's record strictly (hex digits, ':' separators, the NUL); a line on @p err names
+ * the first byte that is wrong. @return 0 or -EPROTO.
+ */
+int tp_record_parse(const char msg[TP_RECORD_LEN], struct tp_record *r, FILE *err);
+/** The record QP @p i of side @p s sends. */
+void tp_record_local(struct tp_side *s, uint32_t i, struct tp_record *r);
 
 /** Record an error on a side (first one wins) and return @p rc. */
 int tp_side_fail(struct tp_side *s, int rc, const char *fmt, ...)
@@ -425,7 +518,7 @@ void tp_set_target(struct tp_side *s, uint64_t iters);
 bool tp_deadline_passed(const struct tp_side *s);
 /** Step of a side that only serves (RDMA read/write target): done when the client is. */
 int tp_passive_step(struct tp_side *s);
-/** Next ping-pong byte value (never 0). */
+/** Next ping-pong byte value (perftest's: the low byte of the iteration count). */
 uint8_t tp_next_seq(uint8_t seq);
 /** Step of a streaming client (the BW engines): keep tx_depth in flight, cq_mod signaling. */
 int tp_stream_step(struct tp_side *s);

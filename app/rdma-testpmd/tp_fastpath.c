@@ -259,6 +259,8 @@ tp_reset_side(struct tp_side *s, uint32_t size)
 	s->waiting = false;
 	s->done = false;
 	s->idle = 0;
+	s->peeks = 0;
+	s->peer_finished = false;
 	s->signaled = 0;
 	/* A latency engine signals every WR (tp_post's signal_all); a stream uses this. */
 	s->cq_mod = tp_cq_mod(s->cfg);
@@ -266,8 +268,13 @@ tp_reset_side(struct tp_side *s, uint32_t size)
 		s->outstanding[i] = 0;
 		s->qp_posted[i] = 0;
 		s->unsig[i] = 0;
-		/* The byte a ping-pong waits on starts at a value no message carries. */
-		tp_recv_area(s, i)[size - 1] = 0;
+		/*
+		 * The byte a ping-pong waits on starts at a value no first message carries. Not in
+		 * two processes: the peer's first write of this size may already be there (perftest
+		 * does not sync between sizes), and each run has fresh zeroed buffers.
+		 */
+		if (s->peer != NULL)
+			tp_recv_area(s, i)[size - 1] = 0;
 		tp_send_area(s, i)[size - 1] = 0;
 	}
 }
@@ -302,8 +309,8 @@ tp_passive_step(struct tp_side *s)
 uint8_t
 tp_next_seq(uint8_t seq)
 {
-	seq++;
-	return seq == 0 ? 1 : seq;
+	/* perftest's values: the iteration count's low byte, 1, 2 ... 255, 0, 1 ... */
+	return (uint8_t)(seq + 1);
 }
 
 int

@@ -8,7 +8,7 @@
  * of a one-process run in turn (the default: deterministic on a small machine, and with the
  * device model in inline mode the same thread runs the model when it polls); with --tp-cores
  * C,S the server side runs on lcore S. Every loop has a watchdog: no progress for `timeout`
- * ms fails the run, and two-process runs meet at a barrier before and after every size.
+ * ms fails the run. Two-process runs synchronise where perftest's tests do (tp_xchg_plan()).
  */
 
 #include <errno.h>
@@ -180,9 +180,10 @@ tp_samples_alloc(struct tp_side *s, uint64_t n, bool completions)
 	return 0;
 }
 
-/* Both sides (or the one of this process) for one size: start, barrier, drive, barrier. */
+/* Both sides (or the one of this process) for one size: start, sync, drive, sync. */
 static int
-tp_run_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, uint32_t step)
+tp_run_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size,
+	    const struct tp_plan *plan)
 {
 	struct tp_loop main_loop = { .t = t, .size = size }, srv_loop = { .t = t, .size = size };
 	bool split = t->nb_sides == 2 && t->cfg.lcore_server >= 0 &&
@@ -201,8 +202,8 @@ tp_run_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, uint32
 		if (eng->start(s) < 0)
 			return s->error;
 	}
-	if (t->nb_sides == 1) {
-		rc = tp_barrier(t, step * 2);
+	if (t->nb_sides == 1 && plan->sync_before_size) {
+		rc = tp_xchg_sync(t);
 		if (rc < 0)
 			return rc;
 	}
@@ -226,8 +227,8 @@ tp_run_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, uint32
 		if (rc == 0)
 			rc = srv_loop.rc;
 	}
-	if (rc == 0 && t->nb_sides == 1)
-		rc = tp_barrier(t, step * 2 + 1);
+	if (rc == 0 && t->nb_sides == 1 && plan->sync_after_size)
+		rc = tp_xchg_sync(t);
 	return rc;
 }
 
@@ -269,8 +270,10 @@ tp_report_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size)
 	if (eng->kind == TP_BW) {
 		rc = tp_bw_compute(s->tposted, s->tcompleted, s->ccnt, t->cfg.post_list,
 				   tp_cq_mod(&t->cfg), size, tp_ticks_hz(), t->cfg.no_peak, &br);
-		if (rc == 0)
+		if (rc == 0) {
 			tp_report_bw(&t->rep, &br);
+			t->last_bw = br;
+		}
 		return rc;
 	}
 	scratch = rte_malloc("tp_scratch", s->scnt * sizeof(uint64_t), 0);
@@ -394,15 +397,75 @@ tp_explain(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, int rc)
 			"");
 }
 
+/*
+ * A two-process server of a test where only the client works (RDMA write and read BW, read
+ * latency): it waits at the client's final handshake, its device serving meanwhile, and for
+ * the BW tests prints the client's last row (as perftest's server does).
+ */
+static int
+tp_run_passive(struct tp_ctx *t, const struct tp_engine *eng, const struct tp_plan *plan)
+{
+	struct tp_bw_result br;
+	int rc = 0;
+
+	/* The first message comes when the client's run ends, however long it takes. */
+	t->xchg.patient = true;
+	if (plan->bw_report) {
+		rc = tp_xchg_sync(t);
+		t->xchg.patient = false;
+		if (rc == 0)
+			rc = tp_xchg_bw_report(t, NULL, &br);
+		if (rc == 0)
+			tp_report_bw(&t->rep, &br);
+	}
+	if (rc == 0)
+		rc = tp_xchg_close(t);
+	t->xchg.patient = false;
+	if (rc < 0) {
+		fprintf(stderr, "rdma-testpmd: %s: the server's wait for the client failed\n",
+			eng->name);
+		tp_xchg_end(t);
+	}
+	return rc;
+}
+
+/* Two processes, after the last size: the test's final exchanges. */
+static int
+tp_run_finish(struct tp_ctx *t, const struct tp_plan *plan)
+{
+	struct tp_bw_result br;
+	int rc = 0;
+
+	if (plan->bw_report && t->side[0].role == TP_CLIENT) {
+		rc = tp_xchg_sync(t);
+		if (rc == 0)
+			rc = tp_xchg_bw_report(t, &t->last_bw, &br);
+	}
+	if (rc == 0 && plan->close)
+		rc = tp_xchg_close(t);
+	/* write_lat: perftest ends without a word (both sides have seen every round trip). */
+	tp_xchg_end(t);
+	return rc;
+}
+
 static int
 tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 {
 	bool atomic = tp_is_atomic(eng->opcode);
 	uint32_t size = atomic ? TP_ATOMIC_SIZE : t->cfg.sweep ? t->cfg.size_min : t->cfg.size;
-	uint32_t step = 0;
+	bool remote = t->nb_sides == 1;
+	struct tp_plan plan;
 	unsigned int i;
 	int rc = 0;
 
+	tp_xchg_plan(eng, &plan);
+	memset(&t->last_bw, 0, sizeof(t->last_bw));
+	if (remote && t->side[0].role == TP_SERVER && plan.server_passive) {
+		tp_report_header(&t->rep, eng->kind, eng->name, &t->cfg);
+		rc = tp_run_passive(t, eng, &plan);
+		tp_report_footer(&t->rep);
+		return rc;
+	}
 	/* Timestamps: the client always, a server for its own latency table. */
 	for (i = 0; i < t->nb_sides; i++)
 		if ((t->side[i].role == TP_CLIENT || eng->kind == TP_LAT) &&
@@ -413,21 +476,24 @@ tp_run_sizes(struct tp_ctx *t, const struct tp_engine *eng)
 	for (;;) {
 		for (i = 0; i < t->nb_sides; i++)
 			t->side[i].error = 0;
-		rc = tp_run_size(t, eng, size, step++);
+		rc = tp_run_size(t, eng, size, &plan);
 		if (rc == 0)
 			rc = tp_balance(t, eng);
 		if (rc == 0)
 			rc = tp_report_size(t, eng, size);
 		if (rc < 0) {
 			tp_explain(t, eng, size, rc);
-			if (t->nb_sides == 1 && rc != -ECANCELED)
-				tp_barrier_abort(t);
+			/* The peer learns it at its next read (perftest has no abort message). */
+			if (remote)
+				tp_xchg_end(t);
 			break;
 		}
 		if (!t->cfg.sweep || atomic || size >= t->cfg.size_max)
 			break;
 		size *= 2;
 	}
+	if (rc == 0 && remote)
+		rc = tp_run_finish(t, &plan);
 	tp_report_footer(&t->rep);
 	return rc;
 }
@@ -463,7 +529,8 @@ tp_run_test(struct tp_ctx *t)
 	} else {
 		rc = tp_run_sizes(t, eng);
 	}
-	if (rc < 0)
+	/* Two processes: the connection served this run; the next one connects anew. */
+	if (rc < 0 || t->cfg.mode != TP_MODE_LOCAL)
 		t->stale = true;
 	if (tp_close_sink(t->rep.json, "--json", t->cfg.json_path) < 0 && rc == 0)
 		rc = -EIO;

@@ -5,8 +5,8 @@
 /*
  * rdma-testpmd setup and teardown: pick the devices (an E810 on vfio-pci, else the device
  * model), create each side's objects (context, PD, send and receive CQ, QPs, one MR over the
- * buffers), connect the QPs (in one process directly; in two processes through rdmadev_cm,
- * perftest's TCP exchange of QPN, PSN, GID, rkey and address), and destroy everything in
+ * buffers), connect the QPs (in one process directly; in two processes through perftest's
+ * TCP exchange of QPN, PSN, GID, rkey and address, tp_xchg.c), and destroy everything in
  * reverse. The devices stay open between runs; the objects are rebuilt when a knob that
  * shapes them changes.
  */
@@ -14,23 +14,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_lcore.h>
-#include <rte_log.h>
 #include <rte_malloc.h>
 
 #include "testpmd.h"
 
 /* Overhead in a UD receive buffer: the GRH the device writes first. */
 #define TP_UD_GRH	40u
-/* The server waits this many times the progress timeout for a client to show up. */
-#define TP_ACCEPT_FACTOR 10u
-/* Barrier tag that tells the peer this side failed, and how long we try to tell it. */
-#define TP_ABORT_TAG	0xffffffu
-#define TP_ABORT_MS	1000u
-/* Slice of a TCP wait between two polls of the device. */
-#define TP_CM_SLICE_MS	20
 
 static int
 tp_model_devargs(struct tp_ctx *t, char *out, size_t len)
@@ -338,7 +329,7 @@ tp_qp_init(struct tp_side *s, uint32_t i)
 			"QP to INIT");
 }
 
-static void
+void
 tp_local_param(struct tp_side *s, uint32_t i, struct rdmadev_cm_param *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -396,7 +387,8 @@ tp_qp_connect(struct tp_side *s, uint32_t i)
 	}
 	tp_fill_av(r, &a.ah_attr);
 	a.qp_state = RDMADEV_QPS_RTR;
-	a.path_mtu = s->cfg->mtu;
+	/* Two processes use the smaller of the two sides' MTUs (perftest's rule). */
+	a.path_mtu = s->peer == NULL ? s->xchg_mtu : s->cfg->mtu;
 	a.dest_qp_num = r->qpn;
 	a.rq_psn = r->psn;
 	a.max_dest_rd_atomic = 16;
@@ -411,125 +403,14 @@ tp_qp_connect(struct tp_side *s, uint32_t i)
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = my_psn;
-	a.max_rd_atomic = 16;
+	/* perftest: as many reads in flight as the peer's record says it accepts. */
+	a.max_rd_atomic = r->out_reads == 0 ? 16 : (uint8_t)RTE_MIN(r->out_reads, 16u);
 	if (rc == 0)
 		rc = tp_check(s, rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE |
 						   RDMADEV_QP_TIMEOUT | RDMADEV_QP_RETRY_CNT |
 						   RDMADEV_QP_RNR_RETRY | RDMADEV_QP_SQ_PSN |
 						   RDMADEV_QP_MAX_QP_RD_ATOMIC), "QP to RTS");
 	return rc;
-}
-
-/* Poll a side's CQs while a TCP wait is going on: the device keeps running (inline model). */
-static void
-tp_service(struct tp_ctx *t)
-{
-	struct rdmadev_wc wc[16];
-	unsigned int i;
-
-	for (i = 0; i < t->nb_sides; i++) {
-		if (t->side[i].scq != NULL)
-			rdmadev_poll_cq(t->side[i].scq, wc, RTE_DIM(wc));
-		if (t->side[i].rcq != NULL)
-			rdmadev_poll_cq(t->side[i].rcq, wc, RTE_DIM(wc));
-	}
-}
-
-/* Failures after which the exchange is tried again: the peer is not there yet, or a
- * connection ended half way (a wait slice ran out on one side); both sides then agree that
- * nothing was exchanged. */
-static bool
-tp_exchange_retry(int rc)
-{
-	return rc == -ETIMEDOUT || rc == -ECONNREFUSED || rc == -EPROTO || rc == -ECONNRESET ||
-	       rc == -EPIPE;
-}
-
-/*
- * The server accepts in short slices and polls its device between them (an RDMA read or
- * write target must keep its device running while the client works); the client connects
- * with the whole remaining time, so it never leaves a half-done connection behind.
- */
-static int
-tp_exchange_slices(struct tp_ctx *t, const char *host, const struct rdmadev_cm_param *local,
-		   struct rdmadev_cm_param *remote, uint64_t end)
-{
-	uint64_t now;
-	int rc, left;
-
-	for (;;) {
-		if (t->stop)
-			return -EINTR;
-		now = tp_ticks();
-		if (now >= end)
-			return -ETIMEDOUT;
-		left = (int)((double)(end - now) * 1000.0 / tp_ticks_hz()) + 1;
-		if (t->cfg.mode == TP_MODE_SERVER)
-			rc = rdmadev_cm_accept(t->cm, local, remote, RTE_MIN(left, TP_CM_SLICE_MS));
-		else
-			rc = rdmadev_cm_connect(t->cm, host, t->cfg.port, local, remote, left);
-		if (!tp_exchange_retry(rc))
-			return rc;
-		tp_service(t);
-		if (t->cfg.mode == TP_MODE_CLIENT && rc != -ETIMEDOUT)
-			usleep(TP_CM_SLICE_MS * 1000);
-	}
-}
-
-/* One exchange with the peer, the server accepting and the client connecting, in slices. */
-static int
-tp_exchange(struct tp_ctx *t, const struct rdmadev_cm_param *local,
-	    struct rdmadev_cm_param *remote, uint32_t timeout_ms)
-{
-	uint64_t end = tp_ticks() + (uint64_t)(tp_ticks_hz() * timeout_ms / 1000.0);
-	const char *host = strcmp(t->cfg.peer, "localhost") == 0 ? "127.0.0.1" : t->cfg.peer;
-	int lt = rte_log_register("lib.rdmadev"), level = lt >= 0 ? rte_log_get_level(lt) : -1;
-	int rc;
-
-	/* Each slice that times out is expected: keep rdmadev_cm from logging it as an error. */
-	if (level >= 0)
-		rte_log_set_level(lt, RTE_LOG_CRIT);
-	rc = tp_exchange_slices(t, host, local, remote, end);
-	if (level >= 0)
-		rte_log_set_level(lt, (uint32_t)level);
-	return rc;
-}
-
-
-int
-tp_barrier(struct tp_ctx *t, uint32_t tag)
-{
-	struct rdmadev_cm_param local = { .qpn = tag & 0xffffff, .mtu = (uint8_t)t->cfg.mtu };
-	struct rdmadev_cm_param remote;
-	int rc;
-
-	rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
-	if (rc == 0 && remote.qpn == TP_ABORT_TAG) {
-		fprintf(stderr, "rdma-testpmd: the peer failed (see its output) before step %u\n",
-			tag);
-		return -ECANCELED;
-	}
-	if (rc == 0 && remote.qpn != local.qpn) {
-		fprintf(stderr, "rdma-testpmd: the peer is at step %u, this side at step %u: the "
-			"two sides run different tests (give both the same options)\n",
-			remote.qpn, tag);
-		return -EPROTO;
-	}
-	if (rc < 0)
-		fprintf(stderr, "rdma-testpmd: the peer did not reach step %u within %u ms: %s\n",
-			tag, t->cfg.timeout_ms * TP_ACCEPT_FACTOR, strerror(-rc));
-	return rc;
-}
-
-void
-tp_barrier_abort(struct tp_ctx *t)
-{
-	struct rdmadev_cm_param local = { .qpn = TP_ABORT_TAG, .mtu = (uint8_t)t->cfg.mtu };
-	struct rdmadev_cm_param remote;
-
-	/* Best effort and short: a peer waiting at a barrier learns at once that we failed. */
-	if (t->cm != NULL)
-		tp_exchange(t, &local, &remote, TP_ABORT_MS);
 }
 
 /* Options message: the version of its layout (in the PSN field, above the flags). */
@@ -620,55 +501,49 @@ tp_opts_compare(const struct tp_config *cfg, const struct rdmadev_cm_param *peer
 	return (int)n;
 }
 
-/* First exchange: both sides check that they were given the same test options. */
-static int
-tp_exchange_opts(struct tp_ctx *t, struct tp_side *s)
-{
-	struct rdmadev_cm_param local, remote;
-	int rc;
-
-	tp_opts_pack(&t->cfg, &local);
-	rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
-	if (rc < 0)
-		return tp_side_fail(s, rc, "exchanging QP parameters with %s:%u: %s",
-				    t->cfg.mode == TP_MODE_SERVER ? "a client" : t->cfg.peer,
-				    t->cfg.port, strerror(-rc));
-	rc = tp_opts_compare(&t->cfg, &remote, stderr);
-	if (rc < 0)
-		return tp_side_fail(s, rc, "the peer's first message is not rdma-testpmd's options");
-	if (rc > 0)
-		return tp_side_fail(s, -EINVAL, "%d option(s) differ from the peer's (both sides "
-				    "need the same test options)", rc);
-	return 0;
-}
-
+/*
+ * Two processes, perftest's exchange (tp_xchg.c) up to connecting the QPs: the opening, then
+ * the records (write and read latency tests first send one handshake).
+ */
 static int
 tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 {
-	struct rdmadev_cm_param local, remote;
+	const struct tp_engine *e = tp_engine_find(t->cfg.test);
+	struct tp_plan plan;
 	uint32_t i;
 	int rc;
 
-	rc = tp_check(s, rdmadev_cm_id_create(s->ctx, &t->cm), "rdmadev_cm_id_create");
-	if (rc == 0 && t->cfg.mode == TP_MODE_SERVER) {
-		rc = tp_check(s, rdmadev_cm_listen(t->cm, "0.0.0.0", t->cfg.port),
-			      "rdmadev_cm_listen");
-		if (rc == 0)
-			fprintf(t->out, "rdma-testpmd: waiting for a client on port %u\n",
-				t->cfg.port);
-	}
-	if (rc == 0)
-		rc = tp_exchange_opts(t, s);
+	tp_xchg_plan(e, &plan);
+	rc = tp_xchg_open(t);
+	if (rc < 0)
+		return tp_side_fail(s, rc, "the exchange with %s:%u failed", t->cfg.mode ==
+				    TP_MODE_SERVER ? "a client" : t->cfg.peer, t->cfg.port);
+	/* The lead handshake carries QP 0's record: store it (the next one must match). */
+	if (plan.lead_sync)
+		rc = tp_xchg_record(t, s, 0, true);
 	for (i = 0; rc == 0 && i < s->nb_qps; i++) {
-		tp_local_param(s, i, &local);
-		rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
-		if (rc < 0)
-			return tp_side_fail(s, rc, "exchanging QP parameters with %s:%u: %s",
-					    t->cfg.mode == TP_MODE_SERVER ? "a client" : t->cfg.peer,
-					    t->cfg.port, strerror(-rc));
-		tp_remote_from(&s->remote[i], &remote);
-		tp_remote_mac(s->remote[i].gid, s->remote[i].mac);
+		rc = tp_xchg_record(t, s, i, !plan.lead_sync || i > 0);
+		if (rc == 0)
+			tp_remote_mac(s->remote[i].gid, s->remote[i].mac);
 	}
+	return rc;
+}
+
+/* After connecting the QPs: the records again and a handshake, in the test's order. */
+static int
+tp_connect_remote_done(struct tp_ctx *t, struct tp_side *s)
+{
+	struct tp_plan plan;
+	uint32_t i;
+	int rc = 0;
+
+	tp_xchg_plan(tp_engine_find(t->cfg.test), &plan);
+	if (plan.sync_after_connect_first)
+		rc = tp_xchg_sync(t);
+	for (i = 0; rc == 0 && i < s->nb_qps; i++)
+		rc = tp_xchg_record(t, s, i, false);
+	if (rc == 0 && !plan.sync_after_connect_first)
+		rc = tp_xchg_sync(t);
 	return rc;
 }
 
@@ -704,6 +579,8 @@ tp_sides_init(struct tp_ctx *t)
 	if (t->nb_sides == 2) {
 		t->side[0].peer = &t->side[1];
 		t->side[1].peer = &t->side[0];
+	} else {
+		t->side[0].xchg = &t->xchg;
 	}
 }
 
@@ -712,6 +589,7 @@ tp_needs_setup(const struct tp_ctx *t)
 {
 	const struct tp_config *a = &t->shape, *b = &t->cfg;
 
+	/* Two processes: one connection per run, as perftest (stale after every run). */
 	return !t->ready || t->stale || a->qps != b->qps || a->conn != b->conn ||
 	       a->tx_depth != b->tx_depth || a->rx_depth != b->rx_depth ||
 	       a->inline_size != b->inline_size || a->mtu != b->mtu ||
@@ -738,9 +616,13 @@ tp_setup(struct tp_ctx *t)
 		tp_connect_local(&t->side[0], &t->side[1]);
 	else if (rc == 0)
 		rc = tp_connect_remote(t, &t->side[0]);
+	if (t->nb_sides == 1)
+		t->side[0].xchg_mtu = t->xchg.mtu;
 	for (i = 0; rc == 0 && i < t->nb_sides; i++)
 		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
 			rc = tp_qp_connect(&t->side[i], q);
+	if (rc == 0 && t->nb_sides == 1)
+		rc = tp_connect_remote_done(t, &t->side[0]);
 	for (i = 0; rc < 0 && i < t->nb_sides; i++)
 		if (t->side[i].error != 0)
 			fprintf(stderr, "rdma-testpmd: setup: %s\n", t->side[i].errmsg);
@@ -807,10 +689,7 @@ tp_teardown(struct tp_ctx *t)
 	unsigned int i;
 	int rc = 0;
 
-	if (t->cm != NULL) {
-		rc = rdmadev_cm_id_destroy(t->cm);
-		t->cm = NULL;
-	}
+	tp_xchg_end(t);
 	for (i = 0; i < t->nb_sides; i++)
 		rc = tp_keep(rc, tp_side_teardown(&t->side[i]));
 	t->ready = false;

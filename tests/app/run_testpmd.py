@@ -6,7 +6,9 @@
 usage: run_testpmd.py MODE BINARY SRCDIR
 
 Modes: cmdline_static, bad_input, first_run (suite unit); engines, cmdline_traffic,
-two_process, two_process_kill (suite app: they need the data path).
+two_process, two_process_kill, perftest_exchange (suite app: they need the data path).
+perftest_exchange runs rdma-testpmd against perftest_peer.py, a perftest-side peer written
+from perftest's source.
 
 Two-process runs give each process its own model device on the model's UDP wire; the
 devargs are IRDMA_TESTPMD_SERVER_DEV / IRDMA_TESTPMD_CLIENT_DEV (defaults below).
@@ -22,6 +24,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import perftest_peer as pp  # noqa: E402
 
 # Each process binds its model's UDP wire to its own address (port 4791) and owns that
 # address as its GID; frames go to the destination GID's address. The pair of loopback
@@ -256,12 +261,12 @@ def mode_bad_input(t, binary, src):
     start = time.time()
     rc, out, err = run(binary, 'bc', ['--client', '127.0.0.1:%d' % port, '--timeout', '200',
                                       '-n', '10'], timeout=60)
-    t.ok(rc not in (0, None) and 'exchanging QP parameters' in err,
+    t.ok(rc not in (0, None) and 'cannot connect to 127.0.0.1:%d' % port in err,
          'client without a server: exit %s after %.1f s' % (rc, time.time() - start))
     start = time.time()
     rc, out, err = run(binary, 'bs', ['--server', '-p', str(port), '--timeout', '200',
                                       '-n', '10'], timeout=60)
-    t.ok(rc not in (0, None) and 'exchanging QP parameters' in err,
+    t.ok(rc not in (0, None) and 'no client connected to port %d' % port in err,
          'server without a client: exit %s after %.1f s' % (rc, time.time() - start))
     check_sigint(t, binary)
 
@@ -500,26 +505,59 @@ def finish(p, timeout=WAIT_S):
 
 
 def mode_two_process(t, binary, src):
-    for name, n in [('send_lat', 100), ('write_lat', 100), ('read_lat', 100),
-                    ('write_bw', 1000), ('send_bw', 1000)]:
+    """rdma-testpmd on both sides, through perftest's exchange, with traffic on the model.
+
+    What each server prints is what perftest's does: its own rows in the ping-pong and send
+    tests, the client's last row in write_bw / read_bw, nothing in read_lat.
+    """
+    for name, n, server_rows, conn in [('send_lat', 100, 4, 'RC'), ('write_lat', 100, 4, 'RC'),
+                                       ('read_lat', 100, 0, 'RC'), ('write_bw', 1000, 1, 'RC'),
+                                       ('read_bw', 1000, 1, 'RC'), ('send_bw', 1000, 4, 'RC'),
+                                       ('send_lat', 100, 4, 'UD'), ('send_bw', 1000, 4, 'UD')]:
         port = free_port()
         common = ['-e', name, '-n', str(n), '-p', str(port), '-a', '--size-max', '16',
-                  '--timeout', '2000', '-v']
+                  '--timeout', '2000', '-v', '-c', conn]
+        name = '%s %s' % (name, conn)
         srv = start(binary, 'ps', common + ['--server', '--dev', SERVER_DEV])
         time.sleep(0.5)
         cli = start(binary, 'pc', common + ['--client', '127.0.0.1', '--dev', CLIENT_DEV])
         crc, cout, cerr = finish(cli)
         src_rc, sout, serr = finish(srv)
         t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' % (name, crc, src_rc))
-        hdr = LAT_HDR if name.endswith('lat') else BW_HDR
+        hdr = LAT_HDR if 'lat' in name else BW_HDR
         rows = table(cout, hdr)
         t.ok(len(rows) == 4, '%s: the client reports 4 sizes' % name)
-        t.ok(len(table(sout, hdr)) == 4, '%s: the server reports 4 sizes' % name)
+        srows = table(sout, hdr)
+        t.ok(len(srows) == server_rows, '%s: the server reports %d rows (%d)' %
+             (name, server_rows, len(srows)))
+        if name.split()[0] in ('write_bw', 'read_bw') and srows and rows:
+            t.ok(srows[0] == rows[-1], '%s: the server prints the client\'s last row' % name)
         t.ok('0 leaked objects' in cout and '0 leaked objects' in sout,
              '%s: both tear down cleanly' % name)
         if crc != 0 or src_rc != 0:
             t.note(cerr[-1000:] + serr[-1000:])
+    check_patient_server(t, binary)
     check_mismatch(t, binary)
+
+
+def check_patient_server(t, binary):
+    """A write_bw server waits out a client run longer than its --timeout (its device's
+    counters are its only sign of the client's work, and the model's do not move)."""
+    port = free_port()
+    common = ['-e', 'write_bw', '-n', '5000', '-s', '4096', '-p', str(port)]
+    srv = start(binary, 'ls', common + ['--timeout', '300', '--server', '--dev', SERVER_DEV])
+    time.sleep(0.5)
+    began = time.time()
+    cli = start(binary, 'lc', common + ['--timeout', '5000', '--client', '127.0.0.1',
+                                        '--dev', CLIENT_DEV])
+    crc, cout, cerr = finish(cli)
+    took = time.time() - began
+    src_rc, sout, serr = finish(srv)
+    t.ok(crc == 0 and src_rc == 0 and len(table(sout, BW_HDR)) == 1,
+         'write_bw server with --timeout 300 waits for a %.1f s client run (exit %s, %s)' %
+         (took, src_rc, crc))
+    if crc != 0 or src_rc != 0:
+        t.note(cerr[-600:] + serr[-600:])
 
 
 def check_mismatch(t, binary):
@@ -542,7 +580,8 @@ def check_mismatch(t, binary):
     t.ok('option mismatch: -q (qps): this side 1, the peer 2' in serr and
          'option mismatch: -s (size): this side 2, the peer 64' in serr,
          'mismatch: the server names -q and -s with both values')
-    t.ok('did not reach step' not in cerr + serr, 'mismatch: no barrier timeout message')
+    t.ok('no progress' not in cerr + serr and 'closed the connection' not in cerr + serr,
+         'mismatch: no timeout or lost-peer message')
     if crc == 0 or src_rc == 0 or 'option mismatch' not in cerr:
         t.note(cerr[-800:] + serr[-800:])
 
@@ -566,8 +605,233 @@ def mode_two_process_kill(t, binary, src):
              (victim, time.time() - began))
         t.ok(rc not in (0, None), 'kill the %s: the other side exits with an error (%s)' %
              (victim, rc))
-        t.ok('failed' in err or 'did not reach' in err, 'kill the %s: it says why' % victim)
+        t.ok('failed' in err or 'closed the connection' in err,
+             'kill the %s: it says why' % victim)
         t.note(err[-600:])
+
+
+VERBOSE_QP = re.compile(r'QP (\d+): local QPN 0x([0-9a-f]{6}) PSN 0x([0-9a-f]{6}) rkey '
+                        r'0x([0-9a-f]{8}) addr 0x([0-9a-f]{16}) GID (\S+); remote QPN '
+                        r'0x([0-9a-f]{6}) PSN 0x([0-9a-f]{6}) rkey 0x([0-9a-f]{8}) addr '
+                        r'0x([0-9a-f]{16}) GID (\S+) out_reads (\d+)')
+SETUP_QPN = re.compile(r'side: device \S+, (\d+) QP\(s\) from QPN (\d+)')
+
+
+def dev_ip(dev):
+    return re.search(r'ip=([0-9.]+)', dev).group(1)
+
+
+def fake_records(qps, ip='10.99.0.7'):
+    """The peer's QPs, as perftest would describe them (values rdma-testpmd must parse)."""
+    return [pp.record(0, 16, 0x0abc00 + i, 0x123456 + i, 0xdeadbe00 + i,
+                      0x7f00deadb000 + 0x1000 * i, pp.ipv4_gid(ip)) for i in range(qps)]
+
+
+def check_records(t, name, peer, out, dev, qps, sent=None):
+    """Every record rdma-testpmd sent against its QPs as it prints them (-v)."""
+    qp = {int(m.group(1)): m for m in VERBOSE_QP.finditer(out)}
+    setup = SETUP_QPN.search(out)
+    ok = len(qp) == qps and len(peer.their_records) == qps and setup is not None
+    for i in range(qps if ok else 0):
+        m, r = qp[i], peer.their_records[i]
+        ok = ok and (r['qpn'], r['psn'], r['rkey'], r['addr']) == (
+            int(m.group(2), 16), int(m.group(3), 16), int(m.group(4), 16), int(m.group(5), 16))
+        ok = ok and r['gid'] == socket.inet_pton(socket.AF_INET6, m.group(6))
+        ok = ok and r['gid'] == pp.ipv4_gid(dev_ip(dev))
+        ok = ok and r['lid'] == 0 and r['srqn'] == 0 and r['out_reads'] == 16
+        ok = ok and r['qpn'] == int(setup.group(2)) + i and r['psn'] < (1 << 24)
+        if sent is not None:
+            f = pp.parse_record(sent[i])
+            ok = ok and (f['qpn'], f['psn'], f['rkey'], f['addr'], f['out_reads']) == (
+                int(m.group(7), 16), int(m.group(8), 16), int(m.group(9), 16),
+                int(m.group(10), 16), int(m.group(12)))
+            ok = ok and f['gid'] == socket.inet_pton(socket.AF_INET6, m.group(11))
+    t.ok(ok, '%s: each of the %d records is its QP\'s QPN, PSN, rkey, address and GID%s' %
+         (name, qps, ', and ours were parsed right' if sent else ''))
+    if not ok:
+        t.note(out[-2000:])
+        t.note(repr(peer.their_records))
+
+
+def run_peer(fn):
+    """Run fn() in a thread; returns a function giving (result, error)."""
+    box = {}
+
+    def body():
+        try:
+            box['r'] = fn()
+        except (pp.PeerError, OSError) as e:
+            box['e'] = e
+    th = threading.Thread(target=body, daemon=True)
+    th.start()
+
+    def join(timeout=WAIT_S):
+        th.join(timeout)
+        return box.get('r'), box.get('e', None if not th.is_alive() else 'peer hung')
+    return join
+
+
+def against_server(binary, test, peer_fn, args=(), timeout_ms=2000):
+    """rdma-testpmd --server and a perftest client peer_fn(sock)."""
+    port = free_port()
+    srv = start(binary, 'xs', ['-e', test, '-p', str(port), '--timeout', str(timeout_ms),
+                               '-v', '-m', '1024', '--server', '--dev', SERVER_DEV] + list(args))
+    began = time.time()
+    join = run_peer(lambda: peer_fn(pp.connect(port)))
+    rc, out, err = finish(srv)
+    took = time.time() - began
+    res, perr = join()
+    return rc, out, err, res, perr, took
+
+
+def against_client(binary, test, peer_fn, args=(), timeout_ms=2000):
+    """A perftest server peer_fn(sock) and rdma-testpmd --client."""
+    lsock = pp.listen()
+    port = lsock.getsockname()[1]
+
+    def serve():
+        lsock.settimeout(WAIT_S)
+        sock, _ = lsock.accept()
+        lsock.close()
+        return peer_fn(sock)
+    join = run_peer(serve)
+    began = time.time()
+    cli = start(binary, 'xc', ['-e', test, '--timeout', str(timeout_ms), '-v', '-m', '1024',
+                               '--client', '127.0.0.1:%d' % port, '--dev', CLIENT_DEV] +
+                list(args))
+    rc, out, err = finish(cli)
+    took = time.time() - began
+    res, perr = join()
+    return rc, out, err, res, perr, took
+
+
+def mode_perftest_exchange(t, binary, src):
+    # rdma-testpmd --server against a perftest client: the passive tests run to the end with
+    # no traffic, so every message of the sequence is checked, the BW report too.
+    report = (4096, 5000, 1234.5, 1000.25, 0.256)
+    for test, qps in (('write_bw', 2), ('read_bw', 1), ('read_lat', 1)):
+        recs = fake_records(qps)
+        peers = []
+
+        def client(sock, test=test, qps=qps, recs=recs):
+            p = pp.PerftestPeer(sock, 'client', test, qps=qps, records=recs,
+                                bw_report=report)
+            peers.append(p)
+            p.run()
+            return p
+        rc, out, err, peer, perr, took = against_server(binary, test, client, ['-q', str(qps)])
+        t.ok(rc == 0 and perr is None, '%s server / perftest client: exit %s, peer %s' %
+             (test, rc, perr))
+        if peers:
+            p = peers[0]
+            t.ok(p.version is not None and p.version.startswith(b'6.06\0'),
+                 '%s: version field %r' % (test, p.version))
+            t.ok(getattr(p, 'sysdata', None) == (os.sysconf('SC_PAGESIZE'), 64) and
+                 getattr(p, 'their_mtu', None) == 3,
+                 '%s: page size, cache line size and MTU (1024: "3")' % test)
+            check_records(t, test, p, out, SERVER_DEV, qps, sent=recs)
+        if test != 'read_lat':
+            rows = table(out, BW_HDR)
+            t.ok(len(rows) == 1 and rows[0][:2] == [4096, 5000] and
+                 abs(rows[0][2] - 1234.5) < 0.01 and abs(rows[0][3] - 1000.25) < 0.01 and
+                 abs(rows[0][4] - 0.256) < 0.001,
+                 '%s: the server prints the client\'s report: %r' % (test, rows))
+            t.ok(peers and peers[0].their_bw == (0, 0, 0.0, 0.0, 0.0),
+                 '%s: the server\'s own report is zeros' % test)
+        if rc != 0 or perr is not None:
+            t.note(err[-1500:])
+
+    # rdma-testpmd --client against a perftest server that hands each QP's record back: the
+    # QPs are connected to themselves, so the client's traffic runs on its own model.
+    for test, sizes, conn in (('write_bw', 4, 'RC'), ('read_bw', 4, 'RC'), ('write_lat', 4, 'RC'),
+                              ('read_lat', 4, 'RC'), ('send_lat', 4, 'RC'),
+                              ('send_lat', 4, 'UD')):
+        peers = []
+
+        def server(sock, test=test, sizes=sizes):
+            p = pp.PerftestPeer(sock, 'server', test, qps=1, sizes=sizes, records=None)
+            peers.append(p)
+            p.run()
+            return p
+        rc, out, err, peer, perr, took = against_client(
+            binary, test, server, ['-a', '--size-max', '16', '-n', '200', '-c', conn])
+        t.ok(rc == 0 and perr is None, '%s %s client / perftest server (echo): exit %s, peer %s'
+             % (test, conn, rc, perr))
+        hdr = BW_HDR if test.endswith('bw') else LAT_HDR
+        rows = table(out, hdr)
+        t.ok(len(rows) == sizes, '%s: the client reports %d sizes' % (test, sizes))
+        if peers:
+            check_records(t, test, peers[0], out, CLIENT_DEV, 1)
+            if test.endswith('bw') and rows:
+                bw = peers[0].their_bw
+                t.ok(bw is not None and bw[:2] == (16, 200) and
+                     all(abs(a - b) < 0.006 for a, b in zip(bw[2:], rows[-1][2:])),
+                     '%s: the BW report is the client\'s last row: %r vs %r' %
+                     (test, bw, rows[-1]))
+        if rc != 0 or perr is not None:
+            t.note(err[-1500:])
+
+    # Failures: each a clear error, within the timeout, never a hang.
+    def opening(sock, version=pp.VERSION + bytes(12)):
+        p = pp.Peer(sock, 'client')
+        p.xchg(version, 16, 'version')
+        p.xchg(b'\0\0\x10\0', 4, 'page')
+        p.xchg(b'\0\0\0\x40', 4, 'line')
+        p.xchg(b'3\0', 2, 'MTU')
+        return p
+
+    def truncated(sock):
+        opening(sock)
+        sock.sendall(fake_records(1)[0][:60])
+        time.sleep(8)
+
+    def bad_byte(sock):
+        opening(sock)
+        rec = bytearray(fake_records(1)[0])
+        rec[7] = ord('g')
+        sock.sendall(bytes(rec))
+        time.sleep(3)
+
+    def bad_version(sock):
+        sock.sendall(b'GET / HTTP/1.1\r\n')
+        time.sleep(3)
+
+    def old_version(sock):
+        sock.sendall(b'5.60' + bytes(12))
+        time.sleep(3)
+
+    def early_close(sock):
+        opening(sock)
+        sock.close()
+
+    cases = [
+        ('truncated record', truncated, 'sent 60 of the 108 bytes of the QP 0 record'),
+        ('a bad hex digit', bad_byte, 'record has 0x67 at byte 7, in its outstanding reads'),
+        ('bad version string', bad_version, 'is not a perftest version string'),
+        ('version too old', old_version, 'version string "5.60" is too old'),
+        ('the peer closes early', early_close,
+         'closed the connection instead of sending the QP 0 record'),
+    ]
+    for what, fn, msg in cases:
+        rc, out, err, _, _, took = against_server(binary, 'write_bw', fn, timeout_ms=1000)
+        t.ok(rc not in (0, None) and msg in err,
+             'server, %s: exit %s after %.1f s, says so' % (what, rc, took))
+        if rc in (0, None) or msg not in err:
+            t.note(err[-800:])
+
+    def server_closes(sock):
+        p = pp.Peer(sock, 'server')
+        p.xchg(pp.VERSION + bytes(12), 16, 'version')
+        sock.close()
+    rc, out, err, _, _, took = against_client(binary, 'send_lat', server_closes,
+                                              timeout_ms=1000)
+    # The close may reach the client before or after it sent the page size (then a reset).
+    said = ('closed the connection instead of sending the page size' in err or
+            'sending the page size to 127.0.0.1' in err)
+    t.ok(rc not in (0, None) and said,
+         'client, the server closes after the version: exit %s after %.1f s' % (rc, took))
+    if rc in (0, None) or not said:
+        t.note(err[-800:])
 
 
 def main():

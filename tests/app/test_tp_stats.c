@@ -620,6 +620,69 @@ test_opts_exchange(void)
 	TEST_CHECK(strstr(buf, "no options message") != NULL);
 }
 
+/* tp_record_parse() of @p msg, its error line in @p buf. */
+static int
+record_err(const char *msg, char *buf, size_t len)
+{
+	struct tp_record r;
+	FILE *err;
+	int rc;
+
+	memset(buf, 0, len);
+	err = fmemopen(buf, len, "w");
+	rc = tp_record_parse(msg, &r, err);
+	fclose(err);
+	return rc;
+}
+
+/* perftest's QP record: KEY_PRINT_FMT_GID's 107 characters and a NUL, parsed strictly. */
+static void
+test_record(void)
+{
+	static const char want[] = "0000:0010:00abcd:123456:deadbeef:00007f0012345000:"
+				   "00:00:00:00:00:00:00:00:00:00:ff:ff:0a:00:00:01:00000000:";
+	struct tp_record r = { .out_reads = 16, .qpn = 0xabcd, .psn = 0x123456,
+			       .rkey = 0xdeadbeef, .addr = 0x7f0012345000ull };
+	struct tp_record back;
+	char msg[TP_RECORD_LEN], buf[512];
+
+	TEST_CHECK_EQ(sizeof(want), TP_RECORD_LEN);
+	r.gid[10] = r.gid[11] = 0xff;
+	r.gid[12] = 10;
+	r.gid[15] = 1;
+	tp_record_format(&r, msg);
+	TEST_CHECK(memcmp(msg, want, TP_RECORD_LEN) == 0);
+	TEST_CHECK_EQ(tp_record_parse(msg, &back, stderr), 0);
+	TEST_CHECK(back.qpn == r.qpn && back.psn == r.psn && back.rkey == r.rkey &&
+		   back.addr == r.addr && back.out_reads == 16 && back.lid == 0 &&
+		   memcmp(back.gid, r.gid, 16) == 0);
+	/* perftest's own letters may be upper case too (its strtol takes them). */
+	msg[15] = 'A';
+	TEST_CHECK_EQ(tp_record_parse(msg, &back, stderr), 0);
+	TEST_CHECK_EQ(back.qpn, 0xabcau);
+	/* A bad digit, a missing separator, no NUL: each named by its byte. */
+	memcpy(msg, want, TP_RECORD_LEN);
+	msg[7] = 'g';
+	TEST_CHECK_EQ(record_err(msg, buf, sizeof(buf)), -EPROTO);
+	TEST_CHECK(strstr(buf, "0x67 at byte 7, in its outstanding reads") != NULL);
+	memcpy(msg, want, TP_RECORD_LEN);
+	msg[4] = '-';
+	TEST_CHECK_EQ(record_err(msg, buf, sizeof(buf)), -EPROTO);
+	TEST_CHECK(strstr(buf, "0x2d at byte 4, after its LID") != NULL);
+	memcpy(msg, want, TP_RECORD_LEN);
+	msg[TP_RECORD_LEN - 1] = 'x';
+	TEST_CHECK_EQ(tp_record_parse(msg, &back, stderr), -EPROTO);
+}
+
+/* The ping-pong byte runs through perftest's values: (char)1, 2 ... 255, 0, 1. */
+static void
+test_seq(void)
+{
+	TEST_CHECK_EQ(tp_next_seq(0), 1);
+	TEST_CHECK_EQ(tp_next_seq(254), 255);
+	TEST_CHECK_EQ(tp_next_seq(255), 0);
+}
+
 static void
 test_knobs(void)
 {
@@ -662,5 +725,7 @@ main(void)
 	TEST_RUN(test_report_effective);
 	TEST_RUN(test_opts_exchange);
 	TEST_RUN(test_knobs);
+	TEST_RUN(test_record);
+	TEST_RUN(test_seq);
 	return test_done();
 }
