@@ -210,6 +210,11 @@ irdma_cq_events_check(struct irdma_ctrl *c)
 			  "(model devargs mode=thread, or VFIO): this one runs only while polled");
 		return -ENOTSUP;
 	}
+	/* CEQ 0 is read from the event pass the vector's interrupt runs (model or VFIO MSI-X). */
+	if (c->hw->be->irq_fd == NULL) {
+		IRDMA_LOG(ERR, c->hw, "completion events need interrupts: the backend has none");
+		return -ENOTSUP;
+	}
 	return 0;
 }
 
