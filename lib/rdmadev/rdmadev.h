@@ -402,12 +402,71 @@ int rdmadev_pd_free(struct rdmadev_pd *pd);
 /** PD number (restrack pdn). */
 uint32_t rdmadev_pd_id(const struct rdmadev_pd *pd);
 
+struct rdmadev_comp_channel;
+
 /** CQ creation attributes. */
 struct rdmadev_cq_attr {
 	uint32_t cqe;			/**< minimum number of entries, 1 .. max_cqe */
 	uint32_t comp_vector;		/**< completion vector, < configured vectors */
 	struct rdmadev_comp_cntr *comp_cntr;	/**< optional completion counter */
+	/** Optional completion channel the CQ's events go to (rdmadev_cq_arm()). */
+	struct rdmadev_comp_channel *channel;
+	void *cq_context;		/**< returned with each of the CQ's events */
 };
+
+/**
+ * Create a completion channel of device @p dev_id: the events of the CQs created with it
+ * (rdmadev_cq_attr::channel), one per rdmadev_cq_arm() followed by a completion, are read
+ * with rdmadev_cq_get_event(). rdmadev_comp_channel_fd() is an eventfd for epoll.
+ * The device delivers events from its interrupt, with no thread of the application
+ * polling: a device that needs polling to make progress (the model in mode=inline) has no
+ * channels.
+ *
+ * @return 0 with *out set, -EINVAL (bad id, NULL @p out), -ENOTSUP (the device cannot
+ *         deliver events on its own), -ENOMEM, or -errno of eventfd().
+ */
+int rdmadev_comp_channel_create(int16_t dev_id, struct rdmadev_comp_channel **out);
+
+/**
+ * Destroy a completion channel no CQ uses (as ibv_destroy_comp_channel).
+ *
+ * @return 0, -EINVAL (NULL), -EBUSY (CQs still use it).
+ */
+int rdmadev_comp_channel_destroy(struct rdmadev_comp_channel *ch);
+
+/**
+ * The channel's file descriptor: an eventfd (semaphore mode) readable while events are
+ * waiting. For poll/epoll; read it only through rdmadev_cq_get_event(). Set O_NONBLOCK on it
+ * (fcntl) to make rdmadev_cq_get_event() return -EAGAIN instead of sleeping. It can be
+ * readable with no event left (an event of a CQ destroyed since): get then says -EAGAIN or
+ * sleeps again.
+ *
+ * @return The fd, or -EINVAL.
+ */
+int rdmadev_comp_channel_fd(const struct rdmadev_comp_channel *ch);
+
+/**
+ * Take the oldest event of @p ch, as ibv_get_cq_event: sleeps until one arrives unless the
+ * fd is non-blocking. The CQ is not armed afterwards: arm it again, then poll it empty.
+ * Every event returned must be acknowledged (rdmadev_cq_ack_events()) before the CQ can be
+ * destroyed.
+ *
+ * @param ch          The channel.
+ * @param cq          Set to the CQ of the event.
+ * @param cq_context  If not NULL, set to that CQ's rdmadev_cq_attr::cq_context.
+ * @return 0, -EINVAL (NULL @p ch or @p cq), -EAGAIN (non-blocking fd, no event), -EINTR
+ *         is retried, other -errno of read().
+ */
+int rdmadev_cq_get_event(struct rdmadev_comp_channel *ch, struct rdmadev_cq **cq,
+			 void **cq_context);
+
+/**
+ * Acknowledge @p n events of @p cq returned by rdmadev_cq_get_event() (as ibv_ack_cq_events;
+ * acknowledging several at once is cheaper).
+ *
+ * @return 0, or -EINVAL (bad CQ, more acknowledged than returned).
+ */
+int rdmadev_cq_ack_events(struct rdmadev_cq *cq, unsigned int n);
 
 /**
  * Create a completion queue. The driver may round the size up; rdmadev_cq_size() tells.
@@ -425,9 +484,11 @@ int rdmadev_cq_create(struct rdmadev_ctx *ctx, const struct rdmadev_cq_attr *att
 int rdmadev_cq_resize(struct rdmadev_cq *cq, uint32_t cqe);
 
 /**
- * Destroy a CQ no QP uses.
+ * Destroy a CQ no QP uses. A CQ of a completion channel is refused while events
+ * rdmadev_cq_get_event() returned are not acknowledged (ibv_destroy_cq waits instead);
+ * its events not yet taken are dropped.
  *
- * @return 0, -EINVAL, -EBUSY, driver error.
+ * @return 0, -EINVAL, -EBUSY (QPs use it, or unacknowledged events), driver error.
  */
 int rdmadev_cq_destroy(struct rdmadev_cq *cq);
 

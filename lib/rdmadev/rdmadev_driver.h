@@ -69,6 +69,12 @@ struct rdmadev_cq {
 	uint32_t cqe;			/**< usable entries; a create/resize op may round it up */
 	uint32_t comp_vector;		/**< completion vector */
 	struct rdmadev_comp_cntr *comp_cntr;	/**< completion counter, or NULL */
+	/** Completion channel the CQ's events go to, or NULL (rdmadev_channel.c). */
+	struct rdmadev_comp_channel *channel;
+	void *cq_context;		/**< returned with each event (rdmadev_cq_get_event()) */
+	uint32_t events_got;		/**< events rdmadev_cq_get_event() returned (channel lock) */
+	uint32_t events_acked;		/**< events acknowledged (atomic) */
+	uint8_t dying;			/**< being destroyed: events dropped (channel lock) */
 };
 
 /** Queue pair. */
@@ -258,6 +264,12 @@ struct rdmadev_ops {
 	 */
 	int (*event_intr_fd)(struct rdmadev *dev);
 	/**
+	 * Optional: 0 when the device delivers CQ events (rdmadev_cq_comp_event()) on its own,
+	 * with no thread of the application polling it; else a negative errno (logged). NULL
+	 * means no completion channels.
+	 */
+	int (*cq_events_check)(struct rdmadev *dev);
+	/**
 	 * Optional: copy the SQ WQE that starts at quantum @p index (modulo the ring) into
 	 * @p buf; returns the bytes copied (at most @p len) or a negative errno.
 	 */
@@ -362,6 +374,14 @@ void rdmadev_obj_put(struct rdmadev_obj *obj);
  * it. The new region is counted before the old one is released, so a count never reads low.
  */
 void rdmadev_mw_bound(struct rdmadev_mw *mw, struct rdmadev_mr *mr);
+
+/**
+ * Report a completion event of @p cq (the CQ was armed and a completion arrived): queued on
+ * the CQ's completion channel, whose eventfd is signalled; nothing when the CQ has none or
+ * is being destroyed. Call from the driver's event processing; never concurrently with the
+ * driver's cq_destroy of the same CQ.
+ */
+void rdmadev_cq_comp_event(struct rdmadev_cq *cq);
 
 /**
  * Deliver an event from a driver's event_process op: to the registered callbacks, or into

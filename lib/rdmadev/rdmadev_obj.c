@@ -557,6 +557,8 @@ rdmadev_cq_create(struct rdmadev_ctx *ctx, const struct rdmadev_cq_attr *attr,
 			    attr->comp_vector, dev->conf.nb_comp_vectors);
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
+	if (rdmadev_channel_check(dev, attr->channel) != 0)
+		return rdmadev_fail(dev, -EINVAL, false);
 	cq = rdmadev_obj_new(ctx, RDMADEV_OBJ_CQ, sizeof(*cq), dev->ops->cq_create != NULL, out,
 			     "cq_create", &rc);
 	if (cq == NULL)
@@ -569,8 +571,10 @@ rdmadev_cq_create(struct rdmadev_ctx *ctx, const struct rdmadev_cq_attr *attr,
 	cq->comp_vector = attr->comp_vector;
 	cq->comp_cntr = attr->comp_cntr;
 	rc = rdmadev_obj_end_create(OBJ(cq), dev->ops->cq_create(dev, cq, attr));
-	if (rc == 0)
+	if (rc == 0) {
+		rdmadev_channel_attach(cq, attr->channel, attr->cq_context);
 		*out = cq;
+	}
 	return rc;
 }
 
@@ -608,7 +612,18 @@ rdmadev_cq_resize(struct rdmadev_cq *cq, uint32_t cqe)
 int
 rdmadev_cq_destroy(struct rdmadev_cq *cq)
 {
-	return rdmadev_obj_destroy(OBJ(cq), RDMADEV_OBJ_CQ, OP_OF(cq, cq_destroy), "cq_destroy");
+	struct rdmadev_comp_channel *ch;
+	int rc;
+
+	if (!rdmadev_obj_check(OBJ(cq), RDMADEV_OBJ_CQ, "cq_destroy"))
+		return -EINVAL;
+	ch = cq->channel;
+	rc = rdmadev_channel_detach_begin(cq);
+	if (rc != 0)
+		return rdmadev_fail(cq->obj.dev, rc, false);
+	rc = rdmadev_obj_destroy(OBJ(cq), RDMADEV_OBJ_CQ, OP_OF(cq, cq_destroy), "cq_destroy");
+	rdmadev_channel_detach_end(ch, cq, rc == 0);
+	return rc;
 }
 
 uint32_t

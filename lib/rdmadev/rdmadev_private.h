@@ -102,6 +102,18 @@ void rdmadev_event_purge(struct rdmadev_obj *obj);
  */
 void rdmadev_event_drain(struct rdmadev *dev);
 
+/* Completion channels (rdmadev_channel.c), for rdmadev_cq_create / rdmadev_cq_destroy. */
+/** 0 when @p ch (may be NULL) belongs to @p dev, else -EINVAL (logged). */
+int rdmadev_channel_check(struct rdmadev *dev, const struct rdmadev_comp_channel *ch);
+/** Attach a created CQ to @p ch (may be NULL) with its event context. */
+void rdmadev_channel_attach(struct rdmadev_cq *cq, struct rdmadev_comp_channel *ch,
+			    void *cq_context);
+/** Before destroy: -EBUSY with unacknowledged events, else drop its queued events. */
+int rdmadev_channel_detach_begin(struct rdmadev_cq *cq);
+/** After destroy (@p done: it succeeded, the CQ is gone) or its failure. */
+void rdmadev_channel_detach_end(struct rdmadev_comp_channel *ch, struct rdmadev_cq *cq,
+				bool done);
+
 /* Restrack type of an object kind (RESTRACK_MAX for AH, which has none). */
 enum restrack_type rdmadev_obj_restrack_type(enum rdmadev_obj_type type);
 

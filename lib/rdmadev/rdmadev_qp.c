@@ -511,6 +511,9 @@ rdmadev_qp_query(struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr,
 		RDMADEV_LOG(ERR, "qp_query: QP %u: nothing to fill", rdmadev_qp_num(qp));
 		return rdmadev_fail(dev, -EINVAL, false);
 	}
+	/* The device's pending events first: a QP it failed reports ERR (or SQE) now. */
+	if (attr != NULL)
+		rdmadev_event_drain(dev);
 	pthread_mutex_lock(&qp->lock);
 	if (attr != NULL) {
 		*attr = qp->attr;

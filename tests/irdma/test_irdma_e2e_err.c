@@ -6,7 +6,8 @@
  * The data path's error paths end to end (PMD WQEs executed by the model, completions
  * through rdmadev_poll_cq): bad lkey, bad rkey, PD mismatch, access rights, bounds, RNR
  * exhausted and recovered, a QP moved to ERR mid-stream, a SEND longer than the receive, a
- * UD send error (SQE, recovered).
+ * UD send error (SQE, recovered), the verbs drain pattern (WRs posted in ERR complete with
+ * WR_FLUSH_ERR), qp_query after a remote error.
  * Exactly one completion per signaled WR, with the right status, the rest flushed; target
  * memory and the canaries around every MR untouched.
  */
@@ -514,6 +515,132 @@ out:
 	pair_down(&a, &b);
 }
 
+/*
+ * The verbs drain pattern: WRs in flight, the QP to ERR, a marker WR posted (SQ and RQ) and
+ * polled for until its flush completion; every earlier WR completed exactly once, in order,
+ * then the marker with WR_FLUSH_ERR. Then, with the CQs empty, more WRs (an unsignaled one
+ * among them) posted to the QP in ERR: each completes once, WR_FLUSH_ERR, none refused.
+ */
+static void
+test_drain_pattern(void)
+{
+	enum { N = 64, R = 16, MARK = 9999, RMARK = 8888 };
+	static struct rdmadev_send_wr wrs[N];
+	static struct rdmadev_sge s[N];
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_send_wr mark;
+	struct rdmadev_sge ms, r;
+	struct rdmadev_wc wc;
+	unsigned int i, seen = 0, order = 1, bad = 0, rseen = 0;
+	uint16_t posted;
+	bool got_mark = false;
+	int err = 0;
+
+	if (pair_up(&a, &b, NULL) != 0)
+		goto out;
+	for (i = 0; i < N; i++) {
+		s[i] = sge_of(&ml, (i * 512u) % (MR_LEN - 4096), 512);
+		wr_rdma(&wrs[i], 100 + i, RDMADEV_WR_RDMA_WRITE, &s[i],
+			(uint64_t)(uintptr_t)mt.buf + (i * 512u) % (MR_LEN - 4096), mt.rkey);
+	}
+	r = sge_of(&ml, 0, 64);
+	for (i = 0; i < R; i++)
+		TEST_CHECK(e2e_recv(&a, 500 + i, &r, 1));
+	posted = rdmadev_post_send(a.qp, wrs, N, &err);
+	TEST_CHECK_EQ(posted, N);
+	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_ERR), 0);
+	ms = sge_of(&ml, 0, 8);
+	wr_rdma(&mark, MARK, RDMADEV_WR_RDMA_WRITE, &ms, (uint64_t)(uintptr_t)mt.buf, mt.rkey);
+	TEST_CHECK(e2e_send(&a, &mark));
+	TEST_CHECK(e2e_recv(&a, RMARK, &r, 1));
+	/* poll until the marker's flush completion: everything before it came first */
+	while (!got_mark && e2e_next(&d.scq, &wc)) {
+		if (wc.wr_id == MARK) {
+			got_mark = true;
+			TEST_CHECK_EQ(wc.status, RDMADEV_WC_WR_FLUSH_ERR);
+			break;
+		}
+		if (wc.wr_id != 100 + seen)
+			order = 0;
+		if (wc.status != RDMADEV_WC_SUCCESS && wc.status != RDMADEV_WC_WR_FLUSH_ERR)
+			bad++;
+		seen++;
+	}
+	printf("# drain: %u WRs completed before the marker\n", seen);
+	TEST_CHECK(got_mark);
+	TEST_CHECK(order);
+	TEST_CHECK_EQ(seen, N);
+	TEST_CHECK_EQ(bad, 0);
+	for (i = 0; i < R; i++)
+		e2e_expect(&d.rcq, 500 + i, RDMADEV_WC_WR_FLUSH_ERR, -1);
+	e2e_expect(&d.rcq, RMARK, RDMADEV_WC_WR_FLUSH_ERR, -1);
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 100), 0);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 1), 0);
+	/* the CQs are empty and the device flushed long ago: post again */
+	for (i = 0; i < 3; i++) {
+		wr_rdma(&mark, 7000 + i, RDMADEV_WR_RDMA_WRITE, &ms,
+			(uint64_t)(uintptr_t)mt.buf, mt.rkey);
+		if (i == 1)
+			mark.flags = 0;	/* unsignaled: flushed WRs complete all the same */
+		TEST_CHECK(e2e_send(&a, &mark));
+		TEST_CHECK(e2e_recv(&a, 7100 + i, &r, 1));
+	}
+	for (i = 0; i < 3; i++) {
+		e2e_expect(&d.scq, 7000 + i, RDMADEV_WC_WR_FLUSH_ERR, -1);
+		e2e_expect(&d.rcq, 7100 + i, RDMADEV_WC_WR_FLUSH_ERR, -1);
+	}
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 100), 0);
+	TEST_CHECK_EQ(e2e_idle(&d.rcq, 1), 0);
+	while (e2e_take(&d.rcq, &wc))
+		rseen++;
+	TEST_CHECK_EQ(rseen, 0);
+	/* back through RESET, the QP works again */
+	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_RESET), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_RESET), 0);
+	/* the flush of the move to RESET can leave a CQE (as test_reset_after_async_error) */
+	(void)e2e_idle(&d.scq, 64);
+	d.scq.head = d.scq.tail;
+	d.rcq.head = d.rcq.tail;
+	TEST_CHECK_EQ(e2e_rc_connect(&a, &b, NULL), 0);
+	wr_rdma(&mark, 42, RDMADEV_WR_RDMA_WRITE, &ms, (uint64_t)(uintptr_t)mt.buf, mt.rkey);
+	TEST_CHECK(e2e_send(&a, &mark));
+	e2e_expect(&d.scq, 42, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+out:
+	pair_down(&a, &b);
+}
+
+/*
+ * A remote access error moves the requester to ERR: rdmadev_qp_query says so at once (no
+ * rdmadev_event_poll() first), and a WR posted then completes with WR_FLUSH_ERR.
+ */
+static void
+test_query_after_remote_err(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_qp_attr attr;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s;
+
+	if (pair_up(&a, &b, NULL) != 0)
+		goto out;
+	s = sge_of(&ml, 0, 64);
+	wr_rdma(&wr, 61, RDMADEV_WR_RDMA_WRITE, &s, (uint64_t)(uintptr_t)mt.buf,
+		mt.rkey ^ 0x300u);
+	TEST_CHECK(e2e_send(&a, &wr));
+	e2e_expect(&d.scq, 61, RDMADEV_WC_REM_ACCESS_ERR, -1);
+	TEST_CHECK_EQ(rdmadev_qp_query(a.qp, &attr, NULL), 0);
+	TEST_CHECK_EQ(attr.qp_state, RDMADEV_QPS_ERR);
+	TEST_CHECK_EQ(attr.cur_qp_state, RDMADEV_QPS_ERR);
+	wr.wr_id = 62;
+	TEST_CHECK(e2e_send(&a, &wr));
+	e2e_expect(&d.scq, 62, RDMADEV_WC_WR_FLUSH_ERR, -1);
+	/* the responder refused the access: it is in ERR as well (IBA 9.9.2) */
+	TEST_CHECK_EQ(rdmadev_qp_query(b.qp, &attr, NULL), 0);
+	TEST_CHECK_EQ(attr.qp_state, RDMADEV_QPS_ERR);
+out:
+	pair_down(&a, &b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -541,6 +668,8 @@ main(int argc, char **argv)
 			TEST_RUN(test_reset_after_async_error);
 			TEST_RUN(test_destroy_unpolled);
 			TEST_RUN(test_ud_send_error_sqe);
+			TEST_RUN(test_drain_pattern);
+			TEST_RUN(test_query_after_remote_err);
 		}
 		e2e_mr_dereg(&ml);
 		e2e_mr_dereg(&mt);

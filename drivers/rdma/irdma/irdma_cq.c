@@ -62,6 +62,7 @@ irdma_cq_free(struct irdma_ctrl *c, struct irdma_cq *q)
 	irdma_cq_ring_free(c, q, &q->ring, &q->pbl);
 	irdma_cq_ring_free(c, q, &q->old_ring, &q->old_pbl);
 	irdma_dma_free(c, &q->shadow_mem);
+	pthread_mutex_destroy(&q->flush_lock);
 	free(q);
 }
 
@@ -138,6 +139,7 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 		IRDMA_LOG(ERR, c->hw, "CQ create: no memory");
 		return -ENOMEM;
 	}
+	pthread_mutex_init(&q->flush_lock, NULL);
 	q->id = rdmadev_obj_id(&cq->obj);
 	q->hw = c->hw;
 	q->service = c->hw->be->service;
@@ -166,6 +168,7 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 	cq->cqe = irdma_cq_ring_cqe(c, size);
 	if (cq->comp_cntr != NULL)
 		q->comp_cntr = &cq->comp_cntr->value;
+	q->rcq = cq;
 	cq->obj.fp.drv = q;
 	__atomic_fetch_add(&c->nb_cqs, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -275,6 +278,8 @@ irdma_cq_destroy(struct irdma_ctrl *c, struct rdmadev_cq *cq)
 		IRDMA_LOG(ERR, c->hw, "CQ %u destroy failed: %s", q->id, strerror(-ret));
 		return ret;
 	}
+	/* no CEQE read later may name the freed CQ */
+	irdma_ceq_clean(c, q);
 	irdma_cq_free(c, q);
 	cq->obj.fp.drv = NULL;
 	__atomic_fetch_sub(&c->nb_cqs, 1, __ATOMIC_RELAXED);

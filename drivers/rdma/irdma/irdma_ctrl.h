@@ -208,6 +208,8 @@ struct irdma_ctrl {
 	uint8_t gid[IRDMA_GID_TBL_LEN][16];
 	uint32_t nb_gids;		/**< valid entries of gid[] */
 	int aeq_irq_fd;			/**< AEQ interrupt eventfd, -1 when polled only */
+	/** Serialises CEQ0 processing with a CQ's destroy (irdma_ceq_process, irdma_cq.c). */
+	pthread_mutex_t ceq_lock;
 	/** Build every QP and CQ ring with a level-1 PBL, even IOVA-contiguous ones (tests). */
 	bool ring_pbl;
 	/** QPNs whose LAST_WQE_REACHED event is due (irdma_srq.c; under last_wqe_lock). */
@@ -401,6 +403,21 @@ struct rdmadev;
  */
 int irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev);
 
+/**
+ * Read CEQ0: for each CEQE, acknowledge the CQ (CQACK) and report its completion event
+ * (rdmadev_cq_comp_event). The CCQ's own CEQEs and cleaned entries are skipped.
+ * @return CEQEs consumed.
+ */
+int irdma_ceq_process(struct irdma_ctrl *c);
+
+struct irdma_cq;
+
+/** Zero the CEQEs of CQ @p q not read yet (before its DESTROY_CQ: irdma_sc_cleanup_ceqes). */
+void irdma_ceq_clean(struct irdma_ctrl *c, const struct irdma_cq *q);
+
+/** rdmadev cq_events_check: events need a device that runs on its own and an interrupt. */
+int irdma_cq_events_check(struct irdma_ctrl *c);
+
 /* ---- QPs (irdma_qp.c) ---- */
 
 struct rdmadev_qp;
@@ -419,6 +436,19 @@ struct irdma_qp_ring {
 
 struct irdma_sq_wrtrk;
 struct irdma_srq;
+struct irdma_qp;
+struct irdma_cq;
+
+/**
+ * A queue (SQ or RQ) of a QP in ERROR whose WRs the driver completes with WR_FLUSH_ERR
+ * itself: linked on its CQ's flush list (irdma_cq.flush_list) while queued.
+ */
+struct irdma_flush_link {
+	struct irdma_flush_link *next;	/**< next queue on the CQ's list */
+	struct irdma_qp *qp;		/**< the QP */
+	uint8_t sq;			/**< 1: its SQ, 0: its RQ */
+	uint8_t queued;			/**< on the list now */
+};
 
 /** A QP of the PMD: hot data-path fields first, then control-path state. */
 struct irdma_qp {
@@ -466,6 +496,10 @@ struct irdma_qp {
 	uint32_t tmpl_gen;
 	/** The control path (window bookkeeping of BIND_MW, LOCAL_INV), NULL outside a device. */
 	struct irdma_ctrl *ctrl;
+	/** Send and receive CQ (driver flush completions, irdma_uk_flush_queue()), or NULL. */
+	struct irdma_cq *scq, *rcq;
+	struct irdma_flush_link sq_fl;	/**< the SQ on scq's flush list */
+	struct irdma_flush_link rq_fl;	/**< the RQ on rcq's flush list */
 };
 
 /**
@@ -625,10 +659,15 @@ struct irdma_cq {
 	void (*service)(struct irdma_hw *hw);
 	uint32_t id;			/**< CQ id (restrack ID) */
 	uint32_t arm_seq;		/**< data path: arm sequence number last written */
+	/** Non-zero while flush_list holds queues: poll completes them when the ring is empty. */
+	uint32_t sw_flush;
+	pthread_mutex_t flush_lock;	/**< guards flush_list (error path only) */
+	struct irdma_flush_link *flush_list;	/**< queues to complete with WR_FLUSH_ERR */
 	/* Control path. */
 	struct irdma_qmem ring;		/**< memory of cur */
 	struct irdma_qmem old_ring;	/**< memory of old (freed at the next resize / destroy) */
 	struct irdma_dma_mem shadow_mem;	/**< memory of shadow */
+	struct rdmadev_cq *rcq;		/**< the rdmadev CQ (its completion events) */
 	struct pbl_cq pbl;		/**< what the device is told about @c ring */
 	struct pbl_cq old_pbl;		/**< ... and about @c old_ring */
 };

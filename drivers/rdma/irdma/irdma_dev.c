@@ -781,6 +781,14 @@ irdma_dev_event_intr_fd(struct rdmadev *dev)
 	return d->up ? irdma_aeq_intr_enable(&d->ctrl) : -ENODEV;
 }
 
+static int
+irdma_dev_cq_events_check(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return irdma_cq_events_check(&d->ctrl);
+}
+
 static const struct rdmadev_ops irdma_model_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
@@ -821,6 +829,7 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.gid_get = irdma_dev_gid_get,
 	.event_process = irdma_dev_event_process,
 	.event_intr_fd = irdma_dev_event_intr_fd,
+	.cq_events_check = irdma_dev_cq_events_check,
 	.qp_dump_wqe = irdma_dump_wqe,
 	.cq_dump_cqe = irdma_dump_cqe,
 	.srq_create = irdma_dev_srq_create,

@@ -36,6 +36,7 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_uk.h"
 
 /** AEQEs handled between two AEQALLOC writes. */
 #define IRDMA_AEQ_BATCH		64u
@@ -99,6 +100,11 @@ irdma_aeq_intr_enable(struct irdma_ctrl *c)
 		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
 		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
 		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
+	/* CEQ0 shares the vector (the kernel's msix_shared): one handler for both queues. */
+	irdma_wr32(c->hw, IRDMA_GLINT_CEQCTL(IRDMA_CTRL_CEQ0),
+		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
+		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
+		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
 	c->aeq_irq_fd = fd;
 	irdma_aeq_intr_rearm(c);
 	return fd;
@@ -125,8 +131,91 @@ irdma_aeq_intr_disable(struct irdma_ctrl *c)
 	if (c->aeq_irq_fd < 0)
 		return;
 	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL, 0);
+	irdma_wr32(c->hw, IRDMA_GLINT_CEQCTL(IRDMA_CTRL_CEQ0), 0);
 	irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(IRDMA_CTRL_AEQ_VECTOR), 0);
 	c->aeq_irq_fd = -1;
+}
+
+/* ---- CEQ0: completion events ---- */
+
+int
+irdma_ceq_process(struct irdma_ctrl *c)
+{
+	struct irdma_ctrl_eq *eq = &c->ceq0;
+	uint64_t v, ctx, ccq = (uint64_t)(uintptr_t)&c->ccq >> 1;
+	struct irdma_ceqe *e;
+	struct irdma_cq *q;
+	uint32_t n;
+
+	if (!eq->created)
+		return 0;
+	pthread_mutex_lock(&c->ceq_lock);
+	for (n = 0; n < eq->size; n++) {
+		e = (struct irdma_ceqe *)((uint8_t *)eq->ring.va + (size_t)eq->head *
+					   IRDMA_CEQE_SIZE);
+		v = irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(CEQE_VALID)]);
+		if (IRDMA_GET(CEQE_VALID, v) != eq->polarity)
+			break;
+		rte_io_rmb();
+		if (++eq->head == eq->size) {
+			eq->head = 0;
+			eq->polarity ^= 1;
+		}
+		ctx = IRDMA_GET(CEQE_CQCTX, v);
+		/* 0: cleaned (its CQ was destroyed); the CCQ is polled, never armed for events */
+		if (ctx == 0 || ctx == ccq)
+			continue;
+		q = (struct irdma_cq *)(uintptr_t)(ctx << 1);
+		irdma_wr32(c->hw, IRDMA_PFPE_CQACK, q->id);
+		rdmadev_cq_comp_event(q->rcq);
+	}
+	pthread_mutex_unlock(&c->ceq_lock);
+	return (int)n;
+}
+
+void
+irdma_ceq_clean(struct irdma_ctrl *c, const struct irdma_cq *q)
+{
+	struct irdma_ctrl_eq *eq = &c->ceq0;
+	uint64_t v, ctx = (uint64_t)(uintptr_t)q >> 1;
+	uint32_t i, idx, pol;
+	struct irdma_ceqe *e;
+
+	if (!eq->created)
+		return;
+	pthread_mutex_lock(&c->ceq_lock);
+	idx = eq->head;
+	pol = eq->polarity;
+	for (i = 0; i < eq->size; i++) {
+		e = (struct irdma_ceqe *)((uint8_t *)eq->ring.va + (size_t)idx * IRDMA_CEQE_SIZE);
+		v = irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(CEQE_VALID)]);
+		if (IRDMA_GET(CEQE_VALID, v) != pol)
+			break;
+		if (IRDMA_GET(CEQE_CQCTX, v) == ctx)
+			e->qw[IRDMA_FIELD_QW(CEQE_VALID)] = IRDMA_PREP(CEQE_VALID, pol);
+		if (++idx == eq->size) {
+			idx = 0;
+			pol ^= 1;
+		}
+	}
+	pthread_mutex_unlock(&c->ceq_lock);
+}
+
+int
+irdma_cq_events_check(struct irdma_ctrl *c)
+{
+	/* The model in inline mode runs only inside the application's calls. */
+	if (c->hw->be->service != NULL) {
+		IRDMA_LOG(ERR, c->hw, "completion events need a device that runs on its own "
+			  "(model devargs mode=thread, or VFIO): this one runs only while polled");
+		return -ENOTSUP;
+	}
+	/* CEQ 0 is read from the event pass the vector's interrupt runs (model or VFIO MSI-X). */
+	if (c->hw->be->irq_fd == NULL) {
+		IRDMA_LOG(ERR, c->hw, "completion events need interrupts: the backend has none");
+		return -ENOTSUP;
+	}
+	return 0;
 }
 
 /* ---- AE -> rdmadev event ---- */
@@ -172,6 +261,26 @@ irdma_ae_qp_event(uint16_t ae, enum rdmadev_event_type *type, bool *err)
 	return true;
 }
 
+/*
+ * FLUSH_WQES for a QP the device failed, as the kernel's AE handler does: once it completed,
+ * the device's own flush CQEs are in the CQs (the AEQE can be read before them).
+ */
+static void
+irdma_event_qp_flush(struct irdma_ctrl *c, const struct irdma_qp *q)
+{
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_FLUSH_WQES);
+	irdma_set(&w, CQP_FLUSH_QP_ID, q->qp_id);
+	irdma_set(&w, CQP_FLUSH_SQ, 1);
+	irdma_set(&w, CQP_FLUSH_RQ, q->srq == NULL);
+	ret = irdma_cqp_exec(c, &w, NULL);
+	if (ret != 0)
+		IRDMA_LOG(WARNING, c->hw, "QP %u: FLUSH_WQES after the AE failed: %s", q->qp_id,
+			  strerror(-ret));
+}
+
 static void
 irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeqe_info *a)
 {
@@ -208,8 +317,17 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 		/* Under the QP's lock: a modify running now completes first. */
 		pthread_mutex_lock(&qp->lock);
 		stale = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE) == RDMADEV_QPS_RESET;
-		if (!stale && !sqe)
+		if (!stale && !sqe) {
 			q->hw_state = IRDMA_QP_HW_ERROR;
+			irdma_event_qp_flush(c, q);
+			/*
+			 * WRs posted between the device's flush and now were rung to a QP that
+			 * takes no more WQEs: the driver completes them (irdma_uk_flush_queue).
+			 */
+			irdma_uk_flush_queue(q, true);
+			if (q->srq == NULL)
+				irdma_uk_flush_queue(q, false);
+		}
 		pthread_mutex_unlock(&qp->lock);
 		/*
 		 * A QP the application moved to RESET after the device failed it: the AE is
@@ -285,6 +403,7 @@ irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev)
 	if (!c->aeq.created)
 		return 0;
 	irdma_hw_service(c->hw);
+	(void)irdma_ceq_process(c);
 	/* Bounded: at most one ring's worth per call, so a flood cannot hold the caller. */
 	while ((uint32_t)total < c->aeq.size) {
 		n = irdma_aeq_read(c, a, RTE_MIN(IRDMA_AEQ_BATCH, c->aeq.size - (uint32_t)total));

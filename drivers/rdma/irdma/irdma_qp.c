@@ -106,6 +106,8 @@ irdma_qp_rings_reset(struct irdma_qp *q)
 	q->rq.polarity = IRDMA_WQ_POLARITY_INIT;
 	q->sq_flushed = 0;
 	q->rq_flushed = 0;
+	/* WRs the driver was to flush went with the rings */
+	irdma_uk_flush_forget(q);
 	q->shadow = va + sq_bytes + rq_bytes;
 }
 
@@ -367,6 +369,8 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->pd_id = rdmadev_obj_id(&attr->pd->obj);
 	q->send_cq_id = rdmadev_obj_id(&attr->send_cq->obj);
 	q->recv_cq_id = rdmadev_obj_id(&attr->recv_cq->obj);
+	q->scq = attr->send_cq->obj.fp.drv;
+	q->rcq = attr->recv_cq->obj.fp.drv;
 	q->sq.quanta = sq_quanta;
 	q->sq.shift = (uint8_t)sq_shift;
 	q->rq.quanta = rq_quanta;
@@ -648,6 +652,7 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 		return ret;
 	}
 	irdma_arp_put(c, q->arp_idx);
+	irdma_uk_flush_forget(q);
 	irdma_qp_clean_cq(qp->init.send_cq, q);
 	if (qp->init.recv_cq != qp->init.send_cq)
 		irdma_qp_clean_cq(qp->init.recv_cq, q);

@@ -79,6 +79,17 @@ uint16_t irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, ui
 uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
 
 /**
+ * Have the driver complete, with WR_FLUSH_ERR, every WR of @p qp's SQ (@p sq) or RQ that the
+ * device will not complete (the QP is in ERROR: after its flush, the device takes no more
+ * WQEs). Queues the ring on its CQ's flush list; poll completes it, tail to head, once the
+ * CQE ring is empty (so the device's own flush CQEs come first). Error path only (a mutex).
+ */
+void irdma_uk_flush_queue(struct irdma_qp *qp, bool sq);
+
+/** Take @p qp's queues off their CQs' flush lists (QP reset or destroy). */
+void irdma_uk_flush_forget(struct irdma_qp *qp);
+
+/**
  * rdmadev_cq_arm_t of the irdma PMD (cq_priv is a struct irdma_cq): the next arm word in the
  * CQ shadow area (qword 4), then the CQ id to the CQARM doorbell (doc/hardware.md §3 "CQ arm").
  * @return 0.

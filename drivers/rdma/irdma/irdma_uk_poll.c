@@ -22,6 +22,12 @@
  * silently, so every WR completes exactly once. Success CQEs never follow a flush CQE of the
  * same queue (the device completes in order), so the fast path does not look.
  *
+ * Driver flushes (irdma_uk_flush_queue): WRs posted to a QP in ERROR, which the device no
+ * longer takes, are completed by the driver with WR_FLUSH_ERR, as the kernel's
+ * irdma_generate_flush_completions does: the queue waits on its CQ's flush list and poll
+ * replays it (the same replay as a flush CQE's) when the CQE ring is empty, so the device's
+ * CQEs come first. The hot loop reads cq->sw_flush only when it found the ring empty.
+ *
  * After a burst the new head goes to CQ shadow qword 0 (the consumer index the device checks
  * for overflow), once. A ring a resize left behind (cq->old) is drained first.
  */
@@ -167,6 +173,83 @@ irdma_uk_flush_one(struct irdma_qp *qp, bool sq, struct irdma_cqe *cqe, uint64_t
 		irdma_set(cqe, CQE_MINERR, IRDMA_FLUSH_GENERAL_ERR);
 	__atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
 	return 1;
+}
+
+void
+irdma_uk_flush_queue(struct irdma_qp *qp, bool sq)
+{
+	struct irdma_flush_link *l = sq ? &qp->sq_fl : &qp->rq_fl;
+	struct irdma_cq *cq = sq ? qp->scq : qp->rcq;
+
+	if (cq == NULL)
+		return;
+	pthread_mutex_lock(&cq->flush_lock);
+	if (!l->queued) {
+		l->qp = qp;
+		l->sq = sq;
+		l->queued = 1;
+		l->next = cq->flush_list;
+		cq->flush_list = l;
+	}
+	/* release: the ring's new head before the poller sees the flag */
+	__atomic_store_n(&cq->sw_flush, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&cq->flush_lock);
+}
+
+static void
+irdma_uk_flush_unlink(struct irdma_cq *cq, struct irdma_flush_link *l)
+{
+	struct irdma_flush_link **pp;
+
+	if (cq == NULL)
+		return;
+	pthread_mutex_lock(&cq->flush_lock);
+	for (pp = &cq->flush_list; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == l) {
+			*pp = l->next;
+			break;
+		}
+	}
+	l->queued = 0;
+	l->next = NULL;
+	if (cq->flush_list == NULL)
+		__atomic_store_n(&cq->sw_flush, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&cq->flush_lock);
+}
+
+void
+irdma_uk_flush_forget(struct irdma_qp *qp)
+{
+	irdma_uk_flush_unlink(qp->scq, &qp->sq_fl);
+	irdma_uk_flush_unlink(qp->rcq, &qp->rq_fl);
+}
+
+/* Up to @p nb driver flush completions of @p cq's flush list (the ring is empty). */
+static uint16_t
+irdma_uk_poll_sw_flush(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
+{
+	const uint64_t qw3 = IRDMA_PREP(CQE_MAJERR, IRDMA_CQE_MAJOR_FLUSH) |
+			     IRDMA_PREP(CQE_MINERR, IRDMA_FLUSH_GENERAL_ERR);
+	struct irdma_flush_link *l;
+	struct irdma_cqe cqe;
+	uint16_t n = 0;
+
+	memset(&cqe, 0, sizeof(cqe));
+	pthread_mutex_lock(&cq->flush_lock);
+	while ((l = cq->flush_list) != NULL) {
+		while (n < nb && irdma_uk_flush_one(l->qp, l->sq, &cqe, qw3, &wcs[n]) == 1)
+			n++;
+		if (n == nb)
+			break;
+		/* drained: a WR posted from now on queues it again (under this lock) */
+		cq->flush_list = l->next;
+		l->queued = 0;
+		l->next = NULL;
+	}
+	if (cq->flush_list == NULL)
+		__atomic_store_n(&cq->sw_flush, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&cq->flush_lock);
+	return n;
 }
 
 /* RQ details: immediate, invalidated key, UD source (§3, extension slot @p ext or NULL). */
@@ -483,6 +566,9 @@ irdma_uk_poll_general(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_w
 		/* The shadow holds the head only: a whole pass back to it changes nothing. */
 		if (cq->cur.head != head)
 			irdma_uk_cq_consumed(cq);
+		if (empty && n < nb_wcs && __atomic_load_n(&cq->sw_flush, __ATOMIC_ACQUIRE) != 0)
+			n = (uint16_t)(n + irdma_uk_poll_sw_flush(cq, wcs + n,
+								  (uint16_t)(nb_wcs - n)));
 	}
 	if (cq->comp_cntr != NULL && n != first)
 		/* relaxed: a statistic; readers need no ordering with the completions */
@@ -541,7 +627,8 @@ irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 		r->head = (uint32_t)((size_t)(c - base) / IRDMA_CQE_SIZE);
 		irdma_uk_cq_consumed(cq);
 	}
-	if (likely(wc == wcs + nb_wcs || !general))
+	if (likely(wc == wcs + nb_wcs ||
+		   (!general && __atomic_load_n(&cq->sw_flush, __ATOMIC_RELAXED) == 0)))
 		return (uint16_t)(wc - wcs);
 	/* Another kind of CQE, or the ring's last slot: the general loop takes the rest. */
 	return irdma_uk_poll_general(cq, wcs, nb_wcs, (uint16_t)(wc - wcs));

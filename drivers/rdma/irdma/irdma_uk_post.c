@@ -1028,6 +1028,38 @@ irdma_uk_sq_publish(struct irdma_qp *qp, uint32_t head)
 	irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
 }
 
+/*
+ * Send WRs to a QP in ERROR: written and tracked as usual but not rung (the device takes no
+ * WQE of a QP in ERROR); the driver completes them with WR_FLUSH_ERR (irdma_uk_flush_queue),
+ * as the kernel does after its flush (irdma_post_send with flush_issued).
+ */
+static __rte_noinline uint16_t
+irdma_uk_post_flushed(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		      int *err)
+{
+	uint32_t head = qp->sq.head;
+	uint32_t tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
+	uint16_t i;
+	int64_t r;
+	int ret = 0;
+
+	for (i = 0; i < nb_wrs; i++) {
+		r = irdma_uk_post_general(qp, &wrs[i], head, tail);
+		if (r < 0) {
+			ret = (int)r;
+			break;
+		}
+		head = (uint32_t)r;
+	}
+	*err = ret;
+	if (i != 0) {
+		/* release: the tracking entries before the poller can see the new head */
+		__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
+		irdma_uk_flush_queue(qp, true);
+	}
+	return i;
+}
+
 /* irdma_uk_post_send() of a burst, or of a WR the single-WR path below does not take. */
 static __rte_noinline uint16_t
 irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
@@ -1041,6 +1073,8 @@ irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint
 	int ret = 0;
 
 	if (unlikely(!irdma_uk_sq_state_ok(qp))) {
+		if (qp->hw_state == IRDMA_QP_HW_ERROR && qp->scq != NULL)
+			return irdma_uk_post_flushed(qp, wrs, nb_wrs, err);
 		if (nb_wrs != 0) {
 			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send in HW state %u (RTS/SQD only)",
 				  qp->qp_id, qp->hw_state);
@@ -1142,10 +1176,14 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 	uint32_t pol = qp->rq.polarity;
 	uint32_t tail;
 	uint16_t i;
+	bool flushed = false;
 	int ret = 0;
 
 	if (unlikely(!irdma_uk_rq_state_ok(qp) || qp->srq != NULL)) {
-		if (nb_wrs != 0) {
+		/* In ERROR: written, then completed by the driver (see irdma_uk_post_flushed). */
+		if (qp->hw_state == IRDMA_QP_HW_ERROR && qp->srq == NULL && qp->rcq != NULL) {
+			flushed = true;
+		} else if (nb_wrs != 0) {
 			if (qp->srq != NULL)
 				IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv on a QP that takes its "
 					  "receives from an SRQ (post them to the SRQ)", qp->qp_id);
@@ -1154,8 +1192,10 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 					  "(INIT..SQD only)", qp->qp_id, qp->hw_state);
 			ret = -EINVAL;
 		}
-		*err = ret;
-		return 0;
+		if (!flushed) {
+			*err = ret;
+			return 0;
+		}
 	}
 	tail = __atomic_load_n(&qp->rq.tail, __ATOMIC_ACQUIRE);
 	for (i = 0; i < nb_wrs; i++) {
@@ -1200,6 +1240,8 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 	/* No RQ doorbell: the device finds the WQEs by their valid bits (§2). */
 	qp->rq.polarity = (uint8_t)pol;
 	__atomic_store_n(&qp->rq.head, head, __ATOMIC_RELEASE);
+	if (unlikely(flushed) && i != 0)
+		irdma_uk_flush_queue(qp, false);
 	return i;
 }
 
