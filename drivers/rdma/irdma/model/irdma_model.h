@@ -198,6 +198,10 @@ struct irdma_model_stats {
 	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
 	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */
 	uint64_t mw_binds;		/**< windows bound by BIND_MW (gen3) */
+	/* Scheduling (doc/model.md "Scheduling"). */
+	uint64_t engine_rounds;		/**< data-path rounds the engine ran */
+	uint64_t qp_visits;		/**< QPs a round worked on (only QPs with work or due timers) */
+	uint64_t timer_wakes;		/**< QPs a due timer put back to work */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */

@@ -127,6 +127,13 @@ struct model_eq {
 	uint32_t credits;	/* AEQ: entries the driver has not returned yet may not exceed size */
 };
 
+/* Which scheduling list of the engine holds a QP (model_engine.c). */
+enum model_sched {
+	MODEL_SCHED_NONE = 0,	/* idle: no round visits it until a doorbell, packet or modify */
+	MODEL_SCHED_RUN,	/* dev->run: every round works on it */
+	MODEL_SCHED_TIMER,	/* dev->tmr: visited again when its timer is due */
+};
+
 /* A RoCE QP (model_qp.c): identity, HW state and the decoded host context. */
 struct model_qp {
 	bool valid;
@@ -175,6 +182,9 @@ struct model_qp {
 	uint32_t dest_ip[4];	/* QPC_DESTIPADDR0..3 */
 	uint32_t local_ip[4];	/* QPC_LOCAL_IPADDR0..3 (all 0: the port's) */
 	bool db;		/* SQ doorbell rung, not processed yet */
+	uint8_t sched;		/* enum model_sched: which engine list holds the QP */
+	uint32_t tmr_pos;	/* its index in dev->tmr (MODEL_SCHED_TIMER) */
+	uint64_t tmr_at;	/* its earliest timer deadline (MODEL_SCHED_TIMER) */
 	struct model_qpe *eng;	/* data-path state (model_engine.h), NULL until used */
 	/* Gen3: QPC_USE_SRQ, the receives come from SRQ srq_id (model_srq.c). */
 	bool use_srq;
@@ -287,6 +297,16 @@ struct model_dev {
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
 	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */
+	/*
+	 * Scheduling (model_engine.c): the QPs with work (run, in QP id order when a round
+	 * starts) and the QPs waiting for a timer only (tmr, unordered; tmr_next the earliest
+	 * deadline among them), allocated with the first engine state.
+	 */
+	uint32_t *run;
+	uint32_t run_cnt;
+	uint32_t *tmr;
+	uint32_t tmr_cnt;
+	uint64_t tmr_next;
 };
 
 /* irdma_model.c */
