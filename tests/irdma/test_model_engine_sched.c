@@ -7,15 +7,17 @@
  * round works only on the QPs with work or a due timer. Hundreds of connected RC QPs stay
  * idle beside one busy pair: the model's qp_visits counter grows by at most the busy pair per
  * round, not at all while nothing has work, and the retransmit and RNR timers of a QP that
- * sleeps on the timer list still fire (timer_wakes). Inline model: the counters are read
- * between rounds.
+ * sleeps on the timer list still fire (timer_wakes); the data path's DEBUG lines follow the
+ * log level. Inline model: the counters are read between rounds.
  */
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_log.h>
 
 #include "test.h"
 #include "test_engine_lib.h"
@@ -194,6 +196,73 @@ out:
 	tdev_close(&t);
 }
 
+/* One signaled 64-byte WRITE from @p a into @p m's second half. */
+static bool
+write64(struct tqp *a, struct tmr *m)
+{
+	struct tsge sg = { (uint64_t)(uintptr_t)m->buf, m->lkey, 64 };
+	struct twr wr = {
+		.op = T_OP_WRITE, .sge = &sg, .nsge = 1, .signaled = true,
+		.rva = (uint64_t)(uintptr_t)m->buf + 8192, .rkey = m->rkey,
+	};
+
+	return tsend_done(a, NULL, &wr, T_OP_WRITE);
+}
+
+/*
+ * The data path's DEBUG lines are decided outside the per-WQE path: a level raised with
+ * rte_log_set_level_pattern() still brings "SQ WQE" lines (taken at the next CQP command),
+ * and lowering it stops them.
+ */
+static void
+test_debug_lines(void)
+{
+	struct tqp a, b, c, e;
+	struct tdev t;
+	struct tmr m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f, *old = rte_log_get_stream();
+	int level = rte_log_get_level(rte_log_register("pmd.rdma.irdma.model"));
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	memset(&e, 0, sizeof(e));
+	f = open_memstream(&text, &len);
+	TEST_CHECK(f != NULL);
+	if (f == NULL || !tdev_up(&t, SCHED_ARGS("debug"))) {
+		if (f != NULL)
+			fclose(f);
+		free(text);
+		return;
+	}
+	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
+	rte_openlog_stream(f);
+	TEST_CHECK_EQ(rte_log_set_level_pattern("pmd.rdma.irdma.model", RTE_LOG_DEBUG), 0);
+	if (m.mr != NULL && pair_up(&t, &a, &b, NULL) == 0)
+		TEST_CHECK(write64(&a, &m));
+	TEST_CHECK_EQ(rte_log_set_level_pattern("pmd.rdma.irdma.model", RTE_LOG_NOTICE), 0);
+	fflush(f);
+	TEST_CHECK(text != NULL && strstr(text, ": SQ WQE ") != NULL);
+	len = 0;
+	rewind(f);
+	if (m.mr != NULL && pair_up(&t, &c, &e, NULL) == 0)
+		TEST_CHECK(write64(&c, &m));
+	fflush(f);
+	TEST_CHECK(len == 0 || strstr(text, ": SQ WQE ") == NULL);
+	rte_openlog_stream(old);
+	(void)rte_log_set_level_pattern("pmd.rdma.irdma.model", (uint32_t)level);
+	fclose(f);
+	free(text);
+	tqp_destroy(&a);
+	tqp_destroy(&b);
+	tqp_destroy(&c);
+	tqp_destroy(&e);
+	tmr_dereg(&m);
+	tdev_close(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -205,6 +274,7 @@ main(int argc, char **argv)
 	}
 	TEST_RUN(test_idle_not_visited);
 	TEST_RUN(test_timers_fire);
+	TEST_RUN(test_debug_lines);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -116,6 +116,7 @@ model_engine_attach(struct model_dev *d)
 	}
 	/* The engine's timer constants, in timer cycles (no division on the data path). */
 	d->ack_coalesce_cycles = rte_get_timer_hz() * MODEL_ACK_COALESCE_US / 1000000u;
+	model_log_refresh(d);
 	for (i = 0; i < RTE_DIM(d->rnr_cycles); i++)
 		d->rnr_cycles[i] = model_rnr_cycles(i);
 	d->frame = malloc(MODEL_PKT_MAX);
@@ -793,6 +794,8 @@ model_engine_step(struct model_dev *d)
 	if (d->qp == NULL || d->eng_qps == 0 || (d->run_cnt == 0 && d->tmr_cnt == 0))
 		return;
 	MODEL_CNT(d, engine_rounds, 1);
+	if ((++d->log_rounds & (MODEL_LOG_ROUNDS - 1)) == 0)
+		model_log_refresh(d);
 	now = model_now();
 	if (d->tmr_cnt > 0 && now >= d->tmr_next)
 		tmr_expire(d, now);

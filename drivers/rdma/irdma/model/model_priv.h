@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_log.h>
 
 #include "irdma_base.h"
@@ -26,6 +27,18 @@ extern int irdma_model_logtype;
 #define MODEL_LOG(level, dev, fmt, ...) \
 	rte_log(RTE_LOG_##level, irdma_model_logtype, "%s: " fmt "\n", \
 		(dev)->name, ##__VA_ARGS__)
+
+/*
+ * A DEBUG line on the data path (per WQE, per packet): decided by dev->log_debug, taken
+ * from the log level (model_log_refresh) at attach, with every CQP WQE and every
+ * MODEL_LOG_ROUNDS engine rounds, so no log call is made per WQE while DEBUG is filtered
+ * out. A level set with rte_log_set_level() reaches the data path that way.
+ */
+#define MODEL_LOG_ROUNDS 4096u
+#define MODEL_DBG(dev, fmt, ...) do { \
+	if (unlikely((dev)->log_debug)) \
+		MODEL_LOG(DEBUG, dev, fmt, ##__VA_ARGS__); \
+} while (0)
 
 /* Count an event (hardware-counter style; readable from any thread). */
 #define MODEL_INC(dev, field) __atomic_fetch_add(&(dev)->st.field, 1, __ATOMIC_RELAXED)
@@ -294,6 +307,8 @@ struct model_dev {
 	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */
 	uint8_t *rx;			/* MODEL_PKT_MAX: the frame being received */
 	bool in_step;			/* model_step is running (no re-entry) */
+	bool log_debug;			/* DEBUG lines of the data path (MODEL_DBG) */
+	uint32_t log_rounds;		/* engine rounds, for MODEL_LOG_ROUNDS */
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
 	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */
@@ -311,6 +326,12 @@ struct model_dev {
 
 /* irdma_model.c */
 struct model_dev *model_dev_of(struct irdma_hw *hw);
+/* Take the log level for MODEL_DBG. */
+static inline void
+model_log_refresh(struct model_dev *d)
+{
+	d->log_debug = rte_log_can_log(irdma_model_logtype, RTE_LOG_DEBUG);
+}
 void model_kick(struct model_dev *d);
 void model_step(struct model_dev *d);
 
