@@ -84,12 +84,16 @@ struct model_map {
 	uint8_t *va;
 };
 
-/* The IOMMU view: maps sorted by IOVA, never overlapping. */
+/*
+ * The IOMMU view: maps sorted by IOVA, never overlapping. The engine reads it under
+ * dev->lock, which it holds for every access anyway; maps, unmaps and EAL memory events
+ * change it under dev->lock too (model_dma.c).
+ */
 struct model_dma {
-	pthread_rwlock_t lock;
 	struct model_map *maps;
 	uint32_t n;
 	uint32_t cap;
+	struct model_map hit;	/* the map the last access found (len 0: none) */
 };
 
 /* A committed HMC object: FPM base, entry size, committed and maximum counts. */
