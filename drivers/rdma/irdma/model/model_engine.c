@@ -119,6 +119,8 @@ model_engine_attach(struct model_dev *d)
 	model_log_refresh(d);
 	for (i = 0; i < RTE_DIM(d->rnr_cycles); i++)
 		d->rnr_cycles[i] = model_rnr_cycles(i);
+	/* The statistics instances now, not on the first frame the engine counts. */
+	(void)model_stats_dflt(d);
 	d->frame = malloc(MODEL_PKT_MAX);
 	d->buf = malloc(MODEL_PKT_MAX);
 	d->rx = malloc(MODEL_PKT_MAX);
