@@ -795,6 +795,39 @@ free:
 }
 
 /*
+ * The engine thread of a THREAD model runs on a core of its own: not the main lcore's (the
+ * tests start EAL with -l 0-1, so it gets lcore 1's core or a CPU outside both).
+ */
+static void
+test_thread_core(void)
+{
+	struct irdma_model_config cfg;
+	rte_cpuset_t set, main_set = rte_lcore_cpuset(rte_get_main_lcore());
+	struct irdma_hw hw;
+	unsigned int cpu, n = 0;
+
+	irdma_model_config_default(&cfg);
+	cfg.mode = TM_MODE;
+	if (irdma_model_create(&cfg, &hw) != 0) {
+		TEST_CHECK(false);
+		return;
+	}
+	if (TM_MODE == IRDMA_MODEL_MODE_INLINE) {
+		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), -ENOENT);
+	} else {
+		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), 0);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+			if (!CPU_ISSET(cpu, &set))
+				continue;
+			n++;
+			TEST_CHECK(!CPU_ISSET(cpu, &main_set));
+		}
+		TEST_CHECK(n > 0);
+	}
+	irdma_model_destroy(&hw);
+}
+
+/*
  * An unmap takes effect at once: the engine reads the CQP SQ (its map is the one the model's
  * view found last), the SQ is unmapped, and the next WQE is not fetched (a DMA fault, the
  * CQP stalls) until it is mapped again.
@@ -867,6 +900,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_fault_injection);
 	TEST_RUN(test_teardown);
 	TEST_RUN(test_unmap_under_cqp);
+	TEST_RUN(test_thread_core);
 	rte_eal_cleanup();
 	return test_done();
 }
