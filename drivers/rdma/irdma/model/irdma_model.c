@@ -323,6 +323,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	if (d == NULL)
 		return -ENOMEM;
 	d->cfg = *cfg;
+	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
 	model_irq_init(d);
 	d->sd = calloc(cfg->max_pe_sds, sizeof(*d->sd));
 	d->ceq = calloc(cfg->max_ceqs, sizeof(*d->ceq));

@@ -196,6 +196,7 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 		memmove(&m->maps[i - 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
 		m->n--;
 		m->hit.len = 0;
+		model_ctx_changed(d);
 		ret = 0;
 	}
 	pthread_mutex_unlock(&d->lock);
@@ -415,6 +416,7 @@ dma_eal_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 				ret = dma_remove_range_locked(&d->dma, ms->iova, msl->page_sz);
 		}
 		d->dma.hit.len = 0;
+		model_ctx_changed(d);
 		pthread_mutex_unlock(&d->lock);
 	}
 	if (ret != 0)

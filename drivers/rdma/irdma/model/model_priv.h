@@ -144,6 +144,17 @@ struct model_eq {
 	uint32_t credits;	/* AEQ: entries the driver has not returned yet may not exceed size */
 };
 
+/* STag contexts the data path keeps (direct-mapped by STag index; model_mr.c). */
+#define MODEL_MR_CACHE	8u
+
+/* One of them: read at generation gen (model_dev.ctx_gen) from HMC entry e. */
+struct model_mr_cached {
+	uint64_t gen;
+	uint32_t idx;
+	rte_iova_t e;
+	uint8_t ctx[64];	/* struct model_stag */
+};
+
 /* Which scheduling list of the engine holds a QP (model_engine.c). */
 enum model_sched {
 	MODEL_SCHED_NONE = 0,	/* idle: no round visits it until a doorbell, packet or modify */
@@ -321,12 +332,26 @@ struct model_dev {
 	 * starts) and the QPs waiting for a timer only (tmr, unordered; tmr_next the earliest
 	 * deadline among them), allocated with the first engine state.
 	 */
+	/*
+	 * Context caching (model_mr.c): ctx_gen changes with every CQP WQE, every STag
+	 * context the engine writes and every DMA unmap; a cached context is good while its
+	 * generation is the current one.
+	 */
+	uint64_t ctx_gen;
+	struct model_mr_cached mr_cache[MODEL_MR_CACHE];
 	uint32_t *run;
 	uint32_t run_cnt;
 	uint32_t *tmr;
 	uint32_t tmr_cnt;
 	uint64_t tmr_next;
 };
+
+/* Forget every cached context (model_dev.ctx_gen). */
+static inline void
+model_ctx_changed(struct model_dev *d)
+{
+	d->ctx_gen++;
+}
 
 /* irdma_model.c */
 struct model_dev *model_dev_of(struct irdma_hw *hw);
