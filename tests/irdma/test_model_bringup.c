@@ -794,6 +794,89 @@ free:
 	tm_fini(&t);
 }
 
+/*
+ * The engine thread of a THREAD model runs on a core of its own: not the main lcore's (the
+ * tests start EAL with -l 0-1, so it gets lcore 1's core or a CPU outside both).
+ */
+static void
+test_thread_core(void)
+{
+	struct irdma_model_config cfg;
+	rte_cpuset_t set, main_set = rte_lcore_cpuset(rte_get_main_lcore());
+	struct irdma_hw hw;
+	unsigned int cpu, n = 0;
+
+	irdma_model_config_default(&cfg);
+	cfg.mode = TM_MODE;
+	if (irdma_model_create(&cfg, &hw) != 0) {
+		TEST_CHECK(false);
+		return;
+	}
+	if (TM_MODE == IRDMA_MODEL_MODE_INLINE) {
+		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), -ENOENT);
+	} else {
+		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), 0);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+			if (!CPU_ISSET(cpu, &set))
+				continue;
+			n++;
+			TEST_CHECK(!CPU_ISSET(cpu, &main_set));
+		}
+		TEST_CHECK(n > 0);
+	}
+	irdma_model_destroy(&hw);
+}
+
+/*
+ * An unmap takes effect at once: the engine reads the CQP SQ (its map is the one the model's
+ * view found last), the SQ is unmapped, and the next WQE is not fetched (a DMA fault, the
+ * CQP stalls) until it is mapped again.
+ */
+static void
+test_unmap_under_cqp(void)
+{
+	struct irdma_model_config cfg;
+	struct irdma_model_stats st;
+	struct irdma_cqp_wqe w;
+	struct irdma_cqp_ctx c;
+	struct tm_res r;
+	struct tmd u;
+	uint64_t faults;
+	uint32_t i;
+
+	irdma_model_config_default(&cfg);
+	cfg.mode = TM_MODE;
+	if (tm_init(&u, &cfg) != 0 || tm_wait_fw(&u) != 0 ||
+	    tm_mem_alloc(&u, &u.sq, T_SQ * IRDMA_CQP_WQE_SIZE, IRDMA_CQP_SQ_ALIGN) != 0) {
+		TEST_CHECK(false);
+		goto out;
+	}
+	tm_cqp_ctx_fill(&u, &c, T_SQ);
+	TEST_CHECK_EQ(tm_cqp_create_ctx(&u, &c, T_SQ), IRDMA_REG_PREP(CCQPSTATUS_DONE, 1));
+	tm_wqe_op(&w, IRDMA_CQP_OP_NOP);
+	tm_exec(&u, &w, &r);
+	expect_ok(&r);
+	TEST_CHECK_EQ(irdma_model_stats_get(&u.hw, &st), 0);
+	faults = st.dma_faults;
+	TEST_CHECK_EQ(irdma_hw_dma_unmap(&u.hw, u.sq.va, u.sq.iova, u.sq.len), 0);
+	tm_post(&u, &w);
+	tm_ring(&u);
+	for (i = 0; i < TM_POLLS && st.dma_faults == faults; i++) {
+		irdma_hw_service(&u.hw);
+		TEST_CHECK_EQ(irdma_model_stats_get(&u.hw, &st), 0);
+	}
+	TEST_CHECK(st.dma_faults > faults);
+	TEST_CHECK(IRDMA_REG_GET(CQPTAIL_WQTAIL, tm_rd(&u, IRDMA_PFPE_CQPTAIL)) != u.head);
+	/* Mapped again: the stalled WQE runs (at the next doorbell, for the threaded model). */
+	TEST_CHECK_EQ(irdma_hw_dma_map(&u.hw, u.sq.va, u.sq.iova, u.sq.len), 0);
+	tm_ring(&u);
+	tm_wait_regs(&u, &r);
+	expect_ok(&r);
+	TEST_CHECK_EQ(tm_cqp_destroy(&u), 0);
+out:
+	tm_fini(&u);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -816,6 +899,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_cqs);
 	TEST_RUN(test_fault_injection);
 	TEST_RUN(test_teardown);
+	TEST_RUN(test_unmap_under_cqp);
+	TEST_RUN(test_thread_core);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <rte_lcore.h>
 #include <rte_pause.h>
 
 #include "model_engine.h"
@@ -170,6 +172,70 @@ model_thread(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/* Pin the engine thread to @p cpu; true when it took. */
+static bool
+model_thread_pin(struct model_dev *d, unsigned int cpu)
+{
+	rte_cpuset_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(d->thread, sizeof(set), &set) == 0;
+}
+
+/*
+ * Give the engine thread a core of its own (THREAD mode; doc/model.md "Modes"). EAL pinned
+ * the application's threads to its lcores and a new pthread inherits its creator's core, so
+ * the thread would time-share the application's core. In this order:
+ *  1. the lowest CPU in no EAL lcore's set that the process may run on;
+ *  2. else the core of the highest-numbered worker lcore (the application keeps the main
+ *     lcore: `-l 0-1` leaves lcore 1 to the model);
+ *  3. else (one lcore, no spare CPU) the creator's core, said in a NOTICE.
+ */
+static void
+model_thread_place(struct model_dev *d)
+{
+	unsigned int lc, cpu, worker = RTE_MAX_LCORE;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	rte_cpuset_t used;
+
+	CPU_ZERO(&used);
+	RTE_LCORE_FOREACH(lc) {
+		rte_cpuset_t s = rte_lcore_cpuset(lc);
+
+		CPU_OR(&used, &used, &s);
+		if (lc != rte_get_main_lcore())
+			worker = lc;
+	}
+	for (cpu = 0; cpu < RTE_MIN(ncpu, (long)CPU_SETSIZE); cpu++) {
+		if (!CPU_ISSET(cpu, &used) && model_thread_pin(d, cpu)) {
+			MODEL_LOG(INFO, d, "engine thread on CPU %u (no EAL lcore there)", cpu);
+			return;
+		}
+	}
+	if (worker != RTE_MAX_LCORE) {
+		rte_cpuset_t s = rte_lcore_cpuset(worker);
+
+		if (pthread_setaffinity_np(d->thread, sizeof(s), &s) == 0) {
+			MODEL_LOG(INFO, d, "engine thread on the core of lcore %u", worker);
+			return;
+		}
+	}
+	MODEL_LOG(NOTICE, d, "no spare core: the engine thread shares the application's");
+}
+
+int
+irdma_model_thread_cpus(struct irdma_hw *hw, rte_cpuset_t *set)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || set == NULL)
+		return -EINVAL;
+	if (!d->thread_started)
+		return -ENOENT;
+	return -pthread_getaffinity_np(d->thread, sizeof(*set), set);
 }
 
 static uint32_t
@@ -420,6 +486,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	if (d == NULL)
 		return -ENOMEM;
 	d->cfg = *cfg;
+	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
 	model_irq_init(d);
 	d->sd = calloc(cfg->max_pe_sds, sizeof(*d->sd));
 	d->ceq = calloc(cfg->max_ceqs, sizeof(*d->ceq));
@@ -475,6 +542,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 		if (ret != 0)
 			goto err_port;
 		d->thread_started = true;
+		model_thread_place(d);
 	}
 	MODEL_LOG(INFO, d, "created: gen %u, %s mode", cfg->gen,
 		  cfg->mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline");

@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include <rte_lcore.h>
+
 #include "irdma_hw.h"
 #include "irdma_hmc.h"
 
@@ -218,6 +220,10 @@ struct irdma_model_stats {
 	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
 	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */
 	uint64_t mw_binds;		/**< windows bound by BIND_MW (gen3) */
+	/* Scheduling (doc/model.md "Scheduling"). */
+	uint64_t engine_rounds;		/**< data-path rounds the engine ran */
+	uint64_t qp_visits;		/**< QPs a round worked on (only QPs with work or due timers) */
+	uint64_t timer_wakes;		/**< QPs a due timer put back to work */
 };
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
@@ -521,6 +527,13 @@ int irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_f
  * @return 0, or -EINVAL for a bad @p hw.
  */
 int irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16]);
+
+/**
+ * The CPUs the engine thread of a THREAD-mode model may run on (doc/model.md "Modes": a
+ * core the application's EAL lcores do not use, else the highest worker lcore's).
+ * @return 0, -ENOENT for an INLINE model, -EINVAL for a bad @p hw, or the pthread error.
+ */
+int irdma_model_thread_cpus(struct irdma_hw *hw, rte_cpuset_t *set);
 
 #ifdef __cplusplus
 }

@@ -344,6 +344,8 @@ model_cqp_process(struct model_dev *d)
 		}
 		w.qw[IRDMA_FIELD_QW(CQP_WQEVALID)] = rte_cpu_to_le_64(hdr);
 		MODEL_INC(d, cqp_wqes);
+		model_log_refresh(d);
+		model_ctx_changed(d);
 		model_cqp_capture_record(d, d->cqp.tail, &w);
 		op = irdma_get(&w, CQP_OPCODE);
 		cqp_execute(d, &w, &res);

@@ -28,7 +28,7 @@ int
 model_dma_init(struct model_dma *m)
 {
 	memset(m, 0, sizeof(*m));
-	return -pthread_rwlock_init(&m->lock, NULL);
+	return 0;
 }
 
 void
@@ -38,7 +38,7 @@ model_dma_fini(struct model_dma *m)
 	m->maps = NULL;
 	m->n = 0;
 	m->cap = 0;
-	pthread_rwlock_destroy(&m->lock);
+	m->hit.len = 0;
 }
 
 /* Index of the first map whose IOVA is greater than @p iova (binary search). */
@@ -69,6 +69,25 @@ dma_find(const struct model_dma *m, rte_iova_t iova)
 		return NULL;
 	e = &m->maps[i - 1];
 	return iova - e->iova < e->len ? e : NULL;
+}
+
+/*
+ * The host address of [iova, iova + len) when one map holds all of it, else NULL: the map
+ * of the previous access first (queues, contexts and buffers are accessed over and over),
+ * then the binary search. Caller holds dev->lock.
+ */
+static inline uint8_t *
+dma_va(struct model_dma *m, rte_iova_t iova, size_t len)
+{
+	const struct model_map *e = &m->hit;
+
+	if (iova - e->iova >= e->len || e->len - (size_t)(iova - e->iova) < len) {
+		e = dma_find(m, iova);
+		if (e == NULL || e->len - (size_t)(iova - e->iova) < len)
+			return NULL;
+		m->hit = *e;
+	}
+	return e->va + (iova - e->iova);
 }
 
 /* True when every byte of [iova, iova + len) is mapped (caller holds the lock). */
@@ -112,6 +131,7 @@ dma_insert_locked(struct model_dma *m, void *va, rte_iova_t iova, size_t len)
 	memmove(&m->maps[i + 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
 	m->maps[i] = (struct model_map){ .iova = iova, .len = len, .va = (uint8_t *)va };
 	m->n++;
+	m->hit.len = 0;
 	return 0;
 }
 
@@ -147,9 +167,9 @@ model_dma_map(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 		MODEL_INC(d, dma_maps);
 		return 0;
 	}
-	pthread_rwlock_wrlock(&m->lock);
+	pthread_mutex_lock(&d->lock);
 	ret = dma_insert_locked(m, va, iova, len);
-	pthread_rwlock_unlock(&m->lock);
+	pthread_mutex_unlock(&d->lock);
 	if (ret == 0)
 		MODEL_INC(d, dma_maps);
 	else
@@ -168,15 +188,18 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 		MODEL_INC(d, dma_unmaps);
 		return 0;
 	}
-	pthread_rwlock_wrlock(&m->lock);
+	/* Under dev->lock: no engine access is under way, none finds the map afterwards. */
+	pthread_mutex_lock(&d->lock);
 	i = dma_upper(m, iova);
 	if (i > 0 && m->maps[i - 1].iova == iova && m->maps[i - 1].len == len &&
 	    m->maps[i - 1].va == va) {
 		memmove(&m->maps[i - 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
 		m->n--;
+		m->hit.len = 0;
+		model_ctx_changed(d);
 		ret = 0;
 	}
-	pthread_rwlock_unlock(&m->lock);
+	pthread_mutex_unlock(&d->lock);
 	if (ret == 0)
 		MODEL_INC(d, dma_unmaps);
 	else
@@ -189,12 +212,20 @@ static int
 dma_copy(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_host)
 {
 	struct model_dma *m = &d->dma;
-	uint8_t *p = buf;
+	uint8_t *p = buf, *va;
 	int ret = 0;
 
 	if (len == 0)
 		return 0;
-	pthread_rwlock_rdlock(&m->lock);
+	va = dma_va(m, iova, len);
+	if (va != NULL) {
+		/* One map holds it all (the common case). */
+		if (to_host)
+			memcpy(va, p, len);
+		else
+			memcpy(p, va, len);
+		return 0;
+	}
 	if (iova + len < iova || !dma_covered(m, iova, len)) {
 		ret = -EFAULT;
 		goto out;
@@ -213,7 +244,6 @@ dma_copy(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_ho
 		len -= chunk;
 	}
 out:
-	pthread_rwlock_unlock(&m->lock);
 	if (ret != 0) {
 		MODEL_INC(d, dma_faults);
 		MODEL_LOG(DEBUG, d, "DMA fault at IOVA 0x%" PRIx64 " (+%zu)", iova, len);
@@ -226,10 +256,9 @@ model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len)
 {
 	int ret = 0;
 
-	pthread_rwlock_rdlock(&d->dma.lock);
-	if (len == 0 || iova + len < iova || !dma_covered(&d->dma, iova, len))
+	if (len == 0 || iova + len < iova ||
+	    (dma_va(&d->dma, iova, len) == NULL && !dma_covered(&d->dma, iova, len)))
 		ret = -EFAULT;
-	pthread_rwlock_unlock(&d->dma.lock);
 	if (ret != 0)
 		MODEL_INC(d, dma_faults);
 	return ret;
@@ -248,34 +277,25 @@ model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t le
 }
 
 /*
- * The host address of an aligned qword at @p iova, with the map lock held for reading
- * (the caller drops it). Qwords the driver and the device exchange while both run (valid
+ * The host address of an aligned qword at @p iova (caller holds dev->lock). Qwords the driver and the device exchange while both run (valid
  * words, shadow areas) are accessed as single atomic 64-bit loads and stores, which is
  * what the 8-byte aligned PCIe accesses of silicon guarantee.
  */
 static uint64_t *
 dma_qword_locked(struct model_dev *d, rte_iova_t iova)
 {
-	const struct model_map *e;
-
 	if ((iova & (IRDMA_QWORD_BYTES - 1)) != 0)
 		return NULL;
-	e = dma_find(&d->dma, iova);
-	if (e == NULL || e->len - (size_t)(iova - e->iova) < IRDMA_QWORD_BYTES)
-		return NULL;
-	return (uint64_t *)(void *)(e->va + (iova - e->iova));
+	return (uint64_t *)(void *)dma_va(&d->dma, iova, IRDMA_QWORD_BYTES);
 }
 
 int
 model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
 {
-	uint64_t *p;
+	uint64_t *p = dma_qword_locked(d, iova);
 
-	pthread_rwlock_rdlock(&d->dma.lock);
-	p = dma_qword_locked(d, iova);
 	if (p != NULL)
 		*v = rte_le_to_cpu_64(__atomic_load_n(p, __ATOMIC_ACQUIRE));
-	pthread_rwlock_unlock(&d->dma.lock);
 	if (p == NULL) {
 		MODEL_INC(d, dma_faults);
 		return -EFAULT;
@@ -286,13 +306,10 @@ model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
 int
 model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
 {
-	uint64_t *p;
+	uint64_t *p = dma_qword_locked(d, iova);
 
-	pthread_rwlock_rdlock(&d->dma.lock);
-	p = dma_qword_locked(d, iova);
 	if (p != NULL)
 		__atomic_store_n(p, rte_cpu_to_le_64(v), __ATOMIC_RELEASE);
-	pthread_rwlock_unlock(&d->dma.lock);
 	if (p == NULL) {
 		MODEL_INC(d, dma_faults);
 		return -EFAULT;
@@ -344,7 +361,7 @@ dma_eal_add(struct model_dev *d, const struct rte_memseg_list *msl, void *va, si
 	size_t run_len = 0;
 	int ret = 0;
 
-	pthread_rwlock_wrlock(&d->dma.lock);
+	pthread_mutex_lock(&d->lock);
 	for (; p < end && ret == 0; p += msl->page_sz) {
 		const struct rte_memseg *ms = rte_mem_virt2memseg(p, msl);
 
@@ -362,7 +379,7 @@ dma_eal_add(struct model_dev *d, const struct rte_memseg_list *msl, void *va, si
 	}
 	if (ret == 0 && run_len != 0)
 		ret = dma_insert_locked(&d->dma, run_va, run_iova, run_len);
-	pthread_rwlock_unlock(&d->dma.lock);
+	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
 
@@ -392,13 +409,15 @@ dma_eal_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 		const uint8_t *p = addr, *end = RTE_PTR_ADD(addr, len);
 
 		ret = 0;
-		pthread_rwlock_wrlock(&d->dma.lock);
+		pthread_mutex_lock(&d->lock);
 		for (; p < end && ret == 0; p += msl->page_sz) {
 			ms = rte_mem_virt2memseg(p, msl);
 			if (ms != NULL && ms->iova != RTE_BAD_IOVA)
 				ret = dma_remove_range_locked(&d->dma, ms->iova, msl->page_sz);
 		}
-		pthread_rwlock_unlock(&d->dma.lock);
+		d->dma.hit.len = 0;
+		model_ctx_changed(d);
+		pthread_mutex_unlock(&d->lock);
 	}
 	if (ret != 0)
 		MODEL_LOG(ERR, d, "EAL memory %s of %zu bytes at %p: the IOMMU view failed (%d)",

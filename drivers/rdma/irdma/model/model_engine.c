@@ -116,6 +116,7 @@ model_engine_attach(struct model_dev *d)
 	}
 	/* The engine's timer constants, in timer cycles (no division on the data path). */
 	d->ack_coalesce_cycles = rte_get_timer_hz() * MODEL_ACK_COALESCE_US / 1000000u;
+	model_log_refresh(d);
 	for (i = 0; i < RTE_DIM(d->rnr_cycles); i++)
 		d->rnr_cycles[i] = model_rnr_cycles(i);
 	/* The statistics instances now, not on the first frame the engine counts. */
@@ -165,6 +166,119 @@ model_engine_qp(struct model_dev *d, uint32_t qp_id)
 	return &d->qp[qp_id];
 }
 
+/* ---- scheduling: the run list and the timer list ---- */
+
+/* Take QP @p id off the timer list (swap with the last entry). */
+static void
+tmr_remove(struct model_dev *d, uint32_t id)
+{
+	uint32_t pos = d->qp[id].tmr_pos, last = d->tmr[--d->tmr_cnt];
+
+	d->tmr[pos] = last;
+	d->qp[last].tmr_pos = pos;
+	d->qp[id].sched = MODEL_SCHED_NONE;
+}
+
+void
+model_engine_wake(struct model_dev *d, uint32_t qp_id)
+{
+	struct model_qp *q = &d->qp[qp_id];
+
+	if (q->sched == MODEL_SCHED_RUN || d->run == NULL)
+		return;
+	if (q->sched == MODEL_SCHED_TIMER)
+		tmr_remove(d, qp_id);
+	q->sched = MODEL_SCHED_RUN;
+	d->run[d->run_cnt++] = qp_id;
+}
+
+/* Put QP @p id, just taken off the run list, on the timer list until @p at. */
+static void
+tmr_add(struct model_dev *d, uint32_t id, uint64_t at)
+{
+	struct model_qp *q = &d->qp[id];
+
+	q->sched = MODEL_SCHED_TIMER;
+	q->tmr_at = at;
+	q->tmr_pos = d->tmr_cnt;
+	d->tmr[d->tmr_cnt++] = id;
+	if (d->tmr_cnt == 1 || at < d->tmr_next)
+		d->tmr_next = at;
+}
+
+/* The timer list's QPs whose deadline passed at @p now back to the run list. */
+static void
+tmr_expire(struct model_dev *d, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+	uint32_t i = 0;
+
+	while (i < d->tmr_cnt) {
+		uint32_t id = d->tmr[i];
+
+		if (d->qp[id].tmr_at <= now) {
+			MODEL_CNT(d, timer_wakes, 1);
+			model_engine_wake(d, id);	/* swaps the last entry into i */
+			continue;
+		}
+		next = RTE_MIN(next, d->qp[id].tmr_at);
+		i++;
+	}
+	d->tmr_next = next;
+}
+
+/*
+ * After a round worked on @p q: whether it still has work for the next round (output the
+ * burst or the wire's queue held back, a doorbell the window has room for); if not, the
+ * earliest of its timers in *at (retransmit, RNR back-off, the ACK coalescing bound), or
+ * 0 for none (it sleeps until a doorbell, a packet or a modify wakes it).
+ */
+static bool
+qp_has_work(const struct model_dev *d, const struct model_qp *q, uint64_t *at)
+{
+	const struct model_qpe *e = q->eng;
+	uint64_t t = UINT64_MAX;
+
+	*at = 0;
+	if (q->state != IRDMA_QP_HW_RTS && q->state != IRDMA_QP_HW_SQD &&
+	    q->state != IRDMA_QP_HW_RTR)
+		return false;
+	if (q->type == IRDMA_QP_TYPE_ROCE_UD)
+		return q->db && q->state == IRDMA_QP_HW_RTS;
+	if (e->rr_cnt > 0 || e->ack_pending)
+		return true;
+	if (q->state != IRDMA_QP_HW_RTR) {
+		if (q->db && q->state == IRDMA_QP_HW_RTS && e->w_cnt < MODEL_SQ_WINDOW)
+			return true;
+		if (e->rnr_until == 0 && e->tx_i < e->w_cnt &&
+		    model_psn_diff(e->npsn, e->una_psn) < (int32_t)MODEL_RC_PKT_WINDOW)
+			return true;
+	}
+	if (e->deadline != 0)
+		t = e->deadline;
+	if (e->rnr_until != 0)
+		t = RTE_MIN(t, e->rnr_until);
+	if (e->unacked > 0)
+		t = RTE_MIN(t, e->unacked_since + d->ack_coalesce_cycles);
+	*at = t != UINT64_MAX ? t : 0;
+	return false;
+}
+
+/* Insertion sort of the run list by QP id (new entries are appended; mostly sorted). */
+static void
+run_sort(struct model_dev *d)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < d->run_cnt; i++) {
+		uint32_t id = d->run[i];
+
+		for (j = i; j > 0 && d->run[j - 1] > id; j--)
+			d->run[j] = d->run[j - 1];
+		d->run[j] = id;
+	}
+}
+
 void
 model_engine_doorbell(struct model_dev *d, uint32_t qp_id)
 {
@@ -177,6 +291,7 @@ model_engine_doorbell(struct model_dev *d, uint32_t qp_id)
 		return;
 	}
 	q->db = true;
+	model_engine_wake(d, qp_id);
 }
 
 /* ---- headers and sending ---- */
@@ -516,6 +631,20 @@ model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src)
 static int
 qpe_reset(struct model_dev *d, struct model_qp *q)
 {
+	if (d->run == NULL) {
+		/* Twice the table: a round's stale slots plus the QPs woken during it. */
+		d->run = calloc(2 * (size_t)d->qp_tab, sizeof(*d->run));
+		d->tmr = calloc(d->qp_tab, sizeof(*d->tmr));
+		if (d->run == NULL || d->tmr == NULL) {
+			free(d->run);
+			free(d->tmr);
+			d->run = NULL;
+			d->tmr = NULL;
+			return -ENOMEM;
+		}
+		d->run_cnt = 0;
+		d->tmr_cnt = 0;
+	}
 	if (q->eng == NULL) {
 		q->eng = malloc(sizeof(*q->eng));
 		if (q->eng == NULL)
@@ -556,15 +685,39 @@ model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t 
 		q->eng->deadline = 0;
 		q->db = false;
 	}
+	/* A new state may let held work run (a doorbell rung before RTS): look at it. */
+	model_engine_wake(d, qp_id);
 }
 
 void
 model_engine_qp_destroy(struct model_dev *d, struct model_qp *q)
 {
+	uint32_t id = (uint32_t)(q - d->qp), i;
+
+	if (q->sched == MODEL_SCHED_TIMER) {
+		tmr_remove(d, id);
+	} else if (q->sched == MODEL_SCHED_RUN) {
+		for (i = 0; d->run[i] != id; i++)
+			;
+		memmove(&d->run[i], &d->run[i + 1], (d->run_cnt - i - 1) * sizeof(d->run[0]));
+		d->run_cnt--;
+		q->sched = MODEL_SCHED_NONE;
+	}
 	if (q->eng != NULL)
 		d->eng_qps--;
 	free(q->eng);
 	q->eng = NULL;
+}
+
+void
+model_engine_free(struct model_dev *d)
+{
+	free(d->run);
+	free(d->tmr);
+	d->run = NULL;
+	d->tmr = NULL;
+	d->run_cnt = 0;
+	d->tmr_cnt = 0;
 }
 
 /* ---- one round ---- */
@@ -608,6 +761,7 @@ engine_rx(struct model_dev *d)
 		}
 		count_frame(d, q->hw_st, &h, (uint32_t)flen, true);
 		count_class(q->hw_st, h.opcode, true);
+		model_engine_wake(d, h.dqpn);
 		if (q->type == IRDMA_QP_TYPE_ROCE_UD)
 			model_ud_rx(d, h.dqpn, q, &h, payload, len);
 		else
@@ -615,32 +769,60 @@ engine_rx(struct model_dev *d)
 	}
 }
 
+/* Work on QP @p i for one round (the per-QP part of a round). */
+static void
+qp_visit(struct model_dev *d, uint32_t i, struct model_qp *q, uint64_t now)
+{
+	if (!q->valid || q->eng == NULL || q->state == IRDMA_QP_HW_ERROR ||
+	    q->state == IRDMA_QP_HW_IDLE || q->state == IRDMA_QP_HW_INVALID)
+		return;
+	if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
+		model_ud_tx(d, i, q);
+		return;
+	}
+	model_rc_timer(d, i, q, now);
+	if (q->state != IRDMA_QP_HW_ERROR)
+		model_rc_tx(d, i, q);
+}
+
 void
 model_engine_step(struct model_dev *d)
 {
-	uint64_t now;
-	uint32_t i;
+	uint32_t i, k, n;
+	uint64_t now, at;
 
 	if (d->port == NULL)
 		return;
 	engine_rx(d);
-	if (d->qp == NULL || d->eng_qps == 0)
+	if (d->qp == NULL || d->eng_qps == 0 || (d->run_cnt == 0 && d->tmr_cnt == 0))
 		return;
+	MODEL_CNT(d, engine_rounds, 1);
+	if ((++d->log_rounds & (MODEL_LOG_ROUNDS - 1)) == 0)
+		model_log_refresh(d);
 	now = model_now();
-	for (i = IRDMA_FIRST_USER_QP_ID; i < d->qp_tab; i++) {
-		struct model_qp *q = &d->qp[i];
+	if (d->tmr_cnt > 0 && now >= d->tmr_next)
+		tmr_expire(d, now);
+	/* The QPs with work, in QP id order (the order of a scan of the whole table). */
+	run_sort(d);
+	n = d->run_cnt;
+	for (i = 0, k = 0; i < n; i++) {
+		uint32_t id = d->run[i];
+		struct model_qp *q = &d->qp[id];
 
-		if (!q->valid || q->eng == NULL || q->state == IRDMA_QP_HW_ERROR ||
-		    q->state == IRDMA_QP_HW_IDLE || q->state == IRDMA_QP_HW_INVALID)
-			continue;
-		if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
-			model_ud_tx(d, i, q);
-			continue;
+		MODEL_CNT(d, qp_visits, 1);
+		qp_visit(d, id, q, now);
+		if (qp_has_work(d, q, &at)) {
+			d->run[k++] = id;
+		} else if (at != 0) {
+			tmr_add(d, id, at);
+		} else {
+			q->sched = MODEL_SCHED_NONE;
 		}
-		model_rc_timer(d, i, q, now);
-		if (q->state != IRDMA_QP_HW_ERROR)
-			model_rc_tx(d, i, q);
 	}
+	/* QPs woken while the round ran: the next round. */
+	for (; i < d->run_cnt; i++)
+		d->run[k++] = d->run[i];
+	d->run_cnt = k;
 }
 
 /* ---- diagnostics ---- */

@@ -185,6 +185,10 @@ int model_engine_attach(struct model_dev *d);
 void model_engine_detach(struct model_dev *d);
 /** One data-path round: receive, then timers, responder output and requester per QP. */
 void model_engine_step(struct model_dev *d);
+/** Put @p qp_id (with engine state) on the run list: the next round works on it. */
+void model_engine_wake(struct model_dev *d, uint32_t qp_id);
+/** Free the scheduling lists (the QP table goes away). */
+void model_engine_free(struct model_dev *d);
 /** An SQ doorbell for @p qp_id: mark the QP (counted; refused for no active QP). */
 void model_engine_doorbell(struct model_dev *d, uint32_t qp_id);
 /** MODIFY_QP moved @p qp_id from @p old to @p next: (re)start or stop its engine state. */

@@ -60,6 +60,8 @@ struct model_stag {
 
 _Static_assert(sizeof(struct model_stag) <= (UINT64_C(1) << 6),
 	       "the STag context must fit an HMC MR entry (64 bytes)");
+_Static_assert(sizeof(struct model_stag) <= sizeof(((struct model_mr_cached *)0)->ctx),
+	       "the STag context must fit the data path's cache");
 
 static int
 stag_load(struct model_dev *d, rte_iova_t iova, struct model_stag *s)
@@ -70,6 +72,7 @@ stag_load(struct model_dev *d, rte_iova_t iova, struct model_stag *s)
 static int
 stag_store(struct model_dev *d, rte_iova_t iova, const struct model_stag *s)
 {
+	model_ctx_changed(d);
 	return model_dma_write(d, iova, s, sizeof(*s));
 }
 
@@ -436,14 +439,26 @@ static uint32_t
 stag_use(struct model_dev *d, uint32_t stag, uint32_t pd, struct model_stag *s, rte_iova_t *e)
 {
 	uint32_t idx = stag >> IRDMA_STAG_KEY_BITS;
+	struct model_mr_cached *c;
 
 	if (stag == 0)
 		return IRDMA_AE_STAG_ZERO_INVALID;
 	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
 	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
 		return IRDMA_AE_AMP_BAD_STAG_INDEX;
-	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, e) != 0 || stag_load(d, *e, s) != 0)
-		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	c = &d->mr_cache[idx & (MODEL_MR_CACHE - 1)];
+	if (c->gen == d->ctx_gen && c->idx == idx) {
+		/* Nothing changed contexts or their memory since it was read. */
+		memcpy(s, c->ctx, sizeof(*s));
+		*e = c->e;
+	} else {
+		if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, e) != 0 || stag_load(d, *e, s) != 0)
+			return IRDMA_AE_AMP_UNALLOCATED_STAG;
+		c->gen = d->ctx_gen;
+		c->idx = idx;
+		c->e = *e;
+		memcpy(c->ctx, s, sizeof(*s));
+	}
 	if (s->state == IRDMA_MODEL_STAG_FREE)
 		return IRDMA_AE_AMP_UNALLOCATED_STAG;
 	if (s->state != IRDMA_MODEL_STAG_VALID)

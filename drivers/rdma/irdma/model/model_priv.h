@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_log.h>
 
 #include "irdma_base.h"
@@ -26,6 +27,18 @@ extern int irdma_model_logtype;
 #define MODEL_LOG(level, dev, fmt, ...) \
 	rte_log(RTE_LOG_##level, irdma_model_logtype, "%s: " fmt "\n", \
 		(dev)->name, ##__VA_ARGS__)
+
+/*
+ * A DEBUG line on the data path (per WQE, per packet): decided by dev->log_debug, taken
+ * from the log level (model_log_refresh) at attach, with every CQP WQE and every
+ * MODEL_LOG_ROUNDS engine rounds, so no log call is made per WQE while DEBUG is filtered
+ * out. A level set with rte_log_set_level() reaches the data path that way.
+ */
+#define MODEL_LOG_ROUNDS 4096u
+#define MODEL_DBG(dev, fmt, ...) do { \
+	if (unlikely((dev)->log_debug)) \
+		MODEL_LOG(DEBUG, dev, fmt, ##__VA_ARGS__); \
+} while (0)
 
 /* Count an event (hardware-counter style; readable from any thread). */
 #define MODEL_INC(dev, field) __atomic_fetch_add(&(dev)->st.field, 1, __ATOMIC_RELAXED)
@@ -71,12 +84,16 @@ struct model_map {
 	uint8_t *va;
 };
 
-/* The IOMMU view: maps sorted by IOVA, never overlapping. */
+/*
+ * The IOMMU view: maps sorted by IOVA, never overlapping. The engine reads it under
+ * dev->lock, which it holds for every access anyway; maps, unmaps and EAL memory events
+ * change it under dev->lock too (model_dma.c).
+ */
 struct model_dma {
-	pthread_rwlock_t lock;
 	struct model_map *maps;
 	uint32_t n;
 	uint32_t cap;
+	struct model_map hit;	/* the map the last access found (len 0: none) */
 };
 
 /* A committed HMC object: FPM base, entry size, committed and maximum counts. */
@@ -127,6 +144,24 @@ struct model_eq {
 	uint32_t credits;	/* AEQ: entries the driver has not returned yet may not exceed size */
 };
 
+/* STag contexts the data path keeps (direct-mapped by STag index; model_mr.c). */
+#define MODEL_MR_CACHE	8u
+
+/* One of them: read at generation gen (model_dev.ctx_gen) from HMC entry e. */
+struct model_mr_cached {
+	uint64_t gen;
+	uint32_t idx;
+	rte_iova_t e;
+	uint8_t ctx[64];	/* struct model_stag */
+};
+
+/* Which scheduling list of the engine holds a QP (model_engine.c). */
+enum model_sched {
+	MODEL_SCHED_NONE = 0,	/* idle: no round visits it until a doorbell, packet or modify */
+	MODEL_SCHED_RUN,	/* dev->run: every round works on it */
+	MODEL_SCHED_TIMER,	/* dev->tmr: visited again when its timer is due */
+};
+
 /* A RoCE QP (model_qp.c): identity, HW state and the decoded host context. */
 struct model_qp {
 	bool valid;
@@ -175,6 +210,9 @@ struct model_qp {
 	uint32_t dest_ip[4];	/* QPC_DESTIPADDR0..3 */
 	uint32_t local_ip[4];	/* QPC_LOCAL_IPADDR0..3 (all 0: the port's) */
 	bool db;		/* SQ doorbell rung, not processed yet */
+	uint8_t sched;		/* enum model_sched: which engine list holds the QP */
+	uint32_t tmr_pos;	/* its index in dev->tmr (MODEL_SCHED_TIMER) */
+	uint64_t tmr_at;	/* its earliest timer deadline (MODEL_SCHED_TIMER) */
 	struct model_qpe *eng;	/* data-path state (model_engine.h), NULL until used */
 	/* Gen3: QPC_USE_SRQ, the receives come from SRQ srq_id (model_srq.c). */
 	bool use_srq;
@@ -284,13 +322,45 @@ struct model_dev {
 	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */
 	uint8_t *rx;			/* MODEL_PKT_MAX: the frame being received */
 	bool in_step;			/* model_step is running (no re-entry) */
+	bool log_debug;			/* DEBUG lines of the data path (MODEL_DBG) */
+	uint32_t log_rounds;		/* engine rounds, for MODEL_LOG_ROUNDS */
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
 	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */
+	/*
+	 * Scheduling (model_engine.c): the QPs with work (run, in QP id order when a round
+	 * starts) and the QPs waiting for a timer only (tmr, unordered; tmr_next the earliest
+	 * deadline among them), allocated with the first engine state.
+	 */
+	/*
+	 * Context caching (model_mr.c): ctx_gen changes with every CQP WQE, every STag
+	 * context the engine writes and every DMA unmap; a cached context is good while its
+	 * generation is the current one.
+	 */
+	uint64_t ctx_gen;
+	struct model_mr_cached mr_cache[MODEL_MR_CACHE];
+	uint32_t *run;
+	uint32_t run_cnt;
+	uint32_t *tmr;
+	uint32_t tmr_cnt;
+	uint64_t tmr_next;
 };
+
+/* Forget every cached context (model_dev.ctx_gen). */
+static inline void
+model_ctx_changed(struct model_dev *d)
+{
+	d->ctx_gen++;
+}
 
 /* irdma_model.c */
 struct model_dev *model_dev_of(struct irdma_hw *hw);
+/* Take the log level for MODEL_DBG. */
+static inline void
+model_log_refresh(struct model_dev *d)
+{
+	d->log_debug = rte_log_can_log(irdma_model_logtype, RTE_LOG_DEBUG);
+}
 void model_kick(struct model_dev *d);
 void model_step(struct model_dev *d);
 

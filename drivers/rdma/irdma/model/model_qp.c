@@ -358,6 +358,7 @@ model_qp_free(struct model_dev *d)
 
 	for (i = 0; d->qp != NULL && i < d->qp_tab; i++)
 		model_engine_qp_destroy(d, &d->qp[i]);
+	model_engine_free(d);
 	free(d->qp);
 	d->qp = NULL;
 	d->qp_tab = 0;

@@ -77,7 +77,7 @@ model_rq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mo
 			return -1;
 		frag[(*nfrags)++] = fr;
 	}
-	MODEL_LOG(DEBUG, d, "QP %u: RQ WQE %u, %u fragments", qp_id, *idx, *nfrags);
+	MODEL_DBG(d, "QP %u: RQ WQE %u, %u fragments", qp_id, *idx, *nfrags);
 	return 1;
 }
 

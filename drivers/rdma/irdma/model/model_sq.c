@@ -359,7 +359,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 		e->sq_next = 0;
 		e->sq_pol ^= 1;
 	}
-	MODEL_LOG(DEBUG, d, "QP %u: SQ WQE %u op 0x%x, %u bytes, %u quanta", qp_id, w->idx, w->op,
+	MODEL_DBG(d, "QP %u: SQ WQE %u op 0x%x, %u bytes, %u quanta", qp_id, w->idx, w->op,
 		  w->len, w->quanta);
 	return 1;
 }

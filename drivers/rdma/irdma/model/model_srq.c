@@ -307,7 +307,7 @@ model_srq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	}
 	e->srq_dev = d;
 	e->srq_peek_wrid = irdma_get(&wqe, SRQ_WRID);
-	MODEL_LOG(DEBUG, d, "QP %u: SRQ %u WQE %u, %u fragments", qp_id, q->srq_id, s.next,
+	MODEL_DBG(d, "QP %u: SRQ %u WQE %u, %u fragments", qp_id, q->srq_id, s.next,
 		  *nfrags);
 	return 1;
 }
