@@ -107,7 +107,30 @@ struct irdma_model_config {
 	 * "loop:<name>", "udp:<ipv4>[:<port>]"); empty: "loop".
 	 */
 	char wire[64];
+	/* ---- the PF outside the RDMA engine (model_pf.c, model_adminq.c) ---- */
+	/** PCI function number (PF_FUNC_RID); the HMC function id must equal it (0..7). */
+	uint8_t pf_id;
+	/** RDMA capability enabled (LIST_FUNC_CAPS cap 0x0051 = 1, GLNVM_ULD.PE_DONE). */
+	bool rdma;
+	/** MSI-X vectors LIST_FUNC_CAPS reports. */
+	uint16_t msix;
+	/** AdminQ API version GET_VERSION reports (major, minor). */
+	uint8_t fw_api_major;
+	/** AdminQ API minor. */
+	uint8_t fw_api_minor;
+	/**
+	 * Reads of PFGEN_CTRL that still show PFSWR after a PF reset was triggered;
+	 * IRDMA_MODEL_RESET_NEVER: the reset never completes.
+	 */
+	uint32_t reset_reads;
+	/** Link state at creation (irdma_model_link_set() changes it). */
+	bool link_up;
+	/** Link speed GET_LINK_STATUS reports while up (one enum irdma_aq_link_speed bit). */
+	uint16_t link_speed;
 };
+
+/** irdma_model_config::reset_reads: the PF reset never completes. */
+#define IRDMA_MODEL_RESET_NEVER		UINT32_MAX
 
 /** Hardware-counter style statistics (monotonic). */
 struct irdma_model_stats {
@@ -194,7 +217,48 @@ struct irdma_model_stats {
 	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
 	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */
 	uint64_t mw_binds;		/**< windows bound by BIND_MW (gen3) */
+	/* The PF (model_pf.c, model_adminq.c). */
+	uint64_t pf_resets;		/**< PF software resets triggered (PFGEN_CTRL.PFSWR) */
+	uint64_t pe_refused;		/**< RDMA engine use refused: PE not ready */
+	uint64_t aq_cmds;		/**< AdminQ commands completed */
+	uint64_t aq_errors;		/**< of which answered with a non-zero return code */
+	uint64_t aq_refused;		/**< ATQ tail writes not processed (queue not set up) */
+	uint64_t aq_events;		/**< ARQ events written */
+	uint64_t aq_events_lost;	/**< ARQ events lost (no free slot, bad slot: OVFL) */
 };
+
+/** What irdma_model_inject_aq_fault() makes firmware do. */
+enum irdma_model_aq_fault {
+	IRDMA_MODEL_AQ_FAULT_NONE = 0,		/**< cancel */
+	IRDMA_MODEL_AQ_FAULT_NO_ANSWER = 1,	/**< never complete the command (head stays) */
+	IRDMA_MODEL_AQ_FAULT_RETVAL = 2,	/**< complete it with a return code */
+};
+
+/**
+ * Make the next AdminQ command with opcode @p opcode fail (@p kind) instead of running;
+ * a RETVAL fault answers @p retval (enum irdma_aq_err, not 0).
+ * @return 0, or -EINVAL (not a model device, bad kind, RETVAL with 0).
+ */
+int irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode,
+				enum irdma_model_aq_fault kind, uint16_t retval);
+
+/**
+ * Change the link state (test hook: a cable pulled and plugged back). With link status
+ * events enabled and not masked, firmware posts a GET_LINK_STATUS event on the ARQ.
+ * @return 0, or -EINVAL (not a model device).
+ */
+int irdma_model_link_set(struct irdma_hw *hw, bool up);
+
+/** AdminQ descriptors irdma_model_aq_capture() keeps. */
+#define IRDMA_MODEL_AQ_CAPTURE		64u
+
+/**
+ * Copy the AdminQ descriptors the model fetched from the ATQ, as the driver wrote them,
+ * oldest first (at most the last IRDMA_MODEL_AQ_CAPTURE), and with @p reset forget them.
+ * @param out  @p n entries of 32 bytes.
+ * @return the number copied, or -EINVAL (not a model device).
+ */
+int irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, bool reset);
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
 struct irdma_model_cq_info {
