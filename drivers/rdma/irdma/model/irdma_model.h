@@ -249,6 +249,13 @@ int irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode,
  */
 int irdma_model_link_set(struct irdma_hw *hw, bool up);
 
+/**
+ * Set how many PFGEN_CTRL reads the next PF resets take (irdma_model_config::reset_reads;
+ * IRDMA_MODEL_RESET_NEVER: they never complete).
+ * @return 0, or -EINVAL (not a model device).
+ */
+int irdma_model_set_reset_reads(struct irdma_hw *hw, uint32_t reads);
+
 /** AdminQ descriptors irdma_model_aq_capture() keeps. */
 #define IRDMA_MODEL_AQ_CAPTURE		64u
 

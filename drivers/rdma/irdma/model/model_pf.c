@@ -248,6 +248,19 @@ irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode, enum irdma_mod
 }
 
 int
+irdma_model_set_reset_reads(struct irdma_hw *hw, uint32_t reads)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	d->cfg.reset_reads = reads;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+int
 irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, bool reset)
 {
 	struct model_dev *d = model_dev_of(hw);
