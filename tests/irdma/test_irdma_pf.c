@@ -15,7 +15,8 @@
  *    AdminQ codes) and its PE gate around a PF reset;
  *  - PF 3: HMC function id 3 in FPM / SD commands and QP contexts, the model refusing a
  *    function id that is not the PF's;
- *  - link down / up: port events and rdmadev_port_info; dump and telemetry fields.
+ *  - link down / up: port events and rdmadev_port_info; the dump line; the MAC and the
+ *    default GID table from MANAGE_MAC_READ.
  */
 
 #include <errno.h>
@@ -295,41 +296,36 @@ test_fault_retval(void)
 	}
 }
 
+/* Open @p devargs: start fails with @p err and a log line containing @p a and @p b. */
 static void
-test_fault_no_rdma(void)
+pf_refused(const char *devargs, int err, const char *a, const char *b)
 {
-	int id = pf_open("irdma_model0,rdma=0" TAIL);
+	int id = pf_open(devargs);
 
 	if (id < 0)
 		return;
 	log_start();
-	TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ENOTSUP);
-	TEST_CHECK(log_has("the RDMA capability is disabled on PF 0", "step \"capabilities\""));
-	pf_check_undone(id);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
-
-	id = pf_open("irdma_model0,msix=0" TAIL);
-	if (id < 0)
-		return;
-	log_start();
-	TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ENOTSUP);
-	TEST_CHECK(log_has("no MSI-X vector", NULL));
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), err);
+	TEST_CHECK(log_has(a, b));
 	pf_check_undone(id);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
 }
 
 static void
+test_fault_no_rdma(void)
+{
+	pf_refused("irdma_model0,rdma=0" TAIL, -ENOTSUP, "the RDMA capability is disabled on PF 0",
+		   "step \"capabilities\"");
+	pf_refused("irdma_model0,msix=0" TAIL, -ENOTSUP, "no MSI-X vector", NULL);
+}
+
+static void
 test_fault_api(void)
 {
-	int id = pf_open("irdma_model0,fw_api=2.0" TAIL);
+	int id;
 
-	if (id < 0)
-		return;
-	log_start();
-	TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ENOTSUP);
-	TEST_CHECK(log_has("AdminQ API major 2 is unknown", "step \"firmware version\""));
-	pf_check_undone(id);
-	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	pf_refused("irdma_model0,fw_api=2.0" TAIL, -ENOTSUP, "AdminQ API major 2 is unknown",
+		   "step \"firmware version\"");
 	/* a newer minor is a warning only (ice_aq_ver_check) */
 	id = pf_open("irdma_model0,fw_api=1.9" TAIL);
 	if (id < 0)
@@ -618,6 +614,43 @@ test_link(void)
 	TEST_CHECK_EQ(st.aq_events, 2);
 }
 
+/* The port's MAC is what MANAGE_MAC_READ answers, and the default GID table follows it. */
+static void
+test_mac_follows(void)
+{
+	static const uint8_t nvm[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	struct rdmadev_port_info pi;
+	uint8_t g[16];
+	int id = pf_open("irdma_model0,mac=02:aa:bb:cc:dd:ee" TAIL);
+
+	if (id < 0)
+		return;
+	/* before start: the devargs MAC and its link-local GID fe80::aa:bbff:fecc:ddee */
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 1, g), 0);
+	TEST_CHECK(memcmp(g, "\xfe\x80\0\0\0\0\0\0\x00\xaa\xbb\xff\xfe\xcc\xdd\xee", 16) == 0);
+	/* the firmware says otherwise: after start the port and its GIDs follow the firmware */
+	TEST_CHECK_EQ(irdma_model_set_mac(pmd_hw(id), nvm), 0);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+	TEST_CHECK(memcmp(pi.mac, nvm, 6) == 0);
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 1, g), 0);
+	TEST_CHECK(memcmp(g, "\xfe\x80\0\0\0\0\0\0\x00\x11\x22\xff\xfe\x33\x44\x55", 16) == 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	/* devargs ip= fixes the table: the MAC changes, the GIDs do not */
+	id = pf_open("irdma_model0,ip=10.9.9.9" TAIL);
+	if (id < 0)
+		return;
+	TEST_CHECK_EQ(irdma_model_set_mac(pmd_hw(id), nvm), 0);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+	TEST_CHECK_EQ(pi.gid_tbl_len, 1);
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 0, g), 0);
+	TEST_CHECK(memcmp(g, "\0\0\0\0\0\0\0\0\0\0\xff\xff\x0a\x09\x09\x09", 16) == 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -635,6 +668,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_model_executor);
 	TEST_RUN(test_pf3);
 	TEST_RUN(test_link);
+	TEST_RUN(test_mac_follows);
 	TEST_RUN(test_fault_no_answer);
 	TEST_RUN(test_fault_reset);
 	rte_eal_cleanup();

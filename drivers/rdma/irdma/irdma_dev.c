@@ -805,8 +805,9 @@ irdma_dev_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
 	if (d->req.no_pf)
 		pi->state = d->model ? RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
 	else
-		pi->state = pf->up && pf->link_up ? RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
-	pi->speed_mbps = pf->up ? pf->speed_mbps : 0;
+		pi->state = pf->up && __atomic_load_n(&pf->link_up, __ATOMIC_RELAXED) ?
+			    RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
+	pi->speed_mbps = pf->up ? __atomic_load_n(&pf->speed_mbps, __ATOMIC_RELAXED) : 0;
 	pi->pf_id = pf->pf_id_valid ? pf->pf_id : -1;
 	if (pf->fw_major != 0 || pf->api_major != 0)
 		snprintf(pi->fw_ver, sizeof(pi->fw_ver), "%u.%u.%u api %u.%u.%u", pf->fw_major,

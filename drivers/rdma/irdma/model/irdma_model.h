@@ -256,6 +256,13 @@ int irdma_model_link_set(struct irdma_hw *hw, bool up);
  */
 int irdma_model_set_reset_reads(struct irdma_hw *hw, uint32_t reads);
 
+/**
+ * Change the LAN MAC the firmware reports in MANAGE_MAC_READ from now on (test hook: an
+ * NVM that says something else than the devargs); hw->mac is not touched.
+ * @return 0, or -EINVAL (not a model device, not a unicast address).
+ */
+int irdma_model_set_mac(struct irdma_hw *hw, const uint8_t mac[6]);
+
 /** AdminQ descriptors irdma_model_aq_capture() keeps. */
 #define IRDMA_MODEL_AQ_CAPTURE		64u
 

@@ -261,6 +261,19 @@ irdma_model_set_reset_reads(struct irdma_hw *hw, uint32_t reads)
 }
 
 int
+irdma_model_set_mac(struct irdma_hw *hw, const uint8_t mac[6])
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || mac == NULL || (mac[0] & 1u) != 0)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	memcpy(d->cfg.mac, mac, sizeof(d->cfg.mac));
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+int
 irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, bool reset)
 {
 	struct model_dev *d = model_dev_of(hw);

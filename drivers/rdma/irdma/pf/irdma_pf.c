@@ -279,9 +279,13 @@ pf_link_decode(struct irdma_ctrl *c, const uint8_t *data, uint16_t len)
 	}
 	up = irdma_get(ls, AQ_LS_LINK_UP) != 0;
 	changed = up != pf->link_up;
-	pf->link_up = up;
-	pf->speed_mbps = up ? irdma_aq_speed_mbps((uint16_t)irdma_get(ls, AQ_LS_SPEED)) : 0;
-	IRDMA_LOG(INFO, c->hw, "link %s, %u Mb/s", up ? "up" : "down", pf->speed_mbps);
+	/* Read by port_info_get on other threads: relaxed stores, each field on its own. */
+	__atomic_store_n(&pf->link_up, up, __ATOMIC_RELAXED);
+	__atomic_store_n(&pf->speed_mbps,
+			 up ? irdma_aq_speed_mbps((uint16_t)irdma_get(ls, AQ_LS_SPEED)) : 0,
+			 __ATOMIC_RELAXED);
+	IRDMA_LOG(INFO, c->hw, "link %s, %u Mb/s", up ? "up" : "down",
+		  __atomic_load_n(&pf->speed_mbps, __ATOMIC_RELAXED));
 	return changed;
 }
 
