@@ -538,8 +538,23 @@ test_pf3(void)
 	}
 	if (cq != NULL)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	/* statistics: GATHER_STATS of the default instance 3, MANAGE_STATS with function 3 */
+	{
+		struct rdmadev_xstat xs[64];
+		struct rdmadev_counter *cnt = NULL;
+
+		TEST_CHECK(rdmadev_xstats_get((int16_t)id, xs, RTE_DIM(xs)) > 0);
+		TEST_CHECK_EQ(rdmadev_counter_alloc(ctx, &cnt), 0);
+		if (cnt != NULL) {
+			TEST_CHECK(rdmadev_counter_read(cnt, xs, RTE_DIM(xs)) > 0);
+			TEST_CHECK_EQ(rdmadev_counter_free(cnt), 0);
+		}
+	}
 	pmd_dev_down(id, ctx, pd, &st);
 	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_QUERY_FPM_VAL], 0);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_MANAGE_STATS], 0);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_GATHER_STATS], 0);
+	TEST_CHECK_EQ(st.cqp_errors, 0);
 
 	/* Without the PF layer the driver keeps function id 0: the model (PF 3) refuses it. */
 	id = pf_open("irdma_model0,pf_id=3,pf_init=0" TAIL);
