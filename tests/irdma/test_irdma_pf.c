@@ -220,6 +220,7 @@ test_conformance(void)
 	}
 	TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
 	TEST_CHECK_EQ(st.aq_errors, 0);
+	TEST_CHECK_EQ(st.aq_refused, 0);
 	TEST_CHECK_EQ(st.aq_cmds, RTE_DIM(want));
 	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
@@ -489,7 +490,11 @@ test_model_executor(void)
 	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x91000) & 1, 0);		/* done */
 	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0x80);
 	TEST_CHECK(irdma_rd32(&a.hw, 0xb6008) & (1u << 10));
+	/* the reset disabled the ATQ: a tail write is not processed, the head stays */
+	irdma_wr32(&a.hw, 0x80400, 1);
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x80300), 0);
 	TEST_CHECK_EQ(irdma_model_stats_get(&a.hw, &st), 0);
+	TEST_CHECK_EQ(st.aq_refused, 1);
 	TEST_CHECK_EQ(st.pe_refused, 1);	/* the CQP create */
 	TEST_CHECK_EQ(st.pf_resets, 1);
 	TEST_CHECK_EQ(st.aq_errors, 12);

@@ -202,7 +202,8 @@ model_pf_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 		return true;
 	}
 	*r = val;
-	if (atq && r == &q->tail) {
+	/* A tail at the head (ring set-up and shutdown write 0) gives firmware nothing. */
+	if (atq && r == &q->tail && val != q->head) {
 		d->pf.aq_pending = true;
 		model_kick(d);
 	}
