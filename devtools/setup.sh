@@ -8,7 +8,8 @@ packages=(
     meson ninja-build pkg-config gcc clang libclang-rt-14-dev
     libdpdk-dev dpdk-dev libnuma-dev libpci-dev
     libsystemd-dev  # Debian's static libdpdk.pc (pkg-config --static) links -lsystemd
-    python3 valgrind
+    python3 valgrind tshark
+    g++ doxygen man-db groff-base mandoc
 )
 
 sudo_cmd=()

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The README's test command: set up, build, and run every test suite that can run here:
 #   1. gcc release build: suites unit, stress, smoke (with hugepages when the machine has
-#      them), then the unit suite again with --no-huge, and on 1 GB pages when there are some;
+#      them), then the unit suite again with --no-huge, and on 1 GB pages when there are some,
+#      then the interop suite bounded (as root: ibv_rc_pingpong on rxe in a QEMU VM);
 #   2. clang build (-Wall -Wextra -Werror): unit suite, then the fuzz suite (libFuzzer on the
 #      model's SQ, bounded: 60 s);
 #   3. ASan + UBSan build: unit, stress and smoke suites;
-#   4. TSan build (clang): the concurrency (stress) suite.
+#   4. TSan build (clang): the concurrency (stress) suite;
+# and, first, devtools/check-git-log.sh on the commits since the base it records (one result
+# in the totals).
 # Exits non-zero on any failure; the last line is "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,6 +96,15 @@ build() {
 
 devtools/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 
+note "commit messages (devtools/check-git-log.sh)"
+if gitlog=$(devtools/check-git-log.sh 2>&1); then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    printf -- '--- commit messages: devtools/check-git-log.sh\n%s\n' "$gitlog" >> "$failures"
+fi
+printf '%s\n' "$gitlog"
+
 if build build "gcc, release"; then
     run_tests build "gcc: unit, stress, smoke" unit stress smoke
     run_tests build "gcc: unit with --no-huge" unit -- IRDMA_TEST_NO_HUGE=1
@@ -106,6 +118,15 @@ if build build "gcc, release"; then
             "IRDMA_TEST_EAL_ARGS=--huge-dir /dev/hugepages-1G --huge-unlink"
     else
         note "gcc: unit on 1 GB pages: skipped, no free 1 GB page"
+    fi
+    # Interop with Linux soft-RoCE in a QEMU VM (tests/vm), bounded: 200 iterations a run
+    # (about a minute, plus the VM cache build the first time).
+    if [ "$(id -u)" -eq 0 ]; then
+        run_tests build "gcc: interop, rxe in a VM (bounded)" interop -- IRDMA_VM_ITERS=200
+        why=$(grep -o '1\.\.0 # SKIP[^"\\]*' build/meson-logs/testlog.json 2>/dev/null | head -n 1)
+        [ -n "$why" ] && note "gcc: interop: skipped, the VM cannot be built: ${why#1..0 # SKIP }"
+    else
+        note "gcc: interop: skipped, not root"
     fi
 fi
 if CC=clang build build-clang "clang, release"; then

@@ -38,11 +38,13 @@ example_qp_init(struct rdmadev_qp *qp)
 
 /*
  * INIT -> RTR -> RTS towards remote QP @p dest at address @p av: the peer starts sending at
- * @p rq_psn, this QP at @p sq_psn (the attributes ibv_rc_pingpong uses).
+ * @p rq_psn, this QP at @p sq_psn, local ACK timeout 4.096 us << @p timeout (the other
+ * attributes ibv_rc_pingpong uses).
  */
 static inline int
-example_qp_connect(struct rdmadev_qp *qp, uint32_t dest, const struct rdmadev_ah_attr *av,
-		   enum rdmadev_mtu mtu, uint32_t rq_psn, uint32_t sq_psn)
+example_qp_connect_timeout(struct rdmadev_qp *qp, uint32_t dest,
+			   const struct rdmadev_ah_attr *av, enum rdmadev_mtu mtu,
+			   uint32_t rq_psn, uint32_t sq_psn, uint8_t timeout)
 {
 	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_RTR, .port_num = 1 };
 	int rc;
@@ -60,13 +62,21 @@ example_qp_connect(struct rdmadev_qp *qp, uint32_t dest, const struct rdmadev_ah
 		return rc;
 	a.qp_state = RDMADEV_QPS_RTS;
 	a.sq_psn = sq_psn;
-	a.timeout = 14;		/* 4.096 us << 14: about 67 ms */
+	a.timeout = timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;	/* 7: retry RNR forever */
 	a.max_rd_atomic = 1;
 	return rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN |
 				 RDMADEV_QP_TIMEOUT | RDMADEV_QP_RETRY_CNT |
 				 RDMADEV_QP_RNR_RETRY | RDMADEV_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* example_qp_connect_timeout() with ibv_rc_pingpong's timeout: 4.096 us << 14, about 67 ms. */
+static inline int
+example_qp_connect(struct rdmadev_qp *qp, uint32_t dest, const struct rdmadev_ah_attr *av,
+		   enum rdmadev_mtu mtu, uint32_t rq_psn, uint32_t sq_psn)
+{
+	return example_qp_connect_timeout(qp, dest, av, mtu, rq_psn, sq_psn, 14);
 }
 
 #endif /* EXAMPLE_QP_H */

@@ -12,6 +12,7 @@
  * perftest's tables, tears everything down and exits 0 on success, non-zero on any failure.
  */
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ int
 main(int argc, char **argv)
 {
 	struct tp_ctx *t = &tp_main_ctx;
-	int n, rc;
+	int n, rc, werr;
 
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
@@ -88,6 +89,12 @@ main(int argc, char **argv)
 		rc = tp_run_test(t);
 	}
 	rc = tp_finish(t, rc);
+	/* The tables are output too: a write error on stdout (a full disk) fails the run. */
+	werr = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+	if (werr != 0 && rc == 0) {
+		fprintf(stderr, "rdma-testpmd: writing the output: %s\n", strerror(werr));
+		rc = -EIO;
+	}
 	rte_eal_cleanup();
 	return rc < 0 ? 1 : 0;
 }

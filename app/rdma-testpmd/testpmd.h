@@ -69,6 +69,7 @@ struct tp_config {
 	uint32_t rx_depth;		/**< posted receive WRs per QP */
 	uint32_t post_list;		/**< WRs per post call (burst) */
 	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */
+	bool cq_mod_set;		/**< cq_mod was given (-Q, `set cq_mod`): see tp_cq_mod() */
 	enum rdmadev_mtu mtu;		/**< path MTU */
 	uint32_t timeout_ms;		/**< every wait: no progress for this long is an error */
 	bool histogram;			/**< draw the latency histogram after each row */
@@ -97,15 +98,17 @@ struct tp_lat_result {
 	uint64_t size;			/**< message bytes */
 	uint64_t iters;			/**< iterations run */
 	double t_min;			/**< smallest sample */
-	double t_max;			/**< largest sample after dropping perftest's tail of 2 */
+	double t_max;			/**< perftest's t_max: sorted[measured], the smaller of the
+					 *   two dropped samples */
 	double t_typical;		/**< median */
 	double t_avg;			/**< mean */
 	double t_stdev;			/**< standard deviation */
 	double p99;			/**< 99% percentile */
-	double p999;			/**< 99.9% percentile */
+	double p999;			/**< 99.9% percentile (sorted[ceil(measured * 0.999)]) */
 	uint32_t measured;		/**< samples the numbers cover */
-	double hist_lo;			/**< histogram: first bin's lower edge */
-	double hist_width;		/**< histogram: bin width */
+	double kept_max;		/**< largest kept sample (sorted[measured - 1]) */
+	double hist_lo;			/**< histogram: first bin's lower edge (t_min) */
+	double hist_width;		/**< histogram: bin width ((kept_max - t_min) / bins) */
 	uint32_t hist[TP_HIST_BINS];	/**< histogram counts (they add up to measured) */
 };
 
@@ -196,6 +199,41 @@ int tp_config_check(const struct tp_config *cfg, FILE *err);
 
 /** Print the usage text. */
 void tp_usage(FILE *f, const char *prog);
+
+/**
+ * CQ moderation of a bandwidth run, perftest's rule: cq_mod when it was given, else the post
+ * list when it is longer than 1 (every list then ends with a signaled WR), else cq_mod's
+ * default.
+ */
+uint32_t tp_cq_mod(const struct tp_config *cfg);
+
+/**
+ * The TX depth, post list and CQ moderation a test of @p kind runs with (the table header and
+ * the JSON report these): a latency test keeps one WR in flight, posts one at a time and
+ * signals every one (1, 1, 1); a bandwidth test uses tx_depth, post_list and tp_cq_mod().
+ */
+void tp_config_effective(const struct tp_config *cfg, enum tp_kind kind, uint32_t *tx_depth,
+			 uint32_t *post_list, uint32_t *cq_mod);
+
+struct rdmadev_cm_param;
+
+/**
+ * Two-process runs: the options both sides must share (test, transport, QPs, sizes, iterations,
+ * MTU, atomic type), packed into one exchange message (its QPN field is TP_OPTS_TAG).
+ */
+void tp_opts_pack(const struct tp_config *cfg, struct rdmadev_cm_param *p);
+
+/**
+ * Compare the peer's packed options (tp_opts_pack()) with ours; print one line per option that
+ * differs on @p err, naming the option, our value and the peer's.
+ * @return the number of options that differ, or -EPROTO when @p peer is not an options
+ *         message (a line says so).
+ */
+int tp_opts_compare(const struct tp_config *cfg, const struct rdmadev_cm_param *peer,
+		    FILE *err);
+
+/** QPN field of the options message of the two-process exchange (no QP has it). */
+#define TP_OPTS_TAG	0xfffffeu
 
 /* ---- engines ---- */
 
@@ -299,13 +337,15 @@ struct tp_side {
 	bool waiting;				/**< ping-pong: a request is in flight */
 	bool done;				/**< finished this size */
 	uint32_t idle;				/**< UD receiver: empty polls after the client ended */
+	uint32_t cq_mod;			/**< CQ moderation of this run (tp_cq_mod()) */
+	uint64_t signaled;			/**< signaled WRs posted */
 	uint64_t deadline;			/**< duration mode: tick to stop posting */
 	uint64_t *tposted;			/**< client: post timestamps */
 	uint64_t *tcompleted;			/**< client BW: completion timestamps */
 	uint64_t nb_samples;			/**< capacity of tposted / tcompleted */
 	uint64_t progress;			/**< bumps on every event (watchdog) */
 	int error;				/**< first error, negative errno */
-	char errmsg[160];			/**< what went wrong */
+	char errmsg[320];			/**< what went wrong */
 };
 
 /** The whole program's state. */

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmdline.h>
@@ -36,6 +37,9 @@
 #define TP_DUMP_MAX	512u
 /* Bytes per dump line: one 32-byte quantum. */
 #define TP_DUMP_LINE	32u
+/* Longest --cmdline-file line: with its newline and NUL it fills librte_cmdline's 512-byte
+ * line buffer (RDLINE_BUF_SIZE), the longest line the prompt takes. */
+#define TP_LINE_MAX	510u
 
 /** Interactive state. */
 static struct {
@@ -47,6 +51,7 @@ static struct {
 	bool running;		/**< runner started and not joined */
 	volatile bool finished;	/**< runner returned */
 	int run_rc;		/**< its result */
+	volatile bool reported;	/**< runner said already that the test failed */
 } tp_cl;
 
 static void
@@ -71,7 +76,15 @@ tp_cmd_fail(const char *fmt, ...)
 static void *
 tp_runner(void *arg)
 {
-	tp_cl.run_rc = tp_run_test(arg);
+	int rc = tp_run_test(arg);
+
+	tp_cl.run_rc = rc;
+	/* Said when it happens, not at the next `wait` (counted there, on the main thread). */
+	if (rc < 0 && rc != -EINTR) {
+		fprintf(stdout, "error: the test failed: %s\n", strerror(-rc));
+		fflush(stdout);
+		tp_cl.reported = true;
+	}
 	tp_cl.finished = true;
 	return NULL;
 }
@@ -86,8 +99,11 @@ tp_wait_run(void)
 	tp_cl.t->stop = false;
 	if (tp_cl.run_rc == -EINTR)
 		fprintf(stdout, "the test was stopped\n");
+	else if (tp_cl.run_rc < 0 && tp_cl.reported)
+		tp_cl.errors++;
 	else if (tp_cl.run_rc < 0)
 		tp_cmd_fail("the test failed: %s", strerror(-tp_cl.run_rc));
+	tp_cl.reported = false;
 	return tp_cl.run_rc;
 }
 
@@ -318,6 +334,7 @@ tp_start(void)
 		return;
 	}
 	tp_cl.finished = false;
+	tp_cl.reported = false;
 	if (pthread_create(&tp_cl.runner, NULL, tp_runner, t) != 0) {
 		tp_cmd_fail("cannot start the test thread");
 		return;
@@ -471,12 +488,47 @@ static cmdline_parse_ctx_t tp_cmds[] = {
 
 /* ---- drivers ---- */
 
+/*
+ * Read one line into @p line (@p size bytes). *total is its length without the newline; when
+ * it is size - 1 or more the line did not fit: the rest was read to the newline and dropped.
+ * @return 1 a line, 0 end of file (or a read error: ferror tells).
+ */
+static int
+tp_read_line(FILE *f, char *line, size_t size, size_t *total)
+{
+	char rest[256];
+	size_t len;
+
+	if (fgets(line, (int)size, f) == NULL)
+		return 0;
+	len = strlen(line);
+	*total = len;
+	if (len > 0 && line[len - 1] == '\n') {
+		*total = len - 1;
+		return 1;
+	}
+	if (feof(f))
+		return 1;
+	/* No newline in size - 1 bytes: count the rest of the line, keep none of it. */
+	while (fgets(rest, sizeof(rest), f) != NULL) {
+		len = strlen(rest);
+		if (len > 0 && rest[len - 1] == '\n') {
+			*total += len - 1;
+			break;
+		}
+		*total += len;
+	}
+	return 1;
+}
+
 static int
 tp_run_file(const char *path)
 {
 	struct cmdline *cl;
-	char line[512];
-	size_t len;
+	char line[TP_LINE_MAX + 2];
+	unsigned int lineno = 0;
+	size_t len, total;
+	struct stat st;
 	FILE *f;
 	int rc;
 
@@ -486,14 +538,31 @@ tp_run_file(const char *path)
 			strerror(errno));
 		return -ENOENT;
 	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "rdma-testpmd: cannot read --cmdline-file %s: it is a directory "
+			"(give a file of commands)\n", path);
+		fclose(f);
+		return -EISDIR;
+	}
 	/* No terminal: the parser only parses; we echo the lines ourselves. */
 	cl = cmdline_new(tp_cmds, "rdma-testpmd> ", -1, -1);
 	if (cl == NULL) {
+		fprintf(stderr, "rdma-testpmd: --cmdline-file: cannot create the parser\n");
 		fclose(f);
 		return -ENOMEM;
 	}
 	tp_cl.in_file = true;
-	while (!tp_cl.quit && fgets(line, sizeof(line), f) != NULL) {
+	while (!tp_cl.quit && tp_read_line(f, line, sizeof(line), &total) == 1) {
+		lineno++;
+		/* A comment may be of any length (only its start was kept). */
+		if (line[strspn(line, " \t")] == '#')
+			continue;
+		if (total > TP_LINE_MAX) {
+			/* One error for the whole line, not one per piece of it. */
+			tp_cmd_fail("--cmdline-file %s:%u: a line of %zu characters; a command "
+				    "line has at most %u", path, lineno, total, TP_LINE_MAX);
+			continue;
+		}
 		len = strcspn(line, "\r\n");
 		line[len] = '\0';
 		if (line[strspn(line, " \t")] == '\0' || line[strspn(line, " \t")] == '#')
@@ -506,15 +575,20 @@ tp_run_file(const char *path)
 		rc = cmdline_parse(cl, line);
 		if (rc < 0) {
 			line[len] = '\0';
-			tp_cmd_fail("'%s': %s", line, rc == CMDLINE_PARSE_AMBIGUOUS ? "ambiguous" :
+			tp_cmd_fail("%s:%u: '%s': %s", path, lineno, line,
+				    rc == CMDLINE_PARSE_AMBIGUOUS ? "ambiguous" :
 				    rc == CMDLINE_PARSE_NOMATCH ? "no such command" :
 				    "bad arguments");
 		}
 	}
 	tp_cl.in_file = false;
 	cmdline_free(cl);
+	rc = ferror(f) ? -EIO : 0;
+	if (rc < 0)
+		fprintf(stderr, "rdma-testpmd: reading --cmdline-file %s after line %u: %s\n",
+			path, lineno, strerror(errno));
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 int
@@ -522,6 +596,7 @@ tp_cmdline_run(struct tp_ctx *t)
 {
 	unsigned int errors;
 	struct cmdline *cl;
+	int rc;
 
 	tp_cl.t = t;
 	tp_cl.errors = 0;
@@ -531,14 +606,19 @@ tp_cmdline_run(struct tp_ctx *t)
 		tp_start();
 		tp_cl.in_file = false;
 	}
-	if (t->cfg.cmdline_file[0] != '\0' && tp_run_file(t->cfg.cmdline_file) < 0)
-		return -ENOENT;
+	if (t->cfg.cmdline_file[0] != '\0') {
+		rc = tp_run_file(t->cfg.cmdline_file);
+		if (rc < 0)
+			return rc;
+	}
 	/* A failed command fails the run from a file; at the prompt the user saw it. */
 	errors = tp_cl.errors;
 	if (t->cfg.interactive && !tp_cl.quit) {
 		cl = cmdline_stdin_new(tp_cmds, "rdma-testpmd> ");
-		if (cl == NULL)
+		if (cl == NULL) {
+			fprintf(stderr, "rdma-testpmd: cannot start the prompt\n");
 			return -ENOMEM;
+		}
 		cmdline_interact(cl);
 		cmdline_stdin_exit(cl);
 		t->stop = true;

@@ -110,7 +110,7 @@ tp_post(struct tp_side *s, uint32_t i, uint32_t n, bool signal_all)
 {
 	struct rdmadev_send_wr wrs[TP_MAX_POST_LIST];
 	struct rdmadev_sge sges[TP_MAX_POST_LIST];
-	uint32_t k, covered = s->unsig[i], cq_mod = signal_all ? 1 : s->cfg->cq_mod;
+	uint32_t k, covered = s->unsig[i], cq_mod = signal_all ? 1 : s->cq_mod;
 	uint64_t pos, now;
 	uint16_t done;
 	int err = 0;
@@ -136,7 +136,12 @@ tp_post(struct tp_side *s, uint32_t i, uint32_t n, bool signal_all)
 			s->tposted[s->scnt] = now;
 		s->scnt++;
 		/* Unsignaled WRs since the last signaled one: the next completion retires them. */
-		s->unsig[i] = wrs[k].flags & RDMADEV_SEND_SIGNALED ? 0 : s->unsig[i] + 1;
+		if (wrs[k].flags & RDMADEV_SEND_SIGNALED) {
+			s->unsig[i] = 0;
+			s->signaled++;
+		} else {
+			s->unsig[i]++;
+		}
 	}
 	s->qp_posted[i] += done;
 	s->outstanding[i] += done;
@@ -254,6 +259,9 @@ tp_reset_side(struct tp_side *s, uint32_t size)
 	s->waiting = false;
 	s->done = false;
 	s->idle = 0;
+	s->signaled = 0;
+	/* A latency engine signals every WR (tp_post's signal_all); a stream uses this. */
+	s->cq_mod = tp_cq_mod(s->cfg);
 	for (i = 0; i < s->nb_qps; i++) {
 		s->outstanding[i] = 0;
 		s->qp_posted[i] = 0;
@@ -311,7 +319,7 @@ tp_stream_step(struct tp_side *s)
 		/* Stop at the next signaled position so every posted WR completes. */
 		for (i = 0; i < s->nb_qps; i++)
 			most = RTE_MAX(most, s->qp_posted[i]);
-		target = RTE_MIN(s->iters, (most + cfg->cq_mod - 1) / cfg->cq_mod * cfg->cq_mod);
+		target = RTE_MIN(s->iters, (most + s->cq_mod - 1) / s->cq_mod * s->cq_mod);
 		tp_set_target(s, RTE_MAX(target, (uint64_t)1));
 		s->deadline = 0;
 	}

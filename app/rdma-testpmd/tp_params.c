@@ -10,6 +10,7 @@
  * -l, -Q, -m, -p, -N, -H).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -70,7 +71,7 @@ static const struct tp_knob tp_knobs[] = {
 	K("verbose", TK_BOOL, verbose, 0, 1, "setup details and the teardown's leak count"),
 	K("no_peak", TK_BOOL, no_peak, 0, 1, "skip the BW peak computation"),
 	K("model_mode", TK_MODEL, model_mode, 0, 0, "device model: inline or thread"),
-	K("lcores", TK_LCORES, lcore_client, 0, 0, "client[,server] lcores (one process)"),
+	K("tp_cores", TK_LCORES, lcore_client, 0, 0, "client[,server] lcores (one process)"),
 	K("port", TK_U16, port, 1, 65535, "TCP port of the two-process exchange"),
 };
 
@@ -112,28 +113,41 @@ tp_knob_find(const char *name)
 	return NULL;
 }
 
+/*
+ * A number: decimal digits, or 0x and hex digits (no sign, no blanks: strtoull would accept
+ * " -1" and wrap it), and with @p suffix a K or M (powers of 1024).
+ * @return 0, -EINVAL (syntax), -ERANGE (beyond 64 bits, also after the suffix).
+ */
 static int
 tp_parse_u64(const char *v, bool suffix, uint64_t *out)
 {
 	unsigned long long x;
+	unsigned int shift = 0;
+	bool hex;
 	char *end;
 
-	if (v == NULL || *v == '\0' || *v == '-')
+	if (v == NULL || !isdigit((unsigned char)v[0]))
+		return -EINVAL;
+	hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+	if (hex && !isxdigit((unsigned char)v[2]))
 		return -EINVAL;
 	errno = 0;
-	x = strtoull(v, &end, 0);
+	x = strtoull(v, &end, hex ? 16 : 10);
+	if (errno == ERANGE)
+		return -ERANGE;
 	if (errno != 0 || end == v)
 		return -EINVAL;
-	if (suffix && (*end == 'K' || *end == 'k')) {
-		x <<= 10;
+	if (suffix && (*end == 'K' || *end == 'k'))
+		shift = 10;
+	else if (suffix && (*end == 'M' || *end == 'm'))
+		shift = 20;
+	if (shift != 0)
 		end++;
-	} else if (suffix && (*end == 'M' || *end == 'm')) {
-		x <<= 20;
-		end++;
-	}
 	if (*end != '\0')
 		return -EINVAL;
-	*out = x;
+	if (x > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = x << shift;
 	return 0;
 }
 
@@ -184,15 +198,18 @@ tp_knob_apply(struct tp_config *cfg, const struct tp_knob *k, const char *v)
 {
 	void *p = (uint8_t *)cfg + k->off;
 	uint64_t x;
-	int m;
+	int m, rc;
 	bool b;
 
 	switch (k->kind) {
 	case TK_U32:
 	case TK_U16:
 	case TK_SIZE:
-		if (tp_parse_u64(v, k->kind == TK_SIZE, &x) < 0 || x < k->min || x > k->max)
-			return -EINVAL;
+		rc = tp_parse_u64(v, k->kind == TK_SIZE, &x);
+		if (rc < 0)
+			return rc;
+		if (x < k->min || x > k->max)
+			return -ERANGE;
 		if (k->kind == TK_U16)
 			*(uint16_t *)p = (uint16_t)x;
 		else
@@ -249,15 +266,22 @@ int
 tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *err)
 {
 	const struct tp_knob *k = tp_knob_find(knob);
+	int rc;
 
 	if (k == NULL) {
 		fprintf(err, "rdma-testpmd: unknown knob '%s' (see 'show config')\n", knob);
 		return -ENOENT;
 	}
-	if (value == NULL || tp_knob_apply(cfg, k, value) < 0) {
-		if (k->kind == TK_U32 || k->kind == TK_SIZE || k->kind == TK_U16)
+	rc = value == NULL ? -EINVAL : tp_knob_apply(cfg, k, value);
+	if (rc < 0) {
+		if (rc == -ERANGE)
+			fprintf(err, "rdma-testpmd: %s: bad value '%s': out of range (%" PRIu32
+				" .. %" PRIu32 "%s): %s\n", knob, value, k->min, k->max,
+				k->kind == TK_SIZE ? " bytes" : "", k->help);
+		else if (k->kind == TK_U32 || k->kind == TK_SIZE || k->kind == TK_U16)
 			fprintf(err, "rdma-testpmd: %s: bad value '%s' (%" PRIu32 " .. %" PRIu32
-				"): %s\n", knob, value ? value : "", k->min, k->max, k->help);
+				", decimal or 0x hex%s): %s\n", knob, value ? value : "", k->min,
+				k->max, k->kind == TK_SIZE ? ", K or M suffix" : "", k->help);
 		else
 			fprintf(err, "rdma-testpmd: %s: bad value '%s': %s\n", knob,
 				value ? value : "", k->help);
@@ -266,6 +290,9 @@ tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *er
 	/* A size given alone is a single-size run. */
 	if (strcmp(knob, "size") == 0)
 		cfg->sweep = false;
+	/* An explicit moderation is kept; without one a post list sets it (tp_cq_mod()). */
+	if (strcmp(knob, "cq_mod") == 0)
+		cfg->cq_mod_set = true;
 	return 0;
 }
 
@@ -278,7 +305,9 @@ tp_knob_print(const struct tp_config *cfg, const struct tp_knob *k, FILE *f)
 	switch (k->kind) {
 	case TK_U32:
 	case TK_SIZE:
-		fprintf(f, "%-10" PRIu32, *(const uint32_t *)p);
+		/* cq_mod: the value a BW run uses (a post list sets it when it was not given). */
+		fprintf(f, "%-10" PRIu32, p == &cfg->cq_mod ? tp_cq_mod(cfg) :
+			*(const uint32_t *)p);
 		break;
 	case TK_U16:
 		fprintf(f, "%-10u", *(const uint16_t *)p);
@@ -324,6 +353,60 @@ tp_pow2(uint32_t x)
 	return x != 0 && (x & (x - 1)) == 0;
 }
 
+uint32_t
+tp_cq_mod(const struct tp_config *cfg)
+{
+	return !cfg->cq_mod_set && cfg->post_list > 1 ? cfg->post_list : cfg->cq_mod;
+}
+
+void
+tp_config_effective(const struct tp_config *cfg, enum tp_kind kind, uint32_t *tx_depth,
+		    uint32_t *post_list, uint32_t *cq_mod)
+{
+	*tx_depth = kind == TP_LAT ? 1 : cfg->tx_depth;
+	*post_list = kind == TP_LAT ? 1 : cfg->post_list;
+	*cq_mod = kind == TP_LAT ? 1 : tp_cq_mod(cfg);
+}
+
+static uint32_t
+tp_gcd(uint32_t a, uint32_t b)
+{
+	while (b != 0) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * The stream of a BW test posts whole lists of L WRs while at most T (tx_depth) are
+ * outstanding, and only a signaled WR (every Q-th) frees the window. When every signaled WR
+ * posted has completed, the outstanding ones are the posted count modulo Q, which reaches
+ * Q - gcd(L, Q); the next list must still fit then, or nothing ever completes again:
+ * Q - gcd(L, Q) + L <= T. (L = 1: Q <= T.)
+ */
+static int
+tp_window_check(const struct tp_config *cfg, FILE *err)
+{
+	uint32_t l = cfg->post_list, q = tp_cq_mod(cfg), t = cfg->tx_depth;
+	uint64_t need = (uint64_t)q - tp_gcd(l, q) + l;
+
+	if (l > t) {
+		fprintf(err, "rdma-testpmd: post_list %u exceeds tx_depth %u\n", l, t);
+		return -EINVAL;
+	}
+	if (need > t) {
+		fprintf(err, "rdma-testpmd: post_list %u with cq_mod %u needs tx_depth >= %" PRIu64
+			" (cq_mod - gcd(post_list, cq_mod) + post_list), tx_depth is %u: the "
+			"window would fill with unsignaled WRs and stall; raise -t, or give a "
+			"-Q that divides -l (e.g. -Q %u)\n", l, q, need, t, l);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 tp_config_check(const struct tp_config *cfg, FILE *err)
 {
@@ -354,23 +437,20 @@ tp_config_check(const struct tp_config *cfg, FILE *err)
 		fprintf(err, "rdma-testpmd: latency tests use one QP (qps=%u)\n", cfg->qps);
 		return -EINVAL;
 	}
-	if (e->kind == TP_BW && cfg->post_list > cfg->tx_depth) {
-		fprintf(err, "rdma-testpmd: post_list %u exceeds tx_depth %u\n", cfg->post_list,
-			cfg->tx_depth);
-		return -EINVAL;
-	}
-	if (e->kind == TP_BW && cfg->cq_mod > cfg->tx_depth) {
+	if (e->kind == TP_BW && tp_cq_mod(cfg) > cfg->tx_depth) {
 		fprintf(err, "rdma-testpmd: cq_mod %u exceeds tx_depth %u: the SQ would fill "
-			"before a completion frees it\n", cfg->cq_mod, cfg->tx_depth);
+			"before a completion frees it\n", tp_cq_mod(cfg), cfg->tx_depth);
 		return -EINVAL;
 	}
+	if (e->kind == TP_BW && tp_window_check(cfg, err) < 0)
+		return -EINVAL;
 	if (cfg->duration != 0 && cfg->mode != TP_MODE_LOCAL) {
 		fprintf(err, "rdma-testpmd: --duration runs in one process only; use --iters "
 			"with --server/--client\n");
 		return -EINVAL;
 	}
 	if (cfg->mode != TP_MODE_LOCAL && cfg->lcore_server != cfg->lcore_client) {
-		fprintf(err, "rdma-testpmd: --lcores C,S is for one-process runs\n");
+		fprintf(err, "rdma-testpmd: --tp-cores C,S is for one-process runs\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -407,7 +487,8 @@ tp_usage(FILE *f, const char *prog)
 		"      --dev DEVARGS       device (twice: one per side); default: an E810 on\n"
 		"                          vfio-pci, else the device model irdma_model0\n"
 		"      --model-mode M      device model: inline (default) or thread\n"
-		"      --lcores C[,S]      lcores of the client and server sides (one process)\n"
+		"      --tp-cores C[,S]    lcores of the client and server sides (one process;\n"
+		"                          EAL's -l must enable them)\n"
 		"      --timeout MS        fail a run after MS without progress (default 5000)\n"
 		"      --json FILE         write the results as JSON (- for stdout)\n"
 		"      --csv FILE          write the results as CSV (- for stdout)\n"
@@ -419,7 +500,7 @@ tp_usage(FILE *f, const char *prog)
 }
 
 enum {
-	OPT_SIZE_MIN = 256, OPT_SIZE_MAX, OPT_SERVER, OPT_CLIENT, OPT_DEV, OPT_MODEL, OPT_LCORES,
+	OPT_SIZE_MIN = 256, OPT_SIZE_MAX, OPT_SERVER, OPT_CLIENT, OPT_DEV, OPT_MODEL, OPT_TP_CORES,
 	OPT_TIMEOUT, OPT_JSON, OPT_CSV, OPT_CMDFILE, OPT_AUTOSTART,
 };
 
@@ -447,7 +528,7 @@ static const struct option tp_long_opts[] = {
 	{ "port", required_argument, NULL, 'p' },
 	{ "dev", required_argument, NULL, OPT_DEV },
 	{ "model-mode", required_argument, NULL, OPT_MODEL },
-	{ "lcores", required_argument, NULL, OPT_LCORES },
+	{ "tp-cores", required_argument, NULL, OPT_TP_CORES },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
@@ -481,7 +562,7 @@ tp_opt_knob(int c)
 	case 'm': return "mtu";
 	case 'p': return "port";
 	case OPT_MODEL: return "model_mode";
-	case OPT_LCORES: return "lcores";
+	case OPT_TP_CORES: return "tp_cores";
 	case OPT_TIMEOUT: return "timeout";
 	default: return NULL;
 	}
@@ -546,9 +627,19 @@ tp_parse_one(struct tp_config *cfg, int c, const char *arg, FILE *err)
 		cfg->auto_start = true;
 		return 0;
 	case OPT_SERVER:
+		if (cfg->mode == TP_MODE_CLIENT) {
+			fprintf(err, "rdma-testpmd: --server and --client exclude each other (one "
+				"process is one side)\n");
+			return -EINVAL;
+		}
 		cfg->mode = TP_MODE_SERVER;
 		return 0;
 	case OPT_CLIENT:
+		if (cfg->mode == TP_MODE_SERVER) {
+			fprintf(err, "rdma-testpmd: --server and --client exclude each other (one "
+				"process is one side)\n");
+			return -EINVAL;
+		}
 		return tp_parse_client(cfg, arg, err);
 	case OPT_DEV:
 		if (cfg->nb_devargs == TP_MAX_DEVS) {

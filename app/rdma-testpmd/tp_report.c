@@ -44,6 +44,10 @@ void
 tp_report_header(struct tp_report *rep, enum tp_kind kind, const char *test,
 		 const struct tp_config *cfg)
 {
+	uint32_t tx_depth, post_list, cq_mod;
+
+	/* The table and the JSON both say what the run uses (latency: one WR at a time). */
+	tp_config_effective(cfg, kind, &tx_depth, &post_list, &cq_mod);
 	rep->kind = kind;
 	fprintf(rep->out, TP_RESULT_LINE);
 	fprintf(rep->out, "                    %s %s Test\n", tp_verb_title(test),
@@ -51,10 +55,9 @@ tp_report_header(struct tp_report *rep, enum tp_kind kind, const char *test,
 	fprintf(rep->out, " Number of qps   : %-10u Transport type : IB\n", cfg->qps);
 	fprintf(rep->out, " Connection type : %-10s Using SRQ      : OFF\n",
 		rdmadev_qp_type_name(cfg->conn));
-	fprintf(rep->out, " TX depth        : %-10u Mtu            : %u[B]\n",
-		kind == TP_LAT ? 1 : cfg->tx_depth, 128u << cfg->mtu);
-	fprintf(rep->out, " Post List       : %-10u CQ Moderation  : %u\n",
-		kind == TP_LAT ? 1 : cfg->post_list, kind == TP_LAT ? 1 : cfg->cq_mod);
+	fprintf(rep->out, " TX depth        : %-10u Mtu            : %u[B]\n", tx_depth,
+		128u << cfg->mtu);
+	fprintf(rep->out, " Post List       : %-10u CQ Moderation  : %u\n", post_list, cq_mod);
 	fprintf(rep->out, " Max inline data : %u[B]\n", cfg->inline_size);
 	fprintf(rep->out, TP_RESULT_LINE);
 	fprintf(rep->out, kind == TP_LAT ? TP_HDR_LAT : TP_HDR_BW);
@@ -63,8 +66,8 @@ tp_report_header(struct tp_report *rep, enum tp_kind kind, const char *test,
 		fprintf(rep->json, "{\n\"test\": \"%s\",\n\"connection\": \"%s\",\n\"qps\": %u,\n"
 			"\"tx_depth\": %u,\n\"post_list\": %u,\n\"cq_mod\": %u,\n"
 			"\"inline\": %u,\n\"mtu\": %u,\n\"results\": [", test,
-			rdmadev_qp_type_name(cfg->conn), cfg->qps, cfg->tx_depth, cfg->post_list,
-			cfg->cq_mod, cfg->inline_size, 128u << cfg->mtu);
+			rdmadev_qp_type_name(cfg->conn), cfg->qps, tx_depth, post_list, cq_mod,
+			cfg->inline_size, 128u << cfg->mtu);
 	}
 	if (rep->csv != NULL) {
 		fprintf(rep->csv, kind == TP_LAT ?
@@ -84,7 +87,8 @@ tp_report_histogram(FILE *f, const struct tp_lat_result *r)
 	for (i = 0; i < TP_HIST_BINS; i++)
 		if (r->hist[i] > most)
 			most = r->hist[i];
-	fprintf(f, "   histogram of %u samples (usec):\n", r->measured);
+	fprintf(f, "   histogram of %u samples (usec; the kept ones, %.3f .. %.3f):\n",
+		r->measured, r->t_min, r->kept_max);
 	for (i = 0; i < TP_HIST_BINS; i++) {
 		bar = (uint32_t)((uint64_t)r->hist[i] * TP_BAR_MAX / most);
 		if (r->hist[i] > 0 && bar == 0)
@@ -109,9 +113,10 @@ tp_report_lat(struct tp_report *rep, const struct tp_lat_result *r)
 		fprintf(rep->json, "%s\n{\"MsgSize\": %" PRIu64 ", \"n_iterations\": %" PRIu64
 			", \"t_min\": %.3f, \"t_max\": %.3f, \"t_typical\": %.3f, \"t_avg\": %.3f"
 			", \"t_stdev\": %.3f, \"percentile_99\": %.3f, \"percentile_99_9\": %.3f"
-			", \"histogram\": {\"lo\": %.3f, \"width\": %.4f, \"counts\": [",
-			rep->rows ? "," : "", r->size, r->iters, r->t_min, r->t_max, r->t_typical,
-			r->t_avg, r->t_stdev, r->p99, r->p999, r->hist_lo, r->hist_width);
+			", \"histogram\": {\"lo\": %.3f, \"hi\": %.3f, \"width\": %.4f, "
+			"\"counts\": [", rep->rows ? "," : "", r->size, r->iters, r->t_min, r->t_max,
+			r->t_typical, r->t_avg, r->t_stdev, r->p99, r->p999, r->hist_lo,
+			r->kept_max, r->hist_width);
 		for (i = 0; i < TP_HIST_BINS; i++)
 			fprintf(rep->json, "%s%u", i ? ", " : "", r->hist[i]);
 		fprintf(rep->json, "]}}");
@@ -144,10 +149,7 @@ tp_report_footer(struct tp_report *rep)
 {
 	fprintf(rep->out, TP_RESULT_LINE);
 	fflush(rep->out);
-	if (rep->json != NULL) {
+	/* The run's end flushes and closes the sinks, and reports their write errors. */
+	if (rep->json != NULL)
 		fprintf(rep->json, "\n]\n}\n");
-		fflush(rep->json);
-	}
-	if (rep->csv != NULL)
-		fflush(rep->csv);
 }

@@ -6,7 +6,7 @@
  * rdma-testpmd runs: the engine registry, and the loop that drives the sides through every
  * message size of a test. Engines are non-blocking steps, so one lcore can drive both sides
  * of a one-process run in turn (the default: deterministic on a small machine, and with the
- * device model in inline mode the same thread runs the model when it polls); with --lcores
+ * device model in inline mode the same thread runs the model when it polls); with --tp-cores
  * C,S the server side runs on lcore S. Every loop has a watchdog: no progress for `timeout`
  * ms fails the run, and two-process runs meet at a barrier before and after every size.
  */
@@ -167,8 +167,16 @@ tp_samples_alloc(struct tp_side *s, uint64_t n, bool completions)
 	s->tposted = rte_malloc("tp_tposted", n * sizeof(uint64_t), 0);
 	s->tcompleted = completions ? rte_malloc("tp_tcompleted", n * sizeof(uint64_t), 0) : NULL;
 	s->nb_samples = n;
-	if (s->tposted == NULL || (completions && s->tcompleted == NULL))
+	if (s->tposted == NULL || (completions && s->tcompleted == NULL)) {
+		/* Said at once: no size ran, so no size's failure report will say it. */
+		fprintf(stderr, "rdma-testpmd: %s: no memory for %" PRIu64 " timestamps (%" PRIu64
+			" MiB of EAL memory): lower --iters%s or give EAL more memory (-m)\n",
+			s->cfg->test, n,
+			(n * sizeof(uint64_t) * (completions ? 2 : 1) + (1u << 20) - 1) >> 20,
+			s->cfg->qps > 1 ? " or --qps" : "");
+		s->error = 0;
 		return tp_side_fail(s, -ENOMEM, "no memory for %" PRIu64 " timestamps", n);
+	}
 	return 0;
 }
 
@@ -260,7 +268,7 @@ tp_report_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size)
 	}
 	if (eng->kind == TP_BW) {
 		rc = tp_bw_compute(s->tposted, s->tcompleted, s->ccnt, t->cfg.post_list,
-				   t->cfg.cq_mod, size, tp_ticks_hz(), t->cfg.no_peak, &br);
+				   tp_cq_mod(&t->cfg), size, tp_ticks_hz(), t->cfg.no_peak, &br);
 		if (rc == 0)
 			tp_report_bw(&t->rep, &br);
 		return rc;
@@ -279,19 +287,19 @@ tp_report_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size)
 	return rc;
 }
 
-/* --lcores C,S: the client runs on the main lcore (C names it), the server on S. */
+/* --tp-cores C,S: the client runs on the main lcore (C names it), the server on S. */
 static int
 tp_lcores_check(const struct tp_ctx *t)
 {
 	int c = t->cfg.lcore_client, s = t->cfg.lcore_server;
 
 	if (c >= 0 && (unsigned int)c != rte_get_main_lcore()) {
-		fprintf(stderr, "rdma-testpmd: --lcores %d,%d: the client side runs on the main "
+		fprintf(stderr, "rdma-testpmd: --tp-cores %d,%d: the client side runs on the main "
 			"lcore (%u): name it first\n", c, s, rte_get_main_lcore());
 		return -EINVAL;
 	}
 	if (s >= 0 && s != c && !rte_lcore_is_enabled((unsigned int)s)) {
-		fprintf(stderr, "rdma-testpmd: --lcores %d,%d: lcore %d is not enabled (give EAL "
+		fprintf(stderr, "rdma-testpmd: --tp-cores %d,%d: lcore %d is not enabled (give EAL "
 			"-l with it)\n", c, s, s);
 		return -EINVAL;
 	}
@@ -308,11 +316,29 @@ tp_open_sink(const char *path)
 	return fopen(path, "w");
 }
 
-static void
-tp_close_sink(FILE *f)
+/*
+ * Flush and close a --json / --csv sink (stdout is flushed, not closed): a write error, also
+ * one only fflush or fclose sees (a full disk, /dev/full), is reported and fails the run.
+ */
+static int
+tp_close_sink(FILE *f, const char *opt, const char *path)
 {
-	if (f != NULL && f != stdout)
-		fclose(f);
+	int err = 0;
+
+	if (f == NULL)
+		return 0;
+	/* An earlier write that failed left only the error flag (its errno is gone). */
+	if (ferror(f))
+		err = -1;
+	if (fflush(f) != 0 && err == 0)
+		err = errno;
+	if (f != stdout && fclose(f) != 0 && err == 0)
+		err = errno;
+	if (err == 0)
+		return 0;
+	fprintf(stderr, "rdma-testpmd: writing %s %s: %s\n", opt, path,
+		err > 0 ? strerror(err) : "a write failed (a full disk or device?)");
+	return -EIO;
 }
 
 /* Posted work and not a single completion or arrival on any side. */
@@ -327,6 +353,18 @@ tp_nothing_completed(const struct tp_ctx *t)
 		seen += t->side[i].ccnt + t->side[i].rcnt;
 	}
 	return posted > 0 && seen == 0;
+}
+
+/* Signaled WRs posted on every side. */
+static uint64_t
+tp_signaled(const struct tp_ctx *t)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->nb_sides; i++)
+		n += t->side[i].signaled;
+	return n;
 }
 
 static void
@@ -345,6 +383,10 @@ tp_explain(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size, int rc)
 		fprintf(stderr, "rdma-testpmd: the device's data path is not available in this "
 			"build (the irdma PMD's post_send/post_recv/poll_cq refuse with -ENOTSUP)"
 			"\n");
+	else if (rc == -ETIMEDOUT && tp_nothing_completed(t) && tp_signaled(t) == 0)
+		fprintf(stderr, "rdma-testpmd: no signaled work request was posted, so none could "
+			"complete (tx_depth %u, post_list %u, cq_mod %u)\n", t->cfg.tx_depth,
+			t->cfg.post_list, tp_cq_mod(&t->cfg));
 	else if (rc == -ETIMEDOUT && tp_nothing_completed(t))
 		fprintf(stderr, "rdma-testpmd: the device completed none of the work requests "
 			"posted: its data path is not running%s\n", t->model ? " (on the device "
@@ -423,8 +465,10 @@ tp_run_test(struct tp_ctx *t)
 	}
 	if (rc < 0)
 		t->stale = true;
-	tp_close_sink(t->rep.json);
-	tp_close_sink(t->rep.csv);
+	if (tp_close_sink(t->rep.json, "--json", t->cfg.json_path) < 0 && rc == 0)
+		rc = -EIO;
+	if (tp_close_sink(t->rep.csv, "--csv", t->cfg.csv_path) < 0 && rc == 0)
+		rc = -EIO;
 	t->rep.json = t->rep.csv = NULL;
 	return rc;
 }

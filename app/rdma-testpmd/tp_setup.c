@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -215,6 +216,45 @@ tp_check(struct tp_side *s, int rc, const char *what)
 	return rc;
 }
 
+/* Entries of a CQ that takes one completion per outstanding WR of every QP, and one spare. */
+static uint64_t
+tp_cq_entries(uint32_t depth, uint32_t qps)
+{
+	return (uint64_t)depth * qps + 1;
+}
+
+/*
+ * The depths against the device's limits, before anything is created: a CQ or a queue the
+ * device cannot make is refused with the limit named (a smaller one would overflow or stall).
+ */
+static int
+tp_depth_check(struct tp_side *s, const struct rdmadev_info *info)
+{
+	const struct tp_config *cfg = s->cfg;
+	static const char *const name[2] = { "send", "receive" };
+	static const char *const knob[2] = { "tx_depth (-t)", "rx_depth (-r)" };
+	const uint32_t depth[2] = { cfg->tx_depth, cfg->rx_depth };
+	char cq[160], wr[96];
+	unsigned int i;
+	uint64_t need;
+
+	for (i = 0; i < 2; i++) {
+		need = tp_cq_entries(depth[i], cfg->qps);
+		cq[0] = wr[0] = '\0';
+		if (need > info->max_cqe)
+			snprintf(cq, sizeof(cq), "the %s CQ would need %" PRIu64 " entries (%u x %u "
+				 "QPs + 1), more than the device's max_cqe %u", name[i], need,
+				 depth[i], cfg->qps, info->max_cqe);
+		if (depth[i] > info->max_qp_wr)
+			snprintf(wr, sizeof(wr), "a queue holds at most the device's max_qp_wr %u "
+				 "WRs", info->max_qp_wr);
+		if (cq[0] != '\0' || wr[0] != '\0')
+			return tp_side_fail(s, -EINVAL, "%s %u: %s%s%s", knob[i], depth[i], cq,
+					    cq[0] != '\0' && wr[0] != '\0' ? "; " : "", wr);
+	}
+	return 0;
+}
+
 static int
 tp_side_objects(struct tp_side *s)
 {
@@ -238,13 +278,15 @@ tp_side_objects(struct tp_side *s)
 		return tp_side_fail(s, -EINVAL, "messages of %u bytes exceed the device's %u",
 				    cfg->sweep ? cfg->size_max : cfg->size, info.max_msg_size);
 	if (rc == 0)
+		rc = tp_depth_check(s, &info);
+	if (rc == 0)
 		rc = tp_check(s, rdmadev_ctx_alloc(s->dev_id, &s->ctx), "rdmadev_ctx_alloc");
 	if (rc == 0)
 		rc = tp_check(s, rdmadev_pd_alloc(s->ctx, &s->pd), "rdmadev_pd_alloc");
-	cqa.cqe = RTE_MIN(cfg->tx_depth * cfg->qps + 1, info.max_cqe);
+	cqa.cqe = (uint32_t)tp_cq_entries(cfg->tx_depth, cfg->qps);
 	if (rc == 0)
 		rc = tp_check(s, rdmadev_cq_create(s->ctx, &cqa, &s->scq), "send CQ");
-	cqa.cqe = RTE_MIN(cfg->rx_depth * cfg->qps + 1, info.max_cqe);
+	cqa.cqe = (uint32_t)tp_cq_entries(cfg->rx_depth, cfg->qps);
 	if (rc == 0)
 		rc = tp_check(s, rdmadev_cq_create(s->ctx, &cqa, &s->rcq), "receive CQ");
 	if (rc < 0)
@@ -264,8 +306,8 @@ tp_side_objects(struct tp_side *s)
 	qa.send_cq = s->scq;
 	qa.recv_cq = s->rcq;
 	qa.qp_type = cfg->conn;
-	qa.cap.max_send_wr = RTE_MIN(cfg->tx_depth, info.max_qp_wr);
-	qa.cap.max_recv_wr = RTE_MIN(cfg->rx_depth, info.max_qp_wr);
+	qa.cap.max_send_wr = cfg->tx_depth;
+	qa.cap.max_recv_wr = cfg->rx_depth;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
 	qa.cap.max_inline_data = cfg->inline_size;
@@ -467,8 +509,12 @@ tp_barrier(struct tp_ctx *t, uint32_t tag)
 			tag);
 		return -ECANCELED;
 	}
-	if (rc == 0 && remote.qpn != local.qpn)
-		rc = -EPROTO;
+	if (rc == 0 && remote.qpn != local.qpn) {
+		fprintf(stderr, "rdma-testpmd: the peer is at step %u, this side at step %u: the "
+			"two sides run different tests (give both the same options)\n",
+			remote.qpn, tag);
+		return -EPROTO;
+	}
 	if (rc < 0)
 		fprintf(stderr, "rdma-testpmd: the peer did not reach step %u within %u ms: %s\n",
 			tag, t->cfg.timeout_ms * TP_ACCEPT_FACTOR, strerror(-rc));
@@ -486,6 +532,116 @@ tp_barrier_abort(struct tp_ctx *t)
 		tp_exchange(t, &local, &remote, TP_ABORT_MS);
 }
 
+/* Options message: the version of its layout (in the PSN field, above the flags). */
+#define TP_OPTS_VERSION	1u
+
+void
+tp_opts_pack(const struct tp_config *cfg, struct rdmadev_cm_param *p)
+{
+	uint32_t lo = cfg->sweep ? cfg->size_min : cfg->size;
+	uint32_t hi = cfg->sweep ? cfg->size_max : cfg->size;
+
+	memset(p, 0, sizeof(*p));
+	p->qpn = TP_OPTS_TAG;
+	/* Flags in bits 0..2, QPs in 3..7, the layout's version in 16..23 (24-bit field). */
+	p->psn = (cfg->conn == RDMADEV_QPT_UD ? 1u : 0u) | (cfg->atomic_cas ? 2u : 0u) |
+		 (cfg->sweep ? 4u : 0u) | (cfg->qps & 0x1fu) << 3 | TP_OPTS_VERSION << 16;
+	p->mtu = (uint8_t)cfg->mtu;
+	p->rkey = cfg->iters;
+	p->addr = (uint64_t)lo << 32 | hi;
+	/* The engine's name: at most 15 characters and a NUL. */
+	memcpy(p->gid, cfg->test, RTE_MIN(sizeof(p->gid), sizeof(cfg->test)));
+	p->gid[sizeof(p->gid) - 1] = '\0';
+}
+
+static void
+tp_opts_differ(FILE *err, unsigned int *n, const char *opt, const char *ours,
+	       const char *theirs)
+{
+	fprintf(err, "rdma-testpmd: option mismatch: %s: this side %s, the peer %s\n", opt, ours,
+		theirs);
+	(*n)++;
+}
+
+static void
+tp_opts_differ_u(FILE *err, unsigned int *n, const char *opt, uint64_t ours, uint64_t theirs)
+{
+	char a[24], b[24];
+
+	if (ours == theirs)
+		return;
+	snprintf(a, sizeof(a), "%" PRIu64, ours);
+	snprintf(b, sizeof(b), "%" PRIu64, theirs);
+	tp_opts_differ(err, n, opt, a, b);
+}
+
+int
+tp_opts_compare(const struct tp_config *cfg, const struct rdmadev_cm_param *peer, FILE *err)
+{
+	struct rdmadev_cm_param me;
+	char test[sizeof(peer->gid)];
+	const struct tp_engine *e;
+	bool sweep;
+	unsigned int n = 0;
+
+	if (peer->qpn != TP_OPTS_TAG || (peer->psn >> 16) != TP_OPTS_VERSION) {
+		fprintf(err, "rdma-testpmd: the peer sent no options message (QPN field %u, "
+			"version %u, want %u): is it this version of rdma-testpmd?\n", peer->qpn,
+			peer->psn >> 16, TP_OPTS_VERSION);
+		return -EPROTO;
+	}
+	tp_opts_pack(cfg, &me);
+	memcpy(test, peer->gid, sizeof(test));
+	test[sizeof(test) - 1] = '\0';
+	if (strcmp(test, cfg->test) != 0)
+		tp_opts_differ(err, &n, "-e (test)", cfg->test, test);
+	if ((me.psn ^ peer->psn) & 1u)
+		tp_opts_differ(err, &n, "-c (conn)", rdmadev_qp_type_name(cfg->conn),
+			       rdmadev_qp_type_name(peer->psn & 1u ? RDMADEV_QPT_UD :
+						    RDMADEV_QPT_RC));
+	e = tp_engine_find(cfg->test);
+	if (e != NULL && tp_is_atomic(e->opcode) && ((me.psn ^ peer->psn) & 2u))
+		tp_opts_differ(err, &n, "-A (atomic_type)",
+			       cfg->atomic_cas ? "CMP_AND_SWAP" : "FETCH_AND_ADD",
+			       peer->psn & 2u ? "CMP_AND_SWAP" : "FETCH_AND_ADD");
+	tp_opts_differ_u(err, &n, "-q (qps)", cfg->qps, (peer->psn >> 3) & 0x1fu);
+	tp_opts_differ_u(err, &n, "-n (iters)", cfg->iters, peer->rkey);
+	tp_opts_differ_u(err, &n, "-m (mtu)", 128u << cfg->mtu, 128u << peer->mtu);
+	sweep = (peer->psn & 4u) != 0;
+	if (sweep != cfg->sweep) {
+		tp_opts_differ(err, &n, "-a (sweep)", cfg->sweep ? "on" : "off",
+			       sweep ? "on" : "off");
+	} else if (sweep) {
+		tp_opts_differ_u(err, &n, "--size-min", cfg->size_min, peer->addr >> 32);
+		tp_opts_differ_u(err, &n, "--size-max", cfg->size_max, peer->addr & 0xffffffffu);
+	} else {
+		tp_opts_differ_u(err, &n, "-s (size)", cfg->size, peer->addr & 0xffffffffu);
+	}
+	return (int)n;
+}
+
+/* First exchange: both sides check that they were given the same test options. */
+static int
+tp_exchange_opts(struct tp_ctx *t, struct tp_side *s)
+{
+	struct rdmadev_cm_param local, remote;
+	int rc;
+
+	tp_opts_pack(&t->cfg, &local);
+	rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);
+	if (rc < 0)
+		return tp_side_fail(s, rc, "exchanging QP parameters with %s:%u: %s",
+				    t->cfg.mode == TP_MODE_SERVER ? "a client" : t->cfg.peer,
+				    t->cfg.port, strerror(-rc));
+	rc = tp_opts_compare(&t->cfg, &remote, stderr);
+	if (rc < 0)
+		return tp_side_fail(s, rc, "the peer's first message is not rdma-testpmd's options");
+	if (rc > 0)
+		return tp_side_fail(s, -EINVAL, "%d option(s) differ from the peer's (both sides "
+				    "need the same test options)", rc);
+	return 0;
+}
+
 static int
 tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 {
@@ -501,6 +657,8 @@ tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 			fprintf(t->out, "rdma-testpmd: waiting for a client on port %u\n",
 				t->cfg.port);
 	}
+	if (rc == 0)
+		rc = tp_exchange_opts(t, s);
 	for (i = 0; rc == 0 && i < s->nb_qps; i++) {
 		tp_local_param(s, i, &local);
 		rc = tp_exchange(t, &local, &remote, t->cfg.timeout_ms * TP_ACCEPT_FACTOR);

@@ -7,10 +7,13 @@
  *
  * Latency (print_report_lat): the client stamps every post; a sample is the time between two
  * consecutive posts (one round trip for a ping-pong, one request/response for a read). The
- * samples are sorted and the two largest dropped (perftest's LAT_MEASURE_TAIL); each is divided
- * by the RTT factor (2 for ping-pong: one-way latency; 1 for read). t_typical is the median
- * (the mean of the two middle samples for an even count), t_max the first dropped-tail index,
- * the percentiles index ceil(count * 0.99) and ceil(count * 0.999) of the sorted samples.
+ * samples are sorted and the two largest dropped (perftest's LAT_MEASURE_TAIL): count = n - 3
+ * kept; each is divided by the RTT factor (2 for ping-pong: one-way latency; 1 for read).
+ * As in perftest's print_report_lat: t_min = sorted[0], t_max = sorted[count] (the smaller of
+ * the two dropped samples), t_typical the median of the kept (the mean of the two middle ones
+ * for an even count), t_avg and t_stdev over the kept, the percentiles sorted[ceil(count *
+ * 0.99)] and sorted[ceil(count * 0.999)] (with fewer than 1000 kept the latter is t_max). The
+ * histogram covers the kept samples only: t_min .. sorted[count - 1].
  * perftest truncates each deviation to an integer before squaring; we do not (the standard
  * deviation here is the exact one).
  *
@@ -51,7 +54,7 @@ tp_median(const uint64_t *d, uint64_t cnt)
 static void
 tp_lat_histogram(const uint64_t *d, uint64_t cnt, double q, struct tp_lat_result *r)
 {
-	double width = (r->t_max - r->t_min) / TP_HIST_BINS;
+	double width = (r->kept_max - r->t_min) / TP_HIST_BINS;
 	uint64_t i;
 	long b;
 
@@ -100,6 +103,7 @@ tp_lat_compute(const uint64_t *tposted, uint64_t n, uint64_t *d, double ticks_pe
 	r->t_stdev = sqrt(var / (double)cnt);
 	r->t_min = d[0] / q;
 	r->t_max = d[cnt] / q;
+	r->kept_max = d[cnt - 1] / q;
 	r->t_typical = tp_median(d, cnt) / q;
 	r->p99 = d[(uint64_t)ceil((double)cnt * 0.99)] / q;
 	r->p999 = d[(uint64_t)ceil((double)cnt * 0.999)] / q;

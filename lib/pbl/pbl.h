@@ -219,6 +219,12 @@ struct pbl_seg {
 	uint64_t len;     /**< bytes */
 };
 
+#ifdef __cplusplus
+/* C++ has no flexible array member; g++ and clang++ accept it as an extension, laid out as
+ * in C. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
 /** The IOVA layout of a VA range: its IOVA-contiguous segments, in VA order. */
 struct pbl_layout {
 	uint64_t va;            /**< start of the range */
@@ -228,6 +234,9 @@ struct pbl_layout {
 	uint32_t nsegs;         /**< entries in segs */
 	struct pbl_seg segs[];  /**< the segments */
 };
+#ifdef __cplusplus
+#pragma GCC diagnostic pop
+#endif
 
 /**
  * Resolve the IOVAs of [va, va + len) in one pass over EAL's memseg tables, holding EAL's

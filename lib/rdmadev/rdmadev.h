@@ -288,7 +288,9 @@ int rdmadev_stats_reset(int16_t dev_id);
 /**
  * Driver counters, xstats style.
  *
- * @param xs  Array of @p n entries, or NULL with @p n 0 to ask for the count.
+ * @param dev_id  Device.
+ * @param xs      Array of @p n entries, or NULL with @p n 0 to ask for the count.
+ * @param n       Entries of @p xs.
  * @return Number of counters the driver has (may exceed @p n: only @p n are filled),
  *         -EINVAL, -ENOTSUP.
  */
@@ -331,7 +333,7 @@ int rdmadev_port_info_get(int16_t dev_id, struct rdmadev_port_info *info);
 
 /**
  * Read entry @p index of the port's GID table: a RoCEv2 GID, an IPv6 address or an
- * IPv4-mapped one (::ffff:a.b.c.d), in network byte order. The entry index is what
+ * IPv4-mapped one (0:0:0:0:0:ffff:a.b.c.d), in network byte order. The entry index is what
  * rdmadev_ah_attr::sgid_index names.
  *
  * @return 0; -EINVAL (bad id, NULL @p gid, @p index >= gid_tbl_len); -ENOTSUP; driver error.
@@ -948,7 +950,9 @@ struct rdmadev_event {
  * processing as well (see rdmadev_event_callback_register()), so an application can also
  * wait on rdmadev_event_fd() and call this function when it becomes readable.
  *
- * @param ev  Array of @p n events (may be NULL when @p n is 0: process only).
+ * @param dev_id  Device.
+ * @param ev      Array of @p n events (may be NULL when @p n is 0: process only).
+ * @param n       Most events to return.
  * @return Number of events returned (0 .. n), -EINVAL (bad id, NULL @p ev with n > 0), or
  *         the driver's error.
  */
@@ -1008,11 +1012,12 @@ struct rdmadev_pci_func {
 bool rdmadev_pci_id_supported(uint16_t device_id);
 
 /**
- * List Intel E810 / E82x functions under <root>/bus/pci/devices and say for each whether
+ * List Intel E810 / E82x functions under `<root>/bus/pci/devices` and say for each whether
  * rdmadev can use it (vfio-pci with an IOMMU group) or why not.
  *
  * @param sysfs_root  sysfs root; NULL for $RDMADEV_SYSFS_ROOT or "/sys".
  * @param out         Array of @p max entries (may be NULL with @p max 0).
+ * @param max         Entries of @p out.
  * @return Number of functions found (may exceed @p max), or -ENOENT when the PCI directory
  *         cannot be read, -EINVAL.
  */

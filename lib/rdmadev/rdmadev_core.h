@@ -82,7 +82,8 @@ struct rdmadev_send_wr {
 		uint32_t imm_data;		/**< immediate data, network order */
 		uint32_t invalidate_rkey;	/**< SEND_INV / LOCAL_INV key */
 	};
-	union {
+	/* RTE_STD_C11: structures declared in an anonymous union are an extension in C++. */
+	RTE_STD_C11 union {
 		/** RDMA_WRITE, RDMA_WRITE_IMM, RDMA_READ. */
 		struct {
 			uint64_t remote_addr;	/**< remote virtual address */

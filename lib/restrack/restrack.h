@@ -47,7 +47,11 @@
  * `lib.restrack` log type.
  */
 
+#ifdef __cplusplus
+#include <atomic>
+#else
 #include <stdatomic.h>
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +60,24 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/**
+ * @internal A 64-bit word restrack reads and writes atomically: `_Atomic uint64_t` in C,
+ * `std::atomic<uint64_t>` in C++ (C++17 has no `_Atomic`). Both are a lock-free 8-byte word
+ * aligned to 8 bytes holding the plain value, so every structure has one layout in both
+ * languages (asserted below on both sides; tests/pkg/check_headers.py compares the sizes and
+ * alignments of every public structure between the two).
+ */
+#ifdef __cplusplus
+typedef std::atomic<uint64_t> restrack_atomic64_t;
+static_assert(restrack_atomic64_t::is_always_lock_free, "restrack needs a lock-free 64-bit word");
+static_assert(sizeof(restrack_atomic64_t) == 8 && alignof(restrack_atomic64_t) == 8,
+	      "restrack_atomic64_t: 8 bytes aligned to 8, as in C");
+#else
+typedef _Atomic uint64_t restrack_atomic64_t;
+_Static_assert(sizeof(restrack_atomic64_t) == 8 && _Alignof(restrack_atomic64_t) == 8,
+	       "restrack_atomic64_t: 8 bytes aligned to 8, as in C++");
 #endif
 
 /** Object types, in the kernel's order. */
@@ -115,7 +137,7 @@ enum restrack_state {
  * restrack, read it through the accessors.
  */
 struct restrack_entry {
-	_Atomic uint64_t *ref;		/**< reference word while added: the ID's, or own_ref */
+	restrack_atomic64_t *ref;	/**< reference word while added: the ID's, or own_ref */
 	uint64_t tkey;			/**< thread cache key of its ID, 0 without one */
 	struct restrack_root *root;	/**< root it was claimed or added in */
 	uint32_t id;			/**< hardware ID, valid once claimed */
@@ -125,7 +147,7 @@ struct restrack_entry {
 	bool driver_res;		/**< owned by the driver (has a name) rather than a task */
 	char name[RESTRACK_NAME_LEN];	/**< driver-owned objects: the creator's name */
 	struct restrack_task task;	/**< user objects: the owner */
-	_Atomic uint64_t own_ref;	/**< reference word of a no_track entry */
+	restrack_atomic64_t own_ref;	/**< reference word of a no_track entry */
 };
 
 /** ID space of one type. */

@@ -24,14 +24,40 @@
  */
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
 
+/* The types and functions this file builds on (restrack.h includes this file at its end). */
+#include "restrack.h"
+
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/*
+ * The atomic operations of the inline lookup path, on restrack_atomic64_t: C11's generic
+ * functions in C, their std:: namesakes in C++. The same memory orders in both, named as C
+ * names them (memory_order_acquire, ...).
+ */
+#ifdef __cplusplus
+#define restrack_atomic_load(p, mo) std::atomic_load_explicit(p, std::mo)
+#define restrack_atomic_store(p, v, mo) std::atomic_store_explicit(p, v, std::mo)
+#define restrack_atomic_fetch_add(p, v, mo) std::atomic_fetch_add_explicit(p, v, std::mo)
+#define restrack_atomic_fetch_sub(p, v, mo) std::atomic_fetch_sub_explicit(p, v, std::mo)
+#define restrack_atomic_signal_fence(mo) std::atomic_signal_fence(std::mo)
+#else
+/** @internal atomic_load_explicit() (std:: in C++). */
+#define restrack_atomic_load(p, mo) atomic_load_explicit(p, mo)
+/** @internal atomic_store_explicit() (std:: in C++). */
+#define restrack_atomic_store(p, v, mo) atomic_store_explicit(p, v, mo)
+/** @internal atomic_fetch_add_explicit() (std:: in C++). */
+#define restrack_atomic_fetch_add(p, v, mo) atomic_fetch_add_explicit(p, v, mo)
+/** @internal atomic_fetch_sub_explicit() (std:: in C++). */
+#define restrack_atomic_fetch_sub(p, v, mo) atomic_fetch_sub_explicit(p, v, mo)
+/** @internal atomic_signal_fence() (std:: in C++). */
+#define restrack_atomic_signal_fence(mo) atomic_signal_fence(mo)
 #endif
 
 /** Reference word: visible to lookups and get (bit 0). */
@@ -69,15 +95,15 @@ restrack_slot_entry(uint64_t s)
 /** @internal Thread cache key of an ID: its slot's address shifted left once (slots are
  *  8-byte aligned, so the key's low 4 bits are free for the count). Never 0. */
 static inline uint64_t
-restrack_tref_key(const _Atomic uint64_t *slot)
+restrack_tref_key(const restrack_atomic64_t *slot)
 {
 	return (uint64_t)(uintptr_t)slot << 1;
 }
 
 /** @internal What the lookup path needs of a type's table. */
 struct restrack_table_fast {
-	_Atomic uint64_t *slots;	/**< nb_ids slots: entry | THREAD | LIVE */
-	_Atomic uint64_t *words;	/**< nb_ids reference words: count | THREAD | LIVE */
+	restrack_atomic64_t *slots;	/**< nb_ids slots: entry | THREAD | LIVE */
+	restrack_atomic64_t *words;	/**< nb_ids reference words: count | THREAD | LIVE */
 	uint32_t nb_ids;		/**< size of the ID space */
 };
 
@@ -95,7 +121,7 @@ struct restrack_root_fast {
  * lost).
  */
 struct restrack_tref {
-	_Atomic uint64_t slot[RESTRACK_TREF_SLOTS];	/**< indexed by entry address */
+	restrack_atomic64_t slot[RESTRACK_TREF_SLOTS];	/**< indexed by entry address */
 };
 
 /** @internal The calling thread's cache: a shared all-full one until its first lookup. */
@@ -105,10 +131,10 @@ extern __thread struct restrack_tref *restrack_tref_self;
  *  it has none, or free a slot another ID of @p root holds. 1 taken, 0 not live, -1 use the
  *  word. */
 int restrack_tref_take_slow(const struct restrack_root *root, uint64_t key,
-			    _Atomic uint64_t *word, const struct restrack_entry *seen);
+			    restrack_atomic64_t *word, const struct restrack_entry *seen);
 
 /** @internal First cached reference on a slot: marks its word THREAD (once per slot). */
-int restrack_tref_mark(_Atomic uint64_t *word);
+int restrack_tref_mark(restrack_atomic64_t *word);
 
 /** @internal Logs and returns the error of a restrack_get_byid() with bad arguments. */
 int restrack_get_byid_error(const struct restrack_root *root, enum restrack_type type,
@@ -124,7 +150,7 @@ int restrack_put_error(const struct restrack_entry *entry);
 int restrack_get_error(void);
 
 /** @internal Cache slot of an entry: its address picks it, so put needs no load to find it. */
-static inline _Atomic uint64_t *
+static inline restrack_atomic64_t *
 restrack_tref_slot_of(struct restrack_tref *t, const struct restrack_entry *entry)
 {
 	return &t->slot[((uintptr_t)entry >> 6) & (RESTRACK_TREF_SLOTS - 1)];
@@ -137,13 +163,13 @@ restrack_tref_slot_of(struct restrack_tref *t, const struct restrack_entry *entr
  * @return true counted, false the slot cannot take it.
  */
 static inline bool
-restrack_tref_count(_Atomic uint64_t *ts, uint64_t v, uint64_t key)
+restrack_tref_count(restrack_atomic64_t *ts, uint64_t v, uint64_t key)
 {
 	/* relaxed: only this thread writes the slot; the caller orders what follows. */
 	if (likely(v - key < RESTRACK_TREF_MAX))
-		atomic_store_explicit(ts, v + 1, memory_order_relaxed);
+		restrack_atomic_store(ts, v + 1, memory_order_relaxed);
 	else if (likely((v & RESTRACK_TREF_MAX) == 0))
-		atomic_store_explicit(ts, key + 1, memory_order_relaxed);
+		restrack_atomic_store(ts, key + 1, memory_order_relaxed);
 	else
 		return false;
 	return true;
@@ -157,12 +183,12 @@ restrack_tref_count(_Atomic uint64_t *ts, uint64_t v, uint64_t key)
  * @return 1 taken, 0 not live (nothing held), -1 the cache cannot take it (use the word).
  */
 static inline int
-restrack_tref_take(const struct restrack_root *root, uint64_t key, _Atomic uint64_t *word,
+restrack_tref_take(const struct restrack_root *root, uint64_t key, restrack_atomic64_t *word,
 		   const struct restrack_entry *seen)
 {
-	_Atomic uint64_t *ts = restrack_tref_slot_of(restrack_tref_self, seen);
+	restrack_atomic64_t *ts = restrack_tref_slot_of(restrack_tref_self, seen);
 	/* relaxed: only this thread writes the slot. */
-	uint64_t v = atomic_load_explicit(ts, memory_order_relaxed);
+	uint64_t v = restrack_atomic_load(ts, memory_order_relaxed);
 	uint64_t w;
 
 	if (unlikely(!restrack_tref_count(ts, v, key)))
@@ -172,30 +198,30 @@ restrack_tref_take(const struct restrack_root *root, uint64_t key, _Atomic uint6
 	 * orders this store before this load on every CPU, then reads the counts. So either we
 	 * see LIVE clear, or it sees our count. A compiler barrier is all this side needs.
 	 */
-	atomic_signal_fence(memory_order_seq_cst);
+	restrack_atomic_signal_fence(memory_order_seq_cst);
 	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
-	w = atomic_load_explicit(word, memory_order_acquire);
+	w = restrack_atomic_load(word, memory_order_acquire);
 	/* LIVE and THREAD are bits 1:0: both set exactly when w + 1 has them clear. */
 	if (likely(((w + 1) & (RESTRACK_REF_LIVE | RESTRACK_REF_THREAD)) == 0))
 		return 1;
 	if ((w & RESTRACK_REF_LIVE) && restrack_tref_mark(word))
 		return 1;
 	/* release: as a put; a drain waiting on it sees our back-out. */
-	atomic_store_explicit(ts, v, memory_order_release);
+	restrack_atomic_store(ts, v, memory_order_release);
 	return 0;
 }
 
 /** @internal Take a reference on an ID's reference word itself (no cache). 1 taken, 0 not
  *  live. */
 static inline int
-restrack_word_take(_Atomic uint64_t *word)
+restrack_word_take(restrack_atomic64_t *word)
 {
 	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
-	if (likely(atomic_fetch_add_explicit(word, RESTRACK_REF_ONE, memory_order_acquire) &
+	if (likely(restrack_atomic_fetch_add(word, RESTRACK_REF_ONE, memory_order_acquire) &
 		   RESTRACK_REF_LIVE))
 		return 1;
 	/* release: every decrement is a release, for begin_del's drain. */
-	atomic_fetch_sub_explicit(word, RESTRACK_REF_ONE, memory_order_release);
+	restrack_atomic_fetch_sub(word, RESTRACK_REF_ONE, memory_order_release);
 	return 0;
 }
 
@@ -218,28 +244,28 @@ static inline int
 restrack_slot_get(const struct restrack_root *root, enum restrack_type type, uint32_t id,
 		  struct restrack_entry **out)
 {
-	_Atomic uint64_t *slot =
+	restrack_atomic64_t *slot =
 		&((const struct restrack_root_fast *)root)->table[type].slots[id];
 	/* acquire: pairs with the release that set LIVE; the entry and its fields are visible. */
-	uint64_t s = atomic_load_explicit(slot, memory_order_acquire);
+	uint64_t s = restrack_atomic_load(slot, memory_order_acquire);
 	/* With both flags set (and only then) s - FLAGS has its low bits clear: the entry. */
 	struct restrack_entry *e = (struct restrack_entry *)(uintptr_t)(s - RESTRACK_SLOT_FLAGS);
 	uint64_t key = restrack_tref_key(slot);
-	_Atomic uint64_t *ts = restrack_tref_slot_of(restrack_tref_self, e);
+	restrack_atomic64_t *ts = restrack_tref_slot_of(restrack_tref_self, e);
 	/* relaxed: only this thread writes the cache slot. */
-	uint64_t v = atomic_load_explicit(ts, memory_order_relaxed);
+	uint64_t v = restrack_atomic_load(ts, memory_order_relaxed);
 
 	if (unlikely(((uintptr_t)e & RESTRACK_SLOT_FLAGS) || !restrack_tref_count(ts, v, key)))
 		return restrack_slot_get_slow(root, type, id, out);
 	/* Count first, then look again: a compiler barrier is all this side needs (I6). */
-	atomic_signal_fence(memory_order_seq_cst);
+	restrack_atomic_signal_fence(memory_order_seq_cst);
 	/* acquire: a re-added incarnation's fields are visible too. */
-	if (likely(atomic_load_explicit(slot, memory_order_acquire) == s)) {
+	if (likely(restrack_atomic_load(slot, memory_order_acquire) == s)) {
 		*out = e;
 		return 0;
 	}
 	/* release: as a put; a drain waiting on it sees our back-out. */
-	atomic_store_explicit(ts, v, memory_order_release);
+	restrack_atomic_store(ts, v, memory_order_release);
 	return restrack_slot_get_slow(root, type, id, out);
 }
 
@@ -274,9 +300,12 @@ int restrack_get_byid_bulk_error(const struct restrack_root *root, enum restrack
  * keys of a batch of requests). All the slots are prefetched first, so their cache misses
  * overlap; then each is referenced as restrack_get_byid() does. Wait-free.
  *
- * @param ids  @p n IDs (repeats allowed: each occurrence takes its own reference).
- * @param out  out[i] = the entry of ids[i], referenced, or NULL when ids[i] has no live entry
- *             (free, claimed or being deleted).
+ * @param root  Root to look in.
+ * @param type  Type of every ID.
+ * @param ids   @p n IDs (repeats allowed: each occurrence takes its own reference).
+ * @param n     Number of IDs, at most RESTRACK_BULK_MAX.
+ * @param out   out[i] = the entry of ids[i], referenced, or NULL when ids[i] has no live entry
+ *              (free, claimed or being deleted).
  * @return how many entries were found (the non-NULL out[i]; drop each with restrack_put()),
  *         -EINVAL for a bad root or type, NULL arrays or @p n above RESTRACK_BULK_MAX, -ERANGE
  *         when an ID is outside the type's space (then nothing is taken).
@@ -346,20 +375,20 @@ restrack_get(struct restrack_entry *entry)
 static inline int
 restrack_put(struct restrack_entry *entry)
 {
-	_Atomic uint64_t *ts;
+	restrack_atomic64_t *ts;
 	uint64_t v;
 
 	if (unlikely(entry == NULL))
 		return restrack_put_word(entry);
 	ts = restrack_tref_slot_of(restrack_tref_self, entry);
 	/* relaxed: only this thread writes the slot. The value it would then hold: */
-	v = atomic_load_explicit(ts, memory_order_relaxed) - 1;
+	v = restrack_atomic_load(ts, memory_order_relaxed) - 1;
 	/* Ours when the key (of the entry's ID) matches with a count of 1 or more: v - key is
 	 * then 0..14. An entry without an ID (key 0: not added, deleted or no_track) never
 	 * matches: no cache slot counts references under key 0. */
 	if (likely(v - entry->tkey < RESTRACK_TREF_MAX)) {
 		/* release: our use of the object happens before a drain sees it. */
-		atomic_store_explicit(ts, v, memory_order_release);
+		restrack_atomic_store(ts, v, memory_order_release);
 		return 0;
 	}
 	return restrack_put_word(entry);

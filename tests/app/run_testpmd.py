@@ -14,11 +14,13 @@ devargs are IRDMA_TESTPMD_SERVER_DEV / IRDMA_TESTPMD_CLIENT_DEV (defaults below)
 import json
 import os
 import re
+import queue
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 # Each process binds its model's UDP wire to its own address (port 4791) and owns that
@@ -134,6 +136,15 @@ def check_bw_rows(t, rows, name, msgs, nsizes):
                  '%s %d B: average BW matches the message rate' % (name, r[0]))
 
 
+def header_values(out):
+    """TX depth, post list and CQ moderation from a table's header."""
+    vals = []
+    for key in ('TX depth        : ', 'Post List       : ', 'CQ Moderation  : '):
+        m = re.search(re.escape(key) + r'(\d+)', out)
+        vals.append(int(m.group(1)) if m else None)
+    return vals
+
+
 def first_line_is_device(t, out):
     first = out.splitlines()[0] if out else ''
     t.ok(DEVICE_LINE.match(first) is not None, 'first line names the device: ' + first)
@@ -199,6 +210,29 @@ def mode_bad_input(t, binary, src):
         (['--cmdline-file', '/nonexistent/file'], 'cannot read --cmdline-file'),
         (['-e', 'write_bw', '--json', '/nonexistent/dir/x.json'], 'cannot write the --json'),
         (['-e', 'write_lat', '-I', '1024'], "inline 1024 exceeds the device's"),
+        # Size suffixes that wrap (to 1024 B and 1 MiB) are out of range, not small.
+        (['-s', '18014398509481985K'], "size: bad value '18014398509481985K': out of range"),
+        (['-s', '17592186044417M'], "size: bad value '17592186044417M': out of range"),
+        (['-n', ' -18446744073709551612'], "iters: bad value"),
+        # Failures that used to print nothing: every one says why.
+        (['-n', '100000000'], 'no memory for 100000000 timestamps'),
+        (['-e', 'write_bw', '-q', '4', '-D', '8', '-n', '10000000'],
+         'no memory for 40000000 timestamps'),
+        # A CQ beyond the device's limit is refused naming it, not by a failing CQP command.
+        (['-e', 'send_bw', '-q', '16', '-r', '32768'],
+         "the receive CQ would need 524289 entries (32768 x 16 QPs + 1), more than the "
+         "device's max_cqe 524286"),
+        (['-e', 'write_bw', '-t', '8192'], "max_qp_wr 4063"),
+        # A post list that would stall the window is refused naming the limit.
+        (['-e', 'write_bw', '-l', '64', '-Q', '100'],
+         'post_list 64 with cq_mod 100 needs tx_depth >= 160'),
+        # Output that cannot be written fails the run.
+        (['-n', '20', '--json', '/dev/full'], 'writing --json /dev/full: No space left'),
+        (['-n', '20', '--csv', '/dev/full'], 'writing --csv /dev/full: No space left'),
+        (['--cmdline-file', '.'], 'cannot read --cmdline-file .: it is a directory'),
+        (['--server', '--client', '127.0.0.1'], '--server and --client exclude each other'),
+        (['--client', '127.0.0.1', '--server'], '--server and --client exclude each other'),
+        (['--lcores', '0,1'], "unknown option '--lcores'"),
     ]
     for args, msg in cases:
         rc, out, err = run(binary, 'bi', args, timeout=60)
@@ -210,6 +244,13 @@ def mode_bad_input(t, binary, src):
     rc, out, err = run(binary, 'be', ['--no-huge'], timeout=60)
     t.ok(rc not in (0, None) and "unknown option '--no-huge'" in err,
          'an EAL option after -- is refused')
+    # ... and the application's before "--" are EAL's: --tp-cores is no EAL option.
+    cmd = [binary] + eal('bt') + ['--tp-cores', '0,1', '--', '-n', '10']
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    t.ok(p.returncode != 0 and 'EAL initialisation failed' in p.stderr,
+         '--tp-cores before -- is refused (exit %s)' % p.returncode)
+    check_long_lines(t, binary)
+    check_prompt_failure(t, binary)
     # A client with no server and a server with no client: errors within the timeout.
     port = free_port()
     start = time.time()
@@ -223,6 +264,74 @@ def mode_bad_input(t, binary, src):
     t.ok(rc not in (0, None) and 'exchanging QP parameters' in err,
          'server without a client: exit %s after %.1f s' % (rc, time.time() - start))
     check_sigint(t, binary)
+
+
+def check_long_lines(t, binary):
+    """--cmdline-file lines past librte_cmdline's 512-byte buffer: one error each."""
+    with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+        f.write('show config' + ' ' * (510 - 11) + '\n')     # 510: the longest allowed
+        f.write('show config' + ' ' * (511 - 11) + '\n')     # 511: overflowed the stack
+        f.write('# ' + 'x' * 2000 + '\n')                    # a comment of any length
+        f.write('set size ' + '1' * 5000 + '\n')
+        f.write('show qp 3\n')
+        long_file = f.name
+    rc, out, err = run(binary, 'bl', ['--cmdline-file', long_file], timeout=60)
+    os.unlink(long_file)
+    errors = [l for l in out.splitlines() if l.startswith('error:')]
+    t.ok(rc not in (0, None) and '2 command(s) failed' in err,
+         'long lines: exit %s, 2 failed commands' % rc)
+    t.ok(len(errors) == 2 and ('%s:2: a line of 511 characters' % long_file) in errors[0] and
+         ('%s:4: a line of 5009 characters' % long_file) in errors[1],
+         'long lines: one error each, naming the file and the line')
+    t.ok('qp 3: type RC' in out and out.count('  iters ') == 1,
+         'long lines: the lines around them run')
+    if len(errors) != 2:
+        t.note('\n'.join(errors[:5]) + err[-500:])
+
+
+def check_prompt_failure(t, binary):
+    """At the prompt a background start that fails says so at once, before any wait."""
+    p = subprocess.Popen([binary] + eal('pf') + ['--', '-i'], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = queue.Queue()
+
+    def reader():
+        for line in p.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+    p.stdin.write('set iters 100000000\nstart\n')
+    p.stdin.flush()
+    seen, end = [], time.time() + 60
+    while time.time() < end:
+        try:
+            line = lines.get(timeout=1)
+        except queue.Empty:
+            continue
+        if line is None:
+            break
+        seen.append(line)
+        if 'error: the test failed' in line:
+            break
+    t.ok(any('error: the test failed: Cannot allocate memory' in l for l in seen),
+         'prompt: a failed background start is reported before the next command')
+    p.stdin.write('wait\nquit\n')
+    p.stdin.close()
+    p.wait(timeout=60)
+    th.join(timeout=10)
+    rest = []
+    while not lines.empty():
+        line = lines.get()
+        if line is not None:
+            rest.append(line)
+    err = p.stderr.read()
+    t.ok(sum('the test failed' in l for l in seen + rest) == 1 and
+         'no memory for 100000000 timestamps' in err,
+         'prompt: said once (not again at wait), with the reason')
+    if not seen or 'the test failed' not in seen[-1]:
+        t.note(''.join(seen[-10:]) + err[-500:])
 
 
 def check_sigint(t, binary):
@@ -273,6 +382,9 @@ def mode_engines(t, binary, src):
             t.ok('histogram of 197 samples' in out, '%s: histogram drawn' % name)
             try:
                 doc = json.load(open(js))
+                t.ok([doc['tx_depth'], doc['post_list'], doc['cq_mod']] ==
+                     header_values(out), '%s: the JSON says the table\'s TX depth, post '
+                     'list and CQ moderation (%s)' % (name, header_values(out)))
                 res = doc['results']
                 t.ok(len(res) == sizes and all(abs(r['t_typical'] - row[4]) < 0.01
                                                for r, row in zip(res, rows)) and
@@ -303,6 +415,21 @@ def mode_engines(t, binary, src):
                 t.ok(False, '%s: CSV written (%s)' % (name, e))
             if rc != 0:
                 t.note(err[-1500:])
+    # Post lists: perftest's CQ moderation (the list's length) keeps the window moving.
+    for name, extra in [('write_bw', ['-l', '64']), ('write_bw', ['-l', '33']),
+                        ('send_bw', ['-l', '33']), ('read_bw', ['-l', '33']),
+                        ('read_bw', ['-l', '64']), ('write_bw', ['-l', '64', '-Q', '64']),
+                        ('write_bw', ['-l', '33', '-Q', '100', '-t', '132'])]:
+        rc, out, err = run(binary, 'ep', ['-e', name, '-n', '1000', '-s', '64',
+                                          '--timeout', '20000'] + extra)
+        rows = table(out, BW_HDR)
+        t.ok(rc == 0 and len(rows) == 1 and rows[0][1] == 1000,
+             '%s %s: exits 0 with a row (rc %s)' % (name, ' '.join(extra), rc))
+        if '-Q' not in extra:
+            t.ok(header_values(out)[1:] == [int(extra[1])] * 2,
+                 '%s %s: CQ moderation is the post list' % (name, ' '.join(extra)))
+        if rc != 0:
+            t.note(err[-800:])
     # Atomics (a gen3 model; E810 has none): 8 bytes whatever the sweep, and the app checks
     # that each QP's fetch-adds returned 0, 1, 2 ... (it fails otherwise).
     bw_extra = ['-q', '2', '-l', '4', '-Q', '8', '-t', '64']
@@ -336,7 +463,7 @@ def mode_engines(t, binary, src):
     rc, out, err = run(binary, 'ed', ['-e', 'write_bw', '-s', '64', '-D', '1', '-n', '100000'])
     rows = table(out, BW_HDR)
     t.ok(rc == 0 and len(rows) == 1 and rows[0][1] > 0, 'write_bw --duration 1 reports')
-    rc, out, err = run(binary, 'el', ['-e', 'send_lat', '-n', '200', '--lcores', '0,1',
+    rc, out, err = run(binary, 'el', ['-e', 'send_lat', '-n', '200', '--tp-cores', '0,1',
                                       '--model-mode', 'thread'], lcores='0-1')
     check_lat_rows(t, table(out, LAT_HDR), 'send_lat on 2 lcores', 200, 1)
 
@@ -392,6 +519,32 @@ def mode_two_process(t, binary, src):
              '%s: both tear down cleanly' % name)
         if crc != 0 or src_rc != 0:
             t.note(cerr[-1000:] + serr[-1000:])
+    check_mismatch(t, binary)
+
+
+def check_mismatch(t, binary):
+    """Different options on the two sides: both name the option and both values at once."""
+    port = free_port()
+    common = ['-e', 'write_bw', '-n', '1000', '-p', str(port), '--timeout', '2000']
+    began = time.time()
+    srv = start(binary, 'ms', common + ['-q', '1', '--server', '--dev', SERVER_DEV])
+    time.sleep(0.5)
+    cli = start(binary, 'mc', common + ['-q', '2', '-s', '64', '--client', '127.0.0.1',
+                                        '--dev', CLIENT_DEV])
+    crc, cout, cerr = finish(cli)
+    src_rc, sout, serr = finish(srv)
+    took = time.time() - began
+    t.ok(crc not in (0, None) and src_rc not in (0, None),
+         'mismatch: both sides fail (client %s, server %s, %.1f s)' % (crc, src_rc, took))
+    t.ok('option mismatch: -q (qps): this side 2, the peer 1' in cerr and
+         'option mismatch: -s (size): this side 64, the peer 2' in cerr,
+         'mismatch: the client names -q and -s with both values')
+    t.ok('option mismatch: -q (qps): this side 1, the peer 2' in serr and
+         'option mismatch: -s (size): this side 2, the peer 64' in serr,
+         'mismatch: the server names -q and -s with both values')
+    t.ok('did not reach step' not in cerr + serr, 'mismatch: no barrier timeout message')
+    if crc == 0 or src_rc == 0 or 'option mismatch' not in cerr:
+        t.note(cerr[-800:] + serr[-800:])
 
 
 def mode_two_process_kill(t, binary, src):

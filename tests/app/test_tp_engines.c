@@ -265,7 +265,7 @@ check_lat_split(const char *test)
 	int n, nf = 0;
 
 	config(test, 200, 8);
-	TEST_CHECK_EQ(tp_knob_set(&ctx.cfg, "lcores", "0,1", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&ctx.cfg, "tp_cores", "0,1", stderr), 0);
 	TEST_CHECK_EQ(run_mock(&out), 0);
 	n = rows_of(out, " #bytes #iterations    t_min", v, 16, &nf);
 	TEST_CHECK_EQ(n, 3);
@@ -273,7 +273,7 @@ check_lat_split(const char *test)
 	free(out);
 	/* A client lcore that is not the main one is refused. */
 	config(test, 200, 8);
-	TEST_CHECK_EQ(tp_knob_set(&ctx.cfg, "lcores", "1,0", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&ctx.cfg, "tp_cores", "1,0", stderr), 0);
 	TEST_CHECK_EQ(tp_run_test(&ctx), -EINVAL);
 }
 
@@ -319,6 +319,7 @@ check_bw(const char *test, uint32_t qps, uint32_t post_list, uint32_t cq_mod, ui
 	ctx.cfg.qps = qps;
 	ctx.cfg.post_list = post_list;
 	ctx.cfg.cq_mod = cq_mod;
+	ctx.cfg.cq_mod_set = true;
 	ctx.cfg.json_path[0] = '\0';
 	TEST_CHECK_EQ(run_mock(&out), 0);
 	n = rows_of(out, " #bytes     #iterations    BW peak", v, 16, &nf);
@@ -361,7 +362,7 @@ test_send_bw(void)
 	TEST_CHECK_EQ(mock_recvs, 6 * 1000 * 2);
 }
 
-/* --lcores 0,1: the server side steps on lcore 1 while the client runs on the main lcore. */
+/* --tp-cores 0,1: the server side steps on lcore 1 while the client runs on the main lcore. */
 static void
 test_two_lcores(void)
 {

@@ -8,6 +8,7 @@
  * perftest's column headers, and option parsing (every bad input refused with a message).
  */
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "testpmd.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-6)
+
+static int fields(char *line, char **f, int max);
 
 /* Post timestamps whose consecutive differences are @p d. */
 static void
@@ -54,7 +57,8 @@ test_lat_even(void)
 	TEST_CHECK_EQ(sum, 8);
 	TEST_CHECK_EQ(r.hist[0], 1);			/* 5 us: the first bin */
 	TEST_CHECK(NEAR(r.hist_lo, 5.0));
-	TEST_CHECK(NEAR(r.hist_width, 2.0));		/* (45 - 5) / 20 */
+	TEST_CHECK(NEAR(r.kept_max, 40.0));		/* sorted[7] = 80: the kept ones only */
+	TEST_CHECK(NEAR(r.hist_width, 1.75));		/* (40 - 5) / 20 */
 }
 
 /* Odd count, RTT factor 1 (reads), ticks at 2 per microsecond. */
@@ -103,6 +107,86 @@ test_lat_refuses(void)
 	TEST_CHECK_EQ(tp_lat_compute(tp, 4, scratch, 1.0, 0, 2, &r), -EINVAL);
 	TEST_CHECK_EQ(tp_lat_compute(NULL, 4, scratch, 1.0, 2, 2, &r), -EINVAL);
 	TEST_CHECK_EQ(tp_lat_compute(tp, 4, scratch, 1.0, 2, 2, &r), 0);
+}
+
+/*
+ * A known sample set through the whole latency report, every column checked against values
+ * worked out by hand with perftest's print_report_lat: 999 round trips (1000 posts), sorted
+ * 100, 155 x 986, 200, 210, 250 x 7, 300 | dropped 1000000, 2000000 ticks; 1 tick per us,
+ * ping-pong (halved). count = 997 kept.
+ */
+static void
+test_lat_known_set(void)
+{
+	static uint64_t d[999], tp[1000], scratch[999];
+	struct tp_report rep = { 0 };
+	struct tp_lat_result r;
+	struct tp_config cfg;
+	char *out = NULL, *row, *f[16];
+	double avg, var = 0;
+	size_t ol = 0, i, k = 0;
+
+	d[k++] = 100;
+	for (i = 0; i < 986; i++)
+		d[k++] = 155;
+	d[k++] = 200;
+	d[k++] = 210;
+	for (i = 0; i < 7; i++)
+		d[k++] = 250;
+	d[k++] = 300;
+	d[k++] = 2000000;	/* out of order: the computation sorts */
+	d[k++] = 1000000;
+	TEST_CHECK_EQ(k, 999);
+	/* Shuffle a little so the sort matters: swap the ends. */
+	d[0] = 300;
+	d[996] = 100;
+	posts_from_deltas(d, 999, tp);
+	TEST_CHECK_EQ(tp_lat_compute(tp, 1000, scratch, 1.0, 2, 8, &r), 0);
+	TEST_CHECK_EQ(r.measured, 997);
+	TEST_CHECK(NEAR(r.t_min, 50.0));		/* sorted[0] / 2 */
+	TEST_CHECK(NEAR(r.t_max, 500000.0));		/* perftest: sorted[997], a dropped one */
+	TEST_CHECK(NEAR(r.kept_max, 150.0));		/* sorted[996] / 2 */
+	TEST_CHECK(NEAR(r.t_typical, 77.5));		/* odd count: sorted[498] / 2 */
+	avg = (100 + 155.0 * 986 + 200 + 210 + 250 * 7 + 300) / 997 / 2;
+	TEST_CHECK(NEAR(r.t_avg, avg));
+	var = (50 - avg) * (50 - avg) + 986 * (77.5 - avg) * (77.5 - avg) +
+	      (100 - avg) * (100 - avg) + (105 - avg) * (105 - avg) +
+	      7 * (125 - avg) * (125 - avg) + (150 - avg) * (150 - avg);
+	TEST_CHECK(NEAR(r.t_stdev, sqrt(var / 997)));
+	TEST_CHECK(NEAR(r.p99, 105.0));			/* sorted[ceil(987.03) = 988] / 2 */
+	TEST_CHECK(NEAR(r.p999, 500000.0));		/* sorted[ceil(996.003) = 997] / 2 */
+	/* The histogram: the kept samples only, 50 .. 150 in 20 bins of 5. */
+	TEST_CHECK(NEAR(r.hist_lo, 50.0));
+	TEST_CHECK(NEAR(r.hist_width, 5.0));
+	TEST_CHECK_EQ(r.hist[0], 1);			/* 50 */
+	TEST_CHECK_EQ(r.hist[5], 986);			/* 77.5 */
+	TEST_CHECK_EQ(r.hist[10], 1);			/* 100 */
+	TEST_CHECK_EQ(r.hist[11], 1);			/* 105 */
+	TEST_CHECK_EQ(r.hist[15], 7);			/* 125 */
+	TEST_CHECK_EQ(r.hist[19], 1);			/* 150, the upper edge */
+	for (i = 0, k = 0; i < TP_HIST_BINS; i++)
+		k += r.hist[i];
+	TEST_CHECK_EQ(k, 997);
+	/* The printed row: every column. */
+	tp_config_defaults(&cfg);
+	rep.out = open_memstream(&out, &ol);
+	rep.histogram = true;
+	tp_report_header(&rep, TP_LAT, "write_lat", &cfg);
+	tp_report_lat(&rep, &r);
+	fclose(rep.out);
+	row = strstr(out, "99.9% percentile[usec]");
+	row = row != NULL ? strchr(row, '\n') : NULL;
+	TEST_CHECK(row != NULL);
+	if (row != NULL) {
+		TEST_CHECK(fields(row + 1, f, 9) == 9);
+		TEST_CHECK(strcmp(f[0], "8") == 0 && strcmp(f[1], "1000") == 0);
+		TEST_CHECK(strcmp(f[2], "50.00") == 0 && strcmp(f[3], "500000.00") == 0);
+		TEST_CHECK(strcmp(f[4], "77.50") == 0);
+		TEST_CHECK(fabs(atof(f[5]) - avg) < 0.005);
+		TEST_CHECK(fabs(atof(f[6]) - sqrt(var / 997)) < 0.005);
+		TEST_CHECK(strcmp(f[7], "105.00") == 0 && strcmp(f[8], "500000.00") == 0);
+	}
+	free(out);
 }
 
 /* 4 writes of 1 MiB, one signaled every 2, 1 tick = 1 us. */
@@ -311,7 +395,229 @@ test_options(void)
 	TEST_CHECK_EQ(PARSE(&c, &m, "-n"), -EINVAL);
 	TEST_CHECK(strstr(m, "needs a value") != NULL);
 	TEST_CHECK_EQ(PARSE(&c, &m, "stray"), -EINVAL);
-	TEST_CHECK_EQ(PARSE(&c, &m, "--lcores", "0,x"), -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "--tp-cores", "0,x"), -EINVAL);
+	/* The EAL's option name is not ours (before "--" EAL would take it). */
+	TEST_CHECK_EQ(PARSE(&c, &m, "--lcores", "0,1"), -EINVAL);
+	TEST_CHECK(strstr(m, "unknown option '--lcores'") != NULL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "--tp-cores", "0,1"), 0);
+	TEST_CHECK(c.lcore_client == 0 && c.lcore_server == 1);
+	/* One process is one side. */
+	TEST_CHECK_EQ(PARSE(&c, &m, "--server", "--client", "127.0.0.1"), -EINVAL);
+	TEST_CHECK(strstr(m, "--server and --client exclude each other") != NULL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "--client", "127.0.0.1", "--server"), -EINVAL);
+	TEST_CHECK(strstr(m, "--server and --client exclude each other") != NULL);
+}
+
+/* Numbers that wrap: suffixes beyond 64 bits, signs strtoull would accept, blanks. */
+static void
+test_numbers(void)
+{
+	static const char *const bad_size[] = {
+		"18014398509481985K",	/* (2^54 + 1) << 10 wraps to 1024 */
+		"17592186044417M",	/* (2^44 + 1) << 20 wraps to 1 MiB */
+		"18446744073709551616",	/* 2^64 */
+		"99999999999999999999K", " 2", "+2", "-2", " -18446744073709551614", "2 ",
+		"0x", "2KK", "K", "",
+	};
+	struct tp_config c;
+	char buf[512];
+	size_t i;
+	FILE *err;
+	char *m;
+
+	for (i = 0; i < RTE_DIM(bad_size); i++) {
+		tp_config_defaults(&c);
+		memset(buf, 0, sizeof(buf));
+		err = fmemopen(buf, sizeof(buf), "w");
+		TEST_CHECK_EQ(tp_knob_set(&c, "size", bad_size[i], err), -EINVAL);
+		fclose(err);
+		TEST_CHECK_EQ(c.size, 2);			/* untouched */
+		TEST_CHECK(strstr(buf, "size: bad value") != NULL);
+		if (test_case_failures)
+			printf("# '%s': %s", bad_size[i], buf);
+	}
+	/* The wrapping ones say so. */
+	memset(buf, 0, sizeof(buf));
+	err = fmemopen(buf, sizeof(buf), "w");
+	TEST_CHECK_EQ(tp_knob_set(&c, "size", "17592186044417M", err), -EINVAL);
+	fclose(err);
+	TEST_CHECK(strstr(buf, "out of range (1 .. 8388608 bytes)") != NULL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-s", "18014398509481985K"), -EINVAL);
+	TEST_CHECK(strstr(m, "out of range") != NULL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-n", " -18446744073709551612"), -EINVAL);	/* was 4 */
+	TEST_CHECK_EQ(PARSE(&c, &m, "-n", "4294967297"), -EINVAL);	/* 2^32 + 1 */
+	TEST_CHECK_EQ(PARSE(&c, &m, "-q", "18446744073709551617"), -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-p", "65537"), -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "--client", "h:18446744073709551617"), -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "--client", "h: 80"), -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "--tp-cores", "0,18446744073709551617"), -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-m", "18446744073709552640"), -EINVAL);
+	/* What is valid stays valid. */
+	TEST_CHECK_EQ(PARSE(&c, &m, "-s", "8M"), 0);
+	TEST_CHECK_EQ(c.size, 8u << 20);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-s", "0x100"), 0);
+	TEST_CHECK_EQ(c.size, 256);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-s", "010"), 0);		/* decimal, not octal */
+	TEST_CHECK_EQ(c.size, 10);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-s", "4k"), 0);
+	TEST_CHECK_EQ(c.size, 4096);
+}
+
+/*
+ * Post lists: perftest's CQ moderation (the post list when -Q is not given) and the window
+ * rule: with every signaled WR completed, (posted mod cq_mod) unsignaled WRs are outstanding,
+ * up to cq_mod - gcd(post_list, cq_mod); a list must still fit in tx_depth then.
+ */
+static void
+test_post_lists(void)
+{
+	uint32_t tx, pl, cqm;
+	struct tp_config c;
+	char *m;
+
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "64"), 0);
+	TEST_CHECK_EQ(tp_cq_mod(&c), 64);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "33"), 0);
+	TEST_CHECK_EQ(tp_cq_mod(&c), 33);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "send_bw", "-l", "33"), 0);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "read_bw", "-l", "128"), 0);	/* one list, one CQE */
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "64", "-Q", "64"), 0);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "4", "-Q", "8", "-t", "64"), 0);
+	TEST_CHECK_EQ(tp_cq_mod(&c), 8);
+	/* 100 - gcd(64, 100) + 64 = 160 > 128: it would stall; 160 is enough. */
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "64", "-Q", "100"), -EINVAL);
+	TEST_CHECK(strstr(m, "post_list 64 with cq_mod 100 needs tx_depth >= 160") != NULL);
+	TEST_CHECK(strstr(m, "tx_depth is 128") != NULL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "64", "-Q", "100", "-t", "160"), 0);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "33", "-Q", "100"), -EINVAL);
+	TEST_CHECK(strstr(m, "needs tx_depth >= 132") != NULL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "33", "-Q", "100", "-t", "131"),
+		      -EINVAL);
+	TEST_CHECK_EQ(PARSE(&c, &m, "-e", "write_bw", "-l", "33", "-Q", "100", "-t", "132"), 0);
+	/* The order does not matter; `set` counts as given. */
+	TEST_CHECK_EQ(PARSE(&c, &m, "-Q", "100", "-e", "send_bw", "-l", "64"), -EINVAL);
+	tp_config_defaults(&c);
+	TEST_CHECK_EQ(tp_knob_set(&c, "post_list", "16", stderr), 0);
+	TEST_CHECK_EQ(tp_cq_mod(&c), 16);
+	TEST_CHECK_EQ(tp_knob_set(&c, "cq_mod", "100", stderr), 0);
+	TEST_CHECK_EQ(tp_cq_mod(&c), 100);
+	/* Latency tests run one signaled WR at a time whatever the knobs say. */
+	tp_config_effective(&c, TP_LAT, &tx, &pl, &cqm);
+	TEST_CHECK(tx == 1 && pl == 1 && cqm == 1);
+	tp_config_effective(&c, TP_BW, &tx, &pl, &cqm);
+	TEST_CHECK(tx == 128 && pl == 16 && cqm == 100);
+}
+
+/* An integer after "KEY: " (the table) or "\"KEY\": " (the JSON) in @p text, or -1. */
+static long
+value_after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p == NULL ? -1 : strtol(p + strlen(key), NULL, 10);
+}
+
+/* The JSON's run parameters are the table's (the values the run uses). */
+static void
+check_effective(enum tp_kind kind, const char *test, const char *knob, const char *value,
+		long tx, long pl, long cqm)
+{
+	struct tp_report rep = { 0 };
+	struct tp_config cfg;
+	char *out = NULL, *js = NULL;
+	size_t ol = 0, jl = 0;
+
+	tp_config_defaults(&cfg);
+	if (knob != NULL)
+		TEST_CHECK_EQ(tp_knob_set(&cfg, knob, value, stderr), 0);
+	rep.out = open_memstream(&out, &ol);
+	rep.json = open_memstream(&js, &jl);
+	tp_report_header(&rep, kind, test, &cfg);
+	tp_report_footer(&rep);
+	fclose(rep.out);
+	fclose(rep.json);
+	TEST_CHECK_EQ(value_after(out, "TX depth        : "), tx);
+	TEST_CHECK_EQ(value_after(out, "Post List       : "), pl);
+	TEST_CHECK_EQ(value_after(out, "CQ Moderation  : "), cqm);
+	TEST_CHECK_EQ(value_after(js, "\"tx_depth\": "), tx);
+	TEST_CHECK_EQ(value_after(js, "\"post_list\": "), pl);
+	TEST_CHECK_EQ(value_after(js, "\"cq_mod\": "), cqm);
+	TEST_CHECK_EQ(value_after(js, "\"qps\": "), value_after(out, "Number of qps   : "));
+	TEST_CHECK_EQ(value_after(js, "\"mtu\": "), value_after(out, "Mtu            : "));
+	TEST_CHECK_EQ(value_after(js, "\"inline\": "), value_after(out, "Max inline data : "));
+	if (test_case_failures)
+		printf("%s%s", out, js);
+	free(out);
+	free(js);
+}
+
+static void
+test_report_effective(void)
+{
+	check_effective(TP_LAT, "write_lat", NULL, NULL, 1, 1, 1);
+	check_effective(TP_LAT, "send_lat", "post_list", "8", 1, 1, 1);
+	check_effective(TP_BW, "write_bw", NULL, NULL, 128, 1, 100);
+	check_effective(TP_BW, "write_bw", "post_list", "8", 128, 8, 8);
+	check_effective(TP_BW, "send_bw", "cq_mod", "16", 128, 1, 16);
+}
+
+/* tp_opts_compare() of @p a against @p p, its lines in @p buf. */
+static int
+opts_diff(const struct tp_config *a, const struct rdmadev_cm_param *p, char *buf, size_t len)
+{
+	FILE *err;
+	int rc;
+
+	memset(buf, 0, len);
+	err = fmemopen(buf, len, "w");
+	rc = tp_opts_compare(a, p, err);
+	fclose(err);
+	return rc;
+}
+
+/* Two-process runs: the options message names every option that differs. */
+static void
+test_opts_exchange(void)
+{
+	struct rdmadev_cm_param p;
+	struct tp_config a, b;
+	char buf[1024];
+
+	tp_config_defaults(&a);
+	tp_config_defaults(&b);
+	tp_opts_pack(&b, &p);
+	TEST_CHECK_EQ(p.qpn, TP_OPTS_TAG);
+	TEST_CHECK_EQ(tp_opts_compare(&a, &p, stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "test", "write_bw", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "qps", "2", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "iters", "500", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "size", "64", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "mtu", "4096", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "conn", "UD", stderr), 0);
+	TEST_CHECK_EQ(tp_knob_set(&b, "tx_depth", "64", stderr), 0);	/* local: not compared */
+	tp_opts_pack(&b, &p);
+	TEST_CHECK_EQ(opts_diff(&a, &p, buf, sizeof(buf)), 6);
+	TEST_CHECK(strstr(buf, "-e (test): this side write_lat, the peer write_bw") != NULL);
+	TEST_CHECK(strstr(buf, "-q (qps): this side 1, the peer 2") != NULL);
+	TEST_CHECK(strstr(buf, "-n (iters): this side 1000, the peer 500") != NULL);
+	TEST_CHECK(strstr(buf, "-s (size): this side 2, the peer 64") != NULL);
+	TEST_CHECK(strstr(buf, "-m (mtu): this side 1024, the peer 4096") != NULL);
+	TEST_CHECK(strstr(buf, "-c (conn): this side RC, the peer UD") != NULL);
+	/* A sweep against a single size; then two sweeps with other bounds. */
+	tp_config_defaults(&b);
+	b.sweep = true;
+	tp_opts_pack(&b, &p);
+	TEST_CHECK_EQ(opts_diff(&a, &p, buf, sizeof(buf)), 1);
+	TEST_CHECK(strstr(buf, "-a (sweep): this side off, the peer on") != NULL);
+	a.sweep = true;
+	b.size_max = 4096;
+	tp_opts_pack(&b, &p);
+	TEST_CHECK_EQ(opts_diff(&a, &p, buf, sizeof(buf)), 1);
+	TEST_CHECK(strstr(buf, "--size-max: this side 8388608, the peer 4096") != NULL);
+	/* Not an options message (a QP's parameters): refused as such. */
+	p.qpn = 5;
+	TEST_CHECK_EQ(opts_diff(&a, &p, buf, sizeof(buf)), -EPROTO);
+	TEST_CHECK(strstr(buf, "no options message") != NULL);
 }
 
 static void
@@ -329,7 +635,7 @@ test_knobs(void)
 	TEST_CHECK(c.histogram);
 	TEST_CHECK_EQ(tp_knob_set(&c, "conn", "ud", err), 0);
 	TEST_CHECK_EQ(c.conn, RDMADEV_QPT_UD);
-	TEST_CHECK_EQ(tp_knob_set(&c, "lcores", "0,1", err), 0);
+	TEST_CHECK_EQ(tp_knob_set(&c, "tp_cores", "0,1", err), 0);
 	TEST_CHECK(c.lcore_client == 0 && c.lcore_server == 1);
 	TEST_CHECK_EQ(tp_knob_set(&c, "model_mode", "thread", err), 0);
 	TEST_CHECK_EQ(tp_knob_set(&c, "model_mode", "fast", err), -EINVAL);
@@ -346,10 +652,15 @@ main(void)
 	TEST_RUN(test_lat_odd);
 	TEST_RUN(test_lat_median_truncates);
 	TEST_RUN(test_lat_refuses);
+	TEST_RUN(test_lat_known_set);
 	TEST_RUN(test_bw);
 	TEST_RUN(test_report_lat);
 	TEST_RUN(test_report_bw);
 	TEST_RUN(test_options);
+	TEST_RUN(test_numbers);
+	TEST_RUN(test_post_lists);
+	TEST_RUN(test_report_effective);
+	TEST_RUN(test_opts_exchange);
 	TEST_RUN(test_knobs);
 	return test_done();
 }

@@ -225,9 +225,8 @@ loop_poll(uint32_t ops)
 /*
  * Floors: the same bytes copied into the same ring, and the doorbell store. Inlined into each
  * loop_<name>_floor with constant sizes, so the copy is what a post's own stores are: fixed-size
- * vector moves. (Until session 4 it was one out-of-line function for every size, and GCC copied
- * write1's and inline64's bytes with a variable-length rep movsq whose start-up cost was most of
- * those floors: they read 7.1 and 9.7 ns instead of about 1 and 2.5.)
+ * vector moves. (An out-of-line copy for every size would let GCC use a variable-length rep movsq
+ * whose start-up cost is most of these floors.)
  */
 static __rte_always_inline void
 floor_post(const uint8_t *tmpl, const uint32_t len, const uint32_t per_db, uint32_t ops)

@@ -103,6 +103,22 @@ e2e_dev_close(struct e2e_dev *d)
 	if (d->ctx != NULL)
 		TEST_CHECK_EQ(rdmadev_ctx_free(d->ctx), 0);
 	TEST_CHECK_EQ(E2E_STAT(d, dma_faults), 0);
+	if (!d->lossy) {
+		uint64_t retx = E2E_STAT(d, rc_retx_pkts), to = E2E_STAT(d, rc_timeouts);
+		uint64_t dup = E2E_STAT(d, dup_requests), nak = E2E_STAT(d, seq_naks_rcvd);
+
+		if (to != 0 || dup != 0 || nak != 0 ||
+		    (retx != 0 && E2E_STAT(d, rnr_naks_rcvd) == 0))
+			printf("# %s: a clean wire, yet %" PRIu64 " timeouts, %" PRIu64
+			       " duplicates, %" PRIu64 " sequence NAKs, %" PRIu64
+			       " retransmitted packets\n", rdmadev_get(d->id)->name, to, dup,
+			       nak, retx);
+		TEST_CHECK_EQ(to, 0);
+		TEST_CHECK_EQ(dup, 0);
+		TEST_CHECK_EQ(nak, 0);
+		if (E2E_STAT(d, rnr_naks_rcvd) == 0)
+			TEST_CHECK_EQ(retx, 0);
+	}
 	TEST_CHECK_EQ(rdmadev_stop(d->id), 0);
 	/* restrack: nothing left behind */
 	TEST_CHECK_EQ(rdmadev_close(d->id), 0);
@@ -209,7 +225,7 @@ e2e_conn_default(struct e2e_conn *c)
 	c->retry = 7;
 	c->rnr_retry = 7;
 	c->min_rnr_timer = 1;
-	c->timeout = 12;
+	c->timeout = 17;	/* 4.096 us << 17 = 537 ms: never fires on a slow (sanitized) run */
 }
 
 int
@@ -479,6 +495,19 @@ e2e_atomic_wr(struct rdmadev_send_wr *wr, struct rdmadev_sge *res, uint64_t id, 
 	wr->atomic.swap = swap;
 }
 
+void
+e2e_rdma_op(struct e2e_qp *a, uint8_t op, const struct e2e_mr *m, uint64_t loff, uint32_t len,
+	    uint64_t rva, uint32_t rkey, uint64_t id)
+{
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s = { (uint64_t)(uintptr_t)(m->buf + loff), len, m->lkey };
+
+	e2e_wr_init(&wr, id, op, &s, 1);
+	wr.rdma.remote_addr = rva;
+	wr.rdma.rkey = rkey;
+	e2e_send(a, &wr);
+}
+
 int
 e2e_pair(struct e2e_dev *da, struct e2e_dev *db, struct e2e_qp *a, struct e2e_qp *b,
 	 uint32_t access)
@@ -487,7 +516,8 @@ e2e_pair(struct e2e_dev *da, struct e2e_dev *db, struct e2e_qp *a, struct e2e_qp
 
 	e2e_conn_default(&c);
 	c.access = access;
-	c.timeout = 8;
+	if (da->lossy || db->lossy)
+		c.timeout = 8;
 	e2e_qp_create(da, a, RDMADEV_QPT_RC, NULL);
 	e2e_qp_create(db, b, RDMADEV_QPT_RC, NULL);
 	if (a->qp == NULL || b->qp == NULL)

@@ -70,6 +70,13 @@ struct e2e_dev {
 	struct e2e_cqrec rcq;
 	uint8_t gid[16];
 	uint8_t mac[6];
+	/*
+	 * The test loses frames on purpose (injected faults, a peer that never answers) or
+	 * waits for timeouts. Otherwise e2e_dev_close() asserts a clean transport: no
+	 * retransmit timer expiry, no sequence NAK, no duplicate request, and no request sent
+	 * twice unless an RNR NAK asked for it.
+	 */
+	bool lossy;
 };
 
 /* A QP. */
@@ -100,7 +107,8 @@ struct e2e_conn {
 };
 
 int e2e_dev_open(struct e2e_dev *d, const char *devargs);
-/* Close @p d: every test object must be gone (rdmadev_close reports 0 leaks). */
+/* Close @p d: every test object must be gone (rdmadev_close reports 0 leaks); without
+ * d->lossy, the transport was clean (no retransmission but for RNR, no timeout). */
 void e2e_dev_close(struct e2e_dev *d);
 
 int e2e_mr_reg(struct e2e_dev *d, struct rdmadev_pd *pd, struct e2e_mr *m, uint64_t len,
@@ -154,6 +162,10 @@ uint64_t e2e_rand(uint64_t *s);
 
 /* ---- gen3 helpers (test_irdma_gen3_*.c) ---- */
 
+/* Post one signaled RDMA op @p op (wr_id @p id) of @p len bytes at offset @p loff of @p m to
+ * remote @p rva / @p rkey. */
+void e2e_rdma_op(struct e2e_qp *a, uint8_t op, const struct e2e_mr *m, uint64_t loff,
+		 uint32_t len, uint64_t rva, uint32_t rkey, uint64_t id);
 /* A signaled send WR of opcode @p op with @p nsge SGEs at @p sge. */
 void e2e_wr_init(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op,
 		 const struct rdmadev_sge *sge, uint16_t nsge);
@@ -161,7 +173,8 @@ void e2e_wr_init(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op,
 void e2e_atomic_wr(struct rdmadev_send_wr *wr, struct rdmadev_sge *res, uint64_t id,
 		   uint8_t op, const struct e2e_mr *local, uint64_t loff, uint64_t raddr,
 		   uint32_t rkey, uint64_t compare_add, uint64_t swap);
-/* A connected RC pair a (on @p da) -> b (on @p db), QP rights @p access, timeout 8. */
+/* A connected RC pair a (on @p da) -> b (on @p db), QP rights @p access; local ACK timeout
+ * 8 (about 1 ms, drops recover fast) when either device is lossy, else the default. */
 int e2e_pair(struct e2e_dev *da, struct e2e_dev *db, struct e2e_qp *a, struct e2e_qp *b,
 	     uint32_t access);
 /* Destroy both QPs of a pair. */

@@ -216,6 +216,52 @@ test_resize(void)
 	env_down(&e);
 }
 
+/*
+ * The largest CQ the device reports is one the driver can create: its ring of (max_cqe + 1) x 2
+ * slots fits IRDMA_MAX_CQ_SIZE. One entry more is refused by the driver itself with -EINVAL
+ * before any CQP command (with the library's check lifted to reach it), not by a failing
+ * CREATE_CQ (-EIO).
+ */
+static void
+test_cq_limit(void)
+{
+	struct rdmadev_cq_attr a = { .cqe = 0, .comp_vector = 0 };
+	struct irdma_model_stats before, after;
+	struct rdmadev_cq *cq = NULL;
+	struct rdmadev_info info;
+	struct rdmadev *dev;
+	uint32_t reported;
+	struct env e;
+
+	if (env_up(&e, DEVARGS) != 0) {
+		env_down(&e);
+		return;
+	}
+	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
+	TEST_CHECK_EQ(info.max_cqe, 524286);
+	a.cqe = info.max_cqe;
+	TEST_CHECK_EQ(rdmadev_cq_create(e.ctx, &a, &cq), 0);
+	if (cq != NULL) {
+		TEST_CHECK_EQ(cq_info(&e, cq).size, 1048574);	/* (524286 + 1) x 2 */
+		TEST_CHECK_EQ(rdmadev_cq_size(cq), 524286);
+		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	}
+	dev = rdmadev_get((int16_t)e.id);
+	reported = dev->info.max_cqe;
+	dev->info.max_cqe = UINT32_MAX;
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &before), 0);
+	cq = NULL;
+	a.cqe = 524287;
+	TEST_CHECK_EQ(rdmadev_cq_create(e.ctx, &a, &cq), -EINVAL);
+	TEST_CHECK(cq == NULL);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &after), 0);
+	TEST_CHECK_EQ(after.cqp_wqes, before.cqp_wqes);	/* no CREATE_CQ was tried */
+	dev->info.max_cqe = reported;
+	env_down(&e);
+}
+
 /* Every page of [va, va + len) resolves through the PBLE run at @p first to its IOVA. */
 static void
 check_pble_run(const struct env *e, uint32_t first, const uint8_t *va, size_t len)
@@ -396,6 +442,7 @@ main(int argc, char **argv)
 	}
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_resize);
+	TEST_RUN(test_cq_limit);
 	TEST_RUN(test_cq_pbl);
 	TEST_RUN(test_qp_pbl);
 	TEST_RUN(test_level0_default);

@@ -3,7 +3,7 @@
  */
 
 /*
- * CQP conformance (issue 4): the real driver, through rdmadev, on the inline device model.
+ * CQP conformance: the real driver, through rdmadev, on the inline device model.
  * After each driver action the model's raw capture of the CQP WQEs it fetched
  * (irdma_model_cqp_capture) is decoded here with an independent decoder: plain qword /
  * bit positions transcribed from doc/hardware.md (§5.1-§5.3, §6.1), not

@@ -65,20 +65,6 @@ fast_reg(struct e2e_qp *b, struct rdmadev_mr *fmr, const struct e2e_mr *m, uint8
 	TEST_CHECK_EQ(rdmadev_mr_rkey(fmr) & 0xff, key);
 }
 
-/* One RDMA op of @p len bytes from @p a at offset @p loff to @p rva / @p rkey, signaled. */
-static void
-rdma_op(struct e2e_qp *a, uint8_t op, const struct e2e_mr *m, uint64_t loff, uint32_t len,
-	uint64_t rva, uint32_t rkey, uint64_t id)
-{
-	struct rdmadev_send_wr wr;
-	struct rdmadev_sge s = sge_of(m, loff, len);
-
-	e2e_wr_init(&wr, id, op, &s, 1);
-	wr.rdma.remote_addr = rva;
-	wr.rdma.rkey = rkey;
-	e2e_send(a, &wr);
-}
-
 /* Every gen2 opcode from a to b (b on @p db), data checked. */
 static void
 rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
@@ -134,7 +120,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK(memcmp(mb.buf, ma.buf + 1000, 77) == 0);
 
 	/* RDMA WRITE, WRITE with immediate (consumes a receive), READ */
-	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 2000, 5000,
+	e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 2000, 5000,
 		(uint64_t)(uintptr_t)mb.buf + 8192, mb.rkey, 3);
 	e2e_expect(&da->scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
 	TEST_CHECK(memcmp(mb.buf + 8192, ma.buf + 2000, 5000) == 0);
@@ -153,7 +139,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK_EQ(wc.imm_data, rte_cpu_to_be_32(0xfeedf00d));
 	TEST_CHECK(memcmp(mb.buf + 20000, ma.buf + 300, 3000) == 0);
 	e2e_fill(mb.buf + 30000, 6000, 9);
-	rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 40000, 6000,
+	e2e_rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 40000, 6000,
 		(uint64_t)(uintptr_t)mb.buf + 30000, mb.rkey, 5);
 	e2e_expect(&da->scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
 	TEST_CHECK(memcmp(ma.buf + 40000, mb.buf + 30000, 6000) == 0);
@@ -166,11 +152,11 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	/* FAST_REG at b, then a writes and reads through the new key */
 	fast_reg(&b, fmr, &fb, 0x5a, 7);
 	rkey = rdmadev_mr_rkey(fmr);
-	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 100, 9000,
+	e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 100, 9000,
 		(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 8);
 	e2e_expect(&da->scq, 8, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
 	TEST_CHECK(memcmp(fb.buf + 5000, ma.buf + 100, 9000) == 0);
-	rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 50000, 9000,
+	e2e_rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 50000, 9000,
 		(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 9);
 	e2e_expect(&da->scq, 9, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
 	TEST_CHECK(memcmp(ma.buf + 50000, ma.buf + 100, 9000) == 0);
@@ -192,14 +178,14 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	e2e_qp_create(db, &e, RDMADEV_QPT_RC, NULL);
 	if (c.qp != NULL && e.qp != NULL && e2e_rc_connect(&c, &e, NULL) == 0) {
 		memcpy(save, fb.buf + 5000, sizeof(save));
-		rdma_op(&c, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64,
+		e2e_rdma_op(&c, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64,
 			(uint64_t)(uintptr_t)fb.buf + 5000, rkey, 15);
 		e2e_expect(&da->scq, 15, RDMADEV_WC_REM_ACCESS_ERR, -1);
 		TEST_CHECK(memcmp(fb.buf + 5000, save, sizeof(save)) == 0);
 	}
 	fast_reg(&b, fmr, &fb, 0x5b, 11);
 	rkey = rdmadev_mr_rkey(fmr);
-	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64, (uint64_t)(uintptr_t)fb.buf, rkey, 12);
+	e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 0, 64, (uint64_t)(uintptr_t)fb.buf, rkey, 12);
 	e2e_expect(&da->scq, 12, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
 	TEST_CHECK(memcmp(fb.buf, ma.buf, 64) == 0);
 
@@ -210,7 +196,8 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	e2e_expect(&db->scq, 13, RDMADEV_WC_SUCCESS, RDMADEV_WC_LOCAL_INV);
 	TEST_CHECK_EQ(e2e_idle(&db->rcq, 100), 0);	/* WRITE / READ / NOP: no receive side */
 	memcpy(save, fb.buf, sizeof(save));
-	rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 5000, 64, (uint64_t)(uintptr_t)fb.buf, rkey, 14);
+	e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 5000, 64, (uint64_t)(uintptr_t)fb.buf, rkey,
+		    14);
 	e2e_expect(&da->scq, 14, RDMADEV_WC_REM_ACCESS_ERR, -1);
 	TEST_CHECK(memcmp(fb.buf, save, sizeof(save)) == 0);
 	TEST_CHECK(e2e_canary_ok(&fb) && e2e_canary_ok(&mb) && e2e_canary_ok(&ma));
@@ -367,7 +354,7 @@ test_read_sizes_mtus(void)
 		for (i = 0; i < RTE_DIM(sizes); i++) {
 			e2e_fill(mr.buf, sizes[i], mtu * 100 + i);
 			memset(ml.buf, 0, sizes[i] + (sizes[i] < ml.len));
-			rdma_op(&a, RDMADEV_WR_RDMA_READ, &ml, 0, sizes[i],
+			e2e_rdma_op(&a, RDMADEV_WR_RDMA_READ, &ml, 0, sizes[i],
 				(uint64_t)(uintptr_t)mr.buf, mr.rkey, i);
 			e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
 			if (memcmp(ml.buf, mr.buf, sizes[i]) != 0 ||

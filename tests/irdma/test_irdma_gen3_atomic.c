@@ -41,6 +41,8 @@ enum { F_OP_BIND_MW = 0x08, F_OP_NOP = 0x0c, F_OP_FETCH_ADD = 0x0f, F_OP_CMP_SWA
 
 /* The two devices of the two-device tests. */
 static struct e2e_dev da, db;
+/* The next two_up() makes lossy devices (faults injected: e2e_dev lossy, short timeout). */
+static bool two_lossy;
 
 /*
  * Open da on @p wire_a and db on @p wire_b, register @p ml (the local buffer) on da and
@@ -54,6 +56,8 @@ two_up(const char *wire_a, const char *wire_b, struct e2e_mr *ml, struct e2e_mr 
 	db.id = -1;
 	if (e2e_dev_open(&da, wire_a) != 0 || e2e_dev_open(&db, wire_b) != 0)
 		return -1;
+	da.lossy = db.lossy = two_lossy;
+	two_lossy = false;
 	if (e2e_mr_reg(&da, NULL, ml, MR_LEN, E2E_ACC_ALL) != 0 ||
 	    e2e_mr_reg(&db, NULL, mr, MR_LEN, E2E_ACC_ATOMIC) != 0 ||
 	    e2e_pair(&da, &db, a, b, E2E_ACC_ATOMIC) != 0)
@@ -422,6 +426,7 @@ dup_run(const struct irdma_model_wire_faults *f, const char *wire_a, const char 
 	unsigned int i, ok = 0;
 	uint64_t raddr;
 
+	two_lossy = true;
 	if (two_up(wire_a, wire_b, &ml, &mr, &a, &b) != 0)
 		goto out;
 	raddr = (uint64_t)(uintptr_t)mr.buf;
@@ -495,6 +500,7 @@ test_mixed_lossy(void)
 	unsigned int r, i, bad = 0, done = 0;
 	int err;
 
+	two_lossy = true;
 	if (two_up(G3_DEVARGS(0, "loop:g3mix"), G3_DEVARGS(1, "loop:g3mix"), &ml, &mr, &a,
 		   &b) != 0)
 		goto out;

@@ -5,8 +5,9 @@
 # examples/pingpong as a user runs it: a server and a client process, each with its own model
 # device on the UDP wire (127.N.M.1 and 127.N.M.2, N and M from our pid, so that two runs at
 # once do not both bind port 4791 of one address), QP parameters over TCP, each on its own
-# CPU (two busy-polling processes on one CPU would share it in scheduler time slices). Both must report
-# and exit 0. usage: run_pingpong.sh <pingpong binary> [iterations]. Prints TAP.
+# CPU (two busy-polling processes on one CPU would share it in scheduler time slices), 64-byte
+# messages (-s 64) and the given number of iterations on both sides (-n). Both must report and
+# exit 0. usage: run_pingpong.sh <pingpong binary> [iterations]. Prints TAP.
 set -u
 bin=$1
 iters=${2:-200}
@@ -17,13 +18,13 @@ trap 'rm -rf "$tmp"; kill $spid 2>/dev/null' EXIT
 eal="--no-huge -m 512 --no-pci --log-level=lib.eal:error"
 echo "1..4"
 # shellcheck disable=SC2086
-timeout 60 "$bin" $eal -l 0 --file-prefix "pps$$" -- server \
-	irdma_model0,ip=$net.1,wire=udp:$net.1 "$port" >"$tmp/s" 2>&1 &
+timeout 60 "$bin" $eal -l 0 --file-prefix "pps$$" -- -p "$port" -s 64 -n "$iters" server \
+	irdma_model0,ip=$net.1,wire=udp:$net.1 >"$tmp/s" 2>&1 &
 spid=$!
 sleep 1
 # shellcheck disable=SC2086
-timeout 60 "$bin" $eal -l 1 --file-prefix "ppc$$" -- client \
-	irdma_model0,ip=$net.2,wire=udp:$net.2 127.0.0.1 "$port" "$iters" >"$tmp/c" 2>&1
+timeout 60 "$bin" $eal -l 1 --file-prefix "ppc$$" -- -p "$port" -s 64 -n "$iters" client \
+	irdma_model0,ip=$net.2,wire=udp:$net.2 127.0.0.1 >"$tmp/c" 2>&1
 crc=$?
 wait $spid
 src=$?

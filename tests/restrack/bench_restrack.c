@@ -1337,7 +1337,7 @@ print_targets(void)
 {
 	double rt = cell(WL_LOOKUP, 2, IMPL_RESTRACK);
 
-	printf("#\n# Targets (issue 2), with 2 threads:\n");
+	printf("#\n# Targets, with 2 threads:\n");
 	print_target("get_byid+put >= 3x rte_hash lookup only (hash lkp)",
 		     ratio(rt, cell(WL_LOOKUP, 2, IMPL_HASH_LKP)), 3);
 	print_target("get_byid+put >= 3x rte_hash lookup+get/put",
@@ -1346,7 +1346,7 @@ print_targets(void)
 		     ratio(rt, cell(WL_LOOKUP, 2, IMPL_MUTEX)), 5);
 	print_target("churn >= 2x mutex table",
 		     ratio(cell(WL_CHURN, 2, IMPL_RESTRACK), cell(WL_CHURN, 2, IMPL_MUTEX)), 2);
-	printf("# Not an issue target, for comparison: bulk16+put against rte_hash bulk lookup\n"
+	printf("# Not a target, for comparison: bulk16+put against rte_hash bulk lookup\n"
 	       "# %.2fx, against bulk lookup+get/put %.2fx (2 threads; 0 = not measured).\n",
 	       ratio(cell(WL_BULK, 2, IMPL_RESTRACK), cell(WL_BULK, 2, IMPL_HASH_LKP)),
 	       ratio(cell(WL_BULK, 2, IMPL_RESTRACK), cell(WL_BULK, 2, IMPL_HASH_GP)));

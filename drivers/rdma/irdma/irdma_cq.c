@@ -122,11 +122,17 @@ irdma_cq_ring_cqe(const struct irdma_ctrl *c, uint32_t size)
 int
 irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmadev_cq_attr *attr)
 {
+	uint32_t size, most = irdma_cq_ring_cqe(c, IRDMA_MAX_CQ_SIZE);
 	struct irdma_cqp_wqe w;
 	struct irdma_cq *q;
-	uint32_t size;
 	int ret;
 
+	/* A ring beyond IRDMA_MAX_CQ_SIZE slots: CREATE_CQ would fail (EIO); say why first. */
+	if (attr->cqe > most) {
+		IRDMA_LOG(ERR, c->hw, "CQ create: %u entries, at most %u (a ring of %u slots)",
+			  attr->cqe, most, IRDMA_MAX_CQ_SIZE);
+		return -EINVAL;
+	}
 	q = calloc(1, sizeof(*q));
 	if (q == NULL) {
 		IRDMA_LOG(ERR, c->hw, "CQ create: no memory");

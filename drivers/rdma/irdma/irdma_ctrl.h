@@ -870,7 +870,8 @@ int irdma_counter_bind(struct irdma_ctrl *c, struct rdmadev_counter *cnt, struct
 
 /**
  * GATHER_STATS of @p cnt's instance; fills up to @p n values (hw_counters names).
- * @return the number of counters (IRDMA_HW_STAT_GEN2_MAX), -ENODEV, or the CQP's -errno.
+ * @return the number of counters (irdma_hw_stat_count() of the device's generation),
+ *         -ENODEV, or the CQP's -errno.
  */
 int irdma_counter_read(struct irdma_ctrl *c, struct rdmadev_counter *cnt,
 		       struct rdmadev_xstat *xs, unsigned int n);

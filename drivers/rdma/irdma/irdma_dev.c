@@ -38,7 +38,8 @@ struct irdma_dev {
 };
 
 static const char *const irdma_model_keys[] = {
-	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl",
+	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", "pcap", "wire_drop",
+	"wire_dup", "wire_reorder", "wire_corrupt", "wire_seed",
 	/* the model's PF (irdma_dev_parse_pf) */
 	"pf_id", "rdma", "msix", "fw_api", "pf_init",
 	NULL
@@ -72,22 +73,14 @@ irdma_dev_parse_u32(const char *name, const char *key, const char *v, uint32_t l
 	return 0;
 }
 
-/* mac=xx:xx:xx:xx:xx:xx (a unicast address) and wire=<spec> (carried to the model). */
+/* mac=xx:xx:xx:xx:xx:xx (a unicast address). */
 static int
 irdma_dev_parse_port(const char *name, const char *k, const char *v,
 		     struct irdma_model_config *cfg)
 {
 	struct rte_ether_addr ea;
 
-	if (strcmp(k, "wire") == 0) {
-		if (v == NULL || *v == '\0' || strlen(v) >= sizeof(cfg->wire)) {
-			IRDMA_DEV_LOG(ERR, name, "devargs wire=%s: empty or longer than %zu",
-				      v ? v : "", sizeof(cfg->wire) - 1);
-			return -EINVAL;
-		}
-		snprintf(cfg->wire, sizeof(cfg->wire), "%s", v);
-		return 0;
-	}
+	RTE_SET_USED(k);
 	if (v == NULL || rte_ether_unformat_addr(v, &ea) != 0 || strlen(v) != 17 ||
 	    !rte_is_unicast_ether_addr(&ea) || rte_is_zero_ether_addr(&ea)) {
 		IRDMA_DEV_LOG(ERR, name, "devargs mac=%s: not a unicast xx:xx:xx:xx:xx:xx address",
@@ -188,8 +181,12 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 					   IRDMA_DEV_MAX_MRS, &req->mrs);
 	if (strcmp(k, "ip") == 0)
 		return 0; /* the GID table: irdma_dev_gids() */
-	if (strcmp(k, "mac") == 0 || strcmp(k, "wire") == 0)
+	if (strcmp(k, "mac") == 0)
 		return irdma_dev_parse_port(name, k, v, cfg);
+	/* wire, pcap, wire_drop ... wire_seed: the model's wire (irdma_model.h) */
+	ret = irdma_model_config_kv(cfg, k, v);
+	if (ret != -ENOENT)
+		return ret;
 	IRDMA_DEV_LOG(ERR, name, "unknown devargs key \"%s\"", k);
 	return -EINVAL;
 }
@@ -277,8 +274,11 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	in->max_inline = IRDMA_MAX_INLINE_DATA;
 	in->max_cq = d->req.cqs;
 	in->min_cqe = IRDMA_MIN_CQ_SIZE;
-	/* Gen2 rings take two slots per completion (extended CQEs): half the ring limit. */
-	in->max_cqe = d->hw.gen >= 2 ? (IRDMA_MAX_CQ_SIZE + 1) / 2 - 1 : IRDMA_MAX_CQE_REPORTED;
+	/*
+	 * Gen2 rings take two slots per completion (extended CQEs) and one spare completion
+	 * (irdma_cq.c): (cqe + 1) x 2 <= IRDMA_MAX_CQ_SIZE.
+	 */
+	in->max_cqe = d->hw.gen >= 2 ? IRDMA_MAX_CQ_SIZE / 2 - 1 : IRDMA_MAX_CQE_REPORTED;
 	in->max_mr = d->req.mrs;
 	in->max_pd = IRDMA_MAX_PDS;
 	in->max_ah = IRDMA_HMC_AH_COUNT;
@@ -953,6 +953,9 @@ irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs
 		goto fail;
 	}
 	(void)irdma_dev_gids(name, kv, d, false); /* checked above */
+	/* the port answers ARP for the GID table's addresses (Ethernet wire) */
+	(void)irdma_model_port_addrs(&d->hw, (const uint8_t (*)[16])d->ctrl.gid,
+				     RTE_MIN(d->ctrl.nb_gids, 16u));
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
 	irdma_dev_fp_set(dev);

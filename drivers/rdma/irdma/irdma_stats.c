@@ -6,7 +6,8 @@
  * Hardware statistics of the irdma PMD: statistics counters (rdmadev COUNTER objects, one
  * device statistics instance each) and the device counters (xstats, the function's default
  * instance), both read with GATHER_STATS (base/irdma_stats.h; the kernel's
- * irdma_cqp_stats_inst_cmd, irdma_cqp_gather_stats_cmd and irdma_update_stats).
+ * irdma_cqp_stats_inst_cmd, irdma_cqp_gather_stats_cmd and irdma_update_stats), in the
+ * gather layout and with the names of the device's generation (gen2: 46 counters, gen3: 57).
  *
  * An instance is allocated with MANAGE_STATS (the device returns its index in the CCQ
  * OPRETVAL) and freed with MANAGE_STATS; the driver keeps a bitmap of the instances it holds
@@ -32,8 +33,8 @@
 
 /** Running totals of one instance as a reader sees it. */
 struct irdma_stats_acc {
-	uint64_t last[IRDMA_HW_STAT_GEN2_MAX];	/**< last raw values gathered */
-	uint64_t total[IRDMA_HW_STAT_GEN2_MAX];	/**< 64-bit totals */
+	uint64_t last[IRDMA_HW_STAT_GEN3_MAX];	/**< last raw values gathered */
+	uint64_t total[IRDMA_HW_STAT_GEN3_MAX];	/**< 64-bit totals */
 };
 
 /** The statistics state of one started device. */
@@ -42,7 +43,7 @@ struct irdma_stats_tab {
 	struct irdma_dma_mem buf;		/**< gather buffer */
 	uint64_t owned[IRDMA_MAX_STATS_INSTANCES / 64];	/**< instances the driver holds */
 	struct irdma_stats_acc dev;		/**< the default instance */
-	uint64_t base[IRDMA_HW_STAT_GEN2_MAX];	/**< xstats_reset baseline */
+	uint64_t base[IRDMA_HW_STAT_GEN3_MAX];	/**< xstats_reset baseline */
 };
 
 /** The driver's part of a COUNTER. */
@@ -167,8 +168,8 @@ irdma_stats_gather(struct irdma_ctrl *c, uint32_t inst, struct irdma_stats_acc *
 			  strerror(-ret));
 		return ret;
 	}
-	for (s = 0; s < IRDMA_HW_STAT_GEN2_MAX; s++) {
-		const struct irdma_hw_stat_desc *d = irdma_hw_stat_desc(s);
+	for (s = 0; s < irdma_hw_stat_count(c->hw->gen); s++) {
+		const struct irdma_hw_stat_desc *d = irdma_hw_stat_desc_of(c->hw->gen, s);
 		uint64_t raw = irdma_hw_stat_extract(d, irdma_qw_get(&qw[d->byte / 8]));
 
 		acc->total[s] += irdma_hw_stat_delta(raw, acc->last[s], d->bits);
@@ -177,18 +178,18 @@ irdma_stats_gather(struct irdma_ctrl *c, uint32_t inst, struct irdma_stats_acc *
 	return 0;
 }
 
-/* Fill up to @p n entries with the names and @p total - @p base; the count. */
+/* Fill up to @p n entries with @p gen's names and @p total - @p base; the count. */
 static int
-irdma_stats_fill(struct rdmadev_xstat *xs, unsigned int n, const uint64_t *total,
-		 const uint64_t *base)
+irdma_stats_fill(unsigned int gen, struct rdmadev_xstat *xs, unsigned int n,
+		 const uint64_t *total, const uint64_t *base)
 {
 	unsigned int s;
 
-	for (s = 0; s < IRDMA_HW_STAT_GEN2_MAX && s < n; s++) {
-		snprintf(xs[s].name, sizeof(xs[s].name), "%s", irdma_hw_stat_desc(s)->name);
+	for (s = 0; s < irdma_hw_stat_count(gen) && s < n; s++) {
+		snprintf(xs[s].name, sizeof(xs[s].name), "%s", irdma_hw_stat_desc_of(gen, s)->name);
 		xs[s].value = total[s] - (base != NULL ? base[s] : 0);
 	}
-	return IRDMA_HW_STAT_GEN2_MAX;
+	return (int)irdma_hw_stat_count(gen);
 }
 
 int
@@ -273,11 +274,11 @@ irdma_counter_read(struct irdma_ctrl *c, struct rdmadev_counter *cnt, struct rdm
 	if (t == NULL || k == NULL)
 		return -ENODEV;
 	if (n == 0)
-		return IRDMA_HW_STAT_GEN2_MAX;
+		return (int)irdma_hw_stat_count(c->hw->gen);
 	pthread_mutex_lock(&t->lock);
 	ret = irdma_stats_gather(c, k->inst, &k->acc);
 	if (ret == 0)
-		ret = irdma_stats_fill(xs, n, k->acc.total, NULL);
+		ret = irdma_stats_fill(c->hw->gen, xs, n, k->acc.total, NULL);
 	pthread_mutex_unlock(&t->lock);
 	return ret;
 }
@@ -289,7 +290,7 @@ irdma_xstats_get(struct irdma_ctrl *c, struct rdmadev_xstat *xs, unsigned int n)
 	int ret;
 
 	if (n == 0)
-		return IRDMA_HW_STAT_GEN2_MAX;
+		return (int)irdma_hw_stat_count(c->hw->gen);
 	if (t == NULL) {
 		IRDMA_LOG(ERR, c->hw, "xstats: device not started");
 		return -ENODEV;
@@ -297,7 +298,7 @@ irdma_xstats_get(struct irdma_ctrl *c, struct rdmadev_xstat *xs, unsigned int n)
 	pthread_mutex_lock(&t->lock);
 	ret = irdma_stats_gather(c, c->hmc_fn_id, &t->dev);
 	if (ret == 0)
-		ret = irdma_stats_fill(xs, n, t->dev.total, t->base);
+		ret = irdma_stats_fill(c->hw->gen, xs, n, t->dev.total, t->base);
 	pthread_mutex_unlock(&t->lock);
 	return ret;
 }

@@ -77,7 +77,20 @@ enum irdma_hw_stat {
 	IRDMA_HW_STAT_RXRPCNPIGNORED,	/**< cnpIgnored */
 	IRDMA_HW_STAT_RXRPCNPHANDLED,	/**< cnpHandled */
 	IRDMA_HW_STAT_TXNPCNPSENT,	/**< cnpSent */
-	IRDMA_HW_STAT_GEN2_MAX		/**< number of gen2 counters */
+	IRDMA_HW_STAT_GEN2_MAX,		/**< number of gen2 counters */
+	/* Gen3 only (the kernel's IRDMA_HW_STAT_INDEX_* from RNR_SENT on). */
+	IRDMA_HW_STAT_RNR_SENT = IRDMA_HW_STAT_GEN2_MAX, /**< RNR sent */
+	IRDMA_HW_STAT_RNR_RCVD,		/**< RNR received */
+	IRDMA_HW_STAT_RDMAORDLMTCNT,	/**< ord limit count */
+	IRDMA_HW_STAT_RDMAIRDLMTCNT,	/**< ird limit count */
+	IRDMA_HW_STAT_RDMARXATS,	/**< Rx atomics */
+	IRDMA_HW_STAT_RDMATXATS,	/**< Tx atomics */
+	IRDMA_HW_STAT_NAKSEQERR,	/**< Nak Sequence Error */
+	IRDMA_HW_STAT_NAKSEQERR_IMPLIED, /**< Nak Sequence Error Implied */
+	IRDMA_HW_STAT_RTO,		/**< RTO */
+	IRDMA_HW_STAT_RXOOOPKTS,	/**< Rcvd Out of order packets */
+	IRDMA_HW_STAT_ICRCERR,		/**< CRC errors */
+	IRDMA_HW_STAT_GEN3_MAX		/**< number of gen3 counters */
 };
 
 /** Where one counter sits in the gather buffer, and its hw_counters name. */
@@ -142,6 +155,92 @@ irdma_hw_stat_desc(unsigned int s)
 	};
 
 	return s < IRDMA_HW_STAT_GEN2_MAX ? &tab[s] : (const struct irdma_hw_stat_desc *)0;
+}
+
+/**
+ * Gen3's counter @p s (< IRDMA_HW_STAT_GEN3_MAX), NULL beyond: the kernel's
+ * ig3rdma_hw_stat_map (every counter a whole little-endian qword) and the names of kernels
+ * with gen3 support (irdma_hw_stat_names: the gen2 names without their "iw" / "tcp"
+ * prefixes, then the gen3 counters).
+ */
+static inline const struct irdma_hw_stat_desc *
+irdma_hw_stat_desc_gen3(unsigned int s)
+{
+	static const struct irdma_hw_stat_desc tab[IRDMA_HW_STAT_GEN3_MAX] = {
+		[IRDMA_HW_STAT_RXVLANERR] = { "rxVlanErrors", 0, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXOCTS] = { "ip4InOctets", 8, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXPKTS] = { "ip4InPkts", 16, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXDISCARD] = { "ip4InDiscards", 24, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXTRUNC] = { "ip4InTruncatedPkts", 32, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXFRAGS] = { "ip4InReasmRqd", 40, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXMCOCTS] = { "ip4InMcastOctets", 48, 0, 64 },
+		[IRDMA_HW_STAT_IP4RXMCPKTS] = { "ip4InMcastPkts", 56, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXOCTS] = { "ip6InOctets", 64, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXPKTS] = { "ip6InPkts", 72, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXDISCARD] = { "ip6InDiscards", 80, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXTRUNC] = { "ip6InTruncatedPkts", 88, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXFRAGS] = { "ip6InReasmRqd", 96, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXMCOCTS] = { "ip6InMcastOctets", 104, 0, 64 },
+		[IRDMA_HW_STAT_IP6RXMCPKTS] = { "ip6InMcastPkts", 112, 0, 64 },
+		[IRDMA_HW_STAT_IP4TXOCTS] = { "ip4OutOctets", 120, 0, 64 },
+		[IRDMA_HW_STAT_IP4TXPKTS] = { "ip4OutPkts", 128, 0, 64 },
+		[IRDMA_HW_STAT_IP4TXFRAGS] = { "ip4OutSegRqd", 136, 0, 64 },
+		[IRDMA_HW_STAT_IP4TXMCOCTS] = { "ip4OutMcastOctets", 144, 0, 64 },
+		[IRDMA_HW_STAT_IP4TXMCPKTS] = { "ip4OutMcastPkts", 152, 0, 64 },
+		[IRDMA_HW_STAT_IP6TXOCTS] = { "ip6OutOctets", 160, 0, 64 },
+		[IRDMA_HW_STAT_IP6TXPKTS] = { "ip6OutPkts", 168, 0, 64 },
+		[IRDMA_HW_STAT_IP6TXFRAGS] = { "ip6OutSegRqd", 176, 0, 64 },
+		[IRDMA_HW_STAT_IP6TXMCOCTS] = { "ip6OutMcastOctets", 184, 0, 64 },
+		[IRDMA_HW_STAT_IP6TXMCPKTS] = { "ip6OutMcastPkts", 192, 0, 64 },
+		[IRDMA_HW_STAT_IP4TXNOROUTE] = { "ip4OutNoRoutes", 200, 0, 64 },
+		[IRDMA_HW_STAT_IP6TXNOROUTE] = { "ip6OutNoRoutes", 208, 0, 64 },
+		[IRDMA_HW_STAT_TCPRTXSEG] = { "RetransSegs", 216, 0, 64 },
+		[IRDMA_HW_STAT_TCPRXOPTERR] = { "InOptErrors", 224, 0, 64 },
+		[IRDMA_HW_STAT_TCPRXPROTOERR] = { "InProtoErrors", 232, 0, 64 },
+		[IRDMA_HW_STAT_TCPTXSEG] = { "OutSegs", 240, 0, 64 },
+		[IRDMA_HW_STAT_TCPRXSEGS] = { "InSegs", 248, 0, 64 },
+		[IRDMA_HW_STAT_UDPRXPKTS] = { "RxUDP", 256, 0, 64 },
+		[IRDMA_HW_STAT_UDPTXPKTS] = { "TxUDP", 264, 0, 64 },
+		[IRDMA_HW_STAT_RDMARXWRS] = { "InRdmaWrites", 272, 0, 64 },
+		[IRDMA_HW_STAT_RDMARXRDS] = { "InRdmaReads", 280, 0, 64 },
+		[IRDMA_HW_STAT_RDMARXSNDS] = { "InRdmaSends", 288, 0, 64 },
+		[IRDMA_HW_STAT_RDMATXWRS] = { "OutRdmaWrites", 296, 0, 64 },
+		[IRDMA_HW_STAT_RDMATXRDS] = { "OutRdmaReads", 304, 0, 64 },
+		[IRDMA_HW_STAT_RDMATXSNDS] = { "OutRdmaSends", 312, 0, 64 },
+		[IRDMA_HW_STAT_RDMAVBND] = { "RdmaBnd", 320, 0, 64 },
+		[IRDMA_HW_STAT_RDMAVINV] = { "RdmaInv", 328, 0, 64 },
+		[IRDMA_HW_STAT_RXNPECNMARKEDPKTS] = { "RxECNMrkd", 336, 0, 64 },
+		[IRDMA_HW_STAT_RXRPCNPHANDLED] = { "cnpHandled", 344, 0, 64 },
+		[IRDMA_HW_STAT_RXRPCNPIGNORED] = { "cnpIgnored", 352, 0, 64 },
+		[IRDMA_HW_STAT_TXNPCNPSENT] = { "cnpSent", 360, 0, 64 },
+		[IRDMA_HW_STAT_RNR_SENT] = { "RNR sent", 368, 0, 64 },
+		[IRDMA_HW_STAT_RNR_RCVD] = { "RNR received", 376, 0, 64 },
+		[IRDMA_HW_STAT_RDMAORDLMTCNT] = { "ord limit count", 384, 0, 64 },
+		[IRDMA_HW_STAT_RDMAIRDLMTCNT] = { "ird limit count", 392, 0, 64 },
+		[IRDMA_HW_STAT_RDMARXATS] = { "Rx atomics", 408, 0, 64 },
+		[IRDMA_HW_STAT_RDMATXATS] = { "Tx atomics", 416, 0, 64 },
+		[IRDMA_HW_STAT_NAKSEQERR] = { "Nak Sequence Error", 424, 0, 64 },
+		[IRDMA_HW_STAT_NAKSEQERR_IMPLIED] = { "Nak Sequence Error Implied", 432, 0, 64 },
+		[IRDMA_HW_STAT_RTO] = { "RTO", 440, 0, 64 },
+		[IRDMA_HW_STAT_RXOOOPKTS] = { "Rcvd Out of order packets", 448, 0, 64 },
+		[IRDMA_HW_STAT_ICRCERR] = { "CRC errors", 456, 0, 64 },
+	};
+
+	return s < IRDMA_HW_STAT_GEN3_MAX ? &tab[s] : (const struct irdma_hw_stat_desc *)0;
+}
+
+/** Number of counters of generation @p gen (2: 46; 3: 57). */
+static inline unsigned int
+irdma_hw_stat_count(unsigned int gen)
+{
+	return gen >= 3 ? IRDMA_HW_STAT_GEN3_MAX : IRDMA_HW_STAT_GEN2_MAX;
+}
+
+/** Counter @p s of generation @p gen (gen2's or gen3's layout and names), NULL beyond. */
+static inline const struct irdma_hw_stat_desc *
+irdma_hw_stat_desc_of(unsigned int gen, unsigned int s)
+{
+	return gen >= 3 ? irdma_hw_stat_desc_gen3(s) : irdma_hw_stat_desc(s);
 }
 
 /** Largest value a counter of @p bits bits holds (its wrap is this + 1). */

@@ -26,6 +26,10 @@ RTE_LOG_REGISTER(irdma_model_logtype, pmd.rdma.irdma.model, NOTICE);
 /* Idle polls between two data-path rounds of the engine thread (a power of two). */
 #define MODEL_ENGINE_POLL	16u
 
+/* Log a configuration problem (no device yet). */
+#define CFG_LOG(fmt, ...) \
+	rte_log(RTE_LOG_ERR, irdma_model_logtype, "irdma_model: " fmt "\n", ##__VA_ARGS__)
+
 /* Instance counter for "irdma_model<N>". */
 static uint32_t model_instances;
 
@@ -248,6 +252,165 @@ static const struct irdma_hw_backend model_be_thread = {
 	.close = irdma_model_destroy,
 };
 
+/* The configuration's pcap file and faults on the port just attached. */
+static int
+model_wire_config(struct model_dev *d)
+{
+	const struct irdma_model_config *c = &d->cfg;
+	struct model_wire_faults f = {
+		.drop_ppm = c->wire_drop_ppm,
+		.dup_ppm = c->wire_dup_ppm,
+		.reorder_ppm = c->wire_reorder_ppm,
+		.corrupt_ppm = c->wire_corrupt_ppm,
+		.seed = c->wire_seed,
+	};
+	int ret;
+
+	if (c->pcap[0] != '\0') {
+		ret = model_port_pcap_open(d->port, c->pcap);
+		if (ret != 0) {
+			MODEL_LOG(ERR, d, "pcap=%s: %s", c->pcap, strerror(-ret));
+			return ret;
+		}
+	}
+	if ((f.drop_ppm | f.dup_ppm | f.reorder_ppm | f.corrupt_ppm) == 0)
+		return 0;
+	return model_port_set_faults(d->port, &f);
+}
+
+/* A rate: a fraction "0.25" (0..1) or a percentage "25%", as parts per million. */
+static int
+wire_rate(const char *key, const char *v, uint32_t *ppm)
+{
+	double x;
+	char *end;
+
+	if (v == NULL || *v == '\0' || !((*v >= '0' && *v <= '9') || *v == '.'))
+		goto bad;
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno != 0)
+		goto bad;
+	if (*end == '%') {
+		x /= 100.0;
+		end++;
+	}
+	if (*end != '\0' || !(x >= 0.0 && x <= 1.0))
+		goto bad;
+	*ppm = (uint32_t)(x * 1e6 + 0.5);
+	return 0;
+bad:
+	CFG_LOG("devargs %s=%s: not a rate (a fraction 0..1, or 0%%..100%%)", key,
+		  v != NULL ? v : "");
+	return -EINVAL;
+}
+
+/* A string value of 1 to IRDMA_MODEL_WIRE_MAX - 1 bytes. */
+static int
+wire_string(const char *key, const char *v, char out[IRDMA_MODEL_WIRE_MAX])
+{
+	size_t n = v != NULL ? strlen(v) : 0;
+
+	if (n == 0 || n >= IRDMA_MODEL_WIRE_MAX) {
+		CFG_LOG("devargs %s=%s: empty or longer than %d characters", key,
+			v != NULL ? v : "", IRDMA_MODEL_WIRE_MAX - 1);
+		return -EINVAL;
+	}
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return 0;
+}
+
+int
+irdma_model_config_kv(struct irdma_model_config *cfg, const char *key, const char *value)
+{
+	unsigned long long x;
+	char *end;
+
+	if (cfg == NULL || key == NULL)
+		return -EINVAL;
+	if (strcmp(key, "wire") == 0)
+		return wire_string(key, value, cfg->wire);
+	if (strcmp(key, "pcap") == 0)
+		return wire_string(key, value, cfg->pcap);
+	if (strcmp(key, "wire_drop") == 0)
+		return wire_rate(key, value, &cfg->wire_drop_ppm);
+	if (strcmp(key, "wire_dup") == 0)
+		return wire_rate(key, value, &cfg->wire_dup_ppm);
+	if (strcmp(key, "wire_reorder") == 0)
+		return wire_rate(key, value, &cfg->wire_reorder_ppm);
+	if (strcmp(key, "wire_corrupt") == 0)
+		return wire_rate(key, value, &cfg->wire_corrupt_ppm);
+	if (strcmp(key, "wire_seed") != 0)
+		return -ENOENT;
+	if (value == NULL || *value < '0' || *value > '9')
+		goto bad;
+	errno = 0;
+	x = strtoull(value, &end, 0);
+	if (errno != 0 || *end != '\0')
+		goto bad;
+	cfg->wire_seed = x;
+	return 0;
+bad:
+	CFG_LOG("devargs wire_seed=%s: not an unsigned number", value ? value : "");
+	return -EINVAL;
+}
+
+int
+irdma_model_wire_stats_get(struct irdma_hw *hw, struct irdma_model_wire_stats *st)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_port_stats p;
+
+	if (d == NULL || st == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	model_port_stats_get(d->port, &p);
+	pthread_mutex_unlock(&d->lock);
+	*st = (struct irdma_model_wire_stats){
+		.wire_tx_frames = p.tx_frames,
+		.wire_tx_bytes = p.tx_bytes,
+		.wire_rx_frames = p.rx_frames,
+		.wire_rx_bytes = p.rx_bytes,
+		.wire_dropped = p.tx_dropped,
+		.wire_duplicated = p.tx_duplicated,
+		.wire_reordered = p.tx_reordered,
+		.wire_corrupted = p.tx_corrupted,
+		.wire_rx_no_port = p.rx_no_port,
+		.wire_rx_filtered = p.rx_filtered,
+		.wire_rx_other = p.rx_other,
+		.wire_tx_nombuf = p.tx_nombuf,
+		.wire_arp_requests_rx = p.arp_requests_rx,
+		.wire_arp_replies_tx = p.arp_replies_tx,
+		.wire_arp_requests_tx = p.arp_requests_tx,
+		.wire_arp_replies_rx = p.arp_replies_rx,
+		.wire_arp_bad = p.arp_bad,
+		.wire_arp_evicted = p.arp_evicted,
+		.wire_arp_unresolved = p.arp_unresolved,
+		.wire_arp_failed = p.arp_failed,
+		.wire_nd_solicits_rx = p.nd_solicits_rx,
+		.wire_nd_adverts_tx = p.nd_adverts_tx,
+		.wire_nd_solicits_tx = p.nd_solicits_tx,
+		.wire_nd_adverts_rx = p.nd_adverts_rx,
+		.wire_nd_bad = p.nd_bad,
+	};
+	return 0;
+}
+
+int
+irdma_model_port_addrs(struct irdma_hw *hw, const uint8_t (*gids)[16], uint32_t n)
+{
+	struct model_dev *d = model_dev_of(hw);
+	int ret;
+
+	if (d == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	ret = model_port_set_addrs(d->port, gids, n);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
 int
 irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 {
@@ -317,6 +480,9 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	ret = model_engine_attach(d);
 	if (ret != 0)
 		goto err_eal;
+	ret = model_wire_config(d);
+	if (ret != 0)
+		goto err_port;
 	if (cfg->mode == IRDMA_MODEL_MODE_THREAD) {
 		ret = -pthread_create(&d->thread, NULL, model_thread, d);
 		if (ret != 0)

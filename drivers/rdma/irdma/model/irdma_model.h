@@ -80,6 +80,9 @@ struct irdma_model_obj_caps {
 };
 
 /** Configuration of a model device. irdma_model_config_default() fills every field. */
+/** Bytes of irdma_model_config's wire and pcap strings (the terminating NUL included). */
+#define IRDMA_MODEL_WIRE_MAX	256
+
 struct irdma_model_config {
 	uint8_t gen;			/**< 2 (E810, default) or 3 (feature set only) */
 	enum irdma_model_mode mode;	/**< THREAD or INLINE */
@@ -104,9 +107,17 @@ struct irdma_model_config {
 	uint8_t mac[6];
 	/**
 	 * The wire the port attaches to (model_pkt.h model_port_attach(): "loop",
-	 * "loop:<name>", "udp:<ipv4>[:<port>]"); empty: "loop".
+	 * "loop:<name>", "udp:<ipv4>[:<port>]", "eth:<port>"); empty: "loop".
 	 */
-	char wire[64];
+	char wire[IRDMA_MODEL_WIRE_MAX];
+	/** A pcap file of every frame the port sends and receives; empty: none. */
+	char pcap[IRDMA_MODEL_WIRE_MAX];
+	/** Faults on the port's sends from the start (parts per million, PRNG seed). */
+	uint32_t wire_drop_ppm;
+	uint32_t wire_dup_ppm;		/**< frames delivered twice */
+	uint32_t wire_reorder_ppm;	/**< frames delivered after the next one */
+	uint32_t wire_corrupt_ppm;	/**< frames with one byte flipped */
+	uint64_t wire_seed;		/**< the fault PRNG's seed */
 	/* ---- the PF outside the RDMA engine (model_pf.c, model_adminq.c) ---- */
 	/** PCI function number (PF_FUNC_RID); the HMC function id must equal it (0..7). */
 	uint8_t pf_id;
@@ -131,6 +142,15 @@ struct irdma_model_config {
 
 /** irdma_model_config::reset_reads: the PF reset never completes. */
 #define IRDMA_MODEL_RESET_NEVER		UINT32_MAX
+
+/**
+ * Set one wire key of @p cfg from devargs @p key = @p value: wire=<spec>, pcap=<file>,
+ * wire_drop / wire_dup / wire_reorder / wire_corrupt=<rate> (a fraction 0..1, "0.1", or
+ * a percentage, "10%"), wire_seed=<unsigned>.
+ * @return 0; -ENOENT when @p key is none of these; -EINVAL with a log line naming the key
+ *         for a bad value.
+ */
+int irdma_model_config_kv(struct irdma_model_config *cfg, const char *key, const char *value);
 
 /** Hardware-counter style statistics (monotonic). */
 struct irdma_model_stats {
@@ -213,6 +233,10 @@ struct irdma_model_stats {
 	uint64_t dup_responses;		/**< duplicate or stale read responses (dropped) */
 	uint64_t rc_retransmits;	/**< go-back-N restarts (NAK, timer, lost response) */
 	uint64_t rc_timeouts;		/**< retransmit timer expiries */
+	uint64_t rc_retx_pkts;		/**< request packets sent again (PSN sent before) */
+	uint64_t rc_retry_exceeded;	/**< QPs to error: retry count exhausted (timer) */
+	uint64_t rc_rnr_exceeded;	/**< QPs to error: RNR retry count exhausted */
+	uint64_t acks_coalesced;	/**< ACKs forced by the coalescing bound (no AckReq) */
 	uint64_t in_atomics;		/**< atomic requests executed (gen3) */
 	uint64_t out_atomics;		/**< atomic requests sent, retries included (gen3) */
 	uint64_t dup_atomics;		/**< duplicate atomics answered from the saved results */
@@ -524,6 +548,44 @@ struct irdma_model_wire_faults {
 	uint32_t corrupt_ppm;	/**< frames with one byte flipped */
 	uint64_t seed;		/**< PRNG seed (runs repeat) */
 };
+
+/** Counters of a model device's wire (the port's; names as the xstats would show them). */
+struct irdma_model_wire_stats {
+	uint64_t wire_tx_frames;		/**< frames sent (faults applied after) */
+	uint64_t wire_tx_bytes;			/**< bytes sent */
+	uint64_t wire_rx_frames;		/**< frames received */
+	uint64_t wire_rx_bytes;			/**< bytes received */
+	uint64_t wire_dropped;			/**< frames dropped: injected or queue full */
+	uint64_t wire_duplicated;		/**< frames duplicated by injection */
+	uint64_t wire_reordered;		/**< frames reordered by injection */
+	uint64_t wire_corrupted;		/**< frames corrupted by injection */
+	uint64_t wire_rx_no_port;		/**< frames for a MAC no port on the switch owns */
+	uint64_t wire_rx_filtered;		/**< eth: frames for another MAC */
+	uint64_t wire_rx_other;			/**< eth: frames neither RoCEv2 nor ARP */
+	uint64_t wire_tx_nombuf;		/**< eth: no mbuf or TX queue full */
+	uint64_t wire_arp_requests_rx;		/**< eth: ARP requests received */
+	uint64_t wire_arp_replies_tx;		/**< eth: ARP replies sent */
+	uint64_t wire_arp_requests_tx;		/**< eth: ARP requests sent */
+	uint64_t wire_arp_replies_rx;		/**< eth: ARP replies received */
+	uint64_t wire_arp_bad;			/**< eth: malformed ARP frames */
+	uint64_t wire_arp_evicted;		/**< eth: ARP entries replaced (table full) */
+	uint64_t wire_arp_unresolved;		/**< eth: frames dropped, peer MAC unknown */
+	uint64_t wire_arp_failed;		/**< eth: resolutions (ARP or ND) given up */
+	uint64_t wire_nd_solicits_rx;		/**< eth: Neighbour Solicitations received */
+	uint64_t wire_nd_adverts_tx;		/**< eth: Neighbour Advertisements sent */
+	uint64_t wire_nd_solicits_tx;		/**< eth: Neighbour Solicitations sent */
+	uint64_t wire_nd_adverts_rx;		/**< eth: Neighbour Advertisements received */
+	uint64_t wire_nd_bad;			/**< eth: malformed ND frames */
+};
+
+/** Copy the counters of the device's wire. @return 0 or -EINVAL. */
+int irdma_model_wire_stats_get(struct irdma_hw *hw, struct irdma_model_wire_stats *st);
+
+/**
+ * Tell the device's port its own addresses besides its attach address (the GID table): the
+ * Ethernet wire answers ARP (IPv4) and Neighbour Solicitations (IPv6) for them. @return 0 or -EINVAL (bad @p hw, more than 16).
+ */
+int irdma_model_port_addrs(struct irdma_hw *hw, const uint8_t (*gids)[16], uint32_t n);
 
 /**
  * Set (or with NULL clear) the send faults of the device's port (model_port_set_faults).

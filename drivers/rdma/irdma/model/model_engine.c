@@ -35,19 +35,43 @@ model_now(void)
 }
 
 /*
- * Retransmit timeout: the IBA local ACK timeout 4.096 us << QPC_RTOMIN, divided by 64 so
- * that tests stay fast, kept between 1 ms and 50 ms (0: 8 ms).
+ * Local ACK timeout (IBA 9.7.6.1.3): 4.096 us << QPC_RTOMIN (the verbs timeout, 5 bits; 0
+ * is infinite: no timer), in timer cycles. Computed once per accepted QP context.
  */
+uint64_t
+model_rto_of(uint32_t timeout)
+{
+	long double ns;
+
+	if (timeout == 0)
+		return 0;
+	ns = 4096.0L * (long double)(UINT64_C(1) << RTE_MIN(timeout, 31u));
+	return (uint64_t)(ns * (long double)rte_get_timer_hz() / 1e9L) + 1;
+}
+
 uint64_t
 model_rto_cycles(const struct model_qp *q)
 {
-	uint64_t hz = rte_get_timer_hz();
-	uint64_t us = q->rtomin == 0 ? 8000 : ((UINT64_C(4096) << RTE_MIN(q->rtomin, 31u)) /
-					       1000 / 64);
+	return q->rto_cycles;
+}
 
-	us = RTE_MAX(us, UINT64_C(1000));
-	us = RTE_MIN(us, UINT64_C(50000));
-	return hz * us / 1000000;
+uint64_t
+model_rc_deadline(const struct model_qp *q, uint64_t now)
+{
+	return q->rto_cycles != 0 ? now + q->rto_cycles : 0;
+}
+
+/* IBA table 45, the RNR NAK timer field: 0 = 655.36 ms, 1 = 0.01 ms ... 31 = 491.52 ms. */
+uint64_t
+model_rnr_cycles(uint32_t code)
+{
+	static const uint32_t ten_us[32] = {
+		65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+		256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384,
+		24576, 32768, 49152,
+	};
+
+	return rte_get_timer_hz() * ten_us[code & 31u] / 100000u + 1;
 }
 
 static void
@@ -68,6 +92,7 @@ model_engine_attach(struct model_dev *d)
 	const char *spec = d->cfg.wire[0] != '\0' ? d->cfg.wire : "loop";
 	struct in_addr a;
 	char ip[32];
+	unsigned int i;
 	int ret;
 
 	if (strncmp(spec, "udp:", 4) == 0) {
@@ -89,6 +114,12 @@ model_engine_attach(struct model_dev *d)
 		gid_v4(d->gid, (UINT32_C(10) << 24) | ((uint32_t)d->cfg.mac[3] << 16) |
 			       ((uint32_t)d->cfg.mac[4] << 8) | d->cfg.mac[5]);
 	}
+	/* The engine's timer constants, in timer cycles (no division on the data path). */
+	d->ack_coalesce_cycles = rte_get_timer_hz() * MODEL_ACK_COALESCE_US / 1000000u;
+	for (i = 0; i < RTE_DIM(d->rnr_cycles); i++)
+		d->rnr_cycles[i] = model_rnr_cycles(i);
+	/* The statistics instances now, not on the first frame the engine counts. */
+	(void)model_stats_dflt(d);
 	d->frame = malloc(MODEL_PKT_MAX);
 	d->buf = malloc(MODEL_PKT_MAX);
 	d->rx = malloc(MODEL_PKT_MAX);
@@ -211,6 +242,7 @@ model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_h
 	ip_words_gid(q->dest_ip, q->ipv4, h->dgid);
 	h->tos = q->tos;
 	h->ttl = q->ttl != 0 ? q->ttl : 64;
+	h->ip_id = model_port_ip_id(d->port);
 	h->flow_label = q->flow_label;
 	h->sport = q->src_port;
 	h->opcode = opcode;
@@ -220,8 +252,97 @@ model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_h
 	h->psn = psn & 0xffffffu;
 }
 
+/*
+ * The counter a RoCE opcode counts in when sent / when taken by a QP (IRDMA_HW_STAT_* + 1;
+ * 0: none): SEND and WRITE packets of every position, READ requests, atomic requests (gen3's
+ * counters). Read responses, ACKs and atomic acknowledges have no counter of their own.
+ */
+#define OP_CLASS(tx, rx) { IRDMA_HW_STAT_##tx + 1, IRDMA_HW_STAT_##rx + 1 }
+static const uint8_t op_stat[256][2] = {
+	[MODEL_RC_SEND_FIRST] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_MIDDLE] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_LAST] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_LAST_IMM] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_ONLY] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_ONLY_IMM] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_LAST_INV] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_SEND_ONLY_INV] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_UD_SEND_ONLY] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_UD_SEND_ONLY_IMM] = OP_CLASS(RDMATXSNDS, RDMARXSNDS),
+	[MODEL_RC_WRITE_FIRST] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_MIDDLE] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_LAST] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_LAST_IMM] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_ONLY] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_WRITE_ONLY_IMM] = OP_CLASS(RDMATXWRS, RDMARXWRS),
+	[MODEL_RC_READ_REQ] = OP_CLASS(RDMATXRDS, RDMARXRDS),
+	[MODEL_RC_CMP_SWAP] = OP_CLASS(RDMATXATS, RDMARXATS),
+	[MODEL_RC_FETCH_ADD] = OP_CLASS(RDMATXATS, RDMARXATS),
+};
+
+/* Bytes of the Ethernet header in front of the IP header (with the 802.1Q tag). */
+static inline uint32_t
+eth_hlen(const struct model_pkt_hdr *h)
+{
+	return 14u + (h->has_vlan ? 4u : 0u);
+}
+
+/* Add @p n to a model counter only the engine writes (as MODEL_CNT does). */
+static inline void
+cnt_add(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+_Static_assert(IRDMA_HW_STAT_IP4RXOCTS + 1 == IRDMA_HW_STAT_IP4RXPKTS &&
+	       IRDMA_HW_STAT_IP6RXOCTS + 1 == IRDMA_HW_STAT_IP6RXPKTS &&
+	       IRDMA_HW_STAT_IP4TXOCTS + 1 == IRDMA_HW_STAT_IP4TXPKTS &&
+	       IRDMA_HW_STAT_IP6TXOCTS + 1 == IRDMA_HW_STAT_IP6TXPKTS,
+	       "every IP Octets counter precedes its Pkts counter");
+
+/*
+ * Count one RoCEv2 frame of @p flen bytes the port sent (@p rx false) or received: in the
+ * model's counters (whole frames) and in statistics instance @p st (IP datagrams: the frame
+ * less its Ethernet header, as the IP-MIB counts octets; UDP datagrams).
+ */
+static inline void
+count_frame(struct model_dev *d, uint64_t *st, const struct model_pkt_hdr *h, uint32_t flen,
+	    bool rx)
+{
+	struct irdma_model_stats *m = &d->st;
+	unsigned int pkts;	/* the Octets counter is the one before each Pkts counter */
+
+	if (rx) {
+		pkts = h->ipv4 ? IRDMA_HW_STAT_IP4RXPKTS : IRDMA_HW_STAT_IP6RXPKTS;
+		cnt_add(h->ipv4 ? &m->ip4_in_pkts : &m->ip6_in_pkts, 1);
+		cnt_add(h->ipv4 ? &m->ip4_in_octets : &m->ip6_in_octets, flen);
+		cnt_add(&m->udp_in_datagrams, 1);
+		cnt_add(&m->rx_roce_pkts, 1);
+		MODEL_HW(st, UDPRXPKTS, 1);
+	} else {
+		pkts = h->ipv4 ? IRDMA_HW_STAT_IP4TXPKTS : IRDMA_HW_STAT_IP6TXPKTS;
+		cnt_add(h->ipv4 ? &m->ip4_out_pkts : &m->ip6_out_pkts, 1);
+		cnt_add(h->ipv4 ? &m->ip4_out_octets : &m->ip6_out_octets, flen);
+		cnt_add(&m->udp_out_datagrams, 1);
+		MODEL_HW(st, UDPTXPKTS, 1);
+	}
+	st[pkts]++;
+	st[pkts - 1] += flen - eth_hlen(h);
+}
+
+/* Count the opcode class of a frame sent (@p rx false) or taken by a QP in @p st. */
+static inline void
+count_class(uint64_t *st, uint8_t opcode, bool rx)
+{
+	uint8_t cls = op_stat[opcode][rx ? 1 : 0];
+
+	if (cls != 0)
+		st[cls - 1u]++;
+}
+
 int
-model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload, uint32_t len)
+model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
+	 const void *payload, uint32_t len)
 {
 	int n, ret;
 
@@ -238,14 +359,8 @@ model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload
 		MODEL_INC(d, tx_busy);
 		return ret;
 	}
-	if (h->ipv4) {
-		MODEL_INC(d, ip4_out_pkts);
-		__atomic_fetch_add(&d->st.ip4_out_octets, (uint64_t)n, __ATOMIC_RELAXED);
-	} else {
-		MODEL_INC(d, ip6_out_pkts);
-		__atomic_fetch_add(&d->st.ip6_out_octets, (uint64_t)n, __ATOMIC_RELAXED);
-	}
-	MODEL_INC(d, udp_out_datagrams);
+	count_frame(d, q->hw_st, h, (uint32_t)n, false);
+	count_class(q->hw_st, h->opcode, false);
 	return ret;
 }
 
@@ -435,6 +550,7 @@ model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t 
 	if (next == IRDMA_QP_HW_RTS && old == IRDMA_QP_HW_RTR) {
 		q->eng->npsn = q->sq_psn & 0xffffffu;
 		q->eng->una_psn = q->eng->npsn;
+		q->eng->hi_psn = q->eng->npsn;
 	}
 	if (next == IRDMA_QP_HW_ERROR) {
 		q->eng->deadline = 0;
@@ -462,32 +578,36 @@ engine_rx(struct model_dev *d)
 		struct model_pkt_hdr h;
 		const uint8_t *payload;
 		struct model_qp *q;
+		uint64_t *st;
 		uint32_t len;
-		int flen;
+		int flen, ret;
 
 		/* Own buffer: handling a packet may send (d->frame) before using its payload. */
 		flen = model_port_recv(d->port, d->rx, MODEL_PKT_MAX);
 		if (flen <= 0)
 			return;
-		if (model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len) != 0) {
+		ret = model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len);
+		if (ret != 0) {
 			MODEL_INC(d, rx_bad_frames);
+			if (ret == -EILSEQ)
+				MODEL_HW(model_stats_dflt(d), ICRCERR, 1);
 			continue;
 		}
-		if (h.ipv4) {
-			MODEL_INC(d, ip4_in_pkts);
-			__atomic_fetch_add(&d->st.ip4_in_octets, (uint64_t)flen, __ATOMIC_RELAXED);
-		} else {
-			MODEL_INC(d, ip6_in_pkts);
-			__atomic_fetch_add(&d->st.ip6_in_octets, (uint64_t)flen, __ATOMIC_RELAXED);
-		}
-		MODEL_INC(d, udp_in_datagrams);
-		MODEL_INC(d, rx_roce_pkts);
 		q = model_engine_qp(d, h.dqpn);
 		if (q == NULL || q->state == IRDMA_QP_HW_ERROR || q->state == IRDMA_QP_HW_IDLE ||
 		    q->state == IRDMA_QP_HW_INVALID) {
+			/* Delivered to the device, taken by no QP: a discard. */
+			st = q != NULL ? q->hw_st : model_stats_dflt(d);
+			count_frame(d, st, &h, (uint32_t)flen, true);
 			MODEL_INC(d, rx_no_qp);
+			if (h.ipv4)
+				MODEL_HW(st, IP4RXDISCARD, 1);
+			else
+				MODEL_HW(st, IP6RXDISCARD, 1);
 			continue;
 		}
+		count_frame(d, q->hw_st, &h, (uint32_t)flen, true);
+		count_class(q->hw_st, h.opcode, true);
 		if (q->type == IRDMA_QP_TYPE_ROCE_UD)
 			model_ud_rx(d, h.dqpn, q, &h, payload, len);
 		else

@@ -27,6 +27,14 @@
 #define MODEL_RX_BURST		256u
 /* The requester asks for an ACK at least every this many packets of one message. */
 #define MODEL_ACK_EVERY		16u
+/*
+ * ACK coalescing bounds of the responder: an AckReq is answered at the end of the receive
+ * burst it arrived in; besides, an ACK goes out as soon as this many new request packets are
+ * not acknowledged (at once, unless read responses must precede it) ...
+ */
+#define MODEL_ACK_COALESCE_PKTS	32u
+/* ... and when the oldest packet not acknowledged arrived this many microseconds ago. */
+#define MODEL_ACK_COALESCE_US	64u
 /* Read requests a responder holds (the IRD the model honours at most). */
 #define MODEL_IRD_MAX		128u
 /* Fragments an SQ or RQ WQE can describe. */
@@ -99,6 +107,7 @@ struct model_rdreq {
 	uint32_t len;
 	uint32_t off;		/* bytes sent */
 	bool atomic;		/* an ATOMIC_ACKNOWLEDGE carrying orig */
+	uint32_t msn;		/* the AETH MSN its responses carry */
 	uint64_t orig;		/* atomic: the original value */
 };
 
@@ -133,11 +142,14 @@ struct model_qpe {
 	uint64_t deadline;	/* retransmit timer (0: stopped) */
 	uint64_t rnr_until;	/* RNR back-off (0: none) */
 	uint32_t retx_psn;	/* last PSN a NAK / out-of-order response restarted from */
+	uint32_t hi_psn;	/* first PSN never sent (a packet below it is a retransmit) */
 
 	/* responder */
 	uint32_t epsn;
 	uint32_t msn;
 	bool nak_sent;		/* a PSN sequence NAK is outstanding for epsn */
+	uint32_t unacked;	/* new request packets accepted since the last ACK sent */
+	uint64_t unacked_since;	/* when the oldest of them arrived (timer cycles) */
 	bool ack_pending;
 	uint8_t ack_syn;	/* AETH syndrome of the pending ACK / NAK */
 	uint32_t ack_psn;
@@ -191,17 +203,24 @@ struct model_qp *model_engine_qp(struct model_dev *d, uint32_t qp_id);
 void model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src);
 /** The timer (rte_get_timer_cycles). */
 uint64_t model_now(void);
-/** The retransmit timeout of @p q in timer cycles (QPC_RTOMIN, scaled). */
+/** Local ACK timeout 4.096 us << @p timeout in timer cycles; 0 (infinite) for 0. */
+uint64_t model_rto_of(uint32_t timeout);
+/** The retransmit timeout of @p q in timer cycles (QPC_RTOMIN; 0: infinite). */
 uint64_t model_rto_cycles(const struct model_qp *q);
+/** The retransmit deadline of @p q for a timer started at @p now (0: none, infinite). */
+uint64_t model_rc_deadline(const struct model_qp *q, uint64_t now);
+/** The RNR NAK timer of AETH timer field @p code (IBA table 45) in timer cycles. */
+uint64_t model_rnr_cycles(uint32_t code);
 /** Fill @p h for a packet of @p q: addresses, ports, P_Key, destination QP, @p psn. */
 void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
 		    uint8_t opcode, uint32_t psn);
 /**
- * Build and send one frame (counted). 0, or the codec's / port's -errno; -ENOBUFS means the
- * wire's queue is full and the frame was not sent: RC callers keep it for the next round.
+ * Build and send one frame of @p q (counted, also into its statistics instance). 0, or the
+ * codec's / port's -errno; -ENOBUFS means the wire's queue is full and the frame was not
+ * sent (nor counted): RC callers keep it for the next round.
  */
-int model_tx(struct model_dev *d, const struct model_pkt_hdr *h, const void *payload,
-	     uint32_t len);
+int model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
+	     const void *payload, uint32_t len);
 /** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
 void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
 /** One flush CQE for SQ WQE @p idx (op @p op, minor @p code); the driver replays from it. */

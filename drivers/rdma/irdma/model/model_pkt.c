@@ -513,7 +513,7 @@ put_ip(uint8_t *p, const struct model_pkt_hdr *h, uint32_t ip_total)
 		p[0] = IPV4_VER_IHL;
 		p[IPV4_OFF_TOS] = h->tos;
 		put16(p + IPV4_OFF_TOTLEN, ip_total);
-		put16(p + 4, 0);			/* identification */
+		put16(p + 4, h->ip_id);			/* identification */
 		put16(p + IPV4_OFF_FRAG, IPV4_FLAG_DF);
 		p[IPV4_OFF_TTL] = h->ttl;
 		p[IPV4_OFF_PROTO] = IP_PROTO_UDP;
@@ -634,6 +634,7 @@ parse_ip(const uint8_t *p, uint32_t n, bool v4, struct model_pkt_hdr *h)
 			return bad("IPv4 header checksum", get16(p + IPV4_OFF_CSUM));
 		h->tos = p[IPV4_OFF_TOS];
 		h->ttl = p[IPV4_OFF_TTL];
+		h->ip_id = (uint16_t)get16(p + 4);
 		memset(h->sgid, 0, 10);
 		memset(h->dgid, 0, 10);
 		h->sgid[10] = h->sgid[11] = h->dgid[10] = h->dgid[11] = 0xff;

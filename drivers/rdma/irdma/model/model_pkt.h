@@ -13,7 +13,8 @@
  * and decodes one. The engine (model_engine*.c) only ever handles frames through these two.
  *
  * Wires: a device attaches a port to a wire; frames sent on a port arrive at the port that
- * owns the destination MAC (in-process switch) or at the destination IP (UDP wire). Sending
+ * owns the destination MAC (in-process switch), at the destination IP (UDP wire), or go out
+ * whole through a DPDK ethdev port (Ethernet wire, model_wire_eth.h). Sending
  * never blocks, receiving never blocks; faults (drop, duplicate, reorder, corrupt) are
  * injected on the sending side with a seeded PRNG so runs are repeatable.
  *
@@ -92,6 +93,7 @@ struct model_pkt_hdr {
 	uint8_t dgid[16];		/**< destination address */
 	uint8_t tos;			/**< IPv4 TOS / IPv6 traffic class */
 	uint8_t ttl;			/**< IPv4 TTL / IPv6 hop limit */
+	uint16_t ip_id;			/**< IPv4 identification (the sender's counter) */
 	uint32_t flow_label;		/**< IPv6 flow label (20 bits) */
 	/* UDP (the destination port is always MODEL_ROCE_UDP_PORT) */
 	uint16_t sport;			/**< source port (flow entropy) */
@@ -192,6 +194,23 @@ struct model_port_stats {
 	uint64_t tx_reordered;	/**< frames reordered by injection */
 	uint64_t tx_corrupted;	/**< frames corrupted by injection */
 	uint64_t rx_no_port;	/**< frames for a MAC / IP no port owns (switch: dropped) */
+	/* the Ethernet wire (model_wire_eth.c); 0 on the others */
+	uint64_t rx_filtered;	/**< frames for another MAC (dropped) */
+	uint64_t rx_other;	/**< frames neither RoCEv2 nor ARP (dropped) */
+	uint64_t tx_nombuf;	/**< sends refused: no mbuf or the TX queue full */
+	uint64_t arp_requests_rx;	/**< ARP requests received */
+	uint64_t arp_replies_tx;	/**< ARP replies sent (requests for an own address) */
+	uint64_t arp_requests_tx;	/**< ARP requests sent (resolving a peer) */
+	uint64_t arp_replies_rx;	/**< ARP replies received */
+	uint64_t arp_bad;		/**< ARP frames malformed or not Ethernet / IPv4 */
+	uint64_t arp_evicted;	/**< ARP entries replaced because the table was full */
+	uint64_t arp_unresolved;	/**< frames dropped while their peer's MAC was unknown */
+	uint64_t arp_failed;	/**< resolutions (ARP or ND) given up after the last retry */
+	uint64_t nd_solicits_rx;	/**< IPv6 Neighbour Solicitations received */
+	uint64_t nd_adverts_tx;	/**< Neighbour Advertisements sent (for an own address) */
+	uint64_t nd_solicits_tx;	/**< Neighbour Solicitations sent (resolving a peer) */
+	uint64_t nd_adverts_rx;	/**< Neighbour Advertisements received */
+	uint64_t nd_bad;		/**< ND frames with a bad checksum, hop limit or code */
 };
 
 /**
@@ -203,9 +222,11 @@ struct model_port_stats {
  *  - "udp:<ipv4>[:<port>]": a UDP socket bound to that local address and port (default
  *    4791); a frame goes, from the BTH on, to the frame's destination IPv4 address and the
  *    same port, and received datagrams are rebuilt into frames for this port (IPv4 ID 0, DF,
- *    the socket's addresses and ports), so the sender's ICRC checks.
+ *    the socket's addresses and ports), so the sender's ICRC checks;
+ *  - "eth:<port>": a DPDK ethdev port (model_wire_eth.h): an existing port by id or name, or
+ *    a vdev created from "<driver><n>[,<its devargs>]"; whole frames, real IP headers, ARP.
  * @return 0 with *out set, -EINVAL (bad spec, MAC already on that switch), or -errno of the
- *         socket calls.
+ *         socket / ethdev calls.
  */
 int model_port_attach(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
 		      struct model_port **out);
@@ -229,6 +250,21 @@ int model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap);
 
 /** Set (or with NULL clear) the port's send faults. @return 0 or -EINVAL. */
 int model_port_set_faults(struct model_port *p, const struct model_wire_faults *f);
+
+/**
+ * The IPv4 identification for the next frame the port sends: a per-port counter, never 0
+ * (the UDP wire rewrites it to 0, which its receiver assumes).
+ */
+uint16_t model_port_ip_id(struct model_port *p);
+
+/**
+ * The port's own addresses (16-byte GIDs; the IPv4-mapped ones count): the Ethernet wire
+ * answers ARP for them and loops frames to them back. The attach address is always one.
+ * @return 0, -EINVAL (no port, @p n above MODEL_PORT_ADDRS or addresses missing).
+ */
+int model_port_set_addrs(struct model_port *p, const uint8_t (*gids)[16], uint32_t n);
+/** Most addresses model_port_set_addrs() takes. */
+#define MODEL_PORT_ADDRS	16u
 
 /** Copy the port's counters. */
 void model_port_stats_get(const struct model_port *p, struct model_port_stats *st);

@@ -31,6 +31,23 @@ extern int irdma_model_logtype;
 #define MODEL_INC(dev, field) __atomic_fetch_add(&(dev)->st.field, 1, __ATOMIC_RELAXED)
 
 /*
+ * Count an event of the engine (data path, dev->lock held: one writer). A relaxed load and
+ * store, no locked read-modify-write; irdma_model_stats_get() reads each counter atomically.
+ */
+#define MODEL_CNT(dev, field, n) \
+	__atomic_store_n(&(dev)->st.field, \
+			 __atomic_load_n(&(dev)->st.field, __ATOMIC_RELAXED) + (n), \
+			 __ATOMIC_RELAXED)
+
+/*
+ * Count into a statistics instance (enum irdma_hw_stat without its prefix): @p st is the
+ * counter block of the QP's instance (model_qp.hw_st) or the function's default
+ * (model_stats_dflt()). Plain adds: the engine is the only writer and GATHER_STATS reads the
+ * block under the same dev->lock.
+ */
+#define MODEL_HW(st, s, n) ((st)[IRDMA_HW_STAT_##s] += (n))
+
+/*
  * CQP_LPBLSIZE values (the kernel's enum irdma_pbl_chunk, not in base/): level 1 is a
  * chunk size of 1, level 2 a chunk size of 3 (doc/hardware.md §6.1).
  */
@@ -142,6 +159,8 @@ struct model_qp {
 	uint32_t rq_flushes;
 	uint8_t stats_use;	/* QPC_USESTATSINSTANCE */
 	uint32_t stats_idx;	/* the statistics instance it counts into (model_stats.c) */
+	uint64_t *hw_st;	/* that instance's counters (never NULL once the context is in) */
+	uint64_t rto_cycles;	/* retransmit timeout in timer cycles (0: infinite) */
 	/* Addressing for the data path (model_engine.c). */
 	uint8_t ipv4;
 	uint8_t insert_vlan;
@@ -165,7 +184,7 @@ struct model_qp {
 /* One statistics instance (model_stats.c): allocated or not, and its counters. */
 struct model_stats_inst {
 	bool alloc;
-	uint64_t val[IRDMA_HW_STAT_GEN2_MAX];	/* indexed by enum irdma_hw_stat */
+	uint64_t val[IRDMA_HW_STAT_GEN3_MAX];	/* indexed by enum irdma_hw_stat */
 };
 
 /* The outcome of one CQP command. */
@@ -279,6 +298,8 @@ struct model_dev {
 
 	/* Statistics instances: IRDMA_MAX_STATS_INSTANCES entries, created on first use. */
 	struct model_stats_inst *stats_inst;
+	/* Counted into when the instance table could not be allocated (never gathered). */
+	uint64_t stats_sink[IRDMA_HW_STAT_GEN3_MAX];
 
 	/* Execution. */
 	pthread_t thread;
@@ -294,6 +315,8 @@ struct model_dev {
 	uint8_t *rx;			/* MODEL_PKT_MAX: the frame being received */
 	bool in_step;			/* model_step is running (no re-entry) */
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
+	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
+	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */
 
 	/* The PF (model_pf.c, model_adminq.c). */
 	struct model_pf pf;
@@ -534,6 +557,14 @@ uint16_t model_stats_qp_ctx(struct model_dev *d, const struct irdma_qp_ctx *ctx,
  */
 void model_stats_count(struct model_dev *d, uint32_t inst, enum irdma_hw_stat s,
 		       uint64_t delta);
+/*
+ * The counter block of statistics instance @p inst for the engine to count into (the QP's
+ * hw_st, cached when its context is accepted: an instance a QP names cannot be freed). A
+ * sink when the table cannot be allocated. Caller holds dev->lock.
+ */
+uint64_t *model_stats_vals(struct model_dev *d, uint32_t inst);
+/* The counter block of the function's default instance (traffic of no QP). */
+uint64_t *model_stats_dflt(struct model_dev *d);
 void model_stats_free(struct model_dev *d);
 
 #endif /* IRDMA_MODEL_PRIV_H */

@@ -156,6 +156,7 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	/* An unbound QP names this function's default instance: the HMC function id. */
 	if (!q->stats_use && irdma_get(&ctx, QPC_STAT_INDEX) != d->cfg.hmc_fn_id)
 		return IRDMA_MODEL_MIN_BAD_FIELD;
+	q->hw_st = model_stats_vals(d, q->stats_idx);
 	q->ipv4 = (uint8_t)irdma_get(&ctx, QPC_IPV4);
 	q->insert_vlan = (uint8_t)irdma_get(&ctx, QPC_INSERTVLANTAG);
 	q->vlan_tag = (uint16_t)irdma_get(&ctx, QPC_VLANTAG);
@@ -165,6 +166,7 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	q->pkey = (uint16_t)irdma_get(&ctx, QPC_PKEY);
 	q->flow_label = irdma_get(&ctx, QPC_FLOWLABEL);
 	q->rtomin = irdma_get(&ctx, QPC_RTOMIN);
+	q->rto_cycles = model_rto_of(q->rtomin);
 	q->mac = irdma_get(&ctx, QPC_MACADDRESS);
 	q->dest_ip[0] = irdma_get(&ctx, QPC_DESTIPADDR0);
 	q->dest_ip[1] = irdma_get(&ctx, QPC_DESTIPADDR1);

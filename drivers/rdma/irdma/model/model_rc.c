@@ -103,7 +103,7 @@ rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 	if (progress) {
 		e->retries = 0;
 		/* Still something in flight (whole messages, or part of the one at the cursor)? */
-		e->deadline = e->tx_i > 0 || e->tx_off > 0 ? model_now() + model_rto_cycles(q) : 0;
+		e->deadline = e->tx_i > 0 || e->tx_off > 0 ? model_rc_deadline(q, model_now()) : 0;
 	}
 }
 
@@ -174,6 +174,19 @@ rc_error(struct model_dev *d, uint32_t qp_id, uint32_t ae)
 	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_SQ);
 }
 
+/*
+ * A request packet at @p psn left, taking the PSNs up to @p end (exclusive; a READ takes one
+ * per response): a retransmit when that PSN was sent before.
+ */
+static inline void
+rc_sent(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t end)
+{
+	if (model_psn_diff(psn, e->hi_psn) < 0)
+		MODEL_CNT(d, rc_retx_pkts, 1);
+	else
+		e->hi_psn = end;
+}
+
 static void
 rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	  const struct model_pkt_hdr *h)
@@ -192,7 +205,7 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			e->una_psn = model_psn_add(h->psn, 1);
 			e->retries = 0;
 			if (e->deadline != 0)
-				e->deadline = model_now() + model_rto_cycles(q);
+				e->deadline = model_rc_deadline(q, model_now());
 		}
 		e->rnr_retries = 0;
 		rc_retire(d, qp_id, q);
@@ -206,13 +219,15 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	rc_retire(d, qp_id, q);
 	if (kind == MODEL_AETH_RNR_NAK) {
 		MODEL_INC(d, rnr_naks_rcvd);
+		MODEL_HW(q->hw_st, RNR_RCVD, 1);
 		e->rnr_retries++;
 		if (q->rnr_retry != 7 && e->rnr_retries > q->rnr_retry) {
+			MODEL_INC(d, rc_rnr_exceeded);
 			rc_error(d, qp_id, IRDMA_AE_LLP_TOO_MANY_RNRS);
 			return;
 		}
-		/* The RNR timer: the model waits a tenth of its retransmit timeout. */
-		e->rnr_until = model_now() + model_rto_cycles(q) / 10 + 1;
+		/* The RNR NAK timer the responder asked for (IBA table 45). */
+		e->rnr_until = model_now() + d->rnr_cycles[h->aeth_syndrome & 31u];
 		e->deadline = 0;
 		rc_rewind(d, e, h->psn, mtu);
 		return;
@@ -221,6 +236,7 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	switch (h->aeth_syndrome) {
 	case MODEL_AETH_NAK_PSN_SEQ:
 		MODEL_INC(d, seq_naks_rcvd);
+		MODEL_HW(q->hw_st, NAKSEQERR, 1);
 		rc_rewind(d, e, h->psn, mtu);
 		break;
 	case MODEL_AETH_NAK_REM_ACCESS:
@@ -242,9 +258,10 @@ rc_rx_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
  * acknowledges them) and *pos is its window position.
  */
 static struct model_wqe *
-rc_resp_expected(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_t mtu,
+rc_resp_expected(struct model_dev *d, struct model_qp *q, uint32_t psn, uint32_t mtu,
 		 uint32_t *pos)
 {
+	struct model_qpe *e = q->eng;
 	struct model_wqe *w = NULL;
 	uint32_t i, expect;
 
@@ -263,7 +280,8 @@ rc_resp_expected(struct model_dev *d, struct model_qpe *e, uint32_t psn, uint32_
 	expect = model_psn_add(w->psn, w->rd_done / mtu);
 	if (psn != expect) {
 		if (model_psn_diff(psn, expect) > 0 && e->retx_psn != expect) {
-			/* A response is missing: ask again from it, once per gap. */
+			/* A response is missing (an implied NAK): ask again, once per gap. */
+			MODEL_HW(q->hw_st, NAKSEQERR_IMPLIED, 1);
 			e->retx_psn = expect;
 			rc_rewind(d, e, expect, mtu);
 		} else {
@@ -293,7 +311,7 @@ rc_rx_atomic_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint32_t i, ae;
 
 	MODEL_INC(d, acks_rcvd);
-	w = rc_resp_expected(d, e, h->psn, mtu, &i);
+	w = rc_resp_expected(d, q, h->psn, mtu, &i);
 	if (w == NULL)
 		return;
 	if (!is_atomic(w)) {
@@ -309,7 +327,7 @@ rc_rx_atomic_ack(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	w->flags |= MODEL_WQE_DONE;
 	e->una_psn = model_psn_add(h->psn, 1);
 	e->retries = 0;
-	e->deadline = model_now() + model_rto_cycles(q);
+	e->deadline = model_rc_deadline(q, model_now());
 	rc_retire(d, qp_id, q);
 }
 
@@ -323,7 +341,7 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	struct model_wqe *w;
 	uint32_t i, ae;
 
-	w = rc_resp_expected(d, e, h->psn, mtu, &i);
+	w = rc_resp_expected(d, q, h->psn, mtu, &i);
 	if (w == NULL)
 		return;
 	if (!is_read(w)) {
@@ -344,11 +362,12 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	w->rd_done += len;
 	e->una_psn = model_psn_add(h->psn, 1);
 	e->retries = 0;
-	e->deadline = model_now() + model_rto_cycles(q);
+	e->deadline = model_rc_deadline(q, model_now());
 	if (last) {
 		w->flags |= MODEL_WQE_DONE;
-		if (w->op == IRDMA_OP_RDMA_READ_LOC_INV && w->nfrags > 0)
-			(void)model_mr_invalidate(d, w->frag[0].stag, q->pd, false);
+		if (w->op == IRDMA_OP_RDMA_READ_LOC_INV && w->nfrags > 0 &&
+		    model_mr_invalidate(d, w->frag[0].stag, q->pd, false) == 0)
+			MODEL_HW(q->hw_st, RDMAVINV, 1);
 	}
 	rc_retire(d, qp_id, q);
 }
@@ -375,8 +394,10 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 		return;
 	}
 	MODEL_INC(d, rc_timeouts);
+	MODEL_HW(q->hw_st, RTO, 1);
 	e->retries++;
 	if (e->retries > q->retry) {
+		MODEL_INC(d, rc_retry_exceeded);
 		rc_error(d, qp_id, IRDMA_AE_LLP_TOO_MANY_RETRIES);
 		return;
 	}
@@ -389,8 +410,8 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 		psn = w->psn;
 	e->retx_psn = psn;
 	rc_rewind(d, e, psn, mtu);
-	/* Back off while nothing progresses (a loaded host must not exhaust the retries). */
-	e->deadline = now + (model_rto_cycles(q) << RTE_MIN(e->retries, 5u));
+	/* The same timeout again (IBA: no back-off); QPC_REXMIT_THRESH bounds the retries. */
+	e->deadline = model_rc_deadline(q, now);
 }
 
 /* ---- requester: sending ---- */
@@ -450,8 +471,9 @@ rc_send_atomic(struct model_dev *d, struct model_qp *q, struct model_wqe *w)
 	h.atomic_swap_add = w->at_swap_add;
 	h.atomic_cmp = w->at_cmp;
 	h.ackreq = true;
-	if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+	if (model_tx(d, q, &h, NULL, 0) == -ENOBUFS)
 		return false;
+	rc_sent(d, e, w->psn, model_psn_add(w->psn, 1));
 	MODEL_INC(d, out_atomics);
 	e->npsn = model_psn_add(w->psn, 1);
 	e->tx_i++;
@@ -505,8 +527,9 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		h.reth_rkey = w->rkey;
 		h.reth_len = w->len - w->rd_done;
 		h.ackreq = true;
-		if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+		if (model_tx(d, q, &h, NULL, 0) == -ENOBUFS)
 			return false;
+		rc_sent(d, e, h.psn, model_psn_add(w->psn, w->npkts));
 		MODEL_INC(d, out_rdma_reads);
 		e->npsn = model_psn_add(w->psn, w->npkts);
 		e->tx_i++;
@@ -535,8 +558,9 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		rc_error(d, qp_id, ae);
 		return false;
 	}
-	if (model_tx(d, &h, d->buf, plen) == -ENOBUFS)
+	if (model_tx(d, q, &h, d->buf, plen) == -ENOBUFS)
 		return false;
+	rc_sent(d, e, h.psn, model_psn_add(h.psn, 1));
 	if (first) {
 		if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)
 			MODEL_INC(d, out_rdma_writes);
@@ -631,7 +655,7 @@ model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			break;
 		n++;
 		if (e->deadline == 0)
-			e->deadline = model_now() + model_rto_cycles(q);
+			e->deadline = model_rc_deadline(q, model_now());
 	}
 	rc_retire(d, qp_id, q);
 }

@@ -33,20 +33,27 @@ rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
 	struct model_pkt_hdr h;
 	int ret;
 
+	/* A plain ACK acknowledges everything accepted: the PSN before the expected one. */
+	if (syn == MODEL_AETH_ACK)
+		psn = model_psn_add(q->eng->epsn, 0xffffffu);
 	model_hdr_init(d, q, &h, MODEL_RC_ACK, psn);
 	h.aeth_syndrome = syn;
 	h.aeth_msn = q->eng->msn & 0xffffffu;
 	if (syn == MODEL_AETH_ACK)
 		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f; /* credits: not limited */
-	ret = model_tx(d, &h, NULL, 0);
+	ret = model_tx(d, q, &h, NULL, 0);
 	if (ret != 0)
 		return ret;
-	if (syn == MODEL_AETH_ACK)
+	/* Every ACK / NAK acknowledges the packets before its PSN. */
+	q->eng->unacked = 0;
+	if (syn == MODEL_AETH_ACK) {
 		MODEL_INC(d, acks_sent);
-	else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK)
+	} else if ((syn & 0xe0u) == MODEL_AETH_RNR_NAK) {
 		MODEL_INC(d, rnr_naks_sent);
-	else
+		MODEL_HW(q->hw_st, RNR_SENT, 1);
+	} else {
 		MODEL_INC(d, naks_sent);
+	}
 	return 0;
 }
 
@@ -101,9 +108,9 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		if (r->atomic) {
 			model_hdr_init(d, q, &h, MODEL_RC_ATOMIC_ACK, r->psn);
 			h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
-			h.aeth_msn = e->msn & 0xffffffu;
+			h.aeth_msn = r->msn & 0xffffffu;
 			h.atomic_orig = r->orig;
-			if (model_tx(d, &h, NULL, 0) == -ENOBUFS)
+			if (model_tx(d, q, &h, NULL, 0) == -ENOBUFS)
 				return;
 			n++;
 			e->rr_head = (e->rr_head + 1) % MODEL_IRD_MAX;
@@ -122,8 +129,8 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 				   last ? MODEL_RC_READ_RESP_LAST : MODEL_RC_READ_RESP_MIDDLE,
 			       model_psn_add(r->psn, r->off / mtu));
 		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
-		h.aeth_msn = e->msn & 0xffffffu;
-		if (model_tx(d, &h, d->buf, plen) == -ENOBUFS)
+		h.aeth_msn = r->msn & 0xffffffu;
+		if (model_tx(d, q, &h, d->buf, plen) == -ENOBUFS)
 			return; /* the wire is full: this response again next round */
 		r->off += plen;
 		n++;
@@ -131,6 +138,12 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			e->rr_head = (e->rr_head + 1) % MODEL_IRD_MAX;
 			e->rr_cnt--;
 		}
+	}
+	/* The time bound of the coalescing: packets waiting too long get their ACK now. */
+	if (!e->ack_pending && e->unacked > 0 &&
+	    model_now() - e->unacked_since >= d->ack_coalesce_cycles) {
+		MODEL_INC(d, acks_coalesced);
+		ack_queue(e, MODEL_AETH_ACK, 0);
 	}
 	if (e->rr_cnt == 0 && e->ack_pending && rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
 		e->ack_pending = false;
@@ -161,6 +174,7 @@ rr_push(struct model_qpe *e, uint32_t psn, uint64_t va, uint32_t rkey, uint32_t 
 	r->len = len;
 	r->off = 0;
 	r->atomic = false;
+	r->msn = e->msn;
 	e->rr_cnt++;
 }
 
@@ -174,6 +188,7 @@ rr_push_atomic(struct model_qpe *e, uint32_t psn, uint64_t orig)
 	r->psn = psn;
 	r->atomic = true;
 	r->orig = orig;
+	r->msn = e->msn;
 	e->rr_cnt++;
 }
 
@@ -242,6 +257,8 @@ rc_resp_atomic(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	s->psn = h->psn;
 	s->orig = orig;
 	s->valid = true;
+	/* A new atomic completes at the responder when executed (IBA C9-148): MSN + 1. */
+	e->msn++;
 	rr_push_atomic(e, h->psn, orig);
 	MODEL_INC(d, in_atomics);
 	return true;
@@ -281,6 +298,9 @@ rc_resp_read(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			if (e->rr[(e->rr_head + i) % MODEL_IRD_MAX].psn == h->psn)
 				return true;
 	}
+	/* A new READ counts in the MSN once accepted (IBA C9-148); its responses carry it. */
+	if (!dup)
+		e->msn++;
 	rr_push(e, h->psn, h->reth_va, h->reth_rkey, h->reth_len);
 	MODEL_INC(d, in_rdma_reads);
 	return true;
@@ -353,6 +373,7 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			return false;
 		}
 		MODEL_INC(d, rdma_inv);
+		MODEL_HW(q->hw_st, RDMAVINV, 1);
 		c.inv_valid = true;
 		c.inv_stag = h->ieth_rkey;
 	}
@@ -472,6 +493,7 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	}
 	if (diff > 0) {
 		MODEL_INC(d, seq_errors);
+		MODEL_HW(q->hw_st, RXOOOPKTS, 1);
 		if (!e->nak_sent) {
 			e->nak_sent = true;
 			ack_queue(e, MODEL_AETH_NAK_PSN_SEQ, e->epsn);
@@ -542,6 +564,16 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	if (!ok)
 		return;
 	e->epsn = model_psn_add(e->epsn, 1);
-	if (h->ackreq)
+	if (e->unacked++ == 0)
+		e->unacked_since = model_now();
+	if (e->unacked >= MODEL_ACK_COALESCE_PKTS) {
+		/* The packet bound: this ACK does not wait for the end of the burst. */
+		if (!h->ackreq)
+			MODEL_INC(d, acks_coalesced);
 		ack_queue(e, MODEL_AETH_ACK, h->psn);
+		if (e->rr_cnt == 0 && rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
+			e->ack_pending = false;
+	} else if (h->ackreq) {
+		ack_queue(e, MODEL_AETH_ACK, h->psn);
+	}
 }

@@ -398,21 +398,26 @@ model_gather(struct model_dev *d, const struct model_qp *q, const struct model_w
 uint32_t
 model_local_op(struct model_dev *d, const struct model_qp *q, const struct model_wqe *w)
 {
+	uint32_t ae;
+
 	switch (w->op) {
 	case IRDMA_OP_LOCAL_INVALIDATE:
 		MODEL_INC(d, rdma_inv);
-		return model_mr_invalidate(d, w->rkey, q->pd, false);
+		ae = model_mr_invalidate(d, w->rkey, q->pd, false);
+		if (ae == 0)
+			MODEL_HW(q->hw_st, RDMAVINV, 1);
+		return ae;
 	case IRDMA_OP_FAST_REGISTER:
 		return model_mr_fastreg(d, w->fr_stag, q->pd, w->rva, w->fr_len, w->fr_pbl,
 					w->fr_level, w->fr_shift, w->fr_rights, w->fr_va_based);
-	case IRDMA_OP_BIND_MW: {
-		uint32_t ae = model_mw_bind(d, w->rkey, w->bind_mr, q->pd, w->rva, w->fr_len,
-					    w->fr_rights, w->fr_va_based);
-
-		if (ae == 0)
+	case IRDMA_OP_BIND_MW:
+		ae = model_mw_bind(d, w->rkey, w->bind_mr, q->pd, w->rva, w->fr_len,
+				   w->fr_rights, w->fr_va_based);
+		if (ae == 0) {
 			MODEL_INC(d, mw_binds);
+			MODEL_HW(q->hw_st, RDMAVBND, 1);
+		}
 		return ae;
-	}
 	default:
 		return 0; /* NOP */
 	}

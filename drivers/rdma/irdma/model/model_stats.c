@@ -22,7 +22,8 @@
  *    default: NO_OBJ otherwise), else the default instance. The buffer must be 8-byte
  *    aligned (BAD_ALIGN) and mapped for IRDMA_GATHER_STATS_BUF_SIZE bytes (DMA_FAULT); the
  *    device writes the whole buffer: zeroes, and every counter at its place, truncated to
- *    its width (the device counters wrap there).
+ *    its width (the device counters wrap there), in its generation's layout (gen3: 57
+ *    counters of a qword each, the transport counters from byte 368 on).
  *  - A QP context with USESTATSINSTANCE names STAT_INDEX, which must be allocated (NO_OBJ);
  *    without it the QP counts into the default instance.
  */
@@ -123,8 +124,8 @@ model_op_gather_stats(struct model_dev *d, const struct irdma_cqp_wqe *w, struct
 			 IRDMA_MODEL_MIN_BAD_ALIGN : 0))
 		return;
 	memset(buf, 0, sizeof(buf));
-	for (s = 0; s < IRDMA_HW_STAT_GEN2_MAX; s++) {
-		const struct irdma_hw_stat_desc *sd = irdma_hw_stat_desc(s);
+	for (s = 0; s < irdma_hw_stat_count(d->cfg.gen); s++) {
+		const struct irdma_hw_stat_desc *sd = irdma_hw_stat_desc_of(d->cfg.gen, s);
 		uint64_t *qw = &buf[sd->byte / sizeof(uint64_t)];
 
 		*qw = rte_cpu_to_le_64(irdma_hw_stat_insert(sd, rte_le_to_cpu_64(*qw),
@@ -158,9 +159,25 @@ model_stats_count(struct model_dev *d, uint32_t inst, enum irdma_hw_stat s, uint
 
 	/* Counting into nothing is what the engine does for a freed instance: drop it. */
 	if (t == NULL || inst >= IRDMA_MAX_STATS_INSTANCES || !t[inst].alloc ||
-	    (unsigned int)s >= IRDMA_HW_STAT_GEN2_MAX)
+	    (unsigned int)s >= irdma_hw_stat_count(d->cfg.gen))
 		return;
 	t[inst].val[s] += delta;
+}
+
+uint64_t *
+model_stats_vals(struct model_dev *d, uint32_t inst)
+{
+	struct model_stats_inst *t = stats_tab(d);
+
+	if (t == NULL || inst >= IRDMA_MAX_STATS_INSTANCES)
+		return d->stats_sink;
+	return t[inst].val;
+}
+
+uint64_t *
+model_stats_dflt(struct model_dev *d)
+{
+	return model_stats_vals(d, d->cfg.hmc_fn_id);
 }
 
 int
@@ -170,7 +187,8 @@ irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter, 
 	struct model_stats_inst *t;
 	int ret = 0;
 
-	if (d == NULL || inst >= IRDMA_MAX_STATS_INSTANCES || counter >= IRDMA_HW_STAT_GEN2_MAX)
+	if (d == NULL || inst >= IRDMA_MAX_STATS_INSTANCES ||
+	    counter >= irdma_hw_stat_count(d->cfg.gen))
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
 	t = stats_tab(d);

@@ -107,7 +107,7 @@ ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct mo
 	ret = model_gather(d, q, w, 0, d->buf, w->len);
 	if (ret != 0)
 		return (uint32_t)ret;
-	(void)model_tx(d, &h, d->buf, w->len);
+	(void)model_tx(d, q, &h, d->buf, w->len);
 	MODEL_INC(d, out_rdma_sends);
 	q->eng->npsn = model_psn_add(q->eng->npsn, 1);
 	return 0;

@@ -36,6 +36,7 @@
 #include <rte_log.h>
 
 #include "model_pkt.h"
+#include "model_wire_eth.h"
 
 extern int irdma_model_logtype;
 
@@ -65,6 +66,7 @@ extern int irdma_model_logtype;
 enum wire_kind {
 	WIRE_LOOP,
 	WIRE_UDP,
+	WIRE_ETH,
 };
 
 /* An in-process switch: the ports attached under one name. */
@@ -97,6 +99,9 @@ struct model_port {
 	struct in_addr addr;		/* bound address */
 	uint16_t port;			/* bound port (host order) */
 	int tos;			/* IP_TOS currently set on the socket */
+	/* eth */
+	struct model_eth *eth;
+	uint16_t ip_id;			/* last IPv4 ID handed out */
 	/* faults */
 	bool faulty;
 	struct model_wire_faults faults;
@@ -600,9 +605,12 @@ model_port_attach(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
 	} else if (strncmp(spec, "udp:", 4) == 0) {
 		p->kind = WIRE_UDP;
 		r = udp_attach(p, spec + 4);
+	} else if (strncmp(spec, "eth:", 4) == 0) {
+		p->kind = WIRE_ETH;
+		r = model_eth_open(spec + 4, mac, gid, &p->st, &p->eth);
 	} else {
-		WIRE_LOG(ERR, "attach: unknown wire '%s' (loop, loop:<name>, udp:<ipv4>[:<port>])",
-			 spec);
+		WIRE_LOG(ERR, "attach: unknown wire '%s' (loop, loop:<name of up to %u characters>, "
+			 "udp:<ipv4>[:<port>], eth:<port>)", spec, WIRE_NAME_MAX - 1);
 		r = -EINVAL;
 	}
 	if (r != 0)
@@ -627,6 +635,8 @@ model_port_detach(struct model_port *p)
 		return;
 	if (p->kind == WIRE_LOOP)
 		loop_detach(p);
+	else if (p->kind == WIRE_ETH)
+		model_eth_close(p->eth);
 	else
 		close(p->fd);
 	if (p->pcap != NULL)
@@ -641,7 +651,14 @@ model_port_detach(struct model_port *p)
 static int
 wire_out(struct model_port *p, const uint8_t *frame, uint32_t len)
 {
-	return p->kind == WIRE_LOOP ? loop_out(p, frame, len) : udp_out(p, frame, len);
+	switch (p->kind) {
+	case WIRE_LOOP:
+		return loop_out(p, frame, len);
+	case WIRE_ETH:
+		return model_eth_out(p->eth, frame, len);
+	default:
+		return udp_out(p, frame, len);
+	}
 }
 
 /* Deliver the reordered frame, if one is held. */
@@ -726,7 +743,8 @@ model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap)
 		WIRE_LOG(ERR, "recv: no port or buffer");
 		return -EINVAL;
 	}
-	r = p->kind == WIRE_LOOP ? loop_in(p, buf, cap) : udp_in(p, buf, cap);
+	r = p->kind == WIRE_LOOP ? loop_in(p, buf, cap) :
+	    p->kind == WIRE_ETH ? model_eth_in(p->eth, buf, cap) : udp_in(p, buf, cap);
 	if (r > 0) {
 		p->st.rx_frames++;
 		p->st.rx_bytes += (uint64_t)r;
@@ -762,6 +780,34 @@ model_port_set_faults(struct model_port *p, const struct model_wire_faults *f)
 	s ^= s >> 31;
 	p->rng = s != 0 ? s : 1;
 	p->faulty = true;
+	return 0;
+}
+
+uint16_t
+model_port_ip_id(struct model_port *p)
+{
+	if (p == NULL)
+		return 1;
+	if (++p->ip_id == 0)
+		p->ip_id = 1;
+	return p->ip_id;
+}
+
+int
+model_port_set_addrs(struct model_port *p, const uint8_t (*gids)[16], uint32_t n)
+{
+	uint8_t all[MODEL_PORT_ADDRS + 1][16];
+
+	if (p == NULL || (n > 0 && gids == NULL) || n > MODEL_PORT_ADDRS) {
+		WIRE_LOG(ERR, "set_addrs: no port, or more than %u addresses", MODEL_PORT_ADDRS);
+		return -EINVAL;
+	}
+	/* the attach address first: it stays one */
+	memcpy(all[0], p->gid, 16);
+	if (n > 0)
+		memcpy(all[1], gids, (size_t)n * 16);
+	if (p->kind == WIRE_ETH)
+		model_eth_set_addrs(p->eth, (const uint8_t (*)[16])all, n + 1);
 	return 0;
 }
 

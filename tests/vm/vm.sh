@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=bash
+# Copyright (c) 2026 the irdma-pmd authors
+#
+# Functions to boot the test VM (sourced by the tests in tests/vm/; needs root):
+#   vm_up CACHE WORKDIR   private network namespace vm_ns ($VM_NS), a tap ($VM_TAP) in it with
+#                         $VM_HOST_IP/24, QEMU (TCG) on that tap, the folder WORKDIR/share
+#                         as the guest's /host, the serial console in WORKDIR/console.log;
+#                         waits for the guest's init to write share/ready (VM_BOOT_S the
+#                         seconds it took). Returns non-zero when the VM did not come up.
+#   vm_cmd NAME SCRIPT    run SCRIPT (sh text) in the guest, in the background; its shell's
+#                         pid is in share/cmd/NAME.pid (exec a long-running program)
+#   vm_stop NAME          send that pid a TERM (a peer on the host failed: do not wait)
+#   vm_wait NAME SECONDS  wait for it, print its output; returns its exit status (124 on
+#                         timeout)
+#   vm_down               stop QEMU, delete the tap and the namespace (also on failure:
+#                         callers trap it on EXIT)
+#   in_ns CMD...          run CMD in the namespace
+# Addresses: the guest's eth0 is $VM_GUEST_IP, its rxe0 GID index 1 ::ffff:$VM_GUEST_IP.
+VM_NS=${VM_NS:-irdmavm$$}
+VM_TAP=${VM_TAP:-vmtap0}
+VM_NET=${VM_NET:-10.77.0}
+VM_GUEST_IP=$VM_NET.1
+VM_HOST_IP=$VM_NET.3
+VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-120}
+VM_QEMU_PID=
+VM_DIR=
+
+in_ns() { ip netns exec "$VM_NS" "$@"; }
+
+vm_up() {
+	local cache=$1 t0 i
+	VM_DIR=$2
+	mkdir -p "$VM_DIR/share/cmd" || return 1
+	rm -f "$VM_DIR/share/ready" "$VM_DIR/share/cmd/"* "$VM_DIR/qemu.pid"
+	ip netns add "$VM_NS" || return 1
+	in_ns ip link set lo up &&
+	in_ns ip tuntap add dev "$VM_TAP" mode tap &&
+	in_ns ip addr add "$VM_HOST_IP/24" dev "$VM_TAP" &&
+	in_ns ip link set "$VM_TAP" up || return 1
+	t0=$(date +%s.%N)
+	# An upper bound on the VM's life whatever happens to this script.
+	in_ns timeout -s KILL 1800 qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+		-m 512 -smp 2 -nodefaults -no-reboot -display none -monitor none \
+		-serial "file:$VM_DIR/console.log" -pidfile "$VM_DIR/qemu.pid" \
+		-kernel "$cache/vmlinuz" -initrd "$cache/initrd.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet vm_ip=$VM_GUEST_IP" \
+		-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:4d:00:01 \
+		-virtfs "local,path=$VM_DIR/share,mount_tag=host0,security_model=none,id=host0" \
+		> "$VM_DIR/qemu.log" 2>&1 &
+	VM_QEMU_PID=$!
+	i=0
+	while [ ! -e "$VM_DIR/share/ready" ]; do
+		if ! kill -0 "$VM_QEMU_PID" 2>/dev/null; then
+			echo "# vm: QEMU exited:"; sed 's/^/#   /' "$VM_DIR/qemu.log"
+			return 1
+		fi
+		if [ $i -ge $((VM_BOOT_TIMEOUT * 5)) ]; then
+			echo "# vm: not up in $VM_BOOT_TIMEOUT s; console:"
+			tail -30 "$VM_DIR/console.log" | sed 's/^/#   /'
+			return 1
+		fi
+		sleep 0.2
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2034  # for the caller
+	VM_BOOT_S=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
+	return 0
+}
+
+vm_cmd() {
+	printf 'echo $$ > /host/cmd/%s.pid\n%s\n' "$1" "$2" > "$VM_DIR/share/cmd/$1.tmp" &&
+	mv "$VM_DIR/share/cmd/$1.tmp" "$VM_DIR/share/cmd/$1.sh"
+}
+
+vm_stop() {
+	[ -e "$VM_DIR/share/cmd/$1.rc" ] && return 0
+	vm_cmd "stop$1" "kill \$(cat /host/cmd/$1.pid) 2>/dev/null; true"
+	vm_wait "stop$1" 30 > /dev/null
+}
+
+vm_wait() {
+	local name=$1 limit=$2 i=0 f=$VM_DIR/share/cmd/$1
+	while [ ! -e "$f.rc" ]; do
+		if [ $i -ge $((limit * 5)) ] || ! kill -0 "$VM_QEMU_PID" 2>/dev/null; then
+			echo "# vm: $name: no result in $limit s"
+			[ -e "$f.out" ] && sed "s/^/# guest $name: /" "$f.out"
+			return 124
+		fi
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sed "s/^/# guest $name: /" "$f.out"
+	return "$(cat "$f.rc")"
+}
+
+vm_down() {
+	if [ -n "$VM_QEMU_PID" ]; then
+		kill "$VM_QEMU_PID" 2>/dev/null
+		# timeout(1) forwards the TERM to QEMU; give it 5 s, then KILL both.
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$VM_QEMU_PID" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -KILL "$VM_QEMU_PID" 2>/dev/null
+		[ -s "$VM_DIR/qemu.pid" ] && kill -KILL "$(cat "$VM_DIR/qemu.pid")" 2>/dev/null
+		wait "$VM_QEMU_PID" 2>/dev/null
+		VM_QEMU_PID=
+	fi
+	if ip netns list 2>/dev/null | grep -qw "$VM_NS"; then
+		in_ns ip link del "$VM_TAP" 2>/dev/null
+		ip netns del "$VM_NS"
+	fi
+}
