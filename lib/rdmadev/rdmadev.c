@@ -877,6 +877,7 @@ rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n)
 int
 rdmadev_dump(int16_t dev_id, FILE *f)
 {
+	struct rdmadev_port_info pi;
 	const struct rdmadev_info *in;
 	struct rdmadev *dev;
 	char line[256];
@@ -907,6 +908,11 @@ rdmadev_dump(int16_t dev_id, FILE *f)
 		in->max_qp_init_rd_atom, in->max_fast_reg_pages);
 	if (dev->res != NULL && restrack_summary(dev->res, line, sizeof(line)) >= 0)
 		fprintf(f, "  %s\n", line);
+	if (dev->ops->port_info_get != NULL && rdmadev_port_info_read(dev, &pi) == 0)
+		fprintf(f, "  port %s mac %02x:%02x:%02x:%02x:%02x:%02x speed %u Mb/s pf %d fw %s\n",
+			rdmadev_port_state_name(pi.state), pi.mac[0], pi.mac[1], pi.mac[2],
+			pi.mac[3], pi.mac[4], pi.mac[5], pi.speed_mbps, pi.pf_id,
+			pi.fw_ver[0] != '\0' ? pi.fw_ver : "-");
 	rdmadev_ctl_leave(dev);
 	return 0;
 }

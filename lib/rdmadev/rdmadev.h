@@ -319,6 +319,9 @@ struct rdmadev_port_info {
 	uint8_t max_mtu;			/**< largest path MTU (enum rdmadev_mtu) */
 	uint8_t active_mtu;			/**< path MTU the Ethernet MTU carries (same) */
 	uint32_t gid_tbl_len;			/**< valid GID entries, 0 .. RDMADEV_GID_TBL_MAX */
+	uint32_t speed_mbps;			/**< link speed in Mb/s, 0 when down or unknown */
+	int16_t pf_id;				/**< PCI function of the port, -1 when unknown */
+	char fw_ver[32];			/**< firmware and API versions, "" when unknown */
 };
 
 /**
@@ -970,6 +973,8 @@ enum rdmadev_event_type {
 	RDMADEV_EVENT_SRQ_ERR,		/**< SRQ catastrophic error */
 	RDMADEV_EVENT_SRQ_LIMIT,	/**< SRQ below its limit */
 	RDMADEV_EVENT_DEVICE_FATAL,	/**< the device failed: every object is unusable */
+	RDMADEV_EVENT_PORT_ACTIVE,	/**< the port's link came up (obj_id: port number 1) */
+	RDMADEV_EVENT_PORT_ERR,		/**< the port's link went down (obj_id: port number 1) */
 	RDMADEV_EVENT_MAX		/**< sentinel */
 };
 
@@ -978,7 +983,7 @@ const char *rdmadev_event_type_name(enum rdmadev_event_type type);
 
 /**
  * One asynchronous event. Exactly one of @c qp, @c cq, @c srq is set for an object event;
- * none for RDMADEV_EVENT_DEVICE_FATAL. The pointer is valid until the application destroys
+ * none for RDMADEV_EVENT_DEVICE_FATAL and the port events. The pointer is valid until the application destroys
  * the object; events still queued for an object are dropped when it is destroyed, so a
  * queued event never names a destroyed object.
  */

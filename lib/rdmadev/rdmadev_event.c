@@ -75,6 +75,8 @@ static const char *const rdmadev_event_names[RDMADEV_EVENT_MAX] = {
 	[RDMADEV_EVENT_SRQ_ERR] = "SRQ_ERR",
 	[RDMADEV_EVENT_SRQ_LIMIT] = "SRQ_LIMIT",
 	[RDMADEV_EVENT_DEVICE_FATAL] = "DEVICE_FATAL",
+	[RDMADEV_EVENT_PORT_ACTIVE] = "PORT_ACTIVE",
+	[RDMADEV_EVENT_PORT_ERR] = "PORT_ERR",
 };
 
 const char *
@@ -265,6 +267,8 @@ rdmadev_event_valid(const struct rdmadev_event *e)
 	case RDMADEV_EVENT_SRQ_LIMIT:
 		return n == 1 && e->srq != NULL;
 	case RDMADEV_EVENT_DEVICE_FATAL:
+	case RDMADEV_EVENT_PORT_ACTIVE:
+	case RDMADEV_EVENT_PORT_ERR:
 		return n == 0;
 	case RDMADEV_EVENT_MAX:
 		return false;

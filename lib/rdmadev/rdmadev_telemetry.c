@@ -167,6 +167,9 @@ tel_port(struct rdmadev *dev, struct rte_tel_data *d)
 			break;
 	}
 	tel_container(d, "gids", gids);
+	tel_u64(d, "speed_mbps", pi.speed_mbps);
+	tel_int(d, "pf_id", pi.pf_id);
+	tel_str(d, "fw_ver", pi.fw_ver);
 	return 0;
 }
 

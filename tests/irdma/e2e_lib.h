@@ -26,9 +26,14 @@
 #define IRDMA_TEST_MODE "inline"
 #endif
 
+#ifndef IRDMA_TEST_DEVARGS_EXTRA
+/* Devargs every device of the program gets besides its own (irdma_e2e_pf3: ",pf_id=3"). */
+#define IRDMA_TEST_DEVARGS_EXTRA ""
+#endif
+
 /* Device arguments of model @p n on wire @p wire in this program's mode. */
 #define E2E_DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
-	",wire=" wire
+	",wire=" wire IRDMA_TEST_DEVARGS_EXTRA
 
 /* Every right an MR or QP can have. */
 #define E2E_ACC_ALL (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE | \

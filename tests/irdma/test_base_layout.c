@@ -676,6 +676,98 @@ test_register_fields(void)
 	RCHK(PDINV_PMPDIDX, 24, 16);
 }
 
+/*
+ * The PF outside the engine (base/irdma_pf.h): AdminQ descriptor, capability element and link
+ * status layouts at the byte offsets of Linux's ice_adminq_cmd.h (struct ice_aq_desc and the
+ * command structs; desc byte N = qword N / 8, bit 8 * (N % 8)), register fields and offsets
+ * of ice_hw_autogen.h.
+ */
+static void
+test_pf_fields(void)
+{
+	FCHK(aq_desc, AQ_FLAGS, 0, 15, 0);		/* @0 le16 flags */
+	FCHK(aq_desc, AQ_OPCODE, 0, 31, 16);		/* @2 le16 opcode */
+	FCHK(aq_desc, AQ_DATALEN, 0, 47, 32);		/* @4 le16 datalen */
+	FCHK(aq_desc, AQ_RETVAL, 0, 63, 48);		/* @6 le16 retval */
+	FCHK(aq_desc, AQ_COOKIE_HIGH, 1, 31, 0);	/* @8 */
+	FCHK(aq_desc, AQ_COOKIE_LOW, 1, 63, 32);	/* @12 */
+	FCHK(aq_desc, AQ_PARAM0, 2, 31, 0);		/* @16 */
+	FCHK(aq_desc, AQ_PARAM1, 2, 63, 32);		/* @20 */
+	FCHK(aq_desc, AQ_ADDR_HIGH, 3, 31, 0);		/* @24 */
+	FCHK(aq_desc, AQ_ADDR_LOW, 3, 63, 32);		/* @28 */
+	FCHK(aq_desc, AQ_VER_ROM, 2, 31, 0);		/* ice_aqc_get_ver @16 rom_ver */
+	FCHK(aq_desc, AQ_VER_FW_BUILD, 2, 63, 32);	/* @20 fw_build */
+	FCHK(aq_desc, AQ_VER_FW_BRANCH, 3, 7, 0);	/* @24 */
+	FCHK(aq_desc, AQ_VER_FW_MAJOR, 3, 15, 8);	/* @25 */
+	FCHK(aq_desc, AQ_VER_FW_MINOR, 3, 23, 16);	/* @26 */
+	FCHK(aq_desc, AQ_VER_FW_PATCH, 3, 31, 24);	/* @27 */
+	FCHK(aq_desc, AQ_VER_API_BRANCH, 3, 39, 32);	/* @28 */
+	FCHK(aq_desc, AQ_VER_API_MAJOR, 3, 47, 40);	/* @29 */
+	FCHK(aq_desc, AQ_VER_API_MINOR, 3, 55, 48);	/* @30 */
+	FCHK(aq_desc, AQ_VER_API_PATCH, 3, 63, 56);	/* @31 */
+	BCHK(aq_desc, AQ_QSHUT_UNLOADING, 2, 0);	/* ice_aqc_q_shutdown @16 bit 0 */
+	FCHK(aq_desc, AQ_CAPS_FLAGS, 2, 7, 0);		/* ice_aqc_list_caps @16 cmd_flags */
+	FCHK(aq_desc, AQ_CAPS_PF_INDEX, 2, 15, 8);	/* @17 pf_index */
+	FCHK(aq_desc, AQ_CAPS_COUNT, 2, 63, 32);	/* @20 count */
+	FCHK(aq_desc, AQ_MAC_FLAGS, 2, 15, 0);		/* ice_aqc_manage_mac_read @16 flags */
+	FCHK(aq_desc, AQ_MAC_NUM_ADDR, 2, 39, 32);	/* @20 num_addr */
+	FCHK(aq_desc, AQ_LS_LPORT, 2, 7, 0);		/* ice_aqc_get_link_status @16 lport_num */
+	FCHK(aq_desc, AQ_LS_LSE, 2, 17, 16);		/* @18 cmd_flags bits 1:0 */
+	FCHK(aq_desc, AQ_EVM_LPORT, 2, 7, 0);		/* ice_aqc_set_event_mask @16 lport_num */
+	FCHK(aq_desc, AQ_EVM_MASK, 3, 15, 0);		/* @24 event_mask */
+	FCHK(aq_desc, AQ_PXE_RX_CNT, 2, 7, 0);		/* ice_aqc_clear_pxe @16 rx_cnt */
+	FCHK(aq_cap_elem, AQ_CAP_ID, 0, 15, 0);		/* ice_aqc_list_caps_elem @0 cap */
+	FCHK(aq_cap_elem, AQ_CAP_MAJOR, 0, 23, 16);	/* @2 major_ver */
+	FCHK(aq_cap_elem, AQ_CAP_MINOR, 0, 31, 24);	/* @3 minor_ver */
+	FCHK(aq_cap_elem, AQ_CAP_NUMBER, 0, 63, 32);	/* @4 number */
+	FCHK(aq_cap_elem, AQ_CAP_LOGICAL_ID, 1, 31, 0);	/* @8 logical_id */
+	FCHK(aq_cap_elem, AQ_CAP_PHYS_ID, 1, 63, 32);	/* @12 phys_id */
+	FCHK(aq_link_status, AQ_LS_LINK_INFO, 0, 23, 16);	/* @2 link_info */
+	BCHK(aq_link_status, AQ_LS_LINK_UP, 0, 16);	/* @2 bit 0 ICE_AQ_LINK_UP */
+	FCHK(aq_link_status, AQ_LS_AN_INFO, 0, 31, 24);	/* @3 an_info */
+	FCHK(aq_link_status, AQ_LS_MAX_FRAME, 0, 63, 48);	/* @6 max_frame_size */
+	FCHK(aq_link_status, AQ_LS_SPEED, 1, 31, 16);	/* @10 link_speed */
+	RCHK(AQLEN_LEN, 9, 0);
+	RCHK(AQLEN_VFE, 28, 28);
+	RCHK(AQLEN_OVFL, 29, 29);
+	RCHK(AQLEN_CRIT, 30, 30);
+	RCHK(AQLEN_ENABLE, 31, 31);
+	RCHK(AQ_PTR, 9, 0);
+	RCHK(PFGEN_CTRL_PFSWR, 0, 0);
+	RCHK(PFGEN_STATE_PFPEEN, 0, 0);
+	RCHK(PFGEN_STATE_PFLINKEN, 2, 2);
+	RCHK(PF_FUNC_RID_FUNCTION, 2, 0);
+	RCHK(PF_FUNC_RID_DEVICE, 7, 3);
+	RCHK(PF_FUNC_RID_BUS, 15, 8);
+	RCHK(GLGEN_RSTAT_DEVSTATE, 1, 0);
+	RCHK(GLGEN_RSTAT_RESET_TYPE, 3, 2);
+	RCHK(GLNVM_ULD_PE_DONE, 10, 10);
+	RCHK(GL_MNG_FWSM_FW_MODES, 2, 0);
+	RCHK(GL_MNG_FWSM_FW_LOADING, 30, 30);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ATQBAL, 0x00080000);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ATQBAH, 0x00080100);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ATQLEN, 0x00080200);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ATQH, 0x00080300);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ATQT, 0x00080400);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ARQBAL, 0x00080080);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ARQBAH, 0x00080180);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ARQLEN, 0x00080280);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ARQH, 0x00080380);
+	TEST_CHECK_EQ(IRDMA_PF_FW_ARQT, 0x00080480);
+	TEST_CHECK_EQ(IRDMA_PFGEN_STATE, 0x00088000);
+	TEST_CHECK_EQ(IRDMA_PFGEN_CTRL, 0x00091000);
+	TEST_CHECK_EQ(IRDMA_PF_FUNC_RID, 0x0009e880);
+	TEST_CHECK_EQ(IRDMA_GLNVM_ULD, 0x000b6008);
+	TEST_CHECK_EQ(IRDMA_GL_MNG_FWSM, 0x000b6134);
+	TEST_CHECK_EQ(IRDMA_GLGEN_RSTAT, 0x000b8188);
+	/* ICE_RESET_DONE_MASK: bits 0, 1, 3, 4, 5, 8, 9 */
+	TEST_CHECK_EQ(IRDMA_GLNVM_ULD_RESET_DONE, 0x1u | 0x2u | 0x8u | 0x10u | 0x20u | 0x100u |
+			  0x200u);
+	TEST_CHECK_EQ(sizeof(struct irdma_aq_desc), 32);
+	TEST_CHECK_EQ(sizeof(struct irdma_aq_cap_elem), 32);
+	TEST_CHECK_EQ(sizeof(struct irdma_aq_link_status), IRDMA_AQ_LINK_STATUS_LEN);
+}
+
 static void
 test_register_offsets(void)
 {
@@ -841,6 +933,7 @@ main(void)
 	TEST_RUN(test_shadow_hmc_fields);
 	TEST_RUN(test_register_fields);
 	TEST_RUN(test_register_offsets);
+	TEST_RUN(test_pf_fields);
 	TEST_RUN(test_sizes);
 	TEST_RUN(test_misuse_rejected);
 	printf("# %d fields checked against doc/hardware.md\n", fields_checked);

@@ -200,7 +200,8 @@ test_telemetry(void)
 	TEST_CHECK(strstr(out, "\"capa\":{\"RTS_AE\":1,\"CQ_RESIZE\":1,\"CQE_64B\":0") != NULL);
 	TEST_CHECK(strstr(out, "\"port_state\":\"ACTIVE\",\"mac\":\"02:00:00:00:00:01\","
 			  "\"mtu\":1500,\"max_mtu\":4096,\"active_mtu\":1024,"
-			  "\"gid_tbl_len\":2,\"gids\":[\"::ffff:10.0.0.1\",\"fe80::1\"]") != NULL);
+			  "\"gid_tbl_len\":2,\"gids\":[\"::ffff:10.0.0.1\",\"fe80::1\"],"
+			  "\"speed_mbps\":0,\"pf_id\":-1,\"fw_ver\":\"\"") != NULL);
 	snprintf(cmd, sizeof(cmd), "/rdmadev/stats,%d", dev);
 	TEST_CHECK_EQ(tel_query(cmd), 0);
 	TEST_CHECK(strstr(out, "\"pd_created\":") != NULL);

@@ -388,8 +388,12 @@ irdma_ctrl_hmc_setup(struct irdma_ctrl *c)
 int
 irdma_ctrl_bringup(struct irdma_ctrl *c)
 {
-	int ret;
+	int ret = 0;
 
+	if (!c->req.no_pf)
+		ret = irdma_pf_bringup(c);
+	if (ret != 0)
+		return ret;
 	ret = irdma_ctrl_wait_fw(c);
 	if (ret == 0)
 		ret = irdma_cqp_create(c);
@@ -425,4 +429,5 @@ irdma_ctrl_teardown(struct irdma_ctrl *c)
 	irdma_dma_free(c, &c->fpm_buf);
 	irdma_cqp_destroy(c);
 	c->hmc.committed = false;
+	irdma_pf_teardown(c);
 }

@@ -30,6 +30,7 @@
 
 #include "irdma_base.h"
 #include "irdma_hw.h"
+#include "irdma_pmd_pf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,8 +55,6 @@ extern int irdma_logtype;
 #define IRDMA_CTRL_AEQ_SIZE		IRDMA_KERNEL_AEQ_SIZE
 /** Alignment of CQ, CEQ and AEQ rings. */
 #define IRDMA_CTRL_RING_ALIGN		256u
-/** HMC function id of the PF. */
-#define IRDMA_CTRL_HMC_FN_ID		0u
 /** Sizing policy: ARP table entries committed. */
 #define IRDMA_HMC_ARP_COUNT		512u
 /** Sizing policy: address vectors (UD address handles) committed. */
@@ -130,6 +129,12 @@ struct irdma_hmc_request {
 	bool ring_pbl;
 	/** Gen3: SRQs (HMC object 2); 0 on gen2, which has none. */
 	uint32_t srqs;
+	/**
+	 * Skip the PF layer (irdma_pf_bringup()): the HMC function id stays 0 and the link
+	 * unknown. Only for measuring what the PF steps cost (bench_irdma_start) and for a
+	 * device model whose PF is already up.
+	 */
+	bool no_pf;
 };
 
 /** HMC state. */
@@ -187,6 +192,9 @@ struct irdma_cqp {
 /** Driver control-path state of one device. */
 struct irdma_ctrl {
 	struct irdma_hw *hw;		/**< the device */
+	struct irdma_pf pf;		/**< the PF layer (pf/irdma_pf.c) */
+	/** HMC function id of every CQP command that carries one: the PF id (0 until known). */
+	uint8_t hmc_fn_id;
 	uint16_t seq;			/**< per-device memzone name prefix */
 	uint32_t mz_seq;		/**< memzone name counter */
 	struct irdma_cqp cqp;		/**< control QP */
@@ -232,7 +240,8 @@ int irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw,
 void irdma_ctrl_fini(struct irdma_ctrl *c);
 
 /**
- * Bring the device up: firmware ready, CQP, QUERY_FPM_VAL, COMMIT_FPM_VAL, UPDATE_PE_SDS,
+ * Bring the device up: the PF layer (irdma_pf_bringup(): reset, AdminQ, version,
+ * capabilities, MAC, link; unless req.no_pf), then firmware ready, CQP, QUERY_FPM_VAL, COMMIT_FPM_VAL, UPDATE_PE_SDS,
  * CCQ, CEQ0, AEQ. On failure everything done so far is undone.
  * @return 0 or a negative errno.
  */

@@ -33,12 +33,16 @@ struct irdma_dev {
 	struct irdma_ctrl ctrl;		/**< control path */
 	struct irdma_hmc_request req;	/**< HMC sizing plan */
 	bool up;			/**< bring-up done */
-	bool model;			/**< the model backend (its port is always up) */
+	bool model;			/**< the model backend */
+	bool gids_fixed;		/**< the GID table came from devargs ip= */
 };
 
 static const char *const irdma_model_keys[] = {
 	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", "pcap", "wire_drop",
-	"wire_dup", "wire_reorder", "wire_corrupt", "wire_seed", NULL
+	"wire_dup", "wire_reorder", "wire_corrupt", "wire_seed",
+	/* the model's PF (irdma_dev_parse_pf) */
+	"pf_id", "rdma", "msix", "fw_api", "pf_init",
+	NULL
 };
 
 /* Log through the PMD's log type before a hw exists. */
@@ -87,6 +91,50 @@ irdma_dev_parse_port(const char *name, const char *k, const char *v,
 	return 0;
 }
 
+/*
+ * The model's PF (model_pf.c): pf_id=0..7 (PF_FUNC_RID, and the HMC function id it must be
+ * given), rdma=0|1 (the RDMA capability), msix=N (MSI-X vectors reported), fw_api=MAJ.MIN
+ * (GET_VERSION's API version), pf_init=0|1 (0: the driver skips the PF layer; benchmarks).
+ * 1 when @p k is one of these (the result in *ret), 0 otherwise.
+ */
+static int
+irdma_dev_parse_pf(const char *name, const char *k, const char *v,
+		   struct irdma_model_config *cfg, struct irdma_hmc_request *req, int *ret)
+{
+	unsigned int maj, min;
+	uint32_t x = 0;
+	char tail;
+
+	if (strcmp(k, "pf_id") == 0) {
+		*ret = irdma_dev_parse_u32(name, k, v, 0, IRDMA_REG_MAX(PF_FUNC_RID_FUNCTION), &x);
+		cfg->pf_id = (uint8_t)x;
+		cfg->hmc_fn_id = (uint8_t)x;
+	} else if (strcmp(k, "rdma") == 0) {
+		*ret = irdma_dev_parse_u32(name, k, v, 0, 1, &x);
+		cfg->rdma = x != 0;
+	} else if (strcmp(k, "msix") == 0) {
+		*ret = irdma_dev_parse_u32(name, k, v, 0, IRDMA_GLINT_VECTORS, &x);
+		cfg->msix = (uint16_t)x;
+	} else if (strcmp(k, "pf_init") == 0) {
+		*ret = irdma_dev_parse_u32(name, k, v, 0, 1, &x);
+		req->no_pf = x == 0;
+	} else if (strcmp(k, "fw_api") == 0) {
+		if (v == NULL || sscanf(v, "%u.%u%c", &maj, &min, &tail) != 2 || maj > 255 ||
+		    min > 255) {
+			IRDMA_DEV_LOG(ERR, name, "devargs fw_api=%s: must be MAJOR.MINOR (0..255)",
+				      v ? v : "");
+			*ret = -EINVAL;
+		} else {
+			cfg->fw_api_major = (uint8_t)maj;
+			cfg->fw_api_minor = (uint8_t)min;
+			*ret = 0;
+		}
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 static int
 irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 		   struct irdma_model_config *cfg, struct irdma_hmc_request *req)
@@ -94,6 +142,8 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 	uint32_t x = 0;
 	int ret;
 
+	if (irdma_dev_parse_pf(name, k, v, cfg, req, &ret))
+		return ret;
 	if (strcmp(k, "gen") == 0) {
 		ret = irdma_dev_parse_u32(name, k, v, 2, 3, &x);
 		cfg->gen = (uint8_t)x;
@@ -184,6 +234,7 @@ irdma_dev_gids(const char *name, const struct rte_kvargs *kv, struct irdma_dev *
 	}
 	if (check)
 		return 0;
+	d->gids_fixed = n != 0;
 	if (n == 0)
 		irdma_port_default_gids(name, d->model, d->hw.mac, gid, &n);
 	memcpy(d->ctrl.gid, gid, sizeof(gid[0]) * n);
@@ -280,6 +331,10 @@ irdma_dev_start(struct rdmadev *dev)
 	ret = irdma_ctrl_bringup(&d->ctrl);
 	if (ret != 0)
 		return ret;
+	/* The default GID table follows the MAC the PF layer read (the link-local address). */
+	if (!d->gids_fixed)
+		irdma_port_default_gids(d->hw.name, d->model, d->hw.mac, d->ctrl.gid,
+					&d->ctrl.nb_gids);
 	ret = irdma_dev_check_commit(d);
 	if (ret == 0)
 		ret = irdma_ah_tab_init(&d->ctrl);
@@ -742,9 +797,21 @@ irdma_dev_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
 {
 	const struct irdma_dev *d = dev->dev_private;
 
+	const struct irdma_pf *pf = &d->ctrl.pf;
+
 	memcpy(pi->mac, d->hw.mac, sizeof(pi->mac));
-	/* The model's port is always up; the VFIO backend knows nothing of the link yet. */
-	pi->state = d->model ? RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
+	/* The link as the PF layer knows it (GET_LINK_STATUS, then ARQ events); without the
+	 * PF layer (pf_init=0 on the model, whose port is up) the model's port is ACTIVE. */
+	if (d->req.no_pf)
+		pi->state = d->model ? RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
+	else
+		pi->state = pf->up && __atomic_load_n(&pf->link_up, __ATOMIC_RELAXED) ?
+			    RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN;
+	pi->speed_mbps = pf->up ? __atomic_load_n(&pf->speed_mbps, __ATOMIC_RELAXED) : 0;
+	pi->pf_id = pf->pf_id_valid ? pf->pf_id : -1;
+	if (pf->fw_major != 0 || pf->api_major != 0)
+		snprintf(pi->fw_ver, sizeof(pi->fw_ver), "%u.%u.%u api %u.%u.%u", pf->fw_major,
+			 pf->fw_minor, pf->fw_patch, pf->api_major, pf->api_minor, pf->api_patch);
 	pi->mtu = IRDMA_DEV_ETH_MTU;
 	pi->max_mtu = RDMADEV_MTU_4096;
 	pi->active_mtu = irdma_dev_path_mtu(pi->mtu);
@@ -769,8 +836,14 @@ static int
 irdma_dev_event_process(struct rdmadev *dev)
 {
 	struct irdma_dev *d = dev->dev_private;
+	int n, ret;
 
-	return d->up ? irdma_event_process(&d->ctrl, dev) : 0;
+	if (!d->up)
+		return 0;
+	/* AdminQ events first (link changes), then the AEQ. */
+	n = irdma_pf_events(&d->ctrl, dev);
+	ret = irdma_event_process(&d->ctrl, dev);
+	return ret < 0 ? ret : n + ret;
 }
 
 static int

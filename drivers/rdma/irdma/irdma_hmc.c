@@ -81,7 +81,7 @@ irdma_hmc_query(struct irdma_ctrl *c)
 	int ret;
 
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_QUERY_FPM_VAL);
-	irdma_set(&w, CQP_FPM_HMCFNID, IRDMA_CTRL_HMC_FN_ID);
+	irdma_set(&w, CQP_FPM_HMCFNID, c->hmc_fn_id);
 	irdma_set(&w, CQP_FPM_BUF_PA, c->fpm_buf.iova);
 	ret = irdma_cqp_exec(c, &w, NULL);
 	if (ret != 0)
@@ -229,7 +229,7 @@ irdma_hmc_commit(struct irdma_ctrl *c, const uint32_t cnt[IRDMA_HMC_OBJ_MAX])
 			b->qw[irdma_fpm_commit_offset(i) / IRDMA_QWORD_BYTES] =
 				rte_cpu_to_le_64(cnt[i]);
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_COMMIT_FPM_VAL);
-	irdma_set(&w, CQP_FPM_HMCFNID, IRDMA_CTRL_HMC_FN_ID);
+	irdma_set(&w, CQP_FPM_HMCFNID, c->hmc_fn_id);
 	irdma_set(&w, CQP_FPM_BUF_PA, c->fpm_buf.iova);
 	irdma_set(&w, CQP_FPM_BUFSIZE, IRDMA_FPM_BUF_SIZE);
 	ret = irdma_cqp_exec(c, &w, NULL);
@@ -367,7 +367,7 @@ irdma_hmc_sds_update(struct irdma_ctrl *c, uint32_t first, uint32_t n, bool vali
 		irdma_hmc_sd_entry(&c->hmc.sds[first + i], c->hmc.sd_first + first + i, valid,
 				   &e[i]);
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_UPDATE_PE_SDS);
-	irdma_set(&w, CQP_UPESD_HMCFNID, IRDMA_CTRL_HMC_FN_ID);
+	irdma_set(&w, CQP_UPESD_HMCFNID, c->hmc_fn_id);
 	irdma_set(&w, CQP_UPESD_E0_CMD, irdma_qw_get(&e[0].qw[0]));
 	irdma_set(&w, CQP_UPESD_E0_DATA, irdma_qw_get(&e[0].qw[1]));
 	if (n > 1) {

@@ -362,6 +362,9 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		return -ENOMEM;
 	}
 	q->qp_id = rdmadev_obj_id(&qp->obj);
+	/* Unbound QPs count into the function's default instance (the kernel's
+	 * vsi->stats_idx = hmc_fn_id), named in the context. */
+	q->stats_idx = c->hmc_fn_id;
 	q->tmpl_gen = irdma_uk_tmpl_gen_next();
 	q->qp_type = attr->qp_type == RDMADEV_QPT_RC ? IRDMA_QP_TYPE_ROCE_RC :
 						       IRDMA_QP_TYPE_ROCE_UD;
@@ -672,7 +675,7 @@ irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint
 	int ret;
 
 	q->stats_use = bind ? 1 : 0;
-	q->stats_idx = bind ? inst : 0;
+	q->stats_idx = bind ? inst : c->hmc_fn_id;
 	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
 	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
 	/* Not in the device yet (before the first INIT): the next modify carries it. */

@@ -88,7 +88,7 @@ irdma_stats_init(struct irdma_ctrl *c)
 		return ret;
 	}
 	/* The default instance belongs to the function: never allocated nor freed. */
-	owned_assign(t, IRDMA_CTRL_HMC_FN_ID, true);
+	owned_assign(t, c->hmc_fn_id, true);
 	c->stats = t;
 	return 0;
 }
@@ -131,7 +131,7 @@ irdma_stats_manage(struct irdma_ctrl *c, bool alloc, uint32_t *inst)
 	int ret;
 
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_MANAGE_STATS);
-	irdma_set(&w, CQP_STATS_HMC_FCN_INDEX, IRDMA_CTRL_HMC_FN_ID);
+	irdma_set(&w, CQP_STATS_HMC_FCN_INDEX, c->hmc_fn_id);
 	irdma_set(&w, CQP_STATS_ALLOC_INST, alloc ? 1 : 0);
 	if (!alloc)
 		irdma_set(&w, CQP_STATS_INST_INDEX, *inst);
@@ -158,7 +158,7 @@ irdma_stats_gather(struct irdma_ctrl *c, uint32_t inst, struct irdma_stats_acc *
 
 	memset(t->buf.va, 0, t->buf.len);
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_GATHER_STATS);
-	irdma_set(&w, CQP_STATS_HMC_FCN_INDEX, IRDMA_CTRL_HMC_FN_ID);
+	irdma_set(&w, CQP_STATS_HMC_FCN_INDEX, c->hmc_fn_id);
 	irdma_set(&w, CQP_STATS_BUF_PA, t->buf.iova);
 	irdma_set(&w, CQP_STATS_USE_INST, 1);
 	irdma_set(&w, CQP_STATS_INST_INDEX, inst);
@@ -296,7 +296,7 @@ irdma_xstats_get(struct irdma_ctrl *c, struct rdmadev_xstat *xs, unsigned int n)
 		return -ENODEV;
 	}
 	pthread_mutex_lock(&t->lock);
-	ret = irdma_stats_gather(c, IRDMA_CTRL_HMC_FN_ID, &t->dev);
+	ret = irdma_stats_gather(c, c->hmc_fn_id, &t->dev);
 	if (ret == 0)
 		ret = irdma_stats_fill(c->hw->gen, xs, n, t->dev.total, t->base);
 	pthread_mutex_unlock(&t->lock);
@@ -313,7 +313,7 @@ irdma_xstats_reset(struct irdma_ctrl *c)
 	if (t == NULL)
 		return 0;
 	pthread_mutex_lock(&t->lock);
-	ret = irdma_stats_gather(c, IRDMA_CTRL_HMC_FN_ID, &t->dev);
+	ret = irdma_stats_gather(c, c->hmc_fn_id, &t->dev);
 	if (ret == 0)
 		memcpy(t->base, t->dev.total, sizeof(t->base));
 	pthread_mutex_unlock(&t->lock);

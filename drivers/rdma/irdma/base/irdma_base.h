@@ -22,5 +22,6 @@
 #include "irdma_shadow.h"
 #include "irdma_limits.h"
 #include "irdma_stats.h"
+#include "irdma_pf.h"
 
 #endif /* IRDMA_BASE_H */

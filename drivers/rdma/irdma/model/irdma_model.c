@@ -79,6 +79,15 @@ irdma_model_config_default(struct irdma_model_config *cfg)
 	cfg->timer_bucket = 64;
 	cfg->fw_ready_reads = 0;
 	memcpy(cfg->obj, model_default_caps, sizeof(cfg->obj));
+	/* The PF: function 0, RDMA enabled, E810's AdminQ API, link up at 100 Gb/s. */
+	cfg->pf_id = 0;
+	cfg->rdma = true;
+	cfg->msix = 64;
+	cfg->fw_api_major = IRDMA_AQ_API_MAJOR;
+	cfg->fw_api_minor = IRDMA_AQ_API_MINOR;
+	cfg->reset_reads = 1;
+	cfg->link_up = true;
+	cfg->link_speed = IRDMA_AQ_LINK_SPEED_100GB;
 }
 
 static int
@@ -96,6 +105,8 @@ model_config_check(const struct irdma_model_config *c)
 		return -EINVAL;
 	if (c->max_ceqs == 0 || !irdma_fits(FPMQ_MAX_CEQS, c->max_ceqs) ||
 	    !irdma_fits(CQP_FPM_HMCFNID, c->hmc_fn_id))
+		return -EINVAL;
+	if (c->pf_id > IRDMA_REG_MAX(PF_FUNC_RID_FUNCTION) || c->msix > IRDMA_GLINT_VECTORS)
 		return -EINVAL;
 	if (!irdma_fits(FPMQ_QP_MAX, c->obj[IRDMA_HMC_OBJ_QP].max_cnt) ||
 	    !irdma_fits(FPMQ_CQ_MAX, c->obj[IRDMA_HMC_OBJ_CQ].max_cnt) ||
@@ -131,6 +142,7 @@ model_step(struct model_dev *d)
 		d->cqp_ctl_pending = false;
 		model_cqp_ctl(d);
 	}
+	model_aq_process(d);
 	model_cqp_process(d);
 	model_engine_step(d);
 	d->in_step = false;
@@ -488,6 +500,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	d->cfg = *cfg;
 	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
 	model_irq_init(d);
+	model_pf_init(d);
 	d->sd = calloc(cfg->max_pe_sds, sizeof(*d->sd));
 	d->ceq = calloc(cfg->max_ceqs, sizeof(*d->ceq));
 	if (d->sd == NULL || d->ceq == NULL) {

@@ -120,7 +120,30 @@ struct irdma_model_config {
 	uint32_t wire_reorder_ppm;	/**< frames delivered after the next one */
 	uint32_t wire_corrupt_ppm;	/**< frames with one byte flipped */
 	uint64_t wire_seed;		/**< the fault PRNG's seed */
+	/* ---- the PF outside the RDMA engine (model_pf.c, model_adminq.c) ---- */
+	/** PCI function number (PF_FUNC_RID); the HMC function id must equal it (0..7). */
+	uint8_t pf_id;
+	/** RDMA capability enabled (LIST_FUNC_CAPS cap 0x0051 = 1, GLNVM_ULD.PE_DONE). */
+	bool rdma;
+	/** MSI-X vectors LIST_FUNC_CAPS reports. */
+	uint16_t msix;
+	/** AdminQ API version GET_VERSION reports (major, minor). */
+	uint8_t fw_api_major;
+	/** AdminQ API minor. */
+	uint8_t fw_api_minor;
+	/**
+	 * Reads of PFGEN_CTRL that still show PFSWR after a PF reset was triggered;
+	 * IRDMA_MODEL_RESET_NEVER: the reset never completes.
+	 */
+	uint32_t reset_reads;
+	/** Link state at creation (irdma_model_link_set() changes it). */
+	bool link_up;
+	/** Link speed GET_LINK_STATUS reports while up (one enum irdma_aq_link_speed bit). */
+	uint16_t link_speed;
 };
+
+/** irdma_model_config::reset_reads: the PF reset never completes. */
+#define IRDMA_MODEL_RESET_NEVER		UINT32_MAX
 
 /**
  * Set one wire key of @p cfg from devargs @p key = @p value: wire=<spec>, pcap=<file>,
@@ -224,7 +247,62 @@ struct irdma_model_stats {
 	uint64_t engine_rounds;		/**< data-path rounds the engine ran */
 	uint64_t qp_visits;		/**< QPs a round worked on (only QPs with work or due timers) */
 	uint64_t timer_wakes;		/**< QPs a due timer put back to work */
+	/* The PF (model_pf.c, model_adminq.c). */
+	uint64_t pf_resets;		/**< PF software resets triggered (PFGEN_CTRL.PFSWR) */
+	uint64_t pe_refused;		/**< RDMA engine use refused: PE not ready */
+	uint64_t aq_cmds;		/**< AdminQ commands completed */
+	uint64_t aq_errors;		/**< of which answered with a non-zero return code */
+	uint64_t aq_refused;		/**< ATQ tail writes not processed (queue not set up) */
+	uint64_t aq_events;		/**< ARQ events written */
+	uint64_t aq_events_lost;	/**< ARQ events lost (no free slot, bad slot: OVFL) */
 };
+
+/** What irdma_model_inject_aq_fault() makes firmware do. */
+enum irdma_model_aq_fault {
+	IRDMA_MODEL_AQ_FAULT_NONE = 0,		/**< cancel */
+	IRDMA_MODEL_AQ_FAULT_NO_ANSWER = 1,	/**< never complete the command (head stays) */
+	IRDMA_MODEL_AQ_FAULT_RETVAL = 2,	/**< complete it with a return code */
+};
+
+/**
+ * Make the next AdminQ command with opcode @p opcode fail (@p kind) instead of running;
+ * a RETVAL fault answers @p retval (enum irdma_aq_err, not 0).
+ * @return 0, or -EINVAL (not a model device, bad kind, RETVAL with 0).
+ */
+int irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode,
+				enum irdma_model_aq_fault kind, uint16_t retval);
+
+/**
+ * Change the link state (test hook: a cable pulled and plugged back). With link status
+ * events enabled and not masked, firmware posts a GET_LINK_STATUS event on the ARQ.
+ * @return 0, or -EINVAL (not a model device).
+ */
+int irdma_model_link_set(struct irdma_hw *hw, bool up);
+
+/**
+ * Set how many PFGEN_CTRL reads the next PF resets take (irdma_model_config::reset_reads;
+ * IRDMA_MODEL_RESET_NEVER: they never complete).
+ * @return 0, or -EINVAL (not a model device).
+ */
+int irdma_model_set_reset_reads(struct irdma_hw *hw, uint32_t reads);
+
+/**
+ * Change the LAN MAC the firmware reports in MANAGE_MAC_READ from now on (test hook: an
+ * NVM that says something else than the devargs); hw->mac is not touched.
+ * @return 0, or -EINVAL (not a model device, not a unicast address).
+ */
+int irdma_model_set_mac(struct irdma_hw *hw, const uint8_t mac[6]);
+
+/** AdminQ descriptors irdma_model_aq_capture() keeps. */
+#define IRDMA_MODEL_AQ_CAPTURE		64u
+
+/**
+ * Copy the AdminQ descriptors the model fetched from the ATQ, as the driver wrote them,
+ * oldest first (at most the last IRDMA_MODEL_AQ_CAPTURE), and with @p reset forget them.
+ * @param out  @p n entries of 32 bytes.
+ * @return the number copied, or -EINVAL (not a model device).
+ */
+int irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, bool reset);
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
 struct irdma_model_cq_info {

@@ -148,6 +148,11 @@ model_cqp_ctl(struct model_dev *d)
 		return;
 	}
 	d->ccqpstatus = 0;
+	/* No RDMA engine before the PE is ready (model_pf.c). */
+	if (!model_pf_pe_ready(d)) {
+		cqp_create_fail(d, IRDMA_MODEL_MIN_BAD_STATE);
+		return;
+	}
 	if (model_dma_read(d, pa, &ctx, sizeof(ctx)) != 0) {
 		cqp_create_fail(d, IRDMA_MODEL_MIN_DMA_FAULT);
 		return;

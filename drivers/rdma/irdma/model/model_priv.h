@@ -232,6 +232,36 @@ struct model_res {
 	uint32_t retval;
 };
 
+/* One AdminQ ring's registers (model_adminq.c). */
+struct model_aq_regs {
+	uint32_t bal;
+	uint32_t bah;
+	uint32_t len;		/* LEN | VFE | OVFL | CRIT | ENABLE */
+	uint32_t head;
+	uint32_t tail;
+};
+
+/* The PF outside the RDMA engine (model_pf.c, model_adminq.c). */
+struct model_pf {
+	bool in_reset;		/* PFSWR set, reset running */
+	uint32_t reset_left;	/* PFGEN_CTRL reads until it completes */
+	uint32_t uld;		/* GLNVM_ULD */
+	bool pe_ready;		/* PE usable: RDMA enabled, no reset running */
+	struct model_aq_regs atq;
+	struct model_aq_regs arq;
+	bool aq_pending;	/* ATQT written: commands to run */
+	bool lse;		/* link status events enabled */
+	uint16_t event_mask;	/* SET_EVENT_MASK (set bit: masked) */
+	bool link_up;
+	struct {
+		uint16_t opcode;
+		uint8_t kind;	/* enum irdma_model_aq_fault */
+		uint16_t retval;
+	} fault;
+	uint8_t cap[IRDMA_MODEL_AQ_CAPTURE][IRDMA_AQ_DESC_SIZE];
+	uint64_t cap_n;		/* descriptors captured since the last reset */
+};
+
 struct model_dev {
 	char name[32];
 	struct irdma_hw *hw;
@@ -344,6 +374,9 @@ struct model_dev {
 	uint32_t *tmr;
 	uint32_t tmr_cnt;
 	uint64_t tmr_next;
+
+	/* The PF (model_pf.c, model_adminq.c). */
+	struct model_pf pf;
 };
 
 /* Forget every cached context (model_dev.ctx_gen). */
@@ -381,6 +414,22 @@ int model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v);
 int model_dma_eal_attach(struct model_dev *d);
 /* Stop following EAL's memory events. */
 void model_dma_eal_detach(struct model_dev *d);
+
+/* model_pf.c */
+void model_pf_init(struct model_dev *d);
+/* Register reads / writes of the PF and AdminQ registers: true when @p off is one. */
+bool model_pf_reg_read(struct model_dev *d, uint32_t off, uint32_t *val);
+bool model_pf_reg_write(struct model_dev *d, uint32_t off, uint32_t val);
+/* The PE may be used (RDMA enabled, no reset running); counts a refusal when not. */
+bool model_pf_pe_ready(struct model_dev *d);
+
+/* model_adminq.c */
+/* Run the ATQ commands between head and tail (caller holds dev->lock). */
+void model_aq_process(struct model_dev *d);
+/* Post an event (@p opcode, @p len bytes of @p data) on the ARQ; false when lost. */
+bool model_aq_event(struct model_dev *d, uint16_t opcode, const void *data, uint16_t len);
+/* The link status data of GET_LINK_STATUS (IRDMA_AQ_LINK_STATUS_LEN bytes). */
+void model_aq_link_data(struct model_dev *d, uint8_t *data);
 
 /* model_regs.c */
 uint32_t model_reg_read(struct model_dev *d, uint32_t off);

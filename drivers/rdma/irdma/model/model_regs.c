@@ -12,6 +12,8 @@
  *  - The kernel writes CCQPHIGH then CCQPLOW (irdma_sc_cqp_create / _destroy): the write to
  *    CCQPLOW is the trigger. A non-zero address creates the CQP, zero destroys it.
  *  - CQPDB takes the new CQP SQ head; CQPTAIL reports the engine's tail and CQP_OP_ERR.
+ *  - The PF and AdminQ registers are model_pf.c's; while the PE is not ready (RDMA
+ *    disabled, a PF reset running) CPUSTATUS does not read ready and CQPDB is refused.
  *  - Reads of offsets the model does not decode return 0; writes to them are ignored;
  *    both are counted. Accesses at or beyond BAR0, or misaligned, are refused and counted.
  */
@@ -63,17 +65,22 @@ reg_cpustatus(struct model_dev *d, uint32_t off)
 {
 	if (off == IRDMA_GLPE_CPUSTATUS0 && d->cpustatus_reads < d->cfg.fw_ready_reads)
 		d->cpustatus_reads++;
+	/* The PE's CPUs report ready only while the PE is (RDMA enabled, no PF reset). */
+	if (!d->pf.pe_ready)
+		return 0;
 	return d->cpustatus_reads >= d->cfg.fw_ready_reads ? IRDMA_CPUSTATUS_READY : 0;
 }
 
 uint32_t
 model_reg_read(struct model_dev *d, uint32_t off)
 {
-	uint32_t *latched;
+	uint32_t *latched, v;
 
 	MODEL_INC(d, reg_reads);
 	if (!reg_access_ok(d, off))
 		return 0;
+	if (model_pf_reg_read(d, off, &v))
+		return v;
 	switch (off) {
 	case IRDMA_GLPE_CPUSTATUS0:
 	case IRDMA_GLPE_CPUSTATUS1:
@@ -116,6 +123,10 @@ reg_cqp_doorbell(struct model_dev *d, uint32_t val)
 			MODEL_INC(d, cqp_doorbell_refused);
 		return;
 	}
+	if (!model_pf_pe_ready(d)) {
+		MODEL_INC(d, cqp_doorbell_refused);
+		return;
+	}
 	if (val >= d->cqp.size) {
 		MODEL_INC(d, cqp_doorbell_refused);
 		MODEL_LOG(DEBUG, d, "CQPDB head %u beyond SQ size %u", val, d->cqp.size);
@@ -149,6 +160,8 @@ model_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 
 	MODEL_INC(d, reg_writes);
 	if (!reg_access_ok(d, off))
+		return;
+	if (model_pf_reg_write(d, off, val))
 		return;
 	switch (off) {
 	case IRDMA_PFPE_CCQPHIGH:

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef IRDMA_PMD_PF_H
+#define IRDMA_PMD_PF_H
+
+/**
+ * @file
+ * The PF layer: what the PMD does in place of Linux's `ice` before the RDMA engine can be
+ * used (doc/e810.md). In order: PF id (PF_FUNC_RID), PF software reset and readiness, the
+ * AdminQ (irdma_adminq.c), GET_VERSION with the API check, CLEAR_PF_CFG and CLEAR_PXE_MODE,
+ * LIST_FUNC_CAPS (RDMA must be enabled; MSI-X count), MANAGE_MAC_READ, SET_EVENT_MASK and
+ * GET_LINK_STATUS with link events enabled, then the PE_DONE wait. The PF id becomes the HMC
+ * function id of every CQP command that carries one. Receive-queue events (link status
+ * changes) become rdmadev port events.
+ *
+ * Every wait is bounded (IRDMA_CTRL_TIMEOUT_MS or the reset budget below); a step that never
+ * finishes is refused with a log line naming it.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "irdma_base.h"
+#include "irdma_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct irdma_ctrl;
+struct rdmadev;
+
+/** ATQ descriptors. */
+#define IRDMA_AQ_ATQ_LEN		16u
+/** ARQ descriptors (each with its own buffer). */
+#define IRDMA_AQ_ARQ_LEN		16u
+/** Bytes of each AdminQ buffer (ice's ICE_AQ_MAX_BUF_LEN). */
+#define IRDMA_AQ_BUF_SIZE		IRDMA_AQ_MAX_BUF_LEN
+/** PF reset budget in milliseconds (ice_pf_reset: ICE_GLOBAL_CFG_LOCK_TIMEOUT + 2000 ms). */
+#define IRDMA_PF_RESET_TIMEOUT_MS	5000u
+
+/** Log type of the AdminQ (`pmd.rdma.irdma.adminq`): every command and result at DEBUG. */
+extern int irdma_adminq_logtype;
+
+/** The AdminQ rings and buffers (irdma_adminq.c). */
+struct irdma_aq_rings;
+
+/** What the PF layer learnt and holds. */
+struct irdma_pf {
+	/* AdminQ */
+	bool aq_up;			/**< rings programmed */
+	bool aq_hung;			/**< a command timed out: only the shutdown is left */
+	struct irdma_aq_rings *rings;	/**< rings and buffers (NULL when down) */
+	uint32_t atq_ntu;		/**< next ATQ slot to use */
+	uint32_t arq_ntc;		/**< next ARQ slot to clean */
+	uint64_t aq_cmds;		/**< commands sent */
+	uint64_t aq_events;		/**< ARQ events received */
+	/* What the device said */
+	bool up;			/**< the whole PF bring-up succeeded */
+	uint8_t pf_id;			/**< PCI function (PF_FUNC_RID): the HMC function id */
+	bool pf_id_valid;		/**< pf_id read */
+	uint8_t fw_major;		/**< firmware major */
+	uint8_t fw_minor;		/**< firmware minor */
+	uint8_t fw_patch;		/**< firmware patch */
+	uint32_t fw_build;		/**< firmware build */
+	uint8_t api_major;		/**< AdminQ API major */
+	uint8_t api_minor;		/**< AdminQ API minor */
+	uint8_t api_patch;		/**< AdminQ API patch */
+	bool rdma;			/**< RDMA capability present and enabled */
+	uint32_t msix;			/**< MSI-X vectors of the function */
+	uint32_t msix_first;		/**< first MSI-X vector id */
+	uint8_t mac[6];			/**< the port's LAN MAC (MANAGE_MAC_READ) */
+	bool mac_valid;			/**< mac read */
+	bool link_up;			/**< link status: up */
+	uint32_t speed_mbps;		/**< link speed in Mb/s (0: down or unknown) */
+	bool lse;			/**< link status events enabled */
+};
+
+/**
+ * PF bring-up: PF id, reset, AdminQ, version, PF clear, capabilities, MAC, link, PE_DONE.
+ * On failure everything done so far is undone. Sets c->hmc_fn_id and the PF's MAC in c->hw.
+ * @return 0, -ETIMEDOUT (a step never finished, logged with its name), -ENOTSUP (an AdminQ
+ *         API major the PMD does not know, or RDMA not enabled), -EPROTO (a malformed
+ *         answer), or the errno mapped from a firmware return code.
+ */
+int irdma_pf_bringup(struct irdma_ctrl *c);
+
+/** Undo irdma_pf_bringup(): link events off, AdminQ shutdown. Safe when not up. */
+void irdma_pf_teardown(struct irdma_ctrl *c);
+
+/**
+ * Drain the ARQ; a link status event updates the port state and reports
+ * RDMADEV_EVENT_PORT_ACTIVE or RDMADEV_EVENT_PORT_ERR on @p dev when it changed.
+ * @return events consumed (0 when none or no AdminQ).
+ */
+int irdma_pf_events(struct irdma_ctrl *c, struct rdmadev *dev);
+
+/**
+ * Set up the AdminQ rings (ATQ, then ARQ with every buffer given to firmware).
+ * @return 0, -ENOMEM / the DMA map's -errno, -EIO (a base register did not read back).
+ */
+int irdma_aq_init(struct irdma_ctrl *c);
+
+/** Send QUEUE_SHUTDOWN when the queue is alive, then clear the rings' registers and free. */
+void irdma_aq_shutdown(struct irdma_ctrl *c);
+
+/**
+ * Send one AdminQ command and wait for its completion (ATQH reaching the tail, then DD and
+ * CMP in the written-back descriptor).
+ * @param desc  the command (flags other than RD are set here); the response on return.
+ * @param buf   indirect buffer (NULL for a direct command): sent when RD is set in @p desc,
+ *              filled with the response otherwise.
+ * @param len   bytes of @p buf (at most IRDMA_AQ_BUF_SIZE).
+ * @param what  the step, for logs.
+ * @return 0, -ENODEV (no AdminQ), -EIO (the queue hung earlier, or firmware critical),
+ *         -ETIMEDOUT, -EPROTO (no DD / CMP, or a response longer than @p len), or the
+ *         errno of the firmware return code (irdma_aq_errno(); logged with the command).
+ */
+int irdma_aq_send(struct irdma_ctrl *c, struct irdma_aq_desc *desc, void *buf, uint16_t len,
+		  const char *what);
+
+/**
+ * Take the next ARQ event, if any (ice_clean_rq_elem): its descriptor into @p desc and up to
+ * @p len bytes of its buffer into @p buf (*@p dlen of them); the slot is re-armed and given
+ * back to firmware (ARQT).
+ * @return 1 when an event was taken, 0 when none is pending (or no AdminQ).
+ */
+int irdma_aq_event_next(struct irdma_ctrl *c, struct irdma_aq_desc *desc, void *buf,
+			uint16_t len, uint16_t *dlen);
+
+/** Map a firmware return code (enum irdma_aq_err) to a negative errno (0 for OK). */
+int irdma_aq_errno(uint16_t rc);
+
+/** Name of a firmware return code ("EINVAL", ...; "unknown" out of range). */
+const char *irdma_aq_rc_name(uint16_t rc);
+
+/** Mb/s of a link speed bit (enum irdma_aq_link_speed), 0 when none or unknown. */
+uint32_t irdma_aq_speed_mbps(uint16_t speed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRDMA_PMD_PF_H */

@@ -1,0 +1,696 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The PF layer (drivers/rdma/irdma/pf/) against the model's PF (model_pf.c, model_adminq.c):
+ *  - conformance: every AdminQ descriptor the driver writes during start and stop, decoded
+ *    with an independent decoder at the byte offsets of Linux's struct ice_aq_desc and the
+ *    command structs in ice_adminq_cmd.h (not base/irdma_pf.h);
+ *  - faults, one per step: firmware never answers (timeout naming the step), answers with a
+ *    return code (errno + a log line naming the command and the code), lacks RDMA, speaks an
+ *    unknown API major, the PF reset never completes; each undoes what was done (DMA maps
+ *    balanced, AdminQ registers cleared) and the next start works;
+ *  - the model's AdminQ executor on hand-built descriptors (malformed ones answered with
+ *    AdminQ codes) and its PE gate around a PF reset;
+ *  - PF 3: HMC function id 3 in FPM / SD commands and QP contexts, the model refusing a
+ *    function id that is not the PF's;
+ *  - link down / up: port events and rdmadev_port_info; the dump line; the MAC and the
+ *    default GID table from MANAGE_MAC_READ.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include <rdmadev.h>
+#include <rdmadev_driver.h>
+
+#include "irdma_ctrl.h"
+#include "irdma_dev.h"
+#include "irdma_model.h"
+#include "pmd_fixture.h"
+#include "test.h"
+
+#ifndef IRDMA_TEST_MODE
+#define IRDMA_TEST_MODE "inline"
+#endif
+
+#define TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
+
+/* ---- an independent decoder (struct ice_aq_desc byte offsets) ---- */
+
+static uint32_t
+le16_at(const uint8_t *p, size_t off)
+{
+	return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8;
+}
+
+static uint32_t
+le32_at(const uint8_t *p, size_t off)
+{
+	return le16_at(p, off) | le16_at(p, off + 2) << 16;
+}
+
+/* ice_aq_desc: flags @0, opcode @2, datalen @4, retval @6, params @16, addr_high @24, low @28 */
+#define D_FLAGS(p)	le16_at(p, 0)
+#define D_OPCODE(p)	le16_at(p, 2)
+#define D_DATALEN(p)	le16_at(p, 4)
+#define D_RETVAL(p)	le16_at(p, 6)
+#define D_ADDR(p)	((uint64_t)le32_at(p, 24) << 32 | le32_at(p, 28))
+/* ICE_AQ_FLAG_* */
+#define F_DD	0x0001u
+#define F_CMP	0x0002u
+#define F_ERR	0x0004u
+#define F_LB	0x0200u
+#define F_RD	0x0400u
+#define F_BUF	0x1000u
+#define F_SI	0x2000u
+
+/* ---- log capture ---- */
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_f;
+
+static void
+log_start(void)
+{
+	log_f = open_memstream(&log_buf, &log_len);
+	TEST_CHECK(log_f != NULL);
+	rte_openlog_stream(log_f);
+}
+
+/* Stop capturing; true when the captured lines contain every one of @p a, @p b. */
+static bool
+log_has(const char *a, const char *b)
+{
+	bool ok;
+
+	rte_openlog_stream(NULL);
+	fclose(log_f);
+	ok = log_buf != NULL && strstr(log_buf, a) != NULL && (b == NULL || strstr(log_buf, b));
+	if (!ok)
+		printf("# log was:\n%s", log_buf != NULL ? log_buf : "");
+	free(log_buf);
+	log_buf = NULL;
+	return ok;
+}
+
+/* ---- helpers ---- */
+
+static int
+pf_open(const char *devargs)
+{
+	static const struct rdmadev_conf one = { .nb_comp_vectors = 1 };
+	int id = rdmadev_open(devargs);
+
+	TEST_CHECK(id >= 0);
+	if (id >= 0)
+		TEST_CHECK_EQ(rdmadev_configure((int16_t)id, &one), 0);
+	return id;
+}
+
+/* After a refused start: every DMA map undone, the AdminQ registers cleared. */
+static void
+pf_check_undone(int id)
+{
+	struct irdma_hw *hw = pmd_hw(id);
+	struct irdma_model_stats st;
+
+	TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
+	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
+	TEST_CHECK_EQ(st.dma_faults, 0);
+	TEST_CHECK_EQ(irdma_rd32(hw, 0x80200), 0);	/* PF_FW_ATQLEN */
+	TEST_CHECK_EQ(irdma_rd32(hw, 0x80280), 0);	/* PF_FW_ARQLEN */
+	TEST_CHECK_EQ(irdma_rd32(hw, 0x80000), 0);	/* PF_FW_ATQBAL */
+	TEST_CHECK_EQ(irdma_rd32(hw, 0x80080), 0);	/* PF_FW_ARQBAL */
+}
+
+/* Start @p id, stop it and close it, checking the teardown balanced. */
+static void
+pf_start_stop_close(int id)
+{
+	struct irdma_model_stats st;
+
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	pf_check_undone(id);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+	TEST_CHECK(st.pf_resets >= 1);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+/* ---- conformance ---- */
+
+/* What each descriptor of a start + stop must be, in order. */
+struct want {
+	uint16_t opcode;
+	uint16_t datalen;	/* 0: direct */
+	uint32_t param0;	/* desc+16 .. 19 */
+	uint32_t param0_mask;
+	uint32_t addr_high_le16;	/* desc+24 le16 for SET_EVENT_MASK, else unchecked */
+	const char *what;
+};
+
+static void
+test_conformance(void)
+{
+	static const struct want want[] = {
+		{ 0x0001, 0, 0, 0xffffffff, 0, "get_ver: no parameters" },
+		{ 0x02a4, 0, 0, 0xffffffff, 0, "clear_pf_cfg: no parameters" },
+		{ 0x0110, 0, 2, 0xffffffff, 0, "clear_pxe: rx_cnt 2 at desc+16" },
+		{ 0x000a, 4096, 0, 0xffffffff, 0, "list_func_caps: 4096-byte buffer" },
+		{ 0x0107, 16, 0, 0xffffffff, 0, "manage_mac_read: two 8-byte entries" },
+		/* set_event_mask: lport 0 @16, mask @24 = ~(UPDOWN bit1 | MEDIA_NA bit2) */
+		{ 0x0613, 0, 0, 0xffffffff, 0xfff9, "set_event_mask" },
+		/* get_link_status: lport 0 @16, cmd_flags @18 bits 1:0 LSE = 3 (enable) */
+		{ 0x0607, 32, 3u << 16, 0xffffffff, 0, "get_link_status: LSE enable" },
+		/* stop: LSE = 2 (disable), then q_shutdown with driver_unloading (bit 0 @16) */
+		{ 0x0607, 32, 2u << 16, 0xffffffff, 0, "get_link_status: LSE disable" },
+		{ 0x0003, 0, 1, 0xffffffff, 0, "q_shutdown: driver unloading" },
+	};
+	uint8_t cap[IRDMA_MODEL_AQ_CAPTURE][32];
+	struct irdma_model_stats st;
+	struct irdma_hw *hw;
+	unsigned int i;
+	int id, n;
+
+	id = pf_open("irdma_model0" TAIL);
+	if (id < 0)
+		return;
+	hw = pmd_hw(id);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	n = irdma_model_aq_capture(hw, cap, IRDMA_MODEL_AQ_CAPTURE, true);
+	TEST_CHECK_EQ(n, (int)RTE_DIM(want));
+	for (i = 0; i < RTE_DIM(want) && (int)i < n; i++) {
+		const uint8_t *p = cap[i];
+		uint32_t flags = D_FLAGS(p);
+
+		printf("# %u: %s: opcode 0x%04x flags 0x%04x datalen %u\n", i, want[i].what,
+		       D_OPCODE(p), flags, D_DATALEN(p));
+		TEST_CHECK_EQ(D_OPCODE(p), want[i].opcode);
+		/* firmware's flags clear, SI on every command (ice_fill_dflt_direct_cmd_desc) */
+		TEST_CHECK_EQ(flags & (F_DD | F_CMP | F_ERR), 0);
+		TEST_CHECK(flags & F_SI);
+		TEST_CHECK_EQ(D_RETVAL(p), 0);
+		TEST_CHECK_EQ(D_DATALEN(p), want[i].datalen);
+		/* the PMD's buffers are all responses: never RD */
+		TEST_CHECK_EQ(flags & F_RD, 0);
+		if (want[i].datalen == 0) {
+			TEST_CHECK_EQ(flags & (F_BUF | F_LB), 0);
+		} else {
+			TEST_CHECK(flags & F_BUF);
+			TEST_CHECK_EQ(!!(flags & F_LB), want[i].datalen > 512);
+			TEST_CHECK(D_ADDR(p) != 0);
+			TEST_CHECK_EQ(D_ADDR(p) % 4096, 0);
+		}
+		TEST_CHECK_EQ(le32_at(p, 16) & want[i].param0_mask, want[i].param0);
+		if (want[i].addr_high_le16 != 0)
+			TEST_CHECK_EQ(le16_at(p, 24), want[i].addr_high_le16);
+		/* cookies unused */
+		TEST_CHECK_EQ(le32_at(p, 8), 0);
+		TEST_CHECK_EQ(le32_at(p, 12), 0);
+	}
+	TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
+	TEST_CHECK_EQ(st.aq_errors, 0);
+	TEST_CHECK_EQ(st.aq_refused, 0);
+	TEST_CHECK_EQ(st.aq_cmds, RTE_DIM(want));
+	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+/* ---- faults ---- */
+
+static void
+test_fault_no_answer(void)
+{
+	static const struct {
+		uint16_t opcode;
+		const char *what;
+	} steps[] = {
+		{ 0x0001, "get version" },
+		{ 0x0607, "get link status" },
+	};
+	unsigned int i;
+	int id;
+
+	for (i = 0; i < RTE_DIM(steps); i++) {
+		id = pf_open("irdma_model0" TAIL);
+		if (id < 0)
+			return;
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
+							  IRDMA_MODEL_AQ_FAULT_NO_ANSWER, 0), 0);
+		log_start();
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ETIMEDOUT);
+		TEST_CHECK(log_has(steps[i].what, "no answer from firmware"));
+		pf_check_undone(id);
+		/* firmware back: the next start runs the whole sequence again */
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), 0,
+							  IRDMA_MODEL_AQ_FAULT_NONE, 0), 0);
+		pf_start_stop_close(id);
+	}
+}
+
+static void
+test_fault_retval(void)
+{
+	static const struct {
+		uint16_t opcode;
+		uint16_t code;
+		int err;
+		const char *line;
+	} steps[] = {
+		{ 0x0001, 5, -EIO, "get version (0x0001) failed: firmware code 5 (EIO)" },
+		{ 0x02a4, 1, -EPERM, "clear PF configuration (0x02a4) failed: firmware code 1 "
+		  "(EPERM)" },
+		{ 0x0110, 14, -EINVAL, "clear PXE mode (0x0110) failed: firmware code 14 (EINVAL)" },
+		{ 0x000a, 10, -EACCES, "list function capabilities (0x000a) failed: firmware code "
+		  "10 (EACCES)" },
+		{ 0x0107, 12, -EBUSY, "read MAC address (0x0107) failed: firmware code 12 (EBUSY)" },
+		{ 0x0613, 16, -ENOSPC, "set event mask (0x0613) failed: firmware code 16 (ENOSPC)" },
+		{ 0x0607, 3, -EOPNOTSUPP, "get link status (0x0607) failed: firmware code 3 "
+		  "(ESRCH)" },
+	};
+	unsigned int i;
+	int id;
+
+	for (i = 0; i < RTE_DIM(steps); i++) {
+		id = pf_open("irdma_model0" TAIL);
+		if (id < 0)
+			return;
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
+							  IRDMA_MODEL_AQ_FAULT_RETVAL,
+							  steps[i].code), 0);
+		log_start();
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), steps[i].err);
+		TEST_CHECK(log_has(steps[i].line, "PF bring-up failed at step"));
+		pf_check_undone(id);
+		/* the fault was one-shot: the next start succeeds */
+		pf_start_stop_close(id);
+	}
+}
+
+/* Open @p devargs: start fails with @p err and a log line containing @p a and @p b. */
+static void
+pf_refused(const char *devargs, int err, const char *a, const char *b)
+{
+	int id = pf_open(devargs);
+
+	if (id < 0)
+		return;
+	log_start();
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), err);
+	TEST_CHECK(log_has(a, b));
+	pf_check_undone(id);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+static void
+test_fault_no_rdma(void)
+{
+	pf_refused("irdma_model0,rdma=0" TAIL, -ENOTSUP, "the RDMA capability is disabled on PF 0",
+		   "step \"capabilities\"");
+	pf_refused("irdma_model0,msix=0" TAIL, -ENOTSUP, "no MSI-X vector", NULL);
+}
+
+static void
+test_fault_api(void)
+{
+	int id;
+
+	pf_refused("irdma_model0,fw_api=2.0" TAIL, -ENOTSUP, "AdminQ API major 2 is unknown",
+		   "step \"firmware version\"");
+	/* a newer minor is a warning only (ice_aq_ver_check) */
+	id = pf_open("irdma_model0,fw_api=1.9" TAIL);
+	if (id < 0)
+		return;
+	log_start();
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK(log_has("AdminQ API 1.9 differs from 1.5", NULL));
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	/* malformed values */
+	TEST_CHECK(rdmadev_open("irdma_model0,fw_api=1" TAIL) < 0);
+	TEST_CHECK(rdmadev_open("irdma_model0,fw_api=1.2.3" TAIL) < 0);
+	TEST_CHECK(rdmadev_open("irdma_model0,pf_id=8" TAIL) < 0);
+	TEST_CHECK(rdmadev_open("irdma_model0,rdma=2" TAIL) < 0);
+}
+
+static void
+test_fault_reset(void)
+{
+	int id = pf_open("irdma_model0" TAIL);
+
+	if (id < 0)
+		return;
+	TEST_CHECK_EQ(irdma_model_set_reset_reads(pmd_hw(id), IRDMA_MODEL_RESET_NEVER), 0);
+	log_start();
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ETIMEDOUT);
+	TEST_CHECK(log_has("PF reset (PFGEN_CTRL.PFSWR) did not finish", "step \"PF reset\""));
+	pf_check_undone(id);
+	TEST_CHECK_EQ(irdma_model_set_reset_reads(pmd_hw(id), 3), 0);
+	pf_start_stop_close(id);
+}
+
+/* ---- the model's executor on hand-built descriptors ---- */
+
+struct raw_aq {
+	struct irdma_hw hw;
+	uint8_t *mem;		/* ring (8 x 32 bytes) at 0, buffer at 4096 */
+	rte_iova_t iova;
+	uint32_t slot;
+};
+
+/* Run one descriptor @p d (32 bytes, replaced by the response). */
+static void
+raw_send(struct raw_aq *a, uint8_t *d)
+{
+	memcpy(a->mem + a->slot * 32, d, 32);
+	a->slot = (a->slot + 1) % 8;
+	irdma_wr32(&a->hw, 0x80400, a->slot);		/* ATQT */
+	TEST_CHECK_EQ(irdma_rd32(&a->hw, 0x80300), a->slot);	/* ATQH followed */
+	memcpy(d, a->mem + ((a->slot + 7) % 8) * 32, 32);
+}
+
+static void
+raw_desc(uint8_t *d, uint16_t opcode, uint16_t flags, uint16_t datalen, uint64_t addr)
+{
+	memset(d, 0, 32);
+	d[0] = (uint8_t)flags;
+	d[1] = (uint8_t)(flags >> 8);
+	d[2] = (uint8_t)opcode;
+	d[3] = (uint8_t)(opcode >> 8);
+	d[4] = (uint8_t)datalen;
+	d[5] = (uint8_t)(datalen >> 8);
+	d[24] = (uint8_t)(addr >> 32);
+	d[25] = (uint8_t)(addr >> 40);
+	d[26] = (uint8_t)(addr >> 48);
+	d[27] = (uint8_t)(addr >> 56);
+	d[28] = (uint8_t)addr;
+	d[29] = (uint8_t)(addr >> 8);
+	d[30] = (uint8_t)(addr >> 16);
+	d[31] = (uint8_t)(addr >> 24);
+}
+
+static void
+test_model_executor(void)
+{
+	static const struct {
+		uint16_t opcode, flags, datalen;
+		int buf;		/* 0: none, 1: the mapped buffer, 2: unmapped */
+		uint16_t retval;
+		const char *what;
+	} cases[] = {
+		{ 0x0001, F_SI, 0, 0, 0, "get_ver" },
+		{ 0x0001, F_SI | F_DD, 0, 0, 14, "DD set by the driver: EINVAL" },
+		{ 0x0001, F_SI | F_CMP, 0, 0, 14, "CMP set by the driver: EINVAL" },
+		{ 0x0fff, F_SI, 0, 0, 3, "unknown opcode: ESRCH" },
+		{ 0x000a, F_SI, 0, 0, 14, "list caps without a buffer: EINVAL" },
+		{ 0x000a, F_SI | F_BUF | F_LB, 5000, 1, 14, "datalen > 4096: EINVAL" },
+		{ 0x000a, F_SI | F_BUF, 600, 1, 14, "datalen > 512 without LB: EINVAL" },
+		{ 0x000a, F_SI | F_BUF | F_RD, 256, 1, 14, "RD on a response buffer: EINVAL" },
+		{ 0x0001, F_SI | F_BUF, 16, 1, 14, "direct command with a buffer: EINVAL" },
+		{ 0x000a, F_SI, 64, 1, 14, "datalen without BUF: EINVAL" },
+		{ 0x000a, F_SI | F_BUF, 64, 1, 9, "caps buffer too small: ENOMEM" },
+		{ 0x0107, F_SI | F_BUF, 16, 2, 20, "unmapped buffer: BAD_ADDR" },
+		{ 0x0110, F_SI, 0, 0, 14, "clear_pxe with rx_cnt 0: EINVAL" },
+		{ 0x000a, F_SI | F_BUF, 256, 1, 0, "list caps" },
+	};
+	struct irdma_model_config cfg;
+	struct raw_aq a;
+	struct irdma_model_stats st;
+	uint8_t d[32];
+	unsigned int i;
+
+	memset(&a, 0, sizeof(a));
+	irdma_model_config_default(&cfg);
+	cfg.pf_id = 5;
+	cfg.hmc_fn_id = 5;
+	cfg.msix = 17;
+	TEST_CHECK_EQ(irdma_model_create(&cfg, &a.hw), 0);
+	a.mem = rte_zmalloc("raw_aq", 8192, 4096);
+	TEST_CHECK(a.mem != NULL);
+	if (a.mem == NULL)
+		return;
+	a.iova = rte_malloc_virt2iova(a.mem);
+	TEST_CHECK_EQ(irdma_hw_dma_map(&a.hw, a.mem, a.iova, 8192), 0);
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x9e880) & 7, 5);	/* PF_FUNC_RID */
+	irdma_wr32(&a.hw, 0x80300, 0);
+	irdma_wr32(&a.hw, 0x80400, 0);
+	irdma_wr32(&a.hw, 0x80200, 8u | 1u << 31);		/* ATQLEN: 8, ENABLE */
+	irdma_wr32(&a.hw, 0x80000, (uint32_t)a.iova);
+	irdma_wr32(&a.hw, 0x80100, (uint32_t)(a.iova >> 32));
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		uint64_t addr = cases[i].buf == 1 ? a.iova + 4096 :
+				cases[i].buf == 2 ? UINT64_C(0x7f0000000000) : 0;
+
+		raw_desc(d, cases[i].opcode, cases[i].flags, cases[i].datalen, addr);
+		raw_send(&a, d);
+		printf("# %s: retval %u flags 0x%04x\n", cases[i].what, D_RETVAL(d), D_FLAGS(d));
+		TEST_CHECK_EQ(D_RETVAL(d), cases[i].retval);
+		TEST_CHECK_EQ(D_FLAGS(d) & (F_DD | F_CMP), F_DD | F_CMP);
+		TEST_CHECK_EQ(!!(D_FLAGS(d) & F_ERR), cases[i].retval != 0);
+		if (cases[i].opcode == 0x0001 && cases[i].retval == 0)
+			TEST_CHECK_EQ(d[29], 1);	/* api_major @29 */
+		if (cases[i].opcode == 0x000a && cases[i].retval == 9)
+			TEST_CHECK_EQ(le32_at(d, 20), 3);	/* count: the elements needed */
+		if (cases[i].opcode == 0x000a && cases[i].retval == 0) {
+			const uint8_t *e = a.mem + 4096;
+
+			TEST_CHECK_EQ(le32_at(d, 20), 3);
+			TEST_CHECK_EQ(D_DATALEN(d), 96);
+			/* elements: id @0, number @4, phys_id @12 */
+			TEST_CHECK_EQ(le16_at(e, 0), 0x0005);
+			TEST_CHECK_EQ(le32_at(e, 4), 1u << 5);
+			TEST_CHECK_EQ(le16_at(e, 32), 0x0043);
+			TEST_CHECK_EQ(le32_at(e, 36), 17);
+			TEST_CHECK_EQ(le32_at(e, 44), 5 * 17);
+			TEST_CHECK_EQ(le16_at(e, 64), 0x0051);
+			TEST_CHECK_EQ(le32_at(e, 68), 1);
+		}
+	}
+	/* The PE gate: a PF reset closes the engine until PFSWR reads 0 again. */
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0x80);		/* GLPE_CPUSTATUS0 */
+	TEST_CHECK(irdma_rd32(&a.hw, 0xb6008) & (1u << 10));		/* GLNVM_ULD.PE_DONE */
+	irdma_wr32(&a.hw, 0x91000, 1);					/* PFGEN_CTRL.PFSWR */
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0);
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0xb6008) & (1u << 10), 0);
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x80200), 0);			/* AdminQ reset */
+	irdma_wr32(&a.hw, 0x50a100, 0);					/* CCQPHIGH */
+	irdma_wr32(&a.hw, 0x50a080, (uint32_t)a.iova);			/* CCQPLOW: create */
+	TEST_CHECK(irdma_rd32(&a.hw, 0x50a000) & (1u << 31));		/* CCQPSTATUS.ERR */
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x91000) & 1, 1);		/* still in reset */
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x91000) & 1, 0);		/* done */
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0x80);
+	TEST_CHECK(irdma_rd32(&a.hw, 0xb6008) & (1u << 10));
+	/* the reset disabled the ATQ: a tail write is not processed, the head stays */
+	irdma_wr32(&a.hw, 0x80400, 1);
+	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x80300), 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(&a.hw, &st), 0);
+	TEST_CHECK_EQ(st.aq_refused, 1);
+	TEST_CHECK_EQ(st.pe_refused, 1);	/* the CQP create */
+	TEST_CHECK_EQ(st.pf_resets, 1);
+	TEST_CHECK_EQ(st.aq_errors, 12);
+	TEST_CHECK_EQ(irdma_hw_dma_unmap(&a.hw, a.mem, a.iova, 8192), 0);
+	irdma_model_destroy(&a.hw);
+	rte_free(a.mem);
+}
+
+/* ---- PF 3 ---- */
+
+static void
+test_pf3(void)
+{
+	struct rdmadev_ctx *ctx;
+	struct rdmadev_pd *pd;
+	struct rdmadev_cq *cq = NULL;
+	struct rdmadev_cq_attr ca = { .cqe = 64 };
+	struct rdmadev_port_info pi;
+	struct irdma_model_qp_info qi;
+	struct irdma_model_stats st;
+	struct rdmadev_qp *qp;
+	int id;
+
+	if (pmd_dev_up("irdma_model0,pf_id=3" TAIL, &id, &ctx, &pd) != 0) {
+		pmd_dev_down(id, ctx, pd, &st);
+		return;
+	}
+	TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+	TEST_CHECK_EQ(pi.pf_id, 3);
+	TEST_CHECK_EQ(irdma_dev_ctrl(rdmadev_get((int16_t)id))->hmc_fn_id, 3);
+	TEST_CHECK_EQ(rdmadev_cq_create(ctx, &ca, &cq), 0);
+	qp = cq != NULL ? pmd_qp_create(pd, cq, RDMADEV_QPT_RC, 8) : NULL;
+	TEST_CHECK(qp != NULL);
+	if (qp != NULL) {
+		struct rdmadev_qp_attr attr = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1,
+						.qp_access_flags = RDMADEV_ACCESS_LOCAL_WRITE };
+
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &attr, RDMADEV_QP_STATE |
+						RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
+						RDMADEV_QP_ACCESS_FLAGS), 0);
+		/* the context names the function's default statistics instance: 3 */
+		TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(id), rdmadev_qp_num(qp), &qi), 0);
+		TEST_CHECK_EQ(qi.stats_use, 0);
+		TEST_CHECK_EQ(qi.stats_idx, 3);
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	}
+	if (cq != NULL)
+		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	/* statistics: GATHER_STATS of the default instance 3, MANAGE_STATS with function 3 */
+	{
+		struct rdmadev_xstat xs[64];
+		struct rdmadev_counter *cnt = NULL;
+
+		TEST_CHECK(rdmadev_xstats_get((int16_t)id, xs, RTE_DIM(xs)) > 0);
+		TEST_CHECK_EQ(rdmadev_counter_alloc(ctx, &cnt), 0);
+		if (cnt != NULL) {
+			TEST_CHECK(rdmadev_counter_read(cnt, xs, RTE_DIM(xs)) > 0);
+			TEST_CHECK_EQ(rdmadev_counter_free(cnt), 0);
+		}
+	}
+	pmd_dev_down(id, ctx, pd, &st);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_QUERY_FPM_VAL], 0);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_MANAGE_STATS], 0);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_GATHER_STATS], 0);
+	TEST_CHECK_EQ(st.cqp_errors, 0);
+
+	/* Without the PF layer the driver keeps function id 0: the model (PF 3) refuses it. */
+	id = pf_open("irdma_model0,pf_id=3,pf_init=0" TAIL);
+	if (id < 0)
+		return;
+	TEST_CHECK(rdmadev_start((int16_t)id) < 0);
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_QUERY_FPM_VAL], 1);
+	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+/* ---- link ---- */
+
+static void
+test_link(void)
+{
+	struct rdmadev_port_info pi;
+	struct rdmadev_event ev[4];
+	struct irdma_model_stats st;
+	struct rdmadev_ctx *ctx;
+	struct rdmadev_pd *pd;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f;
+	int id, i;
+
+	if (pmd_dev_up("irdma_model0,pf_id=2,mac=02:aa:bb:cc:dd:ee" TAIL, &id, &ctx, &pd) != 0) {
+		pmd_dev_down(id, ctx, pd, &st);
+		return;
+	}
+	TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+	TEST_CHECK_EQ(pi.state, RDMADEV_PORT_ACTIVE);
+	TEST_CHECK_EQ(pi.speed_mbps, 100000);
+	TEST_CHECK_EQ(pi.pf_id, 2);
+	TEST_CHECK(strcmp(pi.fw_ver, "4.40.0 api 1.5.0") == 0);
+	TEST_CHECK_EQ(pi.mac[1], 0xaa);
+	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 0);
+	for (i = 0; i < 2; i++) {
+		bool up = i == 1;
+
+		TEST_CHECK_EQ(irdma_model_link_set(pmd_hw(id), up), 0);
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 1);
+		TEST_CHECK_EQ(ev[0].type, up ? RDMADEV_EVENT_PORT_ACTIVE : RDMADEV_EVENT_PORT_ERR);
+		TEST_CHECK_EQ(ev[0].obj_id, 1);
+		TEST_CHECK(ev[0].qp == NULL && ev[0].cq == NULL && ev[0].srq == NULL);
+		TEST_CHECK(strcmp(rdmadev_event_type_name(ev[0].type),
+				  up ? "PORT_ACTIVE" : "PORT_ERR") == 0);
+		TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+		TEST_CHECK_EQ(pi.state, up ? RDMADEV_PORT_ACTIVE : RDMADEV_PORT_DOWN);
+		TEST_CHECK_EQ(pi.speed_mbps, up ? 100000u : 0u);
+		/* no change, no event */
+		TEST_CHECK_EQ(irdma_model_link_set(pmd_hw(id), up), 0);
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 0);
+	}
+	f = open_memstream(&txt, &len);
+	TEST_CHECK(f != NULL);
+	if (f != NULL) {
+		TEST_CHECK_EQ(rdmadev_dump((int16_t)id, f), 0);
+		fclose(f);
+		TEST_CHECK(txt != NULL && strstr(txt, "port ACTIVE mac 02:aa:bb:cc:dd:ee speed "
+					      "100000 Mb/s pf 2 fw 4.40.0 api 1.5.0") != NULL);
+		if (txt != NULL)
+			printf("# %s", txt);
+		free(txt);
+	}
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+	TEST_CHECK_EQ(st.aq_events, 2);
+	TEST_CHECK_EQ(st.aq_events_lost, 0);
+	pmd_dev_down(id, ctx, pd, &st);
+	/* stopped: link events off, the port is down; a link change posts nothing */
+	TEST_CHECK_EQ(st.aq_events, 2);
+}
+
+/* The port's MAC is what MANAGE_MAC_READ answers, and the default GID table follows it. */
+static void
+test_mac_follows(void)
+{
+	static const uint8_t nvm[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	struct rdmadev_port_info pi;
+	uint8_t g[16];
+	int id = pf_open("irdma_model0,mac=02:aa:bb:cc:dd:ee" TAIL);
+
+	if (id < 0)
+		return;
+	/* before start: the devargs MAC and its link-local GID fe80::aa:bbff:fecc:ddee */
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 1, g), 0);
+	TEST_CHECK(memcmp(g, "\xfe\x80\0\0\0\0\0\0\x00\xaa\xbb\xff\xfe\xcc\xdd\xee", 16) == 0);
+	/* the firmware says otherwise: after start the port and its GIDs follow the firmware */
+	TEST_CHECK_EQ(irdma_model_set_mac(pmd_hw(id), nvm), 0);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+	TEST_CHECK(memcmp(pi.mac, nvm, 6) == 0);
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 1, g), 0);
+	TEST_CHECK(memcmp(g, "\xfe\x80\0\0\0\0\0\0\x00\x11\x22\xff\xfe\x33\x44\x55", 16) == 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	/* devargs ip= fixes the table: the MAC changes, the GIDs do not */
+	id = pf_open("irdma_model0,ip=10.9.9.9" TAIL);
+	if (id < 0)
+		return;
+	TEST_CHECK_EQ(irdma_model_set_mac(pmd_hw(id), nvm), 0);
+	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+	TEST_CHECK_EQ(pi.gid_tbl_len, 1);
+	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 0, g), 0);
+	TEST_CHECK(memcmp(g, "\0\0\0\0\0\0\0\0\0\0\xff\xff\x0a\x09\x09\x09", 16) == 0);
+	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
+	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_irdma_pf_" IRDMA_TEST_MODE, NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	printf("# model mode: %s\n", IRDMA_TEST_MODE);
+	TEST_RUN(test_conformance);
+	TEST_RUN(test_fault_retval);
+	TEST_RUN(test_fault_no_rdma);
+	TEST_RUN(test_fault_api);
+	TEST_RUN(test_model_executor);
+	TEST_RUN(test_pf3);
+	TEST_RUN(test_link);
+	TEST_RUN(test_mac_follows);
+	TEST_RUN(test_fault_no_answer);
+	TEST_RUN(test_fault_reset);
+	rte_eal_cleanup();
+	return test_done();
+}
