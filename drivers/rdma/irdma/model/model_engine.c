@@ -627,7 +627,7 @@ model_engine_step(struct model_dev *d)
 	if (d->qp == NULL || d->eng_qps == 0)
 		return;
 	now = model_now();
-	for (i = IRDMA_FIRST_USER_QP_ID; i < d->qp_tab; i++) {
+	for (i = IRDMA_GSI_QP_ID; i < d->qp_tab; i++) {
 		struct model_qp *q = &d->qp[i];
 
 		if (!q->valid || q->eng == NULL || q->state == IRDMA_QP_HW_ERROR ||
