@@ -71,6 +71,7 @@ struct rdmadev_ibcm_id {
 	uint64_t period;
 	uint8_t retries_left;
 	uint64_t tw_deadline;
+	void *context;			/* the caller's */
 };
 
 struct rdmadev_ibcm {
@@ -137,6 +138,19 @@ cm_rand(struct rdmadev_ibcm *cm)
 	cm->rng ^= cm->rng >> 7;
 	cm->rng ^= cm->rng << 17;
 	return cm->rng;
+}
+
+void
+rdmadev_ibcm_id_set_context(struct rdmadev_ibcm_id *id, void *context)
+{
+	if (id != NULL)
+		id->context = context;
+}
+
+void *
+rdmadev_ibcm_id_context(const struct rdmadev_ibcm_id *id)
+{
+	return id != NULL ? id->context : NULL;
 }
 
 const char *

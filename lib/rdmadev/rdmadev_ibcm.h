@@ -27,8 +27,9 @@ extern "C" {
 
 /** Bytes of a MAD (common header 24 + CM data 232). */
 #define RDMADEV_IBCM_MAD_LEN		256u
-/** Management class of the CM, and its class version. */
+/** Management class of the CM. */
 #define RDMADEV_IBCM_MGMT_CLASS		0x07u
+/** The CM's class version. */
 #define RDMADEV_IBCM_CLASS_VERSION	2u
 
 /** CM attribute ids (IBA table 104). */
@@ -56,13 +57,19 @@ enum rdmadev_ibcm_rej_reason {
 	RDMADEV_IBCM_REJ_INVALID_CLASS_VERSION = 31, /**< invalid class version */
 };
 
-/** Private data bytes of each message (IBA 12.6). */
+/** Private data bytes of a REQ (IBA 12.6.5). */
 #define RDMADEV_IBCM_REQ_PDATA		92u
+/** Private data bytes of a REP. */
 #define RDMADEV_IBCM_REP_PDATA		196u
+/** Private data bytes of a REJ. */
 #define RDMADEV_IBCM_REJ_PDATA		148u
+/** Private data bytes of an RTU. */
 #define RDMADEV_IBCM_RTU_PDATA		224u
+/** Private data bytes of a DREQ. */
 #define RDMADEV_IBCM_DREQ_PDATA		220u
+/** Private data bytes of a DREP. */
 #define RDMADEV_IBCM_DREP_PDATA		224u
+/** Private data bytes of an MRA. */
 #define RDMADEV_IBCM_MRA_PDATA		222u
 
 /** A CM agent: the GSI QP of one device and its connections. */
@@ -207,6 +214,12 @@ int rdmadev_ibcm_disconnect(struct rdmadev_ibcm_id *id, const void *pdata, uint8
 
 /** Destroy an id (a connection still up is dropped silently). NULL is a no-op. */
 void rdmadev_ibcm_id_destroy(struct rdmadev_ibcm_id *id);
+
+/** Attach the caller's @p context to @p id (a layer above, e.g. rdmadev_rcm.c). */
+void rdmadev_ibcm_id_set_context(struct rdmadev_ibcm_id *id, void *context);
+
+/** The context attached to @p id (NULL when none or @p id is NULL). */
+void *rdmadev_ibcm_id_context(const struct rdmadev_ibcm_id *id);
 
 /** State name of @p id ("IDLE", "LISTEN", "REQ_SENT", ... "TIMEWAIT"). */
 const char *rdmadev_ibcm_id_state(const struct rdmadev_ibcm_id *id);

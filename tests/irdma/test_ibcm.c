@@ -16,17 +16,25 @@
  *  - Every MAD either agent sends is checked field by field by an independent decoder of
  *    the IBA chapter 12 positions (bit 0 = most significant bit of a byte, big endian), as
  *    Linux's include/rdma/ibta_vol1_c12.h lists them.
+ *  - rdma_cm on top (rdmadev_rcm.c): resolve, listen, connect with private data behind the
+ *    CMA header, CONNECT_REQUEST with the peer's address and port, accept, ESTABLISHED on
+ *    both sides, DISCONNECTED, TIMEWAIT_EXIT, REJECTED 28 and 8, the channel's fd, and the
+ *    ids as CM_ID objects in `rdmadev_res_dump` with iproute2's columns.
  * Time is the test's: the agents run their timers on a stepped clock (no timed waits).
  */
 
+#include <arpa/inet.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
 
 #include "irdma_dev.h"
 #include "rdmadev_ibcm.h"
+#include "rdmadev_rcm.h"
 #include "test.h"
 #include "e2e_lib.h"
 
@@ -785,6 +793,212 @@ out:
 	sides_close(&a, &b);
 }
 
+/* ---- rdma_cm ---- */
+
+struct rside {
+	struct e2e_dev d;
+	struct rdmadev_rcm_channel *ch;
+};
+
+static void
+rpump(struct rside *a, struct rside *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < PUMP; i++) {
+		rdmadev_rcm_process(a->ch, now);
+		rdmadev_rcm_process(b->ch, now);
+		e2e_collect();
+	}
+}
+
+static void
+rexpect(struct rside *a, struct rside *b, struct rside *s, enum rdmadev_rcm_event_type t,
+	struct rdmadev_rcm_event *ev)
+{
+	struct rdmadev_rcm_event tmp;
+	unsigned int i;
+	int rc = -EAGAIN;
+
+	if (ev == NULL)
+		ev = &tmp;
+	memset(ev, 0, sizeof(*ev));
+	for (i = 0; i < 50 && (rc = rdmadev_rcm_get_event(s->ch, ev)) != 0; i++)
+		rpump(a, b);
+	TEST_CHECK_EQ(rc, 0);
+	if (ev->event != t)
+		printf("# expected rdma_cm event %d, got %d\n", t, ev->event);
+	TEST_CHECK_EQ(ev->event, t);
+}
+
+/* The device's CM_ID dump in @p buf. */
+static void
+cm_dump(int16_t dev, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	memset(buf, 0, len);
+	if (f == NULL)
+		return;
+	TEST_CHECK_EQ(rdmadev_res_dump(dev, RESTRACK_CM_ID, f), 0);
+	fclose(f);
+}
+
+static void
+test_rcm(void)
+{
+	static struct rside srv, cli;
+	static const char hello[] = "rdma_cm private data";
+	static const char welcome[] = "welcome";
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *s = NULL, *c2 = NULL;
+	struct rdmadev_rcm_conn_param p;
+	struct rdmadev_rcm_event ev;
+	struct sockaddr_in sin, dst;
+	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
+	struct e2e_mr mc, ms;
+	struct pollfd pfd;
+	static char dump[4096];
+	char line[160], ip_s[INET_ADDRSTRLEN], ip_c[INET_ADDRSTRLEN];
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	if (e2e_dev_open(&srv.d, E2E_DEVARGS(0, "loop:rcm")) != 0 ||
+	    e2e_dev_open(&cli.d, E2E_DEVARGS(1, "loop:rcm")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(srv.d.ctx, &srv.ch), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(cli.d.ctx, &cli.ch), 0);
+	if (srv.ch == NULL || cli.ch == NULL)
+		goto out;
+	now = 1000000;
+	e2e_mr_reg(&cli.d, NULL, &mc, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&srv.d, NULL, &ms, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&cli.d, &qc2, RDMADEV_QPT_RC, NULL);
+	inet_ntop(AF_INET, srv.d.gid + 12, ip_s, sizeof(ip_s));
+	inet_ntop(AF_INET, cli.d.gid + 12, ip_c, sizeof(ip_c));
+	/* the server listens on any address, port 7174 (rping's) */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x0111, &l), -EINVAL);	/* UDP: no */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l), 0);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	snprintf(line, sizeof(line), "cm-idn %u state LISTEN ps TCP", rdmadev_rcm_id_num(l));
+	TEST_CHECK(strstr(dump, line) != NULL);
+	TEST_CHECK(strstr(dump, "src-addr 0.0.0.0:7174") != NULL);
+	TEST_CHECK(strstr(dump, " pid ") != NULL && strstr(dump, " comm ") != NULL);
+	if (strstr(dump, line) == NULL)
+		printf("# %s", dump);
+	/* the client resolves and connects */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	memset(&dst, 0, sizeof(dst));
+	dst.sin_family = AF_INET;
+	dst.sin_port = htons(7174);
+	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, &dst, srv.d.mac), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK(ev.id == c);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	memset(&p, 0, sizeof(p));
+	p.private_data = hello;
+	p.private_data_len = sizeof(hello);
+	p.responder_resources = 1;
+	p.initiator_depth = 1;
+	p.retry_count = 7;
+	p.rnr_retry_count = 7;
+	if (qc.qp == NULL || qs.qp == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
+	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
+	rpump(&srv, &cli);
+	pfd.fd = rdmadev_rcm_channel_fd(srv.ch);
+	pfd.events = POLLIN;
+	TEST_CHECK_EQ(poll(&pfd, 1, 0), 1);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	s = ev.id;
+	TEST_CHECK(ev.listen_id == l);
+	TEST_CHECK_EQ(ev.private_data_len, RDMADEV_RCM_CONNECT_PDATA);
+	TEST_CHECK(memcmp(ev.private_data, hello, sizeof(hello)) == 0);
+	TEST_CHECK(memcmp(&ev.dst.sin_addr, cli.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ev.dst.sin_port, c != NULL ? htons(32768) : 0);	/* the client's port */
+	TEST_CHECK(memcmp(&ev.src.sin_addr, srv.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ntohs(ev.src.sin_port), 7174);
+	TEST_CHECK_EQ(poll(&pfd, 1, 0), 0);		/* drained */
+	if (s == NULL)
+		goto out;
+	/* the REQ carried the CMA header and the TCP port space's ServiceID */
+	p.private_data = welcome;
+	p.private_data_len = sizeof(welcome);
+	TEST_CHECK_EQ(rdmadev_rcm_accept(s, qs.qp, &p, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, &ev);
+	TEST_CHECK(ev.id == c);
+	TEST_CHECK(memcmp(ev.private_data, welcome, sizeof(welcome)) == 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, &ev);
+	TEST_CHECK(ev.id == s);
+	rc_traffic(&qc, &qs, &mc, &ms, 3);
+	rc_traffic(&qs, &qc, &ms, &mc, 4);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	snprintf(line, sizeof(line), "cm-idn %u state CONNECT ps TCP qpn %u src-addr %s:7174 "
+		 "dst-addr %s:32768", rdmadev_rcm_id_num(s), qs.qpn, ip_s, ip_c);
+	TEST_CHECK(strstr(dump, line) != NULL);
+	if (strstr(dump, line) == NULL)
+		printf("# want: %s\n# got:\n%s", line, dump);
+	/* a second client rejected by the application */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc2.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK_EQ(rdmadev_rcm_reject(ev.id, "no", 2), 0);
+	rdmadev_rcm_destroy_id(ev.id);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_REJECTED, &ev);
+	TEST_CHECK(ev.id == c2);
+	TEST_CHECK_EQ(ev.status, 28);
+	TEST_CHECK(memcmp(ev.private_data, "no", 2) == 0);
+	rdmadev_rcm_destroy_id(c2);
+	c2 = NULL;
+	/* to a port nobody listens on: REJECTED 8 */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	dst.sin_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	e2e_qp_destroy(&qc2);
+	e2e_qp_create(&cli.d, &qc2, RDMADEV_QPT_RC, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc2.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_REJECTED, &ev);
+	TEST_CHECK_EQ(ev.status, 8);
+	/* the server disconnects */
+	TEST_CHECK_EQ(rdmadev_rcm_disconnect(s, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_DISCONNECTED, &ev);
+	TEST_CHECK(ev.id == c);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_DISCONNECTED, NULL);
+	now += rdmadev_ibcm_time_ns(20);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
+	srv.d.lossy = true;
+	cli.d.lossy = true;
+out:
+	e2e_drain(&srv.d);
+	e2e_drain(&cli.d);
+	rdmadev_rcm_channel_destroy(cli.ch);
+	rdmadev_rcm_channel_destroy(srv.ch);
+	e2e_qp_destroy(&qc);
+	e2e_qp_destroy(&qs);
+	e2e_qp_destroy(&qc2);
+	e2e_mr_dereg(&mc);
+	e2e_mr_dereg(&ms);
+	e2e_dev_close(&cli.d);
+	e2e_dev_close(&srv.d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -798,6 +1012,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_cm_connect);
 	TEST_RUN(test_cm_no_listener);
 	TEST_RUN(test_cm_retries);
+	TEST_RUN(test_rcm);
 	rte_eal_cleanup();
 	return test_done();
 }
