@@ -808,6 +808,16 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 				    RDMADEV_IBCM_REJ_STALE_CONN, NULL, 0);
 		return;
 	}
+	for (id = cm->ids; id != NULL; id = id->next) {
+		if ((id->state == ST_REP_SENT || id->state == ST_ESTABLISHED ||
+		     id->state == ST_DREQ_SENT || id->state == ST_TIMEWAIT) &&
+		    id->peer.ca_guid == guid && id->peer.qpn == get_be(m + D(32), 3)) {
+			/* cm_match_req: that QP of that CA is still connected or in timewait. */
+			cm_send_rej(cm, sgid, smac, tid, 0, remote_id, 0,
+				    RDMADEV_IBCM_REJ_STALE_CONN, NULL, 0);
+			return;
+		}
+	}
 	for (l = cm->ids; l != NULL; l = l->next)
 		if (l->state == ST_LISTEN && l->service_id == sid)
 			break;

@@ -9,7 +9,7 @@
  *    checked; a datagram to QP 1 with another Q_Key is dropped; one GSI per device; the
  *    GSI's Q_Key cannot be changed.
  *  - The CM: listen / REQ / MRA / REP / RTU, the QPs in RTS with the negotiated values, RC
- *    traffic both ways, DREQ / DREP, timewait; REJ 8 for a service nobody listens on; REJ
+ *    traffic both ways, DREQ / DREP, timewait (a REQ from the same QP then: REJ 10); REJ 8 for a service nobody listens on; REJ
  *    28 with private data from the application; a lost REP resent after the REQ's Local CM
  *    Response Timeout; every retry lost: REP_ERROR on the passive side, REQ_ERROR on the
  *    active side.
@@ -612,6 +612,16 @@ test_cm_connect(void)
 	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
 	TEST_CHECK_EQ(rdmadev_qp_query(qb1.qp, &qa, &qi), 0);
 	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
+	/* the same QP again toward the same CA while the old connection is in timewait: stale */
+	TEST_CHECK_EQ(e2e_qp_to(&qa1, RDMADEV_QPS_RESET), 0);
+	conn_param(&pa, &qa1, &b.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &cx), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REJ_RECEIVED, &ev);
+	TEST_CHECK(ev.id == cx);
+	TEST_CHECK_EQ(ev.rej_reason, RDMADEV_IBCM_REJ_STALE_CONN);
+	TEST_CHECK(no_event(&a, &b, &b));
+	rdmadev_ibcm_id_destroy(cx);
+	cx = NULL;
 	/* timewait: 4.096 us x 2^17 = 537 ms; not over before */
 	now += rdmadev_ibcm_time_ns(17) - 1000;
 	TEST_CHECK(no_event(&a, &b, &a));
@@ -619,7 +629,7 @@ test_cm_connect(void)
 	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_TIMEWAIT_EXIT, NULL);
 	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_TIMEWAIT_EXIT, NULL);
 	rdmadev_ibcm_stats_get(a.cm, &st);
-	TEST_CHECK_EQ(st.tx[0], 2);		/* two REQs */
+	TEST_CHECK_EQ(st.tx[0], 3);		/* three REQs */
 	TEST_CHECK_EQ(st.tx[4], 1);		/* one RTU */
 	TEST_CHECK_EQ(st.retries, 0);
 	a.d.lossy = true;	/* the QPs went to ERROR with nothing in flight */
