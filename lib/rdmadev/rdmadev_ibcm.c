@@ -865,9 +865,14 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 	memcpy(id->peer.mac, smac, 6);
 	id->peer.local_ack_timeout = m[D(95)] >> 3;
 	id->life = id->peer.local_ack_timeout > 0 ? id->peer.local_ack_timeout - 1 : 0;
-	/* hop limit / traffic class of the received packet (an IPv4 header at GRH + 20) */
-	id->peer.hop_limit = grh[20 + 8];
-	id->peer.traffic_class = grh[20 + 1];
+	/* hop limit / traffic class of the received packet */
+	if ((grh[0] >> 4) == 6) {
+		id->peer.hop_limit = grh[7];
+		id->peer.traffic_class = (uint8_t)((grh[0] & 0xfu) << 4 | grh[1] >> 4);
+	} else {
+		id->peer.hop_limit = grh[20 + 8];
+		id->peer.traffic_class = grh[20 + 1];
+	}
 	if (memcmp(sgid, id->peer.gid, 16) != 0)
 		/* Not where the MAD came from: reply to the packet's source. */
 		memcpy(id->peer.gid, sgid, 16);
@@ -1054,9 +1059,12 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 		return;
 	}
 	cm->st.rx[attr - RDMADEV_IBCM_ATTR_REQ]++;
-	/* The source: the IPv4 header in the last 20 bytes of the GRH area, else the IPv6. */
+	/*
+	 * The source: an IPv6 header fills the GRH area (version 6 in its first nibble); an
+	 * IPv4 one is in its last 20 bytes, the first 20 zero.
+	 */
 	memset(sgid, 0, sizeof(sgid));
-	if ((grh[20] >> 4) == 4) {
+	if ((grh[0] >> 4) != 6) {
 		sgid[10] = 0xff;
 		sgid[11] = 0xff;
 		memcpy(sgid + 12, grh + 20 + 12, 4);

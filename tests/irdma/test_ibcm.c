@@ -13,6 +13,7 @@
  *    28 with private data from the application; a lost REP resent after the REQ's Local CM
  *    Response Timeout; every retry lost: REP_ERROR on the passive side, REQ_ERROR on the
  *    active side.
+ *  - Over IPv6 GIDs (GID 1): REQ GIDs, the peer's address from the GRH area, traffic.
  *  - Every MAD either agent sends is checked field by field by an independent decoder of
  *    the IBA chapter 12 positions (bit 0 = most significant bit of a byte, big endian), as
  *    Linux's include/rdma/ibta_vol1_c12.h lists them.
@@ -168,7 +169,8 @@ no_event(struct side *a, struct side *b, struct side *s)
 }
 
 static int
-sides_open(struct side *a, struct side *b, const char *wire0, const char *wire1)
+sides_open_gid(struct side *a, struct side *b, const char *wire0, const char *wire1,
+	       uint8_t sgid_index)
 {
 	struct rdmadev_ibcm_conf c;
 
@@ -179,6 +181,7 @@ sides_open(struct side *a, struct side *b, const char *wire0, const char *wire1)
 	memset(&c, 0, sizeof(c));
 	c.ctx = a->d.ctx;
 	c.seed = 1;
+	c.sgid_index = sgid_index;
 	TEST_CHECK_EQ(rdmadev_ibcm_open(&c, &a->cm), 0);
 	c.ctx = b->d.ctx;
 	c.seed = 2;
@@ -189,6 +192,12 @@ sides_open(struct side *a, struct side *b, const char *wire0, const char *wire1)
 	rdmadev_ibcm_set_tx_hook(b->cm, log_mad, &b->log);
 	now = 1000000;
 	return 0;
+}
+
+static int
+sides_open(struct side *a, struct side *b, const char *wire0, const char *wire1)
+{
+	return sides_open_gid(a, b, wire0, wire1, 0);
 }
 
 static void
@@ -803,6 +812,68 @@ out:
 	sides_close(&a, &b);
 }
 
+/* Over IPv6 (GID 1, the link-local address): the GIDs of the REQ, the GRH area's source. */
+static void
+test_cm_ipv6(void)
+{
+	static struct side a, b;
+	struct rdmadev_ibcm_id *l = NULL, *ca = NULL, *cb = NULL;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct e2e_qp qa1 = { 0 }, qb1 = { 0 };
+	struct e2e_mr ma, mb;
+	uint8_t ga[16], gb[16];
+	const uint8_t *req;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open_gid(&a, &b, E2E_DEVARGS(0, "loop:cm6"), E2E_DEVARGS(1, "loop:cm6"), 1) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_gid_get(a.d.id, 1, ga), 0);
+	TEST_CHECK_EQ(rdmadev_gid_get(b.d.id, 1, gb), 0);
+	e2e_mr_reg(&a.d, NULL, &ma, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&b.d, NULL, &mb, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	conn_param(&pa, &qa1, &b.d);
+	memcpy(pa.dgid, gb, 16);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	cb = ev.id;
+	TEST_CHECK(memcmp(ev.peer.gid, ga, 16) == 0);
+	TEST_CHECK_EQ(ev.peer.hop_limit, 64);
+	req = find_mad(&a.log, 0x0010, NULL);
+	TEST_CHECK(req != NULL);
+	if (req != NULL)
+		check_req(req, &pa, qa1.qpn, ga, "", 0);
+	if (cb == NULL || ca == NULL)
+		goto out;
+	conn_param(&pb, &qb1, &a.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, NULL);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+	rc_traffic(&qa1, &qb1, &ma, &mb, 5);
+	rc_traffic(&qb1, &qa1, &mb, &ma, 6);
+	TEST_CHECK_EQ(rdmadev_ibcm_disconnect(cb, NULL, 0, now), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_DREQ_RECEIVED, NULL);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_DREP_RECEIVED, NULL);
+	a.d.lossy = true;
+	b.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(ca);
+	rdmadev_ibcm_id_destroy(cb);
+	rdmadev_ibcm_id_destroy(l);
+	e2e_drain(&a.d);
+	e2e_drain(&b.d);
+	e2e_qp_destroy(&qa1);
+	e2e_qp_destroy(&qb1);
+	e2e_mr_dereg(&ma);
+	e2e_mr_dereg(&mb);
+	sides_close(&a, &b);
+}
+
 /* ---- rdma_cm ---- */
 
 struct rside {
@@ -1022,6 +1093,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_cm_connect);
 	TEST_RUN(test_cm_no_listener);
 	TEST_RUN(test_cm_retries);
+	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
 	rte_eal_cleanup();
 	return test_done();
