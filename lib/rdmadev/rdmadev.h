@@ -503,6 +503,7 @@ uint32_t rdmadev_cq_id(const struct rdmadev_cq *cq);
 
 /** QP transport types. */
 enum rdmadev_qp_type {
+	RDMADEV_QPT_GSI = 1,	/**< QP 1, the GSI: a UD QP of Q_Key 0x80010000 (kernel value) */
 	RDMADEV_QPT_RC = 2,	/**< reliable connected (verbs value) */
 	RDMADEV_QPT_UD = 4,	/**< unreliable datagram (verbs value) */
 };
@@ -522,7 +523,12 @@ enum rdmadev_qp_state {
 /** Name of a QP state ("RESET", ...). */
 const char *rdmadev_qp_state_name(enum rdmadev_qp_state state);
 
-/** Name of a QP type ("RC", "UD", "UNKNOWN"). */
+/** The GSI QP's number. */
+#define RDMADEV_GSI_QPN		1u
+/** The GSI's well-known Q_Key (IBA 13.4.6.1, the kernel's IB_QP1_QKEY). */
+#define RDMADEV_GSI_QKEY	0x80010000u
+
+/** Name of a QP type ("RC", "UD", "GSI", "UNKNOWN"). */
 const char *rdmadev_qp_type_name(enum rdmadev_qp_type type);
 
 /** Access flags of MRs, MWs and QPs (verbs values). */
@@ -547,7 +553,7 @@ struct rdmadev_qp_init_attr {
 	struct rdmadev_cq *send_cq;	/**< CQ of send completions */
 	struct rdmadev_cq *recv_cq;	/**< CQ of receive completions */
 	struct rdmadev_srq *srq;	/**< optional SRQ */
-	enum rdmadev_qp_type qp_type;	/**< RC or UD */
+	enum rdmadev_qp_type qp_type;	/**< RC, UD or GSI (QP 1, one per device) */
 	struct rdmadev_qp_cap cap;	/**< requested capacities; the driver may round up */
 	bool sq_sig_all;		/**< every send WR is signaled */
 };

@@ -163,6 +163,12 @@ struct rdmadev_cm_id {
 	uint16_t peer_port;	/**< peer port of the last exchange */
 	uint8_t state;		/**< 0 idle, 1 listening, 2 exchanged */
 	char peer[16];		/**< peer address of the last exchange */
+	/** An rdma_cm id over the IB CM (rdmadev_rcm.c); the fields below are its dump's. */
+	bool rcm;
+	char rcm_state[16];	/**< state name, e.g. "LISTEN", "CONNECT", "ESTABLISHED" */
+	char src_addr[24];	/**< "a.b.c.d:port" */
+	char dst_addr[24];	/**< "a.b.c.d:port" or empty */
+	uint32_t qpn;		/**< the QP, 0 when none */
 };
 
 /** Read an object's hardware ID (valid inside create ops and afterwards). */

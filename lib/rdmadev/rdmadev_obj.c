@@ -158,6 +158,13 @@ int
 rdmadev_obj_begin_create(struct rdmadev *dev, struct rdmadev_obj *obj,
 			 enum rdmadev_obj_type type, struct rdmadev_ctx *ctx)
 {
+	return rdmadev_obj_begin_create_id(dev, obj, type, ctx, RESTRACK_ID_ANY);
+}
+
+int
+rdmadev_obj_begin_create_id(struct rdmadev *dev, struct rdmadev_obj *obj,
+			    enum rdmadev_obj_type type, struct rdmadev_ctx *ctx, uint32_t id)
+{
 	enum restrack_type rt = rdmadev_obj_restrack_type(type);
 	int rc;
 
@@ -174,10 +181,13 @@ rdmadev_obj_begin_create(struct rdmadev *dev, struct rdmadev_obj *obj,
 	if (rc == 0 && ctx != NULL)
 		rc = rdmadev_obj_use(obj, OBJ(ctx), rdmadev_obj_type_name(type));
 	if (rc == 0 && rt != RESTRACK_MAX) {
-		rc = restrack_claim(dev->res, &obj->res, RESTRACK_ID_ANY);
-		if (rc != 0)
+		rc = restrack_claim(dev->res, &obj->res, id);
+		if (rc != 0 && id == RESTRACK_ID_ANY)
 			RDMADEV_LOG(ERR, "%s: no free %s ID: %s", dev->name,
 				    restrack_type_name(rt), strerror(-rc));
+		else if (rc != 0)
+			RDMADEV_LOG(ERR, "%s: %s ID %u not available: %s", dev->name,
+				    restrack_type_name(rt), id, strerror(-rc));
 	}
 	return rc;
 }
@@ -398,6 +408,13 @@ void *
 rdmadev_obj_new(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t size,
 		bool has_op, void *out, const char *what, int *rc)
 {
+	return rdmadev_obj_new_id(ctx, type, size, has_op, out, what, RESTRACK_ID_ANY, rc);
+}
+
+void *
+rdmadev_obj_new_id(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t size,
+		   bool has_op, void *out, const char *what, uint32_t id, int *rc)
+{
 	struct rdmadev_obj *obj;
 	struct rdmadev *dev;
 
@@ -422,7 +439,7 @@ rdmadev_obj_new(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t size
 		*rc = rdmadev_fail(dev, -ENOMEM, false);
 		return NULL;
 	}
-	*rc = rdmadev_obj_begin_create(dev, obj, type, ctx);
+	*rc = rdmadev_obj_begin_create_id(dev, obj, type, ctx, id);
 	if (*rc != 0) {
 		rdmadev_obj_abort_create(obj, *rc);
 		return NULL;

@@ -45,6 +45,9 @@ int rdmadev_gid_read(struct rdmadev *dev, uint32_t index, uint8_t gid[16]);
 /* Object create/destroy through restrack (rdmadev_obj.c). */
 int rdmadev_obj_begin_create(struct rdmadev *dev, struct rdmadev_obj *obj,
 			     enum rdmadev_obj_type type, struct rdmadev_ctx *ctx);
+/* The same with an exact restrack ID (@p id; RESTRACK_ID_ANY: the allocator's choice). */
+int rdmadev_obj_begin_create_id(struct rdmadev *dev, struct rdmadev_obj *obj,
+				enum rdmadev_obj_type type, struct rdmadev_ctx *ctx, uint32_t id);
 int rdmadev_obj_use(struct rdmadev_obj *obj, struct rdmadev_obj *used, const char *what);
 int rdmadev_obj_end_create(struct rdmadev_obj *obj, int rc);
 int rdmadev_obj_begin_destroy(struct rdmadev_obj *obj, const char *what);
@@ -65,6 +68,9 @@ int rdmadev_obj_destroy(struct rdmadev_obj *obj, enum rdmadev_obj_type type, boo
 			const char *what);
 void *rdmadev_obj_new(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t size,
 		      bool has_op, void *out, const char *what, int *rc);
+/* rdmadev_obj_new() with an exact restrack ID (the GSI QP is QP 1). */
+void *rdmadev_obj_new_id(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t size,
+			 bool has_op, void *out, const char *what, uint32_t id, int *rc);
 int rdmadev_obj_use_opt(struct rdmadev_obj *obj, struct rdmadev_obj *used,
 			enum rdmadev_obj_type type, const char *what);
 int rdmadev_obj_dev_ready(struct rdmadev *dev, const char *what);

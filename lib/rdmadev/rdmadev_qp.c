@@ -166,6 +166,8 @@ rdmadev_qp_type_name(enum rdmadev_qp_type type)
 		return "RC";
 	case RDMADEV_QPT_UD:
 		return "UD";
+	case RDMADEV_QPT_GSI:
+		return "GSI";
 	}
 	return "UNKNOWN";
 }
@@ -196,8 +198,13 @@ rdmadev_qp_check_init(struct rdmadev *dev, const struct rdmadev_qp_init_attr *at
 	const struct rdmadev_info *in = &dev->info;
 	const struct rdmadev_qp_cap *cap = &attr->cap;
 
-	if (attr->qp_type != RDMADEV_QPT_RC && attr->qp_type != RDMADEV_QPT_UD) {
-		RDMADEV_LOG(ERR, "qp_create: QP type %d is neither RC nor UD", attr->qp_type);
+	if (attr->qp_type != RDMADEV_QPT_RC && attr->qp_type != RDMADEV_QPT_UD &&
+	    attr->qp_type != RDMADEV_QPT_GSI) {
+		RDMADEV_LOG(ERR, "qp_create: QP type %d is neither RC, UD nor GSI", attr->qp_type);
+		return -EINVAL;
+	}
+	if (attr->qp_type == RDMADEV_QPT_GSI && attr->srq != NULL) {
+		RDMADEV_LOG(ERR, "qp_create: the GSI QP receives on its own RQ, not an SRQ");
 		return -EINVAL;
 	}
 	if (cap->max_send_wr == 0 || cap->max_send_wr > in->max_qp_wr ||
@@ -239,8 +246,11 @@ rdmadev_qp_create(const struct rdmadev_qp_init_attr *attr, struct rdmadev_qp **o
 	rc = rdmadev_qp_check_init(dev, attr);
 	if (rc != 0)
 		return rdmadev_fail(dev, rc, false);
-	qp = rdmadev_obj_new(attr->pd->obj.ctx, RDMADEV_OBJ_QP, sizeof(*qp),
-			     dev->ops->qp_create != NULL, out, "qp_create", &rc);
+	/* The GSI is QP 1 (a reserved number): a second one finds it taken (-EBUSY). */
+	qp = rdmadev_obj_new_id(attr->pd->obj.ctx, RDMADEV_OBJ_QP, sizeof(*qp),
+				dev->ops->qp_create != NULL, out, "qp_create",
+				attr->qp_type == RDMADEV_QPT_GSI ? RDMADEV_GSI_QPN :
+								   RESTRACK_ID_ANY, &rc);
 	if (qp == NULL)
 		return rc;
 	rc = rdmadev_obj_use_opt(OBJ(qp), OBJ(attr->pd), RDMADEV_OBJ_PD, "qp_create");
@@ -315,6 +325,9 @@ rdmadev_qp_check_values(const struct rdmadev_qp *qp, const struct rdmadev_qp_att
 		bad = "PATH_MIG_STATE";
 	else if (mask & M(ALT_PATH))
 		bad = "ALT_PATH (alternate paths are not supported)";
+	else if ((mask & M(QKEY)) && qp->init.qp_type == RDMADEV_QPT_GSI &&
+		 a->qkey != RDMADEV_GSI_QKEY)
+		bad = "QKEY (the GSI QP's is 0x80010000)";
 	if (bad != NULL) {
 		RDMADEV_LOG(ERR, "qp_modify: QP %u: bad value of attribute %s", qpn, bad);
 		return -EINVAL;
@@ -476,7 +489,7 @@ rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
 		return -EINVAL;
 	if (state != RDMADEV_QPS_ERR &&
-	    (state != RDMADEV_QPS_SQE || qp->init.qp_type != RDMADEV_QPT_UD)) {
+	    (state != RDMADEV_QPS_SQE || qp->init.qp_type == RDMADEV_QPT_RC)) {
 		RDMADEV_LOG(ERR, "qp_async_state: %s QP %u cannot enter %s on its own",
 			    rdmadev_qp_type_name(qp->init.qp_type), rdmadev_qp_num(qp),
 			    rdmadev_qp_state_name(state));

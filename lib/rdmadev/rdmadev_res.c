@@ -147,6 +147,17 @@ fill_other(struct restrack_dump_rec *rec, void *arg)
 
 		restrack_dump_attr(rec, "cpu", "%d", d->attr.cpu_id);
 		restrack_dump_attr(rec, "numa", "%d", d->attr.numa_node);
+	} else if (obj->type == RDMADEV_OBJ_CM_ID && ((const struct rdmadev_cm_id *)obj)->rcm) {
+		const struct rdmadev_cm_id *cm = (const void *)obj;
+
+		/* iproute2's `rdma res show cm_id` columns */
+		restrack_dump_attr(rec, "state", "%s", cm->rcm_state);
+		restrack_dump_attr(rec, "ps", "TCP");
+		if (cm->qpn != 0)
+			restrack_dump_attr(rec, "qpn", "%u", cm->qpn);
+		restrack_dump_attr(rec, "src-addr", "%s", cm->src_addr);
+		if (cm->dst_addr[0] != '\0')
+			restrack_dump_attr(rec, "dst-addr", "%s", cm->dst_addr);
 	} else if (obj->type == RDMADEV_OBJ_CM_ID) {
 		const struct rdmadev_cm_id *cm = (const void *)obj;
 

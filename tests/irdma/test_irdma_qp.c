@@ -558,9 +558,14 @@ test_model_raw(void)
 	raw_ok(&r, &w);
 
 	raw_ctx(&r, RAW_CQ);
-	/* Reserved and out-of-range ids, bad type, a non-INVALID first state. */
-	raw_qp_wqe(&r, &w, IRDMA_CQP_OP_CREATE_QP, 1, TYPE_RC, HW_INVALID);
+	/* Reserved and out-of-range ids, bad type, a non-INVALID first state; QP 1 (the
+	 * GSI) is UD only. */
+	raw_qp_wqe(&r, &w, IRDMA_CQP_OP_CREATE_QP, 0, TYPE_RC, HW_INVALID);
 	raw_refused(&r, &w, IRDMA_MODEL_MIN_BAD_ID);
+	raw_qp_wqe(&r, &w, IRDMA_CQP_OP_CREATE_QP, 2, TYPE_RC, HW_INVALID);
+	raw_refused(&r, &w, IRDMA_MODEL_MIN_BAD_ID);
+	raw_qp_wqe(&r, &w, IRDMA_CQP_OP_CREATE_QP, 1, TYPE_RC, HW_INVALID);
+	raw_refused(&r, &w, IRDMA_MODEL_MIN_BAD_FIELD);
 	raw_qp_wqe(&r, &w, IRDMA_CQP_OP_CREATE_QP, 64, TYPE_RC, HW_INVALID);
 	raw_refused(&r, &w, IRDMA_MODEL_MIN_BAD_ID);
 	raw_qp_wqe(&r, &w, IRDMA_CQP_OP_CREATE_QP, RAW_QP, 1, HW_INVALID);

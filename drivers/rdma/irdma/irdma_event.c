@@ -309,7 +309,7 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 		return;
 	}
 	if (err) {
-		sqe = qp->init.qp_type == RDMADEV_QPT_UD && irdma_ae_src_is_sq(a->src);
+		sqe = qp->init.qp_type != RDMADEV_QPT_RC && irdma_ae_src_is_sq(a->src);
 		vstate = sqe ? RDMADEV_QPS_SQE : RDMADEV_QPS_ERR;
 		IRDMA_LOG(ERR, c->hw, "QP %u: AE 0x%x (source 0x%x, WQE %u): %s, QP to %s",
 			  a->id, a->ae, a->src, a->wqe_idx, rdmadev_event_type_name(ev.type),

@@ -51,6 +51,10 @@ enum irdma_hw_gen {
 
 /** Largest QP id (IRDMA_MAX_IW_QP_ID). */
 #define IRDMA_MAX_QP_ID			262143u
+/** The GSI QP (QP1): a RoCE UD QP whose datagrams carry Q_Key 0x80010000. */
+#define IRDMA_GSI_QP_ID			1u
+/** The GSI's well-known Q_Key (IBA 13.4.6.1). */
+#define IRDMA_GSI_QKEY			0x80010000u
 /** First QP id for users; 0, 1 (GSI / ILQ) and 2 (IEQ) are reserved. */
 #define IRDMA_FIRST_USER_QP_ID		3u
 /** Default QP count the kernel requests from the HMC (IW_CFG_FPM_QP_COUNT). */

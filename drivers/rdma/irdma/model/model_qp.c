@@ -7,8 +7,9 @@
  * Called with dev->lock held.
  *
  * Behaviour relied on by the driver:
- *  - QP ids 0..2 are reserved (GSI / ILQ / IEQ, never created by the PMD) and refused with
- *    BAD_ID, as are ids at or above the committed QP count.
+ *  - QP ids 0 and 2 are reserved (ILQ / IEQ, never created by the PMD) and refused with
+ *    BAD_ID, as are ids at or above the committed QP count. QP 1 is the GSI: a RoCE UD QP
+ *    only (BAD_FIELD for RC), whose receives take only Q_Key 0x80010000 (model_ud.c).
  *  - CREATE_QP reads the 256-byte host context at CQP_QP_CTX_PA through the IOMMU view and
  *    checks it: QPTYPE RoCE RC (3) or UD (4); context PA 4-byte aligned, shadow PA 128-byte
  *    aligned, both mapped; SQ / RQ sizes encoded 1..13 (8..32768 quanta) and their rings
@@ -187,7 +188,8 @@ qp_id_check(struct model_dev *d, uint32_t id)
 {
 	if (!d->fpm_committed)
 		return IRDMA_MODEL_MIN_NO_FPM;
-	if (id < IRDMA_FIRST_USER_QP_ID || id >= d->obj[IRDMA_HMC_OBJ_QP].cnt)
+	if ((id < IRDMA_FIRST_USER_QP_ID && id != IRDMA_GSI_QP_ID) ||
+	    id >= d->obj[IRDMA_HMC_OBJ_QP].cnt)
 		return IRDMA_MODEL_MIN_BAD_ID;
 	return 0;
 }
@@ -220,6 +222,8 @@ model_op_create_qp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	}
 	if (model_refuse(r, type == IRDMA_QP_TYPE_ROCE_RC || type == IRDMA_QP_TYPE_ROCE_UD ?
 		       0 : IRDMA_MODEL_MIN_BAD_FIELD) ||
+	    model_refuse(r, id == IRDMA_GSI_QP_ID && type != IRDMA_QP_TYPE_ROCE_UD ?
+		       IRDMA_MODEL_MIN_BAD_FIELD : 0) ||
 	    model_refuse(r, irdma_get(w, CQP_QP_NEXTIWSTATE) == IRDMA_QP_HW_INVALID ?
 		       0 : IRDMA_MODEL_MIN_BAD_STATE))
 		return;

@@ -14,6 +14,9 @@
  * area), the receive buffer starts with a 40-byte GRH area holding the datagram's IP header
  * as received: an IPv6 header whole, an IPv4 header in its last 20 bytes (the first 20
  * zero); the payload follows it, and the completion's length counts the 40 bytes.
+ * QP 1 is the GSI (the CM's MADs): a datagram to it must carry the GSI Q_Key 0x80010000
+ * whatever its context holds (IBA 13.4.6.1; rxe's check_keys does the same), and a send
+ * of it names source QP 1 as any UD send names its QP.
  * A send error puts the QP's send queue in error (verbs SQE; see ud_sq_error()).
  * Called with dev->lock held.
  */
@@ -228,7 +231,7 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		MODEL_INC(d, rx_no_qp);
 		return;
 	}
-	if (h->deth_qkey != q->qkey) {
+	if (h->deth_qkey != (qp_id == IRDMA_GSI_QP_ID ? IRDMA_GSI_QKEY : q->qkey)) {
 		MODEL_INC(d, rx_qkey_drops);
 		return;
 	}

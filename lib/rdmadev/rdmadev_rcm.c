@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * rdma_cm over the IB CM (rdmadev_rcm.h, doc/cm.md): addresses and ports become ServiceIDs
+ * and the CMA header (cma.c struct cma_hdr) of the REQ; IB CM events become rdma_cm events
+ * as cma.c's cma_ib_handler / cma_ib_req_handler translate them. Each id is a CM_ID object
+ * (rdmadev_cm_id_create) whose dump fields this file keeps current.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "rdmadev_ibcm.h"
+#include "rdmadev_private.h"
+#include "rdmadev_rcm.h"
+
+#define RCM_EVENTS	64u
+
+struct rdmadev_rcm_id {
+	struct rdmadev_rcm_channel *ch;
+	struct rdmadev_rcm_id *next;
+	struct rdmadev_cm_id *obj;	/* the CM_ID object */
+	struct rdmadev_ibcm_id *ib;	/* listener or connection */
+	struct sockaddr_in src;
+	struct sockaddr_in dst;
+	uint8_t dmac[6];
+	struct rdmadev_qp *qp;
+};
+
+struct rdmadev_rcm_channel {
+	struct rdmadev_ctx *ctx;
+	struct rdmadev_ibcm *cm;
+	int fd;
+	uint8_t gid[16];
+	uint16_t next_port;
+	struct rdmadev_rcm_id *ids;
+	struct rdmadev_rcm_event ev[RCM_EVENTS];
+	unsigned int head, tail;
+};
+
+/* ---- ids and their dump fields ---- */
+
+static void
+rcm_addr_str(char *buf, size_t len, const struct sockaddr_in *a)
+{
+	char ip[INET_ADDRSTRLEN];
+
+	if (inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip)) == NULL)
+		snprintf(ip, sizeof(ip), "?");
+	snprintf(buf, len, "%s:%u", ip, ntohs(a->sin_port));
+}
+
+/* Set the state name (cma.c's rdma_cm_state, as iproute2 prints it) and the addresses. */
+static void
+rcm_sync(struct rdmadev_rcm_id *id, const char *state)
+{
+	struct rdmadev_cm_id *o = id->obj;
+
+	if (state != NULL)
+		snprintf(o->rcm_state, sizeof(o->rcm_state), "%s", state);
+	rcm_addr_str(o->src_addr, sizeof(o->src_addr), &id->src);
+	if (id->dst.sin_addr.s_addr != 0)
+		rcm_addr_str(o->dst_addr, sizeof(o->dst_addr), &id->dst);
+	o->qpn = id->qp != NULL ? rdmadev_qp_num(id->qp) : 0;
+}
+
+static struct rdmadev_rcm_event *
+rcm_event(struct rdmadev_rcm_channel *ch, enum rdmadev_rcm_event_type type,
+	  struct rdmadev_rcm_id *id)
+{
+	struct rdmadev_rcm_event *ev;
+	uint64_t one = 1;
+
+	if (ch->tail - ch->head >= RCM_EVENTS) {
+		RDMADEV_LOG(WARNING, "rcm: event queue full, event %d lost", type);
+		return NULL;
+	}
+	ev = &ch->ev[ch->tail++ % RCM_EVENTS];
+	memset(ev, 0, sizeof(*ev));
+	ev->event = type;
+	ev->id = id;
+	if (id != NULL) {
+		ev->src = id->src;
+		ev->dst = id->dst;
+	}
+	if (write(ch->fd, &one, sizeof(one)) != sizeof(one))
+		RDMADEV_LOG(DEBUG, "rcm: eventfd write failed");
+	return ev;
+}
+
+static void
+rcm_event_pdata(struct rdmadev_rcm_event *ev, const uint8_t *p, unsigned int len)
+{
+	if (ev == NULL)
+		return;
+	len = RTE_MIN(len, (unsigned int)sizeof(ev->private_data));
+	memcpy(ev->private_data, p, len);
+	ev->private_data_len = (uint8_t)len;
+}
+
+uint32_t
+rdmadev_rcm_id_num(const struct rdmadev_rcm_id *id)
+{
+	return id != NULL ? rdmadev_obj_id(&id->obj->obj) : UINT32_MAX;
+}
+
+static struct rdmadev_rcm_id *
+rcm_id_new(struct rdmadev_rcm_channel *ch)
+{
+	struct rdmadev_rcm_id *id = calloc(1, sizeof(*id));
+
+	if (id == NULL) {
+		RDMADEV_LOG(ERR, "rcm: no memory for an id");
+		return NULL;
+	}
+	if (rdmadev_cm_id_create(ch->ctx, &id->obj) != 0) {
+		free(id);
+		return NULL;
+	}
+	id->obj->rcm = true;
+	id->ch = ch;
+	id->src.sin_family = AF_INET;
+	id->dst.sin_family = AF_INET;
+	id->next = ch->ids;
+	ch->ids = id;
+	rcm_sync(id, "IDLE");
+	return id;
+}
+
+int
+rdmadev_rcm_create_id(struct rdmadev_rcm_channel *ch, uint16_t ps, struct rdmadev_rcm_id **out)
+{
+	struct rdmadev_rcm_id *id;
+
+	if (ch == NULL || out == NULL || ps != RDMADEV_RCM_PS_TCP) {
+		RDMADEV_LOG(ERR, "rcm_create_id: NULL channel or output, or port space 0x%x is "
+			    "not TCP (0x0106)", ps);
+		return -EINVAL;
+	}
+	id = rcm_id_new(ch);
+	if (id == NULL)
+		return -ENOMEM;
+	*out = id;
+	return 0;
+}
+
+int
+rdmadev_rcm_destroy_id(struct rdmadev_rcm_id *id)
+{
+	struct rdmadev_rcm_channel *ch;
+	struct rdmadev_rcm_id **pp;
+	unsigned int i;
+
+	if (id == NULL) {
+		RDMADEV_LOG(ERR, "rcm_destroy_id: NULL id");
+		return -EINVAL;
+	}
+	ch = id->ch;
+	for (pp = &ch->ids; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == id) {
+			*pp = id->next;
+			break;
+		}
+	}
+	for (i = ch->head; i != ch->tail; i++) {
+		if (ch->ev[i % RCM_EVENTS].id == id)
+			ch->ev[i % RCM_EVENTS].id = NULL;
+		if (ch->ev[i % RCM_EVENTS].listen_id == id)
+			ch->ev[i % RCM_EVENTS].listen_id = NULL;
+	}
+	rdmadev_ibcm_id_destroy(id->ib);
+	rdmadev_cm_id_destroy(id->obj);
+	free(id);
+	return 0;
+}
+
+/* ---- addresses ---- */
+
+int
+rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *addr)
+{
+	if (id == NULL || addr == NULL || addr->sin_family != AF_INET) {
+		RDMADEV_LOG(ERR, "rcm_bind_addr: NULL id or address, or not AF_INET");
+		return -EINVAL;
+	}
+	if (addr->sin_addr.s_addr != INADDR_ANY &&
+	    memcmp(&addr->sin_addr, id->ch->gid + 12, 4) != 0) {
+		RDMADEV_LOG(ERR, "rcm_bind_addr: the address is not the device's (GID 0)");
+		return -EADDRNOTAVAIL;
+	}
+	id->src = *addr;
+	if (id->src.sin_port == 0)
+		id->src.sin_port = htons(id->ch->next_port++);
+	rcm_sync(id, "ADDR_BOUND");
+	return 0;
+}
+
+int
+rdmadev_rcm_listen(struct rdmadev_rcm_id *id)
+{
+	int rc;
+
+	if (id == NULL || id->src.sin_port == 0 || id->ib != NULL) {
+		RDMADEV_LOG(ERR, "rcm_listen: NULL, unbound or busy id");
+		return -EINVAL;
+	}
+	rc = rdmadev_ibcm_listen(id->ch->cm, RDMADEV_RCM_SERVICE_ID(ntohs(id->src.sin_port)),
+				 &id->ib);
+	if (rc != 0)
+		return rc;
+	rdmadev_ibcm_id_set_context(id->ib, id);
+	rcm_sync(id, "LISTEN");
+	return 0;
+}
+
+int
+rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *dst,
+			 const uint8_t dmac[6])
+{
+	if (id == NULL || dst == NULL || dmac == NULL || dst->sin_family != AF_INET ||
+	    dst->sin_port == 0) {
+		RDMADEV_LOG(ERR, "rcm_resolve_addr: NULL id, address or MAC, or no port");
+		return -EINVAL;
+	}
+	id->dst = *dst;
+	memcpy(id->dmac, dmac, 6);
+	memcpy(&id->src.sin_addr, id->ch->gid + 12, 4);
+	if (id->src.sin_port == 0)
+		id->src.sin_port = htons(id->ch->next_port++);
+	rcm_sync(id, "ADDR_RESOLVED");
+	(void)rcm_event(id->ch, RDMADEV_RCM_EVENT_ADDR_RESOLVED, id);
+	return 0;
+}
+
+int
+rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id)
+{
+	if (id == NULL || id->dst.sin_addr.s_addr == 0) {
+		RDMADEV_LOG(ERR, "rcm_resolve_route: NULL id or address not resolved");
+		return -EINVAL;
+	}
+	rcm_sync(id, "ROUTE_RESOLVED");
+	(void)rcm_event(id->ch, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, id);
+	return 0;
+}
+
+/* ---- connect / accept / reject / disconnect ---- */
+
+static void
+rcm_param(struct rdmadev_ibcm_conn_param *cp, struct rdmadev_qp *qp,
+	  const struct rdmadev_rcm_conn_param *p)
+{
+	memset(cp, 0, sizeof(*cp));
+	cp->qp = qp;
+	cp->qp_access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
+			RDMADEV_ACCESS_REMOTE_READ;
+	if (p != NULL) {
+		cp->responder_resources = p->responder_resources;
+		cp->initiator_depth = p->initiator_depth;
+		cp->retry_count = (uint8_t)RTE_MIN(p->retry_count, 7);
+		cp->rnr_retry_count = (uint8_t)RTE_MIN(p->rnr_retry_count, 7);
+	}
+	cp->path_mtu = RDMADEV_MTU_1024;
+}
+
+int
+rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
+		    const struct rdmadev_rcm_conn_param *p, uint64_t now_ns)
+{
+	uint8_t pd[RDMADEV_IBCM_REQ_PDATA];
+	struct rdmadev_ibcm_conn_param cp;
+	int rc;
+
+	if (id == NULL || qp == NULL || id->dst.sin_addr.s_addr == 0 || id->ib != NULL) {
+		RDMADEV_LOG(ERR, "rcm_connect: NULL id or QP, route not resolved, or id busy");
+		return -EINVAL;
+	}
+	if (p != NULL && (p->private_data_len > RDMADEV_RCM_CONNECT_PDATA ||
+			  (p->private_data_len != 0 && p->private_data == NULL))) {
+		RDMADEV_LOG(ERR, "rcm_connect: %u private data bytes, room for %u",
+			    p->private_data_len, RDMADEV_RCM_CONNECT_PDATA);
+		return -EINVAL;
+	}
+	/* struct cma_hdr: version 0, IP version 4 in the high nibble, source port, addresses */
+	memset(pd, 0, sizeof(pd));
+	pd[0] = 0;
+	pd[1] = 4 << 4;
+	memcpy(pd + 2, &id->src.sin_port, 2);
+	memcpy(pd + 4 + 12, &id->src.sin_addr, 4);
+	memcpy(pd + 20 + 12, &id->dst.sin_addr, 4);
+	if (p != NULL && p->private_data_len != 0)
+		memcpy(pd + RDMADEV_RCM_HDR_LEN, p->private_data, p->private_data_len);
+	rcm_param(&cp, qp, p);
+	cp.service_id = RDMADEV_RCM_SERVICE_ID(ntohs(id->dst.sin_port));
+	memset(cp.dgid, 0, 16);
+	cp.dgid[10] = 0xff;
+	cp.dgid[11] = 0xff;
+	memcpy(cp.dgid + 12, &id->dst.sin_addr, 4);
+	memcpy(cp.dmac, id->dmac, 6);
+	cp.private_data = pd;
+	cp.private_data_len = (uint8_t)(RDMADEV_RCM_HDR_LEN +
+					(p != NULL ? p->private_data_len : 0));
+	rc = rdmadev_ibcm_connect(id->ch->cm, &cp, now_ns, &id->ib);
+	if (rc != 0)
+		return rc;
+	rdmadev_ibcm_id_set_context(id->ib, id);
+	id->qp = qp;
+	rcm_sync(id, "CONNECT");
+	return 0;
+}
+
+int
+rdmadev_rcm_accept(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
+		   const struct rdmadev_rcm_conn_param *p, uint64_t now_ns)
+{
+	struct rdmadev_ibcm_conn_param cp;
+	int rc;
+
+	if (id == NULL || qp == NULL || id->ib == NULL) {
+		RDMADEV_LOG(ERR, "rcm_accept: NULL id or QP, or no connect request");
+		return -EINVAL;
+	}
+	rcm_param(&cp, qp, p);
+	if (p != NULL) {
+		cp.private_data = p->private_data;
+		cp.private_data_len = p->private_data_len;
+	}
+	rc = rdmadev_ibcm_accept(id->ib, &cp, now_ns);
+	if (rc != 0)
+		return rc;
+	id->qp = qp;
+	rcm_sync(id, "CONNECT");
+	return 0;
+}
+
+int
+rdmadev_rcm_reject(struct rdmadev_rcm_id *id, const void *pdata, uint8_t len)
+{
+	if (id == NULL || id->ib == NULL) {
+		RDMADEV_LOG(ERR, "rcm_reject: NULL id or no connect request");
+		return -EINVAL;
+	}
+	return rdmadev_ibcm_reject(id->ib, RDMADEV_IBCM_REJ_CONSUMER, pdata, len);
+}
+
+int
+rdmadev_rcm_disconnect(struct rdmadev_rcm_id *id, uint64_t now_ns)
+{
+	int rc;
+
+	if (id == NULL || id->ib == NULL) {
+		RDMADEV_LOG(ERR, "rcm_disconnect: NULL or unconnected id");
+		return -EINVAL;
+	}
+	rc = rdmadev_ibcm_disconnect(id->ib, NULL, 0, now_ns);
+	if (rc == 0)
+		rcm_sync(id, "DISCONNECT");
+	return rc;
+}
+
+/* ---- events ---- */
+
+/* A REQ on a listener (cma_ib_req_handler): check the CMA header, make the new id. */
+static void
+rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
+{
+	struct rdmadev_rcm_id *l = rdmadev_ibcm_id_context(e->listen_id), *id;
+	const uint8_t *h = e->private_data;
+	struct rdmadev_rcm_event *ev;
+
+	if (l == NULL || e->private_data_len < RDMADEV_RCM_HDR_LEN || h[0] != 0 ||
+	    (h[1] >> 4) != 4) {
+		RDMADEV_LOG(DEBUG, "rcm: REQ without an IPv4 CMA header: rejected");
+		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_CONSUMER, NULL, 0);
+		rdmadev_ibcm_id_destroy(e->id);
+		return;
+	}
+	if (l->src.sin_addr.s_addr != INADDR_ANY && memcmp(h + 20 + 12, &l->src.sin_addr, 4) != 0) {
+		/* Bound to another address: nobody listens there. */
+		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_INVALID_SERVICE_ID, NULL, 0);
+		rdmadev_ibcm_id_destroy(e->id);
+		return;
+	}
+	id = rcm_id_new(ch);
+	if (id == NULL) {
+		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_NO_RESOURCES, NULL, 0);
+		rdmadev_ibcm_id_destroy(e->id);
+		return;
+	}
+	id->ib = e->id;
+	rdmadev_ibcm_id_set_context(id->ib, id);
+	memcpy(&id->src.sin_addr, h + 20 + 12, 4);
+	id->src.sin_port = l->src.sin_port;
+	memcpy(&id->dst.sin_addr, h + 4 + 12, 4);
+	memcpy(&id->dst.sin_port, h + 2, 2);
+	memcpy(id->dmac, e->peer.mac, 6);
+	rcm_sync(id, "CONNECT");
+	ev = rcm_event(ch, RDMADEV_RCM_EVENT_CONNECT_REQUEST, id);
+	if (ev != NULL) {
+		ev->listen_id = l;
+		rcm_event_pdata(ev, h + RDMADEV_RCM_HDR_LEN,
+				e->private_data_len - RDMADEV_RCM_HDR_LEN);
+	}
+}
+
+/* One IB CM event as cma.c's cma_ib_handler turns it into an rdma_cm event. */
+static void
+rcm_translate(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
+{
+	struct rdmadev_rcm_id *id = rdmadev_ibcm_id_context(e->id);
+	struct rdmadev_rcm_event *ev;
+
+	if (e->type == RDMADEV_IBCM_EV_REQ_RECEIVED) {
+		rcm_req(ch, e);
+		return;
+	}
+	if (id == NULL)
+		return;
+	switch (e->type) {
+	case RDMADEV_IBCM_EV_REP_RECEIVED:
+	case RDMADEV_IBCM_EV_ESTABLISHED:
+		rcm_sync(id, "CONNECT");
+		ev = rcm_event(ch, RDMADEV_RCM_EVENT_ESTABLISHED, id);
+		if (e->type == RDMADEV_IBCM_EV_REP_RECEIVED)
+			rcm_event_pdata(ev, e->private_data, e->private_data_len);
+		break;
+	case RDMADEV_IBCM_EV_REJ_RECEIVED:
+		rcm_sync(id, "IDLE");
+		ev = rcm_event(ch, RDMADEV_RCM_EVENT_REJECTED, id);
+		if (ev != NULL) {
+			ev->status = e->rej_reason;
+			rcm_event_pdata(ev, e->private_data, RDMADEV_IBCM_REJ_PDATA);
+		}
+		break;
+	case RDMADEV_IBCM_EV_REQ_ERROR:
+	case RDMADEV_IBCM_EV_REP_ERROR:
+		rcm_sync(id, "IDLE");
+		ev = rcm_event(ch, RDMADEV_RCM_EVENT_UNREACHABLE, id);
+		if (ev != NULL)
+			ev->status = -ETIMEDOUT;
+		break;
+	case RDMADEV_IBCM_EV_DREQ_RECEIVED:
+	case RDMADEV_IBCM_EV_DREP_RECEIVED:
+	case RDMADEV_IBCM_EV_DREQ_ERROR:
+		rcm_sync(id, "DISCONNECT");
+		(void)rcm_event(ch, RDMADEV_RCM_EVENT_DISCONNECTED, id);
+		break;
+	case RDMADEV_IBCM_EV_TIMEWAIT_EXIT:
+		rcm_sync(id, "IDLE");
+		(void)rcm_event(ch, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, id);
+		break;
+	default:
+		/* MRA: librdmacm users see nothing. */
+		break;
+	}
+}
+
+int
+rdmadev_rcm_process(struct rdmadev_rcm_channel *ch, uint64_t now_ns)
+{
+	struct rdmadev_ibcm_event e;
+	int rc;
+
+	if (ch == NULL) {
+		RDMADEV_LOG(ERR, "rcm_process: NULL channel");
+		return -EINVAL;
+	}
+	rc = rdmadev_ibcm_process(ch->cm, now_ns);
+	if (rc < 0)
+		return rc;
+	while (rdmadev_ibcm_event_get(ch->cm, &e) == 0)
+		rcm_translate(ch, &e);
+	return (int)(ch->tail - ch->head);
+}
+
+int
+rdmadev_rcm_get_event(struct rdmadev_rcm_channel *ch, struct rdmadev_rcm_event *ev)
+{
+	uint64_t v;
+
+	if (ch == NULL || ev == NULL) {
+		RDMADEV_LOG(ERR, "rcm_get_event: NULL channel or event");
+		return -EINVAL;
+	}
+	if (ch->head == ch->tail)
+		return -EAGAIN;
+	*ev = ch->ev[ch->head++ % RCM_EVENTS];
+	if (ch->head == ch->tail && read(ch->fd, &v, sizeof(v)) != sizeof(v))
+		RDMADEV_LOG(DEBUG, "rcm: eventfd read failed");
+	return 0;
+}
+
+/* ---- channel ---- */
+
+int
+rdmadev_rcm_channel_fd(const struct rdmadev_rcm_channel *ch)
+{
+	return ch != NULL ? ch->fd : -1;
+}
+
+void
+rdmadev_rcm_channel_destroy(struct rdmadev_rcm_channel *ch)
+{
+	if (ch == NULL)
+		return;
+	while (ch->ids != NULL)
+		rdmadev_rcm_destroy_id(ch->ids);
+	rdmadev_ibcm_close(ch->cm);
+	if (ch->fd >= 0)
+		close(ch->fd);
+	free(ch);
+}
+
+int
+rdmadev_rcm_channel_create(struct rdmadev_ctx *ctx, struct rdmadev_rcm_channel **out)
+{
+	struct rdmadev_ibcm_conf conf;
+	struct rdmadev_rcm_channel *ch;
+	int rc;
+
+	if (ctx == NULL || out == NULL) {
+		RDMADEV_LOG(ERR, "rcm_channel_create: NULL context or output");
+		return -EINVAL;
+	}
+	ch = calloc(1, sizeof(*ch));
+	if (ch == NULL)
+		return -ENOMEM;
+	ch->ctx = ctx;
+	ch->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (ch->fd < 0) {
+		rc = -errno;
+		free(ch);
+		return rc;
+	}
+	memset(&conf, 0, sizeof(conf));
+	conf.ctx = ctx;
+	conf.seed = (uint64_t)(uintptr_t)ch ^ 0x5bd1e995u;
+	rc = rdmadev_ibcm_open(&conf, &ch->cm);
+	if (rc == 0)
+		rc = rdmadev_gid_get((int16_t)ctx->obj.dev->dev_id, 0, ch->gid);
+	if (rc != 0) {
+		rdmadev_rcm_channel_destroy(ch);
+		return rc;
+	}
+	ch->next_port = 32768;
+	*out = ch;
+	return 0;
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+#ifndef RDMADEV_RCM_H
+#define RDMADEV_RCM_H
+
+/**
+ * @file
+ * rdma_cm semantics over the IB CM (rdmadev_ibcm.h): IPv4 addresses and ports in the TCP
+ * port space (ServiceID 0x0000000001060000 | port), the CMA private-data header of the REQ,
+ * listen / connect / accept / reject / disconnect, and an event channel with a file
+ * descriptor, as librdmacm's rdma_create_event_channel() / rdma_get_cm_event() have.
+ * Every id is a CM_ID object of the device (restrack; `rdmadev_res_dump` shows iproute2's
+ * columns cm-idn, state, ps, src-addr, dst-addr, qpn, pid, comm). doc/cm.md maps each call
+ * to librdmacm's. Single-threaded per channel; time is the caller's (nanoseconds).
+ */
+
+#include <netinet/in.h>
+#include <stdint.h>
+
+#include "rdmadev.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** rdma_cm port spaces (rdma_cma.h); only TCP (RC) is implemented. */
+#define RDMADEV_RCM_PS_TCP	0x0106u
+
+/** ServiceID of @p port in the TCP port space (cma.c rdma_get_service_id). */
+#define RDMADEV_RCM_SERVICE_ID(port) (((uint64_t)RDMADEV_RCM_PS_TCP << 16) | (uint16_t)(port))
+
+/** Bytes of the CMA header at the start of a REQ's private data (cma.c struct cma_hdr). */
+#define RDMADEV_RCM_HDR_LEN	36u
+/** User private data a connect can carry (92 - 36). */
+#define RDMADEV_RCM_CONNECT_PDATA	56u
+
+/** Event types (librdmacm's RDMA_CM_EVENT_* of the same names). */
+enum rdmadev_rcm_event_type {
+	RDMADEV_RCM_EVENT_ADDR_RESOLVED,	/**< resolve_addr done */
+	RDMADEV_RCM_EVENT_ROUTE_RESOLVED,	/**< resolve_route done */
+	RDMADEV_RCM_EVENT_CONNECT_REQUEST,	/**< a REQ on a listener: a new id */
+	RDMADEV_RCM_EVENT_ESTABLISHED,		/**< connected, QP in RTS */
+	RDMADEV_RCM_EVENT_REJECTED,		/**< REJ (status: the reason code) */
+	RDMADEV_RCM_EVENT_UNREACHABLE,		/**< no answer after every CM retry */
+	RDMADEV_RCM_EVENT_DISCONNECTED,		/**< DREQ received, or our DREQ answered / timed out */
+	RDMADEV_RCM_EVENT_TIMEWAIT_EXIT,	/**< timewait over */
+};
+
+/** A channel: the device's GSI agent, its ids and their events. */
+struct rdmadev_rcm_channel;
+/** An rdma_cm id. */
+struct rdmadev_rcm_id;
+
+/** Connection parameters (librdmacm's struct rdma_conn_param, the fields that matter). */
+struct rdmadev_rcm_conn_param {
+	const void *private_data;	/**< user private data */
+	uint8_t private_data_len;	/**< bytes (connect: <= 56, accept: <= 196, reject 148) */
+	uint8_t responder_resources;	/**< incoming RDMA READs served */
+	uint8_t initiator_depth;	/**< outstanding RDMA READs issued */
+	uint8_t retry_count;		/**< 0..7 */
+	uint8_t rnr_retry_count;	/**< 0..7 */
+};
+
+/** One event. */
+struct rdmadev_rcm_event {
+	enum rdmadev_rcm_event_type event;	/**< what happened */
+	struct rdmadev_rcm_id *id;		/**< the id (CONNECT_REQUEST: the new one) */
+	struct rdmadev_rcm_id *listen_id;	/**< CONNECT_REQUEST: the listener */
+	int status;				/**< REJECTED: reason; UNREACHABLE: -ETIMEDOUT */
+	struct sockaddr_in src;			/**< the id's local address */
+	struct sockaddr_in dst;			/**< the id's peer address */
+	uint8_t private_data_len;		/**< bytes in private_data */
+	uint8_t private_data[196];		/**< the message's user private data */
+};
+
+/**
+ * Create a channel on @p ctx: opens the GSI agent (rdmadev_ibcm_open) and an eventfd.
+ * @return 0, -EINVAL, -ENOMEM, -EBUSY (QP 1 taken), errors of the agent.
+ */
+int rdmadev_rcm_channel_create(struct rdmadev_ctx *ctx, struct rdmadev_rcm_channel **out);
+
+/** Destroy a channel and every id of it. NULL is a no-op. */
+void rdmadev_rcm_channel_destroy(struct rdmadev_rcm_channel *ch);
+
+/** The channel's file descriptor: readable (an eventfd count) while events are queued. */
+int rdmadev_rcm_channel_fd(const struct rdmadev_rcm_channel *ch);
+
+/** Drive the CM at time @p now_ns. @return events queued, or a negative errno. */
+int rdmadev_rcm_process(struct rdmadev_rcm_channel *ch, uint64_t now_ns);
+
+/** Take the oldest event (rdma_get_cm_event). @return 0, -EAGAIN, -EINVAL. */
+int rdmadev_rcm_get_event(struct rdmadev_rcm_channel *ch, struct rdmadev_rcm_event *ev);
+
+/** Create an id in port space @p ps (RDMADEV_RCM_PS_TCP). @return 0, -EINVAL, -ENOMEM. */
+int rdmadev_rcm_create_id(struct rdmadev_rcm_channel *ch, uint16_t ps,
+			  struct rdmadev_rcm_id **out);
+
+/** Destroy an id (its connection is dropped; a listener stops). @return 0 or -EINVAL. */
+int rdmadev_rcm_destroy_id(struct rdmadev_rcm_id *id);
+
+/** Bind to @p addr (IPv4; INADDR_ANY and port 0 allowed). @return 0 or -EINVAL. */
+int rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *addr);
+
+/** Listen on the bound port. @return 0, -EINVAL (no port), -EADDRINUSE. */
+int rdmadev_rcm_listen(struct rdmadev_rcm_id *id);
+
+/**
+ * Resolve @p dst: the local address is the device's (GID 0) and the peer's MAC is
+ * @p dmac (neighbour resolution belongs to the Ethernet wire). ADDR_RESOLVED follows.
+ * @return 0 or -EINVAL.
+ */
+int rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *dst,
+			     const uint8_t dmac[6]);
+
+/** Build the RoCE path (no SA: GIDs from the addresses, MTU 1024). ROUTE_RESOLVED follows. */
+int rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id);
+
+/**
+ * Connect @p qp (RC, RESET) to the resolved peer: REQ with the CMA header. ESTABLISHED
+ * (QP in RTS), REJECTED or UNREACHABLE follows. @return 0, -EINVAL, errors of the CM.
+ */
+int rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
+			const struct rdmadev_rcm_conn_param *p, uint64_t now_ns);
+
+/** Accept a CONNECT_REQUEST's id with @p qp (RC, RESET). ESTABLISHED follows on RTU. */
+int rdmadev_rcm_accept(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
+		       const struct rdmadev_rcm_conn_param *p, uint64_t now_ns);
+
+/** Reject a CONNECT_REQUEST's id (REJ 28, consumer defined) with private data. */
+int rdmadev_rcm_reject(struct rdmadev_rcm_id *id, const void *pdata, uint8_t len);
+
+/** Disconnect: DREQ; DISCONNECTED then TIMEWAIT_EXIT follow. @return 0 or -EINVAL. */
+int rdmadev_rcm_disconnect(struct rdmadev_rcm_id *id, uint64_t now_ns);
+
+/** The CM_ID object number of @p id (restrack cm-idn). */
+uint32_t rdmadev_rcm_id_num(const struct rdmadev_rcm_id *id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDMADEV_RCM_H */

@@ -1,0 +1,1100 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The GSI QP (QP 1) and the IB CM over it (lib/rdmadev/rdmadev_ibcm.c, doc/cm.md), between
+ * two model devices on one wire:
+ *  - QP 1: MAD-sized UD sends between the devices' QP 1s, data, source QP and GRH area
+ *    checked; a datagram to QP 1 with another Q_Key is dropped; one GSI per device; the
+ *    GSI's Q_Key cannot be changed.
+ *  - The CM: listen / REQ / MRA / REP / RTU, the QPs in RTS with the negotiated values, RC
+ *    traffic both ways, DREQ / DREP, timewait (a REQ from the same QP then: REJ 10); REJ 8 for a service nobody listens on; REJ
+ *    28 with private data from the application; a lost REP resent after the REQ's Local CM
+ *    Response Timeout; every retry lost: REP_ERROR on the passive side, REQ_ERROR on the
+ *    active side.
+ *  - Over IPv6 GIDs (GID 1): REQ GIDs, the peer's address from the GRH area, traffic.
+ *  - Every MAD either agent sends is checked field by field by an independent decoder of
+ *    the IBA chapter 12 positions (bit 0 = most significant bit of a byte, big endian), as
+ *    Linux's include/rdma/ibta_vol1_c12.h lists them.
+ *  - rdma_cm on top (rdmadev_rcm.c): resolve, listen, connect with private data behind the
+ *    CMA header, CONNECT_REQUEST with the peer's address and port, accept, ESTABLISHED on
+ *    both sides, DISCONNECTED, TIMEWAIT_EXIT, REJECTED 28 and 8, the channel's fd, and the
+ *    ids as CM_ID objects in `rdmadev_res_dump` with iproute2's columns.
+ * Time is the test's: the agents run their timers on a stepped clock (no timed waits).
+ */
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+
+#include "irdma_dev.h"
+#include "rdmadev_ibcm.h"
+#include "rdmadev_rcm.h"
+#include "test.h"
+#include "e2e_lib.h"
+
+#define SID		0x0000000001061c06ull	/* rdma_cm TCP port space, port 7174 */
+#define PUMP		64u			/* process rounds per step */
+
+/* ---- the independent decoder ---- */
+
+/* @p width bits starting @p bit bits below the MSB of MAD byte @p byte (iba.h's rule). */
+static uint64_t
+fld(const uint8_t *m, unsigned int byte, unsigned int bit, unsigned int width)
+{
+	uint64_t v = 0;
+	unsigned int i, total = bit + width, nbytes = (total + 7) / 8;
+
+	for (i = 0; i < nbytes; i++)
+		v = v << 8 | m[byte + i];
+	v >>= nbytes * 8 - total;
+	return width == 64 ? v : v & ((1ull << width) - 1);
+}
+
+/* MADs one agent sent, in order. */
+struct mad_log {
+	uint8_t m[64][256];
+	unsigned int n;
+};
+
+static void
+log_mad(void *arg, const uint8_t *mad)
+{
+	struct mad_log *l = arg;
+
+	if (l->n < 64)
+		memcpy(l->m[l->n], mad, 256);
+	l->n++;
+}
+
+/* The common header of every CM MAD (IBA 13.4.2): base 1, class 7, version 2, Send. */
+static void
+check_hdr(const uint8_t *m, uint16_t attr)
+{
+	unsigned int i;
+
+	TEST_CHECK_EQ(fld(m, 0, 0, 8), 1);
+	TEST_CHECK_EQ(fld(m, 1, 0, 8), 0x07);
+	TEST_CHECK_EQ(fld(m, 2, 0, 8), 2);
+	TEST_CHECK_EQ(fld(m, 3, 0, 8), 0x03);
+	TEST_CHECK_EQ(fld(m, 4, 0, 16), 0);		/* Status */
+	TEST_CHECK_EQ(fld(m, 6, 0, 16), 0);		/* ClassSpecific */
+	TEST_CHECK_EQ(fld(m, 16, 0, 16), attr);
+	TEST_CHECK_EQ(fld(m, 18, 0, 16), 0);
+	TEST_CHECK_EQ(fld(m, 20, 0, 32), 0);		/* AttributeModifier */
+	for (i = 0; i < 4; i++)
+		TEST_CHECK(attr != 0x10 || m[28 + i] == 0);
+}
+
+/* The first MAD of @p attr in @p l at or after index *@p from; NULL when none. */
+static const uint8_t *
+find_mad(const struct mad_log *l, uint16_t attr, unsigned int *from)
+{
+	unsigned int i;
+
+	for (i = from != NULL ? *from : 0; i < l->n && i < 64; i++) {
+		if (fld(l->m[i], 16, 0, 16) == attr) {
+			if (from != NULL)
+				*from = i + 1;
+			return l->m[i];
+		}
+	}
+	return NULL;
+}
+
+/* ---- helpers ---- */
+
+struct side {
+	struct e2e_dev d;
+	struct rdmadev_ibcm *cm;
+	struct mad_log log;
+};
+
+static uint64_t now;
+
+static void
+pump(struct side *a, struct side *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < PUMP; i++) {
+		rdmadev_ibcm_process(a->cm, now);
+		rdmadev_ibcm_process(b->cm, now);
+		e2e_collect();
+	}
+}
+
+/* Pump until @p s has an event (bounded); true with it in @p ev. */
+static bool
+next_event(struct side *a, struct side *b, struct side *s, struct rdmadev_ibcm_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < 50; i++) {
+		if (rdmadev_ibcm_event_get(s->cm, ev) == 0)
+			return true;
+		pump(a, b);
+	}
+	return false;
+}
+
+static void
+expect_event(struct side *a, struct side *b, struct side *s, enum rdmadev_ibcm_event_type t,
+	     struct rdmadev_ibcm_event *ev)
+{
+	struct rdmadev_ibcm_event tmp;
+
+	if (ev == NULL)
+		ev = &tmp;
+	memset(ev, 0, sizeof(*ev));
+	TEST_CHECK(next_event(a, b, s, ev));
+	if (ev->type != t)
+		printf("# expected event %d, got %d\n", t, ev->type);
+	TEST_CHECK_EQ(ev->type, t);
+}
+
+static bool
+no_event(struct side *a, struct side *b, struct side *s)
+{
+	struct rdmadev_ibcm_event ev;
+
+	pump(a, b);
+	return rdmadev_ibcm_event_get(s->cm, &ev) == -EAGAIN;
+}
+
+static int
+sides_open_gid(struct side *a, struct side *b, const char *wire0, const char *wire1,
+	       uint8_t sgid_index)
+{
+	struct rdmadev_ibcm_conf c;
+
+	memset(&a->log, 0, sizeof(a->log));
+	memset(&b->log, 0, sizeof(b->log));
+	if (e2e_dev_open(&a->d, wire0) != 0 || e2e_dev_open(&b->d, wire1) != 0)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.ctx = a->d.ctx;
+	c.seed = 1;
+	c.sgid_index = sgid_index;
+	TEST_CHECK_EQ(rdmadev_ibcm_open(&c, &a->cm), 0);
+	c.ctx = b->d.ctx;
+	c.seed = 2;
+	TEST_CHECK_EQ(rdmadev_ibcm_open(&c, &b->cm), 0);
+	if (a->cm == NULL || b->cm == NULL)
+		return -1;
+	rdmadev_ibcm_set_tx_hook(a->cm, log_mad, &a->log);
+	rdmadev_ibcm_set_tx_hook(b->cm, log_mad, &b->log);
+	now = 1000000;
+	return 0;
+}
+
+static int
+sides_open(struct side *a, struct side *b, const char *wire0, const char *wire1)
+{
+	return sides_open_gid(a, b, wire0, wire1, 0);
+}
+
+static void
+sides_close(struct side *a, struct side *b)
+{
+	rdmadev_ibcm_close(b->cm);
+	rdmadev_ibcm_close(a->cm);
+	b->cm = NULL;
+	a->cm = NULL;
+	e2e_dev_close(&b->d);
+	e2e_dev_close(&a->d);
+}
+
+static void
+conn_param(struct rdmadev_ibcm_conn_param *p, struct e2e_qp *q, const struct e2e_dev *peer)
+{
+	memset(p, 0, sizeof(*p));
+	p->qp = q->qp;
+	p->qp_access = E2E_ACC_ALL;
+	p->service_id = SID;
+	memcpy(p->dgid, peer->gid, 16);
+	memcpy(p->dmac, peer->mac, 6);
+	p->responder_resources = 4;
+	p->initiator_depth = 2;
+	p->retry_count = 7;
+	p->rnr_retry_count = 6;
+	p->path_mtu = RDMADEV_MTU_1024;
+}
+
+static void
+wire_drop(struct e2e_dev *d, bool on)
+{
+	struct irdma_model_wire_faults f = { .drop_ppm = 1000000, .seed = 1 };
+
+	TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(d->id)), on ? &f : NULL), 0);
+	d->lossy = true;
+}
+
+/* ---- QP 1 ---- */
+
+static void
+test_gsi_ud(void)
+{
+	static struct e2e_dev d0, d1 = { .id = -1 };
+	struct e2e_qp g0 = { 0 }, g1 = { 0 }, g2 = { 0 }, u = { 0 };
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_ah_attr aa;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_sge s, r;
+	struct rdmadev_wc wc;
+	struct e2e_mr m0, m1;
+	const uint8_t *g;
+	uint64_t drops;
+
+	if (e2e_dev_open(&d0, E2E_DEVARGS(0, "loop:gsi")) != 0 ||
+	    e2e_dev_open(&d1, E2E_DEVARGS(1, "loop:gsi")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d0, NULL, &m0, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&d1, NULL, &m1, 16384, E2E_ACC_ALL);
+	TEST_CHECK_EQ(e2e_qp_create(&d0, &g0, RDMADEV_QPT_GSI, NULL), 0);
+	TEST_CHECK_EQ(e2e_qp_create(&d1, &g1, RDMADEV_QPT_GSI, NULL), 0);
+	TEST_CHECK_EQ(g0.qpn, 1);
+	TEST_CHECK_EQ(g1.qpn, 1);
+	/* one GSI per device: QP 1 is taken */
+	memset(&qi, 0, sizeof(qi));
+	qi.pd = d0.pd;
+	qi.send_cq = d0.scq.cq;
+	qi.recv_cq = d0.rcq.cq;
+	qi.qp_type = RDMADEV_QPT_GSI;
+	qi.cap.max_send_wr = 4;
+	qi.cap.max_recv_wr = 4;
+	qi.cap.max_send_sge = 1;
+	qi.cap.max_recv_sge = 1;
+	TEST_CHECK_EQ(rdmadev_qp_create(&qi, &g2.qp), -EBUSY);
+	/* its Q_Key is the well-known one */
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = RDMADEV_QPS_INIT;
+	qa.port_num = 1;
+	qa.qkey = 0x1234;
+	TEST_CHECK_EQ(rdmadev_qp_modify(g0.qp, &qa, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+					RDMADEV_QP_PORT | RDMADEV_QP_QKEY), -EINVAL);
+	if (m0.mr == NULL || m1.mr == NULL || g0.qp == NULL || g1.qp == NULL ||
+	    e2e_ud_up(&g0, RDMADEV_GSI_QKEY) != 0 || e2e_ud_up(&g1, RDMADEV_GSI_QKEY) != 0)
+		goto out;
+	memset(&aa, 0, sizeof(aa));
+	memcpy(aa.dgid, d1.gid, 16);
+	memcpy(aa.dmac, d1.mac, 6);
+	aa.hop_limit = 64;
+	aa.vlan_id = 0xffff;
+	aa.port_num = 1;
+	TEST_CHECK_EQ(rdmadev_ah_create(d0.pd, &aa, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	/* a 256-byte MAD, QP 1 to QP 1 */
+	e2e_fill(m0.buf, 256, 77);
+	s.addr = (uint64_t)(uintptr_t)m0.buf;
+	s.length = 256;
+	s.lkey = m0.lkey;
+	r.addr = (uint64_t)(uintptr_t)m1.buf;
+	r.length = 40 + 256;
+	r.lkey = m1.lkey;
+	e2e_recv(&g1, 10, &r, 1);
+	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = 1;
+	wr.ud.remote_qkey = RDMADEV_GSI_QKEY;
+	e2e_send(&g0, &wr);
+	e2e_expect(&d0.scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&d1.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 10);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.qp_num, 1);
+	TEST_CHECK_EQ(wc.src_qp, 1);
+	TEST_CHECK_EQ(wc.byte_len, 40 + 256);
+	TEST_CHECK(memcmp(wc.smac, d0.mac, 6) == 0);
+	TEST_CHECK(memcmp(m1.buf + 40, m0.buf, 256) == 0);
+	/* the GRH area: the IPv4 header in its last 20 bytes, the sender's address */
+	g = m1.buf;
+	TEST_CHECK_EQ(g[20] >> 4, 4);
+	TEST_CHECK_EQ(g[20 + 9], 17);
+	TEST_CHECK(memcmp(g + 20 + 12, d0.gid + 12, 4) == 0);
+	TEST_CHECK(memcmp(g + 20 + 16, d1.gid + 12, 4) == 0);
+	/* another Q_Key to QP 1: dropped, the receive stays */
+	drops = E2E_STAT(&d1, rx_qkey_drops);
+	e2e_recv(&g1, 11, &r, 1);
+	wr.wr_id = 2;
+	wr.ud.remote_qkey = 0x80010001u;
+	e2e_send(&g0, &wr);
+	e2e_expect(&d0.scq, 2, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK_EQ(e2e_idle(&d1.rcq, 300), 0);
+	TEST_CHECK_EQ(E2E_STAT(&d1, rx_qkey_drops), drops + 1);
+	/* a plain UD QP may send to QP 1 with the GSI Q_Key: the source QP is its own */
+	TEST_CHECK_EQ(e2e_qp_create(&d0, &u, RDMADEV_QPT_UD, NULL), 0);
+	if (u.qp != NULL && e2e_ud_up(&u, 0x55) == 0) {
+		e2e_fill(m0.buf, 256, 78);
+		wr.wr_id = 3;
+		wr.ud.remote_qkey = RDMADEV_GSI_QKEY;
+		e2e_send(&u, &wr);
+		e2e_expect(&d0.scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+		TEST_CHECK(e2e_next(&d1.rcq, &wc));
+		TEST_CHECK_EQ(wc.wr_id, 11);
+		TEST_CHECK_EQ(wc.src_qp, u.qpn);
+		TEST_CHECK(memcmp(m1.buf + 40, m0.buf, 256) == 0);
+	}
+	d1.lossy = true;
+out:
+	if (ah != NULL)
+		TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+	e2e_qp_destroy(&u);
+	e2e_qp_destroy(&g1);
+	e2e_qp_destroy(&g0);
+	e2e_mr_dereg(&m1);
+	e2e_mr_dereg(&m0);
+out_dev:
+	e2e_dev_close(&d1);
+	e2e_dev_close(&d0);
+}
+
+/* ---- the CM ---- */
+
+/* The REQ @p m as sent for @p p from QP @p qpn of a side with GID @p sgid. */
+static void
+check_req(const uint8_t *m, const struct rdmadev_ibcm_conn_param *p, uint32_t qpn,
+	  const uint8_t *sgid, const void *pdata, unsigned int plen)
+{
+	check_hdr(m, 0x0010);
+	TEST_CHECK(fld(m, 24, 0, 32) != 0);			/* Local Comm ID */
+	TEST_CHECK_EQ(fld(m, 28, 0, 32), 0);
+	TEST_CHECK_EQ(fld(m, 32, 0, 64), p->service_id);
+	TEST_CHECK(fld(m, 40, 0, 64) != 0);			/* Local CA GUID */
+	TEST_CHECK_EQ(fld(m, 52, 0, 32), 0);			/* Local Q_Key (RC) */
+	TEST_CHECK_EQ(fld(m, 56, 0, 24), qpn);
+	TEST_CHECK_EQ(fld(m, 59, 0, 8), p->responder_resources);
+	TEST_CHECK_EQ(fld(m, 60, 0, 24), 0);			/* Local EECN */
+	TEST_CHECK_EQ(fld(m, 63, 0, 8), p->initiator_depth);
+	TEST_CHECK_EQ(fld(m, 64, 0, 24), 0);			/* Remote EECN */
+	TEST_CHECK_EQ(fld(m, 67, 0, 5), 20);			/* Remote CM Response Timeout */
+	TEST_CHECK_EQ(fld(m, 67, 5, 2), 0);			/* RC */
+	TEST_CHECK_EQ(fld(m, 67, 7, 1), 1);			/* End-to-End Flow Control */
+	TEST_CHECK(fld(m, 68, 0, 24) < (1u << 24));		/* Starting PSN */
+	TEST_CHECK_EQ(fld(m, 71, 0, 5), 20);			/* Local CM Response Timeout */
+	TEST_CHECK_EQ(fld(m, 71, 5, 3), p->retry_count);
+	TEST_CHECK_EQ(fld(m, 72, 0, 16), 0xffff);		/* P_Key */
+	TEST_CHECK_EQ(fld(m, 74, 0, 4), p->path_mtu);
+	TEST_CHECK_EQ(fld(m, 74, 4, 1), 0);			/* RDC Exists */
+	TEST_CHECK_EQ(fld(m, 74, 5, 3), p->rnr_retry_count);
+	TEST_CHECK_EQ(fld(m, 75, 0, 4), p->max_cm_retries != 0 ? p->max_cm_retries : 15);
+	TEST_CHECK_EQ(fld(m, 75, 4, 1), 0);			/* SRQ */
+	TEST_CHECK_EQ(fld(m, 75, 5, 3), 0);			/* Extended Transport Type */
+	TEST_CHECK_EQ(fld(m, 76, 0, 16), 0xffff);		/* Primary Local Port LID */
+	TEST_CHECK_EQ(fld(m, 78, 0, 16), 0xffff);		/* Primary Remote Port LID */
+	TEST_CHECK(memcmp(m + 80, sgid, 16) == 0);		/* Primary Local Port GID */
+	TEST_CHECK(memcmp(m + 96, p->dgid, 16) == 0);		/* Primary Remote Port GID */
+	TEST_CHECK_EQ(fld(m, 112, 0, 20), 0);			/* Flow Label */
+	TEST_CHECK_EQ(fld(m, 117, 0, 8), 64);			/* Hop Limit */
+	TEST_CHECK_EQ(fld(m, 118, 0, 4), 0);			/* SL */
+	TEST_CHECK_EQ(fld(m, 118, 4, 1), 0);			/* Subnet Local */
+	TEST_CHECK_EQ(fld(m, 119, 0, 5), 17);			/* Local ACK Timeout: 16 + 1 */
+	TEST_CHECK_EQ(fld(m, 120, 0, 64) | fld(m, 128, 0, 64) | fld(m, 136, 0, 64) |
+		      fld(m, 144, 0, 64) | fld(m, 152, 0, 64) | fld(m, 160, 0, 32), 0);
+	TEST_CHECK(memcmp(m + 164, pdata, plen) == 0);		/* Private Data */
+}
+
+static void
+check_rep(const uint8_t *m, const uint8_t *req, uint32_t qpn, uint8_t rr, uint8_t id,
+	  uint8_t rnr)
+{
+	check_hdr(m, 0x0013);
+	TEST_CHECK_EQ(fld(m, 8, 0, 64), fld(req, 8, 0, 64));	/* TID of the REQ */
+	TEST_CHECK(fld(m, 24, 0, 32) != 0);
+	TEST_CHECK_EQ(fld(m, 28, 0, 32), fld(req, 24, 0, 32));	/* Remote Comm ID */
+	TEST_CHECK_EQ(fld(m, 32, 0, 32), 0);			/* Local Q_Key */
+	TEST_CHECK_EQ(fld(m, 36, 0, 24), qpn);
+	TEST_CHECK_EQ(fld(m, 40, 0, 24), 0);			/* Local EECN */
+	TEST_CHECK_EQ(fld(m, 48, 0, 8), rr);
+	TEST_CHECK_EQ(fld(m, 49, 0, 8), id);
+	TEST_CHECK_EQ(fld(m, 50, 0, 5), 15);			/* Target ACK Delay */
+	TEST_CHECK_EQ(fld(m, 50, 5, 2), 0);			/* Failover Accepted */
+	TEST_CHECK_EQ(fld(m, 50, 7, 1), 1);			/* End-to-End Flow Control */
+	TEST_CHECK_EQ(fld(m, 51, 0, 3), rnr);
+	TEST_CHECK_EQ(fld(m, 51, 3, 1), 0);			/* SRQ */
+	TEST_CHECK(fld(m, 52, 0, 64) != 0);			/* Local CA GUID */
+	TEST_CHECK(fld(m, 52, 0, 64) != fld(req, 40, 0, 64));
+}
+
+/* RTU / DREP / MRA / REJ: comm ids of @p m against @p local / @p remote. */
+static void
+check_ids(const uint8_t *m, uint16_t attr, uint64_t tid, uint32_t local, uint32_t remote)
+{
+	check_hdr(m, attr);
+	TEST_CHECK_EQ(fld(m, 8, 0, 64), tid);
+	TEST_CHECK_EQ(fld(m, 24, 0, 32), local);
+	TEST_CHECK_EQ(fld(m, 28, 0, 32), remote);
+}
+
+static void
+rc_traffic(struct e2e_qp *a, struct e2e_qp *b, struct e2e_mr *ma, struct e2e_mr *mb, uint64_t seed)
+{
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+
+	e2e_fill(ma->buf, 3000, seed);
+	s.addr = (uint64_t)(uintptr_t)ma->buf;
+	s.length = 3000;
+	s.lkey = ma->lkey;
+	r.addr = (uint64_t)(uintptr_t)mb->buf + 4096;
+	r.length = 4096;
+	r.lkey = mb->lkey;
+	e2e_recv(b, 100 + seed, &r, 1);
+	e2e_wr_init(&wr, seed, RDMADEV_WR_SEND, &s, 1);
+	e2e_send(a, &wr);
+	e2e_expect(&a->dev->scq, seed, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	e2e_expect(&b->dev->rcq, 100 + seed, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	TEST_CHECK(memcmp(mb->buf + 4096, ma->buf, 3000) == 0);
+}
+
+static void
+test_cm_connect(void)
+{
+	static struct side a, b;
+	static const char req_pd[] = "hello from the active side";
+	static const char rej_pd[] = "not you";
+	struct rdmadev_ibcm_id *l = NULL, *ca = NULL, *cb = NULL, *cx = NULL;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_ibcm_stats st;
+	struct e2e_qp qa1 = { 0 }, qb1 = { 0 }, qx = { 0 };
+	struct e2e_mr ma, mb;
+	const uint8_t *req, *rep, *m;
+	unsigned int i;
+	uint32_t a_id, b_id;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:cm1"), E2E_DEVARGS(1, "loop:cm1")) != 0)
+		goto out;
+	e2e_mr_reg(&a.d, NULL, &ma, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&b.d, NULL, &mb, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &cx), -EADDRINUSE);
+	conn_param(&pa, &qa1, &b.d);
+	pa.private_data = req_pd;
+	pa.private_data_len = sizeof(req_pd);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+	if (ca == NULL || l == NULL)
+		goto out;
+	TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(ca), "REQ_SENT"), 0);
+	/* passive: the REQ, with the active side's values */
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	cb = ev.id;
+	TEST_CHECK(ev.listen_id == l);
+	TEST_CHECK_EQ(ev.peer.service_id, SID);
+	TEST_CHECK_EQ(ev.peer.qpn, qa1.qpn);
+	TEST_CHECK_EQ(ev.peer.responder_resources, 4);
+	TEST_CHECK_EQ(ev.peer.initiator_depth, 2);
+	TEST_CHECK_EQ(ev.peer.path_mtu, RDMADEV_MTU_1024);
+	TEST_CHECK_EQ(ev.peer.retry_count, 7);
+	TEST_CHECK_EQ(ev.peer.rnr_retry_count, 6);
+	TEST_CHECK(memcmp(ev.peer.gid, a.d.gid, 16) == 0);
+	TEST_CHECK(memcmp(ev.peer.mac, a.d.mac, 6) == 0);
+	TEST_CHECK_EQ(ev.private_data_len, 92);
+	TEST_CHECK(memcmp(ev.private_data, req_pd, sizeof(req_pd)) == 0);
+	/* the passive side MRAed the REQ at once; the active one stops resending it */
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, &ev);
+	TEST_CHECK_EQ(ev.service_timeout, 24);
+	TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(ca), "MRA_REP_RCVD"), 0);
+	req = find_mad(&a.log, 0x0010, NULL);
+	TEST_CHECK(req != NULL);
+	if (req == NULL || cb == NULL)
+		goto out;
+	check_req(req, &pa, qa1.qpn, a.d.gid, req_pd, sizeof(req_pd));
+	a_id = (uint32_t)fld(req, 24, 0, 32);
+	m = find_mad(&b.log, 0x0011, NULL);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		check_hdr(m, 0x0011);
+		TEST_CHECK_EQ(fld(m, 8, 0, 64), fld(req, 8, 0, 64));
+		TEST_CHECK_EQ(fld(m, 28, 0, 32), a_id);
+		TEST_CHECK_EQ(fld(m, 32, 0, 2), 0);		/* Message MRAed: REQ */
+		TEST_CHECK_EQ(fld(m, 33, 0, 5), 24);		/* Service Timeout */
+	}
+	/* much later than the REQ's timeout, but within the MRA's: no REQ again */
+	now += 10ull * 1000 * 1000 * 1000;
+	TEST_CHECK(no_event(&a, &b, &a));
+	TEST_CHECK_EQ(a.log.n, 1);
+	/* accept: responder resources / initiator depth swapped and capped */
+	conn_param(&pb, &qb1, &a.d);
+	pb.responder_resources = 8;	/* capped by the REQ's initiator depth 2 */
+	pb.initiator_depth = 1;		/* below the REQ's responder resources 4 */
+	pb.rnr_retry_count = 5;
+	TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, &ev);
+	TEST_CHECK_EQ(ev.peer.qpn, qb1.qpn);
+	TEST_CHECK_EQ(ev.peer.responder_resources, 2);
+	TEST_CHECK_EQ(ev.peer.initiator_depth, 1);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+	rep = find_mad(&b.log, 0x0013, NULL);
+	m = find_mad(&a.log, 0x0014, NULL);
+	TEST_CHECK(rep != NULL && m != NULL);
+	if (rep == NULL || m == NULL)
+		goto out;
+	check_rep(rep, req, qb1.qpn, 2, 1, 5);
+	b_id = (uint32_t)fld(rep, 24, 0, 32);
+	check_ids(m, 0x0014, fld(req, 8, 0, 64), a_id, b_id);
+	/* both QPs in RTS with the negotiated values */
+	TEST_CHECK_EQ(rdmadev_qp_query(qa1.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
+	TEST_CHECK_EQ(qa.dest_qp_num, qb1.qpn);
+	TEST_CHECK_EQ(qa.rq_psn, fld(rep, 44, 0, 24));
+	TEST_CHECK_EQ(qa.sq_psn, fld(req, 68, 0, 24));
+	TEST_CHECK_EQ(qa.path_mtu, RDMADEV_MTU_1024);
+	TEST_CHECK_EQ(qa.max_rd_atomic, 2);		/* min(our 2, REP responder resources 2) */
+	TEST_CHECK_EQ(qa.max_dest_rd_atomic, 4);
+	TEST_CHECK_EQ(qa.retry_cnt, 7);
+	TEST_CHECK_EQ(qa.rnr_retry, 5);			/* the REP's */
+	TEST_CHECK_EQ(qa.timeout, 17);
+	TEST_CHECK_EQ(rdmadev_qp_query(qb1.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
+	TEST_CHECK_EQ(qa.dest_qp_num, qa1.qpn);
+	TEST_CHECK_EQ(qa.rq_psn, fld(req, 68, 0, 24));
+	TEST_CHECK_EQ(qa.sq_psn, fld(rep, 44, 0, 24));
+	TEST_CHECK_EQ(qa.max_rd_atomic, 1);
+	TEST_CHECK_EQ(qa.max_dest_rd_atomic, 2);
+	TEST_CHECK_EQ(qa.rnr_retry, 6);			/* the REQ's */
+	TEST_CHECK_EQ(qa.timeout, 17);
+	/* RC traffic both ways */
+	rc_traffic(&qa1, &qb1, &ma, &mb, 1);
+	rc_traffic(&qb1, &qa1, &mb, &ma, 2);
+	/* a second REQ from another QP, rejected by the application with private data */
+	e2e_qp_create(&a.d, &qx, RDMADEV_QPT_RC, NULL);
+	conn_param(&pa, &qx, &b.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &cx), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+	TEST_CHECK_EQ(rdmadev_ibcm_reject(ev.id, RDMADEV_IBCM_REJ_CONSUMER, rej_pd,
+					  sizeof(rej_pd)), 0);
+	rdmadev_ibcm_id_destroy(ev.id);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REJ_RECEIVED, &ev);
+	TEST_CHECK(ev.id == cx);
+	TEST_CHECK_EQ(ev.rej_reason, 28);
+	TEST_CHECK(memcmp(ev.private_data, rej_pd, sizeof(rej_pd)) == 0);
+	i = 0;
+	m = find_mad(&b.log, 0x0012, &i);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		check_hdr(m, 0x0012);
+		TEST_CHECK_EQ(fld(m, 28, 0, 32), fld(find_mad(&a.log, 0x0010, (unsigned int[]){ 1 }),
+							24, 0, 32));
+		TEST_CHECK_EQ(fld(m, 32, 0, 2), 0);		/* Message REJected: REQ */
+		TEST_CHECK_EQ(fld(m, 33, 0, 7), 0);		/* ARI length */
+		TEST_CHECK_EQ(fld(m, 34, 0, 16), 28);		/* Reason */
+		TEST_CHECK(memcmp(m + 24 + 84, rej_pd, sizeof(rej_pd)) == 0);
+	}
+	rdmadev_ibcm_id_destroy(cx);
+	cx = NULL;
+	/* disconnect from the active side: DREQ, DREP, timewait on both */
+	TEST_CHECK_EQ(rdmadev_ibcm_disconnect(ca, NULL, 0, now), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_DREQ_RECEIVED, NULL);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_DREP_RECEIVED, NULL);
+	TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(ca), "TIMEWAIT"), 0);
+	TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(cb), "TIMEWAIT"), 0);
+	m = find_mad(&a.log, 0x0015, NULL);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		const uint8_t *drep = find_mad(&b.log, 0x0016, NULL);
+
+		check_ids(m, 0x0015, fld(m, 8, 0, 64), a_id, b_id);
+		TEST_CHECK(fld(m, 8, 0, 64) != fld(req, 8, 0, 64));	/* a new TID */
+		TEST_CHECK_EQ(fld(m, 32, 0, 24), qb1.qpn);		/* Remote QPN */
+		TEST_CHECK(drep != NULL);
+		if (drep != NULL)
+			check_ids(drep, 0x0016, fld(m, 8, 0, 64), b_id, a_id);
+	}
+	TEST_CHECK_EQ(rdmadev_qp_query(qa1.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
+	TEST_CHECK_EQ(rdmadev_qp_query(qb1.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
+	/* the same QP again toward the same CA while the old connection is in timewait: stale */
+	TEST_CHECK_EQ(e2e_qp_to(&qa1, RDMADEV_QPS_RESET), 0);
+	conn_param(&pa, &qa1, &b.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &cx), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REJ_RECEIVED, &ev);
+	TEST_CHECK(ev.id == cx);
+	TEST_CHECK_EQ(ev.rej_reason, RDMADEV_IBCM_REJ_STALE_CONN);
+	TEST_CHECK(no_event(&a, &b, &b));
+	rdmadev_ibcm_id_destroy(cx);
+	cx = NULL;
+	/* timewait: 4.096 us x 2^17 = 537 ms; not over before */
+	now += rdmadev_ibcm_time_ns(17) - 1000;
+	TEST_CHECK(no_event(&a, &b, &a));
+	now += 2000;
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_TIMEWAIT_EXIT, NULL);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_TIMEWAIT_EXIT, NULL);
+	rdmadev_ibcm_stats_get(a.cm, &st);
+	TEST_CHECK_EQ(st.tx[0], 3);		/* three REQs */
+	TEST_CHECK_EQ(st.tx[4], 1);		/* one RTU */
+	TEST_CHECK_EQ(st.retries, 0);
+	a.d.lossy = true;	/* the QPs went to ERROR with nothing in flight */
+	b.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(ca);
+	rdmadev_ibcm_id_destroy(cb);
+	rdmadev_ibcm_id_destroy(l);
+	e2e_drain(&a.d);
+	e2e_drain(&b.d);
+	e2e_qp_destroy(&qx);
+	e2e_qp_destroy(&qa1);
+	e2e_qp_destroy(&qb1);
+	e2e_mr_dereg(&ma);
+	e2e_mr_dereg(&mb);
+	sides_close(&a, &b);
+}
+
+/* A REQ for a service nobody listens on: REJ 8 (invalid service id). */
+static void
+test_cm_no_listener(void)
+{
+	static struct side a, b;
+	struct rdmadev_ibcm_id *ca = NULL;
+	struct rdmadev_ibcm_conn_param pa;
+	struct rdmadev_ibcm_event ev;
+	struct e2e_qp q = { 0 };
+	const uint8_t *req, *rej;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:cm2"), E2E_DEVARGS(1, "loop:cm2")) != 0)
+		goto out;
+	e2e_qp_create(&a.d, &q, RDMADEV_QPT_RC, NULL);
+	conn_param(&pa, &q, &b.d);
+	pa.service_id = 0x0000000001060000ull | 4000;
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REJ_RECEIVED, &ev);
+	TEST_CHECK(ev.id == ca);
+	TEST_CHECK_EQ(ev.rej_reason, RDMADEV_IBCM_REJ_INVALID_SERVICE_ID);
+	TEST_CHECK_EQ(ev.rej_reason, 8);
+	req = find_mad(&a.log, 0x0010, NULL);
+	rej = find_mad(&b.log, 0x0012, NULL);
+	TEST_CHECK(req != NULL && rej != NULL);
+	if (req != NULL && rej != NULL) {
+		check_ids(rej, 0x0012, fld(req, 8, 0, 64), 0, (uint32_t)fld(req, 24, 0, 32));
+		TEST_CHECK_EQ(fld(rej, 32, 0, 2), 0);
+		TEST_CHECK_EQ(fld(rej, 34, 0, 16), 8);
+	}
+	/* no passive event, no MRA */
+	TEST_CHECK(no_event(&a, &b, &b));
+	TEST_CHECK(find_mad(&b.log, 0x0011, NULL) == NULL);
+	a.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(ca);
+	e2e_qp_destroy(&q);
+	sides_close(&a, &b);
+}
+
+/*
+ * The REP is lost: resent after the REQ's Local CM Response Timeout (2^20 x 4.096 us); then a
+ * second connection whose every REP is lost ends in REP_ERROR after Max CM Retries, and a
+ * REQ nobody answers ends in REQ_ERROR.
+ */
+static void
+test_cm_retries(void)
+{
+	static struct side a, b;
+	struct rdmadev_ibcm_id *l = NULL, *ca = NULL, *cb = NULL, *ca2 = NULL, *cb2 = NULL;
+	struct rdmadev_ibcm_id *ca3 = NULL;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct rdmadev_ibcm_stats st;
+	struct e2e_qp qa1 = { 0 }, qb1 = { 0 }, qa2 = { 0 }, qb2 = { 0 }, qa3 = { 0 };
+	unsigned int i, reps;
+	uint64_t retries0, period = rdmadev_ibcm_time_ns(20);
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:cm3"), E2E_DEVARGS(1, "loop:cm3")) != 0)
+		goto out;
+	e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&a.d, &qa2, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&b.d, &qb2, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&a.d, &qa3, RDMADEV_QPT_RC, NULL);
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	conn_param(&pa, &qa1, &b.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	cb = ev.id;
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+	if (cb == NULL || ca == NULL)
+		goto out;
+	/* the REP is lost */
+	wire_drop(&b.d, true);
+	conn_param(&pb, &qb1, &a.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+	TEST_CHECK(no_event(&a, &b, &a));
+	wire_drop(&b.d, false);
+	/* not before the timeout */
+	now += period - 1000;
+	TEST_CHECK(no_event(&a, &b, &a));
+	now += 2000;
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, NULL);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+	rdmadev_ibcm_stats_get(b.cm, &st);
+	TEST_CHECK_EQ(st.retries, 1);
+	TEST_CHECK_EQ(st.tx[3], 2);			/* two REPs */
+	/* every REP lost: 1 + 15 REPs, then REP_ERROR (and a REJ timeout, lost too) */
+	conn_param(&pa, &qa2, &b.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca2), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	cb2 = ev.id;
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+	wire_drop(&b.d, true);
+	conn_param(&pb, &qb2, &a.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_accept(cb2, &pb, now), 0);
+	for (i = 0; i < 15; i++) {
+		now += period;
+		TEST_CHECK(no_event(&a, &b, &b));
+	}
+	now += period;
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REP_ERROR, &ev);
+	TEST_CHECK(ev.id == cb2);
+	reps = 0;
+	for (i = 0; i < b.log.n && i < 64; i++)
+		reps += fld(b.log.m[i], 16, 0, 16) == 0x0013 &&
+			fld(b.log.m[i], 28, 0, 32) == fld(find_mad(&a.log, 0x0010,
+							(unsigned int[]){ 1 }), 24, 0, 32);
+	TEST_CHECK_EQ(reps, 16);
+	wire_drop(&b.d, false);
+	/* (its REJ was lost too: the active id would wait out the MRA; gone here) */
+	rdmadev_ibcm_id_destroy(ca2);
+	ca2 = NULL;
+	/* a REQ nobody answers (the passive device drops everything): REQ_ERROR */
+	wire_drop(&b.d, true);
+	conn_param(&pa, &qa3, &b.d);
+	pa.max_cm_retries = 3;
+	rdmadev_ibcm_stats_get(a.cm, &st);
+	retries0 = st.retries;
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca3), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	rdmadev_ibcm_id_destroy(ev.id);
+	/* REQ timeout: 2 x 2^16 + 2^20 (x 4.096 us) */
+	for (i = 0; i < 3; i++) {
+		now += 2 * rdmadev_ibcm_time_ns(16) + period;
+		TEST_CHECK(no_event(&a, &b, &a));
+	}
+	now += 2 * rdmadev_ibcm_time_ns(16) + period;
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REQ_ERROR, &ev);
+	TEST_CHECK(ev.id == ca3);
+	rdmadev_ibcm_stats_get(a.cm, &st);
+	TEST_CHECK_EQ(st.retries - retries0, 3);
+	wire_drop(&b.d, false);
+	a.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(ca);
+	rdmadev_ibcm_id_destroy(cb);
+	rdmadev_ibcm_id_destroy(ca2);
+	rdmadev_ibcm_id_destroy(cb2);
+	rdmadev_ibcm_id_destroy(ca3);
+	rdmadev_ibcm_id_destroy(l);
+	e2e_drain(&a.d);
+	e2e_drain(&b.d);
+	e2e_qp_destroy(&qa1);
+	e2e_qp_destroy(&qb1);
+	e2e_qp_destroy(&qa2);
+	e2e_qp_destroy(&qb2);
+	e2e_qp_destroy(&qa3);
+	sides_close(&a, &b);
+}
+
+/* Over IPv6 (GID 1, the link-local address): the GIDs of the REQ, the GRH area's source. */
+static void
+test_cm_ipv6(void)
+{
+	static struct side a, b;
+	struct rdmadev_ibcm_id *l = NULL, *ca = NULL, *cb = NULL;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct e2e_qp qa1 = { 0 }, qb1 = { 0 };
+	struct e2e_mr ma, mb;
+	uint8_t ga[16], gb[16];
+	const uint8_t *req;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open_gid(&a, &b, E2E_DEVARGS(0, "loop:cm6"), E2E_DEVARGS(1, "loop:cm6"), 1) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_gid_get(a.d.id, 1, ga), 0);
+	TEST_CHECK_EQ(rdmadev_gid_get(b.d.id, 1, gb), 0);
+	e2e_mr_reg(&a.d, NULL, &ma, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&b.d, NULL, &mb, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	conn_param(&pa, &qa1, &b.d);
+	memcpy(pa.dgid, gb, 16);
+	TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	cb = ev.id;
+	TEST_CHECK(memcmp(ev.peer.gid, ga, 16) == 0);
+	TEST_CHECK_EQ(ev.peer.hop_limit, 64);
+	req = find_mad(&a.log, 0x0010, NULL);
+	TEST_CHECK(req != NULL);
+	if (req != NULL)
+		check_req(req, &pa, qa1.qpn, ga, "", 0);
+	if (cb == NULL || ca == NULL)
+		goto out;
+	conn_param(&pb, &qb1, &a.d);
+	TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, NULL);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+	rc_traffic(&qa1, &qb1, &ma, &mb, 5);
+	rc_traffic(&qb1, &qa1, &mb, &ma, 6);
+	TEST_CHECK_EQ(rdmadev_ibcm_disconnect(cb, NULL, 0, now), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_DREQ_RECEIVED, NULL);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_DREP_RECEIVED, NULL);
+	a.d.lossy = true;
+	b.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(ca);
+	rdmadev_ibcm_id_destroy(cb);
+	rdmadev_ibcm_id_destroy(l);
+	e2e_drain(&a.d);
+	e2e_drain(&b.d);
+	e2e_qp_destroy(&qa1);
+	e2e_qp_destroy(&qb1);
+	e2e_mr_dereg(&ma);
+	e2e_mr_dereg(&mb);
+	sides_close(&a, &b);
+}
+
+/* ---- rdma_cm ---- */
+
+struct rside {
+	struct e2e_dev d;
+	struct rdmadev_rcm_channel *ch;
+};
+
+static void
+rpump(struct rside *a, struct rside *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < PUMP; i++) {
+		rdmadev_rcm_process(a->ch, now);
+		rdmadev_rcm_process(b->ch, now);
+		e2e_collect();
+	}
+}
+
+static void
+rexpect(struct rside *a, struct rside *b, struct rside *s, enum rdmadev_rcm_event_type t,
+	struct rdmadev_rcm_event *ev)
+{
+	struct rdmadev_rcm_event tmp;
+	unsigned int i;
+	int rc = -EAGAIN;
+
+	if (ev == NULL)
+		ev = &tmp;
+	memset(ev, 0, sizeof(*ev));
+	for (i = 0; i < 50 && (rc = rdmadev_rcm_get_event(s->ch, ev)) != 0; i++)
+		rpump(a, b);
+	TEST_CHECK_EQ(rc, 0);
+	if (ev->event != t)
+		printf("# expected rdma_cm event %d, got %d\n", t, ev->event);
+	TEST_CHECK_EQ(ev->event, t);
+}
+
+/* The device's CM_ID dump in @p buf. */
+static void
+cm_dump(int16_t dev, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	memset(buf, 0, len);
+	if (f == NULL)
+		return;
+	TEST_CHECK_EQ(rdmadev_res_dump(dev, RESTRACK_CM_ID, f), 0);
+	fclose(f);
+}
+
+static void
+test_rcm(void)
+{
+	static struct rside srv, cli;
+	static const char hello[] = "rdma_cm private data";
+	static const char welcome[] = "welcome";
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *s = NULL, *c2 = NULL;
+	struct rdmadev_rcm_conn_param p;
+	struct rdmadev_rcm_event ev;
+	struct sockaddr_in sin, dst;
+	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
+	struct e2e_mr mc, ms;
+	struct pollfd pfd;
+	static char dump[4096];
+	char line[160], ip_s[INET_ADDRSTRLEN], ip_c[INET_ADDRSTRLEN];
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	if (e2e_dev_open(&srv.d, E2E_DEVARGS(0, "loop:rcm")) != 0 ||
+	    e2e_dev_open(&cli.d, E2E_DEVARGS(1, "loop:rcm")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(srv.d.ctx, &srv.ch), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(cli.d.ctx, &cli.ch), 0);
+	if (srv.ch == NULL || cli.ch == NULL)
+		goto out;
+	now = 1000000;
+	e2e_mr_reg(&cli.d, NULL, &mc, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&srv.d, NULL, &ms, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&cli.d, &qc2, RDMADEV_QPT_RC, NULL);
+	inet_ntop(AF_INET, srv.d.gid + 12, ip_s, sizeof(ip_s));
+	inet_ntop(AF_INET, cli.d.gid + 12, ip_c, sizeof(ip_c));
+	/* the server listens on any address, port 7174 (rping's) */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x0111, &l), -EINVAL);	/* UDP: no */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l), 0);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	snprintf(line, sizeof(line), "cm-idn %u state LISTEN ps TCP", rdmadev_rcm_id_num(l));
+	TEST_CHECK(strstr(dump, line) != NULL);
+	TEST_CHECK(strstr(dump, "src-addr 0.0.0.0:7174") != NULL);
+	TEST_CHECK(strstr(dump, " pid ") != NULL && strstr(dump, " comm ") != NULL);
+	if (strstr(dump, line) == NULL)
+		printf("# %s", dump);
+	/* the client resolves and connects */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	memset(&dst, 0, sizeof(dst));
+	dst.sin_family = AF_INET;
+	dst.sin_port = htons(7174);
+	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, &dst, srv.d.mac), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK(ev.id == c);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	memset(&p, 0, sizeof(p));
+	p.private_data = hello;
+	p.private_data_len = sizeof(hello);
+	p.responder_resources = 1;
+	p.initiator_depth = 1;
+	p.retry_count = 7;
+	p.rnr_retry_count = 7;
+	if (qc.qp == NULL || qs.qp == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
+	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
+	rpump(&srv, &cli);
+	pfd.fd = rdmadev_rcm_channel_fd(srv.ch);
+	pfd.events = POLLIN;
+	TEST_CHECK_EQ(poll(&pfd, 1, 0), 1);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	s = ev.id;
+	TEST_CHECK(ev.listen_id == l);
+	TEST_CHECK_EQ(ev.private_data_len, RDMADEV_RCM_CONNECT_PDATA);
+	TEST_CHECK(memcmp(ev.private_data, hello, sizeof(hello)) == 0);
+	TEST_CHECK(memcmp(&ev.dst.sin_addr, cli.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ev.dst.sin_port, c != NULL ? htons(32768) : 0);	/* the client's port */
+	TEST_CHECK(memcmp(&ev.src.sin_addr, srv.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ntohs(ev.src.sin_port), 7174);
+	TEST_CHECK_EQ(poll(&pfd, 1, 0), 0);		/* drained */
+	if (s == NULL)
+		goto out;
+	/* the REQ carried the CMA header and the TCP port space's ServiceID */
+	p.private_data = welcome;
+	p.private_data_len = sizeof(welcome);
+	TEST_CHECK_EQ(rdmadev_rcm_accept(s, qs.qp, &p, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, &ev);
+	TEST_CHECK(ev.id == c);
+	TEST_CHECK(memcmp(ev.private_data, welcome, sizeof(welcome)) == 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, &ev);
+	TEST_CHECK(ev.id == s);
+	rc_traffic(&qc, &qs, &mc, &ms, 3);
+	rc_traffic(&qs, &qc, &ms, &mc, 4);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	snprintf(line, sizeof(line), "cm-idn %u state CONNECT ps TCP qpn %u src-addr %s:7174 "
+		 "dst-addr %s:32768", rdmadev_rcm_id_num(s), qs.qpn, ip_s, ip_c);
+	TEST_CHECK(strstr(dump, line) != NULL);
+	if (strstr(dump, line) == NULL)
+		printf("# want: %s\n# got:\n%s", line, dump);
+	/* a second client rejected by the application */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc2.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK_EQ(rdmadev_rcm_reject(ev.id, "no", 2), 0);
+	rdmadev_rcm_destroy_id(ev.id);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_REJECTED, &ev);
+	TEST_CHECK(ev.id == c2);
+	TEST_CHECK_EQ(ev.status, 28);
+	TEST_CHECK(memcmp(ev.private_data, "no", 2) == 0);
+	rdmadev_rcm_destroy_id(c2);
+	c2 = NULL;
+	/* to a port nobody listens on: REJECTED 8 */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	dst.sin_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	e2e_qp_destroy(&qc2);
+	e2e_qp_create(&cli.d, &qc2, RDMADEV_QPT_RC, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc2.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_REJECTED, &ev);
+	TEST_CHECK_EQ(ev.status, 8);
+	/* the server disconnects */
+	TEST_CHECK_EQ(rdmadev_rcm_disconnect(s, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_DISCONNECTED, &ev);
+	TEST_CHECK(ev.id == c);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_DISCONNECTED, NULL);
+	now += rdmadev_ibcm_time_ns(20);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
+	srv.d.lossy = true;
+	cli.d.lossy = true;
+out:
+	e2e_drain(&srv.d);
+	e2e_drain(&cli.d);
+	rdmadev_rcm_channel_destroy(cli.ch);
+	rdmadev_rcm_channel_destroy(srv.ch);
+	e2e_qp_destroy(&qc);
+	e2e_qp_destroy(&qs);
+	e2e_qp_destroy(&qc2);
+	e2e_mr_dereg(&mc);
+	e2e_mr_dereg(&ms);
+	e2e_dev_close(&cli.d);
+	e2e_dev_close(&srv.d);
+}
+
+int
+main(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (test_eal_init("test_ibcm", NULL) < 0) {
+		printf("Bail out! EAL init failed\n");
+		return 1;
+	}
+	TEST_RUN(test_gsi_ud);
+	TEST_RUN(test_cm_connect);
+	TEST_RUN(test_cm_no_listener);
+	TEST_RUN(test_cm_retries);
+	TEST_RUN(test_cm_ipv6);
+	TEST_RUN(test_rcm);
+	rte_eal_cleanup();
+	return test_done();
+}
