@@ -141,6 +141,9 @@ test_eal_init(const char *prog, const char *const *extra_args)
 	if (test_huge) {
 		argv[argc++] = "-m";
 		argv[argc++] = "256";
+		/* The page files go with the process, however it ends (a timeout's kill, an
+		 * abort): kept files would hold their pages from the tests after this one. */
+		argv[argc++] = "--huge-unlink";
 	} else {
 		argv[argc++] = "--no-huge";
 		argv[argc++] = "-m";
