@@ -563,6 +563,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 err_port:
 	model_engine_detach(d);
 err_eal:
+	model_stats_free(d);	/* the engine's attach allocates the statistics instances */
 	model_dma_eal_detach(d);
 	pthread_mutex_destroy(&d->lock);
 	memset(hw, 0, sizeof(*hw));
