@@ -160,7 +160,7 @@ struct tconn {
 	uint32_t psn_b;
 };
 
-#define T_POLL_MAX	4000000u
+#define T_POLL_MAX	16000000u
 
 /*
  * Open a model from @p devargs with a context, two PDs and two CQs. @return 0; -EADDRINUSE

@@ -226,7 +226,7 @@ test_faults_big(void)
 	tqp_create(&t1, &a, RDMADEV_QPT_RC);
 	tqp_create(&t2, &b, RDMADEV_QPT_RC);
 	tconn_default(&c);
-	c.timeout = 8;
+	c.timeout = 12;	/* 16.8 ms: a slow (sanitizer) build must not time out a whole window */
 	if (m1.mr == NULL || m2.mr == NULL || tqp_connect(&a, &b, &c) != 0)
 		goto out;
 	tfill(m1.buf, len, 41);
