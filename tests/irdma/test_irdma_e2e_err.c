@@ -20,6 +20,8 @@
 #include <rte_eal.h>
 #include <rte_pause.h>
 
+#include <rdmadev_driver.h>
+#include "irdma_dev.h"
 #include "test.h"
 #include "e2e_lib.h"
 
@@ -263,6 +265,16 @@ test_err_mid_stream(void)
 	int err = 0;
 
 	if (pair_up(&a, &b, NULL) == 0) {
+		/*
+		 * Nothing leaves the device until the QP is in ERR, so every WR is still
+		 * outstanding when it moves and the flush is certain, however fast the model
+		 * thread runs (it could otherwise finish all 300 first).
+		 */
+		const struct irdma_model_wire_faults all = { .drop_ppm = 1000000 };
+		const struct irdma_model_wire_faults none = { .drop_ppm = 0 };
+		struct irdma_hw *hw = irdma_dev_hw(rdmadev_get(d.id));
+
+		TEST_CHECK_EQ(irdma_model_wire_faults(hw, &all), 0);
 		for (i = 0; i < N; i++) {
 			s[i] = sge_of(&ml, (i * 4096u) % (MR_LEN - 8192), 4096 + i);
 			wr_rdma(&wrs[i], 1000 + i, i % 3 == 2 ? RDMADEV_WR_RDMA_READ :
@@ -292,6 +304,7 @@ test_err_mid_stream(void)
 		TEST_CHECK_EQ(ok + flushed, posted);
 		TEST_CHECK_EQ(other, 0);
 		TEST_CHECK(flushed > 0);
+		TEST_CHECK_EQ(irdma_model_wire_faults(hw, &none), 0);
 		TEST_CHECK_EQ(e2e_idle(&d.scq, 200), 0);
 		/* the responder's receives: still posted (RDMA ops consume none), then flushed */
 		TEST_CHECK_EQ(e2e_idle(&d.rcq, 1), 0);
