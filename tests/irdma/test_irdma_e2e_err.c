@@ -367,6 +367,56 @@ out:
 }
 
 /*
+ * The device fails the requester (RNR with rnr_retry 0) and raises an AE; before anyone
+ * processes it, the application resets the QP and brings it back to RTS. The AE is about the
+ * old incarnation: processing it now must not move the QP to ERR. (The interrupt thread may
+ * take the AE at any point; test_irdma_events holds it back to make the order certain.)
+ */
+static void
+test_stale_ae_after_reinit(void)
+{
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_event ev[8];
+	struct rdmadev_send_wr wr;
+	struct rdmadev_sge s, r;
+	struct e2e_conn c;
+
+	e2e_conn_default(&c);
+	c.rnr_retry = 0;
+	s = sge_of(&ml, 0, 64);
+	r = sge_of(&mt, 0, 64);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDMADEV_WR_SEND;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	if (pair_up(&a, &b, &c) != 0)
+		goto out;
+	(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	wr.wr_id = 40;
+	e2e_send(&a, &wr);	/* no receive: RNR NAK, and the device errs the QP */
+	e2e_expect(&d.scq, 40, RDMADEV_WC_RNR_RETRY_EXC_ERR, RDMADEV_WC_SEND);
+	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_RESET), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_RESET), 0);
+	TEST_CHECK_EQ(e2e_rc_connect(&a, &b, &c), 0);
+	/* now the AE is processed (if it was not yet) */
+	/* an event the interrupt thread reported before the reset may be queued: fine */
+	(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	TEST_CHECK_EQ(rdmadev_qp_get_state(a.qp), RDMADEV_QPS_RTS);
+	TEST_CHECK_EQ(rdmadev_qp_get_state(b.qp), RDMADEV_QPS_RTS);
+	/* and the new incarnation works */
+	e2e_fill(ml.buf, 64, 12);
+	e2e_recv(&b, 74, &r, 1);
+	wr.wr_id = 41;
+	e2e_send(&a, &wr);
+	e2e_expect(&d.scq, 41, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	e2e_expect(&d.rcq, 74, RDMADEV_WC_SUCCESS, RDMADEV_WC_RECV);
+	TEST_CHECK(memcmp(mt.buf, ml.buf, 64) == 0);
+out:
+	pair_down(&a, &b);
+}
+
+/*
  * A QP destroyed with completions still in its CQs: polling afterwards returns none of them
  * (and reads nothing of the freed QP).
  */
@@ -679,6 +729,7 @@ main(int argc, char **argv)
 			TEST_RUN(test_recv_too_short);
 			TEST_RUN(test_err_mid_stream);
 			TEST_RUN(test_reset_after_async_error);
+			TEST_RUN(test_stale_ae_after_reinit);
 			TEST_RUN(test_destroy_unpolled);
 			TEST_RUN(test_ud_send_error_sqe);
 			TEST_RUN(test_drain_pattern);

@@ -282,6 +282,54 @@ test_stale_qp_ae(void)
 	env_down(&e);
 }
 
+/*
+ * A fatal AE the device raised while the QP was in RTS, read only after the application
+ * reset the QP and brought it up again: it is about the earlier incarnation, so there is no
+ * event and the QP stays in RTS. An AE raised after that is the new incarnation's and is
+ * reported. The AEQ's interrupt cause is masked meanwhile, so that nothing but the test's
+ * rdmadev_event_poll() reads the AEQ.
+ */
+static void
+test_stale_qp_ae_reinit(void)
+{
+	struct rdmadev_event ev[2];
+	struct rdmadev_qp_attr a;
+	struct rdmadev_qp *qp;
+	uint32_t ctl;
+	struct env e;
+
+	if (env_up(&e) != 0) {
+		env_down(&e);
+		return;
+	}
+	ctl = irdma_rd32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL);
+	qp = qp_new(&e, RDMADEV_QPT_RC);
+	if (qp != NULL) {
+		qp_to_rts(qp, RDMADEV_QPT_RC);
+		irdma_wr32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL, ctl & ~(UINT32_C(1) << 30));
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+						    rdmadev_qp_num(qp)), 0);
+		memset(&a, 0, sizeof(a));
+		a.qp_state = RDMADEV_QPS_RESET;
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+		qp_to_rts(qp, RDMADEV_QPT_RC);
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
+		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RTS);
+		TEST_CHECK_EQ(queried_state(qp), RDMADEV_QPS_RTS);
+		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_RTS);
+		/* the new incarnation's own AE is reported */
+		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
+						    rdmadev_qp_num(qp)), 0);
+		memset(ev, 0, sizeof(ev));
+		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 1);
+		TEST_CHECK(ev[0].qp == qp && ev[0].type == RDMADEV_EVENT_QP_FATAL);
+		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_ERR);
+		irdma_wr32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL, ctl);
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	}
+	env_down(&e);
+}
+
 /* An informational AE: an event, no state change. */
 static void
 test_comm_est(void)
@@ -689,6 +737,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_api_errors);
 	TEST_RUN(test_qp_events);
 	TEST_RUN(test_stale_qp_ae);
+	TEST_RUN(test_stale_qp_ae_reinit);
 	TEST_RUN(test_comm_est);
 	TEST_RUN(test_cq_and_device_events);
 	TEST_RUN(test_destroyed_objects);

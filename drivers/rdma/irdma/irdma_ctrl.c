@@ -352,12 +352,20 @@ irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw, const struct irdma_hm
 		pthread_mutex_destroy(&c->cqp.lock);
 		return -ret;
 	}
+	ret = pthread_mutex_init(&c->aeq_lock, NULL);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, hw, "AEQ lock: %s", strerror(ret));
+		pthread_mutex_destroy(&c->ceq_lock);
+		pthread_mutex_destroy(&c->cqp.lock);
+		return -ret;
+	}
 	return 0;
 }
 
 void
 irdma_ctrl_fini(struct irdma_ctrl *c)
 {
+	pthread_mutex_destroy(&c->aeq_lock);
 	pthread_mutex_destroy(&c->ceq_lock);
 	pthread_mutex_destroy(&c->cqp.lock);
 }

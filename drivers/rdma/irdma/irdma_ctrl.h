@@ -166,6 +166,7 @@ struct irdma_ctrl_eq {
 	bool created;			/**< CREATE_*EQ succeeded */
 	uint32_t head;			/**< next entry SW reads */
 	uint8_t polarity;		/**< valid bit expected on this pass (starts 1) */
+	uint64_t consumed;		/**< AEQ: entries read since it was created */
 };
 
 /** What a CQP command completed with. */
@@ -218,6 +219,8 @@ struct irdma_ctrl {
 	int aeq_irq_fd;			/**< AEQ interrupt eventfd, -1 when polled only */
 	/** Serialises CEQ0 processing with a CQ's destroy (irdma_ceq_process, irdma_cq.c). */
 	pthread_mutex_t ceq_lock;
+	/** Serialises AEQ reads with irdma_aeq_mark() (the ring's head and consumed count). */
+	pthread_mutex_t aeq_lock;
 	/** Build every QP and CQ ring with a level-1 PBL, even IOVA-contiguous ones (tests). */
 	bool ring_pbl;
 	/** QPNs whose LAST_WQE_REACHED event is due (irdma_srq.c; under last_wqe_lock). */
@@ -382,6 +385,7 @@ struct irdma_aeqe_info {
 	uint16_t ae;		/**< AE code (enum irdma_ae_code) */
 	uint8_t src;		/**< AE source (enum irdma_ae_source) */
 	uint16_t wqe_idx;	/**< WQE index the AE concerns */
+	uint64_t seq;		/**< AEQ entries consumed before this one (irdma_ctrl_eq.consumed) */
 };
 
 /**
@@ -389,6 +393,15 @@ struct irdma_aeqe_info {
  * @return entries read (0 when none), or -ENODEV without an AEQ.
  */
 int irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n);
+
+struct irdma_qp;
+
+/**
+ * Mark the AEs the device has written so far about QP @p q as stale: the QP starts a new
+ * incarnation (RESET, or RESET -> INIT), and an AE read later that the device wrote before
+ * now is about work that no longer exists (irdma_event.c drops it).
+ */
+void irdma_aeq_mark(struct irdma_ctrl *c, struct irdma_qp *q);
 
 /**
  * Ask the backend for the AEQ's interrupt eventfd (vector IRDMA_CTRL_AEQ_VECTOR), make it
@@ -509,7 +522,30 @@ struct irdma_qp {
 	struct irdma_cq *scq, *rcq;
 	struct irdma_flush_link sq_fl;	/**< the SQ on scq's flush list */
 	struct irdma_flush_link rq_fl;	/**< the RQ on rcq's flush list */
+	/**
+	 * AEs with a sequence number (irdma_aeqe_info.seq) below this are about an earlier
+	 * incarnation of the QP (before its last RESET or RESET -> INIT) and are dropped
+	 * (atomic; irdma_aeq_mark()).
+	 */
+	uint64_t ae_mark;
 };
+
+/**
+ * The hardware state of @p q (enum irdma_qp_hw_state). The control path changes it under the
+ * QP's lock while the data path reads it without one: relaxed atomics, plain moves on x86.
+ */
+static inline uint8_t
+irdma_qp_hw_state(const struct irdma_qp *q)
+{
+	return __atomic_load_n(&q->hw_state, __ATOMIC_RELAXED);
+}
+
+/** Set the hardware state of @p q (see irdma_qp_hw_state()). */
+static inline void
+irdma_qp_hw_state_set(struct irdma_qp *q, uint8_t s)
+{
+	__atomic_store_n(&q->hw_state, s, __ATOMIC_RELAXED);
+}
 
 /**
  * Create a RoCE RC or UD QP for rdmadev QP @p qp: size the SQ / RQ (gen2 rules), allocate

@@ -55,6 +55,7 @@ irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n
 
 	if (!eq->created)
 		return -ENODEV;
+	pthread_mutex_lock(&c->aeq_lock);
 	for (i = 0; i < n; i++) {
 		e = (const struct irdma_aeqe *)((const uint8_t *)eq->ring.va +
 						(size_t)eq->head * IRDMA_AEQE_SIZE);
@@ -68,6 +69,7 @@ irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n
 		out[i].ae = (uint16_t)IRDMA_GET(AEQE_AECODE, qw1);
 		out[i].src = (uint8_t)IRDMA_GET(AEQE_AESRC, qw1);
 		out[i].wqe_idx = (uint16_t)IRDMA_GET(AEQE_WQDESCIDX, qw1);
+		out[i].seq = eq->consumed++;
 		if (++eq->head == eq->size) {
 			eq->head = 0;
 			eq->polarity ^= 1;
@@ -75,7 +77,39 @@ irdma_aeq_read(struct irdma_ctrl *c, struct irdma_aeqe_info *out, unsigned int n
 	}
 	if (i > 0)
 		irdma_wr32(c->hw, IRDMA_PFPE_AEQALLOC, i);
+	pthread_mutex_unlock(&c->aeq_lock);
 	return (int)i;
+}
+
+void
+irdma_aeq_mark(struct irdma_ctrl *c, struct irdma_qp *q)
+{
+	struct irdma_ctrl_eq *eq = &c->aeq;
+	const struct irdma_aeqe *e;
+	uint32_t head, n = 0;
+	uint8_t pol;
+	uint64_t qw1;
+
+	if (!eq->created)
+		return;
+	pthread_mutex_lock(&c->aeq_lock);
+	head = eq->head;
+	pol = eq->polarity;
+	/* Entries written and not read yet: the device wrote them before now. */
+	while (n < eq->size) {
+		e = (const struct irdma_aeqe *)((const uint8_t *)eq->ring.va +
+						(size_t)head * IRDMA_AEQE_SIZE);
+		qw1 = irdma_qw_load_v(&e->qw[IRDMA_FIELD_QW(AEQE_VALID)]);
+		if (IRDMA_GET(AEQE_VALID, qw1) != pol)
+			break;
+		n++;
+		if (++head == eq->size) {
+			head = 0;
+			pol ^= 1;
+		}
+	}
+	__atomic_store_n(&q->ae_mark, eq->consumed + n, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&c->aeq_lock);
 }
 
 int
@@ -308,6 +342,12 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 		rdmadev_obj_put(obj);
 		return;
 	}
+	if (a->seq < __atomic_load_n(&q->ae_mark, __ATOMIC_RELAXED)) {
+		IRDMA_LOG(INFO, c->hw, "QP %u: AE 0x%x dropped: the device raised it before the "
+			  "QP was reset", a->id, a->ae);
+		rdmadev_obj_put(obj);
+		return;
+	}
 	if (err) {
 		sqe = qp->init.qp_type != RDMADEV_QPT_RC && irdma_ae_src_is_sq(a->src);
 		vstate = sqe ? RDMADEV_QPS_SQE : RDMADEV_QPS_ERR;
@@ -318,7 +358,7 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 		pthread_mutex_lock(&qp->lock);
 		stale = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE) == RDMADEV_QPS_RESET;
 		if (!stale && !sqe) {
-			q->hw_state = IRDMA_QP_HW_ERROR;
+			irdma_qp_hw_state_set(q, IRDMA_QP_HW_ERROR);
 			irdma_event_qp_flush(c, q);
 			/*
 			 * WRs posted between the device's flush and now were rung to a QP that

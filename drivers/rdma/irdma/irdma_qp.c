@@ -288,11 +288,11 @@ irdma_qp_step(struct irdma_ctrl *c, struct irdma_qp *q, enum irdma_qp_hw_state n
 	ret = irdma_cqp_exec(c, &w, NULL);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, c->hw, "QP %u: MODIFY_QP %s -> %s failed: %s", q->qp_id,
-			  irdma_qp_hw_state_name(q->hw_state), irdma_qp_hw_state_name(next),
+			  irdma_qp_hw_state_name(irdma_qp_hw_state(q)), irdma_qp_hw_state_name(next),
 			  strerror(-ret));
 		return ret;
 	}
-	q->hw_state = (uint8_t)next;
+	irdma_qp_hw_state_set(q, (uint8_t)next);
 	return 0;
 }
 
@@ -311,7 +311,7 @@ irdma_qp_to_error(struct irdma_ctrl *c, struct irdma_qp *q)
 	 * not processed yet). ERROR is reachable from every state: go there all the same, and
 	 * also when an AE said ERROR already (it can be stale: of the QP's life before a reset).
 	 */
-	if (q->hw_state == IRDMA_QP_HW_RTS && irdma_qp_step(c, q, IRDMA_QP_HW_SQD) != 0)
+	if (irdma_qp_hw_state(q) == IRDMA_QP_HW_RTS && irdma_qp_step(c, q, IRDMA_QP_HW_SQD) != 0)
 		IRDMA_LOG(WARNING, c->hw, "QP %u: SQD refused, to ERROR directly", q->qp_id);
 	ret = irdma_qp_step(c, q, IRDMA_QP_HW_ERROR);
 	if (ret != 0)
@@ -368,7 +368,7 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 	q->tmpl_gen = irdma_uk_tmpl_gen_next();
 	q->qp_type = attr->qp_type == RDMADEV_QPT_RC ? IRDMA_QP_TYPE_ROCE_RC :
 						       IRDMA_QP_TYPE_ROCE_UD;
-	q->hw_state = IRDMA_QP_HW_INVALID;
+	irdma_qp_hw_state_set(q, IRDMA_QP_HW_INVALID);
 	q->pd_id = rdmadev_obj_id(&attr->pd->obj);
 	q->send_cq_id = rdmadev_obj_id(&attr->send_cq->obj);
 	q->recv_cq_id = rdmadev_obj_id(&attr->recv_cq->obj);
@@ -440,7 +440,7 @@ irdma_qp_transition(struct irdma_ctrl *c, struct irdma_qp *q, enum rdmadev_qp_st
 
 	switch (next) {
 	case RDMADEV_QPS_RESET:
-		if (q->hw_state != IRDMA_QP_HW_INVALID) {
+		if (irdma_qp_hw_state(q) != IRDMA_QP_HW_INVALID) {
 			ret = irdma_qp_to_error(c, q);
 			if (ret != 0)
 				return ret;
@@ -448,9 +448,15 @@ irdma_qp_transition(struct irdma_ctrl *c, struct irdma_qp *q, enum rdmadev_qp_st
 		/* The attributes start again; the device keeps the QP in ERROR until INIT. */
 		irdma_qp_rings_reset(q);
 		irdma_qp_ctx_base(q);
+		/* What the device reported of the QP so far is about work that is gone. */
+		irdma_aeq_mark(c, q);
 		return 0;
 	case RDMADEV_QPS_INIT:
-		return irdma_qp_step(c, q, IRDMA_QP_HW_IDLE);
+		ret = irdma_qp_step(c, q, IRDMA_QP_HW_IDLE);
+		/* The new incarnation: an AE the device raised while in RESET is stale too. */
+		if (ret == 0 && cur == RDMADEV_QPS_RESET)
+			irdma_aeq_mark(c, q);
+		return ret;
 	case RDMADEV_QPS_RTR:
 		return irdma_qp_step(c, q, IRDMA_QP_HW_RTR);
 	case RDMADEV_QPS_RTS:
@@ -543,11 +549,11 @@ irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_at
 
 	RTE_SET_USED(c);
 	/* The device moved the QP to ERROR on its own (a fatal AE): that is its state now. */
-	if (q->hw_state == IRDMA_QP_HW_ERROR && attr->qp_state != RDMADEV_QPS_RESET)
+	if (irdma_qp_hw_state(q) == IRDMA_QP_HW_ERROR && attr->qp_state != RDMADEV_QPS_RESET)
 		attr->qp_state = RDMADEV_QPS_ERR;
 	attr->cur_qp_state = attr->qp_state;
 	/* SQD is reached once the SQ has no WQE in flight. */
-	attr->sq_draining = q->hw_state == IRDMA_QP_HW_SQD && q->sq.head != q->sq.tail;
+	attr->sq_draining = irdma_qp_hw_state(q) == IRDMA_QP_HW_SQD && q->sq.head != q->sq.tail;
 	attr->cap.max_send_wr = q->max_send_wr;
 	attr->cap.max_recv_wr = q->max_recv_wr;
 	return 0;
@@ -645,8 +651,8 @@ irdma_qp_destroy(struct irdma_ctrl *c, struct rdmadev_qp *qp)
 	 * RESET there: the SRQ WQE it took for a message in progress is flushed (one SRQ CQE),
 	 * and the CQ clean below counts it done, so the SRQ gets its slot back.
 	 */
-	if (q->srq != NULL && q->hw_state != IRDMA_QP_HW_INVALID &&
-	    q->hw_state != IRDMA_QP_HW_ERROR && irdma_qp_to_error(c, q) != 0)
+	if (q->srq != NULL && irdma_qp_hw_state(q) != IRDMA_QP_HW_INVALID &&
+	    irdma_qp_hw_state(q) != IRDMA_QP_HW_ERROR && irdma_qp_to_error(c, q) != 0)
 		IRDMA_LOG(WARNING, c->hw, "QP %u: to ERROR before destroy failed", q->qp_id);
 	irdma_qp_wqe(&w, IRDMA_CQP_OP_DESTROY_QP, q);
 	ret = irdma_cqp_exec(c, &w, NULL);
@@ -679,9 +685,9 @@ irdma_qp_stats_bind(struct irdma_ctrl *c, struct rdmadev_qp *qp, bool bind, uint
 	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
 	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
 	/* Not in the device yet (before the first INIT): the next modify carries it. */
-	if (q->hw_state == IRDMA_QP_HW_INVALID)
+	if (irdma_qp_hw_state(q) == IRDMA_QP_HW_INVALID)
 		return 0;
-	ret = irdma_qp_step(c, q, (enum irdma_qp_hw_state)q->hw_state);
+	ret = irdma_qp_step(c, q, (enum irdma_qp_hw_state)irdma_qp_hw_state(q));
 	if (ret != 0) {
 		*ctx = saved;
 		q->stats_use = old_use;

@@ -865,7 +865,9 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 static inline bool
 irdma_uk_sq_state_ok(const struct irdma_qp *qp)
 {
-	return qp->hw_state == IRDMA_QP_HW_RTS || qp->hw_state == IRDMA_QP_HW_SQD;
+	uint8_t s = irdma_qp_hw_state(qp);
+
+	return s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD;
 }
 
 /*
@@ -1073,11 +1075,11 @@ irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint
 	int ret = 0;
 
 	if (unlikely(!irdma_uk_sq_state_ok(qp))) {
-		if (qp->hw_state == IRDMA_QP_HW_ERROR && qp->scq != NULL)
+		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->scq != NULL)
 			return irdma_uk_post_flushed(qp, wrs, nb_wrs, err);
 		if (nb_wrs != 0) {
 			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send in HW state %u (RTS/SQD only)",
-				  qp->qp_id, qp->hw_state);
+				  qp->qp_id, irdma_qp_hw_state(qp));
 			ret = -EINVAL;
 		}
 		*err = ret;
@@ -1162,8 +1164,10 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 static inline bool
 irdma_uk_rq_state_ok(const struct irdma_qp *qp)
 {
-	return qp->hw_state == IRDMA_QP_HW_IDLE || qp->hw_state == IRDMA_QP_HW_RTR ||
-	       qp->hw_state == IRDMA_QP_HW_RTS || qp->hw_state == IRDMA_QP_HW_SQD;
+	uint8_t s = irdma_qp_hw_state(qp);
+
+	return s == IRDMA_QP_HW_IDLE || s == IRDMA_QP_HW_RTR || s == IRDMA_QP_HW_RTS ||
+	       s == IRDMA_QP_HW_SQD;
 }
 
 uint16_t
@@ -1181,7 +1185,7 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 
 	if (unlikely(!irdma_uk_rq_state_ok(qp) || qp->srq != NULL)) {
 		/* In ERROR: written, then completed by the driver (see irdma_uk_post_flushed). */
-		if (qp->hw_state == IRDMA_QP_HW_ERROR && qp->srq == NULL && qp->rcq != NULL) {
+		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->srq == NULL && qp->rcq != NULL) {
 			flushed = true;
 		} else if (nb_wrs != 0) {
 			if (qp->srq != NULL)
@@ -1189,7 +1193,7 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 					  "receives from an SRQ (post them to the SRQ)", qp->qp_id);
 			else
 				IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv in HW state %u "
-					  "(INIT..SQD only)", qp->qp_id, qp->hw_state);
+					  "(INIT..SQD only)", qp->qp_id, irdma_qp_hw_state(qp));
 			ret = -EINVAL;
 		}
 		if (!flushed) {
