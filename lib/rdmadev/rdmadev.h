@@ -648,6 +648,11 @@ int rdmadev_qp_create(const struct rdmadev_qp_init_attr *attr, struct rdmadev_qp
  * be legal for the QP type, every required attribute present and no other than the optional
  * ones; values are checked against the device limits.
  *
+ * A move to RESET removes the QP's outstanding WRs without completions and the QP's
+ * completions not yet polled from its CQs (as verbs providers do); asynchronous events the
+ * device raised before it are dropped. Completions of the QP polled by another thread while
+ * it is reset may or may not be returned.
+ *
  * @return 0, -EINVAL (with a log naming the transition and the attribute), driver error.
  */
 int rdmadev_qp_modify(struct rdmadev_qp *qp, const struct rdmadev_qp_attr *attr,

@@ -417,6 +417,52 @@ out:
 }
 
 /*
+ * A QP moved to ERR with WRs outstanding, its flush completions left unpolled, then reset and
+ * brought back to RTS: as with verbs (rdma-core's irdma_clean_cqes at RESET), the reset
+ * removes the old incarnation's completions, so a WR posted now completes once, with
+ * success, and nothing of the old WRs is returned.
+ */
+static void
+test_reset_drops_unpolled(void)
+{
+	enum { N = 8 };
+	const struct irdma_model_wire_faults all = { .drop_ppm = 1000000 };
+	const struct irdma_model_wire_faults none = { .drop_ppm = 0 };
+	struct irdma_hw *hw = irdma_dev_hw(rdmadev_get(d.id));
+	struct rdmadev_send_wr wr;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_sge s;
+	struct rdmadev_wc wc;
+	unsigned int i;
+
+	if (pair_up(&a, &b, NULL) != 0)
+		goto out;
+	s = sge_of(&ml, 0, 256);
+	e2e_fill(ml.buf, 256, 31);
+	TEST_CHECK_EQ(irdma_model_wire_faults(hw, &all), 0);
+	for (i = 0; i < N; i++) {
+		wr_rdma(&wr, 900 + i, RDMADEV_WR_RDMA_WRITE, &s, (uint64_t)(uintptr_t)mt.buf,
+			mt.rkey);
+		TEST_CHECK(e2e_send(&a, &wr));
+	}
+	/* ERR: the device flushes the eight (completions written, not polled) */
+	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_ERR), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_RESET), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&b, RDMADEV_QPS_RESET), 0);
+	TEST_CHECK_EQ(irdma_model_wire_faults(hw, &none), 0);
+	TEST_CHECK_EQ(e2e_rc_connect(&a, &b, NULL), 0);
+	memset(mt.buf, 0, 256);
+	wr_rdma(&wr, 950, RDMADEV_WR_RDMA_WRITE, &s, (uint64_t)(uintptr_t)mt.buf, mt.rkey);
+	TEST_CHECK(e2e_send(&a, &wr));
+	TEST_CHECK(e2e_next(&d.scq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 950);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK(memcmp(mt.buf, ml.buf, 256) == 0);
+out:
+	pair_down(&a, &b);
+}
+
+/*
  * A QP destroyed with completions still in its CQs: polling afterwards returns none of them
  * (and reads nothing of the freed QP).
  */
@@ -730,6 +776,7 @@ main(int argc, char **argv)
 			TEST_RUN(test_err_mid_stream);
 			TEST_RUN(test_reset_after_async_error);
 			TEST_RUN(test_stale_ae_after_reinit);
+			TEST_RUN(test_reset_drops_unpolled);
 			TEST_RUN(test_destroy_unpolled);
 			TEST_RUN(test_ud_send_error_sqe);
 			TEST_RUN(test_drain_pattern);

@@ -432,6 +432,8 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 }
 
 /* The HW work of a verbs transition @p cur -> @p next (the context is already updated). */
+static void irdma_qp_clean_kcq(struct irdma_cq *k, const struct irdma_qp *q);
+
 static int
 irdma_qp_transition(struct irdma_ctrl *c, struct irdma_qp *q, enum rdmadev_qp_state cur,
 		    enum rdmadev_qp_state next)
@@ -445,6 +447,14 @@ irdma_qp_transition(struct irdma_ctrl *c, struct irdma_qp *q, enum rdmadev_qp_st
 			if (ret != 0)
 				return ret;
 		}
+		/*
+		 * The WRs go without completions, and so do the completions not yet polled
+		 * (verbs' RESET; rdma-core's irdma_clean_cqes): a flush CQE left in the CQ
+		 * would otherwise complete the next incarnation's WRs.
+		 */
+		irdma_qp_clean_kcq(q->scq, q);
+		if (q->rcq != q->scq)
+			irdma_qp_clean_kcq(q->rcq, q);
 		/* The attributes start again; the device keeps the QP in ERROR until INIT. */
 		irdma_qp_rings_reset(q);
 		irdma_qp_ctx_base(q);
@@ -627,16 +637,21 @@ irdma_qp_clean_ring(struct irdma_cq_ring *r, const struct irdma_qp *q)
 	}
 }
 
-/* Clean @p q's CQEs out of CQ @p cq (both rings of a resize). */
+/* Clean @p q's CQEs out of driver CQ @p k (both rings of a resize), or nothing for NULL. */
 static void
-irdma_qp_clean_cq(struct rdmadev_cq *cq, const struct irdma_qp *q)
+irdma_qp_clean_kcq(struct irdma_cq *k, const struct irdma_qp *q)
 {
-	struct irdma_cq *k = cq != NULL ? cq->obj.fp.drv : NULL;
-
 	if (k == NULL)
 		return;
 	irdma_qp_clean_ring(&k->old, q);
 	irdma_qp_clean_ring(&k->cur, q);
+}
+
+/* Clean @p q's CQEs out of CQ @p cq. */
+static void
+irdma_qp_clean_cq(struct rdmadev_cq *cq, const struct irdma_qp *q)
+{
+	irdma_qp_clean_kcq(cq != NULL ? cq->obj.fp.drv : NULL, q);
 }
 
 int
