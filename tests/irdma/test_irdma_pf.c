@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_log.h>
@@ -968,8 +969,9 @@ test_link(void)
 	struct rdmadev_pd *pd;
 	char *txt = NULL;
 	size_t len = 0;
+	uint64_t cnt;
 	FILE *f;
-	int id, i;
+	int id, i, fd;
 
 	if (pmd_dev_up("irdma_model0,pf_id=2,mac=02:aa:bb:cc:dd:ee" TAIL, &id, &ctx, &pd) != 0) {
 		pmd_dev_down(id, ctx, pd, &st);
@@ -985,10 +987,15 @@ test_link(void)
 	TEST_CHECK_EQ(pi.nb_qsets, 1);
 	TEST_CHECK_EQ(pi.qs_handle[0], 40);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 0);
+	/* The AdminQ cause (PFINT_FW_CTL) shares the event vector: a link event wakes it. */
+	fd = rdmadev_event_fd((int16_t)id);
+	TEST_CHECK(fd >= 0);
+	TEST_CHECK(fd < 0 || read(fd, &cnt, sizeof(cnt)) < 0);	/* nothing pending */
 	for (i = 0; i < 2; i++) {
 		bool up = i == 1;
 
 		TEST_CHECK_EQ(irdma_model_link_set(pmd_hw(id), up), 0);
+		TEST_CHECK(fd < 0 || read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt));
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 1);
 		TEST_CHECK_EQ(ev[0].type, up ? RDMADEV_EVENT_PORT_ACTIVE : RDMADEV_EVENT_PORT_ERR);
 		TEST_CHECK_EQ(ev[0].obj_id, 1);

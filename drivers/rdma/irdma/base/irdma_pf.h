@@ -54,6 +54,8 @@
 #define IRDMA_PF_FW_ARQT		UINT32_C(0x00080480)
 /** PF state (PFPEEN: PE enabled for the PF). Diagnostic only. */
 #define IRDMA_PFGEN_STATE		UINT32_C(0x00088000)
+/** AdminQ interrupt cause: MSIX_INDX, ITR_INDX, CAUSE_ENA as the QCTL_* fields. */
+#define IRDMA_PFINT_FW_CTL		UINT32_C(0x0016c800)
 /** PF control: PFSWR, the PF software reset. */
 #define IRDMA_PFGEN_CTRL		UINT32_C(0x00091000)
 /** PCI requester id of the function: its function number is the PF id. */

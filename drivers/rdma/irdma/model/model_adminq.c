@@ -363,6 +363,8 @@ model_aq_event(struct model_dev *d, uint16_t opcode, const void *data, uint16_t 
 		goto lost;
 	q->head = (q->head + 1) % n;
 	MODEL_INC(d, aq_events);
+	/* The AdminQ cause raises the vector PFINT_FW_CTL names, when enabled. */
+	model_irq_raise(d, d->fw_ctl);
 	return true;
 lost:
 	q->len |= IRDMA_REG_MASK(AQLEN_OVFL);

@@ -63,6 +63,7 @@ pf_reset_start(struct model_dev *d)
 	pf->event_mask = 0;
 	pf->pe_ready = false;
 	pf->uld &= ~IRDMA_REG_MASK(GLNVM_ULD_PE_DONE);
+	d->fw_ctl = 0;
 	/* VSIs, scheduler nodes, qsets and work scheduler nodes go with the function. */
 	model_sched_reset(d);
 }

@@ -320,6 +320,7 @@ struct model_dev {
 	uint32_t rate[IRDMA_GLINT_VECTORS];
 	uint32_t vsi_ctl1[MODEL_VSI_REGS];
 	uint32_t aeqctl;
+	uint32_t fw_ctl;	/* PFINT_FW_CTL: the AdminQ (ARQ event) cause */
 	struct {
 		int fd;		/* eventfd, -1 until irq_fd asked for it */
 		bool pending;	/* raised while INTENA was clear */
