@@ -1018,8 +1018,11 @@ test_link(void)
 		TEST_CHECK(txt != NULL && strstr(txt, "port ACTIVE mac 02:aa:bb:cc:dd:ee speed "
 					      "100000 Mb/s pf 2 fw 4.40.0 api 1.5.0 vsi 24 "
 					      "qsets 1 qs_handle 40\n") != NULL);
-		if (txt != NULL)
-			printf("# %s", txt);
+		/* every line of the dump as a TAP comment */
+		for (char *l = txt, *e; l != NULL && *l != '\0'; l = e != NULL ? e + 1 : NULL) {
+			e = strchr(l, '\n');
+			printf("# %.*s\n", e != NULL ? (int)(e - l) : (int)strlen(l), l);
+		}
 		free(txt);
 	}
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
