@@ -909,10 +909,15 @@ rdmadev_dump(int16_t dev_id, FILE *f)
 	if (dev->res != NULL && restrack_summary(dev->res, line, sizeof(line)) >= 0)
 		fprintf(f, "  %s\n", line);
 	if (dev->ops->port_info_get != NULL && rdmadev_port_info_read(dev, &pi) == 0)
-		fprintf(f, "  port %s mac %02x:%02x:%02x:%02x:%02x:%02x speed %u Mb/s pf %d fw %s\n",
-			rdmadev_port_state_name(pi.state), pi.mac[0], pi.mac[1], pi.mac[2],
-			pi.mac[3], pi.mac[4], pi.mac[5], pi.speed_mbps, pi.pf_id,
-			pi.fw_ver[0] != '\0' ? pi.fw_ver : "-");
+	{
+		fprintf(f, "  port %s mac %02x:%02x:%02x:%02x:%02x:%02x speed %u Mb/s pf %d fw %s "
+			"vsi %d qsets %u", rdmadev_port_state_name(pi.state), pi.mac[0],
+			pi.mac[1], pi.mac[2], pi.mac[3], pi.mac[4], pi.mac[5], pi.speed_mbps,
+			pi.pf_id, pi.fw_ver[0] != '\0' ? pi.fw_ver : "-", pi.vsi, pi.nb_qsets);
+		for (i = 0; i < pi.nb_qsets && i < RDMADEV_PORT_QSETS_MAX; i++)
+			fprintf(f, "%s%u", i == 0 ? " qs_handle " : ",", pi.qs_handle[i]);
+		fprintf(f, "\n");
+	}
 	rdmadev_ctl_leave(dev);
 	return 0;
 }

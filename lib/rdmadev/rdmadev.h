@@ -311,6 +311,9 @@ const char *rdmadev_port_state_name(enum rdmadev_port_state state);
 /** Largest GID table rdmadev_port_info::gid_tbl_len may report. */
 #define RDMADEV_GID_TBL_MAX	256u
 
+/** Traffic classes (and so transmit qsets) rdmadev_port_info reports at most. */
+#define RDMADEV_PORT_QSETS_MAX	8
+
 /** The device's port (every rdmadev device has one, port 1). */
 struct rdmadev_port_info {
 	uint8_t mac[6];				/**< Ethernet address */
@@ -322,6 +325,9 @@ struct rdmadev_port_info {
 	uint32_t speed_mbps;			/**< link speed in Mb/s, 0 when down or unknown */
 	int16_t pf_id;				/**< PCI function of the port, -1 when unknown */
 	char fw_ver[32];			/**< firmware and API versions, "" when unknown */
+	int16_t vsi;				/**< the port's VSI number, -1 when none */
+	uint8_t nb_qsets;			/**< transmit qsets, one per traffic class in use */
+	uint16_t qs_handle[RDMADEV_PORT_QSETS_MAX]; /**< qs_handle of qset i (traffic class i) */
 };
 
 /**

@@ -37,6 +37,7 @@ rdmadev_port_query(struct rdmadev *dev, struct rdmadev_port_info *info, const ch
 	}
 	memset(info, 0, sizeof(*info));
 	info->pf_id = -1;
+	info->vsi = -1;
 	rc = dev->ops->port_info_get(dev, info);
 	if (rc == 0 && info->gid_tbl_len > RDMADEV_GID_TBL_MAX) {
 		RDMADEV_LOG(ERR, "%s: %s: driver reports %u GIDs (at most %u)", dev->name, what,

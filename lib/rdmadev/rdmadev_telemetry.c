@@ -140,7 +140,7 @@ static int
 tel_port(struct rdmadev *dev, struct rte_tel_data *d)
 {
 	struct rdmadev_port_info pi;
-	struct rte_tel_data *gids;
+	struct rte_tel_data *gids, *qs;
 	char txt[INET6_ADDRSTRLEN];
 	uint8_t gid[16];
 	uint32_t i;
@@ -170,6 +170,15 @@ tel_port(struct rdmadev *dev, struct rte_tel_data *d)
 	tel_u64(d, "speed_mbps", pi.speed_mbps);
 	tel_int(d, "pf_id", pi.pf_id);
 	tel_str(d, "fw_ver", pi.fw_ver);
+	tel_int(d, "vsi", pi.vsi);
+	qs = rte_tel_data_alloc();
+	if (qs == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_array(qs, RTE_TEL_INT_VAL);
+	for (i = 0; i < pi.nb_qsets && i < RDMADEV_PORT_QSETS_MAX; i++)
+		if (tel_added(rte_tel_data_add_array_int(qs, pi.qs_handle[i]), "qsets") != 0)
+			break;
+	tel_container(d, "qsets", qs);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_log.h>
@@ -126,6 +127,11 @@ pf_check_undone(int id)
 	TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
 	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
 	TEST_CHECK_EQ(st.dma_faults, 0);
+	/* VSIs, scheduler nodes, qsets and work scheduler nodes all given back */
+	TEST_CHECK_EQ(st.vsi_adds, st.vsi_frees);
+	TEST_CHECK_EQ(st.sched_adds, st.sched_dels);
+	TEST_CHECK_EQ(st.qset_adds, st.qset_dels);
+	TEST_CHECK_EQ(st.ws_adds, st.ws_dels);
 	TEST_CHECK_EQ(irdma_rd32(hw, 0x80200), 0);	/* PF_FW_ATQLEN */
 	TEST_CHECK_EQ(irdma_rd32(hw, 0x80280), 0);	/* PF_FW_ARQLEN */
 	TEST_CHECK_EQ(irdma_rd32(hw, 0x80000), 0);	/* PF_FW_ATQBAL */
@@ -152,47 +158,185 @@ pf_start_stop_close(int id)
 struct want {
 	uint16_t opcode;
 	uint16_t datalen;	/* 0: direct */
+	bool rd;		/* firmware reads the buffer */
 	uint32_t param0;	/* desc+16 .. 19 */
 	uint32_t param0_mask;
+	uint32_t param1;	/* desc+20 .. 23 */
+	uint32_t param1_mask;
 	uint32_t addr_high_le16;	/* desc+24 le16 for SET_EVENT_MASK, else unchecked */
 	const char *what;
 };
+
+/* The model's numbers: PF 0's first VSI, its TC 0 node, the first TEID and qs_handle. */
+#define M_VSI		0x10u
+#define M_TC_TEID	0x101u
+#define M_QGRP_TEID	0x200u
+#define M_QS		8u
+
+/*
+ * The RD buffers, at the byte offsets of struct ice_aqc_vsi_props,
+ * ice_aqc_txsched_elem_data, ice_aqc_add_rdma_qset_data and ice_aqc_dis_txq_item.
+ */
+static void
+check_rd_buf(uint16_t opcode, const uint8_t *b, bool pe_on)
+{
+	switch (opcode) {
+	case 0x0210:	/* add VSI: ice_set_dflt_vsi_ctx for a PF VSI, one queue on TC 0 */
+		TEST_CHECK_EQ(le16_at(b, 0), 0x0002);		/* valid: SECURITY only */
+		TEST_CHECK_EQ(b[3], 0x80);			/* sw_flags: SRC_PRUNE */
+		TEST_CHECK_EQ(b[4], 0x10);			/* sw_flags2: LAN_ENA */
+		TEST_CHECK_EQ(b[6], 0x01);			/* sec: ALLOW_DEST_OVRD */
+		TEST_CHECK_EQ(b[12] & 3, 3);			/* inner VLAN Tx mode all */
+		TEST_CHECK_EQ(le32_at(b, 16), 0x00fac688);	/* ingress UP 1:1 */
+		TEST_CHECK_EQ(le32_at(b, 20), 0x00fac688);	/* egress UP 1:1 */
+		TEST_CHECK_EQ(le16_at(b, 28), 0);		/* contiguous */
+		TEST_CHECK_EQ(le16_at(b, 30), 0);		/* first queue */
+		TEST_CHECK_EQ(le16_at(b, 32), 1);		/* one queue */
+		TEST_CHECK_EQ(le16_at(b, 62), 0);		/* TC 0: offset 0, 1 queue */
+		TEST_CHECK_EQ(b[78], 0x02);			/* RSS LUT PF, Toeplitz */
+		TEST_CHECK_EQ(b[80], 0);			/* PE filter not yet */
+		break;
+	case 0x0211:	/* update VSI: the Q_OPT section with PE_FLTR_EN */
+		TEST_CHECK(le16_at(b, 0) & 0x0080);
+		TEST_CHECK_EQ(b[78], 0x02);
+		TEST_CHECK_EQ(b[80] & 1, pe_on ? 1 : 0);
+		break;
+	case 0x0401:	/* add sched elems: one SE_GENERIC under TC 0 */
+		TEST_CHECK_EQ(le32_at(b, 0), M_TC_TEID);	/* header parent */
+		TEST_CHECK_EQ(le16_at(b, 4), 1);		/* elements */
+		TEST_CHECK_EQ(le32_at(b, 8), M_TC_TEID);	/* element parent */
+		TEST_CHECK_EQ(b[16], 3);			/* SE_GENERIC */
+		TEST_CHECK_EQ(b[17], 0x07);			/* generic, CIR, EIR */
+		TEST_CHECK_EQ(b[18], 0);
+		TEST_CHECK_EQ(le16_at(b, 20), 0);		/* CIR profile */
+		TEST_CHECK_EQ(le16_at(b, 22), 4);		/* CIR weight */
+		TEST_CHECK_EQ(le16_at(b, 24), 0);		/* EIR profile */
+		TEST_CHECK_EQ(le16_at(b, 26), 4);		/* EIR weight */
+		break;
+	case 0x0c33:	/* add RDMA qset: parent = the qgroup node, id = the leaf's qs_handle */
+		TEST_CHECK_EQ(le32_at(b, 0), M_QGRP_TEID);
+		TEST_CHECK_EQ(le16_at(b, 4), 1);
+		TEST_CHECK_EQ(le16_at(b, 8), M_QS);
+		TEST_CHECK_EQ(le32_at(b, 12), 0);		/* TEID: firmware's to write */
+		TEST_CHECK_EQ(b[17], 0x07);
+		TEST_CHECK_EQ(le16_at(b, 20), 0);
+		TEST_CHECK_EQ(le16_at(b, 22), 4);
+		TEST_CHECK_EQ(le16_at(b, 24), 0);
+		TEST_CHECK_EQ(le16_at(b, 26), 4);
+		break;
+	case 0x0c31:	/* dis txqs: the qset item */
+		TEST_CHECK_EQ(le32_at(b, 0), M_QGRP_TEID);
+		TEST_CHECK_EQ(b[4], 1);
+		TEST_CHECK_EQ(le16_at(b, 6), M_QS | 0x8000);	/* RDMA qset element type */
+		break;
+	case 0x040f:	/* delete sched elems: header + one TEID */
+		TEST_CHECK_EQ(le32_at(b, 0), M_TC_TEID);
+		TEST_CHECK_EQ(le16_at(b, 4), 1);
+		TEST_CHECK_EQ(le32_at(b, 8), M_QGRP_TEID);
+		break;
+	default:
+		TEST_CHECK(false);
+		break;
+	}
+}
+
+/* CQP WORK_SCHED_NODE WQEs (irdma_sc_manage_ws_node): header at byte 24, VSI / weight at 32. */
+struct want_ws {
+	unsigned int op;	/* 0 add, 1 modify, 2 delete */
+	unsigned int id, parent, leaf, enable;
+};
+
+static void
+check_ws_wqe(const uint8_t *w, const struct want_ws *x)
+{
+	uint64_t h = (uint64_t)le32_at(w, 28) << 32 | le32_at(w, 24);
+	uint64_t q4 = (uint64_t)le32_at(w, 36) << 32 | le32_at(w, 32);
+
+	printf("# WS op %u node %u parent %u leaf %u enable %u\n", (unsigned int)(h >> 52) & 3,
+	       (unsigned int)h & 0x3ff, (unsigned int)(h >> 16) & 0x3ff,
+	       (unsigned int)(h >> 61) & 1, (unsigned int)(h >> 62) & 1);
+	TEST_CHECK_EQ((h >> 32) & 0x3f, 0x2c);		/* OP */
+	TEST_CHECK_EQ(h & 0x3ff, x->id);		/* NODEID 9:0 */
+	TEST_CHECK_EQ((h >> 16) & 0x3ff, x->parent);	/* PARENTID 25:16 */
+	TEST_CHECK_EQ((h >> 42) & 0x3ff, 0);		/* VMVFNUM 51:42 */
+	TEST_CHECK_EQ((h >> 52) & 3, x->op);		/* NODEOP 53:52 */
+	TEST_CHECK_EQ((h >> 54) & 3, 0);		/* VMVFTYPE 55:54: PF */
+	TEST_CHECK_EQ((h >> 56) & 7, 0);		/* TC 58:56 */
+	TEST_CHECK_EQ((h >> 59) & 3, 1);		/* PRIOTYPE 60:59: WRR */
+	TEST_CHECK_EQ((h >> 61) & 1, x->leaf);		/* NODETYPE */
+	TEST_CHECK_EQ((h >> 62) & 1, x->enable);	/* ENABLENODE */
+	TEST_CHECK_EQ((q4 >> 48) & 0x3ff, M_VSI);	/* VSI 57:48 */
+	TEST_CHECK_EQ((q4 >> 32) & 0x7f, 1);		/* WEIGHT 38:32 */
+}
 
 static void
 test_conformance(void)
 {
 	static const struct want want[] = {
-		{ 0x0001, 0, 0, 0xffffffff, 0, "get_ver: no parameters" },
-		{ 0x02a4, 0, 0, 0xffffffff, 0, "clear_pf_cfg: no parameters" },
-		{ 0x0110, 0, 2, 0xffffffff, 0, "clear_pxe: rx_cnt 2 at desc+16" },
-		{ 0x000a, 4096, 0, 0xffffffff, 0, "list_func_caps: 4096-byte buffer" },
-		{ 0x0107, 16, 0, 0xffffffff, 0, "manage_mac_read: two 8-byte entries" },
+		{ 0x0001, 0, false, 0, 0xffffffff, 0, 0, 0, "get_ver: no parameters" },
+		{ 0x02a4, 0, false, 0, 0xffffffff, 0, 0, 0, "clear_pf_cfg: no parameters" },
+		{ 0x0110, 0, false, 2, 0xffffffff, 0, 0, 0, "clear_pxe: rx_cnt 2 at desc+16" },
+		{ 0x000a, 4096, false, 0, 0xffffffff, 0, 0, 0, "list_func_caps: 4096 bytes" },
+		{ 0x0107, 16, false, 0, 0xffffffff, 0, 0, 0, "manage_mac_read: two entries" },
 		/* set_event_mask: lport 0 @16, mask @24 = ~(UPDOWN bit1 | MEDIA_NA bit2) */
-		{ 0x0613, 0, 0, 0xffffffff, 0xfff9, "set_event_mask" },
+		{ 0x0613, 0, false, 0, 0xffffffff, 0, 0, 0xfff9, "set_event_mask" },
 		/* get_link_status: lport 0 @16, cmd_flags @18 bits 1:0 LSE = 3 (enable) */
-		{ 0x0607, 32, 3u << 16, 0xffffffff, 0, "get_link_status: LSE enable" },
-		/* stop: LSE = 2 (disable), then q_shutdown with driver_unloading (bit 0 @16) */
-		{ 0x0607, 32, 2u << 16, 0xffffffff, 0, "get_link_status: LSE disable" },
-		{ 0x0003, 0, 1, 0xffffffff, 0, "q_shutdown: driver unloading" },
+		{ 0x0607, 32, false, 3u << 16, 0xffffffff, 0, 0, 0, "get_link_status: LSE on" },
+		/* add_vsi: vsi_num 0 (from the pool) @16, vsi_flags @22 type 2 (PF) */
+		{ 0x0210, 128, true, 0, 0xffffffff, 2u << 16, 0xffff0000, 0, "add_vsi: PF" },
+		/* get_dflt_topo: port 0 @16 */
+		{ 0x0400, 4096, false, 0, 0xff, 0, 0, 0, "get_dflt_topo: port 0" },
+		/* add_sched_elems: num_elem_req 1 @16 */
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: one group" },
+		/* add_rdma_qset: num_qset_grps 1 @16 */
+		{ 0x0c33, 32, true, 1, 0xff, 0, 0, 0, "add_rdma_qset: one group" },
+		/* update_vsi: vsi_num | IS_VALID @16 */
+		{ 0x0211, 128, true, M_VSI | 0x8000, 0xffff, 0, 0, 0, "update_vsi: PE on" },
+		/* stop */
+		{ 0x0211, 128, true, M_VSI | 0x8000, 0xffff, 0, 0, 0, "update_vsi: PE off" },
+		/* dis_txqs: cmd_type FLUSH_PIPE @16, num_entries 1 @17, timeout 5 << 10 @18 */
+		{ 0x0c31, 8, true, 0x08u | 1u << 8 | (5u << 10) << 16, 0xffffffff, 0, 0, 0,
+		  "dis_txqs: RDMA qset" },
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete_sched_elems: one group" },
+		/* free_vsi: vsi_num | IS_VALID @16, cmd_flags 0 (no KEEP_ALLOC) @18 */
+		{ 0x0213, 0, false, M_VSI | 0x8000, 0xffffffff, 0, 0, 0, "free_vsi" },
+		/* LSE = 2 (disable), then q_shutdown with driver_unloading (bit 0 @16) */
+		{ 0x0607, 32, false, 2u << 16, 0xffffffff, 0, 0, 0, "get_link_status: LSE off" },
+		{ 0x0003, 0, false, 1, 0xffffffff, 0, 0, 0, "q_shutdown: driver unloading" },
+	};
+	/* newest first: what stop deleted, then what start added */
+	static const struct want_ws ws[] = {
+		{ 2, 1, 1, 0, 0 },	/* delete root */
+		{ 2, 2, 1, 0, 0 },	/* delete VSI node */
+		{ 2, 3, 2, 1, 0 },	/* delete leaf */
+		{ 1, 3, 2, 1, 1 },	/* modify leaf: enable */
+		{ 0, 3, 2, 1, 0 },	/* add leaf, disabled */
+		{ 0, 2, 1, 0, 1 },	/* add VSI node under the root */
+		{ 0, 1, 1, 0, 1 },	/* add root: its own parent */
 	};
 	uint8_t cap[IRDMA_MODEL_AQ_CAPTURE][32];
+	uint8_t buf[IRDMA_MODEL_AQ_CAPTURE_BUF];
+	uint8_t wqe[64];
 	struct irdma_model_stats st;
 	struct irdma_hw *hw;
-	unsigned int i;
-	int id, n;
+	unsigned int i, k, nws = 0;
+	int id, n, op;
 
 	id = pf_open("irdma_model0" TAIL);
 	if (id < 0)
 		return;
 	hw = pmd_hw(id);
 	TEST_CHECK_EQ(rdmadev_start((int16_t)id), 0);
+	TEST_CHECK_EQ(irdma_dev_ctrl(rdmadev_get((int16_t)id))->pf.qs_handle, M_QS);
 	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
-	n = irdma_model_aq_capture(hw, cap, IRDMA_MODEL_AQ_CAPTURE, true);
+	n = irdma_model_aq_capture(hw, cap, IRDMA_MODEL_AQ_CAPTURE, false);
 	TEST_CHECK_EQ(n, (int)RTE_DIM(want));
 	for (i = 0; i < RTE_DIM(want) && (int)i < n; i++) {
 		const uint8_t *p = cap[i];
-		uint32_t flags = D_FLAGS(p);
+		uint32_t flags;
 
+		TEST_CHECK_EQ(irdma_model_aq_capture_buf(hw, i, buf), 0);
+		flags = D_FLAGS(p);
 		printf("# %u: %s: opcode 0x%04x flags 0x%04x datalen %u\n", i, want[i].what,
 		       D_OPCODE(p), flags, D_DATALEN(p));
 		TEST_CHECK_EQ(D_OPCODE(p), want[i].opcode);
@@ -201,8 +345,7 @@ test_conformance(void)
 		TEST_CHECK(flags & F_SI);
 		TEST_CHECK_EQ(D_RETVAL(p), 0);
 		TEST_CHECK_EQ(D_DATALEN(p), want[i].datalen);
-		/* the PMD's buffers are all responses: never RD */
-		TEST_CHECK_EQ(flags & F_RD, 0);
+		TEST_CHECK_EQ(!!(flags & F_RD), want[i].rd);
 		if (want[i].datalen == 0) {
 			TEST_CHECK_EQ(flags & (F_BUF | F_LB), 0);
 		} else {
@@ -211,17 +354,31 @@ test_conformance(void)
 			TEST_CHECK(D_ADDR(p) != 0);
 			TEST_CHECK_EQ(D_ADDR(p) % 4096, 0);
 		}
+		if (want[i].rd && D_OPCODE(p) == want[i].opcode)
+			check_rd_buf(want[i].opcode, buf, i == 11);
 		TEST_CHECK_EQ(le32_at(p, 16) & want[i].param0_mask, want[i].param0);
+		TEST_CHECK_EQ(le32_at(p, 20) & want[i].param1_mask, want[i].param1);
 		if (want[i].addr_high_le16 != 0)
 			TEST_CHECK_EQ(le16_at(p, 24), want[i].addr_high_le16);
 		/* cookies unused */
 		TEST_CHECK_EQ(le32_at(p, 8), 0);
 		TEST_CHECK_EQ(le32_at(p, 12), 0);
 	}
+	TEST_CHECK_EQ(irdma_model_aq_capture(hw, NULL, 0, true), 0);
+	/* the work scheduler WQEs, newest first, among the CQP's last commands */
+	for (k = 0; k < 64 && nws < RTE_DIM(ws); k++) {
+		op = irdma_model_cqp_capture(hw, k, wqe);
+		if (op < 0)
+			break;
+		if (op == 0x2c)
+			check_ws_wqe(wqe, &ws[nws++]);
+	}
+	TEST_CHECK_EQ(nws, RTE_DIM(ws));
 	TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
 	TEST_CHECK_EQ(st.aq_errors, 0);
 	TEST_CHECK_EQ(st.aq_refused, 0);
 	TEST_CHECK_EQ(st.aq_cmds, RTE_DIM(want));
+	TEST_CHECK_EQ(st.cqp_op_done[0x2c], RTE_DIM(ws));
 	TEST_CHECK_EQ(st.dma_maps, st.dma_unmaps);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
 }
@@ -295,6 +452,185 @@ test_fault_retval(void)
 		/* the fault was one-shot: the next start succeeds */
 		pf_start_stop_close(id);
 	}
+}
+
+/* VSI, scheduler, qset and PE filter steps: a firmware code undoes what was done. */
+static void
+test_fault_qos_retval(void)
+{
+	static const struct {
+		uint16_t opcode;
+		uint16_t code;
+		int err;
+		const char *line;
+		const char *step;
+	} steps[] = {
+		{ 0x0210, 16, -ENOSPC, "add VSI (0x0210) failed: firmware code 16 (ENOSPC)",
+		  "PF bring-up failed at step \"VSI and scheduler\"" },
+		{ 0x0400, 5, -EIO, "get scheduler topology (0x0400) failed: firmware code 5",
+		  "PF bring-up failed at step \"VSI and scheduler\"" },
+		{ 0x0401, 16, -ENOSPC, "add scheduler node (0x0401) failed: firmware code 16",
+		  "PF bring-up failed at step \"VSI and scheduler\"" },
+		{ 0x0c33, 2, -ENOENT, "add RDMA qset (0x0c33) failed: firmware code 2 (ENOENT)",
+		  "QoS bring-up failed at step \"RDMA qset\"" },
+		{ 0x0211, 12, -EBUSY, "PE filter on (update VSI) (0x0211) failed: firmware code 12",
+		  "QoS bring-up failed at step \"PE filter\"" },
+	};
+	struct irdma_model_stats st;
+	unsigned int i;
+	int id;
+
+	for (i = 0; i < RTE_DIM(steps); i++) {
+		id = pf_open("irdma_model0" TAIL);
+		if (id < 0)
+			return;
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
+							  IRDMA_MODEL_AQ_FAULT_RETVAL,
+							  steps[i].code), 0);
+		log_start();
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), steps[i].err);
+		TEST_CHECK(log_has(steps[i].line, steps[i].step));
+		pf_check_undone(id);
+		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+		/* the qset and PE-filter failures come after the WS nodes: all three deleted */
+		if (steps[i].opcode == 0x0c33 || steps[i].opcode == 0x0211)
+			TEST_CHECK_EQ(st.ws_adds, 3);
+		if (steps[i].opcode == 0x0211)
+			TEST_CHECK_EQ(st.qset_adds, 1);
+		pf_start_stop_close(id);
+	}
+}
+
+/* The work scheduler CQP commands: the n-th fails; the nodes added before it are deleted. */
+static void
+test_fault_ws(void)
+{
+	static const struct {
+		uint32_t skip;
+		const char *line;
+		const char *step;
+		uint64_t adds;	/* WS nodes added before the fault */
+	} steps[] = {
+		{ 0, "work scheduler add of root node 1 failed", "\"work scheduler root\"", 0 },
+		{ 1, "work scheduler add of VSI node 2 failed", "\"work scheduler VSI node\"", 1 },
+		{ 2, "work scheduler add of leaf node 3 failed", "\"work scheduler leaf\"", 2 },
+		{ 3, "work scheduler modify of leaf node 3 failed",
+		  "\"work scheduler leaf enable\"", 3 },
+	};
+	struct irdma_model_stats st;
+	unsigned int i;
+	int id;
+
+	for (i = 0; i < RTE_DIM(steps); i++) {
+		id = pf_open("irdma_model0" TAIL);
+		if (id < 0)
+			return;
+		TEST_CHECK_EQ(irdma_model_inject_cqp_fault_after(pmd_hw(id), 0x2c, steps[i].skip,
+								 IRDMA_CQP_MAJ_ERROR, 0x102), 0);
+		log_start();
+		TEST_CHECK(rdmadev_start((int16_t)id) < 0);
+		TEST_CHECK(log_has(steps[i].line, steps[i].step));
+		pf_check_undone(id);
+		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+		TEST_CHECK_EQ(st.ws_adds, steps[i].adds);
+		/* the qset was added (and removed) only when the leaf enable failed */
+		TEST_CHECK_EQ(st.qset_adds, steps[i].skip == 3 ? 1u : 0u);
+		pf_start_stop_close(id);
+	}
+}
+
+/* One raw WORK_SCHED_NODE command, encoded here at irdma's bit positions. */
+static int
+ws_raw(struct irdma_ctrl *c, unsigned int op, unsigned int node, unsigned int parent,
+       unsigned int leaf, unsigned int enable, unsigned int vsi)
+{
+	struct irdma_cqp_wqe w;
+	uint64_t h;
+
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_WORK_SCHED_NODE);
+	h = rte_le_to_cpu_64(w.qw[3]);
+	h |= (uint64_t)enable << 62 | (uint64_t)leaf << 61 | UINT64_C(1) << 59 |
+	     (uint64_t)op << 52 | (uint64_t)parent << 16 | node;
+	w.qw[3] = rte_cpu_to_le_64(h);
+	w.qw[4] = rte_cpu_to_le_64((uint64_t)vsi << 48 | UINT64_C(1) << 32);
+	return irdma_cqp_exec(c, &w, NULL);
+}
+
+/* The model refuses a QP whose qs_handle names no enabled qset, and bad WS commands. */
+static void
+test_model_refuses_qos(void)
+{
+	struct rdmadev_ctx *ctx;
+	struct rdmadev_pd *pd;
+	struct rdmadev_cq *cq = NULL;
+	struct rdmadev_cq_attr ca = { .cqe = 64 };
+	struct rdmadev_qp_attr attr = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1,
+					.qp_access_flags = RDMADEV_ACCESS_LOCAL_WRITE };
+	const int mask = RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
+			 RDMADEV_QP_ACCESS_FLAGS;
+	static const uint16_t bad_qs[] = { 0, 9, M_QS };
+	struct rdmadev_qp_init_attr qa = {
+		.qp_type = RDMADEV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct irdma_model_stats st;
+	struct irdma_model_qp_info qi;
+	struct irdma_ctrl *c;
+	struct rdmadev_qp *qp;
+	unsigned int i;
+	int id;
+
+	if (pmd_dev_up("irdma_model0" TAIL, &id, &ctx, &pd) != 0) {
+		pmd_dev_down(id, ctx, pd, &st);
+		return;
+	}
+	c = irdma_dev_ctrl(rdmadev_get((int16_t)id));
+	TEST_CHECK_EQ(rdmadev_cq_create(ctx, &ca, &cq), 0);
+	if (cq == NULL) {
+		pmd_dev_down(id, ctx, pd, &st);
+		return;
+	}
+	qa.pd = pd;
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	/* 0 and 9 name no leaf; M_QS names the leaf once it is disabled (WS MODIFY) */
+	for (i = 0; i < RTE_DIM(bad_qs); i++) {
+		if (bad_qs[i] == M_QS)
+			TEST_CHECK_EQ(ws_raw(c, 1, 3, 2, 1, 0, M_VSI), 0);
+		c->pf.qs_handle = bad_qs[i];
+		/* the context of CREATE_QP names the qs_handle: the create is refused */
+		qp = NULL;
+		TEST_CHECK(rdmadev_qp_create(&qa, &qp) < 0);
+		TEST_CHECK(qp == NULL);
+		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+		TEST_CHECK_EQ(st.qs_refused, i + 1);
+	}
+	TEST_CHECK_EQ(ws_raw(c, 1, 3, 2, 1, 1, M_VSI), 0);
+	c->pf.qs_handle = M_QS;
+	qp = pmd_qp_create(pd, cq, RDMADEV_QPT_RC, 8);
+	TEST_CHECK(qp != NULL);
+	if (qp != NULL) {
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &attr, mask), 0);
+		TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(id), rdmadev_qp_num(qp), &qi), 0);
+		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
+	}
+	/* work scheduler commands silicon refuses */
+	TEST_CHECK(ws_raw(c, 1, 77, 2, 1, 1, M_VSI) < 0);	/* modify an unknown node */
+	TEST_CHECK(ws_raw(c, 2, 77, 2, 1, 0, M_VSI) < 0);	/* delete an unknown node */
+	TEST_CHECK(ws_raw(c, 2, 2, 1, 0, 0, M_VSI) < 0);	/* delete a parent with a leaf */
+	TEST_CHECK(ws_raw(c, 0, 9, 3, 1, 0, M_VSI) < 0);	/* a leaf under a leaf */
+	TEST_CHECK(ws_raw(c, 0, 9, 9, 0, 1, M_VSI) < 0);	/* a second root */
+	TEST_CHECK(ws_raw(c, 0, 0, 2, 1, 0, M_VSI) < 0);	/* node id 0 (reserved) */
+	TEST_CHECK(ws_raw(c, 0, 9, 2, 1, 0, 0x3ff) < 0);	/* a leaf of an unknown VSI */
+	TEST_CHECK(ws_raw(c, 3, 3, 2, 1, 1, M_VSI) < 0);	/* node op 3 */
+	TEST_CHECK(ws_raw(c, 0, 3, 2, 1, 0, M_VSI) < 0);	/* node 3 exists */
+	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+	TEST_CHECK_EQ(st.cqp_op_refused[IRDMA_CQP_OP_WORK_SCHED_NODE], 9);
+	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
+	pmd_dev_down(id, ctx, pd, &st);
+	TEST_CHECK_EQ(st.ws_adds, st.ws_dels);
+	TEST_CHECK_EQ(st.qset_adds, st.qset_dels);
 }
 
 /* Open @p devargs: start fails with @p err and a log line containing @p a and @p b. */
@@ -422,6 +758,15 @@ test_model_executor(void)
 		{ 0x0107, F_SI | F_BUF, 16, 2, 20, "unmapped buffer: BAD_ADDR" },
 		{ 0x0110, F_SI, 0, 0, 14, "clear_pxe with rx_cnt 0: EINVAL" },
 		{ 0x000a, F_SI | F_BUF, 256, 1, 0, "list caps" },
+		{ 0x0210, F_SI | F_BUF, 128, 1, 14, "add VSI without RD: EINVAL" },
+		{ 0x0210, F_SI | F_BUF | F_RD, 64, 1, 14, "add VSI, 64-byte context: EINVAL" },
+		{ 0x0210, F_SI | F_BUF | F_RD, 128, 1, 14, "add VSI of type VF (0): EINVAL" },
+		{ 0x0211, F_SI | F_BUF | F_RD, 128, 1, 2, "update VSI 0, not valid: ENOENT" },
+		{ 0x0213, F_SI, 0, 0, 2, "free an unknown VSI: ENOENT" },
+		{ 0x0400, F_SI | F_BUF, 16, 1, 9, "topology buffer too small: ENOMEM" },
+		{ 0x0401, F_SI | F_BUF | F_RD, 32, 1, 14, "add sched elems, 0 groups: EINVAL" },
+		{ 0x0c33, F_SI | F_BUF | F_RD, 32, 1, 14, "add qset, 0 groups: EINVAL" },
+		{ 0x0c31, F_SI | F_BUF | F_RD, 8, 1, 14, "dis txqs, 0 entries: EINVAL" },
 	};
 	struct irdma_model_config cfg;
 	struct raw_aq a;
@@ -476,6 +821,46 @@ test_model_executor(void)
 			TEST_CHECK_EQ(le32_at(e, 68), 1);
 		}
 	}
+	/* Scheduler commands with contents (buffer at 4096, ice_aqc_* byte offsets). */
+	{
+		uint8_t *b = a.mem + 4096;
+		static const struct {
+			uint16_t opcode, datalen;
+			uint32_t p0;			/* desc+16 */
+			uint32_t w0, w1, w2;		/* buffer +0, +4, +8 */
+			uint8_t b16;			/* buffer +16 */
+			uint16_t retval;
+			const char *what;
+		} sc[] = {
+			{ 0x0401, 32, 1, 0x999, 1, 0x999, 3, 2, "sched node under no node: ENOENT" },
+			{ 0x0401, 32, 1, 0x101, 1, 0x101, 5, 14, "a LEAF element: EINVAL" },
+			{ 0x0401, 32, 1, 0x101, 1, 0x100, 3, 14, "element parent differs: EINVAL" },
+			{ 0x0401, 32, 1, 0x101, 1, 0x101, 3, 0, "SE_GENERIC under TC 0" },
+			{ 0x0c33, 32, 1, 0x101, 1, 8, 7, 2, "qset under the TC node: ENOENT" },
+			{ 0x0c33, 32, 1, 0x200, 1, 8, 7, 2, "qset id names no WS leaf: ENOENT" },
+			{ 0x0c31, 8, 1u << 8, 0x200, 1u | (0x8008u << 16), 0, 0, 2,
+			  "dis an unknown qset: ENOENT" },
+			{ 0x040f, 12, 1, 0x100, 1, 0x101, 0, 2, "delete the TC node: ENOENT" },
+			{ 0x040f, 12, 1, 0x101, 1, 0x200, 0, 0, "delete the node added" },
+		};
+
+		for (i = 0; i < RTE_DIM(sc); i++) {
+			memset(b, 0, 64);
+			memcpy(b, &sc[i].w0, 4);
+			memcpy(b + 4, &sc[i].w1, 4);
+			memcpy(b + 8, &sc[i].w2, 4);
+			b[16] = sc[i].b16;
+			raw_desc(d, sc[i].opcode, F_SI | F_BUF | F_RD, sc[i].datalen, a.iova + 4096);
+			memcpy(d + 16, &sc[i].p0, 4);
+			raw_send(&a, d);
+			printf("# %s: retval %u\n", sc[i].what, D_RETVAL(d));
+			TEST_CHECK_EQ(D_RETVAL(d), sc[i].retval);
+			if (sc[i].opcode == 0x0401 && sc[i].retval == 0) {
+				TEST_CHECK_EQ(le16_at(d, 18), 1);		/* groups added */
+				TEST_CHECK_EQ(le32_at(b, 12), 0x200);	/* the new TEID */
+			}
+		}
+	}
 	/* The PE gate: a PF reset closes the engine until PFSWR reads 0 again. */
 	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0x80);		/* GLPE_CPUSTATUS0 */
 	TEST_CHECK(irdma_rd32(&a.hw, 0xb6008) & (1u << 10));		/* GLNVM_ULD.PE_DONE */
@@ -497,7 +882,7 @@ test_model_executor(void)
 	TEST_CHECK_EQ(st.aq_refused, 1);
 	TEST_CHECK_EQ(st.pe_refused, 1);	/* the CQP create */
 	TEST_CHECK_EQ(st.pf_resets, 1);
-	TEST_CHECK_EQ(st.aq_errors, 12);
+	TEST_CHECK_EQ(st.aq_errors, 12 + 9 + 7);
 	TEST_CHECK_EQ(irdma_hw_dma_unmap(&a.hw, a.mem, a.iova, 8192), 0);
 	irdma_model_destroy(&a.hw);
 	rte_free(a.mem);
@@ -584,8 +969,9 @@ test_link(void)
 	struct rdmadev_pd *pd;
 	char *txt = NULL;
 	size_t len = 0;
+	uint64_t cnt;
 	FILE *f;
-	int id, i;
+	int id, i, fd;
 
 	if (pmd_dev_up("irdma_model0,pf_id=2,mac=02:aa:bb:cc:dd:ee" TAIL, &id, &ctx, &pd) != 0) {
 		pmd_dev_down(id, ctx, pd, &st);
@@ -597,11 +983,19 @@ test_link(void)
 	TEST_CHECK_EQ(pi.pf_id, 2);
 	TEST_CHECK(strcmp(pi.fw_ver, "4.40.0 api 1.5.0") == 0);
 	TEST_CHECK_EQ(pi.mac[1], 0xaa);
+	TEST_CHECK_EQ(pi.vsi, 24);
+	TEST_CHECK_EQ(pi.nb_qsets, 1);
+	TEST_CHECK_EQ(pi.qs_handle[0], 40);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 0);
+	/* The AdminQ cause (PFINT_FW_CTL) shares the event vector: a link event wakes it. */
+	fd = rdmadev_event_fd((int16_t)id);
+	TEST_CHECK(fd >= 0);
+	TEST_CHECK(fd < 0 || read(fd, &cnt, sizeof(cnt)) < 0);	/* nothing pending */
 	for (i = 0; i < 2; i++) {
 		bool up = i == 1;
 
 		TEST_CHECK_EQ(irdma_model_link_set(pmd_hw(id), up), 0);
+		TEST_CHECK(fd < 0 || read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt));
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 1);
 		TEST_CHECK_EQ(ev[0].type, up ? RDMADEV_EVENT_PORT_ACTIVE : RDMADEV_EVENT_PORT_ERR);
 		TEST_CHECK_EQ(ev[0].obj_id, 1);
@@ -620,10 +1014,15 @@ test_link(void)
 	if (f != NULL) {
 		TEST_CHECK_EQ(rdmadev_dump((int16_t)id, f), 0);
 		fclose(f);
+		/* PF 2: the model's VSI 0x10 + 4 * 2, qs_handle 8 + 16 * 2 */
 		TEST_CHECK(txt != NULL && strstr(txt, "port ACTIVE mac 02:aa:bb:cc:dd:ee speed "
-					      "100000 Mb/s pf 2 fw 4.40.0 api 1.5.0") != NULL);
-		if (txt != NULL)
-			printf("# %s", txt);
+					      "100000 Mb/s pf 2 fw 4.40.0 api 1.5.0 vsi 24 "
+					      "qsets 1 qs_handle 40\n") != NULL);
+		/* every line of the dump as a TAP comment */
+		for (char *l = txt, *e; l != NULL && *l != '\0'; l = e != NULL ? e + 1 : NULL) {
+			e = strchr(l, '\n');
+			printf("# %.*s\n", e != NULL ? (int)(e - l) : (int)strlen(l), l);
+		}
 		free(txt);
 	}
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
@@ -683,6 +1082,9 @@ main(int argc, char **argv)
 	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_conformance);
 	TEST_RUN(test_fault_retval);
+	TEST_RUN(test_fault_qos_retval);
+	TEST_RUN(test_fault_ws);
+	TEST_RUN(test_model_refuses_qos);
 	TEST_RUN(test_fault_no_rdma);
 	TEST_RUN(test_fault_api);
 	TEST_RUN(test_model_executor);

@@ -496,6 +496,8 @@ raw_ctx(struct raw *r, uint32_t cq)
 	irdma_set(x, QPC_PDIDX, IRDMA_FIRST_USER_PD_ID);
 	irdma_set(x, QPC_TXCQNUM, cq);
 	irdma_set(x, QPC_RXCQNUM, cq);
+	/* the work scheduler leaf the PF bring-up made (the model refuses others) */
+	irdma_set(x, QPC_QSHANDLE, r->c.pf.qs_handle);
 }
 
 static void

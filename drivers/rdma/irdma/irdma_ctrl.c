@@ -415,6 +415,8 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 		ret = irdma_ceq0_create(c);
 	if (ret == 0)
 		ret = irdma_aeq_create(c);
+	if (ret == 0 && !c->req.no_pf)
+		ret = irdma_pf_qos_init(c);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, c->hw, "bring-up failed: %s", strerror(-ret));
 		irdma_ctrl_teardown(c);
@@ -429,6 +431,7 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 void
 irdma_ctrl_teardown(struct irdma_ctrl *c)
 {
+	irdma_pf_qos_fini(c);
 	irdma_aeq_destroy(c);
 	irdma_ceq0_destroy(c);
 	irdma_ccq_destroy(c);

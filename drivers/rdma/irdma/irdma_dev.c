@@ -812,6 +812,11 @@ irdma_dev_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
 	if (pf->fw_major != 0 || pf->api_major != 0)
 		snprintf(pi->fw_ver, sizeof(pi->fw_ver), "%u.%u.%u api %u.%u.%u", pf->fw_major,
 			 pf->fw_minor, pf->fw_patch, pf->api_major, pf->api_minor, pf->api_patch);
+	pi->vsi = pf->vsi_valid ? (int16_t)pf->vsi_num : -1;
+	if (pf->qset_valid) {
+		pi->nb_qsets = 1;
+		pi->qs_handle[0] = pf->qs_handle;
+	}
 	pi->mtu = IRDMA_DEV_ETH_MTU;
 	pi->max_mtu = RDMADEV_MTU_4096;
 	pi->active_mtu = irdma_dev_path_mtu(pi->mtu);

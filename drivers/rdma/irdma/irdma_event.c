@@ -139,6 +139,13 @@ irdma_aeq_intr_enable(struct irdma_ctrl *c)
 		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
 		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
 		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
+	/* The AdminQ cause too (ice_ena_ctrlq_interrupts routes it to its misc vector): ARQ
+	 * events such as link changes wake the application without polling. */
+	if (c->pf.aq_up)
+		irdma_wr32(c->hw, IRDMA_PFINT_FW_CTL,
+			   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
+			   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
+			   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
 	c->aeq_irq_fd = fd;
 	irdma_aeq_intr_rearm(c);
 	return fd;
@@ -166,6 +173,8 @@ irdma_aeq_intr_disable(struct irdma_ctrl *c)
 		return;
 	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL, 0);
 	irdma_wr32(c->hw, IRDMA_GLINT_CEQCTL(IRDMA_CTRL_CEQ0), 0);
+	if (c->pf.aq_up)
+		irdma_wr32(c->hw, IRDMA_PFINT_FW_CTL, 0);
 	irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(IRDMA_CTRL_AEQ_VECTOR), 0);
 	c->aeq_irq_fd = -1;
 }

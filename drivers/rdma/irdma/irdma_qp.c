@@ -136,6 +136,8 @@ irdma_qp_ctx_base(const struct irdma_qp *q)
 	irdma_set(ctx, QPC_USESTATSINSTANCE, q->stats_use);
 	irdma_set(ctx, QPC_STAT_INDEX, q->stats_idx);
 	irdma_set(ctx, QPC_MACADDRESS, irdma_mac_to_u64(q->hw->mac));
+	/* The TC 0 work scheduler leaf (irdma_qp_add_qos; pf/irdma_sched.c). */
+	irdma_set(ctx, QPC_QSHANDLE, q->ctrl->pf.qs_handle);
 	if (q->srq != NULL) {
 		/* Gen3: receives come from the SRQ, whose id takes the RQ address's place. */
 		irdma_set(ctx, QPC_RQ_ADDR, 0);

@@ -667,4 +667,42 @@ irdma_encode_srq_size(uint32_t quanta)
 	return l < 3 ? 0 : l - 3;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * WORK_SCHED_NODE (irdma ctrl.c irdma_sc_manage_ws_node; defs.h IRDMA_CQPSQ_WS_*).
+ */
+
+/** WS: VSI number of the node (byte 32 bits 57:48). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_VSI, 4, 57, 48);
+/** WS: weight (byte 32 bits 38:32). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_WEIGHT, 4, 38, 32);
+/** WS: node id. */
+IRDMA_FIELD(cqp_wqe, CQP_WS_NODEID, 3, 9, 0);
+/** WS: parent node id (the root names itself). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_PARENTID, 3, 25, 16);
+/** WS: VM / VF number. */
+IRDMA_FIELD(cqp_wqe, CQP_WS_VMVFNUM, 3, 51, 42);
+/** WS: node operation (enum irdma_ws_node_op). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_NODEOP, 3, 53, 52);
+/** WS: VM / VF type (0: PF). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_VMVFTYPE, 3, 55, 54);
+/** WS: traffic class (leaf). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_TC, 3, 58, 56);
+/** WS: priority type (IRDMA_WS_PRIO_WRR). */
+IRDMA_FIELD(cqp_wqe, CQP_WS_PRIOTYPE, 3, 60, 59);
+/** WS: node type (1 leaf, 0 parent). */
+IRDMA_BIT(cqp_wqe, CQP_WS_NODETYPE, 3, 61);
+/** WS: node enabled. */
+IRDMA_BIT(cqp_wqe, CQP_WS_ENABLENODE, 3, 62);
+
+/** Work scheduler node operations (irdma enum irdma_ws_node_op). */
+enum irdma_ws_node_op {
+	IRDMA_WS_NODE_OP_ADD = 0,	/**< add a node (leaf: OPRETVAL = its qs_handle) */
+	IRDMA_WS_NODE_OP_MODIFY = 1,	/**< change enable / weight */
+	IRDMA_WS_NODE_OP_DELETE = 2,	/**< delete a node without children */
+};
+/** Work scheduler priority type: weighted round robin (irdma IRDMA_PRIO_WEIGHTED_RR). */
+#define IRDMA_WS_PRIO_WRR		1u
+/** Work scheduler node ids (irdma IRDMA_MAX_WS_NODES; 0 is reserved). */
+#define IRDMA_WS_MAX_NODES		0x3ffu
+
 #endif /* IRDMA_CQP_H */

@@ -54,6 +54,8 @@
 #define IRDMA_PF_FW_ARQT		UINT32_C(0x00080480)
 /** PF state (PFPEEN: PE enabled for the PF). Diagnostic only. */
 #define IRDMA_PFGEN_STATE		UINT32_C(0x00088000)
+/** AdminQ interrupt cause: MSIX_INDX, ITR_INDX, CAUSE_ENA as the QCTL_* fields. */
+#define IRDMA_PFINT_FW_CTL		UINT32_C(0x0016c800)
 /** PF control: PFSWR, the PF software reset. */
 #define IRDMA_PFGEN_CTRL		UINT32_C(0x00091000)
 /** PCI requester id of the function: its function number is the PF id. */
@@ -193,7 +195,15 @@ enum irdma_aq_opc {
 	IRDMA_AQC_LIST_DEV_CAPS = 0x000b,	/**< indirect: device capabilities */
 	IRDMA_AQC_MANAGE_MAC_READ = 0x0107,	/**< indirect: the port's MAC addresses */
 	IRDMA_AQC_CLEAR_PXE_MODE = 0x0110,	/**< direct: leave PXE mode */
+	IRDMA_AQC_ADD_VSI = 0x0210,		/**< indirect (RD): add a VSI */
+	IRDMA_AQC_UPDATE_VSI = 0x0211,		/**< indirect (RD): update a VSI's context */
+	IRDMA_AQC_FREE_VSI = 0x0213,		/**< direct: free a VSI */
 	IRDMA_AQC_CLEAR_PF_CFG = 0x02a4,	/**< direct: clear the PF's configuration */
+	IRDMA_AQC_GET_DFLT_TOPO = 0x0400,	/**< indirect: default Tx scheduler topology */
+	IRDMA_AQC_ADD_SCHED_ELEMS = 0x0401,	/**< indirect (RD): add scheduler nodes */
+	IRDMA_AQC_DEL_SCHED_ELEMS = 0x040f,	/**< indirect (RD): delete scheduler nodes */
+	IRDMA_AQC_DIS_TXQS = 0x0c31,		/**< indirect (RD): disable Tx queues / qsets */
+	IRDMA_AQC_ADD_RDMA_QSET = 0x0c33,	/**< indirect (RD): add RDMA qsets */
 	IRDMA_AQC_GET_LINK_STATUS = 0x0607,	/**< indirect: link status (also the ARQ event) */
 	IRDMA_AQC_SET_EVENT_MASK = 0x0613,	/**< direct: which link events to report */
 };
@@ -330,5 +340,194 @@ IRDMA_FIELD(aq_desc, AQ_EVM_MASK, 3, 15, 0);
 IRDMA_FIELD(aq_desc, AQ_PXE_RX_CNT, 2, 7, 0);
 /** The rx_cnt value ice sends. */
 #define IRDMA_AQ_CLEAR_PXE_RX_CNT	2u
+
+/* ---------------------------------------------------------------------------------------
+ * VSI (ice_adminq_cmd.h struct ice_aqc_add_get_update_free_vsi, ice_aqc_vsi_props)
+ * --------------------------------------------------------------------------------------- */
+
+/** desc+16: VSI number (bits 9:0) and IS_VALID (bit 15); response: the hardware number. */
+IRDMA_FIELD(aq_desc, AQ_VSI_NUM, 2, 15, 0);
+/** desc+18: command flags (FREE: bit 0 KEEP_ALLOC). */
+IRDMA_FIELD(aq_desc, AQ_VSI_CMD_FLAGS, 2, 31, 16);
+/** desc+20 (response): VSIs used by the function. */
+IRDMA_FIELD(aq_desc, AQ_VSI_USED, 2, 47, 32);
+/** desc+22 (command): VSI flags, type in bits 1:0; (response) VSIs still free. */
+IRDMA_FIELD(aq_desc, AQ_VSI_FLAGS, 2, 63, 48);
+/** AQ_VSI_NUM: the number is valid. */
+#define IRDMA_AQ_VSI_IS_VALID		0x8000u
+/** AQ_VSI_NUM: mask of the number. */
+#define IRDMA_AQ_VSI_NUM_MASK		0x03ffu
+/** VSI type: PF (ICE_AQ_VSI_TYPE_PF). */
+#define IRDMA_AQ_VSI_TYPE_PF		2u
+/** Bytes of the VSI context (struct ice_aqc_vsi_props). */
+#define IRDMA_AQ_VSI_CTX_LEN		128u
+
+IRDMA_LAYOUT(aq_vsi_ctx, 16);
+/** Byte 0: valid sections (IRDMA_AQ_VSI_PROP_*). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_VALID_SECTIONS, 0, 15, 0);
+/** Byte 2: switch id. */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_SW_ID, 0, 23, 16);
+/** Byte 3: switch flags (bit 7 SRC_PRUNE). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_SW_FLAGS, 0, 31, 24);
+/** Byte 4: switch flags 2 (bit 4 LAN_ENA). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_SW_FLAGS2, 0, 39, 32);
+/** Byte 6: security flags (bit 0 ALLOW_DEST_OVRD). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_SEC_FLAGS, 0, 55, 48);
+/** Byte 12: inner VLAN flags (bits 1:0 Tx mode). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_INNER_VLAN_FLAGS, 1, 39, 32);
+/** Byte 16: ingress user-priority table. */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_INGRESS_TABLE, 2, 31, 0);
+/** Byte 20: egress user-priority table. */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_EGRESS_TABLE, 2, 63, 32);
+/** Byte 28: queue mapping flags (0: contiguous). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_MAPPING_FLAGS, 3, 47, 32);
+/** Byte 30: q_mapping[0], the first Rx queue. */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_Q_MAP0, 3, 63, 48);
+/** Byte 32: q_mapping[1], the number of Rx queues. */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_Q_MAP1, 4, 15, 0);
+/** Byte 62: tc_mapping[0] (bits 10:0 offset, 14:11 log2 of the queue count). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_TC_MAP0, 7, 63, 48);
+/** Byte 78: RSS options (bits 1:0 LUT type, 7:6 hash). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_Q_OPT_RSS, 9, 55, 48);
+/** Byte 79: TC options. */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_Q_OPT_TC, 9, 63, 56);
+/** Byte 80: queue option flags (bit 0 PE_FLTR_EN). */
+IRDMA_FIELD(aq_vsi_ctx, AQ_VSI_Q_OPT_FLAGS, 10, 7, 0);
+
+/** Valid section: security. */
+#define IRDMA_AQ_VSI_PROP_SECURITY	0x0002u
+/** Valid section: queue options (RSS, TC, flags such as PE_FLTR_EN). */
+#define IRDMA_AQ_VSI_PROP_Q_OPT		0x0080u
+/** sw_flags: source pruning. */
+#define IRDMA_AQ_VSI_SW_FLAG_SRC_PRUNE	0x80u
+/** sw_flags2: LAN enabled. */
+#define IRDMA_AQ_VSI_SW_FLAG_LAN_ENA	0x10u
+/** sec_flags: allow destination override. */
+#define IRDMA_AQ_VSI_SEC_ALLOW_DEST_OVRD 0x01u
+/** inner_vlan_flags Tx mode: all. */
+#define IRDMA_AQ_VSI_INNER_VLAN_TX_ALL	3u
+/** The 1:1 user-priority table (UP n to n in 3-bit slots). */
+#define IRDMA_AQ_VSI_UP_TABLE_1TO1	UINT32_C(0x00fac688)
+/** q_opt_rss: LUT type PF (bits 1:0 = 2), Toeplitz hash. */
+#define IRDMA_AQ_VSI_Q_OPT_RSS_PF	0x02u
+/** q_opt_flags: the PE (RDMA) filter (ICE_AQ_VSI_Q_OPT_PE_FLTR_EN). */
+#define IRDMA_AQ_VSI_Q_OPT_PE_FLTR_EN	0x01u
+
+/* ---------------------------------------------------------------------------------------
+ * Tx scheduler (ice_adminq_cmd.h struct ice_aqc_get_topo, ice_aqc_sched_elem_cmd,
+ * ice_aqc_txsched_elem_data, ice_aqc_add_rdma_qset, ice_aqc_dis_txqs)
+ * --------------------------------------------------------------------------------------- */
+
+/** GET_DFLT_TOPO desc+16: logical port. */
+IRDMA_FIELD(aq_desc, AQ_TOPO_PORT, 2, 7, 0);
+/** GET_DFLT_TOPO desc+17 (response): branches (1..8). */
+IRDMA_FIELD(aq_desc, AQ_TOPO_BRANCHES, 2, 15, 8);
+/** ADD / DELETE_SCHED_ELEMS desc+16: groups in the buffer. */
+IRDMA_FIELD(aq_desc, AQ_SCHED_GRPS_REQ, 2, 15, 0);
+/** ADD / DELETE_SCHED_ELEMS desc+18 (response): groups done. */
+IRDMA_FIELD(aq_desc, AQ_SCHED_GRPS_RESP, 2, 31, 16);
+/** ADD_RDMA_QSET desc+16: qset groups in the buffer. */
+IRDMA_FIELD(aq_desc, AQ_QSET_GRPS, 2, 7, 0);
+/** DIS_TXQS desc+16: command type (bit 3 FLUSH_PIPE). */
+IRDMA_FIELD(aq_desc, AQ_DIS_CMD_TYPE, 2, 7, 0);
+/** DIS_TXQS desc+17: entries in the buffer. */
+IRDMA_FIELD(aq_desc, AQ_DIS_ENTRIES, 2, 15, 8);
+/** DIS_TXQS desc+18: VM/VF number and timeout (bits 15:10). */
+IRDMA_FIELD(aq_desc, AQ_DIS_VMVF_TIMEOUT, 2, 31, 16);
+/** DIS_TXQS command type: flush the pipe. */
+#define IRDMA_AQ_DIS_FLUSH_PIPE		0x08u
+/** DIS_TXQS timeout ice uses (5, in bits 15:10 of vmvf_and_timeout). */
+#define IRDMA_AQ_DIS_TIMEOUT		(5u << 10)
+/** DIS_TXQS q_id bit 15: the entry is an RDMA qset. */
+#define IRDMA_AQ_DIS_RDMA_QSET		0x8000u
+
+/** Bytes of a scheduler group header (parent TEID, element count). */
+#define IRDMA_AQ_SCHED_HDR_LEN		8u
+/** Bytes of one scheduler element (struct ice_aqc_txsched_elem_data). */
+#define IRDMA_AQ_SCHED_ELEM_LEN		24u
+/** Elements of one default-topology branch at most. */
+#define IRDMA_AQ_TOPO_ELEMS		9u
+/** Bytes of one default-topology branch. */
+#define IRDMA_AQ_TOPO_BRANCH_LEN	(IRDMA_AQ_SCHED_HDR_LEN + \
+					 IRDMA_AQ_TOPO_ELEMS * IRDMA_AQ_SCHED_ELEM_LEN)
+
+IRDMA_LAYOUT(aq_sched_hdr, 1);
+/** Header +0: parent TEID. */
+IRDMA_FIELD(aq_sched_hdr, AQ_SCHED_HDR_PARENT, 0, 31, 0);
+/** Header +4: elements that follow. */
+IRDMA_FIELD(aq_sched_hdr, AQ_SCHED_HDR_NUM, 0, 47, 32);
+
+IRDMA_LAYOUT(aq_sched_elem, 3);
+/** +0: parent TEID. */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_PARENT, 0, 31, 0);
+/** +4: the node's TEID (written by firmware on add). */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_TEID, 0, 63, 32);
+/** +8: element type (IRDMA_AQ_ELEM_TYPE_*). */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_TYPE, 1, 7, 0);
+/** +9: valid sections (bit 0 generic, 1 CIR, 2 EIR, 3 shared). */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_VALID, 1, 15, 8);
+/** +10: generic (mode, priority, SP, adjust). */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_GENERIC, 1, 23, 16);
+/** +11: flags (bit 0 suspended). */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_FLAGS, 1, 31, 24);
+/** +12: CIR bandwidth profile. */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_CIR_PROF, 1, 47, 32);
+/** +14: CIR bandwidth weight. */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_CIR_BW, 1, 63, 48);
+/** +16: EIR bandwidth profile. */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_EIR_PROF, 2, 15, 0);
+/** +18: EIR bandwidth weight. */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_EIR_BW, 2, 31, 16);
+/** +20: shared rate limit id. */
+IRDMA_FIELD(aq_sched_elem, AQ_ELEM_SRL_ID, 2, 47, 32);
+
+/** Element types (ICE_AQC_ELEM_TYPE_*). */
+enum irdma_aq_elem_type {
+	IRDMA_AQ_ELEM_TYPE_ROOT_PORT = 1,	/**< the port (layer 0) */
+	IRDMA_AQ_ELEM_TYPE_TC = 2,		/**< a traffic class */
+	IRDMA_AQ_ELEM_TYPE_SE_GENERIC = 3,	/**< a generic scheduling element */
+	IRDMA_AQ_ELEM_TYPE_ENTRY_POINT = 4,	/**< the software entry point */
+	IRDMA_AQ_ELEM_TYPE_LEAF = 5,		/**< a queue or RDMA qset */
+};
+/** Valid sections of a node ice adds: generic, CIR, EIR. */
+#define IRDMA_AQ_ELEM_VALID_DFLT	0x07u
+/** Bandwidth profile ice uses by default (ICE_SCHED_DFLT_RL_PROF_ID). */
+#define IRDMA_AQ_SCHED_DFLT_PROF	0u
+/** Bandwidth weight ice uses by default (ICE_SCHED_DFLT_BW_WT). */
+#define IRDMA_AQ_SCHED_DFLT_BW		4u
+
+/** Bytes of one ADD_RDMA_QSET group with one qset. */
+#define IRDMA_AQ_QSET_GRP_LEN		32u
+IRDMA_LAYOUT(aq_qset_grp, 4);
+/** +0: parent TEID (an RDMA qgroup node of the VSI). */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_PARENT, 0, 31, 0);
+/** +4: qsets in the group. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_NUM, 0, 47, 32);
+/** +8: the qset id: the work scheduler leaf's qs_handle. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_ID, 1, 15, 0);
+/** +12 (written by firmware): the qset's TEID. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_TEID, 1, 63, 32);
+/** +16: element info, valid sections. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_VALID, 2, 15, 8);
+/** +18: element info, generic. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_GENERIC, 2, 23, 16);
+/** +20: element info, CIR profile. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_CIR_PROF, 2, 47, 32);
+/** +22: element info, CIR weight. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_CIR_BW, 2, 63, 48);
+/** +24: element info, EIR profile. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_EIR_PROF, 3, 15, 0);
+/** +26: element info, EIR weight. */
+IRDMA_FIELD(aq_qset_grp, AQ_QSET_EIR_BW, 3, 31, 16);
+
+/** Bytes of one DIS_TXQS entry with one qset. */
+#define IRDMA_AQ_DIS_ENTRY_LEN		8u
+IRDMA_LAYOUT(aq_dis_entry, 1);
+/** +0: parent TEID of the qset. */
+IRDMA_FIELD(aq_dis_entry, AQ_DIS_PARENT, 0, 31, 0);
+/** +4: queues in the entry. */
+IRDMA_FIELD(aq_dis_entry, AQ_DIS_NUM_QS, 0, 39, 32);
+/** +6: q_id: the qs_handle | IRDMA_AQ_DIS_RDMA_QSET. */
+IRDMA_FIELD(aq_dis_entry, AQ_DIS_QID, 0, 63, 48);
 
 #endif /* IRDMA_PF_H */

@@ -612,9 +612,25 @@ irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
 	d->fault.opcode = opcode;
+	d->fault.skip = 0;
 	d->fault.count = count;
 	d->fault.major = major;
 	d->fault.minor = minor;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+int
+irdma_model_inject_cqp_fault_after(struct irdma_hw *hw, uint8_t opcode, uint32_t skip,
+				   uint16_t major, uint16_t minor)
+{
+	struct model_dev *d = model_dev_of(hw);
+	int ret = irdma_model_inject_cqp_fault(hw, opcode, 1, major, minor);
+
+	if (ret != 0)
+		return ret;
+	pthread_mutex_lock(&d->lock);
+	d->fault.skip = skip;
 	pthread_mutex_unlock(&d->lock);
 	return 0;
 }

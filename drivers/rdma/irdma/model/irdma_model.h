@@ -255,6 +255,15 @@ struct irdma_model_stats {
 	uint64_t aq_refused;		/**< ATQ tail writes not processed (queue not set up) */
 	uint64_t aq_events;		/**< ARQ events written */
 	uint64_t aq_events_lost;	/**< ARQ events lost (no free slot, bad slot: OVFL) */
+	uint64_t vsi_adds;		/**< VSIs added (ADD_VSI) */
+	uint64_t vsi_frees;		/**< VSIs freed (FREE_VSI) */
+	uint64_t sched_adds;		/**< Tx scheduler nodes added (ADD_SCHED_ELEMS) */
+	uint64_t sched_dels;		/**< Tx scheduler nodes deleted (DELETE_SCHED_ELEMS) */
+	uint64_t qset_adds;		/**< RDMA qsets added (ADD_RDMA_QSET) */
+	uint64_t qset_dels;		/**< RDMA qsets removed (DIS_TXQS) */
+	uint64_t ws_adds;		/**< work scheduler nodes added (CQP WORK_SCHED_NODE) */
+	uint64_t ws_dels;		/**< work scheduler nodes deleted */
+	uint64_t qs_refused;		/**< QP contexts refused: qs_handle names no enabled qset */
 };
 
 /** What irdma_model_inject_aq_fault() makes firmware do. */
@@ -295,6 +304,8 @@ int irdma_model_set_mac(struct irdma_hw *hw, const uint8_t mac[6]);
 
 /** AdminQ descriptors irdma_model_aq_capture() keeps. */
 #define IRDMA_MODEL_AQ_CAPTURE		64u
+/** Bytes of each captured RD buffer (irdma_model_aq_capture_buf()). */
+#define IRDMA_MODEL_AQ_CAPTURE_BUF	128u
 
 /**
  * Copy the AdminQ descriptors the model fetched from the ATQ, as the driver wrote them,
@@ -303,6 +314,15 @@ int irdma_model_set_mac(struct irdma_hw *hw, const uint8_t mac[6]);
  * @return the number copied, or -EINVAL (not a model device).
  */
 int irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, bool reset);
+
+/**
+ * The first IRDMA_MODEL_AQ_CAPTURE_BUF bytes of the RD buffer of captured descriptor @p k
+ * (oldest first, as irdma_model_aq_capture() orders them; zeros for a descriptor without
+ * RD). Call it before irdma_model_aq_capture() with reset.
+ * @return 0, -ENOENT (no such descriptor) or -EINVAL.
+ */
+int irdma_model_aq_capture_buf(struct irdma_hw *hw, unsigned int k,
+			       uint8_t out[IRDMA_MODEL_AQ_CAPTURE_BUF]);
 
 /** A CQ as the model keeps it (for tests and diagnostics). */
 struct irdma_model_cq_info {
@@ -348,6 +368,14 @@ void irdma_model_destroy(struct irdma_hw *hw);
  */
 int irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count,
 				 uint16_t major, uint16_t minor);
+
+/**
+ * As irdma_model_inject_cqp_fault() with count 1, but the first @p skip commands of
+ * @p opcode run normally: the one after them fails (a fault on the n-th work scheduler op).
+ * @return 0 or -EINVAL.
+ */
+int irdma_model_inject_cqp_fault_after(struct irdma_hw *hw, uint8_t opcode, uint32_t skip,
+				       uint16_t major, uint16_t minor);
 
 /**
  * Post an AEQE as the engine would for an asynchronous error (test hook: the data path that

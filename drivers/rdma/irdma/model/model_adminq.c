@@ -15,6 +15,7 @@
  *   datalen without BUF                                      EINVAL  (bad length)
  *   a buffer command without BUF, a direct one with BUF      EINVAL
  *   RD on a command whose buffer is a response only          EINVAL
+ *   no RD on a command whose buffer firmware reads           EINVAL
  *   a buffer that is not DMA-mapped                          BAD_ADDR
  *   a buffer too small for the response                      ENOMEM (list caps: count = needed)
  * A ring that is not enabled, a tail beyond the ring or a ring base that is not mapped is not
@@ -39,6 +40,7 @@ enum aq_kind {
 	AQ_UNKNOWN = 0,
 	AQ_DIRECT,
 	AQ_BUF_OUT,	/* firmware writes the buffer (a response) */
+	AQ_BUF_IN,	/* firmware reads the buffer (RD; it may write results into it) */
 };
 
 static enum aq_kind
@@ -50,7 +52,16 @@ aq_kind_of(uint16_t opc)
 	case IRDMA_AQC_CLEAR_PXE_MODE:
 	case IRDMA_AQC_CLEAR_PF_CFG:
 	case IRDMA_AQC_SET_EVENT_MASK:
+	case IRDMA_AQC_FREE_VSI:
 		return AQ_DIRECT;
+	case IRDMA_AQC_ADD_VSI:
+	case IRDMA_AQC_UPDATE_VSI:
+	case IRDMA_AQC_ADD_SCHED_ELEMS:
+	case IRDMA_AQC_DEL_SCHED_ELEMS:
+	case IRDMA_AQC_ADD_RDMA_QSET:
+	case IRDMA_AQC_DIS_TXQS:
+		return AQ_BUF_IN;
+	case IRDMA_AQC_GET_DFLT_TOPO:
 	case IRDMA_AQC_LIST_FUNC_CAPS:
 	case IRDMA_AQC_LIST_DEV_CAPS:
 	case IRDMA_AQC_MANAGE_MAC_READ:
@@ -103,6 +114,8 @@ aq_check(struct model_dev *d, const struct irdma_aq_desc *desc, enum aq_kind kin
 	if ((kind == AQ_DIRECT) == buf)
 		return IRDMA_AQ_RC_EINVAL;
 	if (kind == AQ_BUF_OUT && (flags & IRDMA_AQ_FLAG_RD))
+		return IRDMA_AQ_RC_EINVAL;
+	if (kind == AQ_BUF_IN && !(flags & IRDMA_AQ_FLAG_RD))
 		return IRDMA_AQ_RC_EINVAL;
 	if (buf && model_dma_check(d, aq_buf_addr(desc), len) != 0) {
 		MODEL_INC(d, dma_faults);
@@ -224,6 +237,15 @@ aq_exec(struct model_dev *d, struct irdma_aq_desc *desc)
 		return aq_mac_read(d, desc);
 	case IRDMA_AQC_GET_LINK_STATUS:
 		return aq_link_status(d, desc);
+	case IRDMA_AQC_ADD_VSI:
+	case IRDMA_AQC_UPDATE_VSI:
+	case IRDMA_AQC_FREE_VSI:
+	case IRDMA_AQC_GET_DFLT_TOPO:
+	case IRDMA_AQC_ADD_SCHED_ELEMS:
+	case IRDMA_AQC_DEL_SCHED_ELEMS:
+	case IRDMA_AQC_ADD_RDMA_QSET:
+	case IRDMA_AQC_DIS_TXQS:
+		return model_aq_sched(d, desc);
 	default:
 		return IRDMA_AQ_RC_ESRCH;
 	}
@@ -240,6 +262,19 @@ aq_ring_ok(struct model_dev *d, const struct model_aq_regs *q)
 	    model_dma_check(d, aq_ring_base(q), (size_t)n * IRDMA_AQ_DESC_SIZE) != 0)
 		return false;
 	return true;
+}
+
+/* The first bytes of an RD buffer, for conformance tests (zeros when there is none). */
+static void
+aq_capture_buf(struct model_dev *d, const struct irdma_aq_desc *desc, uint8_t *out)
+{
+	uint32_t len = RTE_MIN((uint32_t)irdma_get(desc, AQ_DATALEN), IRDMA_MODEL_AQ_CAPTURE_BUF);
+
+	memset(out, 0, IRDMA_MODEL_AQ_CAPTURE_BUF);
+	if ((irdma_get(desc, AQ_FLAGS) & (IRDMA_AQ_FLAG_RD | IRDMA_AQ_FLAG_BUF)) ==
+	    (IRDMA_AQ_FLAG_RD | IRDMA_AQ_FLAG_BUF) &&
+	    model_dma_check(d, aq_buf_addr(desc), len) == 0)
+		(void)model_dma_read(d, aq_buf_addr(desc), out, len);
 }
 
 void
@@ -266,6 +301,7 @@ model_aq_process(struct model_dev *d)
 		if (model_dma_read(d, slot, &desc, sizeof(desc)) != 0)
 			return;
 		memcpy(d->pf.cap[d->pf.cap_n % IRDMA_MODEL_AQ_CAPTURE], &desc, sizeof(desc));
+		aq_capture_buf(d, &desc, d->pf.cap_buf[d->pf.cap_n % IRDMA_MODEL_AQ_CAPTURE]);
 		d->pf.cap_n++;
 		if (d->pf.fault.kind != IRDMA_MODEL_AQ_FAULT_NONE &&
 		    d->pf.fault.opcode == irdma_get(&desc, AQ_OPCODE)) {
@@ -327,6 +363,8 @@ model_aq_event(struct model_dev *d, uint16_t opcode, const void *data, uint16_t 
 		goto lost;
 	q->head = (q->head + 1) % n;
 	MODEL_INC(d, aq_events);
+	/* The AdminQ cause raises the vector PFINT_FW_CTL names, when enabled. */
+	model_irq_raise(d, d->fw_ctl);
 	return true;
 lost:
 	q->len |= IRDMA_REG_MASK(AQLEN_OVFL);

@@ -209,7 +209,9 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 {
 	uint32_t op = irdma_get(w, CQP_OPCODE);
 
-	if (d->fault.count > 0 && d->fault.opcode == op) {
+	if (d->fault.count > 0 && d->fault.opcode == op && d->fault.skip > 0) {
+		d->fault.skip--;
+	} else if (d->fault.count > 0 && d->fault.opcode == op) {
 		d->fault.count--;
 		MODEL_INC(d, cqp_injected);
 		model_res_fail(r, d->fault.major, d->fault.minor);
@@ -288,6 +290,9 @@ cqp_execute(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res
 		break;
 	case IRDMA_CQP_OP_GATHER_STATS:
 		model_op_gather_stats(d, w, r);
+		break;
+	case IRDMA_CQP_OP_WORK_SCHED_NODE:
+		model_op_ws_node(d, w, r);
 		break;
 	default:
 		cqp_op_unknown(d, op, r);

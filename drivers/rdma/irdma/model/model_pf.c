@@ -32,6 +32,7 @@ model_pf_init(struct model_dev *d)
 		  (d->cfg.rdma ? IRDMA_REG_MASK(GLNVM_ULD_PE_DONE) : 0);
 	pf->pe_ready = d->cfg.rdma;
 	pf->link_up = d->cfg.link_up;
+	model_sched_reset(d);
 }
 
 bool
@@ -62,6 +63,9 @@ pf_reset_start(struct model_dev *d)
 	pf->event_mask = 0;
 	pf->pe_ready = false;
 	pf->uld &= ~IRDMA_REG_MASK(GLNVM_ULD_PE_DONE);
+	d->fw_ctl = 0;
+	/* VSIs, scheduler nodes, qsets and work scheduler nodes go with the function. */
+	model_sched_reset(d);
 }
 
 /* PFGEN_CTRL read: the reset makes progress with each read. */
@@ -291,4 +295,25 @@ irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, 
 		d->pf.cap_n = 0;
 	pthread_mutex_unlock(&d->lock);
 	return (int)k;
+}
+
+int
+irdma_model_aq_capture_buf(struct irdma_hw *hw, unsigned int k,
+			   uint8_t out[IRDMA_MODEL_AQ_CAPTURE_BUF])
+{
+	struct model_dev *d = model_dev_of(hw);
+	uint64_t first;
+	int ret = 0;
+
+	if (d == NULL || out == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	first = d->pf.cap_n > IRDMA_MODEL_AQ_CAPTURE ? d->pf.cap_n - IRDMA_MODEL_AQ_CAPTURE : 0;
+	if (first + k >= d->pf.cap_n)
+		ret = -ENOENT;
+	else
+		memcpy(out, d->pf.cap_buf[(first + k) % IRDMA_MODEL_AQ_CAPTURE],
+		       IRDMA_MODEL_AQ_CAPTURE_BUF);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
 }

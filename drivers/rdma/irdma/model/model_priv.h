@@ -242,6 +242,11 @@ struct model_aq_regs {
 };
 
 /* The PF outside the RDMA engine (model_pf.c, model_adminq.c). */
+/* VSIs, scheduler nodes and RDMA qsets of the model's PF (model_sched.c). */
+#define MODEL_PF_VSIS		4u
+#define MODEL_SCHED_NODES	16u
+#define MODEL_QSETS		8u
+
 struct model_pf {
 	bool in_reset;		/* PFSWR set, reset running */
 	uint32_t reset_left;	/* PFGEN_CTRL reads until it completes */
@@ -259,7 +264,38 @@ struct model_pf {
 		uint16_t retval;
 	} fault;
 	uint8_t cap[IRDMA_MODEL_AQ_CAPTURE][IRDMA_AQ_DESC_SIZE];
+	/* the first bytes of each captured RD buffer (zeros for others) */
+	uint8_t cap_buf[IRDMA_MODEL_AQ_CAPTURE][IRDMA_MODEL_AQ_CAPTURE_BUF];
 	uint64_t cap_n;		/* descriptors captured since the last reset */
+	/* VSIs (ADD_VSI), Tx scheduler nodes, RDMA qsets (model_sched.c) */
+	struct model_vsi {
+		bool used;
+		uint16_t num;		/* hardware VSI number */
+		uint8_t q_opt_flags;	/* PE_FLTR_EN */
+	} vsi[MODEL_PF_VSIS];
+	struct model_sched_node {
+		bool used;
+		uint8_t type;		/* enum irdma_aq_elem_type */
+		uint32_t teid;
+		uint32_t parent;
+	} node[MODEL_SCHED_NODES];
+	struct model_qset {
+		bool used;
+		uint16_t qs_id;		/* the work scheduler leaf's qs_handle */
+		uint32_t teid;
+		uint32_t parent;
+	} qset[MODEL_QSETS];
+	uint32_t next_teid;
+	/* Work scheduler nodes of the PE (CQP WORK_SCHED_NODE), indexed by node id. */
+	struct model_ws_node {
+		bool used;
+		bool leaf;
+		bool enable;
+		uint8_t tc;
+		uint16_t parent;
+		uint16_t vsi;
+		uint16_t qs_handle;	/* leaves */
+	} ws[IRDMA_WS_MAX_NODES + 1];
 };
 
 struct model_dev {
@@ -284,6 +320,7 @@ struct model_dev {
 	uint32_t rate[IRDMA_GLINT_VECTORS];
 	uint32_t vsi_ctl1[MODEL_VSI_REGS];
 	uint32_t aeqctl;
+	uint32_t fw_ctl;	/* PFINT_FW_CTL: the AdminQ (ARQ event) cause */
 	struct {
 		int fd;		/* eventfd, -1 until irq_fd asked for it */
 		bool pending;	/* raised while INTENA was clear */
@@ -314,6 +351,7 @@ struct model_dev {
 	/* Fault injection. */
 	struct {
 		uint8_t opcode;
+		uint32_t skip;	/* commands of that opcode run first */
 		uint32_t count;
 		uint16_t major;
 		uint16_t minor;
@@ -607,6 +645,16 @@ void model_op_destroy_ah(struct model_dev *d, const struct irdma_cqp_wqe *w,
 			 struct model_res *r);
 /* 0 when a QP may name ARP index @p idx (valid, or the reserved 0), else a minor code. */
 uint16_t model_arp_check(struct model_dev *d, uint32_t idx);
+
+/* model_sched.c */
+/* The default scheduler tree, empty VSI / qset / work scheduler tables (init, PF reset). */
+void model_sched_reset(struct model_dev *d);
+/* AdminQ VSI / scheduler / qset commands: 0 or an AdminQ return code. */
+uint16_t model_aq_sched(struct model_dev *d, struct irdma_aq_desc *desc);
+/* CQP WORK_SCHED_NODE. */
+void model_op_ws_node(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r);
+/* 0 when a QP context may name @p qs_handle (an enabled leaf with a qset), else a minor. */
+uint16_t model_qs_check(struct model_dev *d, uint32_t qs_handle);
 
 /* model_stats.c */
 void model_op_manage_stats(struct model_dev *d, const struct irdma_cqp_wqe *w,

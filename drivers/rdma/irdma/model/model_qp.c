@@ -157,6 +157,11 @@ qp_ctx_decode(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_q
 	/* An unbound QP names this function's default instance: the HMC function id. */
 	if (!q->stats_use && irdma_get(&ctx, QPC_STAT_INDEX) != d->cfg.hmc_fn_id)
 		return IRDMA_MODEL_MIN_BAD_FIELD;
+	/* The Tx scheduler: the QP's qs_handle names an enabled work scheduler leaf whose
+	 * qset firmware has (model_sched.c). */
+	minor = model_qs_check(d, (uint32_t)irdma_get(&ctx, QPC_QSHANDLE));
+	if (minor != 0)
+		return minor;
 	q->hw_st = model_stats_vals(d, q->stats_idx);
 	q->ipv4 = (uint8_t)irdma_get(&ctx, QPC_IPV4);
 	q->insert_vlan = (uint8_t)irdma_get(&ctx, QPC_INSERTVLANTAG);

@@ -38,6 +38,8 @@ reg_latched(struct model_dev *d, uint32_t off)
 
 	if (off == IRDMA_PFINT_AEQCTL)
 		return &d->aeqctl;
+	if (off == IRDMA_PFINT_FW_CTL)
+		return &d->fw_ctl;
 	if (reg_in_array(off, IRDMA_GLINT_DYN_CTL(0), IRDMA_GLINT_VECTORS, &i))
 		return &d->dyn_ctl[i];
 	if (reg_in_array(off, IRDMA_GLINT_CEQCTL(0), IRDMA_GLINT_VECTORS, &i))

@@ -335,7 +335,11 @@ irdma_aq_send(struct irdma_ctrl *c, struct irdma_aq_desc *desc, void *buf, uint1
 			  opc, rc, irdma_aq_rc_name(rc));
 		return irdma_aq_errno(rc);
 	}
-	if (buf != NULL && !(irdma_get(desc, AQ_FLAGS) & IRDMA_AQ_FLAG_RD)) {
+	/* RD buffers come back too: firmware writes into them (ADD_SCHED_ELEMS, ADD_RDMA_QSET
+	 * TEIDs; ice_sched_add_elems reads them from the buffer it sent). */
+	if (buf != NULL && (irdma_get(desc, AQ_FLAGS) & IRDMA_AQ_FLAG_RD)) {
+		memcpy(buf, r->atq_buf.va, len);
+	} else if (buf != NULL) {
 		if (dlen > len) {
 			IRDMA_LOG(ERR, c->hw, "AdminQ %s (0x%04x): %u response bytes for a "
 				  "%u-byte buffer", what, opc, dlen, len);

@@ -14,7 +14,10 @@
  *   6. LIST_FUNC_CAPS: RDMA (cap 0x0051 number 1, ice_parse_common_caps) and MSI-X;
  *   7. MANAGE_MAC_READ (ice_aq_manage_mac_read): the LAN MAC;
  *   8. SET_EVENT_MASK + GET_LINK_STATUS with events enabled (ice_init_link_events);
- *   9. GLNVM_ULD.PE_DONE (what ice_check_reset waits for once RDMA is known).
+ *   9. the PF VSI and the RDMA qgroup node of the Tx scheduler (irdma_sched.c);
+ *  10. GLNVM_ULD.PE_DONE (what ice_check_reset waits for once RDMA is known).
+ * Once the CQP runs, irdma_ctrl.c adds the work scheduler nodes and the RDMA qset
+ * (irdma_pf_qos_init()).
  * The RDMA bring-up (GLPE_CPUSTATUS, CQP, HMC with hmc_fn_id = pf_id) follows in
  * irdma_ctrl.c, as irdma's irdma_initialize_dev takes rf->pf_id for hmc_fn_id.
  */
@@ -368,6 +371,10 @@ irdma_pf_bringup(struct irdma_ctrl *c)
 		ret = pf_link(c);
 	}
 	if (ret == 0) {
+		step = "VSI and scheduler";
+		ret = irdma_pf_vsi_sched_init(c);
+	}
+	if (ret == 0) {
 		step = "PE ready";
 		ret = pf_poll(c, IRDMA_GLNVM_ULD, IRDMA_REG_MASK(GLNVM_ULD_PE_DONE),
 			      IRDMA_REG_MASK(GLNVM_ULD_PE_DONE), IRDMA_PF_RESET_TIMEOUT_MS,
@@ -392,6 +399,7 @@ irdma_pf_teardown(struct irdma_ctrl *c)
 {
 	struct irdma_pf *pf = &c->pf;
 
+	irdma_pf_vsi_sched_fini(c);
 	if (pf->aq_up && !pf->aq_hung && pf->lse)
 		(void)pf_link_status(c, IRDMA_AQ_LSE_DIS);
 	pf->lse = false;

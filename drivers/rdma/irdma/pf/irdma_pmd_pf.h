@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "irdma_base.h"
+#include "irdma_pf.h"
 #include "irdma_hw.h"
 
 #ifdef __cplusplus
@@ -75,6 +76,21 @@ struct irdma_pf {
 	bool link_up;			/**< link status: up */
 	uint32_t speed_mbps;		/**< link speed in Mb/s (0: down or unknown) */
 	bool lse;			/**< link status events enabled */
+	/* VSI and Tx scheduler (irdma_sched.c); one traffic class, TC 0 */
+	bool vsi_valid;			/**< ADD_VSI done: vsi_num is ours */
+	uint16_t vsi_num;		/**< the PF VSI's hardware number (irdma's vsi_num) */
+	bool pe_filter;			/**< UPDATE_VSI set PE_FLTR_EN */
+	uint32_t tc_teid;		/**< TEID of the TC 0 node of the default topology */
+	bool qgrp_valid;		/**< ADD_SCHED_ELEMS added the RDMA qgroup node */
+	uint32_t qgrp_teid;		/**< its TEID: the parent of the RDMA qset */
+	uint16_t ws_root;		/**< work scheduler root node id (0: none) */
+	uint16_t ws_vsi;		/**< work scheduler VSI node id (0: none) */
+	uint16_t ws_leaf;		/**< work scheduler TC 0 leaf id (0: none) */
+	bool ws_leaf_on;		/**< the leaf was enabled (WS MODIFY) */
+	bool qset_valid;		/**< ADD_RDMA_QSET done */
+	uint16_t qs_handle;		/**< the leaf's qs_handle: every QP context's QSHANDLE */
+	uint32_t qset_teid;		/**< the qset's TEID (irdma's l2_sched_node_id) */
+	uint8_t vsi_ctx[IRDMA_AQ_VSI_CTX_LEN]; /**< the VSI context as last sent */
 };
 
 /**
@@ -95,6 +111,28 @@ void irdma_pf_teardown(struct irdma_ctrl *c);
  * @return events consumed (0 when none or no AdminQ).
  */
 int irdma_pf_events(struct irdma_ctrl *c, struct rdmadev *dev);
+
+/**
+ * The PF VSI (ADD_VSI, type PF) and the RDMA qgroup node of the Tx scheduler under TC 0 of
+ * the default topology (GET_DFLT_TOPO, ADD_SCHED_ELEMS). Part of irdma_pf_bringup().
+ * @return 0 or the step's -errno (logged with the step).
+ */
+int irdma_pf_vsi_sched_init(struct irdma_ctrl *c);
+
+/** Undo irdma_pf_vsi_sched_init(): DELETE_SCHED_ELEMS, FREE_VSI. Safe when not done. */
+void irdma_pf_vsi_sched_fini(struct irdma_ctrl *c);
+
+/**
+ * The RDMA qset of TC 0, as irdma_ws_add() and ice_add_rdma_qset() do it: CQP work scheduler
+ * root, VSI node and leaf (its qs_handle), ADD_RDMA_QSET under the qgroup node, the leaf
+ * enabled (WS MODIFY), then UPDATE_VSI with PE_FLTR_EN. Needs the CQP and the CCQ.
+ * On failure the steps done are undone.
+ * @return 0 or the step's -errno (logged with the step).
+ */
+int irdma_pf_qos_init(struct irdma_ctrl *c);
+
+/** Undo irdma_pf_qos_init() in reverse: PE filter off, leaf, qset, VSI node, root. */
+void irdma_pf_qos_fini(struct irdma_ctrl *c);
 
 /**
  * Set up the AdminQ rings (ATQ, then ARQ with every buffer given to firmware).

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * The VSI, the Tx scheduler and the work scheduler: what `ice` and `irdma` do so that a QP
+ * has a qs_handle that names a transmit qset (doc/e810.md). One traffic class (TC 0).
+ *
+ * In the PF bring-up (AdminQ only), as ice's probe does before irdma runs:
+ *   1. ADD_VSI, type PF (ice_aq_add_vsi with ice_set_dflt_vsi_ctx's sections): vsi_num;
+ *   2. GET_DFLT_TOPO (ice_aq_get_dflt_topo): the TC 0 node of branch 0;
+ *   3. ADD_SCHED_ELEMS (ice_sched_add_elems): one SE_GENERIC node under TC 0 for the RDMA
+ *      qsets of this VSI (ice_sched_cfg_vsi with owner RDMA adds the VSI and qgroup layers).
+ * Once the CQP and the CCQ exist, as irdma_ws_add() on the first QP (done once here):
+ *   4. CQP WORK_SCHED_NODE add: the root (its own parent), the VSI node, the TC 0 leaf,
+ *      disabled; the leaf's CCQ OPRETVAL is its qs_handle;
+ *   5. ADD_RDMA_QSET (ice_ena_vsi_rdma_qset) with tx_qset_id = qs_handle: the qset's TEID;
+ *   6. WORK_SCHED_NODE modify: the leaf enabled;
+ *   7. UPDATE_VSI with PE_FLTR_EN (ice_cfg_rdma_fltr, irdma's last probe step).
+ * Teardown is the reverse (irdma's icrdma_remove, irdma_ws_reset, ice_dis_vsi_rdma_qset,
+ * ice_free_vsi): PE filter off, WS delete leaf, DIS_TXQS of the qset, WS delete VSI node and
+ * root, DELETE_SCHED_ELEMS, FREE_VSI.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "irdma_ctrl.h"
+
+/* Work scheduler node ids: irdma takes them from a bitmap whose bit 0 is reserved. */
+#define WS_ID_ROOT	1u
+#define WS_ID_VSI	2u
+#define WS_ID_LEAF	3u
+
+/* Step 1: the PF VSI. */
+static int
+pf_vsi_add(struct irdma_ctrl *c)
+{
+	struct irdma_pf *pf = &c->pf;
+	struct irdma_aq_vsi_ctx *ctx = (void *)pf->vsi_ctx;
+	struct irdma_aq_desc d;
+	int ret;
+
+	/* ice_set_dflt_vsi_ctx + ice_vsi_setup_q_map for a PF VSI with one queue on TC 0;
+	 * on add only the security section is marked valid (ice_vsi_init). */
+	memset(pf->vsi_ctx, 0, sizeof(pf->vsi_ctx));
+	irdma_set(ctx, AQ_VSI_VALID_SECTIONS, IRDMA_AQ_VSI_PROP_SECURITY);
+	irdma_set(ctx, AQ_VSI_SW_FLAGS, IRDMA_AQ_VSI_SW_FLAG_SRC_PRUNE);
+	irdma_set(ctx, AQ_VSI_SW_FLAGS2, IRDMA_AQ_VSI_SW_FLAG_LAN_ENA);
+	irdma_set(ctx, AQ_VSI_SEC_FLAGS, IRDMA_AQ_VSI_SEC_ALLOW_DEST_OVRD);
+	irdma_set(ctx, AQ_VSI_INNER_VLAN_FLAGS, IRDMA_AQ_VSI_INNER_VLAN_TX_ALL);
+	irdma_set(ctx, AQ_VSI_INGRESS_TABLE, IRDMA_AQ_VSI_UP_TABLE_1TO1);
+	irdma_set(ctx, AQ_VSI_EGRESS_TABLE, IRDMA_AQ_VSI_UP_TABLE_1TO1);
+	irdma_set(ctx, AQ_VSI_Q_MAP0, 0);
+	irdma_set(ctx, AQ_VSI_Q_MAP1, 1);
+	irdma_set(ctx, AQ_VSI_TC_MAP0, 0);
+	irdma_set(ctx, AQ_VSI_Q_OPT_RSS, IRDMA_AQ_VSI_Q_OPT_RSS_PF);
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_ADD_VSI);
+	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_set(&d, AQ_VSI_FLAGS, IRDMA_AQ_VSI_TYPE_PF);
+	ret = irdma_aq_send(c, &d, pf->vsi_ctx, sizeof(pf->vsi_ctx), "add VSI");
+	if (ret != 0)
+		return ret;
+	pf->vsi_num = (uint16_t)(irdma_get(&d, AQ_VSI_NUM) & IRDMA_AQ_VSI_NUM_MASK);
+	pf->vsi_valid = true;
+	IRDMA_LOG(INFO, c->hw, "VSI %u added (%u used, %u free)", pf->vsi_num,
+		  (unsigned int)irdma_get(&d, AQ_VSI_USED),
+		  (unsigned int)irdma_get(&d, AQ_VSI_FLAGS));
+	return 0;
+}
+
+/* UPDATE_VSI with the queue-options section: PE_FLTR_EN @p on (ice_cfg_rdma_fltr). */
+static int
+pf_vsi_pe_filter(struct irdma_ctrl *c, bool on)
+{
+	struct irdma_pf *pf = &c->pf;
+	struct irdma_aq_vsi_ctx *ctx = (void *)pf->vsi_ctx;
+	struct irdma_aq_desc d;
+	int ret;
+
+	irdma_set(ctx, AQ_VSI_VALID_SECTIONS, IRDMA_AQ_VSI_PROP_Q_OPT);
+	irdma_set(ctx, AQ_VSI_Q_OPT_RSS, IRDMA_AQ_VSI_Q_OPT_RSS_PF);
+	irdma_set(ctx, AQ_VSI_Q_OPT_FLAGS, on ? IRDMA_AQ_VSI_Q_OPT_PE_FLTR_EN : 0);
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_UPDATE_VSI);
+	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_set(&d, AQ_VSI_NUM, pf->vsi_num | IRDMA_AQ_VSI_IS_VALID);
+	ret = irdma_aq_send(c, &d, pf->vsi_ctx, sizeof(pf->vsi_ctx),
+			    on ? "PE filter on (update VSI)" : "PE filter off (update VSI)");
+	if (ret == 0) {
+		pf->pe_filter = on;
+		IRDMA_LOG(INFO, c->hw, "VSI %u: PE filter %s", pf->vsi_num, on ? "on" : "off");
+	}
+	return ret;
+}
+
+static void
+pf_vsi_free(struct irdma_ctrl *c)
+{
+	struct irdma_pf *pf = &c->pf;
+	struct irdma_aq_desc d;
+
+	if (!pf->vsi_valid)
+		return;
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_FREE_VSI);
+	irdma_set(&d, AQ_VSI_NUM, pf->vsi_num | IRDMA_AQ_VSI_IS_VALID);
+	if (pf->aq_up && !pf->aq_hung)
+		(void)irdma_aq_send(c, &d, NULL, 0, "free VSI");
+	pf->vsi_valid = false;
+}
+
+/* Step 2: the TC 0 node of branch 0 of the default topology. */
+static int
+pf_topo_parse(struct irdma_ctrl *c, const uint8_t *buf, uint16_t dlen, uint32_t branches)
+{
+	const struct irdma_aq_sched_hdr *h = (const void *)buf;
+	uint32_t n, i;
+
+	if (branches == 0 || dlen < IRDMA_AQ_SCHED_HDR_LEN) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: default topology with %u branches in %u bytes",
+			  branches, dlen);
+		return -EPROTO;
+	}
+	n = (uint32_t)irdma_get(h, AQ_SCHED_HDR_NUM);
+	if (n == 0 || n > IRDMA_AQ_TOPO_ELEMS ||
+	    IRDMA_AQ_SCHED_HDR_LEN + n * IRDMA_AQ_SCHED_ELEM_LEN > dlen) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: branch 0 of %u elements in %u bytes", n, dlen);
+		return -EPROTO;
+	}
+	for (i = 0; i < n; i++) {
+		const struct irdma_aq_sched_elem *e =
+			(const void *)&buf[IRDMA_AQ_SCHED_HDR_LEN + i * IRDMA_AQ_SCHED_ELEM_LEN];
+
+		if (irdma_get(e, AQ_ELEM_TYPE) == IRDMA_AQ_ELEM_TYPE_TC) {
+			c->pf.tc_teid = (uint32_t)irdma_get(e, AQ_ELEM_TEID);
+			IRDMA_LOG(INFO, c->hw, "scheduler: %u branches, TC 0 node TEID 0x%x at "
+				  "layer %u", branches, c->pf.tc_teid, i);
+			return 0;
+		}
+	}
+	IRDMA_LOG(ERR, c->hw, "scheduler: no TC node among the %u elements of branch 0", n);
+	return -EPROTO;
+}
+
+static int
+pf_topo(struct irdma_ctrl *c, uint8_t *buf)
+{
+	struct irdma_aq_desc d;
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_DFLT_TOPO);
+	irdma_set(&d, AQ_TOPO_PORT, 0);
+	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_BUF_SIZE, "get scheduler topology");
+	if (ret != 0)
+		return ret;
+	return pf_topo_parse(c, buf, (uint16_t)irdma_get(&d, AQ_DATALEN),
+			     (uint32_t)irdma_get(&d, AQ_TOPO_BRANCHES));
+}
+
+/* Step 3: the RDMA qgroup node under TC 0. */
+static int
+pf_qgrp_add(struct irdma_ctrl *c)
+{
+	uint8_t buf[IRDMA_AQ_SCHED_HDR_LEN + IRDMA_AQ_SCHED_ELEM_LEN];
+	struct irdma_aq_sched_hdr *h = (void *)buf;
+	struct irdma_aq_sched_elem *e = (void *)&buf[IRDMA_AQ_SCHED_HDR_LEN];
+	struct irdma_aq_desc d;
+	int ret;
+
+	memset(buf, 0, sizeof(buf));
+	irdma_set(h, AQ_SCHED_HDR_PARENT, c->pf.tc_teid);
+	irdma_set(h, AQ_SCHED_HDR_NUM, 1);
+	irdma_set(e, AQ_ELEM_PARENT, c->pf.tc_teid);
+	irdma_set(e, AQ_ELEM_TYPE, IRDMA_AQ_ELEM_TYPE_SE_GENERIC);
+	irdma_set(e, AQ_ELEM_VALID, IRDMA_AQ_ELEM_VALID_DFLT);
+	irdma_set(e, AQ_ELEM_CIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
+	irdma_set(e, AQ_ELEM_CIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
+	irdma_set(e, AQ_ELEM_EIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
+	irdma_set(e, AQ_ELEM_EIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_ADD_SCHED_ELEMS);
+	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_set(&d, AQ_SCHED_GRPS_REQ, 1);
+	ret = irdma_aq_send(c, &d, buf, sizeof(buf), "add scheduler node");
+	if (ret != 0)
+		return ret;
+	if (irdma_get(&d, AQ_SCHED_GRPS_RESP) != 1) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: %u groups added of 1",
+			  (unsigned int)irdma_get(&d, AQ_SCHED_GRPS_RESP));
+		return -EPROTO;
+	}
+	c->pf.qgrp_teid = (uint32_t)irdma_get(e, AQ_ELEM_TEID);
+	c->pf.qgrp_valid = true;
+	IRDMA_LOG(INFO, c->hw, "scheduler: RDMA qgroup node TEID 0x%x under 0x%x",
+		  c->pf.qgrp_teid, c->pf.tc_teid);
+	return 0;
+}
+
+static void
+pf_qgrp_del(struct irdma_ctrl *c)
+{
+	uint8_t buf[IRDMA_AQ_SCHED_HDR_LEN + sizeof(uint32_t)];
+	struct irdma_aq_sched_hdr *h = (void *)buf;
+	struct irdma_aq_desc d;
+	rte_le32_t teid = rte_cpu_to_le_32(c->pf.qgrp_teid);
+
+	if (!c->pf.qgrp_valid)
+		return;
+	memset(buf, 0, sizeof(buf));
+	irdma_set(h, AQ_SCHED_HDR_PARENT, c->pf.tc_teid);
+	irdma_set(h, AQ_SCHED_HDR_NUM, 1);
+	memcpy(&buf[IRDMA_AQ_SCHED_HDR_LEN], &teid, sizeof(teid));
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_DEL_SCHED_ELEMS);
+	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_set(&d, AQ_SCHED_GRPS_REQ, 1);
+	if (c->pf.aq_up && !c->pf.aq_hung)
+		(void)irdma_aq_send(c, &d, buf, sizeof(buf), "delete scheduler node");
+	c->pf.qgrp_valid = false;
+}
+
+int
+irdma_pf_vsi_sched_init(struct irdma_ctrl *c)
+{
+	uint8_t *buf;
+	int ret;
+
+	ret = pf_vsi_add(c);
+	if (ret != 0)
+		return ret;
+	buf = calloc(1, IRDMA_AQ_BUF_SIZE);
+	if (buf == NULL) {
+		ret = -ENOMEM;
+	} else {
+		ret = pf_topo(c, buf);
+		free(buf);
+	}
+	if (ret == 0)
+		ret = pf_qgrp_add(c);
+	if (ret != 0)
+		irdma_pf_vsi_sched_fini(c);
+	return ret;
+}
+
+void
+irdma_pf_vsi_sched_fini(struct irdma_ctrl *c)
+{
+	pf_qgrp_del(c);
+	pf_vsi_free(c);
+}
+
+/* One CQP WORK_SCHED_NODE command; *@p ret_val gets the CCQ OPRETVAL. */
+static int
+pf_ws_cmd(struct irdma_ctrl *c, enum irdma_ws_node_op op, uint16_t id, uint16_t parent,
+	  bool leaf, bool enable, uint32_t *ret_val)
+{
+	static const char *const opname[] = { "add", "modify", "delete" };
+	struct irdma_cqp_cmpl cmpl = { 0 };
+	struct irdma_cqp_wqe w;
+	int ret;
+
+	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_WORK_SCHED_NODE);
+	irdma_set(&w, CQP_WS_VSI, c->pf.vsi_num);
+	irdma_set(&w, CQP_WS_WEIGHT, 1);
+	irdma_set(&w, CQP_WS_NODEID, id);
+	irdma_set(&w, CQP_WS_PARENTID, parent);
+	irdma_set(&w, CQP_WS_NODEOP, op);
+	irdma_set(&w, CQP_WS_TC, 0);
+	irdma_set(&w, CQP_WS_PRIOTYPE, IRDMA_WS_PRIO_WRR);
+	irdma_set(&w, CQP_WS_NODETYPE, leaf ? 1 : 0);
+	irdma_set(&w, CQP_WS_ENABLENODE, enable ? 1 : 0);
+	ret = irdma_cqp_exec(c, &w, &cmpl);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "work scheduler %s of %s node %u failed: %s", opname[op],
+			  leaf ? "leaf" : id == WS_ID_ROOT ? "root" : "VSI", id, strerror(-ret));
+		return ret;
+	}
+	if (ret_val != NULL)
+		*ret_val = cmpl.op_ret;
+	return 0;
+}
+
+/* Step 5: ADD_RDMA_QSET for the leaf's qs_handle. */
+static int
+pf_qset_add(struct irdma_ctrl *c)
+{
+	uint8_t buf[IRDMA_AQ_QSET_GRP_LEN];
+	struct irdma_aq_qset_grp *g = (void *)buf;
+	struct irdma_aq_desc d;
+	int ret;
+
+	memset(buf, 0, sizeof(buf));
+	irdma_set(g, AQ_QSET_PARENT, c->pf.qgrp_teid);
+	irdma_set(g, AQ_QSET_NUM, 1);
+	irdma_set(g, AQ_QSET_ID, c->pf.qs_handle);
+	irdma_set(g, AQ_QSET_VALID, IRDMA_AQ_ELEM_VALID_DFLT);
+	irdma_set(g, AQ_QSET_CIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
+	irdma_set(g, AQ_QSET_CIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
+	irdma_set(g, AQ_QSET_EIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
+	irdma_set(g, AQ_QSET_EIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_ADD_RDMA_QSET);
+	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_set(&d, AQ_QSET_GRPS, 1);
+	ret = irdma_aq_send(c, &d, buf, sizeof(buf), "add RDMA qset");
+	if (ret != 0)
+		return ret;
+	c->pf.qset_teid = (uint32_t)irdma_get(g, AQ_QSET_TEID);
+	c->pf.qset_valid = true;
+	IRDMA_LOG(INFO, c->hw, "RDMA qset of TC 0: qs_handle %u, TEID 0x%x", c->pf.qs_handle,
+		  c->pf.qset_teid);
+	return 0;
+}
+
+/* DIS_TXQS of the qset (ice_dis_vsi_rdma_qset). */
+static void
+pf_qset_del(struct irdma_ctrl *c)
+{
+	uint8_t buf[IRDMA_AQ_DIS_ENTRY_LEN];
+	struct irdma_aq_dis_entry *e = (void *)buf;
+	struct irdma_aq_desc d;
+
+	if (!c->pf.qset_valid)
+		return;
+	memset(buf, 0, sizeof(buf));
+	irdma_set(e, AQ_DIS_PARENT, c->pf.qgrp_teid);
+	irdma_set(e, AQ_DIS_NUM_QS, 1);
+	irdma_set(e, AQ_DIS_QID, c->pf.qs_handle | IRDMA_AQ_DIS_RDMA_QSET);
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_DIS_TXQS);
+	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_set(&d, AQ_DIS_CMD_TYPE, IRDMA_AQ_DIS_FLUSH_PIPE);
+	irdma_set(&d, AQ_DIS_ENTRIES, 1);
+	irdma_set(&d, AQ_DIS_VMVF_TIMEOUT, IRDMA_AQ_DIS_TIMEOUT);
+	if (c->pf.aq_up && !c->pf.aq_hung)
+		(void)irdma_aq_send(c, &d, buf, sizeof(buf), "remove RDMA qset");
+	c->pf.qset_valid = false;
+}
+
+int
+irdma_pf_qos_init(struct irdma_ctrl *c)
+{
+	struct irdma_pf *pf = &c->pf;
+	const char *step = "work scheduler root";
+	uint32_t qs = 0;
+	int ret;
+
+	ret = pf_ws_cmd(c, IRDMA_WS_NODE_OP_ADD, WS_ID_ROOT, WS_ID_ROOT, false, true, NULL);
+	if (ret == 0) {
+		pf->ws_root = WS_ID_ROOT;
+		step = "work scheduler VSI node";
+		ret = pf_ws_cmd(c, IRDMA_WS_NODE_OP_ADD, WS_ID_VSI, WS_ID_ROOT, false, true, NULL);
+	}
+	if (ret == 0) {
+		pf->ws_vsi = WS_ID_VSI;
+		step = "work scheduler leaf";
+		ret = pf_ws_cmd(c, IRDMA_WS_NODE_OP_ADD, WS_ID_LEAF, WS_ID_VSI, true, false, &qs);
+	}
+	if (ret == 0) {
+		pf->ws_leaf = WS_ID_LEAF;
+		if (qs > IRDMA_FIELD_MAX(QPC_QSHANDLE)) {
+			IRDMA_LOG(ERR, c->hw, "work scheduler leaf: qs_handle %u does not fit the QP "
+				  "context", qs);
+			ret = -EPROTO;
+		}
+		pf->qs_handle = (uint16_t)qs;
+	}
+	if (ret == 0) {
+		step = "RDMA qset";
+		ret = pf_qset_add(c);
+	}
+	if (ret == 0) {
+		step = "work scheduler leaf enable";
+		ret = pf_ws_cmd(c, IRDMA_WS_NODE_OP_MODIFY, WS_ID_LEAF, WS_ID_VSI, true, true,
+				NULL);
+		pf->ws_leaf_on = ret == 0;
+	}
+	if (ret == 0) {
+		step = "PE filter";
+		ret = pf_vsi_pe_filter(c, true);
+	}
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "QoS bring-up failed at step \"%s\": %s", step,
+			  strerror(-ret));
+		irdma_pf_qos_fini(c);
+		return ret;
+	}
+	return 0;
+}
+
+void
+irdma_pf_qos_fini(struct irdma_ctrl *c)
+{
+	struct irdma_pf *pf = &c->pf;
+
+	if (pf->pe_filter && pf->aq_up && !pf->aq_hung)
+		(void)pf_vsi_pe_filter(c, false);
+	pf->pe_filter = false;
+	if (pf->ws_leaf != 0)
+		(void)pf_ws_cmd(c, IRDMA_WS_NODE_OP_DELETE, pf->ws_leaf, WS_ID_VSI, true, false,
+				NULL);
+	pf->ws_leaf = 0;
+	pf->ws_leaf_on = false;
+	pf_qset_del(c);
+	if (pf->ws_vsi != 0)
+		(void)pf_ws_cmd(c, IRDMA_WS_NODE_OP_DELETE, pf->ws_vsi, WS_ID_ROOT, false, false,
+				NULL);
+	pf->ws_vsi = 0;
+	if (pf->ws_root != 0)
+		(void)pf_ws_cmd(c, IRDMA_WS_NODE_OP_DELETE, pf->ws_root, WS_ID_ROOT, false, false,
+				NULL);
+	pf->ws_root = 0;
+	pf->qs_handle = 0;
+}
