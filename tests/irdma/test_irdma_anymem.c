@@ -4,7 +4,9 @@
 
 /*
  * Any process memory as MRs, end to end on the device model: malloc'd (unaligned),
- * anonymous mmap, file-backed mmap, stack and static buffers on either side of an RDMA
+ * anonymous mmap, file-backed mmap, stack and static buffers, and memory put into EAL's
+ * tables without a DMA map (rte_extmem_register, pbl_mem_register without a hook) on either
+ * side of an RDMA
  * WRITE, an RDMA READ and a SEND, every byte checked against the source. Then the
  * application memory table's rules through the model's IOMMU view: overlapping and repeated
  * registrations share the DMA map, which goes with the last of them in either order; a
@@ -42,11 +44,13 @@ enum kind {
 	K_MMAP_FILE,
 	K_STACK,
 	K_STATIC,
+	K_EXTMEM,	/* rte_extmem_register()ed (IOVA = VA), not DMA-mapped by anyone */
+	K_PBL_NOHOOK,	/* pbl_mem_register()ed without a DMA hook */
 	K_COUNT,
 };
 
 static const char *const kind_name[K_COUNT] = {
-	"malloc", "mmap-anon", "mmap-file", "stack", "static",
+	"malloc", "mmap-anon", "mmap-file", "stack", "static", "extmem", "pbl-nohook",
 };
 
 /* Static buffers of both sides (odd offsets into them keep them unaligned). */
@@ -97,6 +101,25 @@ abuf_make(struct abuf *b, enum kind k, uint8_t *stack, uint8_t *stat)
 	case K_STATIC:
 		b->p = stat + 11;
 		break;
+	case K_EXTMEM:
+	case K_PBL_NOHOOK: {
+		rte_iova_t iovas[4];
+		unsigned int i;
+
+		b->maplen = 4 * PG;
+		b->base = mmap(NULL, b->maplen, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b->base == MAP_FAILED)
+			break;
+		for (i = 0; i < 4; i++)
+			iovas[i] = (rte_iova_t)(uintptr_t)b->base + i * PG;
+		if (k == K_EXTMEM)
+			TEST_CHECK_EQ(rte_extmem_register(b->base, b->maplen, iovas, 4, PG), 0);
+		else
+			TEST_CHECK_EQ(pbl_mem_register(b->base, b->maplen, NULL, 4, PG, NULL), 0);
+		b->p = (uint8_t *)b->base + 200;
+		break;
+	}
 	default:
 		break;
 	}
@@ -113,11 +136,15 @@ abuf_free(struct abuf *b)
 	if (b->mr != NULL)
 		TEST_CHECK_EQ(rdmadev_mr_dereg(b->mr), 0);
 	b->mr = NULL;
-	if (b->kind == K_MALLOC)
+	if (b->kind == K_MALLOC) {
 		free(b->base);
-	else if ((b->kind == K_MMAP_ANON || b->kind == K_MMAP_FILE) && b->base != NULL &&
-		 b->base != MAP_FAILED)
+	} else if (b->base != NULL && b->base != MAP_FAILED) {
+		if (b->kind == K_EXTMEM)
+			TEST_CHECK_EQ(rte_extmem_unregister(b->base, b->maplen), 0);
+		else if (b->kind == K_PBL_NOHOOK)
+			TEST_CHECK_EQ(pbl_mem_unregister(b->base, b->maplen), 0);
 		munmap(b->base, b->maplen);
+	}
 	if (b->fd >= 0)
 		close(b->fd);
 	b->p = NULL;
