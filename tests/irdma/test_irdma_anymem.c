@@ -276,6 +276,14 @@ umem_stats(struct e2e_dev *d)
 	return st;
 }
 
+/* Whether the model's IOMMU view holds pages [first, first + n) of @p buf (IOVA = VA). */
+static int
+dev_sees(struct e2e_dev *d, const uint8_t *buf, unsigned int first, unsigned int n)
+{
+	return irdma_model_dma_mapped(irdma_dev_hw(rdmadev_get(d->id)),
+				      (rte_iova_t)(uintptr_t)(buf + first * PG), n * PG);
+}
+
 /* WRITE 64 bytes of @p src to @p dst through @p rkey; the status it completes with. */
 static enum rdmadev_wc_status
 write_to(struct e2e_dev *d, struct e2e_qp *q, uint8_t *src, uint32_t lkey, uint8_t *dst,
@@ -331,10 +339,13 @@ test_overlap(void)
 	TEST_CHECK_EQ(st.maps, st0.maps + 2);
 	TEST_CHECK_EQ(st.pieces, st0.pieces + 2);
 	TEST_CHECK_EQ(st.mapped_bytes, st0.mapped_bytes + 5 * PG);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 5), 1);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 5, 1), 0);
 
 	/* m1 goes first: m3 keeps pages 0-2 mapped, m2 keeps 3-4 */
 	TEST_CHECK_EQ(rdmadev_mr_dereg(m1), 0);
 	TEST_CHECK_EQ(E2E_STAT(&d, dma_unmaps), unmaps0);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 5), 1);
 	TEST_CHECK_EQ(write_to(&d, &a, lsrc, rdmadev_mr_lkey(src), buf + 100,
 			       rdmadev_mr_rkey(m3), 1), RDMADEV_WC_SUCCESS);
 	TEST_CHECK(memcmp(buf + 100, lsrc, 64) == 0);
@@ -348,6 +359,9 @@ test_overlap(void)
 	TEST_CHECK_EQ(st.pieces, st0.pieces + 1);
 	TEST_CHECK_EQ(st.mapped_bytes, st0.mapped_bytes + 3 * PG);
 	TEST_CHECK_EQ(E2E_STAT(&d, dma_unmaps), unmaps0 + 1);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 3), 1);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 3, 1), 0);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 4, 1), 0);
 	TEST_CHECK_EQ(write_to(&d, &a, lsrc + 128, rdmadev_mr_lkey(src), buf + 2 * PG,
 			       rdmadev_mr_rkey(m3), 3), RDMADEV_WC_SUCCESS);
 	TEST_CHECK(memcmp(buf + 2 * PG, lsrc + 128, 64) == 0);
@@ -359,6 +373,8 @@ test_overlap(void)
 	TEST_CHECK_EQ(st.mapped_bytes, st0.mapped_bytes);
 	TEST_CHECK_EQ(st.regs, st0.regs);
 	TEST_CHECK_EQ(E2E_STAT(&d, dma_unmaps), unmaps0 + 2);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 1), 0);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 2, 1), 0);
 	if (e2e_pair(&d, &d, &c, &e, E2E_ACC_ALL) == 0) {
 		memcpy(save, buf + 100, sizeof(save));
 		TEST_CHECK_EQ(write_to(&d, &c, lsrc + 256, rdmadev_mr_lkey(src), buf + 100,
