@@ -316,7 +316,9 @@ test_overlap(void)
 	uint8_t *buf, *lsrc, save[64];
 	uint64_t unmaps0;
 
-	buf = aligned_alloc(PG, 8 * PG);
+	/* inside one PBL_UMEM_CHUNK, so that each gap is one piece */
+	if (posix_memalign((void **)&buf, PBL_UMEM_CHUNK, 8 * PG) != 0)
+		buf = NULL;
 	lsrc = malloc(PG);
 	TEST_CHECK(buf != NULL && lsrc != NULL);
 	if (buf == NULL || lsrc == NULL || e2e_dev_open(&d, E2E_DEVARGS(0, "loop:anymem2")) != 0 ||
