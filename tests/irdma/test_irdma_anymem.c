@@ -315,6 +315,7 @@ test_overlap(void)
 	struct pbl_umem_stats st0, st;
 	uint8_t *buf, *lsrc, save[64];
 	uint64_t unmaps0;
+	uint32_t rkey3;
 
 	/* inside one PBL_UMEM_CHUNK, so that each gap is one piece */
 	if (posix_memalign((void **)&buf, PBL_UMEM_CHUNK, 8 * PG) != 0)
@@ -369,6 +370,7 @@ test_overlap(void)
 	TEST_CHECK(memcmp(buf + 2 * PG, lsrc + 128, 64) == 0);
 
 	/* m3 last: everything goes; its rkey then reaches nothing (on a fresh pair) */
+	rkey3 = rdmadev_mr_rkey(m3);
 	TEST_CHECK_EQ(rdmadev_mr_dereg(m3), 0);
 	st = umem_stats(&d);
 	TEST_CHECK_EQ(st.pieces, st0.pieces);
@@ -380,7 +382,7 @@ test_overlap(void)
 	if (e2e_pair(&d, &d, &c, &e, E2E_ACC_ALL) == 0) {
 		memcpy(save, buf + 100, sizeof(save));
 		TEST_CHECK_EQ(write_to(&d, &c, lsrc + 256, rdmadev_mr_lkey(src), buf + 100,
-				       rdmadev_mr_rkey(m3), 4), RDMADEV_WC_REM_ACCESS_ERR);
+				       rkey3, 4), RDMADEV_WC_REM_ACCESS_ERR);
 		TEST_CHECK(memcmp(buf + 100, save, sizeof(save)) == 0);
 	}
 	TEST_CHECK_EQ(rdmadev_mr_dereg(src), 0);
