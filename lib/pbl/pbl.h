@@ -15,9 +15,11 @@
  *   memzone on a NUMA socket). Memory that EAL did not allocate (malloc'd, mmap'd, an
  *   application's own hugepage mapping) is made known with pbl_mem_register(), which adds it
  *   to EAL's memseg tables (rte_extmem_register) and calls the backend's DMA-map hook for each
- *   IOVA-contiguous piece. Either way, the IOVAs of a VA range are read from EAL's memseg
+ *   IOVA-contiguous piece. The IOVAs of a VA range in EAL memory are read from EAL's memseg
  *   tables in one pass (pbl_mem_resolve()), giving a *layout*: the list of IOVA-contiguous
- *   segments that make up the range. pbl_best_pgsz() picks the largest page size that layout
+ *   segments that make up the range. MRs over any other process memory go through a
+ *   device's user memory table instead (pbl_umem_reg(), below): mapped for DMA at IOVA = VA,
+ *   shared pages counted across overlapping registrations, a one-segment layout back. pbl_best_pgsz() picks the largest page size that layout
  *   allows, as the kernel's ib_umem_find_best_pgsz() does.
  *
  * - **PBLE pool.** The driver owns a region of 8-byte PBLEs (the HMC PBLE object) and hands
