@@ -181,14 +181,17 @@ iv_init(void)
 		iv_lcores_arg(lcores, sizeof(lcores));
 		argv[argc++] = (char *)"--lcores";
 		argv[argc++] = lcores;
-		argv[argc++] = (char *)"--in-memory";
 		argv[argc++] = (char *)"--no-telemetry";
 		argv[argc++] = (char *)"--no-pci";
 		argv[argc++] = (char *)"--log-level=lib.eal:error";
-		if (!iv_hugepages_free()) {
+		/* No shared files, so that any number of verbs processes run at once. */
+		if (iv_hugepages_free()) {
+			argv[argc++] = (char *)"--in-memory";
+		} else {
 			argv[argc++] = (char *)"--no-huge";
 			argv[argc++] = (char *)"-m";
 			argv[argc++] = (char *)"512";
+			argv[argc++] = (char *)"--no-shconf";
 		}
 	}
 	argv[argc] = NULL;

@@ -120,10 +120,12 @@ iv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **b
 		}
 		posted = n > 0 ? rdmadev_post_send(qp->r, w, n, &err) : 0;
 		if (unlikely(posted < n || cerr != 0)) {
-			for (; posted > 0; posted--)
+			uint16_t i;
+
+			for (i = 0; i < posted; i++)
 				head = head->next;
 			*bad_wr = head;
-			return posted < n ? (err == -ENOMEM ? ENOMEM : -err) : -cerr;
+			return posted < n ? -err : -cerr;
 		}
 	}
 	return 0;
@@ -151,7 +153,9 @@ iv_post_recv_list(struct rdmadev_qp *rqp, struct rdmadev_srq *srq, struct ibv_re
 		posted = rqp != NULL ? rdmadev_post_recv(rqp, w, n, &err) :
 			 rdmadev_post_srq_recv(srq, w, n, &err);
 		if (unlikely(posted < n)) {
-			for (; posted > 0; posted--)
+			uint16_t i;
+
+			for (i = 0; i < posted; i++)
 				head = head->next;
 			*bad_wr = head;
 			return -err;

@@ -36,10 +36,18 @@ iv_qp_type_name(enum ibv_qp_type t)
 	}
 }
 
-/* verbs address vector -> rdmadev's; -EINVAL without a GRH (RoCE needs one). */
+/*
+ * verbs address vector -> rdmadev's; -EINVAL without a GRH (RoCE needs one). The
+ * destination MAC is what the kernel resolves: the port's own for a GID of the device
+ * (loopback), else 0, which the device model's wires resolve themselves (ARP on Ethernet).
+ */
 static int
-iv_ah_attr_in(const struct ibv_ah_attr *in, struct rdmadev_ah_attr *out)
+iv_ah_attr_in(struct ibv_context *c, const struct ibv_ah_attr *in, struct rdmadev_ah_attr *out)
 {
+	const struct iv_dev *d = iv_ctx_of(c)->dev;
+	uint8_t g[16];
+	uint32_t i;
+
 	memset(out, 0, sizeof(*out));
 	if (!in->is_global) {
 		IV_LOG(ERR, "address without a GRH (is_global 0): RoCE addresses by GID");
@@ -53,6 +61,12 @@ iv_ah_attr_in(const struct ibv_ah_attr *in, struct rdmadev_ah_attr *out)
 	out->sl = in->sl;
 	out->vlan_id = 0xffff;
 	out->port_num = in->port_num != 0 ? in->port_num : 1;
+	for (i = 0; i < d->port.gid_tbl_len; i++) {
+		if (rdmadev_gid_get(d->dev_id, i, g) == 0 && memcmp(g, out->dgid, 16) == 0) {
+			memcpy(out->dmac, d->port.mac, sizeof(out->dmac));
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -202,7 +216,7 @@ ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
 	a.timeout = attr->timeout;
 	a.retry_cnt = attr->retry_cnt;
 	a.rnr_retry = attr->rnr_retry;
-	if ((mask & IBV_QP_AV) && iv_ah_attr_in(&attr->ah_attr, &a.ah_attr) < 0)
+	if ((mask & IBV_QP_AV) && iv_ah_attr_in(qp->context, &attr->ah_attr, &a.ah_attr) < 0)
 		return EINVAL;
 	rc = rdmadev_qp_modify(q->r, &a, mask);
 	if (rc < 0) {
@@ -339,7 +353,7 @@ ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 			   "ibv_create_ah", "IBVERBS_1.1", NULL);
 		return real(pd, attr);
 	}
-	if (iv_ah_attr_in(attr, &a) < 0) {
+	if (iv_ah_attr_in(pd->context, attr, &a) < 0) {
 		errno = EINVAL;
 		return NULL;
 	}

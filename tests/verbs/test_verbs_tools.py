@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the irdma-pmd authors
+"""rdma-core's and perftest's own binaries, unmodified, on the PMD through devtools/with-verbs.sh.
+
+    test_verbs_tools.py <with-verbs.sh> <test_verbs> <build dir> [case ...]
+
+Cases: devices (ibv_devices), devinfo (ibv_devinfo -v: every field checked against what
+rdmadev reports, as `test_verbs --print` prints it). Prints TAP. A binary that is not
+installed makes its case a skip.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+WITH_VERBS, TEST_VERBS, BUILD = sys.argv[1:4]
+CASES = sys.argv[4:] or ['devices', 'devinfo']
+DEVARGS = 'irdma_model0,ip=10.9.8.7'
+results = []
+
+
+def env(devargs=DEVARGS, extra=None):
+    """The environment a user sets: the devices, and --no-huge when told to."""
+    e = dict(os.environ, BUILD=BUILD, IRDMA_PMD_DEVARGS=devargs)
+    if os.environ.get('IRDMA_TEST_NO_HUGE') and 'IRDMA_PMD_EAL' not in os.environ:
+        e['IRDMA_PMD_EAL'] = ('--no-huge -m 512 --no-shconf --no-pci --no-telemetry '
+                              '--log-level=lib.eal:error')
+    e.update(extra or {})
+    return e
+
+
+def run(cmd, devargs=DEVARGS, timeout=60):
+    """Run @cmd through with-verbs.sh; (exit code, stdout, stderr)."""
+    p = subprocess.run([WITH_VERBS] + cmd, env=env(devargs), capture_output=True,
+                       text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(ok, name, detail=''):
+    results.append((ok, name, detail))
+
+
+def rdmadev_view():
+    """key -> value (gid: index -> 16 bytes) as rdmadev reports them."""
+    p = subprocess.run([TEST_VERBS, '--print'], env=env(), capture_output=True, text=True,
+                       timeout=60)
+    view, gids = {}, {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if f and f[0] == 'gid':
+            gids[int(f[1])] = bytes.fromhex(f[2])
+        elif len(f) >= 2:
+            view[f[0]] = ' '.join(f[1:])
+    view['gids'] = gids
+    return view
+
+
+def have(binary):
+    if shutil.which(binary) is None:
+        check(True, binary, '# SKIP %s is not installed' % binary)
+        return False
+    return True
+
+
+def case_devices():
+    if not have('ibv_devices'):
+        return
+    rc, out, err = run(['ibv_devices'], devargs=DEVARGS + ';irdma_model1,ip=10.9.8.8')
+    check(rc == 0, 'ibv_devices exits 0', err)
+    rows = re.findall(r'^\s+(irdma_model\d)\s+([0-9a-f]{16})$', out, re.M)
+    names = [r[0] for r in rows]
+    check(names == ['irdma_model0', 'irdma_model1'], 'ibv_devices lists both model devices',
+          out)
+    view = rdmadev_view()
+    mac = bytes(int(x, 16) for x in view['mac'].split(':'))
+    eui = bytes([mac[0] ^ 2, mac[1], mac[2], 0xff, 0xfe, mac[3], mac[4], mac[5]]).hex()
+    check(rows[:1] == [('irdma_model0', eui)], 'node GUID is the EUI-64 of the MAC',
+          '%s vs %s' % (rows[:1], eui))
+
+
+def field(out, name):
+    m = re.search(r'^\s*%s:\s+(.*?)\s*$' % re.escape(name), out, re.M)
+    return m.group(1) if m else None
+
+
+def case_devinfo():
+    if not have('ibv_devinfo'):
+        return
+    rc, out, err = run(['ibv_devinfo', '-v'])
+    check(rc == 0, 'ibv_devinfo -v exits 0', err)
+    view = rdmadev_view()
+    check(field(out, 'hca_id') == view['hca_id'], 'hca_id is the rdmadev name', out[:200])
+    check(field(out, 'transport') == 'InfiniBand (0)', 'transport InfiniBand (RoCE)')
+    check(field(out, 'fw_ver') == view['fw_ver'], 'fw_ver is the port firmware version',
+          '%s vs %s' % (field(out, 'fw_ver'), view['fw_ver']))
+    check(field(out, 'vendor_id') == '0x8086', 'vendor_id Intel')
+    for key in ['max_qp', 'max_qp_wr', 'max_cq', 'max_cqe', 'max_mr', 'max_pd', 'max_sge',
+                'max_qp_rd_atom', 'max_ah', 'phys_port_cnt']:
+        check(field(out, key) == view[key], '%s is rdmadev\'s' % key,
+              '%s vs %s' % (field(out, key), view[key]))
+    for key in ['max_mr_size', 'page_size_cap']:
+        got = field(out, key)
+        check(got is not None and int(got, 16) == int(view[key], 16), '%s is rdmadev\'s' % key,
+              '%s vs %s' % (got, view[key]))
+    check(field(out, 'state') == 'PORT_ACTIVE (4)', 'port ACTIVE')
+    check(field(out, 'link_layer') == 'Ethernet', 'link layer Ethernet')
+    check(field(out, 'port_lid') == '0', 'LID 0')
+    check((field(out, 'max_mtu') or '').startswith(view['max_mtu'] + ' '), 'max_mtu',
+          '%s vs %s' % (field(out, 'max_mtu'), view['max_mtu']))
+    check((field(out, 'active_mtu') or '').startswith(view['active_mtu'] + ' '), 'active_mtu',
+          '%s vs %s' % (field(out, 'active_mtu'), view['active_mtu']))
+    check(field(out, 'gid_tbl_len') == view['gid_tbl_len'], 'gid_tbl_len')
+    gids = re.findall(r'GID\[\s*(\d+)\]:\s+(\S+), (RoCE v\d)', out)
+    check(len(gids) == len(view['gids']) and len(gids) > 0, 'every GID listed', str(gids))
+    import ipaddress
+    for idx, text, kind in gids:
+        want = view['gids'].get(int(idx))
+        got = ipaddress.IPv6Address(text).packed
+        check(want == got and kind == 'RoCE v2', 'GID[%s] %s is rdmadev\'s, RoCE v2' % (idx, text),
+              '%s vs %s' % (got.hex(), want.hex() if want else None))
+    check('::ffff:10.9.8.7' in out, 'the ip= address is GID 0 (IPv4-mapped)')
+
+
+for c in CASES:
+    globals()['case_' + c]()
+print('1..%d' % len(results))
+for i, (ok, name, detail) in enumerate(results, 1):
+    skip = detail.startswith('# SKIP')
+    print('%s %d - %s%s' % ('ok' if ok else 'not ok', i, name, ' ' + detail if skip else ''))
+    if not ok and detail:
+        for line in detail.splitlines()[:40]:
+            print('#   ' + line)
+sys.exit(0 if all(r[0] for r in results) else 1)
