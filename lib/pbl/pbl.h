@@ -212,6 +212,123 @@ int pbl_mem_register(void *va, size_t len, const rte_iova_t *iovas, unsigned int
  */
 int pbl_mem_unregister(void *va, size_t len);
 
+/* ----------------------------------------------------------------------------------------- */
+/* User memory                                                                               */
+/* ----------------------------------------------------------------------------------------- */
+
+/**
+ * A table of application memory mapped for one device's DMA: memory EAL did not allocate
+ * (malloc, anonymous or file-backed mmap, stack, static data, hugepages mapped by the
+ * application) and external memory (rte_extmem_register()) whose registrant did not
+ * DMA-map it.
+ *
+ * Registrations are page-granular and may repeat and overlap: each page range handed to the
+ * DMA hook (a *piece*) counts the registrations that overlap it and is unmapped when the
+ * last of them goes. A piece is never split: each unmap undoes exactly one map, as the VFIO
+ * type1 IOMMU requires. Memory EAL does not know is mapped at IOVA = VA, a whole range in
+ * one map call (no page walk, no /proc/self/pagemap), so its MR needs no PBLEs; external
+ * memory keeps the IOVAs given to rte_extmem_register(). Pinning is the hook's business
+ * (VFIO_IOMMU_MAP_DMA pins and charges RLIMIT_MEMLOCK). All calls serialise on one mutex
+ * per table: they belong to the control path.
+ */
+struct pbl_umem;
+struct pbl_layout;
+
+/** Counters of a user memory table. */
+struct pbl_umem_stats {
+	uint32_t regs;          /**< live registrations */
+	uint32_t pieces;        /**< live pieces (DMA maps) */
+	uint64_t mapped_bytes;  /**< bytes the live pieces cover */
+	uint64_t reg_calls;     /**< successful pbl_umem_reg() calls since creation */
+	uint64_t maps;          /**< hook map calls that succeeded */
+	uint64_t unmaps;        /**< hook unmap calls */
+};
+
+/**
+ * Create a user memory table for one device.
+ *
+ * @param hook
+ *   The device's DMA map hook; map and unmap are both required. Copied.
+ * @param name
+ *   Name used in log lines (copied, truncated to 31 bytes; may be NULL).
+ * @param[out] out
+ *   The table.
+ * @return
+ *   0, -EINVAL or -ENOMEM.
+ */
+int pbl_umem_create(const struct pbl_dma_hook *hook, const char *name, struct pbl_umem **out);
+
+/**
+ * Destroy a table, unmapping every piece still mapped.
+ *
+ * @param u
+ *   The table, or NULL.
+ * @return
+ *   0, or -EBUSY (with a log line) when registrations were still live; the table is
+ *   destroyed anyway.
+ */
+int pbl_umem_destroy(struct pbl_umem *u);
+
+/**
+ * Register [va, va + len) for DMA: every page it touches must be mapped in this process
+ * (checked with mincore(), so an unmapped address fails before anything is mapped) and lie
+ * outside EAL's own memory. Pages not yet mapped for the device are mapped now; pages
+ * already mapped by an earlier registration are shared.
+ *
+ * @param u
+ *   The table.
+ * @param va
+ *   Start, any alignment.
+ * @param len
+ *   Length, > 0; the range must not wrap.
+ * @param[out] layout
+ *   The IOVA layout of exactly [va, va + len) (pbl_best_pgsz(), pbl_build()); free it with
+ *   pbl_layout_free().
+ * @return
+ *   0; -EINVAL (NULL, zero length, wrap-around, EAL's own memory); -EFAULT (a page is not
+ *   mapped); -ENOMEM; or the hook's error (e.g. -ENOMEM when pinning hits RLIMIT_MEMLOCK).
+ *   Every failure is logged and leaves the table as it was.
+ */
+int pbl_umem_reg(struct pbl_umem *u, const void *va, size_t len, struct pbl_layout **layout);
+
+/**
+ * Undo one pbl_umem_reg() of the same range: pieces no other registration overlaps are
+ * unmapped.
+ *
+ * @param u
+ *   The table.
+ * @param va
+ *   The va given to pbl_umem_reg().
+ * @param len
+ *   The len given to pbl_umem_reg().
+ * @return
+ *   0, -EINVAL, or -ENOENT (some page of the range is not registered; nothing changes).
+ */
+int pbl_umem_dereg(struct pbl_umem *u, const void *va, size_t len);
+
+/**
+ * Read a table's counters.
+ *
+ * @param u
+ *   The table; NULL gives zeroed counters.
+ * @param[out] st
+ *   The counters (ignored when NULL).
+ */
+void pbl_umem_stats_get(struct pbl_umem *u, struct pbl_umem_stats *st);
+
+/**
+ * True when [va, va + len) lies inside one pbl_mem_register() registration made with a DMA
+ * hook (its registrant mapped it for DMA already).
+ *
+ * @param va
+ *   Start of the range.
+ * @param len
+ *   Length of the range.
+ * @return
+ *   true or false.
+ */
+bool pbl_mem_is_mapped(const void *va, size_t len);
+
 /** One IOVA-contiguous piece of a resolved range. */
 struct pbl_seg {
 	uint64_t va;      /**< first byte */

@@ -515,3 +515,21 @@ pbl_mem_unregister(void *va, size_t len)
 	free(r);
 	return rc;
 }
+
+bool
+pbl_mem_is_mapped(const void *va, size_t len)
+{
+	uint64_t start = (uintptr_t)va;
+	const struct pbl_reg *r;
+	bool hit = false;
+
+	pthread_mutex_lock(&reg_lock);
+	TAILQ_FOREACH(r, &reg_list, next) {
+		if (start >= r->va && start - r->va < r->len && len <= r->len - (start - r->va)) {
+			hit = r->has_hook;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return hit;
+}

@@ -410,6 +410,8 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 	if (ret == 0)
 		ret = irdma_pble_pool_create(c);
 	if (ret == 0)
+		ret = irdma_umem_create(c);
+	if (ret == 0)
 		ret = irdma_ccq_create(c);
 	if (ret == 0)
 		ret = irdma_ceq0_create(c);
@@ -432,6 +434,7 @@ irdma_ctrl_teardown(struct irdma_ctrl *c)
 	irdma_aeq_destroy(c);
 	irdma_ceq0_destroy(c);
 	irdma_ccq_destroy(c);
+	irdma_umem_destroy(c);
 	irdma_pble_pool_destroy(c);
 	irdma_hmc_unback(c);
 	irdma_dma_free(c, &c->fpm_buf);

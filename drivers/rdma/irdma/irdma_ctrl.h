@@ -207,6 +207,7 @@ struct irdma_ctrl {
 	struct irdma_hmc hmc;		/**< HMC */
 	struct irdma_hmc_request req;	/**< sizing request */
 	struct pbl_pool *pble_pool;	/**< PBLE pool over the HMC PBLE object (while up) */
+	struct pbl_umem *umem;		/**< application memory mapped for DMA (while up) */
 	uint32_t nb_cqs;		/**< live CQs (atomic) */
 	uint32_t nb_mrs;		/**< live MRs (atomic) */
 	uint32_t mr_key;		/**< next STag key (atomic; low 8 bits used) */
@@ -757,12 +758,23 @@ int irdma_pble_pool_create(struct irdma_ctrl *c);
 /** Destroy c->pble_pool (runs still allocated are logged as leaks). Safe when NULL. */
 void irdma_pble_pool_destroy(struct irdma_ctrl *c);
 
+/**
+ * Create c->umem, the table of application memory this device may DMA (pbl_umem_create()
+ * with irdma_hw_dma_map() / irdma_hw_dma_unmap() as the hook).
+ * @return 0 or pbl_umem_create()'s -errno.
+ */
+int irdma_umem_create(struct irdma_ctrl *c);
+
+/** Destroy c->umem, unmapping what is still mapped (logged). Safe when NULL. */
+void irdma_umem_destroy(struct irdma_ctrl *c);
+
 struct rdmadev_mr;
 struct rdmadev_mr_attr;
 
 /**
- * Register rdmadev MR @p mr at its claimed STag index. USER: resolve the range (DMA-mapping
- * it through pbl_mem_register() first when it is not EAL memory), build a level 0/1/2 PBL at
+ * Register rdmadev MR @p mr at its claimed STag index. USER: resolve the range (EAL memory
+ * from EAL's tables; any other process memory is DMA-mapped through c->umem,
+ * pbl_umem_reg(), at IOVA = VA), build a level 0/1/2 PBL at
  * the best page size and issue REG_MR (VA-based). FAST_REG: a level-1 run of max_pages
  * PBLEs and ALLOC_STAG. Sets mr->lkey = mr->rkey = index << 8 | key and mr->obj.fp.drv.
  * @return 0, -ENOTSUP (DMA MRs, atomics on gen2), -EINVAL (range not resolvable, IOVA and address

@@ -7,9 +7,11 @@
  * irdma_hwreg_mr, irdma_hw_alloc_stag, irdma_dereg_mr):
  *  - USER: the range is resolved to IOVAs (pbl_build_mr: EAL memseg tables), described at the
  *    largest page size it allows (4 KB, 2 MB, 1 GB) at level 0 (one address), 1 or 2 (PBLEs
- *    from the pool over the HMC PBLE object) and registered with REG_MR, VA-based. Memory
- *    EAL does not know is first registered with pbl_mem_register(), whose DMA hook maps it
- *    with irdma_hw_dma_map(); the registration is undone at dereg.
+ *    from the pool over the HMC PBLE object) and registered with REG_MR, VA-based. Any other
+ *    process memory (malloc, mmap, stack, static, external memory nobody DMA-mapped) goes
+ *    through the device's application memory table (c->umem, pbl_umem_reg()): its pages are
+ *    mapped with irdma_hw_dma_map() at IOVA = VA (one map per new range, shared and counted
+ *    across overlapping MRs), and unmapped when the last MR over them is deregistered.
  *  - FAST_REG: a level-1 run of max_pages PBLEs (4 KB pages) and ALLOC_STAG.
  *  - DMA MRs are not supported (-ENOTSUP).
  * lkey = rkey = STag = index << 8 | key; the index is the restrack ID, the key a per-device
@@ -63,32 +65,46 @@ irdma_mr_dma_unmap(void *ctx, void *va, rte_iova_t iova, size_t len)
 	return irdma_hw_dma_unmap(ctx, va, iova, len);
 }
 
-/* Register [addr, addr + len) (whole 4 KB pages) when EAL does not know it. */
-static int
-irdma_mr_ext_register(struct irdma_ctrl *c, struct irdma_mr *m, void *addr, uint64_t len)
+int
+irdma_umem_create(struct irdma_ctrl *c)
 {
 	const struct pbl_dma_hook hook = {
 		.map = irdma_mr_dma_map,
 		.unmap = irdma_mr_dma_unmap,
 		.ctx = c->hw,
 	};
-	uintptr_t lo = RTE_ALIGN_FLOOR((uintptr_t)addr, (uintptr_t)IRDMA_HW_PAGE_SIZE);
-	uintptr_t hi = RTE_ALIGN_CEIL((uintptr_t)addr + len, (uintptr_t)IRDMA_HW_PAGE_SIZE);
-	int ret;
+	int ret = pbl_umem_create(&hook, c->hw->name, &c->umem);
 
-	if (rte_mem_virt2memseg_list(addr) != NULL)
-		return 0;
-	ret = pbl_mem_register((void *)lo, hi - lo, NULL,
-			       (unsigned int)((hi - lo) / IRDMA_HW_PAGE_SIZE),
-			       IRDMA_HW_PAGE_SIZE, &hook);
 	if (ret != 0) {
-		IRDMA_LOG(ERR, c->hw, "MR: registering external memory %p+%" PRIu64 " failed: %s",
-			  addr, len, strerror(-ret));
-		return ret;
+		IRDMA_LOG(ERR, c->hw, "MR: no table for application memory: %s", strerror(-ret));
+		c->umem = NULL;
 	}
-	m->ext_va = (void *)lo;
-	m->ext_len = hi - lo;
-	return 0;
+	return ret;
+}
+
+void
+irdma_umem_destroy(struct irdma_ctrl *c)
+{
+	if (c->umem == NULL)
+		return;
+	if (pbl_umem_destroy(c->umem) != 0)
+		IRDMA_LOG(ERR, c->hw, "MR: application memory still registered at teardown");
+	c->umem = NULL;
+}
+
+/*
+ * True when the device reaches [addr, addr + len) without a registration of its own: EAL's
+ * internal memory (the backend maps it), or memory a pbl_mem_register() with a DMA hook
+ * mapped already.
+ */
+static bool
+irdma_mr_premapped(const void *addr, uint64_t len)
+{
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(addr);
+
+	if (msl == NULL)
+		return false;
+	return !msl->external || pbl_mem_is_mapped(addr, len);
 }
 
 static void
@@ -98,11 +114,45 @@ irdma_mr_ext_unregister(struct irdma_ctrl *c, struct irdma_mr *m)
 
 	if (m->ext_va == NULL)
 		return;
-	ret = pbl_mem_unregister(m->ext_va, m->ext_len);
+	ret = pbl_umem_dereg(c->umem, m->ext_va, m->ext_len);
 	if (ret != 0)
-		IRDMA_LOG(ERR, c->hw, "MR: unregistering external memory %p failed: %s",
+		IRDMA_LOG(ERR, c->hw, "MR: unregistering application memory %p failed: %s",
 			  m->ext_va, strerror(-ret));
 	m->ext_va = NULL;
+}
+
+/*
+ * The PBL of application memory: map it through c->umem (shared with other MRs over the
+ * same pages), then build from the layout that returns.
+ */
+static int
+irdma_mr_build_umem(struct irdma_ctrl *c, struct irdma_mr *m, void *addr, uint64_t len,
+		    uint64_t bitmap)
+{
+	struct pbl_layout *l;
+	uint64_t pgsz;
+	int ret;
+
+	ret = pbl_umem_reg(c->umem, addr, len, &l);
+	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: registering application memory %p+%" PRIu64
+			  " failed: %s", m->stag, addr, len, strerror(-ret));
+		return ret;
+	}
+	m->ext_va = addr;
+	m->ext_len = len;
+	pgsz = pbl_best_pgsz(l, bitmap);
+	if (pgsz == 0) {
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: no page size fits the IOVA layout of %p+%" PRIu64,
+			  m->stag, addr, len);
+		ret = -EINVAL;
+	} else {
+		ret = pbl_build(c->pble_pool, l, pgsz, PBL_LEVELS_ALL, &m->pbl);
+	}
+	pbl_layout_free(l);
+	if (ret != 0)
+		irdma_mr_ext_unregister(c, m);
+	return ret;
 }
 
 /* ---- helpers ---- */
@@ -177,14 +227,14 @@ irdma_mr_reg_user(struct irdma_ctrl *c, struct irdma_mr *m, const struct rdmadev
 			  m->stag, a->iova, a->addr);
 		return -EINVAL;
 	}
-	ret = irdma_mr_ext_register(c, m, a->addr, a->length);
-	if (ret != 0)
-		return ret;
-	ret = pbl_build_mr(c->pble_pool, a->addr, a->length, bitmap, PBL_LEVELS_ALL, &m->pbl);
+	if (irdma_mr_premapped(a->addr, a->length))
+		ret = pbl_build_mr(c->pble_pool, a->addr, a->length, bitmap, PBL_LEVELS_ALL,
+				   &m->pbl);
+	else
+		ret = irdma_mr_build_umem(c, m, a->addr, a->length, bitmap);
 	if (ret != 0) {
 		IRDMA_LOG(ERR, c->hw, "MR 0x%x: no PBL for %p+%" PRIu64 ": %s", m->stag, a->addr,
 			  a->length, strerror(-ret));
-		irdma_mr_ext_unregister(c, m);
 		return ret;
 	}
 	chunk = m->pbl.level == PBL_LEVEL_0 ? IRDMA_PBL_CHUNK_PHYS :

@@ -31,7 +31,7 @@ struct irdma_mr {
 	uint32_t stag;		/**< index << 8 | key (FAST_REG: the key of the last WR posted) */
 	uint32_t pd_id;		/**< PD id */
 	bool fast_reg;		/**< ALLOC_STAG rather than REG_MR */
-	void *ext_va;		/**< range this MR registered with pbl_mem_register(), or NULL */
+	void *ext_va;		/**< range this MR registered with pbl_umem_reg(), or NULL */
 	size_t ext_len;		/**< its length */
 };
 

@@ -19,6 +19,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -249,22 +250,55 @@ vfio_eal_owned(void *va, size_t len)
 	return first != NULL && first == last && !first->external;
 }
 
+/*
+ * VFIO_IOMMU_MAP_DMA pins the pages and charges them to RLIMIT_MEMLOCK (the kernel's
+ * vfio_pin_pages_remote, unless the process has CAP_IPC_LOCK): ENOMEM means that limit (or
+ * memory) ran out, EFAULT that the range is not mapped (or not writable) in this process.
+ * EAL's type1 code logs the ioctl's errno without setting rte_errno, hence errno too.
+ */
+static int
+vfio_map_error(struct irdma_hw *hw, void *va, rte_iova_t iova, size_t len, int err)
+{
+	struct rlimit rl;
+
+	if (err == ENOMEM && getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+		char lim[32];
+
+		if (rl.rlim_cur == RLIM_INFINITY)
+			snprintf(lim, sizeof(lim), "unlimited");
+		else
+			snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur >> 10);
+		VFIO_LOG(ERR, hw->name, "DMA map of %zu bytes at %p: pinning failed: locked memory"
+			 " exhausted (RLIMIT_MEMLOCK %s; raise ulimit -l or grant CAP_IPC_LOCK)",
+			 len, va, lim);
+	} else if (err == EFAULT) {
+		VFIO_LOG(ERR, hw->name, "DMA map of %zu bytes at %p: pinning failed: the range is"
+			 " not mapped (or not writable) in this process", len, va);
+	} else {
+		VFIO_LOG(ERR, hw->name, "DMA map of %zu bytes at iova 0x%" PRIx64 " failed: %s",
+			 len, (uint64_t)iova, strerror(err));
+	}
+	return -err;
+}
+
 static int
 vfio_dma_map(struct irdma_hw *hw, void *va, rte_iova_t iova, size_t len)
 {
-	RTE_SET_USED(hw);
+	int err;
+
 	if (len == 0)
 		return -EINVAL;
 	if (vfio_eal_owned(va, len))
 		return 0;
+	rte_errno = 0;
+	errno = 0;
 	if (rte_vfio_container_dma_map(RTE_VFIO_DEFAULT_CONTAINER_FD, (uint64_t)(uintptr_t)va,
 				       iova, len) == 0)
 		return 0;
-	if (rte_errno == EEXIST)
+	err = rte_errno != 0 ? rte_errno : errno != 0 ? errno : EIO;
+	if (err == EEXIST)
 		return 0;
-	VFIO_LOG(ERR, hw->name, "DMA map of %zu bytes at iova 0x%" PRIx64 " failed: %s", len,
-		 (uint64_t)iova, rte_strerror(rte_errno));
-	return rte_errno > 0 ? -rte_errno : -EIO;
+	return vfio_map_error(hw, va, iova, len, err);
 }
 
 static int
