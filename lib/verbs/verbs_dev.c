@@ -112,6 +112,23 @@ iv_lcores_arg(char *buf, size_t len)
 	snprintf(buf + off, len - off, ")");
 }
 
+/* True when the EAL arguments @p eal choose the lcores (-l, -c, --lcores). */
+static bool
+iv_names_lcores(const char *eal)
+{
+	const char *p;
+
+	for (p = eal; *p != '\0'; p++) {
+		if (p != eal && p[-1] != ' ' && p[-1] != '\t')
+			continue;
+		if (strncmp(p, "--lcores", 8) == 0 ||
+		    (p[0] == '-' && (p[1] == 'l' || p[1] == 'c') &&
+		     (p[2] == '\0' || p[2] == ' ' || p[2] == '\t' || (p[2] >= '0' && p[2] <= '9'))))
+			return true;
+	}
+	return false;
+}
+
 /* True when @p s starts a device's devargs (a driver name), not an ip= list entry. */
 static bool
 iv_is_dev_start(const char *s)
@@ -174,13 +191,16 @@ iv_init(void)
 	int argc = 0, rc;
 
 	argv[argc++] = (char *)"irdma-verbs";
+	if (eal == NULL || !iv_names_lcores(eal)) {
+		/* EAL would pin the application's thread to one CPU: lcore 0 gets all of its. */
+		iv_lcores_arg(lcores, sizeof(lcores));
+		argv[argc++] = (char *)"--lcores";
+		argv[argc++] = lcores;
+	}
 	if (eal != NULL) {
 		snprintf(eal_copy, sizeof(eal_copy), "%s", eal);
 		iv_split_args(eal_copy, argv, &argc, (int)RTE_DIM(argv));
 	} else {
-		iv_lcores_arg(lcores, sizeof(lcores));
-		argv[argc++] = (char *)"--lcores";
-		argv[argc++] = lcores;
 		argv[argc++] = (char *)"--no-telemetry";
 		argv[argc++] = (char *)"--no-pci";
 		argv[argc++] = (char *)"--log-level=lib.eal:error";

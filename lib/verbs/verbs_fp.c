@@ -80,6 +80,15 @@ iv_send_wr(const struct iv_qp *qp, const struct ibv_send_wr *in, struct rdmadev_
 	/* verbs: FENCE 1, SIGNALED 2, SOLICITED 4, INLINE 8; rdmadev: SIGNALED 1, FENCE 2. */
 	w->flags = (uint8_t)(((f & IBV_SEND_SIGNALED) >> 1) | ((f & IBV_SEND_FENCE) << 1) |
 			     (f & (IBV_SEND_SOLICITED | IBV_SEND_INLINE)));
+	if (unlikely(f & IBV_SEND_INLINE)) {
+		uint32_t len = 0;
+		int i;
+
+		for (i = 0; i < in->num_sge; i++)
+			len += in->sg_list[i].length;
+		if (len > qp->max_inline)
+			w->flags &= (uint8_t)~RDMADEV_SEND_INLINE;
+	}
 	w->imm_data = in->imm_data;
 	if (qp->qp.qp_type == IBV_QPT_UD) {
 		w->ud.ah = container_of(in->wr.ud.ah, struct iv_ah, ah)->r;

@@ -73,6 +73,11 @@ struct iv_qp {
 	struct ibv_qp qp;
 	struct rdmadev_qp *r;
 	uint32_t qkey;		/* UD: the Q_Key of the QP (for WRs with the high bit set) */
+	/*
+	 * Inline bytes the QP has. A QP created for more gets the device's maximum, and a WR
+	 * flagged INLINE with more data is posted from its SGEs instead (their lkeys count).
+	 */
+	uint32_t max_inline;
 };
 
 struct iv_ah {
