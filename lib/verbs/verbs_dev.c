@@ -361,6 +361,77 @@ static int iv_query_device_ex_op(struct ibv_context *c,
 				 const struct ibv_query_device_ex_input *input,
 				 struct ibv_device_attr_ex *attr, size_t attr_size);
 
+void
+iv_track(struct ibv_context *c, enum iv_kind k, struct iv_link *l)
+{
+	struct iv_ctx *x = iv_ctx_of(c);
+
+	pthread_mutex_lock(&x->lock);
+	l->next = &x->objs[k];
+	l->prev = x->objs[k].prev;
+	l->prev->next = l;
+	x->objs[k].prev = l;
+	pthread_mutex_unlock(&x->lock);
+}
+
+void
+iv_untrack(struct ibv_context *c, struct iv_link *l)
+{
+	struct iv_ctx *x = iv_ctx_of(c);
+
+	pthread_mutex_lock(&x->lock);
+	l->prev->next = l->next;
+	l->next->prev = l->prev;
+	l->prev = l->next = l;
+	pthread_mutex_unlock(&x->lock);
+}
+
+/* Destroy one object the application left, through its verbs destroy. */
+static int
+iv_release(enum iv_kind k, struct iv_link *l)
+{
+	switch (k) {
+	case IV_QP:
+		return ibv_destroy_qp(&container_of(l, struct iv_qp, link)->qp);
+	case IV_AH:
+		return ibv_destroy_ah(&container_of(l, struct iv_ah, link)->ah);
+	case IV_SRQ:
+		return ibv_destroy_srq(&container_of(l, struct iv_srq, link)->srq);
+	case IV_MR:
+		return ibv_dereg_mr(&container_of(l, struct iv_mr, link)->mr);
+	case IV_CQ:
+		return ibv_destroy_cq(&container_of(l, struct iv_cq, link)->cq);
+	default:
+		return ibv_dealloc_pd(&container_of(l, struct iv_pd, link)->pd);
+	}
+}
+
+/*
+ * ibv_close_device releases what the application did not destroy, as closing the kernel's
+ * device file does: QPs first, PDs last. An object whose destroy fails stays (and so does
+ * the context, with EBUSY).
+ */
+static void
+iv_release_all(struct iv_ctx *c)
+{
+	static const char *const names[IV_KINDS] = { "QP", "AH", "SRQ", "MR", "CQ", "PD" };
+	unsigned int k, n;
+
+	for (k = 0; k < IV_KINDS; k++) {
+		struct iv_link *l, *next;
+
+		n = 0;
+		for (l = c->objs[k].next; l != &c->objs[k]; l = next) {
+			next = l->next;
+			if (iv_release((enum iv_kind)k, l) == 0)
+				n++;
+		}
+		if (n > 0)
+			IV_LOG(NOTICE, "%s: released %u %s%s the application left",
+			       c->vctx.context.device->name, n, names[k], n > 1 ? "s" : "");
+	}
+}
+
 struct ibv_context *
 ibv_open_device(struct ibv_device *device)
 {
@@ -392,6 +463,9 @@ ibv_open_device(struct ibv_device *device)
 		return NULL;
 	}
 	c->dev = d;
+	pthread_mutex_init(&c->lock, NULL);
+	for (rc = 0; rc < IV_KINDS; rc++)
+		c->objs[rc].prev = c->objs[rc].next = &c->objs[rc];
 	c->vctx.sz = sizeof(c->vctx);
 	c->vctx.query_port = iv_query_port_op;
 	c->vctx.query_device_ex = iv_query_device_ex_op;
@@ -421,6 +495,7 @@ ibv_close_device(struct ibv_context *context)
 		return real(context);
 	}
 	c = iv_ctx_of(context);
+	iv_release_all(c);
 	rc = rdmadev_ctx_free(c->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "%s: objects of the context are still alive: %s",
@@ -428,6 +503,7 @@ ibv_close_device(struct ibv_context *context)
 		return -rc;
 	}
 	pthread_mutex_destroy(&context->mutex);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 	return 0;
 }

@@ -58,6 +58,7 @@ ibv_alloc_pd(struct ibv_context *context)
 	}
 	pd->pd.context = context;
 	pd->pd.handle = rdmadev_pd_id(pd->r);
+	iv_track(context, IV_PD, &pd->link);
 	return &pd->pd;
 }
 
@@ -81,6 +82,7 @@ ibv_dealloc_pd(struct ibv_pd *pd)
 		IV_LOG(ERR, "rdmadev_pd_free: %s", strerror(-rc));
 		return -rc;
 	}
+	iv_untrack(pd->context, &p->link);
 	free(p);
 	return 0;
 }
@@ -143,6 +145,7 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	mr->mr.lkey = rdmadev_mr_lkey(mr->r);
 	mr->mr.rkey = rdmadev_mr_rkey(mr->r);
 	mr->mr.handle = mr->mr.lkey;
+	iv_track(pd->context, IV_MR, &mr->link);
 	return &mr->mr;
 }
 
@@ -191,6 +194,7 @@ ibv_dereg_mr(struct ibv_mr *mr)
 		IV_LOG(ERR, "rdmadev_mr_dereg: %s", strerror(-rc));
 		return -rc;
 	}
+	iv_untrack(mr->context, &m->link);
 	free(m);
 	return 0;
 }
@@ -398,6 +402,7 @@ ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
 	pthread_cond_init(&cq->cq.cond, NULL);
 	if (channel != NULL)
 		channel->refcnt++;
+	iv_track(context, IV_CQ, &cq->link);
 	return &cq->cq;
 }
 
@@ -456,6 +461,7 @@ ibv_destroy_cq(struct ibv_cq *cq)
 	}
 	if (cq->channel != NULL)
 		cq->channel->refcnt--;
+	iv_untrack(cq->context, &c->link);
 	pthread_cond_destroy(&cq->cond);
 	pthread_mutex_destroy(&cq->mutex);
 	free(c);

@@ -41,21 +41,33 @@ struct iv_dev {
 	uint64_t guid;			/* node GUID, network order (EUI-64 of the MAC) */
 };
 
+/** Kinds of object a context keeps, in the order its close destroys what is left. */
+enum iv_kind { IV_QP, IV_AH, IV_SRQ, IV_MR, IV_CQ, IV_PD, IV_KINDS };
+
+/** Link of an object in its context's list of that kind (circular, head in the context). */
+struct iv_link {
+	struct iv_link *prev, *next;
+};
+
 /** A context: rdma-core's verbs_context, then ours. */
 struct iv_ctx {
 	struct verbs_context vctx;	/* vctx.context is what the application sees */
 	struct iv_dev *dev;
 	struct rdmadev_ctx *r;
+	pthread_mutex_t lock;		/* the lists */
+	struct iv_link objs[IV_KINDS];	/* live objects, for ibv_close_device */
 };
 
 struct iv_pd {
 	struct ibv_pd pd;
 	struct rdmadev_pd *r;
+	struct iv_link link;
 };
 
 struct iv_mr {
 	struct ibv_mr mr;
 	struct rdmadev_mr *r;
+	struct iv_link link;
 };
 
 struct iv_chan {
@@ -66,12 +78,14 @@ struct iv_chan {
 struct iv_cq {
 	struct ibv_cq cq;
 	struct rdmadev_cq *r;
+	struct iv_link link;
 	unsigned int events;	/* events ibv_get_cq_event() returned (under cq.mutex) */
 };
 
 struct iv_qp {
 	struct ibv_qp qp;
 	struct rdmadev_qp *r;
+	struct iv_link link;
 	uint32_t qkey;		/* UD: the Q_Key of the QP (for WRs with the high bit set) */
 	/*
 	 * Inline bytes the QP has. A QP created for more gets the device's maximum, and a WR
@@ -83,11 +97,13 @@ struct iv_qp {
 struct iv_ah {
 	struct ibv_ah ah;
 	struct rdmadev_ah *r;
+	struct iv_link link;
 };
 
 struct iv_srq {
 	struct ibv_srq srq;
 	struct rdmadev_srq *r;
+	struct iv_link link;
 };
 
 /** The devices (slot i: rdmadev device opened i-th). */
@@ -137,6 +153,12 @@ void *iv_real_sym(const char *name, const char *ver);
 		errno = EINVAL; \
 		return fail; \
 	}
+
+/** Add @p l to the list of kind @p k of context @p c (creates). */
+void iv_track(struct ibv_context *c, enum iv_kind k, struct iv_link *l);
+
+/** Take @p l off its context's list (destroys). */
+void iv_untrack(struct ibv_context *c, struct iv_link *l);
 
 /** Set the fast-path ops of a new context (verbs_fp.c). */
 void iv_ctx_set_fp_ops(struct ibv_context *c);

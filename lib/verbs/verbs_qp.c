@@ -179,6 +179,7 @@ ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	qp->qp.qp_type = attr->qp_type;
 	pthread_mutex_init(&qp->qp.mutex, NULL);
 	pthread_cond_init(&qp->qp.cond, NULL);
+	iv_track(pd->context, IV_QP, &qp->link);
 	return &qp->qp;
 }
 
@@ -317,6 +318,7 @@ ibv_destroy_qp(struct ibv_qp *qp)
 		IV_LOG(ERR, "QP %u: rdmadev_qp_destroy: %s", qp->qp_num, strerror(-rc));
 		return -rc;
 	}
+	iv_untrack(qp->context, &q->link);
 	pthread_cond_destroy(&qp->cond);
 	pthread_mutex_destroy(&qp->mutex);
 	free(q);
@@ -379,6 +381,7 @@ ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	}
 	ah->ah.context = pd->context;
 	ah->ah.pd = pd;
+	iv_track(pd->context, IV_AH, &ah->link);
 	return &ah->ah;
 }
 
@@ -402,6 +405,7 @@ ibv_destroy_ah(struct ibv_ah *ah)
 		IV_LOG(ERR, "rdmadev_ah_destroy: %s", strerror(-rc));
 		return -rc;
 	}
+	iv_untrack(ah->context, &a->link);
 	free(a);
 	return 0;
 }
@@ -527,6 +531,7 @@ ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 	srq->srq.pd = pd;
 	pthread_mutex_init(&srq->srq.mutex, NULL);
 	pthread_cond_init(&srq->srq.cond, NULL);
+	iv_track(pd->context, IV_SRQ, &srq->link);
 	return &srq->srq;
 }
 
@@ -600,6 +605,7 @@ ibv_destroy_srq(struct ibv_srq *srq)
 		IV_LOG(ERR, "rdmadev_srq_destroy: %s", strerror(-rc));
 		return -rc;
 	}
+	iv_untrack(srq->context, &s->link);
 	pthread_cond_destroy(&srq->cond);
 	pthread_mutex_destroy(&srq->mutex);
 	free(s);

@@ -6,14 +6,18 @@
     test_verbs_tools.py <with-verbs.sh> <test_verbs> <build dir> [case ...]
 
 Cases: devices (ibv_devices), devinfo (ibv_devinfo -v: every field checked against what
-rdmadev reports, as `test_verbs --print` prints it). Prints TAP. A binary that is not
-installed makes its case a skip.
+rdmadev reports, as `test_verbs --print` prints it); rc_pingpong, ud_pingpong (rdma-core's
+examples, server and client processes); write_lat, read_lat, send_lat, send_lat_ud,
+write_bw, read_bw, send_bw, send_bw_ud (perftest, -x 0: the IPv4-mapped GID). Prints TAP.
+A binary that is not installed makes its case a skip.
 """
+import ipaddress
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 
 WITH_VERBS, TEST_VERBS, BUILD = sys.argv[1:4]
 CASES = sys.argv[4:] or ['devices', 'devinfo']
@@ -114,13 +118,123 @@ def case_devinfo():
     check(field(out, 'gid_tbl_len') == view['gid_tbl_len'], 'gid_tbl_len')
     gids = re.findall(r'GID\[\s*(\d+)\]:\s+(\S+), (RoCE v\d)', out)
     check(len(gids) == len(view['gids']) and len(gids) > 0, 'every GID listed', str(gids))
-    import ipaddress
     for idx, text, kind in gids:
         want = view['gids'].get(int(idx))
         got = ipaddress.IPv6Address(text).packed
         check(want == got and kind == 'RoCE v2', 'GID[%s] %s is rdmadev\'s, RoCE v2' % (idx, text),
               '%s vs %s' % (got.hex(), want.hex() if want else None))
     check('::ffff:10.9.8.7' in out, 'the ip= address is GID 0 (IPv4-mapped)')
+
+
+NET = '127.%d.%d' % (1 + os.getpid() % 250, os.getpid() // 250 % 250)
+PORT = [20000 + os.getpid() % 20000]
+
+
+def pair(name, args, thread, iters):
+    """Server and client of @args, each on its own model device on the UDP wire
+    (NET.1 and NET.2, ports and addresses from our pid so that two runs at once do not
+    collide); (client rc, client out, server rc, server out)."""
+    PORT[0] += 1
+    mode = ',mode=thread' if thread else ''
+    dev = 'irdma_model0%s,ip=%s.%%d,wire=udp:%s.%%d' % (mode, NET, NET)
+    port = ['-p', str(PORT[0])]
+    server = subprocess.Popen([WITH_VERBS] + args + port, env=env(dev % (1, 1)),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(1)
+    try:
+        client = subprocess.run([WITH_VERBS] + args + port + ['%s.1' % NET],
+                                env=env(dev % (2, 2)), capture_output=True, text=True,
+                                timeout=300)
+        crc, cout = client.returncode, client.stdout + client.stderr
+    except subprocess.TimeoutExpired:
+        crc, cout = -1, 'client timed out'
+    try:
+        sout, _ = server.communicate(timeout=60)
+        src = server.returncode
+    except subprocess.TimeoutExpired:
+        server.kill()
+        sout, _ = server.communicate()
+        src = -1
+    check(crc == 0, '%s: client exits 0' % name, cout)
+    check(src == 0, '%s: server exits 0' % name, sout)
+    return cout, sout
+
+
+def case_pingpong(binary, extra):
+    if not have(binary):
+        return
+    iters = 50
+    cout, sout = pair(binary, [binary, '-g', '0', '-n', str(iters)] + extra, False, iters)
+    for side, out in (('client', cout), ('server', sout)):
+        check(re.search(r'^%d iters in [0-9.]+ seconds = [0-9.]+ usec/iter$' % iters, out,
+                        re.M) is not None, '%s: %s reports %d iterations' % (binary, side, iters),
+              out)
+        check(re.search(r'remote address: LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, '
+                        r'GID ::ffff:%s\.%d' % (re.escape(NET), 2 if side == 'server' else 1),
+                        out) is not None, '%s: %s sees the peer\'s IPv4-mapped GID' %
+              (binary, side), out)
+
+
+def case_rc_pingpong():
+    case_pingpong('ibv_rc_pingpong', [])
+
+
+def case_ud_pingpong():
+    case_pingpong('ibv_ud_pingpong', ['-s', '1024'])
+
+
+def perftest(binary, extra, lat):
+    name = ' '.join([binary] + extra)
+    if not have(binary):
+        return
+    iters = 100
+    cout, sout = pair(name, [binary, '-x', '0', '-n', str(iters)] + extra, True, iters)
+    if lat:
+        row = r'^\s*(\d+)\s+%d\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+' % iters
+    else:
+        row = r'^\s*(\d+)\s+%d\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+$' % iters
+    for side, out in (('client', cout), ('server', sout)):
+        m = re.search(r'^\s*#bytes\s+#iterations', out, re.M)
+        if binary == 'ib_read_lat' and side == 'server':
+            # perftest's read latency server only serves (src/read_lat.c prints on the client).
+            check(m is None, '%s: server prints no table' % name, out)
+            continue
+        check(m is not None and re.search(row, out[m.end():], re.M) is not None,
+              '%s: %s prints its table with %d iterations' % (name, side, iters), out)
+        check('GID: 00:00:00:00:00:00:00:00:00:00:255:255:127' in out,
+              '%s: %s uses the IPv4-mapped GID -x 0' % (name, side), out)
+
+
+def case_write_lat():
+    perftest('ib_write_lat', [], True)
+
+
+def case_read_lat():
+    perftest('ib_read_lat', [], True)
+
+
+def case_send_lat():
+    perftest('ib_send_lat', [], True)
+
+
+def case_send_lat_ud():
+    perftest('ib_send_lat', ['-c', 'UD'], True)
+
+
+def case_write_bw():
+    perftest('ib_write_bw', [], False)
+
+
+def case_read_bw():
+    perftest('ib_read_bw', [], False)
+
+
+def case_send_bw():
+    perftest('ib_send_bw', [], False)
+
+
+def case_send_bw_ud():
+    perftest('ib_send_bw', ['-c', 'UD'], False)
 
 
 for c in CASES:
