@@ -60,19 +60,42 @@ static const uint8_t iv_wc_op[256] = {
 	[RDMADEV_WC_RECV_RDMA_IMM] = IBV_WC_RECV_RDMA_WITH_IMM,
 };
 
+/* Log a WR rdmadev has no opcode for (out of line: the fast path only branches). */
+static __rte_noinline int
+iv_bad_wr(const struct iv_qp *qp, const struct ibv_send_wr *in)
+{
+	IV_LOG(ERR, "QP %u: opcode %u or %d SGEs not supported", qp->qp.qp_num,
+	       (unsigned int)in->opcode, in->num_sge);
+	return -EINVAL;
+}
+
+/* Drop INLINE from a WR with more data than the QP has inline room for (see iv_qp). */
+static __rte_noinline void
+iv_inline_fixup(const struct iv_qp *qp, const struct ibv_send_wr *in,
+		struct rdmadev_send_wr *w)
+{
+	uint32_t len = 0;
+	int i;
+
+	for (i = 0; i < in->num_sge; i++)
+		len += in->sg_list[i].length;
+	if (len > qp->max_inline)
+		w->flags &= (uint8_t)~RDMADEV_SEND_INLINE;
+}
+
 /* Convert one send WR; -EINVAL (logged) for what rdmadev has no opcode for. */
 static inline int
 iv_send_wr(const struct iv_qp *qp, const struct ibv_send_wr *in, struct rdmadev_send_wr *w)
 {
 	unsigned int op = (unsigned int)in->opcode;
 	unsigned int f = in->send_flags;
-	uint8_t rop = op < RTE_DIM(iv_wr_op) ? iv_wr_op[op] : 0xff;
+	uint8_t rop;
 
-	if (unlikely(rop == 0xff || in->num_sge < 0)) {
-		IV_LOG(ERR, "QP %u: opcode %u or %d SGEs not supported", qp->qp.qp_num, op,
-		       in->num_sge);
-		return -EINVAL;
-	}
+	if (unlikely(op >= RTE_DIM(iv_wr_op) || (unsigned int)in->num_sge > UINT16_MAX))
+		return iv_bad_wr(qp, in);
+	rop = iv_wr_op[op];
+	if (unlikely(rop == 0xff))
+		return iv_bad_wr(qp, in);
 	w->wr_id = in->wr_id;
 	w->sg_list = (const struct rdmadev_sge *)(const void *)in->sg_list;
 	w->num_sge = (uint16_t)in->num_sge;
@@ -80,23 +103,17 @@ iv_send_wr(const struct iv_qp *qp, const struct ibv_send_wr *in, struct rdmadev_
 	/* verbs: FENCE 1, SIGNALED 2, SOLICITED 4, INLINE 8; rdmadev: SIGNALED 1, FENCE 2. */
 	w->flags = (uint8_t)(((f & IBV_SEND_SIGNALED) >> 1) | ((f & IBV_SEND_FENCE) << 1) |
 			     (f & (IBV_SEND_SOLICITED | IBV_SEND_INLINE)));
-	if (unlikely(f & IBV_SEND_INLINE)) {
-		uint32_t len = 0;
-		int i;
-
-		for (i = 0; i < in->num_sge; i++)
-			len += in->sg_list[i].length;
-		if (len > qp->max_inline)
-			w->flags &= (uint8_t)~RDMADEV_SEND_INLINE;
-	}
+	if (unlikely(f & IBV_SEND_INLINE))
+		iv_inline_fixup(qp, in, w);
+	/* imm_data and invalidate_rkey share their word in both structs. */
 	w->imm_data = in->imm_data;
-	if (qp->qp.qp_type == IBV_QPT_UD) {
+	if (unlikely(qp->qp.qp_type == IBV_QPT_UD)) {
 		w->ud.ah = container_of(in->wr.ud.ah, struct iv_ah, ah)->r;
 		w->ud.remote_qpn = in->wr.ud.remote_qpn;
 		/* A Q_Key with the high bit set means the QP's own (IBA 10.2.5). */
 		w->ud.remote_qkey = (in->wr.ud.remote_qkey & 0x80000000u) ? qp->qkey :
 				    in->wr.ud.remote_qkey;
-	} else if (rop == RDMADEV_WR_ATOMIC_CS || rop == RDMADEV_WR_ATOMIC_FA) {
+	} else if (unlikely(rop == RDMADEV_WR_ATOMIC_CS || rop == RDMADEV_WR_ATOMIC_FA)) {
 		w->atomic.remote_addr = in->wr.atomic.remote_addr;
 		w->atomic.compare_add = in->wr.atomic.compare_add;
 		w->atomic.swap = in->wr.atomic.swap;
@@ -105,15 +122,13 @@ iv_send_wr(const struct iv_qp *qp, const struct ibv_send_wr *in, struct rdmadev_
 		w->rdma.remote_addr = in->wr.rdma.remote_addr;
 		w->rdma.rkey = in->wr.rdma.rkey;
 	}
-	if (rop == RDMADEV_WR_SEND_INV || rop == RDMADEV_WR_LOCAL_INV)
-		w->invalidate_rkey = in->invalidate_rkey;
 	return 0;
 }
 
-static int
-iv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
+/* A list of WRs: converted and posted IV_BURST at a time. */
+static __rte_noinline int
+iv_post_send_list(const struct iv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
-	const struct iv_qp *qp = container_of(ibqp, struct iv_qp, qp);
 	struct rdmadev_send_wr w[IV_BURST];
 	struct ibv_send_wr *head;
 	uint16_t n, posted;
@@ -138,6 +153,24 @@ iv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **b
 		}
 	}
 	return 0;
+}
+
+static int
+iv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
+{
+	const struct iv_qp *qp = container_of(ibqp, struct iv_qp, qp);
+	struct rdmadev_send_wr w;
+	int err;
+
+	/* One WR (the common case): no list walk, one WR on the stack. */
+	if (likely(wr != NULL && wr->next == NULL)) {
+		err = iv_send_wr(qp, wr, &w);
+		if (likely(err == 0) && likely(rdmadev_post_send(qp->r, &w, 1, &err) == 1))
+			return 0;
+		*bad_wr = wr;
+		return -err;
+	}
+	return iv_post_send_list(qp, wr, bad_wr);
 }
 
 static int
