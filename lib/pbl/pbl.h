@@ -225,14 +225,19 @@ int pbl_mem_unregister(void *va, size_t len);
  * Registrations are page-granular and may repeat and overlap: each page range handed to the
  * DMA hook (a *piece*) counts the registrations that overlap it and is unmapped when the
  * last of them goes. A piece is never split: each unmap undoes exactly one map, as the VFIO
- * type1 IOMMU requires. Memory EAL does not know is mapped at IOVA = VA, a whole range in
- * one map call (no page walk, no /proc/self/pagemap), so its MR needs no PBLEs; external
+ * type1 IOMMU requires. A piece never crosses a PBL_UMEM_CHUNK boundary, so a page stays
+ * mapped after its own registrations are gone only while another live registration touches
+ * the same chunk. Memory EAL does not know is mapped at IOVA = VA, a whole range in one map
+ * call per chunk (no page walk, no /proc/self/pagemap), so its MR needs no PBLEs; external
  * memory keeps the IOVAs given to rte_extmem_register(). Pinning is the hook's business
  * (VFIO_IOMMU_MAP_DMA pins and charges RLIMIT_MEMLOCK). All calls serialise on one mutex
  * per table: they belong to the control path.
  */
 struct pbl_umem;
 struct pbl_layout;
+
+/** Pieces of the user memory table never cross a multiple of this (2 MB). */
+#define PBL_UMEM_CHUNK (UINT64_C(2) << 20)
 
 /** Counters of a user memory table. */
 struct pbl_umem_stats {

@@ -8,15 +8,16 @@
  * The table is a VA-sorted array of disjoint *pieces*, each a page-aligned range that was
  * handed to the DMA hook in one map call, with the number of registrations that overlap it.
  * A registration takes a reference on every piece its pages overlap and maps the gaps
- * between them as new pieces; deregistering drops those references and unmaps the pieces
- * that reach zero. Pieces are never split or merged, so every unmap names exactly one earlier
+ * between them as new pieces, one per PBL_UMEM_CHUNK-aligned chunk of a gap; deregistering
+ * drops those references and unmaps the pieces that reach zero. Pieces are never split or
+ * merged, so every unmap names exactly one earlier
  * map: the VFIO type1 IOMMU refuses to unmap part of a mapping, and the model's IOMMU view
  * matches unmaps exactly. While a registration lives, no new piece can overlap its pages
  * (they were all covered when it was made), so its deregistration finds exactly the pieces it
  * counted.
  *
  * IOVAs: memory EAL does not know gets IOVA = VA, a whole range in one step and one map call
- * (no page walk, no /proc/self/pagemap); memory in an external memseg list
+ * per chunk (no page walk, no /proc/self/pagemap); memory in an external memseg list
  * (rte_extmem_register()) gets the IOVAs given there, read from EAL's tables in one pass.
  */
 
@@ -251,9 +252,11 @@ umem_map_gap(struct pbl_umem *u, uint32_t at, uint64_t lo, uint64_t hi,
 	int rc;
 
 	while (cur < hi) {
-		uint64_t end = hi;
+		uint64_t end;
 		struct umem_piece pc;
 
+		/* A piece never crosses a PBL_UMEM_CHUNK boundary (see pbl.h). */
+		end = RTE_MIN(hi, RTE_ALIGN_FLOOR(cur, PBL_UMEM_CHUNK) + PBL_UMEM_CHUNK);
 		if (l != NULL) {
 			/* End of the layout segment holding cur, page-aligned (EAL pages are). */
 			uint32_t s;
@@ -261,8 +264,8 @@ umem_map_gap(struct pbl_umem *u, uint32_t at, uint64_t lo, uint64_t hi,
 			for (s = 0; s < l->nsegs; s++)
 				if (cur < l->segs[s].va + l->segs[s].len)
 					break;
-			end = RTE_MIN(hi, RTE_ALIGN_CEIL(l->segs[s].va + l->segs[s].len,
-							  PBL_QUEUE_PAGE_SIZE));
+			end = RTE_MIN(end, RTE_ALIGN_CEIL(l->segs[s].va + l->segs[s].len,
+							   PBL_QUEUE_PAGE_SIZE));
 		}
 		rc = umem_reserve(u, 1);
 		if (rc != 0) {

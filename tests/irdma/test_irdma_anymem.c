@@ -4,7 +4,9 @@
 
 /*
  * Any process memory as MRs, end to end on the device model: malloc'd (unaligned),
- * anonymous mmap, file-backed mmap, stack and static buffers on either side of an RDMA
+ * anonymous mmap, file-backed mmap, stack and static buffers, and memory put into EAL's
+ * tables without a DMA map (rte_extmem_register, pbl_mem_register without a hook) on either
+ * side of an RDMA
  * WRITE, an RDMA READ and a SEND, every byte checked against the source. Then the
  * application memory table's rules through the model's IOMMU view: overlapping and repeated
  * registrations share the DMA map, which goes with the last of them in either order; a
@@ -42,11 +44,13 @@ enum kind {
 	K_MMAP_FILE,
 	K_STACK,
 	K_STATIC,
+	K_EXTMEM,	/* rte_extmem_register()ed (IOVA = VA), not DMA-mapped by anyone */
+	K_PBL_NOHOOK,	/* pbl_mem_register()ed without a DMA hook */
 	K_COUNT,
 };
 
 static const char *const kind_name[K_COUNT] = {
-	"malloc", "mmap-anon", "mmap-file", "stack", "static",
+	"malloc", "mmap-anon", "mmap-file", "stack", "static", "extmem", "pbl-nohook",
 };
 
 /* Static buffers of both sides (odd offsets into them keep them unaligned). */
@@ -97,6 +101,25 @@ abuf_make(struct abuf *b, enum kind k, uint8_t *stack, uint8_t *stat)
 	case K_STATIC:
 		b->p = stat + 11;
 		break;
+	case K_EXTMEM:
+	case K_PBL_NOHOOK: {
+		rte_iova_t iovas[4];
+		unsigned int i;
+
+		b->maplen = 4 * PG;
+		b->base = mmap(NULL, b->maplen, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b->base == MAP_FAILED)
+			break;
+		for (i = 0; i < 4; i++)
+			iovas[i] = (rte_iova_t)(uintptr_t)b->base + i * PG;
+		if (k == K_EXTMEM)
+			TEST_CHECK_EQ(rte_extmem_register(b->base, b->maplen, iovas, 4, PG), 0);
+		else
+			TEST_CHECK_EQ(pbl_mem_register(b->base, b->maplen, NULL, 4, PG, NULL), 0);
+		b->p = (uint8_t *)b->base + 200;
+		break;
+	}
 	default:
 		break;
 	}
@@ -113,11 +136,15 @@ abuf_free(struct abuf *b)
 	if (b->mr != NULL)
 		TEST_CHECK_EQ(rdmadev_mr_dereg(b->mr), 0);
 	b->mr = NULL;
-	if (b->kind == K_MALLOC)
+	if (b->kind == K_MALLOC) {
 		free(b->base);
-	else if ((b->kind == K_MMAP_ANON || b->kind == K_MMAP_FILE) && b->base != NULL &&
-		 b->base != MAP_FAILED)
+	} else if (b->base != NULL && b->base != MAP_FAILED) {
+		if (b->kind == K_EXTMEM)
+			TEST_CHECK_EQ(rte_extmem_unregister(b->base, b->maplen), 0);
+		else if (b->kind == K_PBL_NOHOOK)
+			TEST_CHECK_EQ(pbl_mem_unregister(b->base, b->maplen), 0);
 		munmap(b->base, b->maplen);
+	}
 	if (b->fd >= 0)
 		close(b->fd);
 	b->p = NULL;
@@ -249,6 +276,14 @@ umem_stats(struct e2e_dev *d)
 	return st;
 }
 
+/* Whether the model's IOMMU view holds pages [first, first + n) of @p buf (IOVA = VA). */
+static int
+dev_sees(struct e2e_dev *d, const uint8_t *buf, unsigned int first, unsigned int n)
+{
+	return irdma_model_dma_mapped(irdma_dev_hw(rdmadev_get(d->id)),
+				      (rte_iova_t)(uintptr_t)(buf + first * PG), n * PG);
+}
+
 /* WRITE 64 bytes of @p src to @p dst through @p rkey; the status it completes with. */
 static enum rdmadev_wc_status
 write_to(struct e2e_dev *d, struct e2e_qp *q, uint8_t *src, uint32_t lkey, uint8_t *dst,
@@ -281,7 +316,9 @@ test_overlap(void)
 	uint8_t *buf, *lsrc, save[64];
 	uint64_t unmaps0;
 
-	buf = aligned_alloc(PG, 8 * PG);
+	/* inside one PBL_UMEM_CHUNK, so that each gap is one piece */
+	if (posix_memalign((void **)&buf, PBL_UMEM_CHUNK, 8 * PG) != 0)
+		buf = NULL;
 	lsrc = malloc(PG);
 	TEST_CHECK(buf != NULL && lsrc != NULL);
 	if (buf == NULL || lsrc == NULL || e2e_dev_open(&d, E2E_DEVARGS(0, "loop:anymem2")) != 0 ||
@@ -304,10 +341,13 @@ test_overlap(void)
 	TEST_CHECK_EQ(st.maps, st0.maps + 2);
 	TEST_CHECK_EQ(st.pieces, st0.pieces + 2);
 	TEST_CHECK_EQ(st.mapped_bytes, st0.mapped_bytes + 5 * PG);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 5), 1);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 5, 1), 0);
 
 	/* m1 goes first: m3 keeps pages 0-2 mapped, m2 keeps 3-4 */
 	TEST_CHECK_EQ(rdmadev_mr_dereg(m1), 0);
 	TEST_CHECK_EQ(E2E_STAT(&d, dma_unmaps), unmaps0);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 5), 1);
 	TEST_CHECK_EQ(write_to(&d, &a, lsrc, rdmadev_mr_lkey(src), buf + 100,
 			       rdmadev_mr_rkey(m3), 1), RDMADEV_WC_SUCCESS);
 	TEST_CHECK(memcmp(buf + 100, lsrc, 64) == 0);
@@ -321,6 +361,9 @@ test_overlap(void)
 	TEST_CHECK_EQ(st.pieces, st0.pieces + 1);
 	TEST_CHECK_EQ(st.mapped_bytes, st0.mapped_bytes + 3 * PG);
 	TEST_CHECK_EQ(E2E_STAT(&d, dma_unmaps), unmaps0 + 1);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 3), 1);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 3, 1), 0);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 4, 1), 0);
 	TEST_CHECK_EQ(write_to(&d, &a, lsrc + 128, rdmadev_mr_lkey(src), buf + 2 * PG,
 			       rdmadev_mr_rkey(m3), 3), RDMADEV_WC_SUCCESS);
 	TEST_CHECK(memcmp(buf + 2 * PG, lsrc + 128, 64) == 0);
@@ -332,6 +375,8 @@ test_overlap(void)
 	TEST_CHECK_EQ(st.mapped_bytes, st0.mapped_bytes);
 	TEST_CHECK_EQ(st.regs, st0.regs);
 	TEST_CHECK_EQ(E2E_STAT(&d, dma_unmaps), unmaps0 + 2);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 0, 1), 0);
+	TEST_CHECK_EQ(dev_sees(&d, buf, 2, 1), 0);
 	if (e2e_pair(&d, &d, &c, &e, E2E_ACC_ALL) == 0) {
 		memcpy(save, buf + 100, sizeof(save));
 		TEST_CHECK_EQ(write_to(&d, &c, lsrc + 256, rdmadev_mr_lkey(src), buf + 100,

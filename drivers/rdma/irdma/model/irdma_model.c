@@ -620,6 +620,16 @@ irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count
 }
 
 int
+irdma_model_dma_mapped(struct irdma_hw *hw, rte_iova_t iova, size_t len)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || len == 0 || iova + len < iova)
+		return -EINVAL;
+	return model_dma_mapped(d, iova, len) ? 1 : 0;
+}
+
+int
 irdma_model_stats_get(struct irdma_hw *hw, struct irdma_model_stats *stats)
 {
 	struct model_dev *d = model_dev_of(hw);

@@ -365,6 +365,15 @@ int irdma_model_inject_ae(struct irdma_hw *hw, uint16_t ae_code, uint8_t source,
 int irdma_model_stats_get(struct irdma_hw *hw, struct irdma_model_stats *stats);
 
 /**
+ * Whether the model's IOMMU view holds [iova, iova + len): what the engine could reach
+ * there now (maps the driver made; EAL memory reached through map_eal without a map is not
+ * in the view and answers 0). For tests.
+ * @return 1 (every byte mapped), 0 (some byte is not), or -EINVAL (not a model device,
+ *         len 0, a range that wraps).
+ */
+int irdma_model_dma_mapped(struct irdma_hw *hw, rte_iova_t iova, size_t len);
+
+/**
  * Resolve an HMC object the way the engine does: FPM address from the committed layout,
  * then SD, then (paged) the PD entry read through DMA.
  * @param obj   object type.

@@ -207,6 +207,17 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 	return ret;
 }
 
+bool
+model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len)
+{
+	bool ok;
+
+	pthread_mutex_lock(&d->lock);
+	ok = dma_covered(&d->dma, iova, len);
+	pthread_mutex_unlock(&d->lock);
+	return ok;
+}
+
 /* Copy between host memory at [iova, iova + len) and @p buf; all or nothing. */
 static int
 dma_copy(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_host)

@@ -402,6 +402,8 @@ int model_dma_init(struct model_dma *m);
 void model_dma_fini(struct model_dma *m);
 int model_dma_map(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
 int model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
+/* True when the map table covers every byte of [iova, iova + len) (takes dev->lock). */
+bool model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len);
 int model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len);
 int model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len);
 int model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len);
