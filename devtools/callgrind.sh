@@ -5,6 +5,8 @@
 #   devtools/callgrind.sh            every restrack workload, every implementation
 #   devtools/callgrind.sh --uk       the irdma data path (post_send, post_send_tmpl, poll_cq)
 #                                    beside its floor and rdma-core's counts (doc/baselines.md)
+#   devtools/callgrind.sh --verbs    what libirdma-verbs adds per ibv_post_send WR and per
+#                                    ibv_poll_cq completion (doc/verbs.md)
 # BUILD=dir selects the build directory (default build/).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +27,27 @@ instr_in() {
         >/dev/null 2>&1 || { echo "callgrind run failed: $fn" >&2; exit 1; }
     callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
 }
+
+if [ "${1:-}" = --verbs ]; then
+    # libirdma-verbs (lib/verbs): instructions of the inline ibv_post_send / ibv_poll_cq
+    # through the layer (vb_post / vb_poll of tests/verbs/bench_verbs.c) minus those of the
+    # driver functions they reach, per WR and per completion: what the layer adds to
+    # rdmadev's own cost (the --uk numbers). The model runs inside the driver's doorbell
+    # and poll, so it is in both counts and cancels out.
+    bench=$build/tests/verbs/bench_verbs
+    ninja -C "$build" "${bench#"$build"/}" >/dev/null || exit 1
+    printf '%-8s %12s %12s %12s %12s\n' workload 'post/WR' 'layer/WR' 'poll/CQE' 'layer/CQE'
+    for w in write1 burst16; do
+        n=$("$bench" --workload "$w" --ops 500 | awk '/^wrs/ {print $2}')
+        post=$(instr_in vb_post "$bench" --workload "$w" --ops 500)
+        dpost=$(instr_in irdma_uk_post_send "$bench" --workload "$w" --ops 500)
+        poll=$(instr_in vb_poll "$bench" --workload "$w" --ops 500)
+        dpoll=$(instr_in irdma_uk_poll_cq "$bench" --workload "$w" --ops 500)
+        printf '%-8s %12d %12d %12d %12d\n' "$w" $((post / n)) $(((post - dpost) / n)) \
+            $((poll / n)) $(((poll - dpoll) / n))
+    done
+    exit 0
+fi
 
 if [ "${1:-}" = --uk ]; then
     bench=$build/tests/irdma/bench_irdma_uk

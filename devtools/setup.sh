@@ -10,6 +10,9 @@ packages=(
     libsystemd-dev  # Debian's static libdpdk.pc (pkg-config --static) links -lsystemd
     python3 valgrind tshark
     g++ doxygen man-db groff-base mandoc
+    # lib/verbs: rdma-core's headers (the ABI reference) and the unmodified verbs binaries
+    # its tests run (tests/verbs)
+    libibverbs-dev ibverbs-utils perftest
 )
 
 sudo_cmd=()

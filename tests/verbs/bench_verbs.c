@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * What libirdma-verbs adds on the fast path: an RC QP pair on one device model, RDMA
+ * WRITEs posted with the inline ibv_post_send and completions taken with the inline
+ * ibv_poll_cq, as a verbs application does.
+ *   write1    one 64-byte WRITE per ibv_post_send, its completion by ibv_poll_cq(1)
+ *   burst16   a list of 16 WRITEs per ibv_post_send, completions by ibv_poll_cq(16)
+ * vb_post() and vb_poll() make the calls; devtools/callgrind.sh --verbs counts their
+ * instructions and those of the driver functions they reach (irdma_uk_post_send,
+ * irdma_uk_poll_cq): the difference is the layer's (and the inline verbs' call).
+ *
+ *   bench_verbs [--workload write1|burst16] [--ops N]
+ * prints "ops N", "wrs N", "cqes N" and "polls N".
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include <rte_malloc.h>
+
+#define BUF 65536
+#define BURST 16
+
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+static struct ibv_cq *cq;
+static struct ibv_qp *qp[2];
+static struct ibv_mr *mr;
+static uint8_t *buf;
+
+__attribute__((noinline)) int vb_post(struct ibv_qp *q, struct ibv_send_wr *wr);
+__attribute__((noinline)) int vb_poll(struct ibv_cq *c, int n, struct ibv_wc *wc);
+
+__attribute__((noinline)) int
+vb_post(struct ibv_qp *q, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(q, wr, &bad);
+}
+
+__attribute__((noinline)) int
+vb_poll(struct ibv_cq *c, int n, struct ibv_wc *wc)
+{
+	return ibv_poll_cq(c, n, wc);
+}
+
+static int
+setup(void)
+{
+	struct ibv_device **devs;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	union ibv_gid gid;
+	int i;
+
+	if (getenv("IRDMA_PMD_EAL") == NULL)
+		setenv("IRDMA_PMD_EAL", "--no-shconf --no-telemetry --no-pci --no-huge -m 512 "
+		       "--log-level=lib.eal:error", 1);
+	devs = ibv_get_device_list(NULL);
+	if (devs == NULL || devs[0] == NULL || (ctx = ibv_open_device(devs[0])) == NULL)
+		return -1;
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 1024, NULL, NULL, 0);
+	buf = rte_zmalloc(NULL, BUF, 4096);
+	if (pd == NULL || cq == NULL || buf == NULL || ibv_query_gid(ctx, 1, 0, &gid) != 0)
+		return -1;
+	mr = ibv_reg_mr(pd, buf, BUF, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	for (i = 0; i < 2; i++) {
+		memset(&ia, 0, sizeof(ia));
+		ia.send_cq = cq;
+		ia.recv_cq = cq;
+		ia.qp_type = IBV_QPT_RC;
+		ia.cap.max_send_wr = 256;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		qp[i] = ibv_create_qp(pd, &ia);
+		if (mr == NULL || qp[i] == NULL)
+			return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_INIT;
+		a.port_num = 1;
+		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+		if (ibv_modify_qp(qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS) != 0)
+			return -1;
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_RTR;
+		a.path_mtu = IBV_MTU_1024;
+		a.dest_qp_num = qp[1 - i]->qp_num;
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 12;
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.dgid = gid;
+		a.ah_attr.grh.hop_limit = 1;
+		a.ah_attr.port_num = 1;
+		if (ibv_modify_qp(qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+				  IBV_QP_MIN_RNR_TIMER) != 0)
+			return -1;
+		a.qp_state = IBV_QPS_RTS;
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = 1;
+		if (ibv_modify_qp(qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ibv_send_wr wr[BURST];
+	struct ibv_sge sge[BURST];
+	struct ibv_wc wc[BURST];
+	unsigned long ops = 2000, o, wrs = 0, cqes = 0, polls = 0;
+	int burst = 1, i, n;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--workload") == 0 && i + 1 < argc)
+			burst = strcmp(argv[++i], "burst16") == 0 ? BURST : 1;
+		else if (strcmp(argv[i], "--ops") == 0 && i + 1 < argc)
+			ops = strtoul(argv[++i], NULL, 0);
+	}
+	if (setup() != 0) {
+		fprintf(stderr, "bench_verbs: setup failed: %s\n", strerror(errno));
+		return 1;
+	}
+	memset(wr, 0, sizeof(wr));
+	for (i = 0; i < BURST; i++) {
+		sge[i] = (struct ibv_sge){ (uintptr_t)buf + (uint64_t)i * 64, 64, mr->lkey };
+		wr[i].wr_id = (uint64_t)i;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].opcode = IBV_WR_RDMA_WRITE;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].wr.rdma.remote_addr = (uintptr_t)buf + 32768 + (uint64_t)i * 64;
+		wr[i].wr.rdma.rkey = mr->rkey;
+		wr[i].next = i + 1 < burst ? &wr[i + 1] : NULL;
+	}
+	for (o = 0; o < ops; o++) {
+		if (vb_post(qp[0], wr) != 0) {
+			fprintf(stderr, "bench_verbs: post failed\n");
+			return 1;
+		}
+		wrs += (unsigned long)burst;
+		for (n = 0; n < burst; ) {
+			int got = vb_poll(cq, burst - n, wc);
+
+			polls++;
+			if (got < 0 || (got > 0 && wc[0].status != IBV_WC_SUCCESS)) {
+				fprintf(stderr, "bench_verbs: completion failed\n");
+				return 1;
+			}
+			n += got;
+		}
+		cqes += (unsigned long)n;
+	}
+	printf("ops %lu\nwrs %lu\ncqes %lu\npolls %lu\n", ops, wrs, cqes, polls);
+	return 0;
+}

@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the irdma-pmd authors
+ */
+
+/*
+ * libirdma-verbs through the verbs API as an application compiled against rdma-core's
+ * <infiniband/verbs.h> calls it (the inline ibv_post_send / ibv_poll_cq / ibv_query_port
+ * included): what the queries report against rdmadev's own answers, RC and UD traffic on
+ * rte_malloc'd buffers, and the errno of bad input.
+ *
+ *   test_verbs            the TAP cases
+ *   test_verbs --print    rdmadev's view of the first device as "key value" lines (the
+ *                         reference test_verbs_tools.py compares ibv_devinfo's output with)
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include <rte_malloc.h>
+
+#include <rdmadev.h>
+
+#include "test.h"
+
+#define BUF 8192
+#define POLL_BOUND 50000000u	/* polls before a completion counts as missing (no clock) */
+
+static struct ibv_device **devs;
+static struct ibv_context *ctx;
+static int16_t dev_id;
+
+static void
+setup(void)
+{
+	int n = 0;
+
+	if (getenv("IRDMA_TEST_NO_HUGE") != NULL && getenv("IRDMA_PMD_EAL") == NULL)
+		setenv("IRDMA_PMD_EAL", "--no-shconf --no-telemetry --no-pci --no-huge -m 512 "
+		       "--log-level=lib.eal:error", 1);
+	devs = ibv_get_device_list(&n);
+	if (devs == NULL || n < 1 || (ctx = ibv_open_device(devs[0])) == NULL) {
+		printf("Bail out! no irdma-pmd verbs device (%s)\n", strerror(errno));
+		exit(1);
+	}
+	dev_id = (int16_t)rdmadev_get_dev_id_by_name(ibv_get_device_name(devs[0]));
+}
+
+/* Poll @p cq until one completion arrives. */
+static int
+poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	uint32_t i;
+	int n;
+
+	for (i = 0; i < POLL_BOUND; i++) {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n != 0)
+			return n;
+	}
+	return 0;
+}
+
+static void
+case_devices(void)
+{
+	struct ibv_device **l;
+	int n = -1;
+
+	l = ibv_get_device_list(&n);
+	TEST_CHECK(l != NULL);
+	TEST_CHECK(n >= 1);
+	if (l == NULL)
+		return;
+	TEST_CHECK(strcmp(ibv_get_device_name(l[0]), rdmadev_name(dev_id)) == 0);
+	TEST_CHECK(l[n] == NULL);
+	TEST_CHECK(ibv_get_device_guid(l[0]) != 0);
+	TEST_CHECK_EQ(ibv_get_device_index(l[0]), dev_id);
+	TEST_CHECK_EQ(l[0]->transport_type, IBV_TRANSPORT_IB);
+	ibv_free_device_list(l);
+}
+
+static void
+case_query_device(void)
+{
+	struct ibv_device_attr_ex ax;
+	struct ibv_device_attr a;
+	struct rdmadev_info info;
+
+	TEST_CHECK_EQ(rdmadev_info_get(dev_id, &info), 0);
+	TEST_CHECK_EQ(ibv_query_device(ctx, &a), 0);
+	TEST_CHECK_EQ(a.max_qp, info.max_qp);
+	TEST_CHECK_EQ(a.max_qp_wr, info.max_qp_wr);
+	TEST_CHECK_EQ(a.max_cq, info.max_cq);
+	TEST_CHECK_EQ(a.max_cqe, info.max_cqe);
+	TEST_CHECK_EQ(a.max_mr, info.max_mr);
+	TEST_CHECK_EQ(a.max_pd, info.max_pd);
+	TEST_CHECK_EQ(a.max_sge, info.max_sge);
+	TEST_CHECK_EQ(a.max_mr_size, info.max_mr_size);
+	TEST_CHECK_EQ(a.page_size_cap, info.page_size_cap);
+	TEST_CHECK_EQ(a.max_qp_rd_atom, info.max_qp_rd_atom);
+	TEST_CHECK_EQ(a.phys_port_cnt, info.nb_ports);
+	TEST_CHECK_EQ(a.vendor_id, 0x8086);
+	/* The inline ibv_query_device_ex reaches the context's query_device_ex. */
+	memset(&ax, 0xa5, sizeof(ax));
+	TEST_CHECK_EQ(ibv_query_device_ex(ctx, NULL, &ax), 0);
+	TEST_CHECK_EQ(ax.orig_attr.max_qp, info.max_qp);
+	TEST_CHECK_EQ(ax.odp_caps.general_caps, 0);
+	TEST_CHECK_EQ(ax.phys_port_cnt_ex, 1);
+}
+
+static void
+case_query_port(void)
+{
+	struct rdmadev_port_info pi;
+	struct ibv_port_attr a, b;
+
+	TEST_CHECK_EQ(rdmadev_port_info_get(dev_id, &pi), 0);
+	memset(&a, 0xa5, sizeof(a));
+	TEST_CHECK_EQ(ibv_query_port(ctx, 1, &a), 0);	/* inline: verbs_context.query_port */
+	TEST_CHECK_EQ(a.state, IBV_PORT_ACTIVE);
+	TEST_CHECK_EQ(a.active_mtu, pi.active_mtu);
+	TEST_CHECK_EQ(a.max_mtu, pi.max_mtu);
+	TEST_CHECK_EQ(a.gid_tbl_len, pi.gid_tbl_len);
+	TEST_CHECK_EQ(a.link_layer, IBV_LINK_LAYER_ETHERNET);
+	TEST_CHECK_EQ(a.lid, 0);
+	/* The exported one (old binaries) says the same. */
+	memset(&b, 0x5a, sizeof(b));
+	TEST_CHECK_EQ((ibv_query_port)(ctx, 1, (struct _compat_ibv_port_attr *)&b), 0);
+	TEST_CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	TEST_CHECK_EQ(ibv_query_port(ctx, 2, &a), EINVAL);
+}
+
+static void
+case_gids(void)
+{
+	struct rdmadev_port_info pi;
+	struct ibv_gid_entry e, table[RDMADEV_GID_TBL_MAX];
+	union ibv_gid g;
+	uint8_t ref[16];
+	uint32_t i, type = 99;
+	__be16 pkey = 0;
+
+	TEST_CHECK_EQ(rdmadev_port_info_get(dev_id, &pi), 0);
+	TEST_CHECK(pi.gid_tbl_len >= 1);
+	for (i = 0; i < pi.gid_tbl_len; i++) {
+		TEST_CHECK_EQ(rdmadev_gid_get(dev_id, i, ref), 0);
+		TEST_CHECK_EQ(ibv_query_gid(ctx, 1, (int)i, &g), 0);
+		TEST_CHECK(memcmp(g.raw, ref, 16) == 0);
+		TEST_CHECK_EQ(ibv_query_gid_ex(ctx, 1, i, &e, 0), 0);
+		TEST_CHECK(memcmp(e.gid.raw, ref, 16) == 0);
+		TEST_CHECK_EQ(e.gid_type, IBV_GID_TYPE_ROCE_V2);
+		TEST_CHECK_EQ(e.gid_index, i);
+	}
+	/* Past the valid entries: a zero GID (rc 0) and ENODATA, as rdma-core says. */
+	memset(&g, 0xff, sizeof(g));
+	TEST_CHECK_EQ(ibv_query_gid(ctx, 1, (int)pi.gid_tbl_len, &g), 0);
+	TEST_CHECK_EQ(g.global.subnet_prefix | g.global.interface_id, 0);
+	TEST_CHECK_EQ(ibv_query_gid_ex(ctx, 1, pi.gid_tbl_len, &e, 0), ENODATA);
+	TEST_CHECK_EQ(ibv_query_gid_table(ctx, table, RTE_DIM(table), 0), (ssize_t)pi.gid_tbl_len);
+	TEST_CHECK_EQ(ibv_query_gid(ctx, 2, 0, &g), -1);
+	TEST_CHECK_EQ(ibv_query_pkey(ctx, 1, 0, &pkey), 0);
+	TEST_CHECK_EQ(be16toh(pkey), 0xffff);
+	TEST_CHECK_EQ(ibv_query_pkey(ctx, 1, 1, &pkey), -1);
+	{
+		extern int ibv_query_gid_type(struct ibv_context *, uint8_t, unsigned int,
+					      uint32_t *);
+
+		TEST_CHECK_EQ(ibv_query_gid_type(ctx, 1, 0, &type), 0);
+		TEST_CHECK_EQ(type, 1);	/* RoCE v2 */
+	}
+}
+
+/* Two QPs of @p type on one device, connected to each other; buffers from rte_malloc. */
+struct pair {
+	struct ibv_pd *pd;
+	struct ibv_cq *cq[2];
+	struct ibv_qp *qp[2];
+	struct ibv_mr *mr[2];
+	uint8_t *buf[2];
+	union ibv_gid gid;
+};
+
+static int
+pair_make(struct pair *p, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	int i, j;
+
+	memset(p, 0, sizeof(*p));
+	p->pd = ibv_alloc_pd(ctx);
+	if (p->pd == NULL || ibv_query_gid(ctx, 1, 0, &p->gid) != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		p->buf[i] = rte_zmalloc(NULL, BUF, 4096);
+		p->cq[i] = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+		if (p->buf[i] == NULL || p->cq[i] == NULL)
+			return -1;
+		p->mr[i] = ibv_reg_mr(p->pd, p->buf[i], BUF, IBV_ACCESS_LOCAL_WRITE |
+				      IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+		memset(&ia, 0, sizeof(ia));
+		ia.send_cq = p->cq[i];
+		ia.recv_cq = p->cq[i];
+		ia.qp_type = type;
+		ia.cap.max_send_wr = 16;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 2;
+		ia.cap.max_recv_sge = 2;
+		p->qp[i] = ibv_create_qp(p->pd, &ia);
+		if (p->mr[i] == NULL || p->qp[i] == NULL)
+			return -1;
+		if (ia.cap.max_send_wr < 16 || ia.cap.max_recv_wr < 16)
+			return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		j = 1 - i;
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_INIT;
+		a.port_num = 1;
+		if (type == IBV_QPT_UD) {
+			a.qkey = 0x11111111;
+			if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					  IBV_QP_PORT | IBV_QP_QKEY) != 0)
+				return -1;
+			a.qp_state = IBV_QPS_RTR;
+			if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE) != 0)
+				return -1;
+			a.qp_state = IBV_QPS_RTS;
+			a.sq_psn = 0;
+			if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN) != 0)
+				return -1;
+			continue;
+		}
+		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+		if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS) != 0)
+			return -1;
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_RTR;
+		a.path_mtu = IBV_MTU_1024;
+		a.dest_qp_num = p->qp[j]->qp_num;
+		a.rq_psn = 100 + (uint32_t)j;
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 12;
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.dgid = p->gid;
+		a.ah_attr.grh.hop_limit = 1;
+		a.ah_attr.port_num = 1;
+		if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+				  IBV_QP_MIN_RNR_TIMER) != 0)
+			return -1;
+		a.qp_state = IBV_QPS_RTS;
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.sq_psn = 100 + (uint32_t)i;
+		a.max_rd_atomic = 1;
+		if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+pair_free(struct pair *p)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (p->qp[i] != NULL)
+			TEST_CHECK_EQ(ibv_destroy_qp(p->qp[i]), 0);
+		if (p->mr[i] != NULL)
+			TEST_CHECK_EQ(ibv_dereg_mr(p->mr[i]), 0);
+		if (p->cq[i] != NULL)
+			TEST_CHECK_EQ(ibv_destroy_cq(p->cq[i]), 0);
+		rte_free(p->buf[i]);
+	}
+	if (p->pd != NULL)
+		TEST_CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
+}
+
+static void
+case_rc_traffic(void)
+{
+	struct ibv_send_wr sw[3], *bad = NULL;
+	struct ibv_recv_wr rw, *rbad = NULL;
+	struct ibv_sge ss[3], rs;
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qia;
+	struct ibv_wc wc;
+	struct pair p;
+	int i;
+
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	TEST_CHECK_EQ(ibv_query_qp(p.qp[0], &qa, IBV_QP_STATE, &qia), 0);
+	TEST_CHECK_EQ(qa.qp_state, IBV_QPS_RTS);
+	TEST_CHECK_EQ(qa.dest_qp_num, p.qp[1]->qp_num);
+	TEST_CHECK_EQ(p.qp[0]->state, IBV_QPS_RTS);
+	for (i = 0; i < 256; i++)
+		p.buf[0][i] = (uint8_t)(i * 7 + 3);
+	/* SEND -> RECV. */
+	rs = (struct ibv_sge){ (uintptr_t)p.buf[1], 256, p.mr[1]->lkey };
+	rw = (struct ibv_recv_wr){ .wr_id = 77, .sg_list = &rs, .num_sge = 1 };
+	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
+	ss[0] = (struct ibv_sge){ (uintptr_t)p.buf[0], 256, p.mr[0]->lkey };
+	memset(sw, 0, sizeof(sw));
+	sw[0].wr_id = 11;
+	sw[0].sg_list = &ss[0];
+	sw[0].num_sge = 1;
+	sw[0].opcode = IBV_WR_SEND;
+	sw[0].send_flags = IBV_SEND_SIGNALED;
+	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw[0], &bad), 0);
+	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.opcode, IBV_WC_SEND);
+	TEST_CHECK_EQ(wc.wr_id, 11);
+	TEST_CHECK_EQ(wc.qp_num, p.qp[0]->qp_num);
+	TEST_CHECK_EQ(poll_one(p.cq[1], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.opcode, IBV_WC_RECV);
+	TEST_CHECK_EQ(wc.wr_id, 77);
+	TEST_CHECK_EQ(wc.byte_len, 256);
+	TEST_CHECK_EQ(wc.wc_flags & IBV_WC_WITH_IMM, 0);
+	TEST_CHECK(memcmp(p.buf[0], p.buf[1], 256) == 0);
+
+	/* A list of three: WRITE, WRITE_WITH_IMM (consumes a receive), READ back. */
+	rw.wr_id = 78;
+	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
+	for (i = 0; i < 3; i++) {
+		sw[i].wr_id = 20 + (uint64_t)i;
+		sw[i].sg_list = &ss[i];
+		sw[i].num_sge = 1;
+		sw[i].send_flags = IBV_SEND_SIGNALED;
+		sw[i].next = i < 2 ? &sw[i + 1] : NULL;
+		sw[i].wr.rdma.rkey = p.mr[1]->rkey;
+	}
+	ss[0] = (struct ibv_sge){ (uintptr_t)p.buf[0], 512, p.mr[0]->lkey };
+	ss[1] = (struct ibv_sge){ (uintptr_t)p.buf[0], 16, p.mr[0]->lkey };
+	ss[2] = (struct ibv_sge){ (uintptr_t)p.buf[0] + 4096, 512, p.mr[0]->lkey };
+	sw[0].opcode = IBV_WR_RDMA_WRITE;
+	sw[0].wr.rdma.remote_addr = (uintptr_t)p.buf[1] + 1024;
+	sw[1].opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	sw[1].imm_data = htobe32(0x12345678);
+	sw[1].wr.rdma.remote_addr = (uintptr_t)p.buf[1] + 2048;
+	sw[2].opcode = IBV_WR_RDMA_READ;
+	sw[2].wr.rdma.remote_addr = (uintptr_t)p.buf[1] + 1024;
+	for (i = 0; i < 512; i++)
+		p.buf[0][i] = (uint8_t)(i * 13 + 5);
+	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw[0], &bad), 0);
+	for (i = 0; i < 3; i++) {
+		TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+		TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+		TEST_CHECK_EQ(wc.wr_id, 20 + (uint64_t)i);
+		TEST_CHECK_EQ(wc.opcode, i < 2 ? IBV_WC_RDMA_WRITE : IBV_WC_RDMA_READ);
+	}
+	TEST_CHECK(memcmp(p.buf[1] + 1024, p.buf[0], 512) == 0);
+	TEST_CHECK(memcmp(p.buf[0] + 4096, p.buf[0], 512) == 0);
+	TEST_CHECK_EQ(poll_one(p.cq[1], &wc), 1);
+	TEST_CHECK_EQ(wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+	TEST_CHECK_EQ(wc.wr_id, 78);
+	TEST_CHECK(wc.wc_flags & IBV_WC_WITH_IMM);
+	TEST_CHECK_EQ(be32toh(wc.imm_data), 0x12345678);
+	TEST_CHECK_EQ(ibv_poll_cq(p.cq[0], 1, &wc), 0);
+
+	/* A WR rdmadev has no opcode for: EINVAL, bad_wr names it, the WR before it went. */
+	sw[0].next = &sw[1];
+	sw[1].next = NULL;
+	sw[0].opcode = IBV_WR_RDMA_WRITE;
+	sw[1].opcode = IBV_WR_TSO;
+	bad = NULL;
+	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw[0], &bad), EINVAL);
+	TEST_CHECK(bad == &sw[1]);
+	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+	TEST_CHECK_EQ(wc.wr_id, 20);
+	/* The PD is in use: EBUSY. */
+	TEST_CHECK_EQ(ibv_dealloc_pd(p.pd), EBUSY);
+out:
+	pair_free(&p);
+}
+
+static void
+case_ud_traffic(void)
+{
+	struct ibv_send_wr sw, *bad = NULL;
+	struct ibv_recv_wr rw, *rbad = NULL;
+	struct ibv_ah_attr aa;
+	struct ibv_sge ss, rs;
+	struct ibv_ah *ah, *ah2;
+	struct ibv_wc wc;
+	struct pair p;
+	int i;
+
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_UD), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	memset(&aa, 0, sizeof(aa));
+	aa.is_global = 1;
+	aa.grh.dgid = p.gid;
+	aa.grh.hop_limit = 64;
+	aa.port_num = 1;
+	ah = ibv_create_ah(p.pd, &aa);
+	TEST_CHECK(ah != NULL);
+	aa.is_global = 0;
+	errno = 0;
+	TEST_CHECK(ibv_create_ah(p.pd, &aa) == NULL);	/* RoCE: a GRH is required */
+	TEST_CHECK_EQ(errno, EINVAL);
+	for (i = 0; i < 100; i++)
+		p.buf[0][i] = (uint8_t)(i + 1);
+	rs = (struct ibv_sge){ (uintptr_t)p.buf[1], 40 + 100, p.mr[1]->lkey };
+	rw = (struct ibv_recv_wr){ .wr_id = 5, .sg_list = &rs, .num_sge = 1 };
+	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
+	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 100, p.mr[0]->lkey };
+	memset(&sw, 0, sizeof(sw));
+	sw.wr_id = 6;
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = IBV_WR_SEND;
+	sw.send_flags = IBV_SEND_SIGNALED;
+	sw.wr.ud.ah = ah;
+	sw.wr.ud.remote_qpn = p.qp[1]->qp_num;
+	sw.wr.ud.remote_qkey = 0x11111111;
+	if (ah != NULL)
+		TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
+	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	TEST_CHECK_EQ(poll_one(p.cq[1], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.opcode, IBV_WC_RECV);
+	TEST_CHECK_EQ(wc.byte_len, 140);
+	TEST_CHECK(wc.wc_flags & IBV_WC_GRH);
+	TEST_CHECK_EQ(wc.src_qp, p.qp[0]->qp_num);
+	TEST_CHECK(memcmp(p.buf[1] + 40, p.buf[0], 100) == 0);
+	/* The reply address from the completion is the sender's GID. */
+	memset(&aa, 0, sizeof(aa));
+	TEST_CHECK_EQ(ibv_init_ah_from_wc(ctx, 1, &wc, (struct ibv_grh *)(void *)p.buf[1], &aa),
+		      0);
+	TEST_CHECK(memcmp(aa.grh.dgid.raw, p.gid.raw, 16) == 0);
+	ah2 = ibv_create_ah_from_wc(p.pd, &wc, (struct ibv_grh *)(void *)p.buf[1], 1);
+	TEST_CHECK(ah2 != NULL);
+	if (ah2 != NULL)
+		TEST_CHECK_EQ(ibv_destroy_ah(ah2), 0);
+	if (ah != NULL)
+		TEST_CHECK_EQ(ibv_destroy_ah(ah), 0);
+out:
+	pair_free(&p);
+}
+
+static void
+case_bad_input(void)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_init_attr_ex iax;
+	struct ibv_xrcd_init_attr xa;
+	struct ibv_srq_init_attr sa;
+	struct ibv_context *ctx2;
+	struct ibv_qp_attr a;
+	struct ibv_cq *cq, *cq2;
+	struct ibv_pd *pd;
+	struct ibv_qp *qp;
+	uint8_t *buf;
+
+	errno = 0;
+	TEST_CHECK(ibv_open_device(NULL) == NULL);
+	TEST_CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	TEST_CHECK(ibv_alloc_pd(NULL) == NULL);
+	TEST_CHECK_EQ(errno, EINVAL);
+	TEST_CHECK_EQ(ibv_dealloc_pd(NULL), EINVAL);
+	TEST_CHECK_EQ(ibv_destroy_qp(NULL), EINVAL);
+	TEST_CHECK_EQ(ibv_destroy_cq(NULL), EINVAL);
+	TEST_CHECK_EQ(ibv_dereg_mr(NULL), EINVAL);
+	TEST_CHECK_EQ(ibv_modify_qp(NULL, &a, IBV_QP_STATE), EINVAL);
+	TEST_CHECK(ibv_create_cq(ctx, 0, NULL, NULL, 0) == NULL);
+	TEST_CHECK(ibv_create_cq(ctx, 16, NULL, NULL, 5) == NULL);
+
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	ctx2 = ibv_open_device(devs[0]);
+	cq2 = ctx2 != NULL ? ibv_create_cq(ctx2, 16, NULL, NULL, 0) : NULL;
+	TEST_CHECK(pd != NULL && cq != NULL && cq2 != NULL);
+	if (pd == NULL || cq == NULL || cq2 == NULL)
+		goto out;
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	/* Unsupported transports. */
+	ia.qp_type = IBV_QPT_UC;
+	errno = 0;
+	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	ia.qp_type = IBV_QPT_XRC_SEND;
+	errno = 0;
+	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	ia.qp_type = IBV_QPT_DRIVER;	/* DC */
+	errno = 0;
+	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	memset(&xa, 0, sizeof(xa));
+	errno = 0;
+	TEST_CHECK(ibv_open_xrcd(ctx, &xa) == NULL);
+	TEST_CHECK(errno == EOPNOTSUPP || errno == ENOSYS);
+	memset(&iax, 0, sizeof(iax));
+	iax.qp_type = IBV_QPT_RC;
+	iax.send_cq = cq;
+	iax.recv_cq = cq;
+	iax.pd = pd;
+	iax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	errno = 0;
+	TEST_CHECK(ibv_create_qp_ex(ctx, &iax) == NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	/* A CQ of another context. */
+	ia.qp_type = IBV_QPT_RC;
+	ia.recv_cq = cq2;
+	errno = 0;
+	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
+	TEST_CHECK_EQ(errno, EINVAL);
+	ia.recv_cq = cq;
+	/* ODP and zero-based MRs. */
+	buf = rte_zmalloc(NULL, 4096, 4096);
+	errno = 0;
+	TEST_CHECK(ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND) ==
+		   NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	/* The optional-range bits (perftest's RELAXED_ORDERING) are accepted and ignored. */
+	{
+		struct ibv_mr *mr = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
+					       IBV_ACCESS_RELAXED_ORDERING);
+
+		TEST_CHECK(mr != NULL);
+		if (mr != NULL) {
+			TEST_CHECK(mr->addr == buf && mr->length == 4096 && mr->pd == pd);
+			TEST_CHECK_EQ(ibv_dereg_mr(mr), 0);
+		}
+	}
+	rte_free(buf);
+	/* SRQs and completion channels where the device has none. */
+	memset(&sa, 0, sizeof(sa));
+	sa.attr.max_wr = 16;
+	sa.attr.max_sge = 1;
+	{
+		struct rdmadev_info info;
+		struct ibv_srq *srq;
+
+		TEST_CHECK_EQ(rdmadev_info_get(dev_id, &info), 0);
+		errno = 0;
+		srq = ibv_create_srq(pd, &sa);
+		if (info.capa & RDMADEV_CAPA_SRQ) {
+			TEST_CHECK(srq != NULL);
+			if (srq != NULL)
+				TEST_CHECK_EQ(ibv_destroy_srq(srq), 0);
+		} else {
+			TEST_CHECK(srq == NULL);
+			TEST_CHECK_EQ(errno, EOPNOTSUPP);
+		}
+	}
+	qp = ibv_create_qp(pd, &ia);
+	TEST_CHECK(qp != NULL);
+	if (qp == NULL)
+		goto out;
+	errno = 0;
+	TEST_CHECK(ibv_qp_to_qp_ex(qp) == NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	/* Attribute masks: unknown bits, a missing required attribute, an illegal transition. */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	TEST_CHECK_EQ(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_RATE_LIMIT), EOPNOTSUPP);
+	TEST_CHECK_EQ(ibv_modify_qp(qp, &a, IBV_QP_STATE | (1 << 30)), EINVAL);
+	TEST_CHECK_EQ(ibv_modify_qp(qp, &a, IBV_QP_STATE), EINVAL);
+	a.qp_state = IBV_QPS_RTS;
+	TEST_CHECK_EQ(ibv_modify_qp(qp, &a, IBV_QP_STATE), EINVAL);
+	TEST_CHECK_EQ(qp->state, IBV_QPS_RESET);
+	TEST_CHECK_EQ(ibv_attach_mcast(qp, NULL, 0), EOPNOTSUPP);
+	TEST_CHECK_EQ(ibv_destroy_qp(qp), 0);
+out:
+	if (cq2 != NULL)
+		TEST_CHECK_EQ(ibv_destroy_cq(cq2), 0);
+	if (ctx2 != NULL)
+		TEST_CHECK_EQ(ibv_close_device(ctx2), 0);
+	if (cq != NULL)
+		TEST_CHECK_EQ(ibv_destroy_cq(cq), 0);
+	if (pd != NULL)
+		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+}
+
+/* ibv_close_device releases what the application left, as the kernel does (perftest's
+ * ib_send_bw client leaves its receive CQ). */
+static void
+case_close_releases(void)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_context *c2;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_ah_attr aa;
+	uint8_t *buf;
+
+	c2 = ibv_open_device(devs[0]);
+	TEST_CHECK(c2 != NULL);
+	if (c2 == NULL)
+		return;
+	buf = rte_zmalloc(NULL, 4096, 4096);
+	pd = ibv_alloc_pd(c2);
+	cq = ibv_create_cq(c2, 16, NULL, NULL, 0);
+	TEST_CHECK(pd != NULL && cq != NULL && buf != NULL);
+	if (pd == NULL || cq == NULL || buf == NULL)
+		goto out;
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = cq;
+	ia.recv_cq = ibv_create_cq(c2, 16, NULL, NULL, 0);
+	ia.qp_type = IBV_QPT_UD;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	TEST_CHECK(ibv_create_qp(pd, &ia) != NULL);
+	TEST_CHECK(ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE) != NULL);
+	memset(&aa, 0, sizeof(aa));
+	aa.is_global = 1;
+	TEST_CHECK_EQ(ibv_query_gid(c2, 1, 0, &aa.grh.dgid), 0);
+	aa.port_num = 1;
+	TEST_CHECK(ibv_create_ah(pd, &aa) != NULL);
+out:
+	TEST_CHECK_EQ(ibv_close_device(c2), 0);
+	rte_free(buf);
+}
+
+/* rdmadev's view of the device, for the ibv_devinfo comparison. */
+static int
+print_rdmadev(void)
+{
+	struct rdmadev_port_info pi;
+	struct rdmadev_info in;
+	uint8_t g[16];
+	uint32_t i;
+
+	if (rdmadev_info_get(dev_id, &in) != 0 || rdmadev_port_info_get(dev_id, &pi) != 0)
+		return 1;
+	printf("hca_id %s\n", rdmadev_name(dev_id));
+	printf("max_qp %u\nmax_qp_wr %u\nmax_cq %u\nmax_cqe %u\nmax_mr %u\nmax_pd %u\n",
+	       in.max_qp, in.max_qp_wr, in.max_cq, in.max_cqe, in.max_mr, in.max_pd);
+	printf("max_sge %u\nmax_qp_rd_atom %u\nmax_ah %u\nphys_port_cnt %u\n", in.max_sge,
+	       in.max_qp_rd_atom, in.max_ah, in.nb_ports);
+	printf("max_mr_size 0x%" PRIx64 "\npage_size_cap 0x%" PRIx64 "\n", in.max_mr_size,
+	       in.page_size_cap);
+	printf("fw_ver %s\ngid_tbl_len %u\nmax_mtu %u\nactive_mtu %u\n", pi.fw_ver,
+	       pi.gid_tbl_len, 128u << pi.max_mtu, 128u << pi.active_mtu);
+	printf("mac %02x:%02x:%02x:%02x:%02x:%02x\n", pi.mac[0], pi.mac[1], pi.mac[2],
+	       pi.mac[3], pi.mac[4], pi.mac[5]);
+	for (i = 0; i < pi.gid_tbl_len; i++) {
+		if (rdmadev_gid_get(dev_id, i, g) != 0)
+			return 1;
+		printf("gid %u", i);
+		for (int j = 0; j < 16; j++)
+			printf("%s%02x", j == 0 ? " " : "", g[j]);
+		printf("\n");
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	setup();
+	if (argc > 1 && strcmp(argv[1], "--print") == 0)
+		return print_rdmadev();
+	test_set_watchdog(120);
+	TEST_RUN(case_devices);
+	TEST_RUN(case_query_device);
+	TEST_RUN(case_query_port);
+	TEST_RUN(case_gids);
+	TEST_RUN(case_rc_traffic);
+	TEST_RUN(case_ud_traffic);
+	TEST_RUN(case_bad_input);
+	TEST_RUN(case_close_releases);
+	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
+	ibv_free_device_list(devs);
+	return test_done();
+}
