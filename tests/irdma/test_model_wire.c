@@ -8,7 +8,9 @@
  * wire between 127.0.0.1 and 127.0.0.2 (the receiver's rebuilt frame passes the ICRC check),
  * fault injection (exact behaviour at 0 and 100 %, balanced counts and repeatability at mixed
  * rates, corruption caught by model_pkt_parse) and the pcap file (read back here, and decoded
- * by tshark when it is installed).
+ * by tshark when it is installed), and the unsealed sends of the engine: no ICRC on a loop
+ * port nothing can corrupt or capture, an ICRC written wherever a frame can be seen or
+ * changed, the in-place receive.
  */
 
 #include <errno.h>
@@ -693,6 +695,117 @@ out:
 	model_port_detach(b);
 }
 
+/*
+ * model_port_send_unsealed(): the engine leaves the ICRC field unwritten. A loop port with no
+ * fault and no capture carries the frame so (model_port_recv_ref() says unsealed, in place);
+ * the copying receive, a capture and fault injection all give the real ICRC.
+ */
+static void
+test_unsealed(void)
+{
+	static uint8_t f[MODEL_PKT_MAX], g[MODEL_PKT_MAX], want[MODEL_PKT_MAX];
+	const struct model_wire_faults none = { 0 };
+	struct model_port *a = NULL, *b = NULL;
+	struct model_port_stats st;
+	struct model_pkt_hdr h;
+	const uint8_t *fr, *pay;
+	uint8_t gid[16] = { 0 };
+	char path[64];
+	uint32_t len;
+	bool sealed;
+	int n;
+
+	TEST_CHECK_EQ(model_port_attach("loop:unsealed", mac_a, gid, &a), 0);
+	TEST_CHECK_EQ(model_port_attach("loop:unsealed", mac_b, gid, &b), 0);
+	if (a == NULL || b == NULL)
+		return;
+	n = frame(want, mac_b, mac_a, 20, 9);	/* with its ICRC, as model_pkt_build() makes it */
+	/* unsealed on the wire: the ICRC field keeps what the sender left there */
+	memcpy(f, want, (size_t)n);
+	memset(f + n - 4, 0xa5, 4);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK(memcmp(f + n - 4, "\xa5\xa5\xa5\xa5", 4) == 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(!sealed);
+	TEST_CHECK(fr != g);	/* in place in B's queue */
+	TEST_CHECK(memcmp(fr, want, (size_t)n - 4) == 0);
+	TEST_CHECK_EQ(model_pkt_parse(fr, (uint32_t)n, &h, NULL, NULL), -EILSEQ);
+	TEST_CHECK_EQ(model_pkt_parse_ex(fr, (uint32_t)n, false, &h, &pay, &len), 0);
+	TEST_CHECK_EQ(h.psn, 20);
+	TEST_CHECK_EQ(len, 9);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), 0);
+	/* every other check stays: a bad IPv4 checksum is refused unsealed too */
+	memcpy(f, want, (size_t)n);
+	f[14 + 10] ^= 1;
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK_EQ(model_pkt_parse_ex(fr, (uint32_t)n, sealed, &h, NULL, NULL), -EBADMSG);
+	/* the copying receive writes the ICRC */
+	memcpy(f, want, (size_t)n);
+	memset(f + n - 4, 0, 4);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv(b, g, sizeof(g)), n);
+	TEST_CHECK(memcmp(g, want, (size_t)n) == 0);
+	/* a frame lent stays intact while others come and go */
+	memcpy(f, want, (size_t)n);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	for (uint32_t k = 0; k < 3; k++) {
+		int m = frame(g, mac_b, mac_a, 30 + k, 40);
+
+		TEST_CHECK_EQ(model_port_send_unsealed(a, g, (uint32_t)m), 0);
+	}
+	TEST_CHECK(memcmp(fr, want, (size_t)n - 4) == 0);
+	for (uint32_t k = 0; k < 3; k++) {
+		int m = model_port_recv_ref(b, g, sizeof(g), &fr, &sealed);
+
+		TEST_CHECK(m > 0 && !sealed);
+		TEST_CHECK_EQ(model_pkt_parse_ex(fr, (uint32_t)(m > 0 ? m : 0), sealed, &h, NULL,
+						 NULL), 0);
+		TEST_CHECK_EQ(h.psn, 30 + k);
+	}
+	/* with fault injection on (even at 0 %), sealed on send */
+	TEST_CHECK_EQ(model_port_set_faults(a, &none), 0);
+	memcpy(f, want, (size_t)n);
+	memset(f + n - 4, 0, 4);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK(memcmp(f, want, (size_t)n) == 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(sealed);
+	TEST_CHECK(memcmp(fr, want, (size_t)n) == 0);
+	TEST_CHECK_EQ(model_port_set_faults(a, NULL), 0);
+	/* a capture on the sender: sealed on send; on the receiver: sealed on receipt */
+	snprintf(path, sizeof(path), "/tmp/test_model_wire_u%d.pcap", (int)getpid());
+	TEST_CHECK_EQ(model_port_pcap_open(a, path), 0);
+	memcpy(f, want, (size_t)n);
+	memset(f + n - 4, 0, 4);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK(memcmp(f, want, (size_t)n) == 0);
+	TEST_CHECK_EQ(model_port_pcap_open(a, NULL), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(sealed);
+	TEST_CHECK_EQ(model_port_pcap_open(b, path), 0);
+	memcpy(f, want, (size_t)n);
+	memset(f + n - 4, 0, 4);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(sealed);
+	TEST_CHECK(fr == g);
+	TEST_CHECK(memcmp(g, want, (size_t)n) == 0);
+	TEST_CHECK_EQ(model_port_pcap_open(b, NULL), 0);
+	unlink(path);
+	model_port_stats_get(a, &st);
+	TEST_CHECK_EQ(st.tx_frames, 10);
+	model_port_stats_get(b, &st);
+	TEST_CHECK_EQ(st.rx_frames, 10);
+	/* bad arguments */
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, 17), -EINVAL);
+	TEST_CHECK_EQ(model_port_send_unsealed(NULL, f, (uint32_t)n), -EINVAL);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), NULL, &sealed), -EINVAL);
+	model_port_detach(a);
+	model_port_detach(b);
+}
+
 int
 main(void)
 {
@@ -705,5 +818,6 @@ main(void)
 	TEST_RUN(test_faults_mixed);
 	TEST_RUN(test_udp);
 	TEST_RUN(test_pcap);
+	TEST_RUN(test_unsealed);
 	return test_done();
 }

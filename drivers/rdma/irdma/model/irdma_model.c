@@ -142,10 +142,61 @@ model_step(struct model_dev *d)
 		d->cqp_ctl_pending = false;
 		model_cqp_ctl(d);
 	}
-	model_aq_process(d);
-	model_cqp_process(d);
+	if (d->pf.aq_pending)
+		model_aq_process(d);
+	if (d->cqp.tail != d->cqp.db_head)	/* the CQP has submissions to look at */
+		model_cqp_process(d);
 	model_engine_step(d);
 	d->in_step = false;
+}
+
+/*
+ * THREAD mode: hand SQ doorbell @p qp_id to the engine thread without d->lock. false when
+ * the queue is full (the caller takes the lock instead).
+ */
+static bool
+model_db_push(struct model_dev *d, uint32_t qp_id)
+{
+	uint64_t pos = __atomic_load_n(&d->dbq.enq, __ATOMIC_RELAXED);
+	struct model_db_cell *c;
+
+	for (;;) {
+		int64_t dif;
+
+		c = &d->dbq.cell[pos & (MODEL_DBQ_SIZE - 1)];
+		dif = (int64_t)(__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) - pos);
+		if (dif == 0) {
+			if (__atomic_compare_exchange_n(&d->dbq.enq, &pos, pos + 1, true,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				break;
+		} else if (dif < 0) {
+			return false;	/* full: the engine has not taken cell pos - SIZE yet */
+		} else {
+			pos = __atomic_load_n(&d->dbq.enq, __ATOMIC_RELAXED);
+		}
+	}
+	c->qp_id = qp_id;
+	__atomic_store_n(&c->seq, pos + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->work, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* The engine thread (d->lock held): mark the QPs of the doorbells handed over. */
+static void
+model_db_drain(struct model_dev *d)
+{
+	uint64_t pos = d->dbq.deq;
+
+	for (;;) {
+		struct model_db_cell *c = &d->dbq.cell[pos & (MODEL_DBQ_SIZE - 1)];
+
+		if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != pos + 1)
+			break;
+		model_engine_doorbell(d, c->qp_id);
+		__atomic_store_n(&c->seq, pos + MODEL_DBQ_SIZE, __ATOMIC_RELEASE);
+		pos++;
+	}
+	d->dbq.deq = pos;
 }
 
 /* A doorbell was rung (caller holds d->lock): run now (INLINE) or wake the thread. */
@@ -167,12 +218,14 @@ model_thread(void *arg)
 	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
 		if (__atomic_exchange_n(&d->work, 0, __ATOMIC_ACQ_REL)) {
 			pthread_mutex_lock(&d->lock);
+			model_db_drain(d);
 			model_step(d);
 			pthread_mutex_unlock(&d->lock);
 			idle = 0;
 		} else if ((idle & (MODEL_ENGINE_POLL - 1)) == 0) {
 			/* The data path runs without doorbells too: wire, timers. */
 			pthread_mutex_lock(&d->lock);
+			model_db_drain(d);
 			model_engine_step(d);
 			pthread_mutex_unlock(&d->lock);
 			idle++;
@@ -272,6 +325,23 @@ be_reg_write(struct irdma_hw *hw, uint32_t off, uint32_t val)
 	pthread_mutex_unlock(&d->lock);
 }
 
+/*
+ * THREAD mode: SQ doorbells (PFPE_WQEALLOC, DB page + 0) go to the engine thread through
+ * the doorbell queue, without d->lock; everything else as be_reg_write().
+ */
+static void
+be_reg_write_thread(struct irdma_hw *hw, uint32_t off, uint32_t val)
+{
+	struct model_dev *d = hw->be_priv;
+
+	if ((off == IRDMA_PFPE_WQEALLOC || off == IRDMA_DB_PAGE_OFFSET + IRDMA_DB_SQ_OFFSET) &&
+	    model_db_push(d, (uint32_t)IRDMA_REG_GET(WQEALLOC_QPID, val))) {
+		MODEL_INC(d, reg_writes);
+		return;
+	}
+	be_reg_write(hw, off, val);
+}
+
 static int
 be_dma_map(struct irdma_hw *hw, void *va, rte_iova_t iova, size_t len)
 {
@@ -310,7 +380,7 @@ static const struct irdma_hw_backend model_be_inline = {
 static const struct irdma_hw_backend model_be_thread = {
 	.name = "model",
 	.reg_read = be_reg_read,
-	.reg_write = be_reg_write,
+	.reg_write = be_reg_write_thread,
 	.dma_map = be_dma_map,
 	.dma_unmap = be_dma_unmap,
 	.irq_fd = model_irq_fd,
@@ -499,6 +569,8 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 		return -ENOMEM;
 	d->cfg = *cfg;
 	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
+	for (n = 0; n < MODEL_DBQ_SIZE; n++)
+		d->dbq.cell[n].seq = n;
 	model_irq_init(d);
 	model_pf_init(d);
 	d->sd = calloc(cfg->max_pe_sds, sizeof(*d->sd));

@@ -455,28 +455,52 @@ count_class(uint64_t *st, uint8_t opcode, bool rx)
 		st[cls - 1u]++;
 }
 
-int
-model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
-	 const void *payload, uint32_t len)
+uint8_t *
+model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len)
 {
-	int n, ret;
+	uint8_t *payload;
+	int n;
 
-	n = model_pkt_build(h, payload, len, d->frame, MODEL_PKT_MAX);
+	n = model_pkt_build_hdr(h, len, d->frame, MODEL_PKT_MAX, &payload);
 	if (n < 0) {
 		MODEL_INC(d, tx_build_errors);
 		MODEL_LOG(ERR, d, "cannot build a frame (opcode 0x%x, %u bytes): %s", h->opcode,
 			  len, strerror(-n));
-		return n;
+		return NULL;
 	}
-	ret = model_port_send(d->port, d->frame, (uint32_t)n);
+	d->frame_len = (uint32_t)n;
+	return payload;
+}
+
+int
+model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
+{
+	uint32_t n = d->frame_len;
+	int ret;
+
+	/* the ICRC: the port writes it unless the frame never leaves the process untouched */
+	ret = model_port_send_unsealed(d->port, d->frame, n);
 	if (ret == -ENOBUFS) {
 		/* The wire's queue is full: the caller keeps the packet for the next round. */
 		MODEL_INC(d, tx_busy);
 		return ret;
 	}
-	count_frame(d, q->hw_st, h, (uint32_t)n, false);
+	count_frame(d, q->hw_st, h, n, false);
 	count_class(q->hw_st, h->opcode, false);
 	return ret;
+}
+
+int
+model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
+	 const void *payload, uint32_t len)
+{
+	uint8_t *p = model_tx_prep(d, h, len);
+
+	if (p == NULL)
+		return -EINVAL;
+	if (len > 0)
+		memcpy(p, payload, len);
+	return model_tx_commit(d, q, h);
 }
 
 /* ---- completions ---- */
@@ -729,17 +753,22 @@ engine_rx(struct model_dev *d)
 
 	for (n = 0; n < MODEL_RX_BURST; n++) {
 		struct model_pkt_hdr h;
-		const uint8_t *payload;
+		const uint8_t *payload, *frame;
 		struct model_qp *q;
 		uint64_t *st;
 		uint32_t len;
+		bool sealed;
 		int flen, ret;
 
-		/* Own buffer: handling a packet may send (d->frame) before using its payload. */
-		flen = model_port_recv(d->port, d->rx, MODEL_PKT_MAX);
+		/*
+		 * In place in the wire's queue, or copied into an own buffer: handling a packet
+		 * may send (d->frame) before using its payload.
+		 */
+		flen = model_port_recv_ref(d->port, d->rx, MODEL_PKT_MAX, &frame, &sealed);
 		if (flen <= 0)
 			return;
-		ret = model_pkt_parse(d->rx, (uint32_t)flen, &h, &payload, &len);
+		d->rx_frame = frame;
+		ret = model_pkt_parse_ex(frame, (uint32_t)flen, sealed, &h, &payload, &len);
 		if (ret != 0) {
 			MODEL_INC(d, rx_bad_frames);
 			if (ret == -EILSEQ)

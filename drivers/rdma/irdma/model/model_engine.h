@@ -225,6 +225,14 @@ void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_
  */
 int model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
 	     const void *payload, uint32_t len);
+/**
+ * Build the headers of a frame of @p len payload bytes from @p h into the device's frame
+ * buffer: the payload goes at the address returned, then model_tx_commit() sends it. NULL
+ * when the frame cannot be built (counted and logged, as model_tx()).
+ */
+uint8_t *model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len);
+/** Send the frame model_tx_prep() built, as model_tx() does (the same returns). */
+int model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h);
 /** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
 void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
 /** One flush CQE for SQ WQE @p idx (op @p op, minor @p code); the driver replays from it. */

@@ -533,8 +533,8 @@ put_ip(uint8_t *p, const struct model_pkt_hdr *h, uint32_t ip_total)
 }
 
 int
-model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len,
-		uint8_t *frame, uint32_t cap)
+model_pkt_build_hdr(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame, uint32_t cap,
+		    uint8_t **payload)
 {
 	uint32_t f = model_bth_hdrs(h->opcode), pad = (4 - len % 4) % 4, l2, ip_total;
 	uint64_t total;
@@ -597,12 +597,27 @@ model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len
 	put24(p + 9, h->psn);
 	p = put_ext(p + BTH_LEN, h, f);
 
+	*payload = p;
+	memset(p + len, 0, pad);
+	return (int)total;
+}
+
+int
+model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len,
+		uint8_t *frame, uint32_t cap)
+{
+	uint32_t l2 = l2_len(h->has_vlan);
+	uint8_t *p;
+	int n;
+
+	n = model_pkt_build_hdr(h, len, frame, cap, &p);
+	if (n < 0)
+		return n;
 	if (len > 0)
 		memcpy(p, payload, len);
-	memset(p + len, 0, pad);
-	p += len + pad;
-	put_le32(p, icrc_compute(frame + l2, h->ipv4, (uint32_t)(p - frame) - l2));
-	return (int)total;
+	put_le32(frame + n - ICRC_LEN,
+		 icrc_compute(frame + l2, h->ipv4, (uint32_t)n - l2 - ICRC_LEN));
+	return n;
 }
 
 /* ---- parse ---- */
@@ -704,6 +719,13 @@ int
 model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 		const uint8_t **payload, uint32_t *len)
 {
+	return model_pkt_parse_ex(frame, flen, true, h, payload, len);
+}
+
+int
+model_pkt_parse_ex(const uint8_t *frame, uint32_t flen, bool sealed, struct model_pkt_hdr *h,
+		   const uint8_t **payload, uint32_t *len)
+{
 	const uint8_t *p, *bth, *end = frame + flen;
 	uint32_t l2, f, pad, rest;
 	bool v4 = false;
@@ -755,7 +777,8 @@ model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 	if (rest < pad || rest % 4 != 0)
 		return bad("payload plus pad is not a multiple of 4 or shorter than PadCnt", rest);
 
-	if (icrc_compute(frame + l2, v4, flen - l2 - ICRC_LEN) != get_le32(end - ICRC_LEN)) {
+	if (sealed &&
+	    icrc_compute(frame + l2, v4, flen - l2 - ICRC_LEN) != get_le32(end - ICRC_LEN)) {
 		PKT_LOG(DEBUG, "parse: ICRC mismatch (opcode 0x%02x psn %u)", bth[0],
 			get24(bth + 9));
 		return -EILSEQ;

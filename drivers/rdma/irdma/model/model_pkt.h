@@ -147,6 +147,15 @@ int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t
 		    uint8_t *frame, uint32_t cap);
 
 /**
+ * Build the headers of a frame from @p h for @p len payload bytes, as model_pkt_build() does,
+ * and zero its pad; the payload bytes (at *@p payload) and the ICRC field are left for the
+ * caller (model_port_send_unsealed() writes the ICRC).
+ * @return the frame length or the errors of model_pkt_build().
+ */
+int model_pkt_build_hdr(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame,
+			uint32_t cap, uint8_t **payload);
+
+/**
  * Check and decode the frame @p frame of @p flen bytes: EtherType (IPv4 / IPv6, with or
  * without one 802.1Q tag), IP version, IPv4 header checksum and lengths, UDP destination port
  * and length, a known BTH opcode with the headers it calls for, PadCnt, and the ICRC.
@@ -156,6 +165,13 @@ int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t
  */
 int model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 		    const uint8_t **payload, uint32_t *len);
+
+/**
+ * model_pkt_parse(), with the ICRC checked only when @p sealed (false: a frame the loop wire
+ * carried without one, model_port_recv_ref()); every other check is the same.
+ */
+int model_pkt_parse_ex(const uint8_t *frame, uint32_t flen, bool sealed, struct model_pkt_hdr *h,
+		       const uint8_t **payload, uint32_t *len);
 
 /**
  * The ICRC of the frame @p frame of @p flen bytes whose last 4 bytes are the ICRC field
@@ -247,6 +263,26 @@ int model_port_send(struct model_port *p, const uint8_t *frame, uint32_t len);
  *         -EINVAL (no port or buffer).
  */
 int model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap);
+
+/**
+ * Send one frame whose last 4 bytes (the ICRC field) are not written yet. The port writes
+ * the ICRC into @p frame unless the frame stays in the process untouched: a loop port with
+ * no capture and no fault injection carries it unsealed (the receiver learns so from
+ * model_port_recv_ref()). model_port_recv() always returns sealed frames.
+ * @return as model_port_send().
+ */
+int model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len);
+
+/**
+ * Receive one frame without copying it when the wire allows: on a loop port without a
+ * capture, *frame points into the port's queue and stays valid until the next
+ * model_port_recv_ref() or model_port_recv() on @p p; elsewhere the frame is copied into
+ * @p buf (@p cap bytes) and *frame is @p buf. *sealed is false when the frame's ICRC field
+ * was never written (an in-process sender, nothing in between that could corrupt it).
+ * @return as model_port_recv().
+ */
+int model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint8_t **frame,
+			bool *sealed);
 
 /** Set (or with NULL clear) the port's send faults. @return 0 or -EINVAL. */
 int model_port_set_faults(struct model_port *p, const struct model_wire_faults *f);

@@ -40,6 +40,9 @@ extern int irdma_model_logtype;
 		MODEL_LOG(DEBUG, dev, fmt, ##__VA_ARGS__); \
 } while (0)
 
+/* Cells of the THREAD mode doorbell queue (a power of two). */
+#define MODEL_DBQ_SIZE		1024u
+
 /* Count an event (hardware-counter style; readable from any thread). */
 #define MODEL_INC(dev, field) __atomic_fetch_add(&(dev)->st.field, 1, __ATOMIC_RELAXED)
 
@@ -382,13 +385,30 @@ struct model_dev {
 	bool thread_started;
 	uint32_t stop;		/* atomic */
 	uint32_t work;		/* atomic: set when a doorbell needs the engine */
+	/*
+	 * THREAD mode: SQ doorbells handed to the engine thread without d->lock, a bounded
+	 * multi-producer queue of QP ids (a sequence number per cell, after D. Vyukov's
+	 * bounded MPMC queue); the engine drains it under d->lock (model_db_drain()).
+	 */
+	struct {
+		uint64_t enq;			/* atomic: producers' next position */
+		uint8_t pad0[56];		/* enq and deq on lines of their own */
+		uint64_t deq;			/* the engine's next position (d->lock) */
+		uint8_t pad1[56];
+		struct model_db_cell {
+			uint64_t seq;		/* atomic */
+			uint32_t qp_id;
+		} cell[MODEL_DBQ_SIZE];
+	} dbq;
 
 	/* Data path (model_engine.c). */
 	struct model_port *port;	/* attached at create, detached at destroy */
 	uint8_t gid[16];		/* the port's address (IPv4-mapped) */
 	uint8_t *frame;			/* MODEL_PKT_MAX scratch for one frame */
+	uint32_t frame_len;		/* of the frame model_tx_prep() built */
 	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */
-	uint8_t *rx;			/* MODEL_PKT_MAX: the frame being received */
+	uint8_t *rx;			/* MODEL_PKT_MAX: a received frame copied */
+	const uint8_t *rx_frame;	/* the frame being handled (in rx or the wire's queue) */
 	bool in_step;			/* model_step is running (no re-entry) */
 	bool log_debug;			/* DEBUG lines of the data path (MODEL_DBG) */
 	uint32_t log_rounds;		/* engine rounds, for MODEL_LOG_ROUNDS */

@@ -488,6 +488,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 	struct model_qpe *e = q->eng;
 	uint32_t mtu = model_rc_mtu(q);
 	struct model_pkt_hdr h;
+	uint8_t *pay;
 	uint32_t plen, ae;
 	bool first, last;
 
@@ -553,13 +554,17 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 	} else if ((model_psn_diff(e->npsn, w->psn) + 1) % MODEL_ACK_EVERY == 0) {
 		h.ackreq = true;
 	}
-	ae = (uint32_t)model_gather(d, q, w, e->tx_off, d->buf, plen);
-	if (ae != 0) {
-		rc_error(d, qp_id, ae);
-		return false;
+	/* gathered straight into the frame (a frame that cannot be built is lost, as sent) */
+	pay = model_tx_prep(d, &h, plen);
+	if (pay != NULL) {
+		ae = (uint32_t)model_gather(d, q, w, e->tx_off, pay, plen);
+		if (ae != 0) {
+			rc_error(d, qp_id, ae);
+			return false;
+		}
+		if (model_tx_commit(d, q, &h) == -ENOBUFS)
+			return false;
 	}
-	if (model_tx(d, q, &h, d->buf, plen) == -ENOBUFS)
-		return false;
 	rc_sent(d, e, h.psn, model_psn_add(h.psn, 1));
 	if (first) {
 		if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)

@@ -103,6 +103,7 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		uint32_t plen = RTE_MIN(mtu, r->len - r->off);
 		bool first = r->off == 0, last = r->off + plen == r->len;
 		struct model_pkt_hdr h;
+		uint8_t *pay;
 		uint32_t ae;
 
 		if (r->atomic) {
@@ -117,20 +118,23 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			e->rr_cnt--;
 			continue;
 		}
-		ae = plen == 0 ? 0 : model_mr_copy(d, r->rkey, r->va + r->off, plen,
-						   IRDMA_ACCESS_REMOTE_READ, q->pd, false, d->buf);
-		if (ae != 0) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS,
-				      model_psn_add(r->psn, r->off / mtu), ae);
-			return;
-		}
 		model_hdr_init(d, q, &h, first && last ? MODEL_RC_READ_RESP_ONLY :
 				   first ? MODEL_RC_READ_RESP_FIRST :
 				   last ? MODEL_RC_READ_RESP_LAST : MODEL_RC_READ_RESP_MIDDLE,
 			       model_psn_add(r->psn, r->off / mtu));
 		h.aeth_syndrome = MODEL_AETH_ACK | 0x1f;
 		h.aeth_msn = r->msn & 0xffffffu;
-		if (model_tx(d, q, &h, d->buf, plen) == -ENOBUFS)
+		/* read straight into the frame (one that cannot be built is lost, as sent) */
+		pay = model_tx_prep(d, &h, plen);
+		ae = plen == 0 || pay == NULL ? 0 :
+		     model_mr_copy(d, r->rkey, r->va + r->off, plen, IRDMA_ACCESS_REMOTE_READ,
+				   q->pd, false, pay);
+		if (ae != 0) {
+			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS,
+				      model_psn_add(r->psn, r->off / mtu), ae);
+			return;
+		}
+		if (pay != NULL && model_tx_commit(d, q, &h) == -ENOBUFS)
 			return; /* the wire is full: this response again next round */
 		r->off += plen;
 		n++;

@@ -94,6 +94,7 @@ ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct mo
 {
 	struct model_ah_view ah;
 	struct model_pkt_hdr h;
+	uint8_t *pay;
 	int ret;
 
 	if (w->op == IRDMA_OP_NOP)
@@ -107,10 +108,14 @@ ud_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, const struct mo
 		return IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
 	ud_hdr(d, q, &ah, w, &h);
 	h.deth_sqpn = qp_id;
-	ret = model_gather(d, q, w, 0, d->buf, w->len);
-	if (ret != 0)
-		return (uint32_t)ret;
-	(void)model_tx(d, q, &h, d->buf, w->len);
+	/* gathered straight into the frame (one that cannot be built is lost, as sent) */
+	pay = model_tx_prep(d, &h, w->len);
+	if (pay != NULL) {
+		ret = model_gather(d, q, w, 0, pay, w->len);
+		if (ret != 0)
+			return (uint32_t)ret;
+		(void)model_tx_commit(d, q, &h);
+	}
 	MODEL_INC(d, out_rdma_sends);
 	q->eng->npsn = model_psn_add(q->eng->npsn, 1);
 	return 0;
@@ -201,8 +206,8 @@ model_ud_sq_resume(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 }
 
 /*
- * The GRH area of a datagram received in d->rx (the frame the engine is handling): its IP
- * header, IPv4 right-aligned in the 40 bytes.
+ * The GRH area of a datagram received at d->rx_frame (the frame the engine is handling):
+ * its IP header, IPv4 right-aligned in the 40 bytes.
  */
 static void
 ud_grh(const struct model_dev *d, const struct model_pkt_hdr *h, uint8_t grh[MODEL_UD_GRH_LEN])
@@ -211,9 +216,9 @@ ud_grh(const struct model_dev *d, const struct model_pkt_hdr *h, uint8_t grh[MOD
 
 	memset(grh, 0, MODEL_UD_GRH_LEN);
 	if (h->ipv4)
-		memcpy(grh + MODEL_UD_GRH_LEN - UD_IPV4_HLEN, d->rx + off, UD_IPV4_HLEN);
+		memcpy(grh + MODEL_UD_GRH_LEN - UD_IPV4_HLEN, d->rx_frame + off, UD_IPV4_HLEN);
 	else
-		memcpy(grh, d->rx + off, UD_IPV6_HLEN);
+		memcpy(grh, d->rx_frame + off, UD_IPV6_HLEN);
 }
 
 void

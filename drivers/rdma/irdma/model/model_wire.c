@@ -62,6 +62,9 @@ extern int irdma_model_logtype;
 #define ETHERTYPE_IPV4		0x0800u
 #define ETHERTYPE_VLAN		0x8100u
 #define UDP_IN_FRAME		(ETH_HLEN + IPV4_HLEN + UDP_HLEN)	/* rebuilt header bytes */
+/* In a loop queue's length word: the frame's ICRC field was never written (the sender was
+ * an in-process engine on a port no fault can corrupt and no capture sees). */
+#define WIRE_UNSEALED		0x80000000u
 
 enum wire_kind {
 	WIRE_LOOP,
@@ -81,9 +84,10 @@ struct wire_switch {
  * of which the pages of the slots ever filled at once are touched), filled by senders. */
 struct wire_queue {
 	uint8_t *slots;
-	uint32_t *lens;
+	uint32_t *lens;			/* length | WIRE_UNSEALED */
 	uint32_t head;			/* next slot to read (count, modulo WIRE_QUEUE) */
-	uint32_t tail;			/* next slot to write (count, modulo WIRE_QUEUE) */
+	uint32_t tail;			/* next slot to write (count, modulo WIRE_QUEUE); written
+					 * under sw->lock, atomic: the owner peeks at it */
 };
 
 struct model_port {
@@ -94,6 +98,7 @@ struct model_port {
 	struct wire_switch *sw;
 	struct model_port *next;	/* in sw->ports */
 	struct wire_queue q;		/* under sw->lock */
+	bool rx_held;			/* model_port_recv_ref() lent q's head slot */
 	/* udp */
 	int fd;
 	struct in_addr addr;		/* bound address */
@@ -328,7 +333,7 @@ loop_detach(struct model_port *p)
 
 /* Put one frame on the switch: into the queue of the port owning its destination MAC. */
 static int
-loop_out(struct model_port *p, const uint8_t *frame, uint32_t len)
+loop_out(struct model_port *p, const uint8_t *frame, uint32_t len, uint32_t flags)
 {
 	struct wire_switch *sw = p->sw;
 	struct model_port *d;
@@ -345,41 +350,97 @@ loop_out(struct model_port *p, const uint8_t *frame, uint32_t len)
 		uint32_t i = d->q.tail % WIRE_QUEUE;
 
 		memcpy(d->q.slots + (size_t)i * MODEL_PKT_MAX, frame, len);
-		d->q.lens[i] = len;
-		d->q.tail++;
+		d->q.lens[i] = len | flags;
+		__atomic_store_n(&d->q.tail, d->q.tail + 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&sw->lock);
 	return r;
+}
+
+/* Drop the head frame of @p p's queue (sw->lock held). */
+static void
+loop_pop(struct model_port *p)
+{
+	p->q.head++;
+	/* empty: start again at slot 0, so only the high-water mark of slots is ever touched */
+	if (p->q.head == p->q.tail) {
+		p->q.head = 0;
+		__atomic_store_n(&p->q.tail, 0, __ATOMIC_RELAXED);
+	}
+}
+
+/* Give back the slot lent (sw->lock held); false when the queue is empty, else its head
+ * slot in *i. */
+static bool
+loop_front(struct model_port *p, uint32_t *i)
+{
+	if (p->rx_held) {
+		loop_pop(p);
+		p->rx_held = false;
+	}
+	if (p->q.tail == p->q.head)
+		return false;
+	*i = p->q.head % WIRE_QUEUE;
+	return true;
 }
 
 static int
 loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 {
 	struct wire_switch *sw = p->sw;
-	uint32_t i, len;
+	uint32_t i, len, w;
 	int r;
 
 	pthread_mutex_lock(&sw->lock);
-	if (p->q.tail == p->q.head) {
+	if (!loop_front(p, &i)) {
 		pthread_mutex_unlock(&sw->lock);
 		return 0;
 	}
-	i = p->q.head % WIRE_QUEUE;
-	len = p->q.lens[i];
+	w = p->q.lens[i];
+	len = w & ~WIRE_UNSEALED;
 	if (len > cap) {
 		r = -EMSGSIZE;
 	} else {
 		memcpy(buf, p->q.slots + (size_t)i * MODEL_PKT_MAX, len);
 		r = (int)len;
 	}
-	p->q.head++;
-	/* empty: start again at slot 0, so only the high-water mark of slots is ever touched */
-	if (p->q.head == p->q.tail)
-		p->q.head = p->q.tail = 0;
+	loop_pop(p);
 	pthread_mutex_unlock(&sw->lock);
 	if (r < 0)
 		WIRE_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
+	else if (w & WIRE_UNSEALED)
+		put_le32(buf + len - ICRC_LEN, model_pkt_icrc(buf, len));
 	return r;
+}
+
+/*
+ * Lend the head frame of @p p's queue in place (*frame, *sealed false when its ICRC field
+ * was never written), first giving back the one lent before. The lent slot stays out of the
+ * senders' reach until it is given back: the head does not move past it.
+ */
+static int
+loop_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
+{
+	struct wire_switch *sw = p->sw;
+	uint32_t i, w;
+
+	/*
+	 * Nothing new (the owner alone moves head; a stale tail only delays a frame to the
+	 * next call): no lock. The lent slot, if any, stays lent until a frame comes.
+	 */
+	if (__atomic_load_n(&p->q.tail, __ATOMIC_RELAXED) - p->q.head == (p->rx_held ? 1u : 0u))
+		return 0;
+	pthread_mutex_lock(&sw->lock);
+	if (!loop_front(p, &i)) {
+		pthread_mutex_unlock(&sw->lock);
+		return 0;
+	}
+	w = p->q.lens[i];
+	p->rx_held = true;
+	pthread_mutex_unlock(&sw->lock);
+	*frame = p->q.slots + (size_t)i * MODEL_PKT_MAX;
+	*sealed = (w & WIRE_UNSEALED) == 0;
+	return (int)(w & ~WIRE_UNSEALED);
 }
 
 /* ---- the UDP wire ---- */
@@ -653,7 +714,7 @@ wire_out(struct model_port *p, const uint8_t *frame, uint32_t len)
 {
 	switch (p->kind) {
 	case WIRE_LOOP:
-		return loop_out(p, frame, len);
+		return loop_out(p, frame, len, 0);
 	case WIRE_ETH:
 		return model_eth_out(p->eth, frame, len);
 	default:
@@ -694,6 +755,13 @@ model_port_send(struct model_port *p, const uint8_t *frame, uint32_t len)
 	if (p == NULL || frame == NULL || len < ETH_HLEN || len > MODEL_PKT_MAX) {
 		WIRE_LOG(ERR, "send: bad frame (%u bytes; %u to %u)", len, ETH_HLEN, MODEL_PKT_MAX);
 		return -EINVAL;
+	}
+	if (p->kind != WIRE_UDP && !p->faulty) {
+		/* sent as it is: no copy to rewrite or to fault */
+		pcap_record(p, frame, len);
+		p->st.tx_frames++;
+		p->st.tx_bytes += len;
+		return wire_out(p, frame, len);
 	}
 	memcpy(p->work, frame, len);
 	if (p->kind == WIRE_UDP && udp_rewrite(p, p->work, len) != 0)
@@ -749,6 +817,48 @@ model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap)
 		p->st.rx_frames++;
 		p->st.rx_bytes += (uint64_t)r;
 		pcap_record(p, buf, (uint32_t)r);
+	}
+	return r;
+}
+
+int
+model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
+{
+	if (p == NULL || frame == NULL || len < ETH_HLEN + ICRC_LEN || len > MODEL_PKT_MAX) {
+		WIRE_LOG(ERR, "send: bad frame (%u bytes; %u to %u)", len, ETH_HLEN + ICRC_LEN,
+			 MODEL_PKT_MAX);
+		return -EINVAL;
+	}
+	if (p->kind == WIRE_LOOP && !p->faulty && p->pcap == NULL) {
+		/* in-process, no capture, nothing that could corrupt it: no ICRC to compute */
+		p->st.tx_frames++;
+		p->st.tx_bytes += len;
+		return loop_out(p, frame, len, WIRE_UNSEALED);
+	}
+	put_le32(frame + len - ICRC_LEN, model_pkt_icrc(frame, len));
+	return model_port_send(p, frame, len);
+}
+
+int
+model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint8_t **frame,
+		    bool *sealed)
+{
+	int r;
+
+	if (p == NULL || buf == NULL || frame == NULL || sealed == NULL) {
+		WIRE_LOG(ERR, "recv: no port, buffer or frame pointer");
+		return -EINVAL;
+	}
+	if (p->kind != WIRE_LOOP || p->pcap != NULL) {
+		/* copied (and sealed, so that a capture shows the ICRC) */
+		*frame = buf;
+		*sealed = true;
+		return model_port_recv(p, buf, cap);
+	}
+	r = loop_ref(p, frame, sealed);
+	if (r > 0) {
+		p->st.rx_frames++;
+		p->st.rx_bytes += (uint64_t)r;
 	}
 	return r;
 }
