@@ -159,19 +159,18 @@ tp_local_mac(const struct tp_side *s, uint8_t mac[6])
 }
 
 /*
- * A peer in another process: its MAC is not exchanged (perftest's exchange has none). For an
- * IPv4-mapped GID use 02:00:a.b.c.d, the address the model's UDP wire gives a sender; the UDP
- * wire delivers by IP address and rewrites the MACs anyway.
+ * A peer in another process: its MAC is not exchanged (perftest's exchange has none), so the
+ * address vector carries a zero MAC, the driver's "no resolved neighbour". The model's
+ * Ethernet wire then resolves the destination GID through ARP / IPv6 neighbour discovery
+ * (model_neigh.c), as a real peer needs; its UDP wire delivers by IP address and ignores the
+ * MACs.
  */
 static void
-tp_remote_mac(const uint8_t gid[16], uint8_t mac[6])
+tp_remote_mac(uint8_t mac[6])
 {
 	memset(mac, 0, 6);
-	if (gid[10] == 0xff && gid[11] == 0xff) {
-		mac[0] = 0x02;
-		memcpy(mac + 2, gid + 12, 4);
-	}
 }
+
 static uint32_t
 tp_area_size(const struct tp_config *cfg)
 {
@@ -524,7 +523,7 @@ tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 	for (i = 0; rc == 0 && i < s->nb_qps; i++) {
 		rc = tp_xchg_record(t, s, i, !plan.lead_sync || i > 0);
 		if (rc == 0)
-			tp_remote_mac(s->remote[i].gid, s->remote[i].mac);
+			tp_remote_mac(s->remote[i].mac);
 	}
 	return rc;
 }
