@@ -67,6 +67,7 @@ struct tp_config {
 	uint32_t inline_size;		/**< largest inline message, 0: never inline */
 	enum rdmadev_qp_type conn;	/**< RC or UD */
 	uint32_t tx_depth;		/**< outstanding send WRs per QP */
+	uint32_t qp_timeout;		/**< RC local ACK timeout exponent (IBA) */
 	uint32_t rx_depth;		/**< posted receive WRs per QP */
 	uint32_t post_list;		/**< WRs per post call (burst) */
 	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */

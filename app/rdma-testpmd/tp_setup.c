@@ -22,6 +22,8 @@
 
 /* Overhead in a UD receive buffer: the GRH the device writes first. */
 #define TP_UD_GRH	40u
+/* The smallest QP area: perftest's cycle buffer, a page (tp_area_size()). */
+#define TP_PEER_CYCLE	4096u
 
 static int
 tp_model_devargs(struct tp_ctx *t, char *out, size_t len)
@@ -171,12 +173,18 @@ tp_remote_mac(uint8_t mac[6])
 	memset(mac, 0, 6);
 }
 
+/*
+ * Bytes of each QP's area. perftest's BW writers and readers move the remote address by the
+ * message size (cache-line aligned) after each WR and wrap within their cycle buffer, one
+ * page (increase_rem_addr()): so an area is at least TP_PEER_CYCLE bytes, or a perftest peer
+ * at 2 B ... 2 KiB gets remote access errors past the first message.
+ */
 static uint32_t
 tp_area_size(const struct tp_config *cfg)
 {
 	uint32_t largest = cfg->sweep ? cfg->size_max : cfg->size;
 
-	largest = RTE_ALIGN_CEIL(RTE_MAX(largest, 64u), 64u);
+	largest = RTE_ALIGN_CEIL(RTE_MAX(largest, TP_PEER_CYCLE), 64u);
 	return largest + (cfg->conn == RDMADEV_QPT_UD ? TP_UD_GRH : 0);
 }
 
@@ -398,7 +406,7 @@ tp_qp_connect(struct tp_side *s, uint32_t i)
 					   RDMADEV_QP_MIN_RNR_TIMER), "QP to RTR");
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RDMADEV_QPS_RTS;
-	a.timeout = 14;
+	a.timeout = (uint8_t)s->cfg->qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = my_psn;
