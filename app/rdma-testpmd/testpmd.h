@@ -394,7 +394,7 @@ struct tp_plan {
 	bool lead_sync;			/**< a sync before the first records (write/read lat) */
 	bool sync_after_connect_first;	/**< after connecting: sync, then the records (send) */
 	bool sync_before_size;		/**< a sync before each size (receives are posted) */
-	bool sync_after_size;		/**< a sync after each size (send_bw) */
+	bool sync_after_size;		/**< a sync after each size (send_bw with -a) */
 	bool server_passive;		/**< the server runs no size: it waits at the final sync */
 	bool bw_report;			/**< the client sends its last BW row to the server */
 	bool close;			/**< a final sync and "done" (all but write_lat) */
