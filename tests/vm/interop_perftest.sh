@@ -17,9 +17,9 @@
 #    checksum right, real IP IDs (tests/vm/roce_pcap.py), and no request the model sent
 #    twice: the wire loses nothing, so a retransmission would be a bug.
 # Then a peer killed mid-run, each side in turn (the guest's ib_write_lat, then
-# rdma-testpmd under an ib_write_bw client): the other side ends with an error that names
-# the cause, within rdma-testpmd's --timeout (ours) or rxe's retry budget (the guest's: 7
-# retries of 4.096 us x 2^20). One capture is
+# rdma-testpmd as an ib_write_bw server's client): the other side ends with an error that
+# names the cause, within rdma-testpmd's --timeout (ours) or at once (the guest's, on the
+# exchange's TCP close). One capture is
 # decoded by tshark's InfiniBand dissector, every frame. At the end rxe's counters
 # (/sys/class/infiniband/rxe0/ports/1/hw_counters) show no sequence, retry-exceeded, RNR or
 # ICRC-related error and no duplicate request since the clean runs' start.
@@ -47,7 +47,9 @@ command -v tshark > /dev/null || { echo "1..0 # SKIP no tshark"; exit 0; }
 # shellcheck source=tests/vm/vm.sh
 . "$here/vm.sh"
 hpid=
-pt_cleanup() { [ -z "$hpid" ] || kill -KILL "$hpid" 2>/dev/null; }
+# hpid is timeout(1)'s (in_ns execs it), rdma-testpmd its child: a KILL is not forwarded.
+host_kill() { kill -KILL $(pgrep -P "$hpid") "$hpid" 2>/dev/null; }
+pt_cleanup() { [ -z "$hpid" ] || host_kill; }
 VM_ON_EXIT=pt_cleanup
 vm_test_start "$cache"
 vm_counters before
@@ -240,7 +242,7 @@ kill_case() {	# NAME TEST HOST-ROLE VICTIM(guest|host)
 			notok "kill the guest's ib_$test: rdma-testpmd exit $hrc, said [$why]"
 		fi
 	else
-		kill -KILL "$hpid"
+		host_kill
 		wait "$hpid" 2>/dev/null
 		hpid=
 		vm_wait "$name" "$limit" > "$work/$name.guest"
@@ -255,11 +257,12 @@ kill_case() {	# NAME TEST HOST-ROLE VICTIM(guest|host)
 		fi
 	fi
 }
-# Then rdma-testpmd, a write_bw server: the guest's ib_write_bw client, with writes in
-# flight, ends on rxe's retry-exceeded completion. (A latency client could wait on its
-# buffer for ever: perftest's ping-pong loops poll memory with no time limit.)
+# Then rdma-testpmd, a write_bw client: the guest's ib_write_bw server, waiting for the
+# client's handshake after the run, fails on the TCP connection's close. (An active rxe
+# side would never give up: perftest sets retry_cnt 7, which rxe_completer() takes as
+# infinite; and perftest's ping-pong loops poll memory with no time limit.)
 kill_case kill-guest write_lat server guest
-kill_case kill-host write_bw server host
+kill_case kill-host write_bw client host
 
 echo "1..$n"
 [ $failed -eq 0 ]
