@@ -47,8 +47,17 @@ command -v tshark > /dev/null || { echo "1..0 # SKIP no tshark"; exit 0; }
 # shellcheck source=tests/vm/vm.sh
 . "$here/vm.sh"
 hpid=
-# hpid is timeout(1)'s (in_ns execs it), rdma-testpmd its child: a KILL is not forwarded.
-host_kill() { kill -KILL $(pgrep -P "$hpid") "$hpid" 2>/dev/null; }
+# hpid is in_ns's subshell; rdma-testpmd is the child of its timeout(1), which does not
+# forward a KILL: kill the whole tree, the deepest first.
+host_kill() {
+	local p kids=$hpid all=
+	while [ -n "$kids" ]; do
+		all="$kids $all"
+		kids=$(for p in $kids; do pgrep -P "$p"; done)
+	done
+	# shellcheck disable=SC2086  # a list of pids
+	kill -KILL $all 2>/dev/null
+}
 pt_cleanup() { [ -z "$hpid" ] || host_kill; }
 VM_ON_EXIT=pt_cleanup
 vm_test_start "$cache"
