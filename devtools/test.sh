@@ -3,7 +3,8 @@
 # The README's test command: set up, build, and run every test suite that can run here:
 #   1. gcc release build: suites unit, stress, smoke (with hugepages when the machine has
 #      them), then the unit suite again with --no-huge, and on 1 GB pages when there are some,
-#      then the interop suite bounded (as root: ibv_rc_pingpong on rxe in a QEMU VM);
+#      then the interop suite bounded (as root: ibv_rc_pingpong and perftest on rxe in a
+#      QEMU VM);
 #   2. clang build (-Wall -Wextra -Werror): unit suite, then the fuzz suite (libFuzzer on the
 #      model's SQ, bounded: 60 s);
 #   3. ASan + UBSan build: unit, stress and smoke suites;
@@ -119,8 +120,9 @@ if build build "gcc, release"; then
     else
         note "gcc: unit on 1 GB pages: skipped, no free 1 GB page"
     fi
-    # Interop with Linux soft-RoCE in a QEMU VM (tests/vm), bounded: 200 iterations a run
-    # (about a minute, plus the VM cache build the first time).
+    # Interop with Linux soft-RoCE in a QEMU VM (tests/vm), bounded: ibv_rc_pingpong with
+    # 200 iterations a run, perftest's six tests once per role (IRDMA_VM_FULL=1 would run
+    # the whole matrix): 5-9 minutes, plus the VM cache build the first time.
     if [ "$(id -u)" -eq 0 ]; then
         run_tests build "gcc: interop, rxe in a VM (bounded)" interop -- IRDMA_VM_ITERS=200
         why=$(grep -o '1\.\.0 # SKIP[^"\\]*' build/meson-logs/testlog.json 2>/dev/null | head -n 1)

@@ -3,10 +3,13 @@
  */
 
 /*
- * write_lat: RDMA WRITE ping-pong (perftest's ib_write_lat). The client writes a message whose
- * last byte is a sequence number into the server's buffer and waits until the server's write
- * brings the same number back into its own; the server answers each number it sees. Samples
- * are round trips; the report halves them (one-way latency).
+ * write_lat: RDMA WRITE ping-pong (perftest's ib_write_lat). As in perftest's
+ * run_iter_lat_write(), the server writes first: a message whose last byte is a sequence
+ * number, into the client's buffer, then waits until the client's write brings the same
+ * number back into its own; the client answers each number it sees. (A client that wrote
+ * first would meet perftest's server writing too: both numbers 1, then the next write
+ * overwrites a number before the other side saw it, and both wait for ever.) Samples are
+ * round trips; the report halves them (one-way latency).
  */
 
 #include "testpmd.h"
@@ -25,7 +28,7 @@ write_lat_step(struct tp_side *s)
 
 	if (tp_poll_send(s) < 0)
 		return s->error;
-	if (s->role == TP_SERVER) {
+	if (s->role == TP_CLIENT) {
 		want = tp_next_seq(s->seq);
 		if (s->rcnt < s->iters && tp_poll_byte(s, 0) == want) {
 			s->seq = want;

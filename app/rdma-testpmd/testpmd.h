@@ -67,6 +67,7 @@ struct tp_config {
 	uint32_t inline_size;		/**< largest inline message, 0: never inline */
 	enum rdmadev_qp_type conn;	/**< RC or UD */
 	uint32_t tx_depth;		/**< outstanding send WRs per QP */
+	uint32_t qp_timeout;		/**< RC local ACK timeout exponent (IBA) */
 	uint32_t rx_depth;		/**< posted receive WRs per QP */
 	uint32_t post_list;		/**< WRs per post call (burst) */
 	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */
@@ -393,7 +394,7 @@ struct tp_plan {
 	bool lead_sync;			/**< a sync before the first records (write/read lat) */
 	bool sync_after_connect_first;	/**< after connecting: sync, then the records (send) */
 	bool sync_before_size;		/**< a sync before each size (receives are posted) */
-	bool sync_after_size;		/**< a sync after each size (send_bw) */
+	bool sync_after_size;		/**< a sync after each size (send_bw with -a) */
 	bool server_passive;		/**< the server runs no size: it waits at the final sync */
 	bool bw_report;			/**< the client sends its last BW row to the server */
 	bool close;			/**< a final sync and "done" (all but write_lat) */

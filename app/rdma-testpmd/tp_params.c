@@ -67,6 +67,8 @@ static const struct tp_knob tp_knobs[] = {
 	K("cq_mod", TK_U32, cq_mod, 1, 1024, "one signaled WR every cq_mod (BW)"),
 	K("mtu", TK_MTU, mtu, 0, 0, "path MTU: 256 512 1024 2048 4096"),
 	K("timeout", TK_U32, timeout_ms, 100, 3600000, "ms without progress before a run fails"),
+	K("qp_timeout", TK_U32, qp_timeout, 0, 31,
+	  "RC local ACK timeout: 4.096 us x 2^N (0: none), perftest's -u"),
 	K("histogram", TK_BOOL, histogram, 0, 1, "draw latency histograms"),
 	K("verbose", TK_BOOL, verbose, 0, 1, "setup details and the teardown's leak count"),
 	K("no_peak", TK_BOOL, no_peak, 0, 1, "skip the BW peak computation"),
@@ -95,6 +97,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->cq_mod = 100;
 	cfg->mtu = RDMADEV_MTU_1024;
 	cfg->timeout_ms = 5000;
+	cfg->qp_timeout = 14;
 	strcpy(cfg->model_mode, "inline");
 	cfg->lcore_client = -1;
 	cfg->lcore_server = -1;
@@ -479,6 +482,7 @@ tp_usage(FILE *f, const char *prog)
 		"  -l, --post-list N       WRs per post call, default 1\n"
 		"  -Q, --cq-mod N          one signaled WR every N (BW), default 100\n"
 		"  -m, --mtu BYTES         path MTU 256..4096, default 1024\n"
+		"  -u, --qp-timeout N      RC local ACK timeout 4.096 us x 2^N (0: none), default 14\n"
 		"  -N, --no-peak           skip the BW peak\n"
 		"  -H, --histogram         draw latency histograms\n"
 		"      --server            two-process mode: wait for a client\n"
@@ -521,6 +525,7 @@ static const struct option tp_long_opts[] = {
 	{ "post-list", required_argument, NULL, 'l' },
 	{ "cq-mod", required_argument, NULL, 'Q' },
 	{ "mtu", required_argument, NULL, 'm' },
+	{ "qp-timeout", required_argument, NULL, 'u' },
 	{ "no-peak", no_argument, NULL, 'N' },
 	{ "histogram", no_argument, NULL, 'H' },
 	{ "server", no_argument, NULL, OPT_SERVER },
@@ -560,6 +565,7 @@ tp_opt_knob(int c)
 	case 'l': return "post_list";
 	case 'Q': return "cq_mod";
 	case 'm': return "mtu";
+	case 'u': return "qp_timeout";
 	case 'p': return "port";
 	case OPT_MODEL: return "model_mode";
 	case OPT_TP_CORES: return "tp_cores";
@@ -668,7 +674,7 @@ tp_parse_args(struct tp_config *cfg, int argc, char **argv, FILE *err)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:s:an:D:q:I:c:A:t:r:l:Q:m:NHp:ivh", tp_long_opts,
+	while ((c = getopt_long(argc, argv, ":e:s:an:D:q:I:c:A:t:r:l:Q:m:u:NHp:ivh", tp_long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tp_usage(stdout, argv[0]);

@@ -227,7 +227,8 @@ tp_run_size(struct tp_ctx *t, const struct tp_engine *eng, uint32_t size,
 		if (rc == 0)
 			rc = srv_loop.rc;
 	}
-	if (rc == 0 && t->nb_sides == 1 && plan->sync_after_size)
+	/* perftest's send_bw syncs after a size only in its -a loop (RUN_ALL), not for one. */
+	if (rc == 0 && t->nb_sides == 1 && plan->sync_after_size && t->cfg.sweep)
 		rc = tp_xchg_sync(t);
 	return rc;
 }

@@ -22,6 +22,8 @@
 
 /* Overhead in a UD receive buffer: the GRH the device writes first. */
 #define TP_UD_GRH	40u
+/* The smallest QP area: perftest's cycle buffer, a page (tp_area_size()). */
+#define TP_PEER_CYCLE	4096u
 
 static int
 tp_model_devargs(struct tp_ctx *t, char *out, size_t len)
@@ -159,25 +161,30 @@ tp_local_mac(const struct tp_side *s, uint8_t mac[6])
 }
 
 /*
- * A peer in another process: its MAC is not exchanged (perftest's exchange has none). For an
- * IPv4-mapped GID use 02:00:a.b.c.d, the address the model's UDP wire gives a sender; the UDP
- * wire delivers by IP address and rewrites the MACs anyway.
+ * A peer in another process: its MAC is not exchanged (perftest's exchange has none), so the
+ * address vector carries a zero MAC, the driver's "no resolved neighbour". The model's
+ * Ethernet wire then resolves the destination GID through ARP / IPv6 neighbour discovery
+ * (model_neigh.c), as a real peer needs; its UDP wire delivers by IP address and ignores the
+ * MACs.
  */
 static void
-tp_remote_mac(const uint8_t gid[16], uint8_t mac[6])
+tp_remote_mac(uint8_t mac[6])
 {
 	memset(mac, 0, 6);
-	if (gid[10] == 0xff && gid[11] == 0xff) {
-		mac[0] = 0x02;
-		memcpy(mac + 2, gid + 12, 4);
-	}
 }
+
+/*
+ * Bytes of each QP's area. perftest's BW writers and readers move the remote address by the
+ * message size (cache-line aligned) after each WR and wrap within their cycle buffer, one
+ * page (increase_rem_addr()): so an area is at least TP_PEER_CYCLE bytes, or a perftest peer
+ * at 2 B ... 2 KiB gets remote access errors past the first message.
+ */
 static uint32_t
 tp_area_size(const struct tp_config *cfg)
 {
 	uint32_t largest = cfg->sweep ? cfg->size_max : cfg->size;
 
-	largest = RTE_ALIGN_CEIL(RTE_MAX(largest, 64u), 64u);
+	largest = RTE_ALIGN_CEIL(RTE_MAX(largest, TP_PEER_CYCLE), 64u);
 	return largest + (cfg->conn == RDMADEV_QPT_UD ? TP_UD_GRH : 0);
 }
 
@@ -399,7 +406,7 @@ tp_qp_connect(struct tp_side *s, uint32_t i)
 					   RDMADEV_QP_MIN_RNR_TIMER), "QP to RTR");
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RDMADEV_QPS_RTS;
-	a.timeout = 14;
+	a.timeout = (uint8_t)s->cfg->qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = my_psn;
@@ -524,7 +531,7 @@ tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 	for (i = 0; rc == 0 && i < s->nb_qps; i++) {
 		rc = tp_xchg_record(t, s, i, !plan.lead_sync || i > 0);
 		if (rc == 0)
-			tp_remote_mac(s->remote[i].gid, s->remote[i].mac);
+			tp_remote_mac(s->remote[i].mac);
 	}
 	return rc;
 }

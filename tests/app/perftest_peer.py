@@ -201,8 +201,8 @@ class PerftestPeer(Peer):
         for i in range(self.sizes):  # send_lat, send_bw
             self.hand_shake(0)
             run_size(i)
-            if self.test == 'send_bw':
-                self.hand_shake(0)
+            if self.test == 'send_bw' and self.sizes > 1:
+                self.hand_shake(0)  # only in the -a loop (RUN_ALL); one size: none
         self.close_connection()
 
 

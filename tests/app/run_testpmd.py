@@ -6,7 +6,8 @@
 usage: run_testpmd.py MODE BINARY SRCDIR
 
 Modes: cmdline_static, bad_input, first_run (suite unit); engines, cmdline_traffic,
-two_process, two_process_kill, perftest_exchange (suite app: they need the data path).
+two_process, two_process_kill, two_process_eth, perftest_exchange (suite app: they need the
+data path).
 perftest_exchange runs rdma-testpmd against perftest_peer.py, a perftest-side peer written
 from perftest's source.
 
@@ -504,8 +505,8 @@ def mode_cmdline_traffic(t, binary, src):
     t.note(out[-3000:] + err[-1000:])
 
 
-def start(binary, tag, app_args):
-    cmd = [binary] + eal(tag) + ['--'] + app_args
+def start(binary, tag, app_args, extra_eal=()):
+    cmd = [binary] + eal(tag) + list(extra_eal) + ['--'] + app_args
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -623,6 +624,47 @@ def mode_two_process_kill(t, binary, src):
         t.ok('failed' in err or 'closed the connection' in err,
              'kill the %s: it says why' % victim)
         t.note(err[-600:])
+
+
+def mode_two_process_eth(t, binary, src):
+    """Two processes on the model's Ethernet wire, a veth pair through net_af_packet (root;
+    skipped otherwise): each side knows the other only by the GID perftest's exchange
+    carries, so the destination MAC must come from ARP (the model's neighbour table), as it
+    does against a real peer. RC write_lat and read_bw: the first request goes while the
+    client's model still resolves the server (dropped, resent on the retransmit timer; a
+    UD datagram would be lost), the server's model learnt the client's MAC from its ARP
+    request."""
+    tag = '%d' % (os.getpid() % 100000)
+    va, vb = 'tpe%sa' % tag, 'tpe%sb' % tag
+    if os.geteuid() != 0 or subprocess.run(
+            'ip link add %s type veth peer name %s && ip link set %s up && '
+            'ip link set %s up' % (va, vb, va, vb), shell=True,
+            capture_output=True).returncode != 0:
+        t.ok(True, '# SKIP no veth pair (not root, or no ip / veth)')
+        return
+    net = '10.%d.%d.' % (1 + os.getpid() % 250, (os.getpid() // 250) % 250)
+    try:
+        for name, conn, hdr in [('write_lat', 'RC', LAT_HDR), ('read_bw', 'RC', BW_HDR)]:
+            port = free_port()
+            common = ['-e', name, '-n', '100', '-p', str(port), '-s', '64', '--timeout',
+                      '2000', '-c', conn]
+            srv = start(binary, 'es', common + ['--server', '--dev',
+                        'irdma_model0,ip=%s1,wire=eth:net_af_packet0' % net],
+                        ['--vdev', 'net_af_packet0,iface=%s' % va])
+            time.sleep(0.5)
+            cli = start(binary, 'ec', common + ['--client', '127.0.0.1', '--dev',
+                        'irdma_model0,ip=%s2,wire=eth:net_af_packet0' % net],
+                        ['--vdev', 'net_af_packet0,iface=%s' % vb])
+            crc, cout, cerr = finish(cli)
+            src_rc, sout, serr = finish(srv)
+            desc = '%s %s on the Ethernet wire (ARP)' % (name, conn)
+            t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' %
+                 (desc, crc, src_rc))
+            t.ok(len(table(cout, hdr)) == 1, '%s: the client reports its row' % desc)
+            if crc != 0 or src_rc != 0:
+                t.note(cerr[-1000:] + serr[-1000:])
+    finally:
+        subprocess.run(['ip', 'link', 'del', va], capture_output=True)
 
 
 VERBOSE_QP = re.compile(r'QP (\d+): local QPN 0x([0-9a-f]{6}) PSN 0x([0-9a-f]{6}) rkey '
@@ -757,8 +799,9 @@ def mode_perftest_exchange(t, binary, src):
             t.note(err[-1500:])
 
     # rdma-testpmd --client against a perftest server that hands each QP's record back: the
-    # QPs are connected to themselves, so the client's traffic runs on its own model.
-    for test, sizes, conn in (('write_bw', 4, 'RC'), ('read_bw', 4, 'RC'), ('write_lat', 4, 'RC'),
+    # QPs are connected to themselves, so the client's traffic runs on its own model. Not
+    # write_lat: its client only answers the server's writes (perftest's order).
+    for test, sizes, conn in (('write_bw', 4, 'RC'), ('read_bw', 4, 'RC'),
                               ('read_lat', 4, 'RC'), ('send_lat', 4, 'RC'),
                               ('send_lat', 4, 'UD')):
         peers = []

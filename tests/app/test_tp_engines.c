@@ -34,6 +34,7 @@ static struct tp_ctx ctx;
 static struct mock_wc_ring *mock_cq;	/* by CQ id */
 static struct mock_rq *mock_rq;		/* by QPN */
 static uint64_t mock_sends, mock_writes, mock_reads, mock_recvs;
+static int mock_first_role = -1;	/* role of the side that posted first in a run */
 
 static const struct tp_side *
 mock_qp(void *drv, uint32_t *qi)
@@ -113,6 +114,8 @@ mock_post_send(void *drv, const struct rdmadev_send_wr *wrs, uint16_t n, int *er
 		*err = -EINVAL;
 		return 0;
 	}
+	if (mock_first_role < 0 && n > 0)
+		mock_first_role = (int)s->role;
 	for (k = 0; k < n; k++) {
 		const struct rdmadev_send_wr *w = &wrs[k];
 		void *local = (void *)(uintptr_t)w->sg_list[0].addr;
@@ -211,6 +214,7 @@ run_mock(char **out)
 	memset(mock_cq, 0, sizeof(*mock_cq) * MOCK_IDS);
 	memset(mock_rq, 0, sizeof(*mock_rq) * MOCK_IDS);
 	mock_sends = mock_writes = mock_reads = mock_recvs = 0;
+	mock_first_role = -1;
 	rc = tp_run_test(&ctx);
 	fclose(ctx.out);
 	return rc;
@@ -281,6 +285,30 @@ static void
 test_write_lat(void)
 {
 	check_lat("write_lat", NULL, NULL, &mock_writes);
+}
+
+/*
+ * Who sends first, as perftest's loops: the server in write_lat (run_iter_lat_write() skips
+ * the server's first poll), the client in send_lat (run_iter_lat_send() the client's). A
+ * write_lat client that wrote first deadlocked against perftest's server. And each QP's area
+ * holds a peer's cycle buffer.
+ */
+static void
+test_lat_first_sender(void)
+{
+	char *out = NULL;
+
+	config("write_lat", 100, 2);
+	TEST_CHECK_EQ(run_mock(&out), 0);
+	TEST_CHECK_EQ(mock_first_role, (int)TP_SERVER);
+	/* perftest's BW writers walk a page of the peer's area: 2 B messages need 4 KiB */
+	TEST_CHECK(ctx.side[0].area >= 4096 && ctx.side[1].area >= 4096);
+	free(out);
+	out = NULL;
+	config("send_lat", 100, 2);
+	TEST_CHECK_EQ(run_mock(&out), 0);
+	TEST_CHECK_EQ(mock_first_role, (int)TP_CLIENT);
+	free(out);
 }
 
 static void
@@ -412,7 +440,7 @@ test_refused(void)
 	char *out = NULL;
 	size_t len = 0;
 
-	config("write_lat", 100, 4);
+	config("send_lat", 100, 4);
 	ctx.out = open_memstream(&out, &len);
 	rdmadev_fp_objs[ctx.dev[0]].post_send = mock_refuse;
 	TEST_CHECK_EQ(tp_run_test(&ctx), -ENOTSUP);
@@ -470,6 +498,7 @@ main(void)
 	}
 	TEST_RUN(test_write_lat);
 	TEST_RUN(test_write_lat_inline);
+	TEST_RUN(test_lat_first_sender);
 	TEST_RUN(test_read_lat);
 	TEST_RUN(test_send_lat);
 	TEST_RUN(test_send_lat_ud);

@@ -32,59 +32,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${IRDMA_VM_CACHE:-${2:-$(dirname "$bin")/../vm-cache}}
 iters=${IRDMA_VM_ITERS:-1000}
 
-skip() { echo "1..0 # SKIP $*"; exit 0; }
-[ "$(id -u)" -eq 0 ] || skip "not root (network namespace, tap)"
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-"$here/install.sh" || skip "cannot install the VM packages (tests/vm/install.sh)"
-t0=$(date +%s.%N)
-"$here/mkcache.sh" "$cache"
-rc=$?
-[ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
-if [ $rc -ne 0 ]; then
-	echo "1..1"
-	echo "not ok 1 - VM cache ($cache) could not be built"
-	exit 1
-fi
-since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
-cache_s=$(since "$t0")
-
 # shellcheck source=tests/vm/vm.sh
 . "$here/vm.sh"
-work=$(mktemp -d /tmp/irdma-vm.XXXXXX)
-finish() {
-	vm_down
-	if [ "${IRDMA_VM_KEEP:-0}" = 1 ] || [ "$failed" -ne 0 ]; then
-		echo "# work folder kept: $work"
-	else
-		rm -rf "$work"
-	fi
-}
-failed=0
-trap finish EXIT
-trap 'exit 1' INT TERM
-
+vm_test_start "$cache"
 echo "1..11"
-echo "# cache: $cache ready in $cache_s s"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-
-if ! vm_up "$cache" "$work"; then
-	notok "the VM boots with rxe0 up"
-	echo "Bail out! no VM"
-	exit 1
-fi
-echo "# VM up in $VM_BOOT_S s:"
-sed 's/^/#   /' "$work/share/ready"
-
-counters() {	# name value lines of rxe's counters, into $work/$1
-	# shellcheck disable=SC2016  # expanded in the guest
-	vm_cmd "cnt$1" 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters &&
-		for f in *; do echo "$f $(cat "$f")"; done'
-	vm_wait "cnt$1" 60 > /dev/null
-	cp "$work/share/cmd/cnt$1.out" "$work/$1"
-}
-counters before
+vm_counters before
 
 # A run: limit for each side, generous (TCG: ~20 ms a 64-byte round trip on a busy host).
 limit=$((120 + iters / 4))
@@ -160,33 +112,31 @@ run_case srv4k server 4096
 run_case cli64 client 64
 run_case cli4k client 4096
 
-counters after
-delta() { echo $(($(awk -v k="$1" '$1 == k { print $2 }' "$work/after") - \
-	$(awk -v k="$1" '$1 == k { print $2 }' "$work/before"))); }
+vm_counters after
 errs=
 for c in out_of_seq_request rcvd_seq_err rcvd_rnr_err send_rnr_err \
 	retry_exceeded_err retry_rnr_exceeded_err send_err link_downed; do
-	d=$(delta $c)
+	d=$(vm_delta $c)
 	echo "# rxe $c: $d"
 	[ "$d" = 0 ] || errs="$errs $c=$d"
 done
 # rxe's own requester retries (its retransmit timer is not re-armed by every ACK, so a
 # slow guest sees some that no loss caused): counted, not an error of the peer.
-echo "# rxe completer_retry_err (its own timer retries): $(delta completer_retry_err)"
+echo "# rxe completer_retry_err (its own timer retries): $(vm_delta completer_retry_err)"
 if [ -z "$errs" ]; then
 	ok "rxe counters: no sequence, RNR, retry-exceeded or send errors"
 else
 	notok "rxe counters:$errs"
 fi
-rcvd=$(delta rcvd_pkts)
-sent=$(delta sent_pkts)
+rcvd=$(vm_delta rcvd_pkts)
+sent=$(vm_delta sent_pkts)
 echo "# rxe rcvd_pkts $rcvd, model frames sent $model_frames; rxe sent_pkts $sent, model frames received $rxe_frames"
 if [ "$rcvd" -eq "$model_frames" ] && [ "$sent" -eq "$rxe_frames" ]; then
 	ok "rxe accepted every frame the model sent, the model got every frame rxe sent"
 else
 	notok "frames lost or refused: rxe rcvd $rcvd of $model_frames, model got $rxe_frames of $sent"
 fi
-dup=$(delta duplicate_request)
+dup=$(vm_delta duplicate_request)
 echo "# model retransmitted $model_rexmit request packets; rxe duplicate_request $dup"
 if [ "$model_rexmit" -eq 0 ] && [ "$dup" -eq 0 ]; then
 	ok "the model retransmitted nothing on a loss-free wire (rxe saw no duplicate)"

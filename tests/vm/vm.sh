@@ -16,6 +16,14 @@
 #   vm_down               stop QEMU, delete the tap and the namespace (also on failure:
 #                         callers trap it on EXIT)
 #   in_ns CMD...          run CMD in the namespace
+# For a TAP test script (sets work, n, failed; defines ok, notok):
+#   vm_test_start CACHE   skip (TAP "1..0 # SKIP") when not root, without /dev/net/tun, or
+#                         when the packages or the guest kernel cannot be had; build the
+#                         cache; boot the VM in a new work folder $work, which goes at exit
+#                         unless a check failed or IRDMA_VM_KEEP=1; $VM_ON_EXIT runs first
+#   vm_counters NAME      rxe's hw_counters (name value lines) into $work/NAME
+#   vm_delta KEY          counter KEY in $work/after minus $work/before
+#   since T0              seconds since T0 (date +%s.%N), one decimal
 # Addresses: the guest's eth0 is $VM_GUEST_IP, its rxe0 GID index 1 ::ffff:$VM_GUEST_IP.
 VM_NS=${VM_NS:-irdmavm$$}
 VM_TAP=${VM_TAP:-vmtap0}
@@ -112,4 +120,64 @@ vm_down() {
 		in_ns ip link del "$VM_TAP" 2>/dev/null
 		ip netns del "$VM_NS"
 	fi
+}
+
+since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
+
+vm_skip() { echo "1..0 # SKIP $*"; exit 0; }
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+
+vm_test_finish() {
+	${VM_ON_EXIT:-:}
+	vm_down
+	if [ "${IRDMA_VM_KEEP:-0}" = 1 ] || [ "$failed" -ne 0 ]; then
+		echo "# work folder kept: $work"
+	else
+		rm -rf "$work"
+	fi
+}
+
+vm_test_start() {
+	local cache=$1 here t0 rc
+	here=$(dirname "${BASH_SOURCE[0]}")
+	[ "$(id -u)" -eq 0 ] || vm_skip "not root (network namespace, tap)"
+	[ -c /dev/net/tun ] || vm_skip "no /dev/net/tun"
+	"$here/install.sh" || vm_skip "cannot install the VM packages (tests/vm/install.sh)"
+	t0=$(date +%s.%N)
+	"$here/mkcache.sh" "$cache"
+	rc=$?
+	[ $rc -eq 77 ] && vm_skip "cannot fetch the guest kernel (package mirror)"
+	if [ $rc -ne 0 ]; then
+		echo "1..1"
+		echo "not ok 1 - VM cache ($cache) could not be built"
+		exit 1
+	fi
+	echo "# cache: $cache ready in $(since "$t0") s"
+	n=0
+	failed=0
+	work=$(mktemp -d /tmp/irdma-vm.XXXXXX)
+	trap vm_test_finish EXIT
+	trap 'exit 1' INT TERM
+	if ! vm_up "$cache" "$work"; then
+		notok "the VM boots with rxe0 up"
+		echo "Bail out! no VM"
+		exit 1
+	fi
+	echo "# VM up in $VM_BOOT_S s:"
+	sed 's/^/#   /' "$work/share/ready"
+}
+
+vm_counters() {
+	# shellcheck disable=SC2016  # expanded in the guest
+	vm_cmd "cnt$1" 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters &&
+		for f in *; do echo "$f $(cat "$f")"; done'
+	vm_wait "cnt$1" 60 > /dev/null
+	cp "$work/share/cmd/cnt$1.out" "$work/$1"
+}
+
+vm_delta() {
+	echo $(($(awk -v k="$1" '$1 == k { print $2 }' "$work/after") - \
+		$(awk -v k="$1" '$1 == k { print $2 }' "$work/before")))
 }
