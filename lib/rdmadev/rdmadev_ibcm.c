@@ -1124,6 +1124,30 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 	}
 }
 
+void
+rdmadev_ibcm_rx_inject(struct rdmadev_ibcm *cm, const uint8_t *buf, uint32_t len,
+		       const uint8_t smac[6])
+{
+	uint8_t b[CM_GRH + RDMADEV_IBCM_MAD_LEN];
+	struct rdmadev_wc wc;
+
+	if (cm == NULL || (buf == NULL && len != 0))
+		return;
+	memset(b, 0, sizeof(b));
+	memset(&wc, 0, sizeof(wc));
+	if (len > sizeof(b))
+		len = sizeof(b);
+	if (len != 0)
+		memcpy(b, buf, len);
+	wc.byte_len = len;
+	wc.opcode = RDMADEV_WC_RECV;
+	wc.wc_flags = RDMADEV_WC_GRH | RDMADEV_WC_WITH_SMAC;
+	wc.src_qp = RDMADEV_GSI_QPN;
+	if (smac != NULL)
+		memcpy(wc.smac, smac, 6);
+	cm_rx(cm, &wc, b);
+}
+
 static int
 cm_post_recv(struct rdmadev_ibcm *cm, unsigned int slot)
 {
