@@ -12,7 +12,9 @@
  *
  * Options, as rping's: -p <port> (7174), -S <buffer bytes> (64, both sides the same),
  * -C <pings> (client: 10; server: 0 = until the client disconnects); and -w <seconds>
- * (30), the longest wait for any one step.
+ * (30), the longest wait for any one step; -T: the CM runs in a thread of its own
+ * (rdmadev_rcm_process and the events there, under a mutex the main thread also takes for
+ * its CM calls) while the main thread posts and polls the QP.
  *
  * The client connects (RC, responder resources and initiator depth 1, retry and RNR retry
  * 7, as rping's conn_param), then per ping: fills its start buffer with rping's text
@@ -34,6 +36,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +75,29 @@ struct ping {
 	uint64_t wait_ns;
 	bool disconnected;	/* DISCONNECTED seen */
 	bool timewait_exit;	/* TIMEWAIT_EXIT seen */
+	/* -T: the CM thread, its lock, the events it took for the main thread */
+	bool threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	atomic_bool stop;
+	struct rdmadev_rcm_event q[16];
+	unsigned int q_head, q_tail;
 };
+
+/* The channel's lock (-T): the CM thread holds it while it drives the CM. */
+static void
+cm_lock(struct ping *p)
+{
+	if (p->threaded)
+		pthread_mutex_lock(&p->lock);
+}
+
+static void
+cm_unlock(struct ping *p)
+{
+	if (p->threaded)
+		pthread_mutex_unlock(&p->lock);
+}
 
 static uint64_t
 now_ns(void)
@@ -92,15 +119,50 @@ ev_name(enum rdmadev_rcm_event_type t)
 	return (unsigned int)t < sizeof(n) / sizeof(n[0]) ? n[t] : "?";
 }
 
+/* -T: drive the CM until told to stop; queue its events for the main thread. */
+static void *
+cm_thread(void *arg)
+{
+	struct ping *p = arg;
+	struct rdmadev_rcm_event ev;
+
+	while (!atomic_load(&p->stop)) {
+		pthread_mutex_lock(&p->lock);
+		(void)rdmadev_rcm_process(p->ch, now_ns());
+		while (p->q_tail - p->q_head < 16 && rdmadev_rcm_get_event(p->ch, &ev) == 0)
+			p->q[p->q_tail++ % 16] = ev;
+		pthread_mutex_unlock(&p->lock);
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* The next event: from the channel, or (-T) from the CM thread's queue. 0 or -EAGAIN. */
+static int
+cm_next(struct ping *p, struct rdmadev_rcm_event *ev)
+{
+	int rc = -EAGAIN;
+
+	if (!p->threaded)
+		return rdmadev_rcm_get_event(p->ch, ev);
+	pthread_mutex_lock(&p->lock);
+	if (p->q_head != p->q_tail) {
+		*ev = p->q[p->q_head++ % 16];
+		rc = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return rc;
+}
+
 /* Drive the CM once; note the events that end a connection, return the first other one. */
 static int
 cm_step(struct ping *p, struct rdmadev_rcm_event *ev)
 {
-	int rc = rdmadev_rcm_process(p->ch, now_ns());
+	int rc = p->threaded ? 0 : rdmadev_rcm_process(p->ch, now_ns());
 
 	if (rc < 0)
 		return rc;
-	while (rdmadev_rcm_get_event(p->ch, ev) == 0) {
+	while (cm_next(p, ev) == 0) {
 		if (ev->event == RDMADEV_RCM_EVENT_DISCONNECTED)
 			p->disconnected = true;
 		else if (ev->event == RDMADEV_RCM_EVENT_TIMEWAIT_EXIT)
@@ -301,14 +363,27 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	struct rdmadev_rcm_event ev;
 	unsigned int i;
 
-	CHECK(rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &p->id));
-	CHECK(rdmadev_rcm_resolve_addr(p->id, dst, no_mac));
+	int rc;
+
+	cm_lock(p);
+	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &p->id);
+	if (rc == 0)
+		rc = rdmadev_rcm_resolve_addr(p->id, dst, no_mac);
+	cm_unlock(p);
+	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev));
-	CHECK(rdmadev_rcm_resolve_route(p->id));
+	cm_lock(p);
+	rc = rdmadev_rcm_resolve_route(p->id);
+	cm_unlock(p);
+	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, &ev));
 	CHECK(resources(p, ctx, pd));
-	CHECK(rdmadev_rcm_connect(p->id, p->qp, &rping_param, now_ns()));
-	CHECK(post_recv(p));	/* the QP is in INIT from here */
+	cm_lock(p);
+	rc = rdmadev_rcm_connect(p->id, p->qp, &rping_param, now_ns());
+	if (rc == 0)
+		rc = post_recv(p);	/* the QP is in INIT from here */
+	cm_unlock(p);
+	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
 	printf("rcm_ping: connected to %s:%u, QP %u\n", inet_ntoa(ev.dst.sin_addr),
 	       ntohs(ev.dst.sin_port), rdmadev_qp_num(p->qp));
@@ -330,7 +405,10 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	}
 	printf("rcm_ping: %u pings of %u bytes, each read and written back and checked\n",
 	       count, p->size);
-	CHECK(rdmadev_rcm_disconnect(p->id, now_ns()));
+	cm_lock(p);
+	rc = rdmadev_rcm_disconnect(p->id, now_ns());
+	cm_unlock(p);
+	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_DISCONNECTED, &ev));
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, &ev));
 	printf("rcm_ping: disconnected\n");
@@ -350,16 +428,25 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	unsigned int i;
 	int rc, ret = -1;
 
-	CHECK(rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener));
-	CHECK(rdmadev_rcm_bind_addr(listener, local));
-	CHECK(rdmadev_rcm_listen(listener));
+	cm_lock(p);
+	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
+	if (rc == 0)
+		rc = rdmadev_rcm_bind_addr(listener, local);
+	if (rc == 0)
+		rc = rdmadev_rcm_listen(listener);
+	cm_unlock(p);
+	CHECK(rc);
 	printf("rcm_ping: listening on port %u\n", ntohs(local->sin_port));
 	fflush(stdout);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
 	p->id = ev.id;
 	CHECK(resources(p, ctx, pd));
-	CHECK(rdmadev_rcm_accept(p->id, p->qp, &rping_param, now_ns()));
-	CHECK(post_recv(p));	/* the QP is in RTR from here */
+	cm_lock(p);
+	rc = rdmadev_rcm_accept(p->id, p->qp, &rping_param, now_ns());
+	if (rc == 0)
+		rc = post_recv(p);	/* the QP is in RTR from here */
+	cm_unlock(p);
+	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
 	printf("rcm_ping: connection from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin_addr),
 	       ntohs(ev.dst.sin_port), rdmadev_qp_num(p->qp));
@@ -401,8 +488,11 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	printf("rcm_ping: disconnected\n");
 	ret = 0;
 out:
-	if (listener != NULL)
+	if (listener != NULL) {
+		cm_lock(p);
 		rdmadev_rcm_destroy_id(listener);
+		cm_unlock(p);
+	}
 	return ret;
 }
 
@@ -410,7 +500,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: rcm_ping [EAL options] -- [-p port] [-S size] [-C count] "
-		"[-w seconds] server <devargs> [bind-ipv4]\n"
+		"[-w seconds] [-T] server <devargs> [bind-ipv4]\n"
 		"       rcm_ping [EAL options] -- [...] client <devargs> <server-ipv4>\n");
 }
 
@@ -434,10 +524,13 @@ main(int argc, char **argv)
 	}
 	argc -= n;
 	argv += n;
-	while ((c = getopt(argc, argv, "p:S:C:w:")) != -1) {
-		long v = strtol(optarg, NULL, 0);
+	while ((c = getopt(argc, argv, "p:S:C:w:T")) != -1) {
+		long v = optarg != NULL ? strtol(optarg, NULL, 0) : 0;
 
 		switch (c) {
+		case 'T':
+			p.threaded = true;
+			break;
 		case 'p':
 			if (v < 1 || v > 65535)
 				goto bad_opt;
@@ -490,6 +583,14 @@ main(int argc, char **argv)
 	CHECK(rdmadev_ctx_alloc(dev, &ctx));
 	CHECK(rdmadev_pd_alloc(ctx, &pd));
 	CHECK(rdmadev_rcm_channel_create(ctx, &p.ch));
+	if (p.threaded) {
+		pthread_mutex_init(&p.lock, NULL);
+		if (pthread_create(&p.thread, NULL, cm_thread, &p) != 0) {
+			fprintf(stderr, "rcm_ping: no CM thread\n");
+			p.threaded = false;
+			goto out;
+		}
+	}
 	if (server)
 		ret = run_server(&p, ctx, pd, &sin, count) == 0 ? 0 : 1;
 	else
@@ -500,6 +601,11 @@ bad_opt:
 	usage();
 	ret = 2;
 out:
+	if (p.threaded) {
+		atomic_store(&p.stop, true);
+		pthread_join(p.thread, NULL);
+		p.threaded = false;
+	}
 	if (p.id != NULL)
 		rdmadev_rcm_destroy_id(p.id);
 	if (p.qp != NULL && rdmadev_qp_destroy(p.qp) < 0)

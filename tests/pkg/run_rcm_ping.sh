@@ -6,10 +6,13 @@
 # device on the UDP wire (127.N.M.1 and 127.N.M.2, N and M from our pid), connected through
 # the IB CM and rdma_cm (QP 1 on both), rping's exchange for the given number of pings, the
 # client's disconnect. Both must report every ping checked, the disconnect, and exit 0.
-# usage: run_rcm_ping.sh <rcm_ping binary> [pings]. Prints TAP.
+# usage: run_rcm_ping.sh <rcm_ping binary> [pings [rcm_ping options for both sides]], e.g.
+# -T: the CM in a thread of its own. Prints TAP.
 set -u
 bin=$1
 pings=${2:-20}
+shift $(($# < 2 ? $# : 2))
+opts="$*"
 port=$((20000 + $$ % 20000))
 net=127.$((1 + $$ % 250)).$(($$ / 250 % 250))
 tmp=$(mktemp -d)
@@ -17,12 +20,12 @@ trap 'rm -rf "$tmp"; kill $spid 2>/dev/null' EXIT
 eal="--no-huge -m 512 --no-pci --log-level=lib.eal:error"
 echo "1..6"
 # shellcheck disable=SC2086
-timeout 90 "$bin" $eal -l 0 --file-prefix "rps$$" -- -p "$port" -S 100 server \
+timeout 90 "$bin" $eal -l 0 --file-prefix "rps$$" -- -p "$port" -S 100 $opts server \
 	irdma_model0,ip=$net.1,wire=udp:$net.1 >"$tmp/s" 2>&1 &
 spid=$!
 sleep 1
 # shellcheck disable=SC2086
-timeout 90 "$bin" $eal -l 1 --file-prefix "rpc$$" -- -p "$port" -S 100 -C "$pings" client \
+timeout 90 "$bin" $eal -l 1 --file-prefix "rpc$$" -- -p "$port" -S 100 -C "$pings" $opts client \
 	irdma_model0,ip=$net.2,wire=udp:$net.2 "$net.1" >"$tmp/c" 2>&1
 crc=$?
 wait $spid
