@@ -21,6 +21,10 @@ fuzz_eal_init(const char *prog)
 		"-l", "0", "--log-level=*:crit", NULL,
 	};
 
+	/* FUZZ_VERBOSE=1: the libraries' error lines too (why a set-up step failed) */
+	if (getenv("FUZZ_VERBOSE") != NULL)
+		argv[8] = "--log-level=*:error";
+
 	snprintf(prefix, sizeof(prefix), "--file-prefix=%s-%d", prog, (int)getpid());
 	return rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv);
 }
