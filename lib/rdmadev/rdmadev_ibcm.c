@@ -60,7 +60,7 @@ struct rdmadev_ibcm_id {
 	struct rdmadev_qp *qp;
 	struct rdmadev_ibcm_peer peer;
 	struct rdmadev_ah *ah;		/* toward the peer's QP 1 (the agent's cache owns it) */
-	uint32_t psn;			/* our starting PSN */
+	uint32_t psn;			/* our starting PSN: the one we receive from */
 	uint8_t rr, id;			/* our responder resources / initiator depth */
 	uint8_t retry, rnr_retry;	/* REQ values */
 	uint8_t mtu, life, lcrt, rcrt, max_retries;
@@ -514,7 +514,11 @@ cm_qp_rtr(struct rdmadev_ibcm_id *id, uint8_t ird)
 	a.ah_attr.port_num = 1;
 	a.path_mtu = (enum rdmadev_mtu)id->mtu;
 	a.dest_qp_num = id->peer.qpn;
-	a.rq_psn = id->peer.starting_psn;
+	/*
+	 * The Starting PSN a side puts in its REQ or REP is the one it expects to receive
+	 * (ib_send_cm_req: rq_psn from the REQ; cm_req_handler: sq_psn from the REQ).
+	 */
+	a.rq_psn = id->psn;
 	a.max_dest_rd_atomic = ird;
 	a.min_rnr_timer = 12;
 	return cm_qp_modify(id->qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_AV | RDMADEV_QP_PATH_MTU |
@@ -532,7 +536,7 @@ cm_qp_rts(struct rdmadev_ibcm_id *id, uint8_t ord, uint8_t ack_timeout, uint8_t 
 	a.timeout = ack_timeout;
 	a.retry_cnt = id->retry;
 	a.rnr_retry = rnr_retry;
-	a.sq_psn = id->psn;
+	a.sq_psn = id->peer.starting_psn;
 	a.max_rd_atomic = ord;
 	return cm_qp_modify(id->qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_TIMEOUT |
 			    RDMADEV_QP_RETRY_CNT | RDMADEV_QP_RNR_RETRY | RDMADEV_QP_SQ_PSN |
@@ -1118,6 +1122,30 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 		cm->st.rx_dropped++;
 		break;
 	}
+}
+
+void
+rdmadev_ibcm_rx_inject(struct rdmadev_ibcm *cm, const uint8_t *buf, uint32_t len,
+		       const uint8_t smac[6])
+{
+	uint8_t b[CM_GRH + RDMADEV_IBCM_MAD_LEN];
+	struct rdmadev_wc wc;
+
+	if (cm == NULL || (buf == NULL && len != 0))
+		return;
+	memset(b, 0, sizeof(b));
+	memset(&wc, 0, sizeof(wc));
+	if (len > sizeof(b))
+		len = sizeof(b);
+	if (len != 0)
+		memcpy(b, buf, len);
+	wc.byte_len = len;
+	wc.opcode = RDMADEV_WC_RECV;
+	wc.wc_flags = RDMADEV_WC_GRH | RDMADEV_WC_WITH_SMAC;
+	wc.src_qp = RDMADEV_GSI_QPN;
+	if (smac != NULL)
+		memcpy(wc.smac, smac, 6);
+	cm_rx(cm, &wc, b);
 }
 
 static int

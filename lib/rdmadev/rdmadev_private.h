@@ -20,6 +20,15 @@ extern int rdmadev_logtype;
 /* Users value of an object whose destroy has begun: no new user may take it. */
 #define RDMADEV_USERS_DYING INT32_MIN
 
+struct rdmadev_ibcm;
+/*
+ * Hand @p len bytes (the 40-byte GRH area, then the MAD; at most 296 used, the rest zero)
+ * to the CM agent as if QP 1 had received them from @p smac: the seam of the MAD parser's
+ * fuzz target (tests/fuzz). Nothing is sent to the device but the agent's answers.
+ */
+void rdmadev_ibcm_rx_inject(struct rdmadev_ibcm *cm, const uint8_t *buf, uint32_t len,
+			    const uint8_t smac[6]);
+
 /* Count a failed call on @p dev (may be NULL) and return @p rc. */
 int rdmadev_fail(struct rdmadev *dev, int rc, bool driver);
 

@@ -552,8 +552,14 @@ test_cm_connect(void)
 	TEST_CHECK_EQ(rdmadev_qp_query(qa1.qp, &qa, &qi), 0);
 	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
 	TEST_CHECK_EQ(qa.dest_qp_num, qb1.qpn);
-	TEST_CHECK_EQ(qa.rq_psn, fld(rep, 44, 0, 24));
-	TEST_CHECK_EQ(qa.sq_psn, fld(req, 68, 0, 24));
+	/*
+	 * A message's Starting PSN is what its sender expects to receive: Linux's
+	 * ib_send_cm_req() takes the REQ's as the active side's rq_psn, cm_req_handler() as
+	 * the passive side's sq_psn (and the REP's the other way round); rping on rxe sends
+	 * from the REP's PSN.
+	 */
+	TEST_CHECK_EQ(qa.rq_psn, fld(req, 68, 0, 24));
+	TEST_CHECK_EQ(qa.sq_psn, fld(rep, 44, 0, 24));
 	TEST_CHECK_EQ(qa.path_mtu, RDMADEV_MTU_1024);
 	TEST_CHECK_EQ(qa.max_rd_atomic, 2);		/* min(our 2, REP responder resources 2) */
 	TEST_CHECK_EQ(qa.max_dest_rd_atomic, 4);
@@ -563,8 +569,8 @@ test_cm_connect(void)
 	TEST_CHECK_EQ(rdmadev_qp_query(qb1.qp, &qa, &qi), 0);
 	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
 	TEST_CHECK_EQ(qa.dest_qp_num, qa1.qpn);
-	TEST_CHECK_EQ(qa.rq_psn, fld(req, 68, 0, 24));
-	TEST_CHECK_EQ(qa.sq_psn, fld(rep, 44, 0, 24));
+	TEST_CHECK_EQ(qa.rq_psn, fld(rep, 44, 0, 24));
+	TEST_CHECK_EQ(qa.sq_psn, fld(req, 68, 0, 24));
 	TEST_CHECK_EQ(qa.max_rd_atomic, 1);
 	TEST_CHECK_EQ(qa.max_dest_rd_atomic, 2);
 	TEST_CHECK_EQ(qa.rnr_retry, 6);			/* the REQ's */

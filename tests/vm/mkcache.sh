@@ -5,7 +5,7 @@
 # Build (or reuse) what the VM boots, in a cache folder:
 #   CACHE/vmlinuz          Debian's linux-image-6.1 kernel (fetched with `apt-get download`,
 #                          unpacked with `dpkg-deb -x`: never installed on this host)
-#   CACHE/initrd.cpio.gz   busybox-static, the modules rdma_rxe / ib_uverbs / crc32_generic /
+#   CACHE/initrd.cpio.gz   busybox-static, the modules rdma_rxe / ib_uverbs / rdma_ucm / crc32_generic /
 #                          virtio_net / 9p need (with their depmod tree, so the guest's
 #                          modprobe works), the rdma-core tools and their libraries, init
 #   CACHE/stamp            hash of every input; equal means the files above are reused
@@ -32,9 +32,9 @@ kver=${kpkg#linux-image-}
 # The guest's programs and the host libraries they are copied from.
 tools="/usr/bin/rdma /usr/bin/ibv_rc_pingpong /usr/bin/ibv_devinfo /usr/bin/ibv_devices
 /usr/bin/ib_write_lat /usr/bin/ib_send_lat /usr/bin/ib_read_lat /usr/bin/ib_write_bw
-/usr/bin/ib_read_bw /usr/bin/ib_send_bw"
+/usr/bin/ib_read_bw /usr/bin/ib_send_bw /usr/bin/rping /usr/bin/rdma_server /usr/bin/rdma_client"
 rxe_lib=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
-mods="crc32_generic rdma_rxe ib_uverbs virtio_net virtio_pci 9p 9pnet_virtio"
+mods="crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio"
 for f in $tools $rxe_lib /etc/libibverbs.d/rxe.driver /bin/busybox; do
 	[ -e "$f" ] || { log "$f missing (tests/vm/install.sh installs it)"; exit 1; }
 done
@@ -42,7 +42,7 @@ done
 stamp=$( {
 	echo "$kpkg $mods"
 	cat "$here/mkcache.sh" "$here/guest-init.sh"
-	dpkg-query -W busybox-static rdma-core ibverbs-utils perftest iproute2 libc6 2>/dev/null
+	dpkg-query -W busybox-static rdma-core ibverbs-utils perftest rdmacm-utils iproute2 libc6 2>/dev/null
 } | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$cache/stamp" 2>/dev/null)" = "$stamp" ] && [ -s "$cache/vmlinuz" ] &&
 	[ -s "$cache/initrd.cpio.gz" ]; then
@@ -109,8 +109,11 @@ for f in $tools; do cp "$f" "$root/usr/bin/" || exit 1; done
 mkdir -p "$root/usr/lib/x86_64-linux-gnu/libibverbs"
 cp "$rxe_lib" "$root/usr/lib/x86_64-linux-gnu/libibverbs/" || exit 1
 cp /etc/libibverbs.d/rxe.driver "$root/etc/libibverbs.d/" || exit 1
-for f in $tools $rxe_lib; do ldd "$f"; done | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
-	sort -u | while read -r lib; do
+# libgcc_s is loaded at run time by pthread_exit / pthread_cancel (rping's threads), so ldd
+# does not list it.
+{ for f in $tools $rxe_lib; do ldd "$f"; done
+  echo "	/usr/lib/x86_64-linux-gnu/libgcc_s.so.1"; } |
+	awk '/=> \// { print $3 } /^\t\// { print $1 }' | sort -u | while read -r lib; do
 	cp -L --parents "$lib" "$root" || exit 1
 done || exit 1
 cp "$here/guest-init.sh" "$root/init" && chmod 755 "$root/init" || exit 1

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -48,6 +49,13 @@ extern int irdma_model_logtype;
 #define ETH_POOL_SIZE		4095u		/* 2^n - 1: the ring mempool's best size */
 #define ETH_NAME_MAX		128u
 #define ETH_CACHE		64u		/* mbufs in a port's own cache */
+/*
+ * Frames held while their neighbour resolves, as Linux queues them on the neighbour entry
+ * (arp_queue): the first frame toward an unknown peer, often a CM REQ that would otherwise
+ * wait for its retransmission (seconds), leaves with the reply. Held longer than
+ * MODEL_ARP_FAIL_US, or past this count, a frame is dropped (arp_unresolved).
+ */
+#define ETH_HOLD		8u
 
 /*
  * The mbuf pool of all Ethernet ports, created by the first open and freed by the last
@@ -79,6 +87,15 @@ struct model_eth {
 	uint32_t self_head;
 	uint32_t self_tail;
 	struct model_neigh nb;		/* ARP / ND */
+	/* frames waiting for their neighbour (ETH_HOLD) */
+	struct {
+		struct rte_mbuf *m;
+		uint64_t since;		/* timer cycles */
+		uint8_t src[16];
+		uint8_t dst[16];
+	} hold[ETH_HOLD];
+	uint32_t n_hold;
+	uint64_t hold_cycles;		/* MODEL_ARP_FAIL_US in timer cycles */
 };
 
 static inline uint32_t
@@ -199,6 +216,38 @@ l3_offset(const uint8_t *f, uint32_t len, uint32_t *et)
 	return off;
 }
 
+/*
+ * Send each held frame whose neighbour is now known (model_neigh_resolve also asks again
+ * at its retry interval); drop those held too long. Keeps the order of the rest.
+ */
+static void
+eth_release_held(struct model_eth *e)
+{
+	uint64_t now = rte_get_timer_cycles();
+	uint32_t i, k = 0;
+
+	for (i = 0; i < e->n_hold; i++) {
+		struct rte_mbuf *m = e->hold[i].m;
+
+		if (now - e->hold[i].since > e->hold_cycles) {
+			eth_free(e, m);
+			e->st->arp_unresolved++;
+			continue;
+		}
+		if (model_neigh_resolve(&e->nb, e->hold[i].src, e->hold[i].dst,
+					rte_pktmbuf_mtod(m, uint8_t *)) == 0) {
+			eth_tsan_release(m);
+			if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
+				eth_free(e, m);
+				e->st->tx_nombuf++;
+			}
+			continue;
+		}
+		e->hold[k++] = e->hold[i];
+	}
+	e->n_hold = k;
+}
+
 int
 model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 {
@@ -234,10 +283,20 @@ model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 	m = eth_mbuf(e, f, len);
 	if (m == NULL)
 		return -ENOBUFS;
+	if (e->n_hold != 0)
+		eth_release_held(e);	/* in order: the held ones first */
 	d = rte_pktmbuf_mtod(m, uint8_t *);
 	if (model_neigh_resolve(&e->nb, src, dst, d) != 0) {
-		eth_free(e, m);
-		e->st->arp_unresolved++;
+		if (e->n_hold == ETH_HOLD) {
+			eth_free(e, m);
+			e->st->arp_unresolved++;
+			return 0;
+		}
+		e->hold[e->n_hold].m = m;
+		e->hold[e->n_hold].since = rte_get_timer_cycles();
+		memcpy(e->hold[e->n_hold].src, src, 16);
+		memcpy(e->hold[e->n_hold].dst, dst, 16);
+		e->n_hold++;
 		return 0;
 	}
 	eth_tsan_release(m);
@@ -288,6 +347,8 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	struct rte_mbuf *m;
 
+	if (unlikely(e->n_hold != 0))
+		eth_release_held(e);
 	while ((m = eth_next(e)) != NULL) {
 		uint32_t len = rte_pktmbuf_pkt_len(m), et = 0, l3;
 		uint8_t hdr[ETH_HLEN + VLAN_HLEN + 48];
@@ -304,6 +365,8 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 							    a);
 
 			model_neigh_arp_input(&e->nb, p, RTE_MIN(len, (uint32_t)sizeof(a)));
+			if (e->n_hold != 0)
+				eth_release_held(e);	/* a reply: what waited for it */
 		} else if (et == ETHERTYPE_IPV6 && l3 == ETH_HLEN &&
 			   len >= ETH_HLEN + IPV6_HLEN && f[ETH_HLEN + 6] == IPPROTO_ICMPV6_NUM &&
 			   (memcmp(f, e->mac, 6) == 0 || (f[0] == 0x33 && f[1] == 0x33))) {
@@ -311,6 +374,8 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 			uint32_t k = RTE_MIN(len, (uint32_t)sizeof(a));
 
 			model_neigh_nd_input(&e->nb, rte_pktmbuf_read(m, 0, k, a), k);
+			if (e->n_hold != 0)
+				eth_release_held(e);
 		} else if (memcmp(f, e->mac, 6) != 0) {
 			e->st->rx_filtered++;
 		} else if (!is_roce(f, RTE_MIN(len, (uint32_t)sizeof(hdr)), l3, et)) {
@@ -477,6 +542,7 @@ model_eth_open(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
 	memcpy(e->mac, mac, 6);
 	e->st = st;
 	model_neigh_init(&e->nb, mac, st, neigh_xmit, e);
+	e->hold_cycles = rte_get_timer_hz() / 1000000u * MODEL_ARP_FAIL_US;
 	model_neigh_set_addrs(&e->nb, (const uint8_t (*)[16])gid, 1);
 	r = eth_port_find(e, spec);
 	if (r == 0)
@@ -496,6 +562,8 @@ model_eth_close(struct model_eth *e)
 		return;
 	while (e->self_head != e->self_tail)
 		eth_free(e, e->self[e->self_head++ % ETH_SELF_QUEUE]);
+	while (e->n_hold != 0)
+		eth_free(e, e->hold[--e->n_hold].m);
 	while (e->rx_i < e->rx_n)
 		eth_free(e, e->rx[e->rx_i++]);
 	if (e->started) {
