@@ -10,6 +10,8 @@ packages=(
     libsystemd-dev  # Debian's static libdpdk.pc (pkg-config --static) links -lsystemd
     python3 valgrind tshark
     g++ doxygen man-db groff-base mandoc
+    # tests/vm/qemu-build.sh: a minimal QEMU 7.2 with the irdma-e810 test device
+    libglib2.0-dev libpixman-1-dev libattr1-dev libcap-ng-dev
 )
 
 sudo_cmd=()

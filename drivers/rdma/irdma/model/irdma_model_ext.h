@@ -78,8 +78,8 @@ int irdma_model_ext_reset(struct irdma_model_ext *m);
 /** Bytes of BAR0 the model decodes. */
 uint64_t irdma_model_ext_bar0_len(void);
 
-/** Read the 32-bit register at BAR0 + @p offset (refused offsets read 0xffffffff... as the
- *  model's accessors define). */
+/** Read the 32-bit register at BAR0 + @p offset (an offset the model refuses, beyond BAR0
+ *  or misaligned, reads 0). */
 uint32_t irdma_model_ext_read32(struct irdma_model_ext *m, uint32_t offset);
 
 /** Write the 32-bit register at BAR0 + @p offset (a doorbell runs the engine inline). */
