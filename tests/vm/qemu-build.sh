@@ -84,7 +84,11 @@ dpdk_libs=$(pkg-config --libs libdpdk) || { log "pkg-config libdpdk failed"; exi
 	echo "softmmu_ss.add(when: 'CONFIG_IRDMA_E810', if_true: [files('irdma_e810.c'), irdma_e810_dep])"
 } > "$cache/misc-meson.build" && put "$cache/misc-meson.build" "$src/hw/misc/meson.build" || exit 1
 # The dfsg tarball has no edk2 blobs; meson.build would unpack them.
-sed -i 's/^    unpack_edk2_blobs = bzip2.found()$/    unpack_edk2_blobs = false/' "$src/meson.build"
+# (Every edit only when needed: a rewritten file would make meson reconfigure and ninja
+# rebuild most of QEMU.)
+if grep -q '^    unpack_edk2_blobs = bzip2.found()$' "$src/meson.build"; then
+	sed -i 's/^    unpack_edk2_blobs = bzip2.found()$/    unpack_edk2_blobs = false/' "$src/meson.build"
+fi
 # Only the devices the tests use.
 devs="$src/configs/devices/i386-softmmu/default.mak"
 grep -q '^CONFIG_IRDMA_E810=y' "$devs" || cat >> "$devs" <<'MAK'
@@ -96,7 +100,9 @@ CONFIG_VIRTIO_PCI=y
 CONFIG_VIRTIO_NET=y
 CONFIG_VIRTIO_9P=y
 MAK
-sed -i 's/^CONFIG_\(ISAPC\|I440FX\|MICROVM\)=y$/CONFIG_\1=n/' "$devs"
+if grep -q '^CONFIG_\(ISAPC\|I440FX\|MICROVM\)=y$' "$devs"; then
+	sed -i 's/^CONFIG_\(ISAPC\|I440FX\|MICROVM\)=y$/CONFIG_\1=n/' "$devs"
+fi
 
 conf="--target-list=x86_64-softmmu --without-default-features --without-default-devices
 --enable-tcg --disable-kvm --enable-virtfs --enable-attr --enable-cap-ng --disable-docs
