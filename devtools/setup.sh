@@ -13,6 +13,8 @@ packages=(
     # lib/verbs: rdma-core's headers (the ABI reference) and the unmodified verbs binaries
     # its tests run (tests/verbs)
     libibverbs-dev ibverbs-utils perftest
+    # tests/vm/qemu-build.sh: a minimal QEMU 7.2 with the irdma-e810 test device
+    libglib2.0-dev libpixman-1-dev libattr1-dev libcap-ng-dev
 )
 
 sudo_cmd=()

@@ -97,6 +97,7 @@ setup(void)
 
 	hw.be = &fake_be;
 	hw.bar0 = (uint8_t *)doorbell;	/* the doorbell: a direct store at offset 0 */
+	hw.bar0_len = sizeof(doorbell);
 	hw.gen = 2;
 	snprintf(hw.name, sizeof(hw.name), "bench");
 	qp.sq.base = zalloc((size_t)SQ_QUANTA * 32);

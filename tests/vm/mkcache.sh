@@ -5,8 +5,9 @@
 # Build (or reuse) what the VM boots, in a cache folder:
 #   CACHE/vmlinuz          Debian's linux-image-6.1 kernel (fetched with `apt-get download`,
 #                          unpacked with `dpkg-deb -x`: never installed on this host)
-#   CACHE/initrd.cpio.gz   busybox-static, the modules rdma_rxe / ib_uverbs / rdma_ucm / crc32_generic /
-#                          virtio_net / 9p need (with their depmod tree, so the guest's
+#   CACHE/initrd.cpio.gz   busybox-static, the modules rdma_rxe / ib_uverbs / rdma_ucm /
+#                          crc32_generic / virtio_net / 9p / vfio_pci / vfio_iommu_type1
+#                          need (with their depmod tree, so the guest's
 #                          modprobe works), the rdma-core tools and their libraries, init
 #   CACHE/stamp            hash of every input; equal means the files above are reused
 #   CACHE/linux-image-*.deb the package, kept so that a rebuild needs no download
@@ -34,7 +35,8 @@ tools="/usr/bin/rdma /usr/bin/ibv_rc_pingpong /usr/bin/ibv_devinfo /usr/bin/ibv_
 /usr/bin/ib_write_lat /usr/bin/ib_send_lat /usr/bin/ib_read_lat /usr/bin/ib_write_bw
 /usr/bin/ib_read_bw /usr/bin/ib_send_bw /usr/bin/rping /usr/bin/rdma_server /usr/bin/rdma_client"
 rxe_lib=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
-mods="crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio"
+mods="crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio
+vfio_pci vfio_iommu_type1"
 for f in $tools $rxe_lib /etc/libibverbs.d/rxe.driver /bin/busybox; do
 	[ -e "$f" ] || { log "$f missing (tests/vm/install.sh installs it)"; exit 1; }
 done

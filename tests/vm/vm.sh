@@ -25,6 +25,9 @@
 #   vm_delta KEY          counter KEY in $work/after minus $work/before
 #   since T0              seconds since T0 (date +%s.%N), one decimal
 # Addresses: the guest's eth0 is $VM_GUEST_IP, its rxe0 GID index 1 ::ffff:$VM_GUEST_IP.
+# The machine: VM_QEMU (the binary; default qemu-system-x86_64 from PATH), VM_MEM (MiB,
+# 512), VM_QEMU_ARGS (more arguments: machine, IOMMU, devices), VM_APPEND (more kernel
+# command line).
 VM_NS=${VM_NS:-irdmavm$$}
 VM_TAP=${VM_TAP:-vmtap0}
 VM_NET=${VM_NET:-10.77.0}
@@ -48,11 +51,13 @@ vm_up() {
 	in_ns ip link set "$VM_TAP" up || return 1
 	t0=$(date +%s.%N)
 	# An upper bound on the VM's life whatever happens to this script.
-	in_ns timeout -s KILL 1800 qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
-		-m 512 -smp 2 -nodefaults -no-reboot -display none -monitor none \
+	# shellcheck disable=SC2086  # VM_QEMU_ARGS: words
+	in_ns timeout -s KILL 1800 "${VM_QEMU:-qemu-system-x86_64}" -accel tcg,thread=multi \
+		-cpu max -m "${VM_MEM:-512}" -smp 2 -nodefaults -no-reboot -display none \
+		-monitor none ${VM_QEMU_ARGS:-} \
 		-serial "file:$VM_DIR/console.log" -pidfile "$VM_DIR/qemu.pid" \
 		-kernel "$cache/vmlinuz" -initrd "$cache/initrd.cpio.gz" \
-		-append "console=ttyS0 panic=-1 quiet vm_ip=$VM_GUEST_IP" \
+		-append "console=ttyS0 panic=-1 quiet vm_ip=$VM_GUEST_IP ${VM_APPEND:-}" \
 		-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:4d:00:01 \
 		-virtfs "local,path=$VM_DIR/share,mount_tag=host0,security_model=none,id=host0" \

@@ -24,11 +24,14 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_common.h>
 #include <rte_io.h>
+#include <rte_log.h>
 #include <rte_memory.h>
 
 #ifdef __cplusplus
@@ -80,23 +83,60 @@ struct irdma_hw {
 	char name[32];
 	/** Port MAC address (the model's configured one; VFIO: from devargs until the NVM is read). */
 	uint8_t mac[6];
+	/** Register accesses a mapped BAR0 refused (at or beyond bar0_len, or misaligned). */
+	uint64_t reg_refused;
 };
 
-/** Read the 32-bit register at BAR0 + @p offset. */
+/**
+ * Count and log a register access to a mapped BAR0 that irdma_rd32() / irdma_wr32()
+ * refused: @p offset is at or beyond hw->bar0_len, or not 4-byte aligned. Cold: the
+ * accessors' fast path is one compare.
+ */
+static inline __rte_cold void
+irdma_hw_refused(struct irdma_hw *hw, uint32_t offset, int write)
+{
+	hw->reg_refused++;
+	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+		"%s: register %s at BAR0 + 0x%x refused (BAR0 is 0x%" PRIx64 " bytes, "
+		"accesses are 4-byte aligned)\n", hw->name, write ? "write" : "read", offset,
+		hw->bar0_len);
+}
+
+/** True when a 32-bit access at BAR0 + @p offset lies inside the mapped BAR0 and is aligned. */
+static inline int
+irdma_hw_offset_ok(const struct irdma_hw *hw, uint32_t offset)
+{
+	return likely((uint64_t)offset + sizeof(uint32_t) <= hw->bar0_len &&
+		      (offset & (sizeof(uint32_t) - 1)) == 0);
+}
+
+/** Read the 32-bit register at BAR0 + @p offset. An offset at or beyond BAR0 (or
+ *  misaligned) is refused: it reads 0 and is counted in hw->reg_refused with a log line (the
+ *  model refuses it the same way, in its reg_refused statistic). */
 static inline uint32_t
 irdma_rd32(struct irdma_hw *hw, uint32_t offset)
 {
-	if (likely(hw->bar0 != NULL))
+	if (likely(hw->bar0 != NULL)) {
+		if (unlikely(!irdma_hw_offset_ok(hw, offset))) {
+			irdma_hw_refused(hw, offset, 0);
+			return 0;
+		}
 		return rte_read32(hw->bar0 + offset);
+	}
 	return hw->be->reg_read(hw, offset);
 }
 
 /** Write the 32-bit register at BAR0 + @p offset. Orders earlier stores to DMA memory first
- *  (rte_write32 carries the I/O write barrier the doorbell rule needs). */
+ *  (rte_write32 carries the I/O write barrier the doorbell rule needs). An offset at or
+ *  beyond BAR0 (or misaligned) is refused as for irdma_rd32(): nothing is written. */
 static inline void
 irdma_wr32(struct irdma_hw *hw, uint32_t offset, uint32_t value)
 {
 	if (likely(hw->bar0 != NULL)) {
+		if (unlikely(!irdma_hw_offset_ok(hw, offset))) {
+			irdma_hw_refused(hw, offset, 1);
+			return;
+		}
 		rte_write32(value, hw->bar0 + offset);
 		return;
 	}

@@ -237,6 +237,17 @@ dma_copy(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_ho
 			memcpy(p, va, len);
 		return 0;
 	}
+	if (unlikely(d->ext.dma != NULL)) {
+		/* The emulator's IOMMU decides; a write is all or nothing as here. */
+		if (iova + len < iova ||
+		    (to_host && d->ext.dma(d->ext.opaque, IRDMA_MODEL_EXT_DMA_PROBE, iova, NULL,
+					   len) != 0))
+			ret = -EFAULT;
+		else
+			ret = d->ext.dma(d->ext.opaque, to_host ? IRDMA_MODEL_EXT_DMA_WRITE :
+					 IRDMA_MODEL_EXT_DMA_READ, iova, p, len) != 0 ? -EFAULT : 0;
+		goto out;
+	}
 	if (iova + len < iova || !dma_covered(m, iova, len)) {
 		ret = -EFAULT;
 		goto out;
@@ -267,8 +278,14 @@ model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len)
 {
 	int ret = 0;
 
-	if (len == 0 || iova + len < iova ||
-	    (dma_va(&d->dma, iova, len) == NULL && !dma_covered(&d->dma, iova, len)))
+	if (len == 0 || iova + len < iova)
+		ret = -EFAULT;
+	else if (dma_va(&d->dma, iova, len) != NULL)
+		ret = 0;
+	else if (unlikely(d->ext.dma != NULL))
+		ret = d->ext.dma(d->ext.opaque, IRDMA_MODEL_EXT_DMA_PROBE, iova, NULL, len) != 0 ?
+			-EFAULT : 0;
+	else if (!dma_covered(&d->dma, iova, len))
 		ret = -EFAULT;
 	if (ret != 0)
 		MODEL_INC(d, dma_faults);
@@ -304,9 +321,15 @@ int
 model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
 {
 	uint64_t *p = dma_qword_locked(d, iova);
+	uint64_t le;
 
 	if (p != NULL)
 		*v = rte_le_to_cpu_64(__atomic_load_n(p, __ATOMIC_ACQUIRE));
+	else if (unlikely(d->ext.dma != NULL) && (iova & (IRDMA_QWORD_BYTES - 1)) == 0 &&
+		 d->ext.dma(d->ext.opaque, IRDMA_MODEL_EXT_DMA_READ, iova, &le, sizeof(le)) == 0) {
+		*v = rte_le_to_cpu_64(le);
+		return 0;
+	}
 	if (p == NULL) {
 		MODEL_INC(d, dma_faults);
 		return -EFAULT;
@@ -318,9 +341,13 @@ int
 model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
 {
 	uint64_t *p = dma_qword_locked(d, iova);
+	uint64_t le = rte_cpu_to_le_64(v);
 
 	if (p != NULL)
-		__atomic_store_n(p, rte_cpu_to_le_64(v), __ATOMIC_RELEASE);
+		__atomic_store_n(p, le, __ATOMIC_RELEASE);
+	else if (unlikely(d->ext.dma != NULL) && (iova & (IRDMA_QWORD_BYTES - 1)) == 0 &&
+		 d->ext.dma(d->ext.opaque, IRDMA_MODEL_EXT_DMA_WRITE, iova, &le, sizeof(le)) == 0)
+		return 0;
 	if (p == NULL) {
 		MODEL_INC(d, dma_faults);
 		return -EFAULT;

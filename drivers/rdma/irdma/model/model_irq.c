@@ -74,7 +74,9 @@ irq_fire(struct model_dev *d, uint32_t v)
 	d->dyn_ctl[v] &= ~IRDMA_REG_PREP(DYN_CTL_INTENA, 1);
 	d->irq[v].pending = false;
 	MODEL_INC(d, interrupts);
-	if (d->irq[v].fd >= 0 && eventfd_write(d->irq[v].fd, 1) != 0)
+	if (d->ext.irq != NULL)
+		d->ext.irq(d->ext.opaque, v);
+	else if (d->irq[v].fd >= 0 && eventfd_write(d->irq[v].fd, 1) != 0)
 		MODEL_LOG(ERR, d, "interrupt vector %u: eventfd write failed", v);
 }
 

@@ -21,6 +21,7 @@
 
 #include "irdma_base.h"
 #include "irdma_model.h"
+#include "irdma_model_ext.h"
 
 extern int irdma_model_logtype;
 
@@ -307,6 +308,9 @@ struct model_dev {
 	struct irdma_model_config cfg;
 	pthread_mutex_t lock;
 	struct model_dma dma;
+	/* An emulator's bus (irdma_model_ext.h): when ext.dma is set, every access the
+	 * map table does not hold goes to it (the table stays empty), interrupts to ext.irq. */
+	struct irdma_model_ext_ops ext;
 	bool eal_events;	/* an EAL memory event callback is registered (map_eal) */
 	struct irdma_model_stats st;
 

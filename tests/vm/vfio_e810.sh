@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the irdma-pmd authors
+#
+# The PMD's VFIO backend end to end in a VM (TAP): our QEMU with the irdma-e810 device
+# (tests/vm/qemu/, built by tests/vm/qemu-build.sh) on a q35 machine with intel-iommu; the
+# guest (intel_iommu=on) binds the function to vfio-pci, reserves hugepages and runs
+# rdma-testpmd on irdma:<the function> (the VFIO backend) against rdma-testpmd with a device
+# model on the host. The two engines meet on the model's UDP wire in the VM's network
+# namespace (guest device 127.0.0.2 in the QEMU process, host peer 127.0.0.1); the TCP
+# exchange goes over the guest's virtio-net and the tap.
+# usage: vfio_e810.sh PROJECT_BUILD_DIR. Needs root (namespace, tap); skips (TAP
+# "1..0 # SKIP") without it, or when the QEMU source or the guest kernel cannot be fetched.
+# Environment: IRDMA_QEMU_CACHE (QEMU cache, default BUILD/qemu-cache), IRDMA_VM_CACHE
+# (kernel and initramfs, default BUILD/vm-cache), IRDMA_VM_ITERS (write_lat iterations,
+# 200), IRDMA_VM_KEEP=1 (keep the work folder).
+set -u
+build=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+qcache=${IRDMA_QEMU_CACHE:-$build/qemu-cache}
+cache=${IRDMA_VM_CACHE:-$build/vm-cache}
+iters=${IRDMA_VM_ITERS:-200}
+testpmd=$build/app/rdma-testpmd
+bdf=0000:00:04.0
+n=0
+failed=0
+
+skip() { echo "1..0 # SKIP $*"; exit 0; }
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
+[ "$(id -u)" -eq 0 ] || skip "not root (network namespace, tap)"
+[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+[ -x "$testpmd" ] || { echo "1..1"; echo "not ok 1 - $testpmd missing"; exit 1; }
+"$here/install.sh" || skip "cannot install the VM packages (tests/vm/install.sh)"
+
+t0=$(date +%s.%N)
+"$here/qemu-build.sh" "$qcache" "$build"
+rc=$?
+[ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
+qemu_s=$(since "$t0")
+t0=$(date +%s.%N)
+[ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
+[ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
+echo "1..4"
+if [ $rc -ne 0 ]; then
+	echo "not ok 1 - QEMU ($qcache) and the VM cache ($cache) built"
+	exit 1
+fi
+ok "QEMU with irdma-e810 ready in $qemu_s s, VM cache in $(since "$t0") s"
+
+# shellcheck source=tests/vm/vm.sh
+. "$here/vm.sh"
+work=$(mktemp -d /tmp/irdma-vfio.XXXXXX)
+hpid=
+finish() {
+	[ -n "$hpid" ] && kill "$hpid" 2>/dev/null
+	vm_down
+	if [ "${IRDMA_VM_KEEP:-0}" = 1 ] || [ "$failed" -ne 0 ]; then
+		echo "# work folder kept: $work"
+	else
+		rm -rf "$work"
+	fi
+}
+trap finish EXIT
+
+# rdma-testpmd and every library it loads, for the guest (its loader and libc are the
+# initramfs's, the same as the host's).
+mkdir -p "$work/share/lib" || exit 1
+cp "$testpmd" "$work/share/" || exit 1
+ldd "$testpmd" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
+	cp -L "$lib" "$work/share/lib/" || exit 1
+done || exit 1
+cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$work/share/lib/"  # a DPDK program exits through it
+
+VM_QEMU=$qcache/qemu-system-x86_64
+VM_MEM=1024
+VM_APPEND="intel_iommu=on"
+VM_QEMU_ARGS="-L /usr/share/seabios -L /usr/share/qemu -machine q35
+-device intel-iommu,intremap=off,caching-mode=on
+-device irdma-e810,bus=pcie.0,addr=04.0,devargs=wire=udp:127.0.0.2,mac=02:00:7f:00:00:02"
+if ! vm_up "$cache" "$work"; then
+	nok "VM boots (q35, intel-iommu, irdma-e810)"
+	sed 's/^/#   /' "$work/qemu.log"
+	exit 1
+fi
+ok "VM boots with irdma-e810 in $VM_BOOT_S s"
+
+# Bind the function to vfio-pci, reserve hugepages.
+vm_cmd bind "d=/sys/bus/pci/devices/$bdf
+echo \"id \$(cat \$d/vendor):\$(cat \$d/device) group \$(basename \$(readlink \$d/iommu_group))\"
+ls \$d/iommu_group/devices
+echo vfio-pci > \$d/driver_override
+[ -e \$d/driver ] && echo $bdf > \$d/driver/unbind
+echo $bdf > /sys/bus/pci/drivers/vfio-pci/bind || exit 1
+ls /dev/vfio
+echo 96 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+mkdir -p /dev/hugepages && mount -t hugetlbfs none /dev/hugepages
+grep -E 'HugePages_(Total|Free)' /proc/meminfo"
+if vm_wait bind 60; then
+	ok "guest: $bdf bound to vfio-pci, hugepages reserved"
+else
+	nok "guest: $bdf bound to vfio-pci, hugepages reserved"
+fi
+
+# write_lat: the model on the host serves, the guest's VFIO device connects.
+in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
+	--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
+	-e write_lat -s 64 -n "$iters" --server --timeout 60000 > "$work/host.out" 2>&1 &
+hpid=$!
+vm_cmd lat "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 -m 128 \
+--huge-unlink --file-prefix g -- --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
+-e write_lat -s 64 -n $iters --client $VM_HOST_IP --timeout 60000"
+if vm_wait lat 900 && wait "$hpid"; then
+	ok "write_lat 64 B x $iters, guest VFIO backend <-> host model"
+else
+	nok "write_lat 64 B x $iters, guest VFIO backend <-> host model"
+	sed 's/^/# host: /' "$work/host.out"
+	grep -iE 'dmar|vfio|irdma' "$work/console.log" | tail -20 | sed 's/^/# console: /'
+fi
+hpid=
+sed 's/^/# host: /' "$work/host.out" | tail -5
+[ "$failed" -eq 0 ]
