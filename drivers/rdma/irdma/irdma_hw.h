@@ -144,6 +144,22 @@ irdma_wr32(struct irdma_hw *hw, uint32_t offset, uint32_t value)
 	hw->be->reg_write(hw, offset, value);
 }
 
+/**
+ * Write a doorbell register at BAR0 + @p offset that the caller checked once with
+ * irdma_hw_offset_ok() (QP create): irdma_wr32() without the per-access bounds check, for
+ * the data path. Orders earlier stores to DMA memory first, as irdma_wr32() does.
+ */
+static inline void
+irdma_wr32_db(struct irdma_hw *hw, uint32_t offset, uint32_t value)
+{
+	if (likely(hw->bar0 != NULL)) {
+		rte_write32(value, hw->bar0 + offset);
+		return;
+	}
+	rte_io_wmb();
+	hw->be->reg_write(hw, offset, value);
+}
+
 /** Make host memory reachable by the device. @return 0 or -errno. */
 static inline int
 irdma_hw_dma_map(struct irdma_hw *hw, void *va, rte_iova_t iova, size_t len)

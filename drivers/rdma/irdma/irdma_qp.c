@@ -343,6 +343,12 @@ irdma_qp_create(struct irdma_ctrl *c, struct rdmadev_qp *qp,
 		IRDMA_LOG(ERR, c->hw, "QP create: gen %u has no SRQ", c->hw->gen);
 		return -ENOTSUP;
 	}
+	/* The doorbell is written unchecked on the data path (irdma_wr32_db): check it once. */
+	if (c->hw->bar0 != NULL && !irdma_hw_offset_ok(c->hw, IRDMA_PFPE_WQEALLOC)) {
+		IRDMA_LOG(ERR, c->hw, "QP create: the doorbell register (BAR0 + 0x%x) is beyond "
+			  "BAR0 (0x%" PRIx64 " bytes)", IRDMA_PFPE_WQEALLOC, c->hw->bar0_len);
+		return -ENODEV;
+	}
 	/* Gen2 SQ: one more SGE than asked for, room for the immediate (doc/hardware.md §1.7). */
 	sq_shift = irdma_wqe_shift(cap->max_send_sge + 1, cap->max_inline_data);
 	sq_quanta = irdma_wq_depth(cap->max_send_wr, sq_shift, IRDMA_SQ_RSVD);

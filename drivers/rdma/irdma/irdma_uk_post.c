@@ -1027,7 +1027,7 @@ irdma_uk_sq_publish(struct irdma_qp *qp, uint32_t head)
 	/* release: the tracking entries before the poller can see the new head */
 	__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
 	/* irdma_wr32 orders the WQE stores before the doorbell. */
-	irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
+	irdma_wr32_db(qp->hw, qp->db_off, qp->qp_id);
 }
 
 /*

@@ -441,7 +441,7 @@ irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 		/* release: the tracking entries before the poller can see the new head */
 		__atomic_store_n(&qp->sq.head, head, __ATOMIC_RELEASE);
 		/* One doorbell for the burst; irdma_wr32 orders the WQE stores before it. */
-		irdma_wr32(qp->hw, qp->db_off, qp->qp_id);
+		irdma_wr32_db(qp->hw, qp->db_off, qp->qp_id);
 	}
 	return (uint16_t)done;
 }
