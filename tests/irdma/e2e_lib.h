@@ -77,6 +77,13 @@ struct e2e_dev {
 	 * twice unless an RNR NAK asked for it.
 	 */
 	bool lossy;
+	/*
+	 * Timer expiries, duplicates and resends a test caused on purpose (e2e_excuse_begin()
+	 * to e2e_excuse_end(), e2e_wire_hold() to e2e_wire_release()): a held request may time
+	 * out on a busy machine before the test moves its QP to ERR, a test of tiny timeouts
+	 * resends. e2e_dev_close() excuses exactly these.
+	 */
+	uint64_t held_timeouts, held_retx, held_dup, hold_to0, hold_retx0, hold_dup0;
 };
 
 /* A QP. */
@@ -110,6 +117,14 @@ int e2e_dev_open(struct e2e_dev *d, const char *devargs);
 /* Close @p d: every test object must be gone (rdmadev_close reports 0 leaks); without
  * d->lossy, the transport was clean (no retransmission but for RNR, no timeout). */
 void e2e_dev_close(struct e2e_dev *d);
+/* From now on, timer expiries and resends on @p d are expected (a test of tiny timeouts). */
+void e2e_excuse_begin(struct e2e_dev *d);
+/* Until now: what happened since e2e_excuse_begin() is excused at close. */
+void e2e_excuse_end(struct e2e_dev *d);
+/* Drop every frame @p d's wire carries from now on (fault injection at 100 %); excused. */
+int e2e_wire_hold(struct e2e_dev *d);
+/* Carry frames again; the timeouts and resends of the hold are excused at close. */
+int e2e_wire_release(struct e2e_dev *d);
 
 int e2e_mr_reg(struct e2e_dev *d, struct rdmadev_pd *pd, struct e2e_mr *m, uint64_t len,
 	       uint32_t access);
