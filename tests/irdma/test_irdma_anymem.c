@@ -116,7 +116,7 @@ abuf_make(struct abuf *b, enum kind k, uint8_t *stack, uint8_t *stat)
 		if (k == K_EXTMEM)
 			TEST_CHECK_EQ(rte_extmem_register(b->base, b->maplen, iovas, 4, PG), 0);
 		else
-			TEST_CHECK_EQ(pbl_mem_register(b->base, b->maplen, NULL, 4, PG, NULL), 0);
+			TEST_CHECK_EQ(pbl_mem_register(b->base, b->maplen, iovas, 4, PG, NULL), 0);
 		b->p = (uint8_t *)b->base + 200;
 		break;
 	}
