@@ -360,6 +360,14 @@ struct rdmadev *rdmadev_get(int16_t dev_id);
 int rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state);
 
 /**
+ * rdmadev_qp_async_state() for a caller that holds qp->lock already (a driver that decides
+ * under it whether the event is stale and must not let a modify run in between).
+ *
+ * @return as rdmadev_qp_async_state().
+ */
+int rdmadev_qp_async_state_locked(struct rdmadev_qp *qp, enum rdmadev_qp_state state);
+
+/**
  * Find the live object of @p type with hardware ID @p id on @p dev and take a reference on
  * it (restrack_get_byid()): until rdmadev_obj_put(), its destroy waits. For event
  * processing: an ID whose object is gone, or being destroyed, yields NULL.

@@ -484,7 +484,7 @@ rdmadev_qp_modify(struct rdmadev_qp *qp, const struct rdmadev_qp_attr *attr,
 }
 
 int
-rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
+rdmadev_qp_async_state_locked(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 {
 	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
 		return -EINVAL;
@@ -495,10 +495,8 @@ rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 			    rdmadev_qp_state_name(state));
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&qp->lock);
 	if (__atomic_load_n(&qp->state, __ATOMIC_RELAXED) == RDMADEV_QPS_RESET) {
 		/* The error was about work a reset has discarded since. */
-		pthread_mutex_unlock(&qp->lock);
 		RDMADEV_LOG(DEBUG, "qp_async_state: QP %u is in RESET: %s is stale",
 			    rdmadev_qp_num(qp), rdmadev_qp_state_name(state));
 		return -ESTALE;
@@ -506,8 +504,20 @@ rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 	qp->attr.qp_state = state;
 	/* release: publishes the state to modify and query */
 	__atomic_store_n(&qp->state, state, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&qp->lock);
 	return 0;
+}
+
+int
+rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
+{
+	int rc;
+
+	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
+		return -EINVAL;
+	pthread_mutex_lock(&qp->lock);
+	rc = rdmadev_qp_async_state_locked(qp, state);
+	pthread_mutex_unlock(&qp->lock);
+	return rc;
 }
 
 int

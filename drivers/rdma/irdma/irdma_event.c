@@ -328,7 +328,7 @@ static void
 irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeqe_info *a)
 {
 	struct rdmadev_event ev = { .obj_id = a->id, .vendor_code = a->ae };
-	enum rdmadev_qp_state vstate;
+	enum rdmadev_qp_state vstate = RDMADEV_QPS_ERR;
 	struct rdmadev_obj *obj;
 	struct rdmadev_qp *qp;
 	struct irdma_qp *q;
@@ -351,22 +351,25 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 		rdmadev_obj_put(obj);
 		return;
 	}
-	if (a->seq < __atomic_load_n(&q->ae_mark, __ATOMIC_RELAXED)) {
-		IRDMA_LOG(INFO, c->hw, "QP %u: AE 0x%x dropped: the device raised it before the "
-			  "QP was reset", a->id, a->ae);
-		rdmadev_obj_put(obj);
-		return;
-	}
 	if (err) {
 		sqe = qp->init.qp_type != RDMADEV_QPT_RC && irdma_ae_src_is_sq(a->src);
 		vstate = sqe ? RDMADEV_QPS_SQE : RDMADEV_QPS_ERR;
+	}
+	/*
+	 * Under the QP's lock, from the staleness checks to the state change: a modify (to
+	 * RESET, then INIT) runs wholly before or wholly after this.
+	 */
+	pthread_mutex_lock(&qp->lock);
+	/* Raised before the QP's last RESET (or RESET -> INIT): about an earlier incarnation. */
+	stale = a->seq < __atomic_load_n(&q->ae_mark, __ATOMIC_RELAXED);
+	/* A QP the application moved to RESET after the device failed it. */
+	if (!stale && err)
+		stale = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE) == RDMADEV_QPS_RESET;
+	if (!stale && err) {
 		IRDMA_LOG(ERR, c->hw, "QP %u: AE 0x%x (source 0x%x, WQE %u): %s, QP to %s",
 			  a->id, a->ae, a->src, a->wqe_idx, rdmadev_event_type_name(ev.type),
 			  rdmadev_qp_state_name(vstate));
-		/* Under the QP's lock: a modify running now completes first. */
-		pthread_mutex_lock(&qp->lock);
-		stale = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE) == RDMADEV_QPS_RESET;
-		if (!stale && !sqe) {
+		if (!sqe) {
 			irdma_qp_hw_state_set(q, IRDMA_QP_HW_ERROR);
 			irdma_event_qp_flush(c, q);
 			/*
@@ -377,18 +380,14 @@ irdma_event_qp(struct irdma_ctrl *c, struct rdmadev *dev, const struct irdma_aeq
 			if (q->srq == NULL)
 				irdma_uk_flush_queue(q, false);
 		}
-		pthread_mutex_unlock(&qp->lock);
-		/*
-		 * A QP the application moved to RESET after the device failed it: the AE is
-		 * about work that no longer exists (the interrupt thread may process the AEQ
-		 * after the reset), so it changes nothing and is not reported.
-		 */
-		if (stale || rdmadev_qp_async_state(qp, vstate) == -ESTALE) {
-			IRDMA_LOG(INFO, c->hw, "QP %u: AE 0x%x dropped: the QP was reset since",
-				  a->id, a->ae);
-			rdmadev_obj_put(obj);
-			return;
-		}
+		stale = rdmadev_qp_async_state_locked(qp, vstate) == -ESTALE;
+	}
+	pthread_mutex_unlock(&qp->lock);
+	if (stale) {
+		IRDMA_LOG(INFO, c->hw, "QP %u: AE 0x%x dropped: raised before the QP was reset",
+			  a->id, a->ae);
+		rdmadev_obj_put(obj);
+		return;
 	}
 	ev.qp = qp;
 	(void)rdmadev_event_report(dev, &ev);
