@@ -159,8 +159,16 @@ test_eal_init(const char *prog, const char *const *extra_args)
 
 		snprintf(env_args, sizeof(env_args), "%s", getenv("IRDMA_TEST_EAL_ARGS"));
 		for (tok = strtok_r(env_args, " ", &save); tok != NULL && argc < 31;
-		     tok = strtok_r(NULL, " ", &save))
+		     tok = strtok_r(NULL, " ", &save)) {
+			/* A test that runs on --no-huge (its own choice) takes no hugepage option. */
+			if (!test_huge && strcmp(tok, "--huge-dir") == 0) {
+				tok = strtok_r(NULL, " ", &save);
+				continue;
+			}
+			if (!test_huge && strncmp(tok, "--huge-", 7) == 0)
+				continue;
 			argv[argc++] = tok;
+		}
 	}
 	argv[argc] = NULL;
 	printf("# EAL: %s\n", test_huge ? "2 MB hugepages" : "--no-huge (4 KB pages)");
