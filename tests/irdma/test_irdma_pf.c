@@ -20,6 +20,7 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -959,6 +960,15 @@ test_pf3(void)
 
 /* ---- link ---- */
 
+/* True once @p fd is readable, waiting at most @p ms. */
+static bool
+fd_wait(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
 static void
 test_link(void)
 {
@@ -995,7 +1005,9 @@ test_link(void)
 		bool up = i == 1;
 
 		TEST_CHECK_EQ(irdma_model_link_set(pmd_hw(id), up), 0);
-		TEST_CHECK(fd < 0 || read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt));
+		/* thread mode: the interrupt thread writes the fd; 10 s is a liveness bound */
+		TEST_CHECK(fd < 0 || (fd_wait(fd, 10000) &&
+				      read(fd, &cnt, sizeof(cnt)) == (ssize_t)sizeof(cnt)));
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)id, ev, 4), 1);
 		TEST_CHECK_EQ(ev[0].type, up ? RDMADEV_EVENT_PORT_ACTIVE : RDMADEV_EVENT_PORT_ERR);
 		TEST_CHECK_EQ(ev[0].obj_id, 1);
