@@ -553,7 +553,7 @@ e2e_pair(struct e2e_dev *da, struct e2e_dev *db, struct e2e_qp *a, struct e2e_qp
 	e2e_conn_default(&c);
 	c.access = access;
 	if (da->lossy || db->lossy)
-		c.timeout = 8;
+		c.timeout = E2E_LOSSY_TIMEOUT;
 	e2e_qp_create(da, a, RDMADEV_QPT_RC, NULL);
 	e2e_qp_create(db, b, RDMADEV_QPT_RC, NULL);
 	if (a->qp == NULL || b->qp == NULL)

@@ -163,6 +163,13 @@ struct tconn {
 #define T_POLL_MAX	16000000u
 
 /*
+ * Local ACK timeout of the tests that drop frames: 14, 67 ms. A peer's engine thread starved
+ * for tens of milliseconds (busy machine, sanitized build) must not make 8 rounds in a row
+ * without progress, which ends the QP in RETRY_EXC_ERR.
+ */
+#define T_LOSSY_TIMEOUT	14
+
+/*
  * Open a model from @p devargs with a context, two PDs and two CQs. @return 0; -EADDRINUSE
  * (not a failed check) when its UDP wire's address is taken; -1 after a failed check.
  */

@@ -414,9 +414,8 @@ test_lossy_counters(void)
 	struct hw h0, h1;
 	uint64_t id, rb;
 
-	/* Timeout 8, about 1 ms: the drops are recovered quickly. */
-	if (env_up(&e, E2E_DEVARGS(0, "loop:hws4"), E2E_DEVARGS(1, "loop:hws4"), 8, 7,
-		   true) != 0)
+	if (env_up(&e, E2E_DEVARGS(0, "loop:hws4"), E2E_DEVARGS(1, "loop:hws4"),
+		   E2E_LOSSY_TIMEOUT, 7, true) != 0)
 		goto out;
 	rb = (uint64_t)(uintptr_t)e.mb.buf;
 	faults(&e.d0, &f);
@@ -495,8 +494,8 @@ test_gen3_transport(void)
 	struct hw h0, h1;
 	uint64_t id, rb;
 
-	if (env_up(&e, E2E_DEVARGS_GEN(0, 3, "loop:hws8"), E2E_DEVARGS_GEN(1, 3, "loop:hws8"), 8,
-		   7, true) != 0)
+	if (env_up(&e, E2E_DEVARGS_GEN(0, 3, "loop:hws8"), E2E_DEVARGS_GEN(1, 3, "loop:hws8"),
+		   E2E_LOSSY_TIMEOUT, 7, true) != 0)
 		goto out;
 	rb = (uint64_t)(uintptr_t)e.mb.buf;
 	/* A SEND before its receive: RNR NAKs until the receive is posted. */

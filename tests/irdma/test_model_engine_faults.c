@@ -81,7 +81,7 @@ run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults 
 	tqp_create(&t1, &a, RDMADEV_QPT_RC);
 	tqp_create(&t2, &b, RDMADEV_QPT_RC);
 	tconn_default(&c);
-	c.timeout = 8;
+	c.timeout = T_LOSSY_TIMEOUT;
 	if (s1.mr == NULL || r2.mr == NULL || rd1.mr == NULL || tqp_connect(&a, &b, &c) != 0)
 		goto out;
 	tfill(s1.buf, s1.len, 11);
@@ -226,7 +226,7 @@ test_faults_big(void)
 	tqp_create(&t1, &a, RDMADEV_QPT_RC);
 	tqp_create(&t2, &b, RDMADEV_QPT_RC);
 	tconn_default(&c);
-	c.timeout = 12;	/* 16.8 ms: a slow (sanitizer) build must not time out a whole window */
+	c.timeout = T_LOSSY_TIMEOUT;
 	if (m1.mr == NULL || m2.mr == NULL || tqp_connect(&a, &b, &c) != 0)
 		goto out;
 	tfill(m1.buf, len, 41);
@@ -443,7 +443,7 @@ test_many_qps(void)
 		goto out;
 	tfill(s1.buf, s1.len, 17);
 	tconn_default(&c);
-	c.timeout = 8;
+	c.timeout = T_LOSSY_TIMEOUT;
 	for (i = 0; i < MANY_PAIRS; i++) {
 		tqp_create(&t1, &a[i], RDMADEV_QPT_RC);
 		tqp_create(&t2, &b[i], RDMADEV_QPT_RC);
