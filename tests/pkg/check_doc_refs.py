@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 
+from tap_report import report
+
 SELF = 'tests/pkg/check_doc_refs.py'
 # Paths outside the repository, and the team's notes that are not part of it. The patterns
 # are assembled so that this file does not match them itself.
@@ -143,17 +145,7 @@ def main():
     results.append(('every bare §n citation is a doc/hardware.md section, written as its '
                     'heading', bad))
 
-    print('1..%d' % len(results))
-    failed = 0
-    for k, (name, problems) in enumerate(results, 1):
-        if problems:
-            failed += 1
-            print('not ok %d - %s' % (k, name))
-            for p in problems:
-                print('#   ' + p)
-        else:
-            print('ok %d - %s' % (k, name))
-    return 1 if failed else 0
+    return report(results)
 
 
 if __name__ == '__main__':

@@ -11,6 +11,8 @@ import os
 import re
 import sys
 
+from tap_report import report
+
 EXPECTED = 'expected compile error'
 CHECK = re.compile(r'^Checking if "(?P<name>[^"]*)".* compiles: (?P<res>YES|NO)\b', re.M)
 SECTIONS = ('Toolchain', 'Build', 'Parts')
@@ -43,17 +45,7 @@ def main():
     results.append(('setup ends with the summary (%s)' % ', '.join(SECTIONS),
                     ['no "irdma-pmd <version>" summary'] if not tail else
                     ['section %s missing' % s for s in bad]))
-    print('1..%d' % len(results))
-    failed = 0
-    for k, (name, problems) in enumerate(results, 1):
-        if problems:
-            failed += 1
-            print('not ok %d - %s' % (k, name))
-            for p in problems:
-                print('#   ' + p)
-        else:
-            print('ok %d - %s' % (k, name))
-    return 1 if failed else 0
+    return report(results)
 
 
 if __name__ == '__main__':
