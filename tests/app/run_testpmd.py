@@ -501,8 +501,60 @@ def mode_cmdline_traffic(t, binary, src):
     m = re.search(r'cq 3 cqe 0, 32 bytes:\n  0000:((?: [0-9a-f]{2}){32})', out)
     t.ok(m is not None and set(m.group(1).split()) != {'00'}, 'dump cqe shows a written CQE')
     t.ok(re.search(r'hw_counters:\n\s+\w+\s+\d+', out) is not None, 'show stats: hw_counters')
+    check_traffic_counters(t, out)
     t.ok('0 leaked objects' in out, 'teardown: 0 leaked objects')
     t.note(out[-3000:] + err[-1000:])
+    check_dump_after_write_lat(t, binary)
+
+
+def check_traffic_counters(t, out):
+    """show stats after the script's write_bw (64 WRITEs of 64 B, both QPs on the one device
+    of the loop wire): the hardware counters are that traffic. Every frame is a WRITE only
+    (IPv4 20 + UDP 8 + BTH 12 + RETH 16 + 64 + ICRC 4 = 124 octets) or an ACK (20 + 8 + 12 +
+    AETH 4 + ICRC 4 = 48); how many ACKs depends on coalescing, the octets follow from it."""
+    stats = out.split('rdma-testpmd> show stats', 1)[-1].split('rdma-testpmd>', 1)[0]
+    hw = {k: int(v) for k, v in re.findall(r'^\s+(\w+)\s+(\d+)$', stats, re.M)}
+    names = ['ip4OutPkts', 'ip4InPkts', 'ip4OutOctets', 'ip4InOctets', 'TxUDP', 'RxUDP',
+             'iwOutRdmaWrites', 'iwInRdmaWrites', 'iwOutRdmaSends', 'iwOutRdmaReads']
+    if not all(n in hw for n in names):
+        t.ok(False, 'show stats: counters %s' % ', '.join(n for n in names if n not in hw))
+        return
+    writes, pkts = hw['iwOutRdmaWrites'], hw['ip4OutPkts']
+    t.ok(writes == 64 and hw['iwInRdmaWrites'] == 64 and hw['iwOutRdmaSends'] == 0 and
+         hw['iwOutRdmaReads'] == 0,
+         'show stats: 64 WRITE packets out and in, no SEND or READ (%d, %d)' %
+         (writes, hw['iwInRdmaWrites']))
+    t.ok(writes < pkts <= 2 * writes and hw['ip4InPkts'] == pkts and
+         hw['TxUDP'] == pkts and hw['RxUDP'] == pkts,
+         'show stats: packets are the WRITEs and their ACKs, out = in (%d, %d)' %
+         (pkts, hw['ip4InPkts']))
+    want = 124 * writes + 48 * (pkts - writes)
+    t.ok(hw['ip4OutOctets'] == want and hw['ip4InOctets'] == want,
+         'show stats: octets %d out, %d in (want %d)' %
+         (hw['ip4OutOctets'], hw['ip4InOctets'], want))
+
+
+def check_dump_after_write_lat(t, binary):
+    """doc/testpmd.md's reading of an SQ dump after the default write_lat (1000 one-quantum
+    WRITEs on QP 3's 1024-quantum SQ): quanta 0-127 pre-invalidated for the second pass (all
+    ff), 128 a WRITE of the first pass (valid bit 0x80 in byte 31), 1000 never written."""
+    with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+        f.write('start\ndump wqe 3 0\ndump wqe 3 128\ndump wqe 3 1000\nquit\n')
+        script = f.name
+    rc, out, err = run(binary, 'cw', ['-e', 'write_lat', '-s', '2', '--cmdline-file', script])
+    os.unlink(script)
+    q = {}
+    for m in re.finditer(r'qp 3 sq wqe at quantum (\d+), 64 bytes:\n  0000:((?: [0-9a-f]{2}){32})',
+                         out):
+        q[int(m.group(1))] = m.group(2).split()
+    t.ok(rc == 0 and sorted(q) == [0, 128, 1000], 'dump after write_lat: three dumps (rc %s)' % rc)
+    t.ok(set(q.get(0, [])) == {'ff'}, 'dump after write_lat: quantum 0 pre-invalidated, all ff')
+    w = q.get(128, ['00'] * 32)
+    t.ok(w[31] == 'c0' and w[15] == '80',
+         'dump after write_lat: quantum 128 a first-pass WRITE (valid bits 0x80, header c0)')
+    t.ok(set(q.get(1000, [])) == {'00'}, 'dump after write_lat: quantum 1000 never written')
+    if rc != 0 or len(q) != 3:
+        t.note(out[-1500:] + err[-800:])
 
 
 def start(binary, tag, app_args, extra_eal=()):

@@ -30,7 +30,7 @@
 
 #define MR_LEN		(64u * 1024u)
 
-/* §1.3 opcodes. */
+/* doc/hardware.md §1.3 opcodes. */
 enum { F_OP_NOP = 0x0c, F_OP_FETCH_ADD = 0x0f };
 
 /* WQEs the model's requester fetches ahead (MODEL_SQ_WINDOW; 1-quantum SENDs). */

@@ -3,7 +3,9 @@
 # Copyright (c) 2026 the irdma-pmd authors
 """Check that the repository stands on its own: no tracked file links or cites a path outside
 it, every relative markdown link in README.md and doc/ resolves to a file, and every
-"hardware.md §n" citation names a section doc/hardware.md has.
+"hardware.md §n" citation names a section doc/hardware.md has, as does every bare "§n" (one
+with no file on its line, other specifications named first: IBA, RFC), in a file that names
+doc/hardware.md.
 
 usage: check_doc_refs.py <source root>
 The files are the ones git tracks (or, without git, every file under the root but build
@@ -12,6 +14,8 @@ import os
 import re
 import subprocess
 import sys
+
+from tap_report import report
 
 SELF = 'tests/pkg/check_doc_refs.py'
 # Paths outside the repository, and the team's notes that are not part of it. The patterns
@@ -25,6 +29,8 @@ OUTSIDE = [
 ]
 SECTION_HEADING = re.compile(r'^#+\s+§(\d+(?:\.\d+)*)\b', re.M)
 SECTION_REF = re.compile(r'§(\d+(?:\.\d+)*)')
+OTHER_SPEC = re.compile(r'\b(IBA|RFC|vol\.)')
+OLD_ITEM = re.compile(r'§\d+(?:\.\d+)*\s+item\s+\d')
 MD_LINK = re.compile(r'(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)')
 
 
@@ -114,17 +120,32 @@ def main():
                     bad.append('%s:%d: §%s is not a section of doc/hardware.md' % (f, i, n))
     results.append(('every doc/hardware.md §n citation names a section that exists', bad))
 
-    print('1..%d' % len(results))
-    failed = 0
-    for k, (name, problems) in enumerate(results, 1):
-        if problems:
-            failed += 1
-            print('not ok %d - %s' % (k, name))
-            for p in problems:
-                print('#   ' + p)
-        else:
-            print('ok %d - %s' % (k, name))
-    return 1 if failed else 0
+    # 4. A bare "§n" (no file named on its line) is a section of doc/hardware.md too: the
+    #    file names doc/hardware.md, the section exists and is written as hardware.md numbers
+    #    it (§10.7, not "§10 item 7"). A citation of another specification names it first
+    #    on the line (IBA, RFC, "vol.").
+    bad = []
+    for f, t in texts.items():
+        if f == 'doc/hardware.md':
+            continue
+        names_hw = 'hardware.md' in t
+        for i, line in enumerate(t.split('\n'), 1):
+            if 'hardware.md' in line or '§' not in line:
+                continue
+            for m in SECTION_REF.finditer(line):
+                if OTHER_SPEC.search(line[:m.start()]):
+                    continue
+                where = '%s:%d: §%s' % (f, i, m.group(1))
+                if not names_hw:
+                    bad.append(where + ': the file never names doc/hardware.md')
+                elif m.group(1) not in sections:
+                    bad.append(where + ' is not a section of doc/hardware.md')
+                elif OLD_ITEM.match(line, m.start()):
+                    bad.append(where + ' item ...: write the subsection (§n.m)')
+    results.append(('every bare §n citation is a doc/hardware.md section, written as its '
+                    'heading', bad))
+
+    return report(results)
 
 
 if __name__ == '__main__':

@@ -11,7 +11,7 @@
  *
  * Memory: the ring is VA-contiguous 4 KB pages, given to the device as an IOVA when they are
  * IOVA-contiguous, else as a level-1 PBLE run with VIRTMAP and LPBLSIZE 1 (doc/hardware.md §6.3,
- * §10 item 7; level 1 always when the device was opened with ring_pbl=1). The shadow area
+ * §10.7; level 1 always when the device was opened with ring_pbl=1). The shadow area
  * is a separate 64-byte buffer aligned to 128 bytes (gen2 has the CQ-resize feature, so the
  * kernel keeps the shadow area apart from the ring).
  */
