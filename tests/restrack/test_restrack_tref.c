@@ -502,7 +502,8 @@ struct mixer {
 	struct restrack_root *root;
 	uint32_t ids[4];
 	_Atomic int *stop;
-	long found, errors;
+	_Atomic long found;	/* read by the main thread while the reader runs */
+	long errors;
 };
 
 static void *
@@ -518,7 +519,7 @@ mix_thread(void *arg)
 			got[k] = NULL;
 			if (restrack_get_byid(m->root, RESTRACK_QP, m->ids[(i + k) & 3],
 					      &got[k]) == 0) {
-				m->found++;
+				atomic_fetch_add_explicit(&m->found, 1, memory_order_relaxed);
 				if (atomic_load(&hidden[(i + k) & 3]))
 					m->errors++;
 			}
@@ -621,6 +622,10 @@ test_delete_while_threads_look_up(void)
 		if (round % 50 == 0)
 			TEST_CHECK_EQ(restrack_sync(x), 0);
 	}
+	/* On a busy machine a reader may not have run yet: every entry is shown now; wait. */
+	for (i = 0; i < 3; i++)
+		while (atomic_load(&m[i].found) == 0)
+			sleep_ms(1);
 	atomic_store(&stop, 1);
 	for (i = 0; i < 3; i++) {
 		TEST_CHECK_EQ(pthread_join(t[i], NULL), 0);
@@ -646,7 +651,8 @@ struct reuse_reader {
 	uint32_t id;
 	struct reused *objs;	/* two objects taking turns at the ID */
 	_Atomic int *stop;
-	long found, errors;
+	_Atomic long found;	/* read by the main thread while the reader runs */
+	long errors;
 };
 
 static void *
@@ -658,7 +664,7 @@ reuse_reader_thread(void *arg)
 	while (!atomic_load_explicit(r->stop, memory_order_relaxed)) {
 		if (restrack_get_byid(r->root, RESTRACK_QP, r->id, &got) != 0)
 			continue;
-		r->found++;
+		atomic_fetch_add_explicit(&r->found, 1, memory_order_relaxed);
 		/* One of the two, and live for as long as we hold it. */
 		if ((got != &r->objs[0].re && got != &r->objs[1].re) ||
 		    !atomic_load(&container_of(got, struct reused, re)->live))
@@ -709,6 +715,10 @@ test_id_reused_while_looked_up(void)
 		if (round % 100 == 0)
 			sleep_ms(1);	/* let the readers find it live for a while */
 	}
+	/* On a busy machine a reader may not have run yet: the ID is live now; wait. */
+	for (i = 0; i < 3; i++)
+		while (atomic_load(&r[i].found) == 0)
+			sleep_ms(1);
 	atomic_store(&stop, 1);
 	for (i = 0; i < 3; i++) {
 		TEST_CHECK_EQ(pthread_join(t[i], NULL), 0);
