@@ -688,10 +688,18 @@ def mode_two_process_eth(t, binary, src):
     request."""
     tag = '%d' % (os.getpid() % 100000)
     va, vb = 'tpe%sa' % tag, 'tpe%sb' % tag
-    if os.geteuid() != 0 or subprocess.run(
-            'ip link add %s type veth peer name %s && ip link set %s up && '
-            'ip link set %s up' % (va, vb, va, vb), shell=True,
-            capture_output=True).returncode != 0:
+    # DPDK's net_af_packet joins a packet fanout group whose id is its pid XOR the
+    # interface's index (low 16 bits), and the kernel refuses (EINVAL) a socket joining a
+    # group of another interface. Two processes on the two ends of a veth pair collide
+    # when their pids differ as the two indexes do; indexes 0x8000 apart make that need pids
+    # about 32 Ki apart. Automatic indexes when these are taken.
+    ia = 0x4000 + os.getpid() % 0x3000
+    links = 'ip link set %s up && ip link set %s up' % (va, vb)
+    if os.geteuid() != 0 or (subprocess.run(
+            'ip link add %s index %d type veth peer name %s index %d && %s' %
+            (va, ia, vb, ia ^ 0x8000, links), shell=True, capture_output=True).returncode != 0
+            and subprocess.run('ip link add %s type veth peer name %s && %s' % (va, vb, links),
+                               shell=True, capture_output=True).returncode != 0):
         t.ok(True, '# SKIP no veth pair (not root, or no ip / veth)')
         return
     net = '10.%d.%d.' % (1 + os.getpid() % 250, (os.getpid() // 250) % 250)
