@@ -26,6 +26,7 @@
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
+#include "model_opcode.h"
 
 static int
 rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
@@ -317,9 +318,8 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 {
 	struct model_qpe *e = q->eng;
 	uint8_t op = h->opcode;
-	bool first = op == MODEL_RC_SEND_FIRST || op == MODEL_RC_SEND_ONLY ||
-		     op == MODEL_RC_SEND_ONLY_IMM || op == MODEL_RC_SEND_ONLY_INV;
-	bool last = op != MODEL_RC_SEND_FIRST && op != MODEL_RC_SEND_MIDDLE;
+	bool first = model_bth_is(op, MODEL_OPF_FIRST);
+	bool last = model_bth_is(op, MODEL_OPF_LAST);
 	struct model_rq_cqe c;
 	uint32_t ae;
 	int ret;
@@ -366,11 +366,11 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	c.len = e->rx_off;
 	c.op = op;
 	c.solicited = h->se;
-	if (op == MODEL_RC_SEND_LAST_IMM || op == MODEL_RC_SEND_ONLY_IMM) {
+	if (model_bth_is(op, MODEL_OPF_IMM)) {
 		c.imm_valid = true;
 		c.imm = rte_be_to_cpu_32(h->imm_be);
 	}
-	if (op == MODEL_RC_SEND_LAST_INV || op == MODEL_RC_SEND_ONLY_INV) {
+	if (model_bth_is(op, MODEL_OPF_INV)) {
 		ae = model_mr_invalidate(d, h->ieth_rkey, q->pd, true);
 		if (ae != 0) {
 			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
@@ -394,10 +394,9 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 {
 	struct model_qpe *e = q->eng;
 	uint8_t op = h->opcode;
-	bool first = op == MODEL_RC_WRITE_FIRST || op == MODEL_RC_WRITE_ONLY ||
-		     op == MODEL_RC_WRITE_ONLY_IMM;
-	bool last = op != MODEL_RC_WRITE_FIRST && op != MODEL_RC_WRITE_MIDDLE;
-	bool imm = op == MODEL_RC_WRITE_LAST_IMM || op == MODEL_RC_WRITE_ONLY_IMM;
+	bool first = model_bth_is(op, MODEL_OPF_FIRST);
+	bool last = model_bth_is(op, MODEL_OPF_LAST);
+	bool imm = model_bth_is(op, MODEL_OPF_IMM);
 	struct model_frag frag[MODEL_MAX_FRAGS];
 	uint32_t ae, idx = 0;
 	uint8_t nfrags;

@@ -20,6 +20,7 @@
 #include <rte_atomic.h>
 
 #include "model_engine.h"
+#include "model_opcode.h"
 
 /* Read SQ quantum @p idx into @p qn. */
 static int
@@ -62,58 +63,12 @@ inline_copy(const struct irdma_wqe *wqe, uint32_t len, uint8_t *out)
 	}
 }
 
-/* Whether opcode @p op carries fragments (or inline data). */
-static bool
-op_has_data(uint8_t op)
-{
-	switch (op) {
-	case IRDMA_OP_RDMA_WRITE:
-	case IRDMA_OP_RDMA_WRITE_SOL:
-	case IRDMA_OP_RDMA_READ:
-	case IRDMA_OP_RDMA_READ_LOC_INV:
-	case IRDMA_OP_RDMA_SEND:
-	case IRDMA_OP_RDMA_SEND_INV:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT_INV:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Whether QP type @p type of a generation @p gen device may post opcode @p op. */
-static bool
-op_allowed(uint8_t gen, uint8_t type, uint8_t op)
-{
-	switch (op) {
-	case IRDMA_OP_ATOMIC_FETCH_ADD:
-	case IRDMA_OP_ATOMIC_COMPARE_SWAP:
-	case IRDMA_OP_BIND_MW:
-		return gen >= IRDMA_GEN_3 && type == IRDMA_QP_TYPE_ROCE_RC;
-	case IRDMA_OP_NOP:
-	case IRDMA_OP_RDMA_SEND:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT:
-		return true;
-	case IRDMA_OP_RDMA_WRITE:
-	case IRDMA_OP_RDMA_WRITE_SOL:
-	case IRDMA_OP_RDMA_READ:
-	case IRDMA_OP_RDMA_READ_LOC_INV:
-	case IRDMA_OP_RDMA_SEND_INV:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT_INV:
-	case IRDMA_OP_LOCAL_INVALIDATE:
-	case IRDMA_OP_FAST_REGISTER:
-		return type == IRDMA_QP_TYPE_ROCE_RC;
-	default:
-		return false; /* gen2 windows and atomics, iWARP-only ops */
-	}
-}
-
 /* Decode the fragments of a data WQE; 0 or an AE code. */
 static uint32_t
 sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *wqe,
 	 struct model_wqe *w, uint32_t slots)
 {
-	bool is_read = w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV;
+	bool is_read = model_wqe_is(w->op, MODEL_WQF_READ);
 	uint8_t access = is_read ? IRDMA_ACCESS_LOCAL_WRITE : IRDMA_ACCESS_LOCAL_READ;
 	uint64_t total = 0;
 	uint32_t k, ae;
@@ -188,12 +143,12 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 
 	*slots = 0;
 	w->quanta = 1;
-	if (!op_has_data(w->op)) {
+	if (!model_wqe_is(w->op, MODEL_WQF_DATA)) {
 		/* FAST_REG's HPAGESIZE (47:46) shares bit 47 with IMMDATAFLAG (1 GB pages). */
 		if (irdma_get(wqe, SQ_INLINEDATAFLAG) ||
 		    (w->op != IRDMA_OP_FAST_REGISTER && irdma_get(wqe, SQ_IMMDATAFLAG)))
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
-		if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP)
+		if (model_wqe_is(w->op, MODEL_WQF_ATOMIC))
 			return sq_decode_atomic(wqe, w);
 		if (w->op == IRDMA_OP_BIND_MW)
 			return sq_decode_bind(wqe, w);
@@ -237,37 +192,25 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 		return 0;
 	}
 	if (irdma_get(wqe, SQ_IMMDATAFLAG)) {
-		if (w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV)
+		if (model_wqe_is(w->op, MODEL_WQF_READ))
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		w->flags |= MODEL_WQE_IMM;
 		w->imm = (uint32_t)irdma_get(wqe, SQ_IMMDATA);
 	}
-	if (w->op == IRDMA_OP_RDMA_SEND_SOL_EVENT || w->op == IRDMA_OP_RDMA_SEND_SOL_EVENT_INV ||
-	    w->op == IRDMA_OP_RDMA_WRITE_SOL)
+	if (model_wqe_is(w->op, MODEL_WQF_SOLICITED))
 		w->flags |= MODEL_WQE_SOLICITED;
-	switch (w->op) {
-	case IRDMA_OP_RDMA_WRITE:
-	case IRDMA_OP_RDMA_WRITE_SOL:
-	case IRDMA_OP_RDMA_READ:
-	case IRDMA_OP_RDMA_READ_LOC_INV:
+	if (model_wqe_is(w->op, MODEL_WQF_REMOTE)) {
 		w->rva = irdma_get(wqe, SQ_REMOTE_TO);
 		w->rkey = (uint32_t)irdma_get(wqe, SQ_REMSTAG);
-		break;
-	case IRDMA_OP_RDMA_SEND_INV:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT_INV:
+	} else if (model_wqe_is(w->op, MODEL_WQF_INV)) {
 		w->rkey = (uint32_t)irdma_get(wqe, SQ_INV_STAG);
-		break;
-	default:
-		if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
-			w->ah_id = (uint32_t)irdma_get(wqe, SQ_AHID);
-			w->dest_qpn = (uint32_t)irdma_get(wqe, SQ_UD_DESTQPN);
-			w->dest_qkey = (uint32_t)irdma_get(wqe, SQ_UD_DESTQKEY);
-		}
-		break;
+	} else if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
+		w->ah_id = (uint32_t)irdma_get(wqe, SQ_AHID);
+		w->dest_qpn = (uint32_t)irdma_get(wqe, SQ_UD_DESTQPN);
+		w->dest_qkey = (uint32_t)irdma_get(wqe, SQ_UD_DESTQKEY);
 	}
 	if (irdma_get(wqe, SQ_INLINEDATAFLAG)) {
-		if (w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV ||
-		    inl > IRDMA_MAX_INLINE)
+		if (model_wqe_is(w->op, MODEL_WQF_READ) || inl > IRDMA_MAX_INLINE)
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		w->flags |= MODEL_WQE_INLINE;
 		w->len = inl;
@@ -314,7 +257,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	w->op = (uint8_t)irdma_get(&wqe, SQ_OPCODE);
 	if (irdma_get(&wqe, SQ_SIGCOMPL))
 		w->flags |= MODEL_WQE_SIGNALED;
-	if (!op_allowed(d->cfg.gen, q->type, w->op)) {
+	if (!model_wqe_allowed(d->cfg.gen, q->type, w->op)) {
 		*ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return -1;
 	}
@@ -342,7 +285,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	}
 	if (w->flags & MODEL_WQE_INLINE) {
 		inline_copy(&wqe, w->len, w->inl);
-	} else if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP) {
+	} else if (model_wqe_is(w->op, MODEL_WQF_ATOMIC)) {
 		/* The original value lands in the local SGE: it must be writable. */
 		w->at_swap_add = irdma_get(&wqe, SQ_ATOM_SWAP_ADD);
 		w->at_cmp = irdma_get(&wqe, SQ_ATOM_COMPARE);
