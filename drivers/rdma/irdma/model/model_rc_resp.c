@@ -91,6 +91,26 @@ rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t s
 	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
 }
 
+/* The answer of a failed responder check: a NAK syndrome and the asynchronous error. */
+struct model_resp_err {
+	uint8_t syn;	/* MODEL_AETH_NAK_*, 0 when the check passed */
+	uint32_t ae;	/* IRDMA_AE_* */
+};
+
+/* A check passed. */
+#define RESP_OK		((struct model_resp_err){ 0, 0 })
+/* The invalid-request NAK of an opcode out of sequence, a bad length or an unknown request. */
+#define RESP_INV_REQ	((struct model_resp_err){ MODEL_AETH_NAK_INV_REQ, \
+						  IRDMA_AE_IB_INVALID_REQUEST })
+
+/* Answer request @p h with the pair @p err (class C: the QP goes to error). */
+static void
+rc_resp_nak(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	    const struct model_pkt_hdr *h, struct model_resp_err err)
+{
+	rc_resp_error(d, qp_id, q, err.syn, h->psn, err.ae);
+}
+
 /* Responder output: read responses first (they are in PSN order), then the ACK / NAK. */
 void
 model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
@@ -324,16 +344,6 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint32_t ae;
 	int ret;
 
-	if (first != !e->rx_active) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
-	if (!last && len != model_rc_mtu(q)) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
 	if (first) {
 		ret = model_rq_peek(d, qp_id, q, e->rx_frag, &e->rx_nfrags, &e->rx_idx, &ae);
 		if (ret == 0) {
@@ -402,11 +412,6 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint8_t nfrags;
 	int ret;
 
-	if (first != !e->wr_active || (!last && len != model_rc_mtu(q))) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
 	if (first) {
 		if (!q->wrrdrspok) {
 			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
@@ -426,8 +431,7 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		e->rx_off = h->reth_len; /* the total, for a WRITE with immediate */
 	}
 	if (len > e->wr_left || (last && len != e->wr_left)) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
+		rc_resp_nak(d, qp_id, q, h, RESP_INV_REQ);
 		return false;
 	}
 	if (imm) {
@@ -473,26 +477,31 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	return true;
 }
 
-/* A request packet (SEND / WRITE / READ) at the responder. */
-void
-model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+/*
+ * The responder's steps for a request packet, in order (IBA 9.7.5.1): check the PSN, check
+ * the opcode against the message in progress and the packet's length, then execute
+ * (resources, R_Key and access checks inside each operation), then acknowledge. A check
+ * that fails answers with its {NAK syndrome, asynchronous error} pair (rc_resp_nak()).
+ */
+
+/* Step 1: the PSN. True for the expected PSN; a duplicate or a gap is answered here. */
+static bool
+resp_check_psn(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	       const struct model_pkt_hdr *h)
 {
 	struct model_qpe *e = q->eng;
 	int32_t diff = model_psn_diff(h->psn, e->epsn);
-	bool ok;
 
 	if (diff < 0) {
-		/* Duplicate: re-ACK (SEND / WRITE), or answer the READ again. */
+		/* Duplicate: re-ACK (SEND / WRITE), or answer the READ / atomic again. */
 		MODEL_INC(d, dup_requests);
-		if (h->opcode == MODEL_RC_READ_REQ)
+		if (model_bth_is(h->opcode, MODEL_OPF_READ))
 			(void)rc_resp_read(d, qp_id, q, h, true);
-		else if ((h->opcode == MODEL_RC_FETCH_ADD || h->opcode == MODEL_RC_CMP_SWAP) &&
-			 d->cfg.gen >= IRDMA_GEN_3)
+		else if (model_bth_is(h->opcode, MODEL_OPF_ATOMIC) && d->cfg.gen >= IRDMA_GEN_3)
 			rc_resp_atomic_dup(d, q, h);
 		else
 			ack_queue(e, MODEL_AETH_ACK, model_psn_add(e->epsn, 0xffffffu));
-		return;
+		return false;
 	}
 	if (diff > 0) {
 		MODEL_INC(d, seq_errors);
@@ -501,71 +510,51 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			e->nak_sent = true;
 			ack_queue(e, MODEL_AETH_NAK_PSN_SEQ, e->epsn);
 		}
-		return;
+		return false;
 	}
 	e->nak_sent = false;
-	switch (h->opcode) {
-	case MODEL_RC_SEND_FIRST:
-	case MODEL_RC_SEND_MIDDLE:
-	case MODEL_RC_SEND_LAST:
-	case MODEL_RC_SEND_LAST_IMM:
-	case MODEL_RC_SEND_ONLY:
-	case MODEL_RC_SEND_ONLY_IMM:
-	case MODEL_RC_SEND_LAST_INV:
-	case MODEL_RC_SEND_ONLY_INV:
-		if (e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		ok = rc_resp_send(d, qp_id, q, h, payload, len);
-		break;
-	case MODEL_RC_WRITE_FIRST:
-	case MODEL_RC_WRITE_MIDDLE:
-	case MODEL_RC_WRITE_LAST:
-	case MODEL_RC_WRITE_LAST_IMM:
-	case MODEL_RC_WRITE_ONLY:
-	case MODEL_RC_WRITE_ONLY_IMM:
-		if (e->rx_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		ok = rc_resp_write(d, qp_id, q, h, payload, len);
-		break;
-	case MODEL_RC_READ_REQ:
-		if (e->rx_active || e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (rc_resp_read(d, qp_id, q, h, false))
-			e->epsn = model_psn_add(e->epsn,
-						model_pkts_of(h->reth_len, model_rc_mtu(q)));
-		return;
-	case MODEL_RC_FETCH_ADD:
-	case MODEL_RC_CMP_SWAP:
-		if (d->cfg.gen < IRDMA_GEN_3) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (e->rx_active || e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (rc_resp_atomic(d, qp_id, q, h))
-			e->epsn = model_psn_add(e->epsn, 1);
-		return;
-	default:
-		/* Anything else: invalid request. */
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return;
+	return true;
+}
+
+/*
+ * Step 2: the opcode in sequence and the length. A SEND continues only a SEND, a WRITE only
+ * a WRITE; a READ or an atomic starts nothing while one is open; a first packet opens a
+ * message, the others continue one; a packet that is not the last is one MTU long;
+ * atomics exist from generation 3.
+ */
+static struct model_resp_err
+resp_check_op_seq(const struct model_dev *d, const struct model_qp *q,
+		  const struct model_pkt_hdr *h, uint32_t len)
+{
+	const struct model_qpe *e = q->eng;
+	uint16_t f = model_bth_ops[h->opcode].flags;
+	bool first = (f & MODEL_OPF_FIRST) != 0, last = (f & MODEL_OPF_LAST) != 0;
+
+	if ((f & MODEL_OPF_ATOMIC) && d->cfg.gen < IRDMA_GEN_3)
+		return RESP_INV_REQ;
+	if (f & MODEL_OPF_SEND) {
+		if (e->wr_active || first == e->rx_active)
+			return RESP_INV_REQ;
+	} else if (f & MODEL_OPF_WRITE) {
+		if (e->rx_active || first == e->wr_active)
+			return RESP_INV_REQ;
+	} else if (f & (MODEL_OPF_READ | MODEL_OPF_ATOMIC)) {
+		if (e->rx_active || e->wr_active)
+			return RESP_INV_REQ;
+	} else {
+		return RESP_INV_REQ; /* not a request */
 	}
-	if (!ok)
-		return;
+	if (!last && len != model_rc_mtu(q))
+		return RESP_INV_REQ;
+	return RESP_OK;
+}
+
+/* Step 4: acknowledge an executed SEND / WRITE packet (coalesced up to the packet bound). */
+static void
+resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
+{
+	struct model_qpe *e = q->eng;
+
 	e->epsn = model_psn_add(e->epsn, 1);
 	if (e->unacked++ == 0)
 		e->unacked_since = model_now();
@@ -579,4 +568,36 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	} else if (h->ackreq) {
 		ack_queue(e, MODEL_AETH_ACK, h->psn);
 	}
+}
+
+/* A request packet (SEND / WRITE / READ / atomic) at the responder. */
+void
+model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_qpe *e = q->eng;
+	struct model_resp_err err;
+
+	if (!resp_check_psn(d, qp_id, q, h))
+		return;
+	err = resp_check_op_seq(d, q, h, len);
+	if (err.syn != 0) {
+		rc_resp_nak(d, qp_id, q, h, err);
+		return;
+	}
+	/* Step 3: execute (each operation checks its resources, R_Key and access). */
+	if (model_bth_is(h->opcode, MODEL_OPF_READ)) {
+		if (rc_resp_read(d, qp_id, q, h, false))
+			e->epsn = model_psn_add(e->epsn,
+						model_pkts_of(h->reth_len, model_rc_mtu(q)));
+		return;
+	}
+	if (model_bth_is(h->opcode, MODEL_OPF_ATOMIC)) {
+		if (rc_resp_atomic(d, qp_id, q, h))
+			e->epsn = model_psn_add(e->epsn, 1);
+		return;
+	}
+	if (model_bth_is(h->opcode, MODEL_OPF_SEND) ? rc_resp_send(d, qp_id, q, h, payload, len) :
+	    rc_resp_write(d, qp_id, q, h, payload, len))
+		resp_ack(d, q, h);
 }
