@@ -8,7 +8,6 @@
 
 #include "model_opcode.h"
 
-#include "irdma_cqp.h"
 #include "irdma_limits.h"
 #include "irdma_wqe.h"
 
@@ -75,15 +74,6 @@ const struct model_bth_op model_bth_ops[256] = {
 #undef WRITE
 #undef OP
 
-bool
-model_bth_allowed(uint8_t qp_type, uint8_t op)
-{
-	uint8_t t = qp_type == IRDMA_QP_TYPE_ROCE_RC ? RC :
-		    qp_type == IRDMA_QP_TYPE_ROCE_UD ? UD : 0;
-
-	return (model_bth_ops[op].qp_types & t) != 0;
-}
-
 /* WQE rows: the four RC BTH opcodes of a message (middle, first, last, only). */
 #define BTH4(m, f, l, o)	{ MODEL_RC_##m, MODEL_RC_##f, MODEL_RC_##l, MODEL_RC_##o }
 #define SEND_BTH	{ BTH4(SEND_MIDDLE, SEND_FIRST, SEND_LAST, SEND_ONLY), \
@@ -131,24 +121,3 @@ const struct model_wqe_op model_wqe_ops[64] = {
 	[IRDMA_OP_FAST_REGISTER]	= LOP("FAST_REGISTER", RC, IRDMA_GEN_2),
 	[IRDMA_OP_BIND_MW]		= LOP("BIND_MW", RC, IRDMA_GEN_3),
 };
-
-bool
-model_wqe_allowed(uint8_t gen, uint8_t qp_type, uint8_t op)
-{
-	const struct model_wqe_op *w = &model_wqe_ops[op & 63];
-	uint8_t t = qp_type == IRDMA_QP_TYPE_ROCE_RC ? RC :
-		    qp_type == IRDMA_QP_TYPE_ROCE_UD ? UD : 0;
-
-	return (w->qp_types & t) != 0 && gen >= w->min_gen;
-}
-
-uint8_t
-model_wqe_bth(uint8_t qp_type, uint8_t op, bool imm, bool first, bool last)
-{
-	const struct model_wqe_op *w = &model_wqe_ops[op & 63];
-
-	/* UD: the SEND ONLY row with the UD transport prefix (IBA: opcode bits 7:5). */
-	if (qp_type == IRDMA_QP_TYPE_ROCE_UD)
-		return (uint8_t)(MODEL_UD_SEND_ONLY - MODEL_RC_SEND_ONLY + w->bth[imm][3]);
-	return w->bth[imm][MODEL_WQE_BTH_IDX(first, last)];
-}

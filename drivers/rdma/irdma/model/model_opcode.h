@@ -24,11 +24,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "irdma_cqp.h"
 #include "model_pkt.h"
 
-/** QP types of an opcode row (model_bth_op.qp_types, model_wqe_op.qp_types). */
-#define MODEL_OPQ_RC		(1u << 0)	/**< reliable connected */
-#define MODEL_OPQ_UD		(1u << 1)	/**< unreliable datagram */
+/** QP types of an opcode row (model_bth_op.qp_types, model_wqe_op.qp_types): bit n, type n. */
+#define MODEL_OPQ_RC		(1u << IRDMA_QP_TYPE_ROCE_RC)	/**< reliable connected */
+#define MODEL_OPQ_UD		(1u << IRDMA_QP_TYPE_ROCE_UD)	/**< unreliable datagram */
 
 /** Properties of a BTH opcode (model_bth_op.flags). */
 #define MODEL_OPF_FIRST		(1u << 0)	/**< first packet of a message (ONLY: FIRST | LAST) */
@@ -61,8 +62,19 @@ model_bth_is(uint8_t op, uint16_t f)
 	return (model_bth_ops[op].flags & f) == f;
 }
 
+/** Whether the MODEL_OPQ_* set @p types holds irdma QP type @p qp_type. */
+static inline bool
+model_opq_has(uint8_t types, uint8_t qp_type)
+{
+	return qp_type < 8 && ((types >> qp_type) & 1u) != 0;
+}
+
 /** Whether a QP of irdma type @p qp_type (IRDMA_QP_TYPE_ROCE_*) takes BTH opcode @p op. */
-bool model_bth_allowed(uint8_t qp_type, uint8_t op);
+static inline bool
+model_bth_allowed(uint8_t qp_type, uint8_t op)
+{
+	return model_opq_has(model_bth_ops[op].qp_types, qp_type);
+}
 
 /** Properties of an SQ WQE opcode (model_wqe_op.flags). */
 #define MODEL_WQF_DATA		(1u << 0)	/**< carries fragments or inline data */
@@ -98,12 +110,27 @@ model_wqe_is(uint8_t op, uint8_t f)
 }
 
 /** Whether a QP of type @p qp_type on a generation @p gen device may post WQE opcode @p op. */
-bool model_wqe_allowed(uint8_t gen, uint8_t qp_type, uint8_t op);
+static inline bool
+model_wqe_allowed(uint8_t gen, uint8_t qp_type, uint8_t op)
+{
+	const struct model_wqe_op *w = &model_wqe_ops[op & 63];
+
+	return model_opq_has(w->qp_types, qp_type) && gen >= w->min_gen;
+}
 
 /**
  * The BTH opcode packet (@p first, @p last) of a message of WQE opcode @p op carries on a
- * QP of type @p qp_type, @p imm with immediate data. UD sends are ONLY packets.
+ * QP of type @p qp_type, @p imm with immediate data. UD sends are ONLY packets: the SEND
+ * ONLY row with the UD transport bits (IBA: opcode bits 7:5).
  */
-uint8_t model_wqe_bth(uint8_t qp_type, uint8_t op, bool imm, bool first, bool last);
+static inline uint8_t
+model_wqe_bth(uint8_t qp_type, uint8_t op, bool imm, bool first, bool last)
+{
+	const struct model_wqe_op *w = &model_wqe_ops[op & 63];
+
+	if (qp_type == IRDMA_QP_TYPE_ROCE_UD)
+		return (uint8_t)(MODEL_UD_SEND_ONLY - MODEL_RC_SEND_ONLY + w->bth[imm][3]);
+	return w->bth[imm][MODEL_WQE_BTH_IDX(first, last)];
+}
 
 #endif /* IRDMA_MODEL_OPCODE_H */

@@ -561,25 +561,27 @@ void
 model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
 {
+	const struct model_bth_op *op = &model_bth_ops[h->opcode];
 	bool requester = q->state == IRDMA_QP_HW_RTS || q->state == IRDMA_QP_HW_SQD;
 
 	if (h->pkey != (q->pkey != 0 ? q->pkey : MODEL_DEFAULT_PKEY)) {
 		MODEL_INC(d, rx_bad_pkey);
 		return;
 	}
-	if (!model_bth_allowed(q->type, h->opcode)) {
+	/* Only RC QPs come here: the row's RC bit is the QP-type check. */
+	if (!(op->qp_types & MODEL_OPQ_RC)) {
 		MODEL_INC(d, rx_no_qp); /* a UD packet at an RC QP */
 		return;
 	}
-	if (!model_bth_is(h->opcode, MODEL_OPF_RESP)) {
+	if (!(op->flags & MODEL_OPF_RESP)) {
 		model_rc_request(d, qp_id, q, h, payload, len);
 		return;
 	}
 	if (!requester)
 		return;
-	if (model_bth_is(h->opcode, MODEL_OPF_ACK))
+	if (op->flags & MODEL_OPF_ACK)
 		rc_rx_ack(d, qp_id, q, h);
-	else if (model_bth_is(h->opcode, MODEL_OPF_READ))
+	else if (op->flags & MODEL_OPF_READ)
 		rc_rx_read_resp(d, qp_id, q, h, payload, len);
 	else
 		rc_rx_atomic_ack(d, qp_id, q, h);

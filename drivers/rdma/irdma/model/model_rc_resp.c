@@ -334,12 +334,12 @@ rc_resp_read(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 /* A SEND packet at the expected PSN. */
 static bool
 rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	     const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+	     const struct model_pkt_hdr *h, uint16_t f, const uint8_t *payload, uint32_t len)
 {
 	struct model_qpe *e = q->eng;
 	uint8_t op = h->opcode;
-	bool first = model_bth_is(op, MODEL_OPF_FIRST);
-	bool last = model_bth_is(op, MODEL_OPF_LAST);
+	bool first = (f & MODEL_OPF_FIRST) != 0;
+	bool last = (f & MODEL_OPF_LAST) != 0;
 	struct model_rq_cqe c;
 	uint32_t ae;
 	int ret;
@@ -376,11 +376,11 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	c.len = e->rx_off;
 	c.op = op;
 	c.solicited = h->se;
-	if (model_bth_is(op, MODEL_OPF_IMM)) {
+	if (f & MODEL_OPF_IMM) {
 		c.imm_valid = true;
 		c.imm = rte_be_to_cpu_32(h->imm_be);
 	}
-	if (model_bth_is(op, MODEL_OPF_INV)) {
+	if (f & MODEL_OPF_INV) {
 		ae = model_mr_invalidate(d, h->ieth_rkey, q->pd, true);
 		if (ae != 0) {
 			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
@@ -400,13 +400,13 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 /* A WRITE packet at the expected PSN. */
 static bool
 rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+	      const struct model_pkt_hdr *h, uint16_t f, const uint8_t *payload, uint32_t len)
 {
 	struct model_qpe *e = q->eng;
 	uint8_t op = h->opcode;
-	bool first = model_bth_is(op, MODEL_OPF_FIRST);
-	bool last = model_bth_is(op, MODEL_OPF_LAST);
-	bool imm = model_bth_is(op, MODEL_OPF_IMM);
+	bool first = (f & MODEL_OPF_FIRST) != 0;
+	bool last = (f & MODEL_OPF_LAST) != 0;
+	bool imm = (f & MODEL_OPF_IMM) != 0;
 	struct model_frag frag[MODEL_MAX_FRAGS];
 	uint32_t ae, idx = 0;
 	uint8_t nfrags;
@@ -523,28 +523,29 @@ resp_check_psn(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
  * atomics exist from generation 3.
  */
 static struct model_resp_err
-resp_check_op_seq(const struct model_dev *d, const struct model_qp *q,
-		  const struct model_pkt_hdr *h, uint32_t len)
+resp_check_op_seq(const struct model_dev *d, const struct model_qp *q, uint16_t f,
+		  uint32_t len)
 {
 	const struct model_qpe *e = q->eng;
-	uint16_t f = model_bth_ops[h->opcode].flags;
-	bool first = (f & MODEL_OPF_FIRST) != 0, last = (f & MODEL_OPF_LAST) != 0;
+	bool first = (f & MODEL_OPF_FIRST) != 0;
 
-	if ((f & MODEL_OPF_ATOMIC) && d->cfg.gen < IRDMA_GEN_3)
-		return RESP_INV_REQ;
+	if (f & (MODEL_OPF_READ | MODEL_OPF_ATOMIC)) {
+		/* one packet each, nothing open */
+		if (e->rx_active || e->wr_active ||
+		    ((f & MODEL_OPF_ATOMIC) && d->cfg.gen < IRDMA_GEN_3))
+			return RESP_INV_REQ;
+		return RESP_OK;
+	}
 	if (f & MODEL_OPF_SEND) {
 		if (e->wr_active || first == e->rx_active)
 			return RESP_INV_REQ;
 	} else if (f & MODEL_OPF_WRITE) {
 		if (e->rx_active || first == e->wr_active)
 			return RESP_INV_REQ;
-	} else if (f & (MODEL_OPF_READ | MODEL_OPF_ATOMIC)) {
-		if (e->rx_active || e->wr_active)
-			return RESP_INV_REQ;
 	} else {
 		return RESP_INV_REQ; /* not a request */
 	}
-	if (!last && len != model_rc_mtu(q))
+	if (!(f & MODEL_OPF_LAST) && len != model_rc_mtu(q))
 		return RESP_INV_REQ;
 	return RESP_OK;
 }
@@ -576,28 +577,29 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
 {
 	struct model_qpe *e = q->eng;
+	uint16_t f = model_bth_ops[h->opcode].flags;
 	struct model_resp_err err;
 
 	if (!resp_check_psn(d, qp_id, q, h))
 		return;
-	err = resp_check_op_seq(d, q, h, len);
+	err = resp_check_op_seq(d, q, f, len);
 	if (err.syn != 0) {
 		rc_resp_nak(d, qp_id, q, h, err);
 		return;
 	}
 	/* Step 3: execute (each operation checks its resources, R_Key and access). */
-	if (model_bth_is(h->opcode, MODEL_OPF_READ)) {
+	if (f & MODEL_OPF_READ) {
 		if (rc_resp_read(d, qp_id, q, h, false))
 			e->epsn = model_psn_add(e->epsn,
 						model_pkts_of(h->reth_len, model_rc_mtu(q)));
 		return;
 	}
-	if (model_bth_is(h->opcode, MODEL_OPF_ATOMIC)) {
+	if (f & MODEL_OPF_ATOMIC) {
 		if (rc_resp_atomic(d, qp_id, q, h))
 			e->epsn = model_psn_add(e->epsn, 1);
 		return;
 	}
-	if (model_bth_is(h->opcode, MODEL_OPF_SEND) ? rc_resp_send(d, qp_id, q, h, payload, len) :
-	    rc_resp_write(d, qp_id, q, h, payload, len))
+	if ((f & MODEL_OPF_SEND) ? rc_resp_send(d, qp_id, q, h, f, payload, len) :
+	    rc_resp_write(d, qp_id, q, h, f, payload, len))
 		resp_ack(d, q, h);
 }

@@ -136,19 +136,19 @@ sq_decode_bind(const struct irdma_wqe *wqe, struct model_wqe *w)
 
 /* Decode quantum 0's operation-specific fields and the WQE size; 0 or an AE code. */
 static uint32_t
-sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
+sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe, uint8_t wf,
 	  struct model_wqe *w, uint32_t *slots, bool gen3)
 {
 	uint32_t inl = irdma_get(wqe, SQ_INLINEDATALEN);
 
 	*slots = 0;
 	w->quanta = 1;
-	if (!model_wqe_is(w->op, MODEL_WQF_DATA)) {
+	if (!(wf & MODEL_WQF_DATA)) {
 		/* FAST_REG's HPAGESIZE (47:46) shares bit 47 with IMMDATAFLAG (1 GB pages). */
 		if (irdma_get(wqe, SQ_INLINEDATAFLAG) ||
 		    (w->op != IRDMA_OP_FAST_REGISTER && irdma_get(wqe, SQ_IMMDATAFLAG)))
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
-		if (model_wqe_is(w->op, MODEL_WQF_ATOMIC))
+		if (wf & MODEL_WQF_ATOMIC)
 			return sq_decode_atomic(wqe, w);
 		if (w->op == IRDMA_OP_BIND_MW)
 			return sq_decode_bind(wqe, w);
@@ -192,17 +192,17 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 		return 0;
 	}
 	if (irdma_get(wqe, SQ_IMMDATAFLAG)) {
-		if (model_wqe_is(w->op, MODEL_WQF_READ))
+		if (wf & MODEL_WQF_READ)
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		w->flags |= MODEL_WQE_IMM;
 		w->imm = (uint32_t)irdma_get(wqe, SQ_IMMDATA);
 	}
-	if (model_wqe_is(w->op, MODEL_WQF_SOLICITED))
+	if (wf & MODEL_WQF_SOLICITED)
 		w->flags |= MODEL_WQE_SOLICITED;
-	if (model_wqe_is(w->op, MODEL_WQF_REMOTE)) {
+	if (wf & MODEL_WQF_REMOTE) {
 		w->rva = irdma_get(wqe, SQ_REMOTE_TO);
 		w->rkey = (uint32_t)irdma_get(wqe, SQ_REMSTAG);
-	} else if (model_wqe_is(w->op, MODEL_WQF_INV)) {
+	} else if (wf & MODEL_WQF_INV) {
 		w->rkey = (uint32_t)irdma_get(wqe, SQ_INV_STAG);
 	} else if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
 		w->ah_id = (uint32_t)irdma_get(wqe, SQ_AHID);
@@ -210,7 +210,7 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 		w->dest_qkey = (uint32_t)irdma_get(wqe, SQ_UD_DESTQKEY);
 	}
 	if (irdma_get(wqe, SQ_INLINEDATAFLAG)) {
-		if (model_wqe_is(w->op, MODEL_WQF_READ) || inl > IRDMA_MAX_INLINE)
+		if ((wf & MODEL_WQF_READ) || inl > IRDMA_MAX_INLINE)
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		w->flags |= MODEL_WQE_INLINE;
 		w->len = inl;
@@ -229,6 +229,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	       uint32_t *ae)
 {
 	struct model_qpe *e = q->eng;
+	const struct model_wqe_op *wo;
 	struct irdma_wqe wqe;
 	uint32_t i, slots;
 	uint64_t hdr;
@@ -257,11 +258,12 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	w->op = (uint8_t)irdma_get(&wqe, SQ_OPCODE);
 	if (irdma_get(&wqe, SQ_SIGCOMPL))
 		w->flags |= MODEL_WQE_SIGNALED;
-	if (!model_wqe_allowed(d->cfg.gen, q->type, w->op)) {
+	wo = &model_wqe_ops[w->op & 63];
+	if (!model_opq_has(wo->qp_types, q->type) || d->cfg.gen < wo->min_gen) {
 		*ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return -1;
 	}
-	*ae = sq_decode(q, &wqe, w, &slots, d->cfg.gen >= IRDMA_GEN_3);
+	*ae = sq_decode(q, &wqe, wo->flags, w, &slots, d->cfg.gen >= IRDMA_GEN_3);
 	if (*ae != 0)
 		return -1;
 	/* A WQE stays inside one 8-quantum chunk, hence inside the ring. */
@@ -285,7 +287,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	}
 	if (w->flags & MODEL_WQE_INLINE) {
 		inline_copy(&wqe, w->len, w->inl);
-	} else if (model_wqe_is(w->op, MODEL_WQF_ATOMIC)) {
+	} else if (wo->flags & MODEL_WQF_ATOMIC) {
 		/* The original value lands in the local SGE: it must be writable. */
 		w->at_swap_add = irdma_get(&wqe, SQ_ATOM_SWAP_ADD);
 		w->at_cmp = irdma_get(&wqe, SQ_ATOM_COMPARE);

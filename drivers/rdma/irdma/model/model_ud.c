@@ -233,7 +233,8 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint8_t nfrags;
 	int ret;
 
-	if (!model_bth_allowed(q->type, h->opcode)) {
+	/* Only UD QPs come here: the row's UD bit is the QP-type check. */
+	if (!(model_bth_ops[h->opcode].qp_types & MODEL_OPQ_UD)) {
 		MODEL_INC(d, rx_no_qp); /* an RC packet at a UD QP */
 		return;
 	}
