@@ -3,7 +3,7 @@
  */
 
 /*
- * The model's opcode tables (model/model_opcode.c) against lists written here from the
+ * The model's opcode tables (model/transport/model_opcode.c) against lists written here from the
  * specifications, not from the model:
  *  - every BTH opcode of IBA vol. 1 table 38 ("OpCode field"): transport, place in the
  *    message, operation, the headers after the BTH. The model implements the RC and UD rows
