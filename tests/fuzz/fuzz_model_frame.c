@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: whole received frames into the device model's receive path, the
- * Ethernet wire's rx (drivers/rdma/irdma/model/model_wire_eth.c: ARP, ND, RoCEv2 filter)
+ * Ethernet wire's rx (drivers/rdma/irdma/model/transport/model_wire_eth.c: ARP, ND, RoCEv2 filter)
  * and the engine's parser and responder (model_pkt.c and on). One inline model device
  * (IPv4 10.0.0.1) on a net_ring port (rte_eth_from_rings): an input is one frame put on
  * the port's RX ring. Its first byte is a flag: bit 1 aims the BTH at the RC QP (its QPN;

@@ -3,7 +3,7 @@
  */
 
 /*
- * The model's wires (model/model_wire.c): the in-process switch (delivery by destination
+ * The model's wires (model/transport/model_wire.c): the in-process switch (delivery by destination
  * MAC, back to the sender, unknown MACs, separate named switches, the bounded queue), the UDP
  * wire between 127.0.0.1 and 127.0.0.2 (the receiver's rebuilt frame passes the ICRC check),
  * fault injection (exact behaviour at 0 and 100 %, balanced counts and repeatability at mixed

@@ -3,7 +3,7 @@
  */
 
 /*
- * The Ethernet wire (model/model_wire_eth.c) on DPDK ports: a pair of net_ring ports joined
+ * The Ethernet wire (model/transport/model_wire_eth.c) on DPDK ports: a pair of net_ring ports joined
  * back to back (rte_eth_from_rings), and net_pcap.
  *  - frames cross byte for byte, with the engine's non-zero IPv4 ID, DF, TTL and TOS;
  *  - a frame encoded here (IPv4 ID 0xbeef, DF, TTL 63, ECN, ICRC over those headers, by this

@@ -26,6 +26,7 @@
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
+#include "model_opcode.h"
 
 static int
 rc_ack_send(struct model_dev *d, struct model_qp *q, uint8_t syn, uint32_t psn)
@@ -88,6 +89,26 @@ rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t s
 	(void)rc_ack_send(d, q, syn, psn);
 	q->eng->ack_pending = false;
 	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
+}
+
+/* The answer of a failed responder check: a NAK syndrome and the asynchronous error. */
+struct model_resp_err {
+	uint8_t syn;	/* MODEL_AETH_NAK_*, 0 when the check passed */
+	uint32_t ae;	/* IRDMA_AE_* */
+};
+
+/* A check passed. */
+#define RESP_OK		((struct model_resp_err){ 0, 0 })
+/* The invalid-request NAK of an opcode out of sequence, a bad length or an unknown request. */
+#define RESP_INV_REQ	((struct model_resp_err){ MODEL_AETH_NAK_INV_REQ, \
+						  IRDMA_AE_IB_INVALID_REQUEST })
+
+/* Answer request @p h with the pair @p err (class C: the QP goes to error). */
+static void
+rc_resp_nak(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	    const struct model_pkt_hdr *h, struct model_resp_err err)
+{
+	rc_resp_error(d, qp_id, q, err.syn, h->psn, err.ae);
 }
 
 /* Responder output: read responses first (they are in PSN order), then the ACK / NAK. */
@@ -313,27 +334,16 @@ rc_resp_read(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 /* A SEND packet at the expected PSN. */
 static bool
 rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	     const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+	     const struct model_pkt_hdr *h, uint16_t f, const uint8_t *payload, uint32_t len)
 {
 	struct model_qpe *e = q->eng;
 	uint8_t op = h->opcode;
-	bool first = op == MODEL_RC_SEND_FIRST || op == MODEL_RC_SEND_ONLY ||
-		     op == MODEL_RC_SEND_ONLY_IMM || op == MODEL_RC_SEND_ONLY_INV;
-	bool last = op != MODEL_RC_SEND_FIRST && op != MODEL_RC_SEND_MIDDLE;
+	bool first = (f & MODEL_OPF_FIRST) != 0;
+	bool last = (f & MODEL_OPF_LAST) != 0;
 	struct model_rq_cqe c;
 	uint32_t ae;
 	int ret;
 
-	if (first != !e->rx_active) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
-	if (!last && len != model_rc_mtu(q)) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
 	if (first) {
 		ret = model_rq_peek(d, qp_id, q, e->rx_frag, &e->rx_nfrags, &e->rx_idx, &ae);
 		if (ret == 0) {
@@ -366,11 +376,11 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	c.len = e->rx_off;
 	c.op = op;
 	c.solicited = h->se;
-	if (op == MODEL_RC_SEND_LAST_IMM || op == MODEL_RC_SEND_ONLY_IMM) {
+	if (f & MODEL_OPF_IMM) {
 		c.imm_valid = true;
 		c.imm = rte_be_to_cpu_32(h->imm_be);
 	}
-	if (op == MODEL_RC_SEND_LAST_INV || op == MODEL_RC_SEND_ONLY_INV) {
+	if (f & MODEL_OPF_INV) {
 		ae = model_mr_invalidate(d, h->ieth_rkey, q->pd, true);
 		if (ae != 0) {
 			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn, ae);
@@ -390,24 +400,18 @@ rc_resp_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 /* A WRITE packet at the expected PSN. */
 static bool
 rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+	      const struct model_pkt_hdr *h, uint16_t f, const uint8_t *payload, uint32_t len)
 {
 	struct model_qpe *e = q->eng;
 	uint8_t op = h->opcode;
-	bool first = op == MODEL_RC_WRITE_FIRST || op == MODEL_RC_WRITE_ONLY ||
-		     op == MODEL_RC_WRITE_ONLY_IMM;
-	bool last = op != MODEL_RC_WRITE_FIRST && op != MODEL_RC_WRITE_MIDDLE;
-	bool imm = op == MODEL_RC_WRITE_LAST_IMM || op == MODEL_RC_WRITE_ONLY_IMM;
+	bool first = (f & MODEL_OPF_FIRST) != 0;
+	bool last = (f & MODEL_OPF_LAST) != 0;
+	bool imm = (f & MODEL_OPF_IMM) != 0;
 	struct model_frag frag[MODEL_MAX_FRAGS];
 	uint32_t ae, idx = 0;
 	uint8_t nfrags;
 	int ret;
 
-	if (first != !e->wr_active || (!last && len != model_rc_mtu(q))) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return false;
-	}
 	if (first) {
 		if (!q->wrrdrspok) {
 			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS, h->psn,
@@ -427,8 +431,7 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		e->rx_off = h->reth_len; /* the total, for a WRITE with immediate */
 	}
 	if (len > e->wr_left || (last && len != e->wr_left)) {
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
+		rc_resp_nak(d, qp_id, q, h, RESP_INV_REQ);
 		return false;
 	}
 	if (imm) {
@@ -474,26 +477,31 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	return true;
 }
 
-/* A request packet (SEND / WRITE / READ) at the responder. */
-void
-model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
-	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+/*
+ * The responder's steps for a request packet, in order (IBA 9.7.5.1): check the PSN, check
+ * the opcode against the message in progress and the packet's length, then execute
+ * (resources, R_Key and access checks inside each operation), then acknowledge. A check
+ * that fails answers with its {NAK syndrome, asynchronous error} pair (rc_resp_nak()).
+ */
+
+/* Step 1: the PSN. True for the expected PSN; a duplicate or a gap is answered here. */
+static bool
+resp_check_psn(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	       const struct model_pkt_hdr *h)
 {
 	struct model_qpe *e = q->eng;
 	int32_t diff = model_psn_diff(h->psn, e->epsn);
-	bool ok;
 
 	if (diff < 0) {
-		/* Duplicate: re-ACK (SEND / WRITE), or answer the READ again. */
+		/* Duplicate: re-ACK (SEND / WRITE), or answer the READ / atomic again. */
 		MODEL_INC(d, dup_requests);
-		if (h->opcode == MODEL_RC_READ_REQ)
+		if (model_bth_is(h->opcode, MODEL_OPF_READ))
 			(void)rc_resp_read(d, qp_id, q, h, true);
-		else if ((h->opcode == MODEL_RC_FETCH_ADD || h->opcode == MODEL_RC_CMP_SWAP) &&
-			 d->cfg.gen >= IRDMA_GEN_3)
+		else if (model_bth_is(h->opcode, MODEL_OPF_ATOMIC) && d->cfg.gen >= IRDMA_GEN_3)
 			rc_resp_atomic_dup(d, q, h);
 		else
 			ack_queue(e, MODEL_AETH_ACK, model_psn_add(e->epsn, 0xffffffu));
-		return;
+		return false;
 	}
 	if (diff > 0) {
 		MODEL_INC(d, seq_errors);
@@ -502,71 +510,52 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 			e->nak_sent = true;
 			ack_queue(e, MODEL_AETH_NAK_PSN_SEQ, e->epsn);
 		}
-		return;
+		return false;
 	}
 	e->nak_sent = false;
-	switch (h->opcode) {
-	case MODEL_RC_SEND_FIRST:
-	case MODEL_RC_SEND_MIDDLE:
-	case MODEL_RC_SEND_LAST:
-	case MODEL_RC_SEND_LAST_IMM:
-	case MODEL_RC_SEND_ONLY:
-	case MODEL_RC_SEND_ONLY_IMM:
-	case MODEL_RC_SEND_LAST_INV:
-	case MODEL_RC_SEND_ONLY_INV:
-		if (e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		ok = rc_resp_send(d, qp_id, q, h, payload, len);
-		break;
-	case MODEL_RC_WRITE_FIRST:
-	case MODEL_RC_WRITE_MIDDLE:
-	case MODEL_RC_WRITE_LAST:
-	case MODEL_RC_WRITE_LAST_IMM:
-	case MODEL_RC_WRITE_ONLY:
-	case MODEL_RC_WRITE_ONLY_IMM:
-		if (e->rx_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		ok = rc_resp_write(d, qp_id, q, h, payload, len);
-		break;
-	case MODEL_RC_READ_REQ:
-		if (e->rx_active || e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (rc_resp_read(d, qp_id, q, h, false))
-			e->epsn = model_psn_add(e->epsn,
-						model_pkts_of(h->reth_len, model_rc_mtu(q)));
-		return;
-	case MODEL_RC_FETCH_ADD:
-	case MODEL_RC_CMP_SWAP:
-		if (d->cfg.gen < IRDMA_GEN_3) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (e->rx_active || e->wr_active) {
-			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-				      IRDMA_AE_IB_INVALID_REQUEST);
-			return;
-		}
-		if (rc_resp_atomic(d, qp_id, q, h))
-			e->epsn = model_psn_add(e->epsn, 1);
-		return;
-	default:
-		/* Anything else: invalid request. */
-		rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_INV_REQ, h->psn,
-			      IRDMA_AE_IB_INVALID_REQUEST);
-		return;
+	return true;
+}
+
+/*
+ * Step 2: the opcode in sequence and the length. A SEND continues only a SEND, a WRITE only
+ * a WRITE; a READ or an atomic starts nothing while one is open; a first packet opens a
+ * message, the others continue one; a packet that is not the last is one MTU long;
+ * atomics exist from generation 3.
+ */
+static struct model_resp_err
+resp_check_op_seq(const struct model_dev *d, const struct model_qp *q, uint16_t f,
+		  uint32_t len)
+{
+	const struct model_qpe *e = q->eng;
+	bool first = (f & MODEL_OPF_FIRST) != 0;
+
+	if (f & (MODEL_OPF_READ | MODEL_OPF_ATOMIC)) {
+		/* one packet each, nothing open */
+		if (e->rx_active || e->wr_active ||
+		    ((f & MODEL_OPF_ATOMIC) && d->cfg.gen < IRDMA_GEN_3))
+			return RESP_INV_REQ;
+		return RESP_OK;
 	}
-	if (!ok)
-		return;
+	if (f & MODEL_OPF_SEND) {
+		if (e->wr_active || first == e->rx_active)
+			return RESP_INV_REQ;
+	} else if (f & MODEL_OPF_WRITE) {
+		if (e->rx_active || first == e->wr_active)
+			return RESP_INV_REQ;
+	} else {
+		return RESP_INV_REQ; /* not a request */
+	}
+	if (!(f & MODEL_OPF_LAST) && len != model_rc_mtu(q))
+		return RESP_INV_REQ;
+	return RESP_OK;
+}
+
+/* Step 4: acknowledge an executed SEND / WRITE packet (coalesced up to the packet bound). */
+static void
+resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
+{
+	struct model_qpe *e = q->eng;
+
 	e->epsn = model_psn_add(e->epsn, 1);
 	if (e->unacked++ == 0)
 		e->unacked_since = model_now();
@@ -580,4 +569,37 @@ model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	} else if (h->ackreq) {
 		ack_queue(e, MODEL_AETH_ACK, h->psn);
 	}
+}
+
+/* A request packet (SEND / WRITE / READ / atomic) at the responder. */
+void
+model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
+	      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	struct model_qpe *e = q->eng;
+	uint16_t f = model_bth_ops[h->opcode].flags;
+	struct model_resp_err err;
+
+	if (!resp_check_psn(d, qp_id, q, h))
+		return;
+	err = resp_check_op_seq(d, q, f, len);
+	if (err.syn != 0) {
+		rc_resp_nak(d, qp_id, q, h, err);
+		return;
+	}
+	/* Step 3: execute (each operation checks its resources, R_Key and access). */
+	if (f & MODEL_OPF_READ) {
+		if (rc_resp_read(d, qp_id, q, h, false))
+			e->epsn = model_psn_add(e->epsn,
+						model_pkts_of(h->reth_len, model_rc_mtu(q)));
+		return;
+	}
+	if (f & MODEL_OPF_ATOMIC) {
+		if (rc_resp_atomic(d, qp_id, q, h))
+			e->epsn = model_psn_add(e->epsn, 1);
+		return;
+	}
+	if ((f & MODEL_OPF_SEND) ? rc_resp_send(d, qp_id, q, h, f, payload, len) :
+	    rc_resp_write(d, qp_id, q, h, f, payload, len))
+		resp_ack(d, q, h);
 }

@@ -20,6 +20,7 @@
 #include <rte_atomic.h>
 
 #include "model_engine.h"
+#include "model_opcode.h"
 
 /* Read SQ quantum @p idx into @p qn. */
 static int
@@ -62,58 +63,12 @@ inline_copy(const struct irdma_wqe *wqe, uint32_t len, uint8_t *out)
 	}
 }
 
-/* Whether opcode @p op carries fragments (or inline data). */
-static bool
-op_has_data(uint8_t op)
-{
-	switch (op) {
-	case IRDMA_OP_RDMA_WRITE:
-	case IRDMA_OP_RDMA_WRITE_SOL:
-	case IRDMA_OP_RDMA_READ:
-	case IRDMA_OP_RDMA_READ_LOC_INV:
-	case IRDMA_OP_RDMA_SEND:
-	case IRDMA_OP_RDMA_SEND_INV:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT_INV:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Whether QP type @p type of a generation @p gen device may post opcode @p op. */
-static bool
-op_allowed(uint8_t gen, uint8_t type, uint8_t op)
-{
-	switch (op) {
-	case IRDMA_OP_ATOMIC_FETCH_ADD:
-	case IRDMA_OP_ATOMIC_COMPARE_SWAP:
-	case IRDMA_OP_BIND_MW:
-		return gen >= IRDMA_GEN_3 && type == IRDMA_QP_TYPE_ROCE_RC;
-	case IRDMA_OP_NOP:
-	case IRDMA_OP_RDMA_SEND:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT:
-		return true;
-	case IRDMA_OP_RDMA_WRITE:
-	case IRDMA_OP_RDMA_WRITE_SOL:
-	case IRDMA_OP_RDMA_READ:
-	case IRDMA_OP_RDMA_READ_LOC_INV:
-	case IRDMA_OP_RDMA_SEND_INV:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT_INV:
-	case IRDMA_OP_LOCAL_INVALIDATE:
-	case IRDMA_OP_FAST_REGISTER:
-		return type == IRDMA_QP_TYPE_ROCE_RC;
-	default:
-		return false; /* gen2 windows and atomics, iWARP-only ops */
-	}
-}
-
 /* Decode the fragments of a data WQE; 0 or an AE code. */
 static uint32_t
 sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *wqe,
 	 struct model_wqe *w, uint32_t slots)
 {
-	bool is_read = w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV;
+	bool is_read = model_wqe_is(w->op, MODEL_WQF_READ);
 	uint8_t access = is_read ? IRDMA_ACCESS_LOCAL_WRITE : IRDMA_ACCESS_LOCAL_READ;
 	uint64_t total = 0;
 	uint32_t k, ae;
@@ -181,19 +136,19 @@ sq_decode_bind(const struct irdma_wqe *wqe, struct model_wqe *w)
 
 /* Decode quantum 0's operation-specific fields and the WQE size; 0 or an AE code. */
 static uint32_t
-sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
+sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe, uint8_t wf,
 	  struct model_wqe *w, uint32_t *slots, bool gen3)
 {
 	uint32_t inl = irdma_get(wqe, SQ_INLINEDATALEN);
 
 	*slots = 0;
 	w->quanta = 1;
-	if (!op_has_data(w->op)) {
+	if (!(wf & MODEL_WQF_DATA)) {
 		/* FAST_REG's HPAGESIZE (47:46) shares bit 47 with IMMDATAFLAG (1 GB pages). */
 		if (irdma_get(wqe, SQ_INLINEDATAFLAG) ||
 		    (w->op != IRDMA_OP_FAST_REGISTER && irdma_get(wqe, SQ_IMMDATAFLAG)))
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
-		if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP)
+		if (wf & MODEL_WQF_ATOMIC)
 			return sq_decode_atomic(wqe, w);
 		if (w->op == IRDMA_OP_BIND_MW)
 			return sq_decode_bind(wqe, w);
@@ -237,37 +192,25 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe,
 		return 0;
 	}
 	if (irdma_get(wqe, SQ_IMMDATAFLAG)) {
-		if (w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV)
+		if (wf & MODEL_WQF_READ)
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		w->flags |= MODEL_WQE_IMM;
 		w->imm = (uint32_t)irdma_get(wqe, SQ_IMMDATA);
 	}
-	if (w->op == IRDMA_OP_RDMA_SEND_SOL_EVENT || w->op == IRDMA_OP_RDMA_SEND_SOL_EVENT_INV ||
-	    w->op == IRDMA_OP_RDMA_WRITE_SOL)
+	if (wf & MODEL_WQF_SOLICITED)
 		w->flags |= MODEL_WQE_SOLICITED;
-	switch (w->op) {
-	case IRDMA_OP_RDMA_WRITE:
-	case IRDMA_OP_RDMA_WRITE_SOL:
-	case IRDMA_OP_RDMA_READ:
-	case IRDMA_OP_RDMA_READ_LOC_INV:
+	if (wf & MODEL_WQF_REMOTE) {
 		w->rva = irdma_get(wqe, SQ_REMOTE_TO);
 		w->rkey = (uint32_t)irdma_get(wqe, SQ_REMSTAG);
-		break;
-	case IRDMA_OP_RDMA_SEND_INV:
-	case IRDMA_OP_RDMA_SEND_SOL_EVENT_INV:
+	} else if (wf & MODEL_WQF_INV) {
 		w->rkey = (uint32_t)irdma_get(wqe, SQ_INV_STAG);
-		break;
-	default:
-		if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
-			w->ah_id = (uint32_t)irdma_get(wqe, SQ_AHID);
-			w->dest_qpn = (uint32_t)irdma_get(wqe, SQ_UD_DESTQPN);
-			w->dest_qkey = (uint32_t)irdma_get(wqe, SQ_UD_DESTQKEY);
-		}
-		break;
+	} else if (q->type == IRDMA_QP_TYPE_ROCE_UD) {
+		w->ah_id = (uint32_t)irdma_get(wqe, SQ_AHID);
+		w->dest_qpn = (uint32_t)irdma_get(wqe, SQ_UD_DESTQPN);
+		w->dest_qkey = (uint32_t)irdma_get(wqe, SQ_UD_DESTQKEY);
 	}
 	if (irdma_get(wqe, SQ_INLINEDATAFLAG)) {
-		if (w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV ||
-		    inl > IRDMA_MAX_INLINE)
+		if ((wf & MODEL_WQF_READ) || inl > IRDMA_MAX_INLINE)
 			return IRDMA_AE_WQE_INVALID_PARAMETER;
 		w->flags |= MODEL_WQE_INLINE;
 		w->len = inl;
@@ -286,6 +229,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	       uint32_t *ae)
 {
 	struct model_qpe *e = q->eng;
+	const struct model_wqe_op *wo;
 	struct irdma_wqe wqe;
 	uint32_t i, slots;
 	uint64_t hdr;
@@ -314,11 +258,12 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	w->op = (uint8_t)irdma_get(&wqe, SQ_OPCODE);
 	if (irdma_get(&wqe, SQ_SIGCOMPL))
 		w->flags |= MODEL_WQE_SIGNALED;
-	if (!op_allowed(d->cfg.gen, q->type, w->op)) {
+	wo = &model_wqe_ops[w->op & 63];
+	if (!model_opq_has(wo->qp_types, q->type) || d->cfg.gen < wo->min_gen) {
 		*ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return -1;
 	}
-	*ae = sq_decode(q, &wqe, w, &slots, d->cfg.gen >= IRDMA_GEN_3);
+	*ae = sq_decode(q, &wqe, wo->flags, w, &slots, d->cfg.gen >= IRDMA_GEN_3);
 	if (*ae != 0)
 		return -1;
 	/* A WQE stays inside one 8-quantum chunk, hence inside the ring. */
@@ -342,7 +287,7 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	}
 	if (w->flags & MODEL_WQE_INLINE) {
 		inline_copy(&wqe, w->len, w->inl);
-	} else if (w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP) {
+	} else if (wo->flags & MODEL_WQF_ATOMIC) {
 		/* The original value lands in the local SGE: it must be writable. */
 		w->at_swap_add = irdma_get(&wqe, SQ_ATOM_SWAP_ADD);
 		w->at_cmp = irdma_get(&wqe, SQ_ATOM_COMPARE);

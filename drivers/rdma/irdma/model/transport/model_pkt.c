@@ -22,6 +22,7 @@
 #include <rte_common.h>
 #include <rte_log.h>
 
+#include "model_opcode.h"
 #include "model_pkt.h"
 
 extern int irdma_model_logtype;
@@ -286,44 +287,14 @@ model_crc32(uint32_t crc, const void *buf, size_t n)
 	return ~crc32_update(~crc, buf, n);
 }
 
-/* ---- the opcode table (IBA vol. 1 table 38 / 9.2: headers following the BTH) ---- */
-
-#define PAYLOAD	MODEL_HDR_PAYLOAD
-static const uint16_t bth_hdrs[256] = {
-	[MODEL_RC_SEND_FIRST]		= PAYLOAD,
-	[MODEL_RC_SEND_MIDDLE]		= PAYLOAD,
-	[MODEL_RC_SEND_LAST]		= PAYLOAD,
-	[MODEL_RC_SEND_LAST_IMM]	= MODEL_HDR_IMMDT | PAYLOAD,
-	[MODEL_RC_SEND_ONLY]		= PAYLOAD,
-	[MODEL_RC_SEND_ONLY_IMM]	= MODEL_HDR_IMMDT | PAYLOAD,
-	[MODEL_RC_WRITE_FIRST]		= MODEL_HDR_RETH | PAYLOAD,
-	[MODEL_RC_WRITE_MIDDLE]		= PAYLOAD,
-	[MODEL_RC_WRITE_LAST]		= PAYLOAD,
-	[MODEL_RC_WRITE_LAST_IMM]	= MODEL_HDR_IMMDT | PAYLOAD,
-	[MODEL_RC_WRITE_ONLY]		= MODEL_HDR_RETH | PAYLOAD,
-	[MODEL_RC_WRITE_ONLY_IMM]	= MODEL_HDR_RETH | MODEL_HDR_IMMDT | PAYLOAD,
-	[MODEL_RC_READ_REQ]		= MODEL_HDR_RETH,
-	[MODEL_RC_READ_RESP_FIRST]	= MODEL_HDR_AETH | PAYLOAD,
-	[MODEL_RC_READ_RESP_MIDDLE]	= PAYLOAD,
-	[MODEL_RC_READ_RESP_LAST]	= MODEL_HDR_AETH | PAYLOAD,
-	[MODEL_RC_READ_RESP_ONLY]	= MODEL_HDR_AETH | PAYLOAD,
-	[MODEL_RC_ACK]			= MODEL_HDR_AETH,
-	[MODEL_RC_ATOMIC_ACK]		= MODEL_HDR_AETH | MODEL_HDR_ATOMICACKETH,
-	[MODEL_RC_CMP_SWAP]		= MODEL_HDR_ATOMICETH,
-	[MODEL_RC_FETCH_ADD]		= MODEL_HDR_ATOMICETH,
-	[MODEL_RC_SEND_LAST_INV]	= MODEL_HDR_IETH | PAYLOAD,
-	[MODEL_RC_SEND_ONLY_INV]	= MODEL_HDR_IETH | PAYLOAD,
-	[MODEL_UD_SEND_ONLY]		= MODEL_HDR_DETH | PAYLOAD,
-	[MODEL_UD_SEND_ONLY_IMM]	= MODEL_HDR_DETH | MODEL_HDR_IMMDT | PAYLOAD,
-};
-#undef PAYLOAD
+/* ---- the headers an opcode calls for (model_bth_ops[], model_opcode.c) ---- */
 
 uint32_t
 model_bth_hdrs(uint8_t opcode)
 {
-	uint32_t f = bth_hdrs[opcode];
+	const struct model_bth_op *o = &model_bth_ops[opcode];
 
-	return f != 0 ? f | MODEL_HDR_VALID : 0;
+	return o->qp_types != 0 ? o->hdrs | MODEL_HDR_VALID : 0;
 }
 
 /* Bytes of the extension headers of the MODEL_HDR_* set @p f. */

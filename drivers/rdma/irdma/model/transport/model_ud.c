@@ -26,6 +26,7 @@
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
+#include "model_opcode.h"
 
 /* Ethernet header, 802.1Q tag, IPv4 (no options) and IPv6 header bytes. */
 #define UD_ETH_HLEN	14u
@@ -41,8 +42,8 @@ ud_hdr(struct model_dev *d, const struct model_qp *q, const struct model_ah_view
 	unsigned int i;
 	uint64_t mac = ah->mac;
 
-	model_hdr_init(d, q, h, (w->flags & MODEL_WQE_IMM) ? MODEL_UD_SEND_ONLY_IMM :
-			MODEL_UD_SEND_ONLY, q->eng->npsn);
+	model_hdr_init(d, q, h, model_wqe_bth(q->type, w->op, (w->flags & MODEL_WQE_IMM) != 0,
+					      true, true), q->eng->npsn);
 	for (i = 6; i-- > 0;) {
 		h->dmac[i] = (uint8_t)mac;
 		mac >>= 8;
@@ -232,8 +233,9 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	uint8_t nfrags;
 	int ret;
 
-	if (h->opcode != MODEL_UD_SEND_ONLY && h->opcode != MODEL_UD_SEND_ONLY_IMM) {
-		MODEL_INC(d, rx_no_qp);
+	/* Only UD QPs come here: the row's UD bit is the QP-type check. */
+	if (!(model_bth_ops[h->opcode].qp_types & MODEL_OPQ_UD)) {
+		MODEL_INC(d, rx_no_qp); /* an RC packet at a UD QP */
 		return;
 	}
 	if (h->deth_qkey != (qp_id == IRDMA_GSI_QP_ID ? IRDMA_GSI_QKEY : q->qkey)) {
@@ -276,7 +278,7 @@ model_ud_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	c.ipv4 = h->ipv4;
 	c.vlan_valid = h->has_vlan;
 	c.vlan = h->vlan_tci;
-	if (h->opcode == MODEL_UD_SEND_ONLY_IMM) {
+	if (model_bth_is(h->opcode, MODEL_OPF_IMM)) {
 		c.imm_valid = true;
 		c.imm = rte_be_to_cpu_32(h->imm_be);
 	}

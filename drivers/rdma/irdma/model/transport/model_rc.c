@@ -28,6 +28,7 @@
 #include <rte_byteorder.h>
 
 #include "model_engine.h"
+#include "model_opcode.h"
 
 static struct model_wqe *
 win(struct model_qpe *e, uint32_t i)
@@ -45,13 +46,13 @@ sent_cnt(const struct model_qpe *e)
 static bool
 is_read(const struct model_wqe *w)
 {
-	return w->op == IRDMA_OP_RDMA_READ || w->op == IRDMA_OP_RDMA_READ_LOC_INV;
+	return model_wqe_is(w->op, MODEL_WQF_READ);
 }
 
 static bool
 is_atomic(const struct model_wqe *w)
 {
-	return w->op == IRDMA_OP_ATOMIC_FETCH_ADD || w->op == IRDMA_OP_ATOMIC_COMPARE_SWAP;
+	return model_wqe_is(w->op, MODEL_WQF_ATOMIC);
 }
 
 /* A READ or an atomic: a request whose response carries data (ORD, responses in order). */
@@ -64,8 +65,7 @@ is_rdatom(const struct model_wqe *w)
 static bool
 is_local(const struct model_wqe *w)
 {
-	return w->op == IRDMA_OP_NOP || w->op == IRDMA_OP_LOCAL_INVALIDATE ||
-	       w->op == IRDMA_OP_FAST_REGISTER || w->op == IRDMA_OP_BIND_MW;
+	return model_wqe_is(w->op, MODEL_WQF_LOCAL);
 }
 
 
@@ -337,7 +337,7 @@ rc_rx_read_resp(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 {
 	struct model_qpe *e = q->eng;
 	uint32_t mtu = model_rc_mtu(q);
-	bool last = h->opcode == MODEL_RC_READ_RESP_LAST || h->opcode == MODEL_RC_READ_RESP_ONLY;
+	bool last = model_bth_is(h->opcode, MODEL_OPF_LAST);
 	struct model_wqe *w;
 	uint32_t i, ae;
 
@@ -416,32 +416,6 @@ model_rc_timer(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint64_t
 
 /* ---- requester: sending ---- */
 
-static uint8_t
-send_opcode(const struct model_wqe *w, bool first, bool last)
-{
-	bool inv = w->op == IRDMA_OP_RDMA_SEND_INV || w->op == IRDMA_OP_RDMA_SEND_SOL_EVENT_INV;
-	bool imm = (w->flags & MODEL_WQE_IMM) != 0;
-
-	if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL) {
-		if (first && last)
-			return imm ? MODEL_RC_WRITE_ONLY_IMM : MODEL_RC_WRITE_ONLY;
-		if (first)
-			return MODEL_RC_WRITE_FIRST;
-		if (last)
-			return imm ? MODEL_RC_WRITE_LAST_IMM : MODEL_RC_WRITE_LAST;
-		return MODEL_RC_WRITE_MIDDLE;
-	}
-	if (first && last)
-		return inv ? MODEL_RC_SEND_ONLY_INV : imm ? MODEL_RC_SEND_ONLY_IMM :
-			     MODEL_RC_SEND_ONLY;
-	if (first)
-		return MODEL_RC_SEND_FIRST;
-	if (last)
-		return inv ? MODEL_RC_SEND_LAST_INV : imm ? MODEL_RC_SEND_LAST_IMM :
-			     MODEL_RC_SEND_LAST;
-	return MODEL_RC_SEND_MIDDLE;
-}
-
 /* Reads sent and not complete before window position @p upto. */
 static uint32_t
 reads_out(struct model_qpe *e, uint32_t upto)
@@ -464,8 +438,7 @@ rc_send_atomic(struct model_dev *d, struct model_qp *q, struct model_wqe *w)
 
 	if (reads_out(e, e->tx_i) >= ord)
 		return false;
-	model_hdr_init(d, q, &h, w->op == IRDMA_OP_ATOMIC_FETCH_ADD ? MODEL_RC_FETCH_ADD :
-			   MODEL_RC_CMP_SWAP, w->psn);
+	model_hdr_init(d, q, &h, model_wqe_bth(q->type, w->op, false, true, true), w->psn);
 	h.atomic_va = w->rva;
 	h.atomic_rkey = w->rkey;
 	h.atomic_swap_add = w->at_swap_add;
@@ -522,7 +495,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 		 * Ask for what is missing, at the PSN of that offset: responses may have come
 		 * in since a rewind chose this READ, so the PSN follows rd_done, not npsn.
 		 */
-		model_hdr_init(d, q, &h, MODEL_RC_READ_REQ,
+		model_hdr_init(d, q, &h, model_wqe_bth(q->type, w->op, false, true, true),
 			       model_psn_add(w->psn, w->rd_done / mtu));
 		h.reth_va = w->rva + w->rd_done;
 		h.reth_rkey = w->rkey;
@@ -540,8 +513,10 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 	first = e->tx_off == 0;
 	plen = RTE_MIN(mtu, w->len - e->tx_off);
 	last = e->tx_off + plen == w->len;
-	model_hdr_init(d, q, &h, send_opcode(w, first, last), e->npsn);
-	if (first && (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)) {
+	model_hdr_init(d, q, &h,
+		       model_wqe_bth(q->type, w->op, (w->flags & MODEL_WQE_IMM) != 0, first, last),
+		       e->npsn);
+	if (first && model_wqe_is(w->op, MODEL_WQF_WRITE)) {
 		h.reth_va = w->rva;
 		h.reth_rkey = w->rkey;
 		h.reth_len = w->len;
@@ -567,7 +542,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 	}
 	rc_sent(d, e, h.psn, model_psn_add(h.psn, 1));
 	if (first) {
-		if (w->op == IRDMA_OP_RDMA_WRITE || w->op == IRDMA_OP_RDMA_WRITE_SOL)
+		if (model_wqe_is(w->op, MODEL_WQF_WRITE))
 			MODEL_INC(d, out_rdma_writes);
 		else
 			MODEL_INC(d, out_rdma_sends);
@@ -586,36 +561,30 @@ void
 model_rc_rx(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
 {
+	const struct model_bth_op *op = &model_bth_ops[h->opcode];
 	bool requester = q->state == IRDMA_QP_HW_RTS || q->state == IRDMA_QP_HW_SQD;
 
 	if (h->pkey != (q->pkey != 0 ? q->pkey : MODEL_DEFAULT_PKEY)) {
 		MODEL_INC(d, rx_bad_pkey);
 		return;
 	}
-	switch (h->opcode) {
-	case MODEL_RC_ACK:
-		if (requester)
-			rc_rx_ack(d, qp_id, q, h);
+	/* Only RC QPs come here: the row's RC bit is the QP-type check. */
+	if (!(op->qp_types & MODEL_OPQ_RC)) {
+		MODEL_INC(d, rx_no_qp); /* a UD packet at an RC QP */
 		return;
-	case MODEL_RC_READ_RESP_FIRST:
-	case MODEL_RC_READ_RESP_MIDDLE:
-	case MODEL_RC_READ_RESP_LAST:
-	case MODEL_RC_READ_RESP_ONLY:
-		if (requester)
-			rc_rx_read_resp(d, qp_id, q, h, payload, len);
-		return;
-	case MODEL_RC_ATOMIC_ACK:
-		if (requester)
-			rc_rx_atomic_ack(d, qp_id, q, h);
-		return;
-	case MODEL_UD_SEND_ONLY:
-	case MODEL_UD_SEND_ONLY_IMM:
-		MODEL_INC(d, rx_no_qp);
-		return;
-	default:
+	}
+	if (!(op->flags & MODEL_OPF_RESP)) {
 		model_rc_request(d, qp_id, q, h, payload, len);
 		return;
 	}
+	if (!requester)
+		return;
+	if (op->flags & MODEL_OPF_ACK)
+		rc_rx_ack(d, qp_id, q, h);
+	else if (op->flags & MODEL_OPF_READ)
+		rc_rx_read_resp(d, qp_id, q, h, payload, len);
+	else
+		rc_rx_atomic_ack(d, qp_id, q, h);
 }
 
 void
