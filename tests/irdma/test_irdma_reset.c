@@ -150,6 +150,9 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow)
 	if (a.qp == NULL || b.qp == NULL || e2e_rc_connect(&a, &b, NULL) != 0)
 		goto out;
 	traffic_ok(&a, &ml, &mt, 4096, 11);
+	/* the EMP case with the interrupt thread running beside the application's polls */
+	if (kind == IRDMA_MODEL_RESET_EMPR)
+		TEST_CHECK(rdmadev_event_fd(d.id) >= 0 || strcmp(IRDMA_TEST_MODE, "inline") == 0);
 	/* In flight: nothing leaves the device, so every WR is outstanding at the reset. */
 	TEST_CHECK_EQ(e2e_wire_hold(&d), 0);
 	for (i = 0; i < N_WR; i++) {
