@@ -275,6 +275,35 @@ irdma_cqp_wait_ccq(struct irdma_ctrl *c, uint32_t idx, bool or_regs, struct irdm
 	}
 }
 
+/*
+ * A CQP command after a device reset (c->fatal): the device lost every object, so the ones
+ * that create or change something fail with -EIO and the rest (destroys, flushes, teardown)
+ * succeed without touching the device, so that stop and close free everything. The kernel's
+ * irdma_handle_cqp_op does the same while rf->reset is set.
+ */
+static int
+irdma_cqp_fatal(struct irdma_ctrl *c, uint32_t op)
+{
+	switch (op) {
+	case IRDMA_CQP_OP_CREATE_QP:
+	case IRDMA_CQP_OP_MODIFY_QP:
+	case IRDMA_CQP_OP_CREATE_CQ:
+	case IRDMA_CQP_OP_MODIFY_CQ:
+	case IRDMA_CQP_OP_CREATE_SRQ:
+	case IRDMA_CQP_OP_MODIFY_SRQ:
+	case IRDMA_CQP_OP_ALLOC_STAG:
+	case IRDMA_CQP_OP_REG_MR:
+	case IRDMA_CQP_OP_CREATE_ADDR_HANDLE:
+	case IRDMA_CQP_OP_CREATE_MCAST_GRP:
+		IRDMA_LOG(ERR, c->hw, "CQP op 0x%x refused: the device was reset (stop and "
+			  "start it)", op);
+		return -EIO;
+	default:
+		IRDMA_LOG(DEBUG, c->hw, "CQP op 0x%x skipped: the device was reset", op);
+		return 0;
+	}
+}
+
 int
 irdma_cqp_exec_mode(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w,
 		    enum irdma_cqp_wait mode, struct irdma_cqp_cmpl *cmpl)
@@ -288,6 +317,8 @@ irdma_cqp_exec_mode(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w,
 		IRDMA_LOG(ERR, c->hw, "CQP op 0x%x: no CQP", op);
 		return -ENODEV;
 	}
+	if (__atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE))
+		return irdma_cqp_fatal(c, op);
 	if (__atomic_load_n(&c->cqp.hung, __ATOMIC_ACQUIRE)) {
 		IRDMA_LOG(ERR, c->hw, "CQP op 0x%x refused: an earlier command timed out", op);
 		return -EIO;

@@ -444,4 +444,5 @@ irdma_ctrl_teardown(struct irdma_ctrl *c)
 	irdma_cqp_destroy(c);
 	c->hmc.committed = false;
 	irdma_pf_teardown(c);
+	__atomic_store_n(&c->fatal, false, __ATOMIC_RELEASE);
 }

@@ -196,6 +196,11 @@ struct irdma_ctrl {
 	struct irdma_pf pf;		/**< the PF layer (pf/irdma_pf.c) */
 	/** HMC function id of every CQP command that carries one: the PF id (0 until known). */
 	uint8_t hmc_fn_id;
+	/**
+	 * A device reset (core, global or EMP) was detected (irdma_pf_reset_check()): every
+	 * object is fatal until the device is stopped. Atomic.
+	 */
+	bool fatal;
 	uint16_t seq;			/**< per-device memzone name prefix */
 	uint32_t mz_seq;		/**< memzone name counter */
 	struct irdma_cqp cqp;		/**< control QP */

@@ -845,7 +845,9 @@ irdma_dev_event_process(struct rdmadev *dev)
 
 	if (!d->up)
 		return 0;
-	/* AdminQ events first (link changes), then the AEQ. */
+	/* A device reset first (it ends all else), AdminQ events (link changes), the AEQ. */
+	if (irdma_pf_reset_check(&d->ctrl, dev) != 0)
+		return 1;
 	n = irdma_pf_events(&d->ctrl, dev);
 	ret = irdma_event_process(&d->ctrl, dev);
 	return ret < 0 ? ret : n + ret;

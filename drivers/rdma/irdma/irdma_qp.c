@@ -567,7 +567,8 @@ irdma_qp_query(struct irdma_ctrl *c, struct rdmadev_qp *qp, struct rdmadev_qp_at
 
 	RTE_SET_USED(c);
 	/* The device moved the QP to ERROR on its own (a fatal AE): that is its state now. */
-	if (irdma_qp_hw_state(q) == IRDMA_QP_HW_ERROR && attr->qp_state != RDMADEV_QPS_RESET)
+	if ((irdma_qp_hw_state(q) == IRDMA_QP_HW_ERROR || irdma_qp_hw_state(q) == IRDMA_QP_HW_FATAL) &&
+	    attr->qp_state != RDMADEV_QPS_RESET)
 		attr->qp_state = RDMADEV_QPS_ERR;
 	attr->cur_qp_state = attr->qp_state;
 	/* SQD is reached once the SQ has no WQE in flight. */

@@ -1077,7 +1077,11 @@ irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint
 	if (unlikely(!irdma_uk_sq_state_ok(qp))) {
 		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->scq != NULL)
 			return irdma_uk_post_flushed(qp, wrs, nb_wrs, err);
-		if (nb_wrs != 0) {
+		if (nb_wrs != 0 && irdma_qp_hw_state(qp) == IRDMA_QP_HW_FATAL) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send refused: the device was reset",
+				  qp->qp_id);
+			ret = -EIO;
+		} else if (nb_wrs != 0) {
 			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send in HW state %u (RTS/SQD only)",
 				  qp->qp_id, irdma_qp_hw_state(qp));
 			ret = -EINVAL;
@@ -1187,6 +1191,10 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 		/* In ERROR: written, then completed by the driver (see irdma_uk_post_flushed). */
 		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->srq == NULL && qp->rcq != NULL) {
 			flushed = true;
+		} else if (nb_wrs != 0 && irdma_qp_hw_state(qp) == IRDMA_QP_HW_FATAL) {
+			IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv refused: the device was reset",
+				  qp->qp_id);
+			ret = -EIO;
 		} else if (nb_wrs != 0) {
 			if (qp->srq != NULL)
 				IRDMA_LOG(ERR, qp->hw, "QP %u: post_recv on a QP that takes its "

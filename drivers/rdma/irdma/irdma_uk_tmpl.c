@@ -92,6 +92,10 @@ irdma_uk_tmpl_refuse(const struct irdma_qp *qp, const struct rdmadev_send_tmpl *
 			  t->qp_drv == NULL ? "that was never made (or failed)" :
 			  t->qp_drv != qp ? "of another QP" : "of an earlier QP at this address");
 		*err = -EINVAL;
+	} else if (nb_wrs != 0 && irdma_qp_hw_state(qp) == IRDMA_QP_HW_FATAL) {
+		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl refused: the device was reset",
+			  qp->qp_id);
+		*err = -EIO;
 	} else if (nb_wrs != 0) {
 		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send_tmpl in HW state %u (RTS/SQD only)",
 			  qp->qp_id, irdma_qp_hw_state(qp));

@@ -303,6 +303,8 @@ enum irdma_qp_hw_state {
 	IRDMA_QP_HW_RTR		= 4, /**< ready to receive */
 	IRDMA_QP_HW_TERMINATE	= 5, /**< terminate */
 	IRDMA_QP_HW_ERROR	= 6, /**< error */
+	/** Driver only, never sent: the device was reset under the QP (irdma_pf.c). */
+	IRDMA_QP_HW_FATAL	= 7,
 };
 
 /* ---------------------------------------------------------------------------------------

@@ -249,6 +249,7 @@ struct irdma_model_stats {
 	uint64_t timer_wakes;		/**< QPs a due timer put back to work */
 	/* The PF (model_pf.c, model_adminq.c). */
 	uint64_t pf_resets;		/**< PF software resets triggered (PFGEN_CTRL.PFSWR) */
+	uint64_t dev_resets;		/**< device resets raised (irdma_model_reset()) */
 	uint64_t pe_refused;		/**< RDMA engine use refused: PE not ready */
 	uint64_t aq_cmds;		/**< AdminQ commands completed */
 	uint64_t aq_errors;		/**< of which answered with a non-zero return code */
@@ -287,6 +288,24 @@ int irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode,
  * @return 0, or -EINVAL (not a model device).
  */
 int irdma_model_link_set(struct irdma_hw *hw, bool up);
+
+/** Device reset kinds (GLGEN_RSTAT.RESET_TYPE values). */
+enum irdma_model_reset_kind {
+	IRDMA_MODEL_RESET_CORER = 1,	/**< core reset */
+	IRDMA_MODEL_RESET_GLOBR = 2,	/**< global reset */
+	IRDMA_MODEL_RESET_EMPR = 3,	/**< EMP (management firmware) reset */
+};
+
+/**
+ * Reset the device under the driver, as firmware or another PF would (test hook): the
+ * AdminQ registers cleared (their enable bits too), the RDMA engine's objects (CQP, HMC
+ * layout, QPs, CQs, CEQs, AEQ) and the PF's VSIs, qsets and work scheduler nodes gone,
+ * GLNVM_ULD's done bits cleared and the PE refused. GLGEN_RSTAT reads DEVSTATE 1 for
+ * irdma_model_config::reset_reads reads, then 0 with RESET_TYPE @p kind and its counter
+ * incremented; the done bits and the PE come back then.
+ * @return 0, or -EINVAL (not a model device, bad kind).
+ */
+int irdma_model_reset(struct irdma_hw *hw, enum irdma_model_reset_kind kind);
 
 /**
  * Set how many PFGEN_CTRL reads the next PF resets take (irdma_model_config::reset_reads;

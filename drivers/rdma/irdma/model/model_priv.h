@@ -253,6 +253,8 @@ struct model_aq_regs {
 
 struct model_pf {
 	bool in_reset;		/* PFSWR set, reset running */
+	uint32_t grst_left;	/* device reset running: GLGEN_RSTAT reads until done */
+	uint32_t rstat;		/* GLGEN_RSTAT once no device reset runs */
 	uint32_t reset_left;	/* PFGEN_CTRL reads until it completes */
 	uint32_t uld;		/* GLNVM_ULD */
 	bool pe_ready;		/* PE usable: RDMA enabled, no reset running */

@@ -35,6 +35,7 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_uk.h"
 
 /* Poll register @p off until (value & mask) == want, for at most @p ms. */
 static int
@@ -435,4 +436,80 @@ irdma_pf_events(struct irdma_ctrl *c, struct rdmadev *dev)
 		(void)rdmadev_event_report(dev, &ev);
 	}
 	return n;
+}
+
+/* Reset kinds by GLGEN_RSTAT.RESET_TYPE (ice_main.c ice_misc_intr). */
+static const char *
+pf_reset_kind(uint32_t type)
+{
+	static const char *const names[] = { "unknown", "core (CORER)", "global (GLOBR)",
+					     "EMP (EMPR)" };
+
+	return names[type & 3u];
+}
+
+/* Every QP to the fatal state; its outstanding WRs complete with a flush error at poll. */
+static unsigned int
+pf_reset_flush_qps(struct irdma_ctrl *c, struct rdmadev *dev)
+{
+	uint32_t id, n = c->hmc.obj[IRDMA_HMC_OBJ_QP].cnt;
+	struct rdmadev_obj *obj;
+	struct rdmadev_qp *qp;
+	struct irdma_qp *q;
+	unsigned int cnt = 0;
+
+	for (id = 0; id < n; id++) {
+		obj = rdmadev_obj_get_byid(dev, RDMADEV_OBJ_QP, id);
+		if (obj == NULL)
+			continue;
+		qp = container_of(obj, struct rdmadev_qp, obj);
+		pthread_mutex_lock(&qp->lock);
+		q = obj->fp.drv;
+		if (q != NULL) {
+			/* Not RTS, not ERROR: posts take the cold path, which refuses them. */
+			irdma_qp_hw_state_set(q, IRDMA_QP_HW_FATAL);
+			irdma_uk_flush_queue(q, true);
+			if (q->srq == NULL)
+				irdma_uk_flush_queue(q, false);
+			(void)rdmadev_qp_async_state_locked(qp, RDMADEV_QPS_ERR);
+			cnt++;
+		}
+		pthread_mutex_unlock(&qp->lock);
+		rdmadev_obj_put(obj);
+	}
+	return cnt;
+}
+
+int
+irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev)
+{
+	struct rdmadev_event ev = { .type = RDMADEV_EVENT_DEVICE_FATAL };
+	uint32_t rstat, atqlen;
+	unsigned int nqp;
+
+	if (!c->pf.up || __atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE))
+		return 0;
+	/*
+	 * ice_check_reset / ice_reset_subtask: a reset the PF did not ask for shows as
+	 * GLGEN_RSTAT.DEVSTATE != 0 while it runs and leaves the AdminQ disabled (its length
+	 * registers' enable bit cleared, as ice_ctrlq_pending and irdma's reset path read it).
+	 */
+	rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
+	atqlen = irdma_rd32(c->hw, IRDMA_PF_FW_ATQLEN);
+	if (IRDMA_REG_GET(GLGEN_RSTAT_DEVSTATE, rstat) == 0 && IRDMA_REG_GET(AQLEN_ENABLE, atqlen))
+		return 0;
+	/* Exactly once, whichever thread (application or interrupt thread) sees it first. */
+	if (__atomic_exchange_n(&c->fatal, true, __ATOMIC_ACQ_REL))
+		return 0;
+	/* Only the shutdown is left for the AdminQ: no command would be answered. */
+	c->pf.aq_hung = true;
+	__atomic_store_n(&c->pf.link_up, false, __ATOMIC_RELAXED);
+	nqp = dev != NULL ? pf_reset_flush_qps(c, dev) : 0;
+	IRDMA_LOG(CRIT, c->hw, "device reset detected: %s reset (GLGEN_RSTAT 0x%08x, ATQLEN "
+		  "0x%08x): %u QPs flushed, every object is fatal; stop and start the device",
+		  pf_reset_kind(IRDMA_REG_GET(GLGEN_RSTAT_RESET_TYPE, rstat)), rstat, atqlen, nqp);
+	ev.vendor_code = rstat;
+	if (dev != NULL)
+		(void)rdmadev_event_report(dev, &ev);
+	return 1;
 }

@@ -113,6 +113,16 @@ void irdma_pf_teardown(struct irdma_ctrl *c);
 int irdma_pf_events(struct irdma_ctrl *c, struct rdmadev *dev);
 
 /**
+ * Detect a device reset the PF did not ask for (core, global or EMP: GLGEN_RSTAT.DEVSTATE
+ * set, or the AdminQ disabled under the driver). Once: c->fatal set, every QP of @p dev to
+ * ERROR with its outstanding WRs flushed (WR_FLUSH_ERR at poll) and new posts refused with
+ * -EIO, CQP commands that create refused with -EIO, and one RDMADEV_EVENT_DEVICE_FATAL.
+ * Stop and start (or close and open) the device to recover.
+ * @return 1 when the reset was detected by this call, else 0.
+ */
+int irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev);
+
+/**
  * The PF VSI (ADD_VSI, type PF) and the RDMA qgroup node of the Tx scheduler under TC 0 of
  * the default topology (GET_DFLT_TOPO, ADD_SCHED_ELEMS). Part of irdma_pf_bringup().
  * @return 0 or the step's -errno (logged with the step).

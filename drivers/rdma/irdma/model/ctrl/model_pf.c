@@ -46,16 +46,12 @@ model_pf_pe_ready(struct model_dev *d)
 	return false;
 }
 
-/* PFSWR written: the PF reset starts. */
+/* What every reset takes from the function: AdminQ, link events, PE, scheduler state. */
 static void
-pf_reset_start(struct model_dev *d)
+pf_function_clear(struct model_dev *d)
 {
 	struct model_pf *pf = &d->pf;
 
-	MODEL_INC(d, pf_resets);
-	MODEL_LOG(DEBUG, d, "PF reset%s", d->cqp.created ? " with the CQP still created" : "");
-	pf->in_reset = true;
-	pf->reset_left = d->cfg.reset_reads;
 	memset(&pf->atq, 0, sizeof(pf->atq));
 	memset(&pf->arq, 0, sizeof(pf->arq));
 	pf->aq_pending = false;
@@ -68,6 +64,39 @@ pf_reset_start(struct model_dev *d)
 	model_sched_reset(d);
 }
 
+/* PFSWR written: the PF reset starts. */
+static void
+pf_reset_start(struct model_dev *d)
+{
+	struct model_pf *pf = &d->pf;
+
+	MODEL_INC(d, pf_resets);
+	MODEL_LOG(DEBUG, d, "PF reset%s", d->cqp.created ? " with the CQP still created" : "");
+	pf->in_reset = true;
+	pf->reset_left = d->cfg.reset_reads;
+	pf_function_clear(d);
+}
+
+/* GLGEN_RSTAT read: a device reset makes progress with each read. */
+static uint32_t
+pf_rstat_read(struct model_dev *d)
+{
+	struct model_pf *pf = &d->pf;
+
+	if (pf->grst_left == 0)
+		return pf->rstat;
+	if (pf->grst_left != IRDMA_MODEL_RESET_NEVER && --pf->grst_left == 0) {
+		pf->uld |= IRDMA_GLNVM_ULD_RESET_DONE;
+		if (d->cfg.rdma && !pf->in_reset) {
+			pf->uld |= IRDMA_REG_MASK(GLNVM_ULD_PE_DONE);
+			pf->pe_ready = true;
+		}
+		MODEL_LOG(DEBUG, d, "device reset done (GLGEN_RSTAT 0x%08x)", pf->rstat);
+		return pf->rstat;
+	}
+	return pf->rstat | IRDMA_REG_PREP(GLGEN_RSTAT_DEVSTATE, 1);
+}
+
 /* PFGEN_CTRL read: the reset makes progress with each read. */
 static uint32_t
 pf_ctrl_read(struct model_dev *d)
@@ -76,6 +105,8 @@ pf_ctrl_read(struct model_dev *d)
 
 	if (!pf->in_reset)
 		return 0;
+	if (pf->grst_left != 0)
+		return IRDMA_REG_PREP(PFGEN_CTRL_PFSWR, 1); /* held until the device reset ends */
 	if (pf->reset_left == IRDMA_MODEL_RESET_NEVER)
 		return IRDMA_REG_PREP(PFGEN_CTRL_PFSWR, 1);
 	if (pf->reset_left > 0) {
@@ -83,7 +114,7 @@ pf_ctrl_read(struct model_dev *d)
 		return IRDMA_REG_PREP(PFGEN_CTRL_PFSWR, 1);
 	}
 	pf->in_reset = false;
-	if (d->cfg.rdma) {
+	if (d->cfg.rdma && pf->grst_left == 0) {
 		pf->uld |= IRDMA_REG_MASK(GLNVM_ULD_PE_DONE);
 		pf->pe_ready = true;
 	}
@@ -140,7 +171,7 @@ model_pf_reg_read(struct model_dev *d, uint32_t off, uint32_t *val)
 		*val = pf_ctrl_read(d);
 		return true;
 	case IRDMA_GLGEN_RSTAT:
-		*val = 0; /* device active, no global reset */
+		*val = pf_rstat_read(d);
 		return true;
 	case IRDMA_GLNVM_ULD:
 		*val = d->pf.uld;
@@ -186,7 +217,7 @@ model_pf_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 	r = pf_aq_reg_at(d, off, &atq);
 	if (r == NULL)
 		return false;
-	if (d->pf.in_reset) {
+	if (d->pf.in_reset || d->pf.grst_left != 0) {
 		MODEL_INC(d, aq_refused);
 		return true; /* the AdminQ is held in reset */
 	}
@@ -316,4 +347,39 @@ irdma_model_aq_capture_buf(struct irdma_hw *hw, unsigned int k,
 		       IRDMA_MODEL_AQ_CAPTURE_BUF);
 	pthread_mutex_unlock(&d->lock);
 	return ret;
+}
+
+int
+irdma_model_reset(struct irdma_hw *hw, enum irdma_model_reset_kind kind)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_pf *pf;
+	uint32_t cnt_shift;
+
+	if (d == NULL || kind < IRDMA_MODEL_RESET_CORER || kind > IRDMA_MODEL_RESET_EMPR)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	pf = &d->pf;
+	MODEL_INC(d, dev_resets);
+	MODEL_LOG(DEBUG, d, "device reset, type %u", (unsigned int)kind);
+	pf_function_clear(d);
+	pf->uld &= ~IRDMA_GLNVM_ULD_RESET_DONE;
+	/* The RDMA engine loses everything: the CQP, the HMC layout and every queue in it. */
+	model_fpm_free(d);
+	memset(d->ceq, 0, sizeof(*d->ceq) * d->cfg.max_ceqs);
+	memset(&d->aeq, 0, sizeof(d->aeq));
+	d->cqp.created = false;
+	d->ccqpstatus = 0;
+	d->ccqp_low = 0;
+	d->ccqp_high = 0;
+	d->cqp_ctl_pending = false;
+	model_ctx_changed(d);
+	/* RESET_TYPE, and the 2-bit counter of that kind (CORERCNT at bit 4, then GLOBR, EMPR). */
+	cnt_shift = 4u + 2u * ((uint32_t)kind - 1u);
+	pf->rstat = (pf->rstat & ~(IRDMA_REG_MASK(GLGEN_RSTAT_RESET_TYPE) | (3u << cnt_shift))) |
+		    IRDMA_REG_PREP(GLGEN_RSTAT_RESET_TYPE, (uint32_t)kind) |
+		    ((((pf->rstat >> cnt_shift) + 1u) & 3u) << cnt_shift);
+	pf->grst_left = d->cfg.reset_reads != 0 ? d->cfg.reset_reads : 1;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
 }
