@@ -495,6 +495,7 @@ ibv_close_device(struct ibv_context *context)
 		return real(context);
 	}
 	c = iv_ctx_of(context);
+	c->closing = true;	/* as closing the kernel's file: unacknowledged events go */
 	iv_release_all(c);
 	rc = rdmadev_ctx_free(c->r);
 	if (rc < 0) {

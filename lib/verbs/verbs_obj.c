@@ -454,9 +454,12 @@ ibv_destroy_cq(struct ibv_cq *cq)
 	while (cq->comp_events_completed != c->events)
 		pthread_cond_wait(&cq->cond, &cq->mutex);
 	pthread_mutex_unlock(&cq->mutex);
+	iv_async_drain(cq->context, &c->async, &cq->mutex, &cq->cond,
+		       &cq->async_events_completed);
 	rc = rdmadev_cq_destroy(c->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "rdmadev_cq_destroy: %s", strerror(-rc));
+		iv_async_revive(cq->context, &c->async);
 		return -rc;
 	}
 	if (cq->channel != NULL)

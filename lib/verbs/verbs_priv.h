@@ -56,6 +56,7 @@ struct iv_ctx {
 	struct rdmadev_ctx *r;
 	pthread_mutex_t lock;		/* the lists */
 	struct iv_link objs[IV_KINDS];	/* live objects, for ibv_close_device */
+	bool closing;			/* ibv_close_device: destroys do not wait for acks */
 };
 
 struct iv_pd {
@@ -75,11 +76,34 @@ struct iv_chan {
 	struct rdmadev_comp_channel *r;
 };
 
+/**
+ * Asynchronous events of one QP, CQ or SRQ: ibv_get_async_event() counts the ones it returns
+ * (under the object's mutex), and the object's destroy waits until the application has
+ * acknowledged as many (the object's events_completed). @c dying is set (under the
+ * context's lock) when a destroy starts: later events of the object are dropped.
+ */
+struct iv_async {
+	uint32_t returned;
+	bool dying;
+};
+
+/**
+ * Start destroying an object with asynchronous events: mark it dying, then wait until its
+ * events are acknowledged (@p completed, under @p mutex / @p cond); not when the context
+ * closes.
+ */
+void iv_async_drain(struct ibv_context *c, struct iv_async *a, pthread_mutex_t *mutex,
+		    pthread_cond_t *cond, const uint32_t *completed);
+
+/** A destroy that failed after iv_async_drain(): events are delivered again. */
+void iv_async_revive(struct ibv_context *c, struct iv_async *a);
+
 struct iv_cq {
 	struct ibv_cq cq;
 	struct rdmadev_cq *r;
 	struct iv_link link;
 	unsigned int events;	/* events ibv_get_cq_event() returned (under cq.mutex) */
+	struct iv_async async;
 };
 
 struct iv_qp {
@@ -92,6 +116,7 @@ struct iv_qp {
 	 * flagged INLINE with more data is posted from its SGEs instead (their lkeys count).
 	 */
 	uint32_t max_inline;
+	struct iv_async async;
 };
 
 struct iv_ah {
@@ -104,6 +129,7 @@ struct iv_srq {
 	struct ibv_srq srq;
 	struct rdmadev_srq *r;
 	struct iv_link link;
+	struct iv_async async;
 };
 
 /** The devices (slot i: rdmadev device opened i-th). */

@@ -14,6 +14,10 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -638,6 +642,113 @@ out:
 	rte_free(buf);
 }
 
+/*
+ * Collect asynchronous events without blocking (async_fd is O_NONBLOCK) until one of @p type
+ * naming @p qp; the others are acknowledged.
+ */
+static int
+async_wait(enum ibv_event_type type, const struct ibv_qp *qp, struct ibv_async_event *out)
+{
+	struct ibv_async_event e;
+	uint32_t i;
+
+	for (i = 0; i < POLL_BOUND / 1000; i++) {
+		if (ibv_get_async_event(ctx, &e) != 0) {
+			if (errno != EAGAIN)
+				return -1;
+			continue;
+		}
+		printf("# async event %d (QP %u)\n", (int)e.event_type,
+		       e.element.qp != NULL ? e.element.qp->qp_num : 0);
+		fflush(stdout);
+		if (e.event_type == type && e.element.qp == qp) {
+			*out = e;
+			return 0;
+		}
+		ibv_ack_async_event(&e);
+	}
+	return -1;
+}
+
+struct destroyer {
+	struct ibv_qp *qp;
+	volatile int done;
+	int rc;
+};
+
+static void *
+destroy_thread(void *arg)
+{
+	struct destroyer *d = arg;
+
+	d->rc = ibv_destroy_qp(d->qp);
+	d->done = 1;
+	return NULL;
+}
+
+/*
+ * A WRITE with a bad rkey: the requester completes with REM_ACCESS_ERR, and both QPs report
+ * QP_ACCESS_ERR through ibv_get_async_event, each naming its verbs QP; a QP's destroy waits
+ * for its event's acknowledgement. With async_fd O_NONBLOCK an empty queue is EAGAIN.
+ */
+static void
+case_async_events(void)
+{
+	struct ibv_send_wr sw, *bad = NULL;
+	struct ibv_async_event e;
+	struct destroyer d;
+	struct ibv_sge ss;
+	struct ibv_wc wc;
+	pthread_t th;
+	struct pair p;
+	int fl, i;
+
+	fl = fcntl(ctx->async_fd, F_GETFL);
+	TEST_CHECK(fl >= 0);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
+		ibv_ack_async_event(&e);
+	TEST_CHECK_EQ(errno, EAGAIN);
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 64, p.mr[0]->lkey };
+	memset(&sw, 0, sizeof(sw));
+	sw.wr_id = 5;
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = IBV_WR_RDMA_WRITE;
+	sw.send_flags = IBV_SEND_SIGNALED;
+	sw.wr.rdma.rkey = p.mr[1]->rkey ^ 0x5a5a00;
+	sw.wr.rdma.remote_addr = (uintptr_t)p.buf[1];
+	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
+	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_REM_ACCESS_ERR);
+	TEST_CHECK_EQ(async_wait(IBV_EVENT_QP_ACCESS_ERR, p.qp[1], &e), 0);
+	TEST_CHECK(e.element.qp == p.qp[1]);
+	if (e.element.qp != p.qp[1])
+		goto out;
+	/* The QP's destroy waits for the event's acknowledgement. */
+	d = (struct destroyer){ .qp = p.qp[1] };
+	TEST_CHECK_EQ(pthread_create(&th, NULL, destroy_thread, &d), 0);
+	for (i = 0; i < 20 && !d.done; i++)
+		usleep(10000);
+	TEST_CHECK_EQ(d.done, 0);
+	ibv_ack_async_event(&e);
+	TEST_CHECK_EQ(pthread_join(th, NULL), 0);
+	TEST_CHECK_EQ(d.done, 1);
+	TEST_CHECK_EQ(d.rc, 0);
+	p.qp[1] = NULL;
+	/* The requester's QP went to ERR as well (the NAK); then nothing is left queued. */
+	TEST_CHECK_EQ(async_wait(IBV_EVENT_QP_ACCESS_ERR, p.qp[0], &e), 0);
+	ibv_ack_async_event(&e);
+	TEST_CHECK_EQ(ibv_get_async_event(ctx, &e), -1);
+	TEST_CHECK_EQ(errno, EAGAIN);
+out:
+	pair_free(&p);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -686,6 +797,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_ud_traffic);
 	TEST_RUN(case_bad_input);
 	TEST_RUN(case_close_releases);
+	TEST_RUN(case_async_events);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 	ibv_free_device_list(devs);
 	return test_done();
