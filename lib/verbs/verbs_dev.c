@@ -190,6 +190,7 @@ iv_init(void)
 	char *p, *start;
 	int argc = 0, rc;
 
+	iv_fork_env();
 	argv[argc++] = (char *)"irdma-verbs";
 	if (eal == NULL || !iv_names_lcores(eal)) {
 		/* EAL would pin the application's thread to one CPU: lcore 0 gets all of its. */

@@ -126,6 +126,12 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 		errno = ENOMEM;
 		return NULL;
 	}
+	rc = iv_fork_protect(addr, length, &mr->dontfork);
+	if (rc != 0) {
+		free(mr);
+		errno = rc;
+		return NULL;
+	}
 	memset(&a, 0, sizeof(a));
 	a.addr = addr;
 	a.length = length;
@@ -134,6 +140,8 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	rc = rdmadev_mr_reg(container_of(pd, struct iv_pd, pd)->r, &a, &mr->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "rdmadev_mr_reg(%p, %zu bytes): %s", addr, length, strerror(-rc));
+		if (mr->dontfork)
+			iv_fork_unprotect(addr, length);
 		free(mr);
 		errno = -rc;
 		return NULL;
@@ -194,6 +202,8 @@ ibv_dereg_mr(struct ibv_mr *mr)
 		IV_LOG(ERR, "rdmadev_mr_dereg: %s", strerror(-rc));
 		return -rc;
 	}
+	if (m->dontfork)
+		iv_fork_unprotect(mr->addr, mr->length);
 	iv_untrack(mr->context, &m->link);
 	free(m);
 	return 0;

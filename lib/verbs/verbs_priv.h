@@ -69,6 +69,7 @@ struct iv_mr {
 	struct ibv_mr mr;
 	struct rdmadev_mr *r;
 	struct iv_link link;
+	bool dontfork;		/* its pages are MADV_DONTFORK (ibv_fork_init) */
 };
 
 struct iv_chan {
@@ -185,6 +186,18 @@ void iv_track(struct ibv_context *c, enum iv_kind k, struct iv_link *l);
 
 /** Take @p l off its context's list (destroys). */
 void iv_untrack(struct ibv_context *c, struct iv_link *l);
+
+/** ibv_fork_init() when RDMAV_FORK_SAFE or IBV_FORK_SAFE is set (verbs_fork.c). */
+void iv_fork_env(void);
+
+/**
+ * After ibv_fork_init(): madvise(MADV_DONTFORK) the pages of an MR over [@p addr,
+ * addr + @p len) (@p protected says whether it did). @return 0 or a positive errno.
+ */
+int iv_fork_protect(const void *addr, size_t len, bool *protected);
+
+/** The MR of iv_fork_protect() goes: its pages no other MR covers get MADV_DOFORK. */
+void iv_fork_unprotect(const void *addr, size_t len);
 
 /** Set the fast-path ops of a new context (verbs_fp.c). */
 void iv_ctx_set_fp_ops(struct ibv_context *c);

@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -749,6 +751,89 @@ out:
 	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
 }
 
+/* Fork a child that writes 0xee over @p buf (@p len bytes): its wait status. */
+static int
+fork_writer(uint8_t *buf, size_t len)
+{
+	pid_t pid;
+	int st = 0;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		memset(buf, 0xee, len);
+		_exit(buf[len - 1] == 0xee ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+/*
+ * ibv_fork_init: an MR's pages are not in a child (its write to them is a SIGSEGV), and the
+ * parent's buffer keeps its data and takes a WRITE after the fork; once deregistered, a child
+ * gets its own copy again. Last case: fork safety stays on for the process.
+ */
+static void
+case_fork(void)
+{
+	struct ibv_send_wr sw, *bad = NULL;
+	struct ibv_sge ss;
+	struct ibv_wc wc;
+	struct ibv_mr *mr, *mr2;
+	struct pair p;
+	size_t len = 2 * 4096;
+	uint8_t *buf = NULL;
+	int st, i;
+
+	/* (DPDK's mlx5 drivers, which EAL loads, call ibv_fork_init when they load.) */
+	TEST_CHECK_EQ(ibv_fork_init(), 0);
+	TEST_CHECK_EQ(ibv_is_fork_initialized(), IBV_FORK_ENABLED);
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	TEST_CHECK_EQ(posix_memalign((void **)&buf, 4096, len), 0);
+	if (p.qp[1] == NULL || buf == NULL)
+		goto out;
+	memset(buf, 0x11, len);
+	mr = ibv_reg_mr(p.pd, buf, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	/* An MR over part of the same pages: they stay DONTFORK while either lives. */
+	mr2 = ibv_reg_mr(p.pd, buf + 100, 64, IBV_ACCESS_LOCAL_WRITE);
+	TEST_CHECK(mr != NULL && mr2 != NULL);
+	if (mr == NULL || mr2 == NULL)
+		goto out;
+	st = fork_writer(buf, len);
+	TEST_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	for (i = 0; i < (int)len; i++)
+		if (buf[i] != 0x11)
+			break;
+	TEST_CHECK_EQ(i, (int)len);
+	/* The device still writes the parent's pages. */
+	for (i = 0; i < 256; i++)
+		p.buf[0][i] = (uint8_t)(i + 9);
+	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 256, p.mr[0]->lkey };
+	memset(&sw, 0, sizeof(sw));
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = IBV_WR_RDMA_WRITE;
+	sw.send_flags = IBV_SEND_SIGNALED;
+	sw.wr.rdma.rkey = mr->rkey;
+	sw.wr.rdma.remote_addr = (uintptr_t)buf + 4096;
+	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
+	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	TEST_CHECK(memcmp(buf + 4096, p.buf[0], 256) == 0);
+	TEST_CHECK_EQ(ibv_dereg_mr(mr), 0);
+	st = fork_writer(buf, len);	/* the first page is still mr2's */
+	TEST_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	TEST_CHECK_EQ(ibv_dereg_mr(mr2), 0);
+	st = fork_writer(buf, len);
+	TEST_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	TEST_CHECK_EQ(buf[0], 0x11);
+	TEST_CHECK(memcmp(buf + 4096, p.buf[0], 256) == 0);
+out:
+	free(buf);
+	pair_free(&p);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -798,6 +883,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_bad_input);
 	TEST_RUN(case_close_releases);
 	TEST_RUN(case_async_events);
+	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 	ibv_free_device_list(devs);
 	return test_done();
