@@ -107,8 +107,24 @@ struct iv_cq {
 	struct iv_async async;
 };
 
+/* The ibv_wr_* batch of an extended QP (verbs_wrx.c). */
+#define IV_WRX_MAX	32	/* WRs between ibv_wr_start and ibv_wr_complete */
+#define IV_WRX_SGE	4	/* SGEs per WR */
+#define IV_WRX_INL	128	/* inline bytes per WR */
+struct iv_wrx {
+	uint16_t n;		/* WRs in the batch */
+	uint16_t cur;		/* the WR the setters fill (IV_WRX_MAX: scratch) */
+	int err;		/* first builder error (positive errno), for ibv_wr_complete */
+	struct rdmadev_send_wr w[IV_WRX_MAX + 1];
+	struct rdmadev_sge sge[IV_WRX_MAX + 1][IV_WRX_SGE];
+	uint8_t inl[IV_WRX_MAX + 1][IV_WRX_INL];
+};
+
 struct iv_qp {
-	struct ibv_qp qp;
+	union {
+		struct ibv_qp qp;
+		struct ibv_qp_ex qpx;	/* its head is the ibv_qp (ibv_qp_to_qp_ex) */
+	};
 	struct rdmadev_qp *r;
 	struct iv_link link;
 	uint32_t qkey;		/* UD: the Q_Key of the QP (for WRs with the high bit set) */
@@ -118,6 +134,7 @@ struct iv_qp {
 	 */
 	uint32_t max_inline;
 	struct iv_async async;
+	struct iv_wrx *wrx;	/* the ibv_wr_* batch; NULL: not created with send_ops_flags */
 };
 
 struct iv_ah {
@@ -198,6 +215,9 @@ int iv_fork_protect(const void *addr, size_t len, bool *protected);
 
 /** The MR of iv_fork_protect() goes: its pages no other MR covers get MADV_DOFORK. */
 void iv_fork_unprotect(const void *addr, size_t len);
+
+/** The context's create_qp_ex op: a QP with the ibv_wr_* builders (verbs_wrx.c). */
+struct ibv_qp *iv_create_qp_ex_op(struct ibv_context *c, struct ibv_qp_init_attr_ex *attr);
 
 /** Set the fast-path ops of a new context (verbs_fp.c). */
 void iv_ctx_set_fp_ops(struct ibv_context *c);

@@ -323,6 +323,7 @@ ibv_destroy_qp(struct ibv_qp *qp)
 	iv_untrack(qp->context, &q->link);
 	pthread_cond_destroy(&qp->cond);
 	pthread_mutex_destroy(&qp->mutex);
+	free(q->wrx);
 	free(q);
 	return 0;
 }
@@ -340,7 +341,9 @@ ibv_qp_to_qp_ex(struct ibv_qp *qp)
 			   NULL);
 		return real(qp);
 	}
-	IV_LOG(ERR, "QP %u: the ibv_wr_* API is not supported: use ibv_post_send", qp->qp_num);
+	if (container_of(qp, struct iv_qp, qp)->wrx != NULL)
+		return &container_of(qp, struct iv_qp, qp)->qpx;
+	IV_LOG(ERR, "QP %u: not created by ibv_create_qp_ex with send_ops_flags", qp->qp_num);
 	errno = EOPNOTSUPP;
 	return NULL;
 }

@@ -190,6 +190,9 @@ struct pair {
 	union ibv_gid gid;
 };
 
+/* Non-zero: pair_make creates its QPs with ibv_create_qp_ex and these send_ops_flags. */
+static uint64_t pair_send_ops;
+
 static int
 pair_make(struct pair *p, enum ibv_qp_type type)
 {
@@ -216,7 +219,20 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 		ia.cap.max_recv_wr = 16;
 		ia.cap.max_send_sge = 2;
 		ia.cap.max_recv_sge = 2;
-		p->qp[i] = ibv_create_qp(p->pd, &ia);
+		if (pair_send_ops != 0) {
+			struct ibv_qp_init_attr_ex ix;
+
+			memset(&ix, 0, sizeof(ix));
+			memcpy(&ix, &ia, sizeof(ia));
+			ix.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+			ix.pd = p->pd;
+			ix.send_ops_flags = pair_send_ops;
+			ix.cap.max_inline_data = 64;
+			p->qp[i] = ibv_create_qp_ex(ctx, &ix);
+			ia.cap = ix.cap;
+		} else {
+			p->qp[i] = ibv_create_qp(p->pd, &ia);
+		}
 		if (p->mr[i] == NULL || p->qp[i] == NULL)
 			return -1;
 		if (ia.cap.max_send_wr < 16 || ia.cap.max_recv_wr < 16)
@@ -523,7 +539,7 @@ case_bad_input(void)
 	iax.send_cq = cq;
 	iax.recv_cq = cq;
 	iax.pd = pd;
-	iax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	iax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	errno = 0;
 	TEST_CHECK(ibv_create_qp_ex(ctx, &iax) == NULL);
 	TEST_CHECK_EQ(errno, EOPNOTSUPP);
@@ -834,6 +850,121 @@ out:
 	pair_free(&p);
 }
 
+/*
+ * The ibv_wr_* builders (inline in <infiniband/verbs.h>, through struct ibv_qp_ex): a batch of
+ * WRITE (set_sge), WRITE_WITH_IMM (inline data), READ back (set_sge_list) and SEND (inline
+ * list) posts once at ibv_wr_complete; ibv_wr_abort posts nothing; a builder error fails the
+ * batch with its errno; a QP without send_ops_flags has no ibv_qp_ex.
+ */
+static void
+case_wr_api(void)
+{
+	struct ibv_recv_wr rw, *rbad = NULL;
+	struct ibv_data_buf db[2];
+	struct ibv_sge rs, sl[5];
+	struct ibv_qp_ex *x;
+	struct ibv_wc wc;
+	struct pair p;
+	uint8_t pat[48];
+	int i, n;
+
+	pair_send_ops = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+			IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_SEND;
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	pair_send_ops = 0;
+	if (p.qp[1] == NULL)
+		goto out;
+	x = ibv_qp_to_qp_ex(p.qp[0]);
+	TEST_CHECK(x != NULL);
+	if (x == NULL)
+		goto out;
+	for (i = 0; i < 1024; i++)
+		p.buf[0][i] = (uint8_t)(i * 11 + 1);
+	for (i = 0; i < (int)sizeof(pat); i++)
+		pat[i] = (uint8_t)(0xa0 + i);
+	rs = (struct ibv_sge){ (uintptr_t)p.buf[1] + 6144, 256, p.mr[1]->lkey };
+	rw = (struct ibv_recv_wr){ .wr_id = 90, .sg_list = &rs, .num_sge = 1 };
+	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
+	rw.wr_id = 91;
+	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
+
+	ibv_wr_start(x);
+	x->wr_id = 1;
+	x->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(x, p.mr[1]->rkey, (uintptr_t)p.buf[1]);
+	ibv_wr_set_sge(x, p.mr[0]->lkey, (uintptr_t)p.buf[0], 1024);
+	x->wr_id = 2;
+	ibv_wr_rdma_write_imm(x, p.mr[1]->rkey, (uintptr_t)p.buf[1] + 2048, htobe32(0xabcd));
+	ibv_wr_set_inline_data(x, pat, sizeof(pat));
+	memset(pat, 0, sizeof(pat));	/* inline data is copied at the call */
+	x->wr_id = 3;
+	ibv_wr_rdma_read(x, p.mr[1]->rkey, (uintptr_t)p.buf[1]);
+	sl[0] = (struct ibv_sge){ (uintptr_t)p.buf[0] + 4096, 512, p.mr[0]->lkey };
+	sl[1] = (struct ibv_sge){ (uintptr_t)p.buf[0] + 4608, 512, p.mr[0]->lkey };
+	ibv_wr_set_sge_list(x, 2, sl);
+	x->wr_id = 4;
+	ibv_wr_send(x);
+	db[0] = (struct ibv_data_buf){ .addr = p.buf[0], .length = 16 };
+	db[1] = (struct ibv_data_buf){ .addr = p.buf[0] + 100, .length = 8 };
+	ibv_wr_set_inline_data_list(x, 2, db);
+	TEST_CHECK_EQ(ibv_wr_complete(x), 0);
+	for (n = 0; n < 4; n++) {
+		TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+		TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+		TEST_CHECK_EQ(wc.wr_id, (uint64_t)n + 1);
+	}
+	TEST_CHECK(memcmp(p.buf[1], p.buf[0], 1024) == 0);
+	for (i = 0; i < 48; i++)
+		if (p.buf[1][2048 + i] != (uint8_t)(0xa0 + i))
+			break;
+	TEST_CHECK_EQ(i, 48);
+	TEST_CHECK(memcmp(p.buf[0] + 4096, p.buf[0], 1024) == 0);
+	TEST_CHECK_EQ(poll_one(p.cq[1], &wc), 1);
+	TEST_CHECK_EQ(wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+	TEST_CHECK_EQ(be32toh(wc.imm_data), 0xabcd);
+	TEST_CHECK_EQ(poll_one(p.cq[1], &wc), 1);
+	TEST_CHECK_EQ(wc.opcode, IBV_WC_RECV);
+	TEST_CHECK_EQ(wc.byte_len, 24);
+	TEST_CHECK(memcmp(p.buf[1] + 6144, p.buf[0], 16) == 0);
+	TEST_CHECK(memcmp(p.buf[1] + 6160, p.buf[0] + 100, 8) == 0);
+
+	/* Abort: nothing posted. Too many SGEs: the batch fails, nothing posted. */
+	ibv_wr_start(x);
+	ibv_wr_rdma_write(x, p.mr[1]->rkey, (uintptr_t)p.buf[1]);
+	ibv_wr_set_sge(x, p.mr[0]->lkey, (uintptr_t)p.buf[0], 8);
+	ibv_wr_abort(x);
+	for (i = 0; i < 5; i++)
+		sl[i] = (struct ibv_sge){ (uintptr_t)p.buf[0], 8, p.mr[0]->lkey };
+	ibv_wr_start(x);
+	ibv_wr_rdma_write(x, p.mr[1]->rkey, (uintptr_t)p.buf[1]);
+	ibv_wr_set_sge_list(x, 5, sl);
+	TEST_CHECK_EQ(ibv_wr_complete(x), EINVAL);
+	TEST_CHECK_EQ(ibv_poll_cq(p.cq[0], 1, &wc), 0);
+	/* No send_ops_flags: no ibv_qp_ex; unsupported ones: EOPNOTSUPP. */
+	{
+		struct ibv_qp_init_attr_ex ix;
+
+		memset(&ix, 0, sizeof(ix));
+		ix.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		ix.pd = p.pd;
+		ix.send_cq = ix.recv_cq = p.cq[0];
+		ix.qp_type = IBV_QPT_RC;
+		ix.cap.max_send_wr = ix.cap.max_recv_wr = 4;
+		ix.cap.max_send_sge = ix.cap.max_recv_sge = 1;
+		ix.send_ops_flags = IBV_QP_EX_WITH_BIND_MW;
+		errno = 0;
+		TEST_CHECK(ibv_create_qp_ex(ctx, &ix) == NULL);
+		TEST_CHECK_EQ(errno, EOPNOTSUPP);
+		ix.comp_mask |= IBV_QP_INIT_ATTR_XRCD;
+		ix.send_ops_flags = IBV_QP_EX_WITH_SEND;
+		errno = 0;
+		TEST_CHECK(ibv_create_qp_ex(ctx, &ix) == NULL);
+		TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	}
+out:
+	pair_free(&p);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -883,6 +1014,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_bad_input);
 	TEST_RUN(case_close_releases);
 	TEST_RUN(case_async_events);
+	TEST_RUN(case_wr_api);
 	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 	ibv_free_device_list(devs);
