@@ -471,6 +471,7 @@ ibv_open_device(struct ibv_device *device)
 	c->vctx.query_port = iv_query_port_op;
 	c->vctx.query_device_ex = iv_query_device_ex_op;
 	c->vctx.create_qp_ex = iv_create_qp_ex_op;
+	c->vctx.create_cq_ex = iv_create_cq_ex_op;
 	c->vctx.context.device = device;
 	c->vctx.context.cmd_fd = -1;
 	c->vctx.context.async_fd = rdmadev_event_fd(d->dev_id);

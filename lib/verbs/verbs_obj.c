@@ -477,6 +477,7 @@ ibv_destroy_cq(struct ibv_cq *cq)
 	iv_untrack(cq->context, &c->link);
 	pthread_cond_destroy(&cq->cond);
 	pthread_mutex_destroy(&cq->mutex);
+	free(c->cqx_poll);
 	free(c);
 	return 0;
 }

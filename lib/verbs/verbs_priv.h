@@ -99,12 +99,23 @@ void iv_async_drain(struct ibv_context *c, struct iv_async *a, pthread_mutex_t *
 /** A destroy that failed after iv_async_drain(): events are delivered again. */
 void iv_async_revive(struct ibv_context *c, struct iv_async *a);
 
+/* The poll cache of an extended CQ (verbs_cqx.c). */
+#define IV_CQX_BATCH 16
+struct iv_cqx {
+	uint16_t head, n;	/* wc[head] is current; wc[head .. n) not yet handed out */
+	struct ibv_wc wc[IV_CQX_BATCH];
+};
+
 struct iv_cq {
-	struct ibv_cq cq;
+	union {
+		struct ibv_cq cq;
+		struct ibv_cq_ex cqx;	/* its head is laid out as ibv_cq (ibv_cq_ex_to_cq) */
+	};
 	struct rdmadev_cq *r;
 	struct iv_link link;
 	unsigned int events;	/* events ibv_get_cq_event() returned (under cq.mutex) */
 	struct iv_async async;
+	struct iv_cqx *cqx_poll;	/* NULL: not created by ibv_create_cq_ex */
 };
 
 /* The ibv_wr_* batch of an extended QP (verbs_wrx.c). */
@@ -218,6 +229,9 @@ void iv_fork_unprotect(const void *addr, size_t len);
 
 /** The context's create_qp_ex op: a QP with the ibv_wr_* builders (verbs_wrx.c). */
 struct ibv_qp *iv_create_qp_ex_op(struct ibv_context *c, struct ibv_qp_init_attr_ex *attr);
+
+/** The context's create_cq_ex op: a CQ with start_poll and the read getters (verbs_cqx.c). */
+struct ibv_cq_ex *iv_create_cq_ex_op(struct ibv_context *c, struct ibv_cq_init_attr_ex *attr);
 
 /** Set the fast-path ops of a new context (verbs_fp.c). */
 void iv_ctx_set_fp_ops(struct ibv_context *c);

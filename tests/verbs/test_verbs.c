@@ -192,6 +192,8 @@ struct pair {
 
 /* Non-zero: pair_make creates its QPs with ibv_create_qp_ex and these send_ops_flags. */
 static uint64_t pair_send_ops;
+/* True: pair_make creates its CQs with ibv_create_cq_ex. */
+static bool pair_cq_ex;
 
 static int
 pair_make(struct pair *p, enum ibv_qp_type type)
@@ -206,7 +208,18 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 		return -1;
 	for (i = 0; i < 2; i++) {
 		p->buf[i] = rte_zmalloc(NULL, BUF, 4096);
-		p->cq[i] = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+		if (pair_cq_ex) {
+			struct ibv_cq_init_attr_ex ca = {
+				.cqe = 64,
+				.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM |
+					    IBV_WC_EX_WITH_IMM,
+			};
+			struct ibv_cq_ex *cx = ibv_create_cq_ex(ctx, &ca);
+
+			p->cq[i] = cx != NULL ? ibv_cq_ex_to_cq(cx) : NULL;
+		} else {
+			p->cq[i] = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+		}
 		if (p->buf[i] == NULL || p->cq[i] == NULL)
 			return -1;
 		p->mr[i] = ibv_reg_mr(p->pd, p->buf[i], BUF, IBV_ACCESS_LOCAL_WRITE |
@@ -965,6 +978,87 @@ out:
 	pair_free(&p);
 }
 
+/*
+ * ibv_create_cq_ex: three WRITEs and a WRITE_WITH_IMM come out of one ibv_start_poll ...
+ * ibv_end_poll iteration with their wr_id, status and the getters' fields; an empty CQ is
+ * ENOENT; unsupported wc_flags are EOPNOTSUPP.
+ */
+static void
+case_cq_ex(void)
+{
+	struct ibv_recv_wr rw, *rbad = NULL;
+	struct ibv_send_wr sw[4], *bad = NULL;
+	struct ibv_poll_cq_attr pa = { 0 };
+	struct ibv_cq_init_attr_ex ca;
+	struct ibv_sge ss, rs;
+	struct ibv_cq_ex *x;
+	struct pair p;
+	int i, rc, n = 0;
+
+	pair_cq_ex = true;
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	pair_cq_ex = false;
+	if (p.qp[1] == NULL)
+		goto out;
+	x = (struct ibv_cq_ex *)(void *)p.cq[0];	/* ibv_cq_ex_to_cq is a cast */
+	TEST_CHECK_EQ(ibv_start_poll(x, &pa), ENOENT);
+	rs = (struct ibv_sge){ (uintptr_t)p.buf[1] + 4096, 64, p.mr[1]->lkey };
+	rw = (struct ibv_recv_wr){ .wr_id = 50, .sg_list = &rs, .num_sge = 1 };
+	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
+	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 100, p.mr[0]->lkey };
+	memset(sw, 0, sizeof(sw));
+	for (i = 0; i < 4; i++) {
+		sw[i].wr_id = 40 + (uint64_t)i;
+		sw[i].sg_list = &ss;
+		sw[i].num_sge = 1;
+		sw[i].opcode = i < 3 ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
+		sw[i].imm_data = htobe32(77);
+		sw[i].send_flags = IBV_SEND_SIGNALED;
+		sw[i].wr.rdma.rkey = p.mr[1]->rkey;
+		sw[i].wr.rdma.remote_addr = (uintptr_t)p.buf[1];
+		sw[i].next = i < 3 ? &sw[i + 1] : NULL;
+	}
+	TEST_CHECK_EQ(ibv_post_send(p.qp[0], sw, &bad), 0);
+	for (i = 0; i < (int)POLL_BOUND && n < 4; i++) {
+		rc = ibv_start_poll(x, &pa);
+		if (rc == ENOENT)
+			continue;
+		TEST_CHECK_EQ(rc, 0);
+		if (rc != 0)
+			break;
+		do {
+			TEST_CHECK_EQ(x->wr_id, 40 + (uint64_t)n);
+			TEST_CHECK_EQ(x->status, IBV_WC_SUCCESS);
+			TEST_CHECK_EQ(ibv_wc_read_opcode(x), IBV_WC_RDMA_WRITE);
+			TEST_CHECK_EQ(ibv_wc_read_qp_num(x), p.qp[0]->qp_num);
+			n++;
+		} while (ibv_next_poll(x) == 0);
+		ibv_end_poll(x);
+	}
+	TEST_CHECK_EQ(n, 4);
+	/* The responder's CQ: the WRITE_WITH_IMM's receive, with its length and immediate. */
+	x = (struct ibv_cq_ex *)(void *)p.cq[1];
+	for (i = 0; i < (int)POLL_BOUND && (rc = ibv_start_poll(x, &pa)) == ENOENT; i++)
+		;
+	TEST_CHECK_EQ(rc, 0);
+	if (rc == 0) {
+		TEST_CHECK_EQ(x->wr_id, 50);
+		TEST_CHECK_EQ(ibv_wc_read_opcode(x), IBV_WC_RECV_RDMA_WITH_IMM);
+		TEST_CHECK_EQ(ibv_wc_read_byte_len(x), 100);
+		TEST_CHECK_EQ(be32toh(ibv_wc_read_imm_data(x)), 77);
+		TEST_CHECK(ibv_wc_read_wc_flags(x) & IBV_WC_WITH_IMM);
+		ibv_end_poll(x);
+	}
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	ca.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	errno = 0;
+	TEST_CHECK(ibv_create_cq_ex(ctx, &ca) == NULL);
+	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+out:
+	pair_free(&p);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -1015,6 +1109,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_close_releases);
 	TEST_RUN(case_async_events);
 	TEST_RUN(case_wr_api);
+	TEST_RUN(case_cq_ex);
 	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 	ibv_free_device_list(devs);
