@@ -192,6 +192,8 @@ struct pair {
 
 /* Non-zero: pair_make creates its QPs with ibv_create_qp_ex and these send_ops_flags. */
 static uint64_t pair_send_ops;
+/* Not NULL: the SRQ of pair_make's second QP. */
+static struct ibv_srq *pair_srq;
 /* True: pair_make creates its CQs with ibv_create_cq_ex. */
 static bool pair_cq_ex;
 
@@ -203,7 +205,7 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 	int i, j;
 
 	memset(p, 0, sizeof(*p));
-	p->pd = ibv_alloc_pd(ctx);
+	p->pd = pair_srq != NULL ? pair_srq->pd : ibv_alloc_pd(ctx);
 	if (p->pd == NULL || ibv_query_gid(ctx, 1, 0, &p->gid) != 0)
 		return -1;
 	for (i = 0; i < 2; i++) {
@@ -227,6 +229,7 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 		memset(&ia, 0, sizeof(ia));
 		ia.send_cq = p->cq[i];
 		ia.recv_cq = p->cq[i];
+		ia.srq = i == 1 ? pair_srq : NULL;
 		ia.qp_type = type;
 		ia.cap.max_send_wr = 16;
 		ia.cap.max_recv_wr = 16;
@@ -248,7 +251,7 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 		}
 		if (p->mr[i] == NULL || p->qp[i] == NULL)
 			return -1;
-		if (ia.cap.max_send_wr < 16 || ia.cap.max_recv_wr < 16)
+		if (ia.cap.max_send_wr < 16 || (ia.cap.max_recv_wr < 16 && ia.srq == NULL))
 			return -1;
 	}
 	for (i = 0; i < 2; i++) {
@@ -316,7 +319,7 @@ pair_free(struct pair *p)
 			TEST_CHECK_EQ(ibv_destroy_cq(p->cq[i]), 0);
 		rte_free(p->buf[i]);
 	}
-	if (p->pd != NULL)
+	if (p->pd != NULL && (pair_srq == NULL || p->pd != pair_srq->pd))
 		TEST_CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
 }
 
@@ -1059,6 +1062,77 @@ out:
 	pair_free(&p);
 }
 
+/*
+ * An SRQ armed by ibv_modify_srq(IBV_SRQ_LIMIT) reports SRQ_LIMIT_REACHED, naming the verbs
+ * SRQ, once fewer WRs than the limit are posted; its destroy waits for the acknowledgement.
+ * Needs a device with SRQs (test_verbs --srq, run on a gen3 model): skipped elsewhere.
+ */
+static void
+case_srq_limit(void)
+{
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16, .max_sge = 1 } };
+	struct ibv_send_wr sw, *bad = NULL;
+	struct ibv_recv_wr rw, *rbad = NULL;
+	struct ibv_srq_attr sa = { .srq_limit = 4 };
+	struct ibv_async_event e;
+	struct ibv_sge ss, rs;
+	struct ibv_device_attr da;
+	struct ibv_wc wc;
+	struct ibv_pd *pd;
+	struct pair p;
+	int fl, i;
+
+	TEST_CHECK_EQ(ibv_query_device(ctx, &da), 0);
+	if (da.max_srq == 0) {
+		printf("# %s has no SRQs: case_srq_limit skipped\n", ibv_get_device_name(devs[0]));
+		return;
+	}
+	fl = fcntl(ctx->async_fd, F_GETFL);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	pd = ibv_alloc_pd(ctx);
+	pair_srq = pd != NULL ? ibv_create_srq(pd, &si) : NULL;
+	TEST_CHECK(pair_srq != NULL);
+	if (pair_srq == NULL)
+		goto out_pd;
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	rs = (struct ibv_sge){ (uintptr_t)p.buf[1], 64, p.mr[1]->lkey };
+	rw = (struct ibv_recv_wr){ .sg_list = &rs, .num_sge = 1 };
+	for (i = 0; i < 8; i++)
+		TEST_CHECK_EQ(ibv_post_srq_recv(pair_srq, &rw, &rbad), 0);
+	TEST_CHECK_EQ(ibv_modify_srq(pair_srq, &sa, IBV_SRQ_LIMIT), 0);
+	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 64, p.mr[0]->lkey };
+	memset(&sw, 0, sizeof(sw));
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = IBV_WR_SEND;
+	sw.send_flags = IBV_SEND_SIGNALED;
+	for (i = 0; i < 5; i++) {	/* 8 -> 3 posted: below the limit of 4 */
+		TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
+		TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+		TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+		TEST_CHECK_EQ(poll_one(p.cq[1], &wc), 1);
+	}
+	for (i = 0; i < (int)POLL_BOUND / 1000; i++)
+		if (ibv_get_async_event(ctx, &e) == 0)
+			break;
+	TEST_CHECK(i < (int)POLL_BOUND / 1000);
+	if (i < (int)POLL_BOUND / 1000) {
+		TEST_CHECK_EQ(e.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
+		TEST_CHECK(e.element.srq == pair_srq);
+		ibv_ack_async_event(&e);
+	}
+out:
+	pair_free(&p);
+	TEST_CHECK_EQ(ibv_destroy_srq(pair_srq), 0);
+	pair_srq = NULL;
+out_pd:
+	if (pd != NULL)
+		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -1099,6 +1173,12 @@ main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "--print") == 0)
 		return print_rdmadev();
 	test_set_watchdog(120);
+	if (argc > 1 && strcmp(argv[1], "--srq") == 0) {
+		TEST_RUN(case_srq_limit);
+		TEST_CHECK_EQ(ibv_close_device(ctx), 0);
+		ibv_free_device_list(devs);
+		return test_done();
+	}
 	TEST_RUN(case_devices);
 	TEST_RUN(case_query_device);
 	TEST_RUN(case_query_port);
@@ -1110,6 +1190,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_async_events);
 	TEST_RUN(case_wr_api);
 	TEST_RUN(case_cq_ex);
+	TEST_RUN(case_srq_limit);
 	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 	ibv_free_device_list(devs);
