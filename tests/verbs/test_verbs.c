@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -1133,6 +1134,33 @@ out_pd:
 	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
 }
 
+/* A writable MR over read-only memory is EFAULT (as the kernel's pin refuses it); read-only works. */
+static void
+case_mr_readonly(void)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	struct ibv_mr *mr;
+	void *ro;
+
+	ro = mmap(NULL, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_CHECK(pd != NULL && ro != MAP_FAILED);
+	if (pd == NULL || ro == MAP_FAILED)
+		return;
+	errno = 0;
+	TEST_CHECK(ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_LOCAL_WRITE) == NULL);
+	TEST_CHECK_EQ(errno, EFAULT);
+	errno = 0;
+	TEST_CHECK(ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE) ==
+		   NULL);
+	TEST_CHECK_EQ(errno, EFAULT);
+	mr = ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_REMOTE_READ);
+	TEST_CHECK(mr != NULL);
+	if (mr != NULL)
+		TEST_CHECK_EQ(ibv_dereg_mr(mr), 0);
+	TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	munmap(ro, 8192);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -1175,6 +1203,7 @@ main(int argc, char **argv)
 	test_set_watchdog(120);
 	if (argc > 1 && strcmp(argv[1], "--srq") == 0) {
 		TEST_RUN(case_srq_limit);
+	TEST_RUN(case_mr_readonly);
 		TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 		ibv_free_device_list(devs);
 		return test_done();
@@ -1191,6 +1220,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_wr_api);
 	TEST_RUN(case_cq_ex);
 	TEST_RUN(case_srq_limit);
+	TEST_RUN(case_mr_readonly);
 	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 	ibv_free_device_list(devs);
