@@ -5,8 +5,9 @@
 #   devtools/callgrind.sh            every restrack workload, every implementation
 #   devtools/callgrind.sh --uk       the irdma data path (post_send, post_send_tmpl, poll_cq)
 #                                    beside its floor and rdma-core's counts (doc/baselines.md)
-#   devtools/callgrind.sh --verbs    what libirdma-verbs adds per ibv_post_send WR and per
-#                                    ibv_poll_cq completion (doc/verbs.md)
+#   devtools/callgrind.sh --verbs    what libirdma-verbs adds per ibv_post_send WR, per
+#                                    ibv_wr_* WRITE (wrx1) and per ibv_poll_cq completion
+#                                    (doc/verbs.md)
 # BUILD=dir selects the build directory (default build/).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,9 +38,11 @@ if [ "${1:-}" = --verbs ]; then
     bench=$build/tests/verbs/bench_verbs
     ninja -C "$build" "${bench#"$build"/}" >/dev/null || exit 1
     printf '%-8s %12s %12s %12s %12s\n' workload 'post/WR' 'layer/WR' 'poll/CQE' 'layer/CQE'
-    for w in write1 burst16; do
+    for w in write1 burst16 wrx1; do
         n=$("$bench" --workload "$w" --ops 500 | awk '/^wrs/ {print $2}')
-        post=$(instr_in vb_post "$bench" --workload "$w" --ops 500)
+        fn=vb_post
+        [ "$w" = wrx1 ] && fn=vb_post_wrx    # ibv_wr_start + rdma_write + set_sge + complete
+        post=$(instr_in "$fn" "$bench" --workload "$w" --ops 500)
         dpost=$(instr_in irdma_uk_post_send "$bench" --workload "$w" --ops 500)
         poll=$(instr_in vb_poll "$bench" --workload "$w" --ops 500)
         dpoll=$(instr_in irdma_uk_poll_cq "$bench" --workload "$w" --ops 500)

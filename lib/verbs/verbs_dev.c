@@ -190,6 +190,7 @@ iv_init(void)
 	char *p, *start;
 	int argc = 0, rc;
 
+	iv_fork_env();
 	argv[argc++] = (char *)"irdma-verbs";
 	if (eal == NULL || !iv_names_lcores(eal)) {
 		/* EAL would pin the application's thread to one CPU: lcore 0 gets all of its. */
@@ -469,6 +470,8 @@ ibv_open_device(struct ibv_device *device)
 	c->vctx.sz = sizeof(c->vctx);
 	c->vctx.query_port = iv_query_port_op;
 	c->vctx.query_device_ex = iv_query_device_ex_op;
+	c->vctx.create_qp_ex = iv_create_qp_ex_op;
+	c->vctx.create_cq_ex = iv_create_cq_ex_op;
 	c->vctx.context.device = device;
 	c->vctx.context.cmd_fd = -1;
 	c->vctx.context.async_fd = rdmadev_event_fd(d->dev_id);
@@ -495,6 +498,7 @@ ibv_close_device(struct ibv_context *context)
 		return real(context);
 	}
 	c = iv_ctx_of(context);
+	c->closing = true;	/* as closing the kernel's file: unacknowledged events go */
 	iv_release_all(c);
 	rc = rdmadev_ctx_free(c->r);
 	if (rc < 0) {

@@ -10,8 +10,11 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <rte_memory.h>
 
 #include "verbs_priv.h"
 
@@ -21,6 +24,35 @@
 #define IV_ACCESS_KNOWN		(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 				 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
 				 IBV_ACCESS_MW_BIND)
+
+/*
+ * True when every page of [addr, addr + len) is mapped writable, from /proc/self/maps (the
+ * mappings in address order): what a pin for device writes would refuse with EFAULT. EAL
+ * memory is writable and skips the read. Registration only.
+ */
+static bool
+iv_range_writable(const void *addr, size_t len)
+{
+	uintptr_t cur = (uintptr_t)addr, end = (uintptr_t)addr + len;
+	char line[512], perm[8];
+	unsigned long lo, hi;
+	FILE *f;
+
+	if (len == 0 || rte_mem_virt2memseg_list(addr) != NULL)
+		return true;
+	f = fopen("/proc/self/maps", "re");
+	if (f == NULL)
+		return true;	/* cannot tell: rdmadev's registration decides */
+	while (cur < end && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || hi <= cur)
+			continue;
+		if (lo > cur || perm[1] != 'w')
+			break;
+		cur = hi;
+	}
+	fclose(f);
+	return cur >= end;
+}
 
 /* The context a PD, CQ, QP ... belongs to: every verbs object starts with it. */
 #define IV_OBJ_CTX(o) (*(struct ibv_context *const *)(const void *)(o))
@@ -121,9 +153,22 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 		errno = EINVAL;
 		return NULL;
 	}
+	if ((access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		       IBV_ACCESS_REMOTE_ATOMIC)) && !iv_range_writable(addr, length)) {
+		IV_LOG(ERR, "%p, %zu bytes: not all writable memory, and the access asks for writes",
+		       addr, length);
+		errno = EFAULT;
+		return NULL;
+	}
 	mr = calloc(1, sizeof(*mr));
 	if (mr == NULL) {
 		errno = ENOMEM;
+		return NULL;
+	}
+	rc = iv_fork_protect(addr, length, &mr->dontfork);
+	if (rc != 0) {
+		free(mr);
+		errno = rc;
 		return NULL;
 	}
 	memset(&a, 0, sizeof(a));
@@ -134,6 +179,8 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	rc = rdmadev_mr_reg(container_of(pd, struct iv_pd, pd)->r, &a, &mr->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "rdmadev_mr_reg(%p, %zu bytes): %s", addr, length, strerror(-rc));
+		if (mr->dontfork)
+			iv_fork_unprotect(addr, length);
 		free(mr);
 		errno = -rc;
 		return NULL;
@@ -194,6 +241,8 @@ ibv_dereg_mr(struct ibv_mr *mr)
 		IV_LOG(ERR, "rdmadev_mr_dereg: %s", strerror(-rc));
 		return -rc;
 	}
+	if (m->dontfork)
+		iv_fork_unprotect(mr->addr, mr->length);
 	iv_untrack(mr->context, &m->link);
 	free(m);
 	return 0;
@@ -454,9 +503,12 @@ ibv_destroy_cq(struct ibv_cq *cq)
 	while (cq->comp_events_completed != c->events)
 		pthread_cond_wait(&cq->cond, &cq->mutex);
 	pthread_mutex_unlock(&cq->mutex);
+	iv_async_drain(cq->context, &c->async, &cq->mutex, &cq->cond,
+		       &cq->async_events_completed);
 	rc = rdmadev_cq_destroy(c->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "rdmadev_cq_destroy: %s", strerror(-rc));
+		iv_async_revive(cq->context, &c->async);
 		return -rc;
 	}
 	if (cq->channel != NULL)
@@ -464,6 +516,7 @@ ibv_destroy_cq(struct ibv_cq *cq)
 	iv_untrack(cq->context, &c->link);
 	pthread_cond_destroy(&cq->cond);
 	pthread_mutex_destroy(&cq->mutex);
+	free(c->cqx_poll);
 	free(c);
 	return 0;
 }

@@ -56,6 +56,7 @@ struct iv_ctx {
 	struct rdmadev_ctx *r;
 	pthread_mutex_t lock;		/* the lists */
 	struct iv_link objs[IV_KINDS];	/* live objects, for ibv_close_device */
+	bool closing;			/* ibv_close_device: destroys do not wait for acks */
 };
 
 struct iv_pd {
@@ -68,6 +69,7 @@ struct iv_mr {
 	struct ibv_mr mr;
 	struct rdmadev_mr *r;
 	struct iv_link link;
+	bool dontfork;		/* its pages are MADV_DONTFORK (ibv_fork_init) */
 };
 
 struct iv_chan {
@@ -75,15 +77,65 @@ struct iv_chan {
 	struct rdmadev_comp_channel *r;
 };
 
+/**
+ * Asynchronous events of one QP, CQ or SRQ: ibv_get_async_event() counts the ones it returns
+ * (under the object's mutex), and the object's destroy waits until the application has
+ * acknowledged as many (the object's events_completed). @c dying is set (under the
+ * context's lock) when a destroy starts: later events of the object are dropped.
+ */
+struct iv_async {
+	uint32_t returned;
+	bool dying;
+};
+
+/**
+ * Start destroying an object with asynchronous events: mark it dying, then wait until its
+ * events are acknowledged (@p completed, under @p mutex / @p cond); not when the context
+ * closes.
+ */
+void iv_async_drain(struct ibv_context *c, struct iv_async *a, pthread_mutex_t *mutex,
+		    pthread_cond_t *cond, const uint32_t *completed);
+
+/** A destroy that failed after iv_async_drain(): events are delivered again. */
+void iv_async_revive(struct ibv_context *c, struct iv_async *a);
+
+/* The poll cache of an extended CQ (verbs_cqx.c). */
+#define IV_CQX_BATCH 16
+struct iv_cqx {
+	uint16_t head, n;	/* wc[head] is current; wc[head .. n) not yet handed out */
+	struct ibv_wc wc[IV_CQX_BATCH];
+};
+
 struct iv_cq {
-	struct ibv_cq cq;
+	union {
+		struct ibv_cq cq;
+		struct ibv_cq_ex cqx;	/* its head is laid out as ibv_cq (ibv_cq_ex_to_cq) */
+	};
 	struct rdmadev_cq *r;
 	struct iv_link link;
 	unsigned int events;	/* events ibv_get_cq_event() returned (under cq.mutex) */
+	struct iv_async async;
+	struct iv_cqx *cqx_poll;	/* NULL: not created by ibv_create_cq_ex */
+};
+
+/* The ibv_wr_* batch of an extended QP (verbs_wrx.c). */
+#define IV_WRX_MAX	32	/* WRs between ibv_wr_start and ibv_wr_complete */
+#define IV_WRX_SGE	4	/* SGEs per WR */
+#define IV_WRX_INL	128	/* inline bytes per WR */
+struct iv_wrx {
+	uint16_t n;		/* WRs in the batch */
+	uint16_t cur;		/* the WR the setters fill (IV_WRX_MAX: scratch) */
+	int err;		/* first builder error (positive errno), for ibv_wr_complete */
+	struct rdmadev_send_wr w[IV_WRX_MAX + 1];
+	struct rdmadev_sge sge[IV_WRX_MAX + 1][IV_WRX_SGE];
+	uint8_t inl[IV_WRX_MAX + 1][IV_WRX_INL];
 };
 
 struct iv_qp {
-	struct ibv_qp qp;
+	union {
+		struct ibv_qp qp;
+		struct ibv_qp_ex qpx;	/* its head is the ibv_qp (ibv_qp_to_qp_ex) */
+	};
 	struct rdmadev_qp *r;
 	struct iv_link link;
 	uint32_t qkey;		/* UD: the Q_Key of the QP (for WRs with the high bit set) */
@@ -92,6 +144,8 @@ struct iv_qp {
 	 * flagged INLINE with more data is posted from its SGEs instead (their lkeys count).
 	 */
 	uint32_t max_inline;
+	struct iv_async async;
+	struct iv_wrx *wrx;	/* the ibv_wr_* batch; NULL: not created with send_ops_flags */
 };
 
 struct iv_ah {
@@ -104,6 +158,7 @@ struct iv_srq {
 	struct ibv_srq srq;
 	struct rdmadev_srq *r;
 	struct iv_link link;
+	struct iv_async async;
 };
 
 /** The devices (slot i: rdmadev device opened i-th). */
@@ -159,6 +214,24 @@ void iv_track(struct ibv_context *c, enum iv_kind k, struct iv_link *l);
 
 /** Take @p l off its context's list (destroys). */
 void iv_untrack(struct ibv_context *c, struct iv_link *l);
+
+/** ibv_fork_init() when RDMAV_FORK_SAFE or IBV_FORK_SAFE is set (verbs_fork.c). */
+void iv_fork_env(void);
+
+/**
+ * After ibv_fork_init(): madvise(MADV_DONTFORK) the pages of an MR over [@p addr,
+ * addr + @p len) (@p protected says whether it did). @return 0 or a positive errno.
+ */
+int iv_fork_protect(const void *addr, size_t len, bool *protected);
+
+/** The MR of iv_fork_protect() goes: its pages no other MR covers get MADV_DOFORK. */
+void iv_fork_unprotect(const void *addr, size_t len);
+
+/** The context's create_qp_ex op: a QP with the ibv_wr_* builders (verbs_wrx.c). */
+struct ibv_qp *iv_create_qp_ex_op(struct ibv_context *c, struct ibv_qp_init_attr_ex *attr);
+
+/** The context's create_cq_ex op: a CQ with start_poll and the read getters (verbs_cqx.c). */
+struct ibv_cq_ex *iv_create_cq_ex_op(struct ibv_context *c, struct ibv_cq_init_attr_ex *attr);
 
 /** Set the fast-path ops of a new context (verbs_fp.c). */
 void iv_ctx_set_fp_ops(struct ibv_context *c);

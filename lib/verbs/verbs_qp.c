@@ -313,14 +313,17 @@ ibv_destroy_qp(struct ibv_qp *qp)
 		return real(qp);
 	}
 	q = container_of(qp, struct iv_qp, qp);
+	iv_async_drain(qp->context, &q->async, &qp->mutex, &qp->cond, &qp->events_completed);
 	rc = rdmadev_qp_destroy(q->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "QP %u: rdmadev_qp_destroy: %s", qp->qp_num, strerror(-rc));
+		iv_async_revive(qp->context, &q->async);
 		return -rc;
 	}
 	iv_untrack(qp->context, &q->link);
 	pthread_cond_destroy(&qp->cond);
 	pthread_mutex_destroy(&qp->mutex);
+	free(q->wrx);
 	free(q);
 	return 0;
 }
@@ -338,7 +341,9 @@ ibv_qp_to_qp_ex(struct ibv_qp *qp)
 			   NULL);
 		return real(qp);
 	}
-	IV_LOG(ERR, "QP %u: the ibv_wr_* API is not supported: use ibv_post_send", qp->qp_num);
+	if (container_of(qp, struct iv_qp, qp)->wrx != NULL)
+		return &container_of(qp, struct iv_qp, qp)->qpx;
+	IV_LOG(ERR, "QP %u: not created by ibv_create_qp_ex with send_ops_flags", qp->qp_num);
 	errno = EOPNOTSUPP;
 	return NULL;
 }
@@ -600,9 +605,11 @@ ibv_destroy_srq(struct ibv_srq *srq)
 		return real(srq);
 	}
 	s = container_of(srq, struct iv_srq, srq);
+	iv_async_drain(srq->context, &s->async, &srq->mutex, &srq->cond, &srq->events_completed);
 	rc = rdmadev_srq_destroy(s->r);
 	if (rc < 0) {
 		IV_LOG(ERR, "rdmadev_srq_destroy: %s", strerror(-rc));
+		iv_async_revive(srq->context, &s->async);
 		return -rc;
 	}
 	iv_untrack(srq->context, &s->link);
@@ -632,16 +639,95 @@ static const enum ibv_event_type iv_event_map[RDMADEV_EVENT_MAX] = {
 	[RDMADEV_EVENT_PORT_ERR] = IBV_EVENT_PORT_ERR,
 };
 
+void
+iv_async_drain(struct ibv_context *c, struct iv_async *a, pthread_mutex_t *mutex,
+	       pthread_cond_t *cond, const uint32_t *completed)
+{
+	struct iv_ctx *x = iv_ctx_of(c);
+
+	pthread_mutex_lock(&x->lock);
+	a->dying = true;
+	pthread_mutex_unlock(&x->lock);
+	if (x->closing)
+		return;
+	pthread_mutex_lock(mutex);
+	while (*completed != a->returned)
+		pthread_cond_wait(cond, mutex);
+	pthread_mutex_unlock(mutex);
+}
+
+void
+iv_async_revive(struct ibv_context *c, struct iv_async *a)
+{
+	struct iv_ctx *x = iv_ctx_of(c);
+
+	pthread_mutex_lock(&x->lock);
+	a->dying = false;
+	pthread_mutex_unlock(&x->lock);
+}
+
+static void
+iv_async_count(struct iv_async *a, pthread_mutex_t *mutex)
+{
+	pthread_mutex_lock(mutex);
+	a->returned++;
+	pthread_mutex_unlock(mutex);
+}
+
 /*
- * Device and port events are delivered. An event of a QP, CQ or SRQ would have to name the
- * application's verbs object, which rdmadev's handle does not lead back to: such events are
- * logged (with the object number) and not delivered, so no consumer dereferences a NULL.
+ * The verbs object of an rdmadev event, found in the context's lists, its event counted:
+ * false when the context has no such object (another context of the device, or one being
+ * destroyed).
+ */
+static bool
+iv_event_object(struct iv_ctx *x, const struct rdmadev_event *ev, struct ibv_async_event *out)
+{
+	enum iv_kind k = ev->qp != NULL ? IV_QP : ev->cq != NULL ? IV_CQ : IV_SRQ;
+	struct iv_link *l;
+	bool found = false;
+
+	pthread_mutex_lock(&x->lock);
+	for (l = x->objs[k].next; l != &x->objs[k] && !found; l = l->next) {
+		if (k == IV_QP) {
+			struct iv_qp *q = container_of(l, struct iv_qp, link);
+
+			if (q->r != ev->qp || q->async.dying)
+				continue;
+			iv_async_count(&q->async, &q->qp.mutex);
+			out->element.qp = &q->qp;
+		} else if (k == IV_CQ) {
+			struct iv_cq *c = container_of(l, struct iv_cq, link);
+
+			if (c->r != ev->cq || c->async.dying)
+				continue;
+			iv_async_count(&c->async, &c->cq.mutex);
+			out->element.cq = &c->cq;
+		} else {
+			struct iv_srq *s = container_of(l, struct iv_srq, link);
+
+			if (s->r != ev->srq || s->async.dying)
+				continue;
+			iv_async_count(&s->async, &s->srq.mutex);
+			out->element.srq = &s->srq;
+		}
+		found = true;
+	}
+	pthread_mutex_unlock(&x->lock);
+	return found;
+}
+
+/*
+ * rdmadev's events, in order: an event of a QP, CQ or SRQ names the application's verbs
+ * object (element.qp / cq / srq) and is counted for that object's destroy, which waits for
+ * ibv_ack_async_event(); device and port events name port 1. Blocks until an event comes,
+ * unless the application made async_fd non-blocking (then EAGAIN), as rdma-core's read of
+ * the kernel's file does.
  */
 int
 ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
 {
 	struct rdmadev_event ev;
-	int16_t dev_id;
+	struct iv_ctx *x;
 	int n;
 
 	if (context == NULL || event == NULL) {
@@ -654,20 +740,25 @@ ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
 			   "ibv_get_async_event", "IBVERBS_1.1", -1);
 		return real(context, event);
 	}
-	dev_id = iv_ctx_of(context)->dev->dev_id;
+	x = iv_ctx_of(context);
 	for (;;) {
-		n = rdmadev_event_poll(dev_id, &ev, 1);
+		n = rdmadev_event_poll(x->dev->dev_id, &ev, 1);
 		if (n < 0) {
 			IV_LOG(ERR, "rdmadev_event_poll: %s", strerror(-n));
 			errno = -n;
 			return -1;
 		}
-		if (n == 1 && ev.qp == NULL && ev.cq == NULL && ev.srq == NULL)
-			break;
 		if (n == 1) {
-			IV_LOG(WARNING, "%s: %s event of object %u (vendor code 0x%x) not delivered",
-			       context->device->name, rdmadev_event_type_name(ev.type), ev.obj_id,
-			       ev.vendor_code);
+			memset(event, 0, sizeof(*event));
+			if (ev.qp == NULL && ev.cq == NULL && ev.srq == NULL) {
+				event->element.port_num = 1;
+				break;
+			}
+			if (iv_event_object(x, &ev, event))
+				break;
+			IV_LOG(WARNING, "%s: %s event of object %u (vendor code 0x%x): no such "
+			       "live object in this context, dropped", context->device->name,
+			       rdmadev_event_type_name(ev.type), ev.obj_id, ev.vendor_code);
 			continue;
 		}
 		if (fcntl(context->async_fd, F_GETFL) & O_NONBLOCK) {
@@ -680,12 +771,34 @@ ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
 			(void)poll(&p, 1, 100);
 		}
 	}
-	memset(event, 0, sizeof(*event));
 	event->event_type = iv_event_map[ev.type];
-	event->element.port_num = 1;
-	IV_LOG(INFO, "%s: event %s (vendor code 0x%x)", context->device->name,
-	       rdmadev_event_type_name(ev.type), ev.vendor_code);
+	IV_LOG(INFO, "%s: event %s of object %u (vendor code 0x%x)", context->device->name,
+	       rdmadev_event_type_name(ev.type), ev.obj_id, ev.vendor_code);
 	return 0;
+}
+
+/* The verbs object an event names, by its type (NULL for device and port events). */
+static struct ibv_context *
+iv_event_context(const struct ibv_async_event *e)
+{
+	switch (e->event_type) {
+	case IBV_EVENT_CQ_ERR:
+		return e->element.cq != NULL ? e->element.cq->context : NULL;
+	case IBV_EVENT_SRQ_ERR:
+	case IBV_EVENT_SRQ_LIMIT_REACHED:
+		return e->element.srq != NULL ? e->element.srq->context : NULL;
+	case IBV_EVENT_DEVICE_FATAL:
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		return NULL;
+	default:
+		return e->element.qp != NULL ? e->element.qp->context : NULL;
+	}
 }
 
 void
@@ -693,14 +806,42 @@ ibv_ack_async_event(struct ibv_async_event *event)
 {
 	typedef void (*fn_t)(struct ibv_async_event *);
 	static fn_t real;
+	struct ibv_context *c;
 
 	if (event == NULL) {
 		IV_LOG(ERR, "NULL event");
 		return;
 	}
-	/* Ours are device and port events (see ibv_get_async_event): nothing to count. */
-	if (event->event_type == IBV_EVENT_DEVICE_FATAL || event->event_type == IBV_EVENT_PORT_ACTIVE ||
-	    event->event_type == IBV_EVENT_PORT_ERR)
+	c = iv_event_context(event);
+	if (c != NULL && iv_ctx_ours(c)) {
+		pthread_mutex_t *m;
+		pthread_cond_t *cv;
+		uint32_t *done;
+
+		if (event->event_type == IBV_EVENT_CQ_ERR) {
+			m = &event->element.cq->mutex;
+			cv = &event->element.cq->cond;
+			done = &event->element.cq->async_events_completed;
+		} else if (event->event_type == IBV_EVENT_SRQ_ERR ||
+			   event->event_type == IBV_EVENT_SRQ_LIMIT_REACHED) {
+			m = &event->element.srq->mutex;
+			cv = &event->element.srq->cond;
+			done = &event->element.srq->events_completed;
+		} else {
+			m = &event->element.qp->mutex;
+			cv = &event->element.qp->cond;
+			done = &event->element.qp->events_completed;
+		}
+		pthread_mutex_lock(m);
+		++*done;
+		pthread_cond_broadcast(cv);
+		pthread_mutex_unlock(m);
+		return;
+	}
+	/* Device and port events of our devices have nothing to count. */
+	if (c == NULL && (event->event_type == IBV_EVENT_DEVICE_FATAL ||
+			  event->event_type == IBV_EVENT_PORT_ACTIVE ||
+			  event->event_type == IBV_EVENT_PORT_ERR))
 		return;
 	if (real == NULL)
 		real = (fn_t)iv_real_sym("ibv_ack_async_event", "IBVERBS_1.1");

@@ -37,6 +37,19 @@ static uint8_t *buf;
 
 __attribute__((noinline)) int vb_post(struct ibv_qp *q, struct ibv_send_wr *wr);
 __attribute__((noinline)) int vb_poll(struct ibv_cq *c, int n, struct ibv_wc *wc);
+__attribute__((noinline)) int vb_post_wrx(struct ibv_qp_ex *x, const struct ibv_send_wr *wr);
+
+/* One WRITE through the ibv_wr_* builders: start, write, set_sge, complete. */
+__attribute__((noinline)) int
+vb_post_wrx(struct ibv_qp_ex *x, const struct ibv_send_wr *wr)
+{
+	ibv_wr_start(x);
+	x->wr_id = wr->wr_id;
+	x->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);
+	ibv_wr_set_sge(x, wr->sg_list->lkey, wr->sg_list->addr, wr->sg_list->length);
+	return ibv_wr_complete(x);
+}
 
 __attribute__((noinline)) int
 vb_post(struct ibv_qp *q, struct ibv_send_wr *wr)
@@ -51,6 +64,8 @@ vb_poll(struct ibv_cq *c, int n, struct ibv_wc *wc)
 {
 	return ibv_poll_cq(c, n, wc);
 }
+
+static int use_wrx;	/* workload wrx1: QPs of ibv_create_qp_ex, posts by the builders */
 
 static int
 setup(void)
@@ -82,7 +97,18 @@ setup(void)
 		ia.cap.max_recv_wr = 16;
 		ia.cap.max_send_sge = 1;
 		ia.cap.max_recv_sge = 1;
-		qp[i] = ibv_create_qp(pd, &ia);
+		if (use_wrx) {
+			struct ibv_qp_init_attr_ex ix;
+
+			memset(&ix, 0, sizeof(ix));
+			memcpy(&ix, &ia, sizeof(ia));
+			ix.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+			ix.pd = pd;
+			ix.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE;
+			qp[i] = ibv_create_qp_ex(ctx, &ix);
+		} else {
+			qp[i] = ibv_create_qp(pd, &ia);
+		}
 		if (mr == NULL || qp[i] == NULL)
 			return -1;
 	}
@@ -130,8 +156,10 @@ main(int argc, char **argv)
 	int burst = 1, i, n;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--workload") == 0 && i + 1 < argc)
+		if (strcmp(argv[i], "--workload") == 0 && i + 1 < argc) {
 			burst = strcmp(argv[++i], "burst16") == 0 ? BURST : 1;
+			use_wrx = strcmp(argv[i], "wrx1") == 0;
+		}
 		else if (strcmp(argv[i], "--ops") == 0 && i + 1 < argc)
 			ops = strtoul(argv[++i], NULL, 0);
 	}
@@ -152,7 +180,7 @@ main(int argc, char **argv)
 		wr[i].next = i + 1 < burst ? &wr[i + 1] : NULL;
 	}
 	for (o = 0; o < ops; o++) {
-		if (vb_post(qp[0], wr) != 0) {
+		if ((use_wrx ? vb_post_wrx(ibv_qp_to_qp_ex(qp[0]), wr) : vb_post(qp[0], wr)) != 0) {
 			fprintf(stderr, "bench_verbs: post failed\n");
 			return 1;
 		}

@@ -208,6 +208,12 @@ def case_rc_pingpong_events():
     case_pingpong('ibv_rc_pingpong', ['-e'])
 
 
+def case_rc_pingpong_new_send():
+    # -N: ibv_create_qp_ex with send_ops_flags, its sends by ibv_wr_start / ibv_wr_send /
+    # ibv_wr_set_sge / ibv_wr_complete (the inline builders of the header).
+    case_pingpong('ibv_rc_pingpong', ['-N'])
+
+
 def case_ud_pingpong():
     case_pingpong('ibv_ud_pingpong', ['-s', '1024'])
 
