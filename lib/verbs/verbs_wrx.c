@@ -213,6 +213,12 @@ iv_wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t remote_qpn,
 	struct rdmadev_send_wr *w = iv_wr_cur(x);
 	struct iv_qp *q = iv_qpx(x);
 
+	if (unlikely(ah == NULL)) {
+		IV_LOG(ERR, "QP %u: ibv_wr_set_ud_addr with a NULL address handle",
+		       x->qp_base.qp_num);
+		q->wrx->err = EINVAL;
+		return;
+	}
 	w->ud.ah = container_of(ah, struct iv_ah, ah)->r;
 	w->ud.remote_qpn = remote_qpn;
 	w->ud.remote_qkey = (remote_qkey & 0x80000000u) ? q->qkey : remote_qkey;

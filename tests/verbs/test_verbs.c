@@ -959,6 +959,13 @@ case_wr_api(void)
 	ibv_wr_set_sge_list(x, 5, sl);
 	TEST_CHECK_EQ(ibv_wr_complete(x), EINVAL);
 	TEST_CHECK_EQ(ibv_poll_cq(p.cq[0], 1, &wc), 0);
+	/* A NULL address handle: the batch fails, nothing posted, no crash. */
+	ibv_wr_start(x);
+	ibv_wr_send(x);
+	ibv_wr_set_ud_addr(x, NULL, 5, 0x11111111);
+	ibv_wr_set_sge(x, p.mr[0]->lkey, (uintptr_t)p.buf[0], 8);
+	TEST_CHECK_EQ(ibv_wr_complete(x), EINVAL);
+	TEST_CHECK_EQ(ibv_poll_cq(p.cq[0], 1, &wc), 0);
 	/* No send_ops_flags: no ibv_qp_ex; unsupported ones: EOPNOTSUPP. */
 	{
 		struct ibv_qp_init_attr_ex ix;
