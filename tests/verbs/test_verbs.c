@@ -1251,6 +1251,57 @@ case_mr_readonly(void)
 	munmap(ro, 8192);
 }
 
+/*
+ * A QP that receives from an SRQ, moved to ERR by the application: IBV_EVENT_QP_LAST_WQE_REACHED
+ * naming it; a QP without an SRQ moved to ERR raises no event.
+ */
+static void
+case_srq_last_wqe(void)
+{
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16, .max_sge = 1 } };
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct ibv_device_attr da;
+	struct ibv_async_event e;
+	struct ibv_pd *pd;
+	struct pair p;
+	int fl;
+
+	TEST_CHECK_EQ(ibv_query_device(ctx, &da), 0);
+	if (da.max_srq == 0) {
+		printf("# %s has no SRQs: case_srq_last_wqe skipped\n",
+		       ibv_get_device_name(devs[0]));
+		return;
+	}
+	fl = fcntl(ctx->async_fd, F_GETFL);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
+		ibv_ack_async_event(&e);
+	pd = ibv_alloc_pd(ctx);
+	pair_srq = pd != NULL ? ibv_create_srq(pd, &si) : NULL;
+	TEST_CHECK(pair_srq != NULL);
+	if (pair_srq == NULL)
+		goto out_pd;
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	TEST_CHECK_EQ(ibv_modify_qp(p.qp[1], &a, IBV_QP_STATE), 0);
+	TEST_CHECK_EQ(async_wait(IBV_EVENT_QP_LAST_WQE_REACHED, p.qp[1], &e), 0);
+	if (e.element.qp == p.qp[1])
+		ibv_ack_async_event(&e);
+	/* The QP without the SRQ, moved to ERR too, reports nothing. */
+	TEST_CHECK_EQ(ibv_modify_qp(p.qp[0], &a, IBV_QP_STATE), 0);
+	TEST_CHECK_EQ(ibv_get_async_event(ctx, &e), -1);
+	TEST_CHECK_EQ(errno, EAGAIN);
+out:
+	pair_free(&p);
+	TEST_CHECK_EQ(ibv_destroy_srq(pair_srq), 0);
+	pair_srq = NULL;
+out_pd:
+	if (pd != NULL)
+		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -1293,7 +1344,8 @@ main(int argc, char **argv)
 	test_set_watchdog(120);
 	if (argc > 1 && strcmp(argv[1], "--srq") == 0) {
 		TEST_RUN(case_srq_limit);
-			TEST_CHECK_EQ(ibv_close_device(ctx), 0);
+		TEST_RUN(case_srq_last_wqe);
+		TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 		ibv_free_device_list(devs);
 		return test_done();
 	}
@@ -1310,6 +1362,7 @@ main(int argc, char **argv)
 	TEST_RUN(case_wr_api);
 	TEST_RUN(case_cq_ex);
 	TEST_RUN(case_srq_limit);
+	TEST_RUN(case_srq_last_wqe);
 	TEST_RUN(case_mr_readonly);
 	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
