@@ -786,6 +786,113 @@ out:
 	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
 }
 
+struct late_writer {
+	struct ibv_qp *qp;
+	struct ibv_send_wr *wr;
+	int rc;
+};
+
+/* Post @p arg's WRITE a little after the main thread went to wait (no timing is checked). */
+static void *
+late_write_thread(void *arg)
+{
+	struct late_writer *w = arg;
+	struct ibv_send_wr *bad = NULL;
+
+	test_sleep_ms(50);
+	w->rc = ibv_post_send(w->qp, w->wr, &bad);
+	return NULL;
+}
+
+/*
+ * A blocking ibv_get_async_event (async_fd without O_NONBLOCK) returns the event a WRITE with
+ * a bad rkey raises, posted by another thread after the wait began: QP_ACCESS_ERR naming one
+ * of the pair's QPs. The case watchdog bounds the wait.
+ */
+static void
+case_async_blocking(void)
+{
+	struct ibv_send_wr sw;
+	struct ibv_async_event e, e2;
+	struct late_writer w;
+	struct ibv_sge ss;
+	struct ibv_wc wc;
+	pthread_t th;
+	struct pair p;
+	int fl, rc;
+
+	fl = fcntl(ctx->async_fd, F_GETFL);
+	TEST_CHECK(fl >= 0);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
+		ibv_ack_async_event(&e);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl & ~O_NONBLOCK), 0);
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 64, p.mr[0]->lkey };
+	memset(&sw, 0, sizeof(sw));
+	sw.wr_id = 6;
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = IBV_WR_RDMA_WRITE;
+	sw.send_flags = IBV_SEND_SIGNALED;
+	sw.wr.rdma.rkey = p.mr[1]->rkey ^ 0x5a5a00;
+	sw.wr.rdma.remote_addr = (uintptr_t)p.buf[1];
+	w = (struct late_writer){ .qp = p.qp[0], .wr = &sw, .rc = -1 };
+	TEST_CHECK_EQ(pthread_create(&th, NULL, late_write_thread, &w), 0);
+	rc = ibv_get_async_event(ctx, &e);
+	TEST_CHECK_EQ(pthread_join(th, NULL), 0);
+	TEST_CHECK_EQ(w.rc, 0);
+	TEST_CHECK_EQ(rc, 0);
+	if (rc != 0)
+		goto out;
+	TEST_CHECK_EQ(e.event_type, IBV_EVENT_QP_ACCESS_ERR);
+	TEST_CHECK(e.element.qp == p.qp[0] || e.element.qp == p.qp[1]);
+	/* The other QP's event follows (the requester's NAK or the responder's check). */
+	rc = ibv_get_async_event(ctx, &e2);
+	TEST_CHECK_EQ(rc, 0);
+	if (rc == 0) {
+		TEST_CHECK_EQ(e2.event_type, IBV_EVENT_QP_ACCESS_ERR);
+		TEST_CHECK(e2.element.qp != e.element.qp);
+		TEST_CHECK(e2.element.qp == p.qp[0] || e2.element.qp == p.qp[1]);
+		ibv_ack_async_event(&e2);
+	}
+	ibv_ack_async_event(&e);
+	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
+	TEST_CHECK_EQ(wc.status, IBV_WC_REM_ACCESS_ERR);
+	TEST_CHECK_EQ(wc.wr_id, 6);
+out:
+	pair_free(&p);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
+}
+
+/*
+ * NULL arguments of the event calls (rdma-core's would dereference them; this layer refuses
+ * NULL objects): EINVAL from ibv_get_async_event, ibv_ack_async_event(NULL) returns; then
+ * the (empty) queue still answers EAGAIN.
+ */
+static void
+case_async_bad_input(void)
+{
+	struct ibv_async_event e;
+	int fl;
+
+	errno = 0;
+	TEST_CHECK_EQ(ibv_get_async_event(NULL, &e), -1);
+	TEST_CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	TEST_CHECK_EQ(ibv_get_async_event(ctx, NULL), -1);
+	TEST_CHECK_EQ(errno, EINVAL);
+	ibv_ack_async_event(NULL);
+	fl = fcntl(ctx->async_fd, F_GETFL);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	errno = 0;
+	TEST_CHECK_EQ(ibv_get_async_event(ctx, &e), -1);
+	TEST_CHECK_EQ(errno, EAGAIN);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
+}
+
 /* Fork a child that writes 0xee over @p buf (@p len bytes): its wait status. */
 static int
 fork_writer(uint8_t *buf, size_t len)
@@ -1170,6 +1277,57 @@ case_mr_readonly(void)
 	munmap(ro, 8192);
 }
 
+/*
+ * A QP that receives from an SRQ, moved to ERR by the application: IBV_EVENT_QP_LAST_WQE_REACHED
+ * naming it; a QP without an SRQ moved to ERR raises no event.
+ */
+static void
+case_srq_last_wqe(void)
+{
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16, .max_sge = 1 } };
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct ibv_device_attr da;
+	struct ibv_async_event e;
+	struct ibv_pd *pd;
+	struct pair p;
+	int fl;
+
+	TEST_CHECK_EQ(ibv_query_device(ctx, &da), 0);
+	if (da.max_srq == 0) {
+		printf("# %s has no SRQs: case_srq_last_wqe skipped\n",
+		       ibv_get_device_name(devs[0]));
+		return;
+	}
+	fl = fcntl(ctx->async_fd, F_GETFL);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
+		ibv_ack_async_event(&e);
+	pd = ibv_alloc_pd(ctx);
+	pair_srq = pd != NULL ? ibv_create_srq(pd, &si) : NULL;
+	TEST_CHECK(pair_srq != NULL);
+	if (pair_srq == NULL)
+		goto out_pd;
+	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
+	if (p.qp[1] == NULL)
+		goto out;
+	TEST_CHECK_EQ(ibv_modify_qp(p.qp[1], &a, IBV_QP_STATE), 0);
+	TEST_CHECK_EQ(async_wait(IBV_EVENT_QP_LAST_WQE_REACHED, p.qp[1], &e), 0);
+	if (e.element.qp == p.qp[1])
+		ibv_ack_async_event(&e);
+	/* The QP without the SRQ, moved to ERR too, reports nothing. */
+	TEST_CHECK_EQ(ibv_modify_qp(p.qp[0], &a, IBV_QP_STATE), 0);
+	TEST_CHECK_EQ(ibv_get_async_event(ctx, &e), -1);
+	TEST_CHECK_EQ(errno, EAGAIN);
+out:
+	pair_free(&p);
+	TEST_CHECK_EQ(ibv_destroy_srq(pair_srq), 0);
+	pair_srq = NULL;
+out_pd:
+	if (pd != NULL)
+		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
+}
+
 /* rdmadev's view of the device, for the ibv_devinfo comparison. */
 static int
 print_rdmadev(void)
@@ -1212,6 +1370,7 @@ main(int argc, char **argv)
 	test_set_watchdog(120);
 	if (argc > 1 && strcmp(argv[1], "--srq") == 0) {
 		TEST_RUN(case_srq_limit);
+		TEST_RUN(case_srq_last_wqe);
 		TEST_CHECK_EQ(ibv_close_device(ctx), 0);
 		ibv_free_device_list(devs);
 		return test_done();
@@ -1225,9 +1384,12 @@ main(int argc, char **argv)
 	TEST_RUN(case_bad_input);
 	TEST_RUN(case_close_releases);
 	TEST_RUN(case_async_events);
+	TEST_RUN(case_async_blocking);
+	TEST_RUN(case_async_bad_input);
 	TEST_RUN(case_wr_api);
 	TEST_RUN(case_cq_ex);
 	TEST_RUN(case_srq_limit);
+	TEST_RUN(case_srq_last_wqe);
 	TEST_RUN(case_mr_readonly);
 	TEST_RUN(case_fork);
 	TEST_CHECK_EQ(ibv_close_device(ctx), 0);
