@@ -781,12 +781,19 @@ restrack_refcnt(const struct restrack_entry *entry)
 int
 restrack_put_word(struct restrack_entry *entry)
 {
-	uint64_t old;
+	_Atomic uint64_t *ref;
+	uint64_t old, tkey;
 
 	if (entry == NULL || entry->ref == NULL)
 		return restrack_put_error(entry);
+	/*
+	 * Everything read of the entry is read before the reference goes: once it has, a
+	 * drain may return and the owner clear or free the entry (commit_del clears tkey).
+	 */
+	ref = entry->ref;
+	tkey = entry->tkey;
 	/* release: the reader's use of the object happens before begin_del returns. */
-	old = atomic_fetch_sub_explicit(entry->ref, RESTRACK_REF_ONE, memory_order_release);
+	old = atomic_fetch_sub_explicit(ref, RESTRACK_REF_ONE, memory_order_release);
 	if (likely(RESTRACK_REF_COUNT(old) > (int64_t)(old & RESTRACK_REF_LIVE)))
 		return 0;
 	/*
@@ -794,12 +801,11 @@ restrack_put_word(struct restrack_entry *entry)
 	 * cache may be dropped here by another thread: then the word goes below its floor and
 	 * the sum stays right. Without one, this put has no get: undo it.
 	 */
-	if ((old & RESTRACK_REF_THREAD) && rt_entry_cacheable(entry) &&
-	    RESTRACK_REF_COUNT(old) + rt_tref_sum(entry->tkey) >
-	    (int64_t)(old & RESTRACK_REF_LIVE))
+	if ((old & RESTRACK_REF_THREAD) && tkey != 0 &&
+	    RESTRACK_REF_COUNT(old) + rt_tref_sum(tkey) > (int64_t)(old & RESTRACK_REF_LIVE))
 		return 0;
 	/* relaxed: a drain meanwhile saw one reference too few only if it is already at 0. */
-	atomic_fetch_add_explicit(entry->ref, RESTRACK_REF_ONE, memory_order_relaxed);
+	atomic_fetch_add_explicit(ref, RESTRACK_REF_ONE, memory_order_relaxed);
 	return restrack_put_error(entry);
 }
 
