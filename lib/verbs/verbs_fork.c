@@ -8,7 +8,8 @@
  * gets no copy of them and cannot make the parent's registered pages copy-on-write (which
  * would leave the device with the old ones). A page goes back to MADV_DOFORK when its last
  * MR goes. EAL memory is left alone: its hugepages are shared mappings, which a fork does
- * not make copy-on-write (and hugetlb ranges split only at hugepage boundaries). Slow path only: a lock and a flat list of the registered page ranges.
+ * not make copy-on-write (and hugetlb ranges split only at hugepage boundaries). Slow path
+ * only: a lock and a flat list of the registered page ranges.
  */
 
 #include <errno.h>
