@@ -274,6 +274,12 @@ tqp_rc_up(struct tqp *p, const struct tqp *peer, const struct tconn *c, uint32_t
 		return ret;
 	memset(&a, 0, sizeof(a));
 	memcpy(a.ah_attr.dgid, peer->dev->gid, 16);
+	if (c->no_dmac && !c->ipv6) {
+		/* the peer's GID 0, as an application knowing only the peer's GID has it */
+		ret = rdmadev_gid_get((int16_t)peer->dev->id, 0, a.ah_attr.dgid);
+		if (ret != 0)
+			return ret;
+	}
 	if (c->ipv6) {
 		/*
 		 * Both ends' GID 1: the link-local fe80:: address the driver derives from the
@@ -285,9 +291,10 @@ tqp_rc_up(struct tqp *p, const struct tqp *peer, const struct tconn *c, uint32_t
 			return ret != 0 ? ret : -EPROTO;
 		a.ah_attr.sgid_index = 1;
 	}
-	memcpy(a.ah_attr.dmac, peer->dev->hw->mac, 6);
+	if (!c->no_dmac)
+		memcpy(a.ah_attr.dmac, peer->dev->hw->mac, 6);
 	a.ah_attr.hop_limit = 64;
-	a.ah_attr.vlan_id = 0xffff;
+	a.ah_attr.vlan_id = c->vlan != 0 ? c->vlan : 0xffff;
 	a.ah_attr.port_num = 1;
 	a.path_mtu = (enum rdmadev_mtu)c->mtu;
 	a.dest_qp_num = peer->qpn;

@@ -156,6 +156,8 @@ struct tconn {
 	uint8_t rnr_retry;
 	uint8_t timeout;
 	bool ipv6;		/* address the peer by a link-local IPv6 GID */
+	uint16_t vlan;		/* 802.1Q VID of both paths (PCP = SL 0); 0: untagged */
+	bool no_dmac;		/* paths without the peer's MAC: the wire resolves it */
 	uint32_t psn_a;		/* first PSN a sends */
 	uint32_t psn_b;
 };
