@@ -120,6 +120,16 @@ tstat(struct tdev *t, size_t off)
 	return *(const uint64_t *)(const void *)((const uint8_t *)&st + off);
 }
 
+struct irdma_model_wire_stats
+twstats(struct tdev *t)
+{
+	struct irdma_model_wire_stats s;
+
+	memset(&s, 0, sizeof(s));
+	TEST_CHECK_EQ(irdma_model_wire_stats_get(t->hw, &s), 0);
+	return s;
+}
+
 void
 tfill(uint8_t *p, size_t n, uint32_t seed)
 {

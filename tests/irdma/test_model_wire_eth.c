@@ -815,16 +815,6 @@ devs_up(struct tdev *t1, struct tdev *t2, const char *extra1, const char *extra2
 	return true;
 }
 
-static struct irdma_model_wire_stats
-wstats(struct tdev *t)
-{
-	struct irdma_model_wire_stats s;
-
-	memset(&s, 0, sizeof(s));
-	TEST_CHECK_EQ(irdma_model_wire_stats_get(t->hw, &s), 0);
-	return s;
-}
-
 /* Two devices over the pair, an MR of @p mrlen bytes and a QP of @p type on each, connected. */
 struct pair {
 	struct tdev t1, t2;
@@ -901,8 +891,8 @@ test_eth_rc(void)
 	wr.rva = (uint64_t)(uintptr_t)p.m2.buf + 40000;
 	TEST_CHECK(tsend_done(&p.a, &p.t2, &wr, T_OP_READ));
 	TEST_CHECK(memcmp(p.m1.buf + 40000, p.m2.buf + 40000, 7000) == 0);
-	TEST_CHECK(wstats(&p.t1).wire_tx_frames > 10);
-	TEST_CHECK(wstats(&p.t2).wire_rx_frames > 10);
+	TEST_CHECK(twstats(&p.t1).wire_tx_frames > 10);
+	TEST_CHECK(twstats(&p.t2).wire_rx_frames > 10);
 out:
 	pair_close(&p);
 }
@@ -937,9 +927,9 @@ test_eth_rc_vlan(void)
 	ip2 = (uint32_t)g2[12] << 24 | (uint32_t)g2[13] << 16 | (uint32_t)g2[14] << 8 | g2[15];
 	enc_arp(f, bcast, mac_x, 1, mac_x, ip2, zero, ip1);
 	inject(ring_ba, f, 60);
-	for (i = 0; i < T_POLL_MAX && wstats(&p.t1).wire_arp_requests_rx == 0; i++)
+	for (i = 0; i < T_POLL_MAX && twstats(&p.t1).wire_arp_requests_rx == 0; i++)
 		tdev_service(&p.t1, NULL);
-	TEST_CHECK_EQ(wstats(&p.t1).wire_arp_requests_rx, 1);
+	TEST_CHECK_EQ(twstats(&p.t1).wire_arp_requests_rx, 1);
 	tmr_reg(&p.t1, NULL, &p.m1, 65536, ACC_ALL);
 	tmr_reg(&p.t2, NULL, &p.m2, 65536, ACC_ALL);
 	tqp_create(&p.t1, &p.a, RDMADEV_QPT_RC);
@@ -960,8 +950,8 @@ test_eth_rc_vlan(void)
 	wr.rkey = p.m2.rkey;
 	TEST_CHECK(tsend_done(&p.a, &p.t2, &wr, T_OP_WRITE));
 	TEST_CHECK(memcmp(p.m2.buf + 4096, p.m1.buf, 20000) == 0);
-	s1 = wstats(&p.t1);
-	s2 = wstats(&p.t2);
+	s1 = twstats(&p.t1);
+	s2 = twstats(&p.t2);
 	/* t1 asked on VLAN 7, t2 answered there; t2 knew t1 from that request */
 	TEST_CHECK(s1.wire_arp_requests_tx >= 1);
 	TEST_CHECK(s2.wire_arp_requests_rx >= 1);
@@ -980,7 +970,7 @@ out:
 static void
 neigh_counts(struct tdev *t, bool v6, uint64_t c[3])
 {
-	struct irdma_model_wire_stats s = wstats(t);
+	struct irdma_model_wire_stats s = twstats(t);
 
 	c[0] = v6 ? s.wire_nd_solicits_tx : s.wire_arp_requests_tx;
 	c[1] = v6 ? s.wire_nd_adverts_rx : s.wire_arp_replies_rx;
@@ -1011,7 +1001,7 @@ ud_resolved(struct pair *p, bool v6)
 	if (ah == NULL)
 		return;
 	wr.ah_id = ah->ah_id;
-	lost = wstats(&p->t1).wire_arp_unresolved;
+	lost = twstats(&p->t1).wire_arp_unresolved;
 	memset(p->m2.buf, 0, 2048);
 	tpost_recv(&p->b, &rs, 1);
 	TEST_CHECK(tsend_done(&p->a, &p->t2, &wr, T_OP_SEND));
@@ -1019,7 +1009,7 @@ ud_resolved(struct pair *p, bool v6)
 		tdev_service(&p->t1, &p->t2);
 	neigh_counts(&p->t2, v6, c2);
 	TEST_CHECK(c1[0] == 1 && c1[1] == 1 && c2[2] == 1);
-	TEST_CHECK_EQ(wstats(&p->t1).wire_arp_unresolved, lost);
+	TEST_CHECK_EQ(twstats(&p->t1).wire_arp_unresolved, lost);
 	if (rq_done(&p->b, &p->t1, &e))
 		TEST_CHECK_EQ(e.len, 40 + 1000);
 	TEST_CHECK(memcmp(p->m2.buf + 40, p->m1.buf, 1000) == 0);
@@ -1149,8 +1139,8 @@ test_eth_faults_pcap(void)
 		TEST_CHECK(memcmp(p.m2.buf + k * 65536u, p.m1.buf + k * 65536u, 65536) == 0);
 		TEST_CHECK(memcmp(p.m1.buf + (k + 1) * 65536u, p.m2.buf + k * 65536u, 65536) == 0);
 	}
-	s1 = wstats(&p.t1);
-	s2 = wstats(&p.t2);
+	s1 = twstats(&p.t1);
+	s2 = twstats(&p.t2);
 	printf("# drop 10 %%: A sent %" PRIu64 " (dropped %" PRIu64 "), B sent %" PRIu64
 	       " (dropped %" PRIu64 "); retransmits %" PRIu64 "\n", s1.wire_tx_frames,
 	       s1.wire_dropped, s2.wire_tx_frames, s2.wire_dropped, TSTAT(&p.t1, rc_retransmits));
@@ -1161,7 +1151,7 @@ out:
 	/* no QP, nothing more to send (inline: nothing crosses the wire from here on) */
 	tqp_destroy(&p.a);
 	tqp_destroy(&p.b);
-	s1 = wstats(&p.t1);
+	s1 = twstats(&p.t1);
 	pair_close(&p);		/* closes the pcap file */
 	pcap_bad_ip = 0;
 	recs = pcap_records(path, NULL, NULL);
