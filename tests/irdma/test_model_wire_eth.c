@@ -16,7 +16,8 @@
  *    same way (solicitation -> advertisement, the resolver's solicitation, bad ones counted);
  *  - an 802.1Q-tagged frame crosses unchanged; ARP and ND on VLANs: tagged requests answered
  *    with their VID (PCP 0), peers resolved per VLAN (one address on two VLANs is two
- *    neighbours), malformed tagged ARP counted; an RC WRITE between two models on VLAN 7
+ *    neighbours), a flood of one address on 200 VLANs keeping the table at
+ *    MODEL_ARP_ENTRIES, malformed tagged ARP counted; an RC WRITE between two models on VLAN 7
  *    with paths without MACs;
  *  - two model devices over the pair: RC SEND / WRITE / READ and UD SEND (its AH without a
  *    MAC: resolved by ARP, and over IPv6 by ND, between the models), data checked; a run
@@ -667,7 +668,8 @@ test_eth_nd(void)
  * ARP and ND on 802.1Q VLANs: requests arriving tagged are answered with the same VID and
  * PCP 0; a peer is resolved on the VLAN of the frame (tagged request, PCP 0), and one
  * address on two VLANs (or on one VLAN and untagged) is two neighbours; a priority-tagged
- * request (VID 0) is the untagged network's; malformed tagged ARP is counted.
+ * request (VID 0) is the untagged network's; one address on 200 VLANs keeps the table
+ * bounded; malformed tagged ARP is counted.
  */
 static void
 test_eth_vlan(void)
@@ -768,6 +770,26 @@ test_eth_vlan(void)
 	memcpy(f, mac_b, 6);
 	TEST_CHECK(n > 0 && memcmp(f, g, (size_t)n) == 0);
 
+	/*
+	 * A flood of one address on 200 VLANs: each answered on its own VLAN, the table
+	 * bounded (6 entries before: peer on 7, 8 and untagged, .77, peer6 and far6 on 9).
+	 */
+	for (uint32_t v = 100; v < 300; v++) {
+		enc_arp(f, bcast, mac_x, 1, mac_x, peer, zero, me);
+		inject(ring_ba, f, vtag(f, 60, (uint16_t)v));
+	}
+	TEST_CHECK_EQ(model_port_recv(a, g, sizeof(g)), 0);
+	n = 0;
+	for (uint32_t v = 100; v < 300; v++) {
+		enc_arp(want, mac_x, mac_a, 2, mac_a, me, mac_x, peer);
+		if (take(ring_ab, g) == 64 && memcmp(g, want, vtag(want, 60, (uint16_t)v)) == 0)
+			n++;
+	}
+	TEST_CHECK_EQ(n, 200);
+	TEST_CHECK_EQ(take(ring_ab, g), 0);
+	model_port_stats_get(a, &st);
+	TEST_CHECK_EQ(st.arp_evicted, 6 + 200 - MODEL_ARP_ENTRIES);
+
 	/* malformed tagged ARP: cut short, an unknown hardware type */
 	model_port_stats_get(a, &st);
 	TEST_CHECK_EQ(st.arp_bad, 0);
@@ -780,8 +802,8 @@ test_eth_vlan(void)
 	TEST_CHECK_EQ(take(ring_ab, g), 0);
 	model_port_stats_get(a, &st);
 	TEST_CHECK_EQ(st.arp_bad, 2);
-	TEST_CHECK_EQ(st.arp_requests_rx, 3);
-	TEST_CHECK_EQ(st.arp_replies_tx, 2);
+	TEST_CHECK_EQ(st.arp_requests_rx, 3 + 200);
+	TEST_CHECK_EQ(st.arp_replies_tx, 2 + 200);
 	TEST_CHECK(st.arp_requests_tx >= 2);	/* more: retries on a busy machine */
 	TEST_CHECK_EQ(st.nd_adverts_tx, 1);
 	TEST_CHECK(st.nd_solicits_tx >= 1);
