@@ -24,6 +24,26 @@ def roce(bth_op, psn, ext=b'', payload=b'', ack_req=True):
     return DEV_MAC + PEER_MAC + b'\x08\x00' + ip + udp + body + b'\0' * 4
 
 
+def icmp6_sum(src, dst, body):
+    data = src + dst + struct.pack('>IxxxB', len(body), 58) + body
+    s = sum(struct.unpack('>%dH' % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def nd_solicit(target, tag):
+    """A Neighbour Solicitation from fe80::9 for target, 802.1Q tag tag in front."""
+    src = bytes.fromhex('fe80' + '00' * 13 + '09')
+    dst = bytes.fromhex('ff0200000000000000000001ff') + target[13:]
+    body = bytearray(struct.pack('>BBHI16s', 135, 0, 0, 0, target) +
+                     b'\x01\x01' + PEER_MAC)
+    struct.pack_into('>H', body, 2, icmp6_sum(src, dst, bytes(body)))
+    ip = struct.pack('>IHBB16s16s', 6 << 28, len(body), 58, 255, src, dst)
+    return (bytes.fromhex('3333ff') + target[13:] + PEER_MAC + tag + b'\x86\xdd' + ip +
+            bytes(body))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -44,6 +64,13 @@ def main():
         'arp-request': (0, b'\xff' * 6 + PEER_MAC + b'\x08\x06' +
                         struct.pack('>HHBBH6s4s6s4s', 1, 0x0800, 6, 4, 1, PEER_MAC,
                                     PEER_IP, bytes(6), DEV_IP) + bytes(18)),
+        'arp-request-vlan': (0, b'\xff' * 6 + PEER_MAC + b'\x81\x00\xa0\x07\x08\x06' +
+                             struct.pack('>HHBBH6s4s6s4s', 1, 0x0800, 6, 4, 1, PEER_MAC,
+                                         PEER_IP, bytes(6), DEV_IP) + bytes(18)),
+        # the device's link-local GID (EUI-64 of its MAC), on VLAN 7
+        'nd-solicit-vlan': (0, nd_solicit(bytes.fromhex('fe80' + '00' * 8 +
+                                                        '00ff' + 'fe00' + '0001'),
+                                          b'\x81\x00\x00\x07')),
         'not-roce-udp': (1, DEV_MAC + PEER_MAC + b'\x08\x00' +
                          struct.pack('>BBHHHBBH4s4s', 0x45, 0, 0, 1, 0, 64, 17, 0,
                                      PEER_IP, DEV_IP) +

@@ -120,6 +120,16 @@ tstat(struct tdev *t, size_t off)
 	return *(const uint64_t *)(const void *)((const uint8_t *)&st + off);
 }
 
+struct irdma_model_wire_stats
+twstats(struct tdev *t)
+{
+	struct irdma_model_wire_stats s;
+
+	memset(&s, 0, sizeof(s));
+	TEST_CHECK_EQ(irdma_model_wire_stats_get(t->hw, &s), 0);
+	return s;
+}
+
 void
 tfill(uint8_t *p, size_t n, uint32_t seed)
 {
@@ -274,6 +284,12 @@ tqp_rc_up(struct tqp *p, const struct tqp *peer, const struct tconn *c, uint32_t
 		return ret;
 	memset(&a, 0, sizeof(a));
 	memcpy(a.ah_attr.dgid, peer->dev->gid, 16);
+	if (c->no_dmac && !c->ipv6) {
+		/* the peer's GID 0, as an application knowing only the peer's GID has it */
+		ret = rdmadev_gid_get((int16_t)peer->dev->id, 0, a.ah_attr.dgid);
+		if (ret != 0)
+			return ret;
+	}
 	if (c->ipv6) {
 		/*
 		 * Both ends' GID 1: the link-local fe80:: address the driver derives from the
@@ -285,9 +301,10 @@ tqp_rc_up(struct tqp *p, const struct tqp *peer, const struct tconn *c, uint32_t
 			return ret != 0 ? ret : -EPROTO;
 		a.ah_attr.sgid_index = 1;
 	}
-	memcpy(a.ah_attr.dmac, peer->dev->hw->mac, 6);
+	if (!c->no_dmac)
+		memcpy(a.ah_attr.dmac, peer->dev->hw->mac, 6);
 	a.ah_attr.hop_limit = 64;
-	a.ah_attr.vlan_id = 0xffff;
+	a.ah_attr.vlan_id = c->vlan != 0 ? c->vlan : 0xffff;
 	a.ah_attr.port_num = 1;
 	a.path_mtu = (enum rdmadev_mtu)c->mtu;
 	a.dest_qp_num = peer->qpn;

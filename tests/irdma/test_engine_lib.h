@@ -156,6 +156,8 @@ struct tconn {
 	uint8_t rnr_retry;
 	uint8_t timeout;
 	bool ipv6;		/* address the peer by a link-local IPv6 GID */
+	uint16_t vlan;		/* 802.1Q VID of both paths (PCP = SL 0); 0: untagged */
+	bool no_dmac;		/* paths without the peer's MAC: the wire resolves it */
 	uint32_t psn_a;		/* first PSN a sends */
 	uint32_t psn_b;
 };
@@ -206,6 +208,8 @@ bool twait(struct tcq *c, struct tcqe *e, struct tdev *a, struct tdev *b);
 unsigned int tidle(struct tcq *c, struct tdev *a, struct tdev *b, unsigned int n);
 
 uint64_t tstat(struct tdev *t, size_t off);
+/* The wire counters of @p t's port (irdma_model_wire_stats_get(), checked). */
+struct irdma_model_wire_stats twstats(struct tdev *t);
 #define TSTAT(t, field) tstat((t), offsetof(struct irdma_model_stats, field))
 
 void tfill(uint8_t *p, size_t n, uint32_t seed);

@@ -4,9 +4,9 @@
 
 /*
  * The Ethernet wire's neighbours (model_neigh.h): ARP (RFC 826, Ethernet / IPv4) and IPv6
- * neighbour discovery (RFC 4861), untagged frames only, over one bounded table.
+ * neighbour discovery (RFC 4861), untagged or in one 802.1Q VLAN, over one bounded table.
  *
- * Table: MODEL_ARP_ENTRIES entries, looked up by address in GID form (IPv4 as
+ * Table: MODEL_ARP_ENTRIES entries, looked up by VLAN and address in GID form (IPv4 as
  * ::ffff:a.b.c.d; a linear scan, done only for frames the engine addressed to the port's own
  * MAC or to none: the QP or AH had no neighbour MAC). An entry is added when the port
  * resolves an address or a peer asks for an own address; a full table replaces its least
@@ -168,17 +168,18 @@ arp_frame(uint8_t f[MODEL_ARP_FRAME_LEN], const struct model_neigh *e, const uin
 }
 
 static struct model_neigh_entry *
-arp_find(struct model_neigh *e, const uint8_t g[16])
+arp_find(struct model_neigh *e, uint32_t vlan, const uint8_t g[16])
 {
 	for (uint32_t i = 0; i < MODEL_ARP_ENTRIES; i++)
-		if (e->tab[i].state != ARP_FREE && memcmp(e->tab[i].addr, g, 16) == 0)
+		if (e->tab[i].state != ARP_FREE && e->tab[i].vlan == vlan &&
+		    memcmp(e->tab[i].addr, g, 16) == 0)
 			return &e->tab[i];
 	return NULL;
 }
 
-/* A slot for @p ip: a free one, else the least recently used (counted). */
+/* A slot for @p g on @p vlan: a free one, else the least recently used (counted). */
 static struct model_neigh_entry *
-arp_add(struct model_neigh *e, const uint8_t g[16])
+arp_add(struct model_neigh *e, uint32_t vlan, const uint8_t g[16])
 {
 	struct model_neigh_entry *v = &e->tab[0];
 
@@ -194,6 +195,7 @@ arp_add(struct model_neigh *e, const uint8_t g[16])
 		e->st->arp_evicted++;
 	memset(v, 0, sizeof(*v));
 	memcpy(v->addr, g, 16);
+	v->vlan = (uint16_t)vlan;
 	v->used = ++e->tick;
 	return v;
 }
@@ -254,9 +256,13 @@ nd_frame(uint8_t f[MODEL_ND_FRAME_LEN], const struct model_neigh *e, const uint8
 	icmp6_csum(ip, ND_LEN);
 }
 
-/* Ask for @p target's MAC from own address @p src: ARP request or Neighbour Solicitation. */
+/*
+ * Ask for @p target's MAC on @p vlan from own address @p src: ARP request or Neighbour
+ * Solicitation.
+ */
 static void
-neigh_request(struct model_neigh *e, const uint8_t src[16], const uint8_t target[16])
+neigh_request(struct model_neigh *e, uint32_t vlan, const uint8_t src[16],
+	      const uint8_t target[16])
 {
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	static const uint8_t zero[6];
@@ -266,24 +272,25 @@ neigh_request(struct model_neigh *e, const uint8_t src[16], const uint8_t target
 
 	if (is_v4(target)) {
 		arp_frame(f, e, bcast, ARP_OP_REQUEST, get32(src + 12), zero, get32(target + 12));
-		if (e->xmit(e->ctx, f, MODEL_ARP_FRAME_LEN) == 0)
+		if (e->xmit(e->ctx, vlan, f, MODEL_ARP_FRAME_LEN) == 0)
 			e->st->arp_requests_tx++;
 		return;
 	}
 	/* to the target's solicited-node multicast address */
 	nd_frame(f, e, mc, src, sn, target, false);
-	if (e->xmit(e->ctx, f, MODEL_ND_FRAME_LEN) == 0)
+	if (e->xmit(e->ctx, vlan, f, MODEL_ND_FRAME_LEN) == 0)
 		e->st->nd_solicits_tx++;
 }
 
 /*
- * The MAC for @p dst, asked from @p src (GID form): 0 with @p mac set, or -EAGAIN when it is
- * not known (yet): a request went out or waits for its retry time, or it failed.
+ * The MAC for @p dst on @p vlan, asked from @p src (GID form): 0 with @p mac set, or -EAGAIN
+ * when it is not known (yet): a request went out or waits for its retry time, or it failed.
  */
 int
-model_neigh_resolve(struct model_neigh *e, const uint8_t src[16], const uint8_t dst[16], uint8_t mac[6])
+model_neigh_resolve(struct model_neigh *e, uint32_t vlan, const uint8_t src[16],
+		    const uint8_t dst[16], uint8_t mac[6])
 {
-	struct model_neigh_entry *a = arp_find(e, dst);
+	struct model_neigh_entry *a = arp_find(e, vlan, dst);
 	const uint8_t *from;
 	uint64_t now;
 
@@ -297,7 +304,7 @@ model_neigh_resolve(struct model_neigh *e, const uint8_t src[16], const uint8_t 
 		return -EAGAIN;		/* no own address of that family to ask from */
 	now = rte_get_timer_cycles();
 	if (a == NULL) {
-		a = arp_add(e, dst);
+		a = arp_add(e, vlan, dst);
 		a->state = ARP_PENDING;
 	} else if (a->state == ARP_FAILED) {
 		if (now - a->stamp < e->fail_cycles)
@@ -316,18 +323,19 @@ model_neigh_resolve(struct model_neigh *e, const uint8_t src[16], const uint8_t 
 	}
 	a->tries++;
 	a->stamp = now;
-	neigh_request(e, from, dst);
+	neigh_request(e, vlan, from, dst);
 	return -EAGAIN;
 }
 
-/* Refresh @p g's entry with @p mac when it has one; add one when @p add. */
+/* Refresh @p g's entry on @p vlan with @p mac when it has one; add one when @p add. */
 static void
-neigh_learn(struct model_neigh *e, const uint8_t g[16], const uint8_t mac[6], bool add)
+neigh_learn(struct model_neigh *e, uint32_t vlan, const uint8_t g[16], const uint8_t mac[6],
+	    bool add)
 {
-	struct model_neigh_entry *x = arp_find(e, g);
+	struct model_neigh_entry *x = arp_find(e, vlan, g);
 
 	if (x == NULL && add)
-		x = arp_add(e, g);
+		x = arp_add(e, vlan, g);
 	if (x == NULL)
 		return;
 	memcpy(x->mac, mac, 6);
@@ -336,9 +344,9 @@ neigh_learn(struct model_neigh *e, const uint8_t g[16], const uint8_t mac[6], bo
 	x->used = ++e->tick;
 }
 
-/* Handle one received ARP frame (@p n bytes from the Ethernet header on). */
+/* Handle one ARP frame received on @p vlan (@p n bytes from the Ethernet header on, untagged). */
 void
-model_neigh_arp_input(struct model_neigh *e, const uint8_t *f, uint32_t n)
+model_neigh_arp_input(struct model_neigh *e, uint32_t vlan, const uint8_t *f, uint32_t n)
 {
 	const uint8_t *a = f + ETH_HLEN;
 	uint8_t r[MODEL_ARP_FRAME_LEN], spa[16], tpa[16];
@@ -362,21 +370,21 @@ model_neigh_arp_input(struct model_neigh *e, const uint8_t *f, uint32_t n)
 		e->st->arp_replies_rx++;
 	/* RFC 826: refresh the sender when known; add it when the frame is for us */
 	if (get32(a + 14) != 0)
-		neigh_learn(e, spa, a + 8, model_neigh_own(e, tpa));
+		neigh_learn(e, vlan, spa, a + 8, model_neigh_own(e, tpa));
 	if (op == ARP_OP_REQUEST && model_neigh_own(e, tpa)) {
 		arp_frame(r, e, a + 8, ARP_OP_REPLY, get32(a + 24), a + 8, get32(a + 14));
-		if (e->xmit(e->ctx, r, MODEL_ARP_FRAME_LEN) == 0)
+		if (e->xmit(e->ctx, vlan, r, MODEL_ARP_FRAME_LEN) == 0)
 			e->st->arp_replies_tx++;
 	}
 }
 
 /*
- * Handle one received ICMPv6 frame (@p n bytes, untagged): a Neighbour Solicitation for an
- * own address is answered and its sender learnt; an Advertisement refreshes (or, for an
+ * Handle one ICMPv6 frame received on @p vlan (@p n bytes, its tag taken out): a Neighbour
+ * Solicitation for an own address is answered on that VLAN and its sender learnt; an Advertisement refreshes (or, for an
  * address being resolved, fills) its target's entry. Other ICMPv6 counts rx_other.
  */
 void
-model_neigh_nd_input(struct model_neigh *e, const uint8_t *f, uint32_t n)
+model_neigh_nd_input(struct model_neigh *e, uint32_t vlan, const uint8_t *f, uint32_t n)
 {
 	static const uint8_t unspec[16];
 	const uint8_t *ip = f + ETH_HLEN, *icmp = ip + IPV6_HLEN, *opt, *ll = NULL;
@@ -403,15 +411,15 @@ model_neigh_nd_input(struct model_neigh *e, const uint8_t *f, uint32_t n)
 			ll = opt + 2;
 	if (type == ND_ADVERT) {
 		e->st->nd_adverts_rx++;
-		neigh_learn(e, icmp + 8, ll != NULL ? ll : f + 6, false);
+		neigh_learn(e, vlan, icmp + 8, ll != NULL ? ll : f + 6, false);
 		return;
 	}
 	e->st->nd_solicits_rx++;
 	if (!model_neigh_own(e, icmp + 8) || memcmp(ip + 8, unspec, 16) == 0)
 		return;			/* not ours, or duplicate address detection */
 	if (ll != NULL)
-		neigh_learn(e, ip + 8, ll, true);
+		neigh_learn(e, vlan, ip + 8, ll, true);
 	nd_frame(r, e, ll != NULL ? ll : f + 6, icmp + 8, ip + 8, icmp + 8, true);
-	if (e->xmit(e->ctx, r, MODEL_ND_FRAME_LEN) == 0)
+	if (e->xmit(e->ctx, vlan, r, MODEL_ND_FRAME_LEN) == 0)
 		e->st->nd_adverts_tx++;
 }

@@ -7,7 +7,9 @@
 /*
  * Neighbours of the model's Ethernet wire (internal to model/, model_neigh.c): the port's
  * own addresses, ARP and IPv6 neighbour discovery answered for them, peers resolved the same
- * ways into a bounded table. Addresses are 16-byte GIDs (IPv4 as ::ffff:a.b.c.d).
+ * ways into a bounded table. Addresses are 16-byte GIDs (IPv4 as ::ffff:a.b.c.d); every
+ * frame and table entry belongs to one VLAN (a VID, or MODEL_NEIGH_UNTAGGED), so the same
+ * address on two VLANs is two neighbours.
  *
  * Thread safety: as the port it belongs to, used by its device only.
  */
@@ -32,8 +34,14 @@
 /** Bytes of a neighbour solicitation / advertisement frame (one link-layer option). */
 #define MODEL_ND_FRAME_LEN	86u
 
-/** Sends one frame for the table (ARP / ND); returns 0 when it went out. */
-typedef int (*model_neigh_xmit_t)(void *ctx, const uint8_t *f, uint32_t len);
+/** The VLAN of untagged frames (and of priority-tagged ones, VID 0). */
+#define MODEL_NEIGH_UNTAGGED	0xffffu
+
+/**
+ * Sends one untagged frame @p f for the table (ARP / ND), tagged on the way out with VID
+ * @p vlan (PCP 0) unless @p vlan is MODEL_NEIGH_UNTAGGED; returns 0 when it went out.
+ */
+typedef int (*model_neigh_xmit_t)(void *ctx, uint32_t vlan, const uint8_t *f, uint32_t len);
 
 /** One table entry. */
 struct model_neigh_entry {
@@ -41,6 +49,7 @@ struct model_neigh_entry {
 	uint8_t mac[6];		/**< valid when resolved */
 	uint8_t state;		/**< free, pending, resolved, failed */
 	uint8_t tries;		/**< requests sent in this round */
+	uint16_t vlan;		/**< VID 1-4095, or MODEL_NEIGH_UNTAGGED */
 	uint64_t stamp;		/**< last request sent (pending), failure (failed) */
 	uint64_t used;		/**< last use: the replacement order */
 };
@@ -69,19 +78,33 @@ void model_neigh_set_addrs(struct model_neigh *n, const uint8_t (*gids)[16], uin
 /** Whether @p g is an own address. */
 bool model_neigh_own(const struct model_neigh *n, const uint8_t g[16]);
 
+/** The table's VLAN of a frame's 802.1Q TCI @p tci (VID 0, priority tagged: untagged). */
+static inline uint32_t
+model_neigh_vlan(uint32_t tci)
+{
+	return (tci & 0xfffu) != 0 ? tci & 0xfffu : MODEL_NEIGH_UNTAGGED;
+}
+
 /**
- * The MAC of @p dst, asked from @p src (an own address, else the first own one of the
- * family): 0 with @p mac set; -EAGAIN while unknown (a request went out, or waits for its
- * retry time, or the address failed).
+ * The MAC of @p dst on VLAN @p vlan (a VID or MODEL_NEIGH_UNTAGGED), asked from @p src (an
+ * own address, else the first own one of the family): 0 with @p mac set; -EAGAIN while
+ * unknown (a request went out on that VLAN, or waits for its retry time, or the address
+ * failed).
  */
-int model_neigh_resolve(struct model_neigh *n, const uint8_t src[16], const uint8_t dst[16],
-			uint8_t mac[6]);
+int model_neigh_resolve(struct model_neigh *n, uint32_t vlan, const uint8_t src[16],
+			const uint8_t dst[16], uint8_t mac[6]);
 
-/** Handle one received ARP frame (@p len bytes from its Ethernet header on). */
-void model_neigh_arp_input(struct model_neigh *n, const uint8_t *f, uint32_t len);
+/**
+ * Handle one ARP frame received on VLAN @p vlan: @p len bytes from its Ethernet header on,
+ * the 802.1Q tag (if any) already taken out. A reply goes out on the same VLAN.
+ */
+void model_neigh_arp_input(struct model_neigh *n, uint32_t vlan, const uint8_t *f, uint32_t len);
 
-/** Handle one received untagged ICMPv6 frame (solicitations, advertisements; else rx_other). */
-void model_neigh_nd_input(struct model_neigh *n, const uint8_t *f, uint32_t len);
+/**
+ * Handle one ICMPv6 frame received on VLAN @p vlan, its tag taken out as for ARP
+ * (solicitations, advertisements; else rx_other).
+ */
+void model_neigh_nd_input(struct model_neigh *n, uint32_t vlan, const uint8_t *f, uint32_t len);
 
 /** The GID form ::ffff:a.b.c.d of the IPv4 address at @p ip (network order). */
 void model_gid_of_v4(uint8_t g[16], const uint8_t ip[4]);

@@ -11,6 +11,10 @@
  * (model_port_ip_id()), DF, the TTL and TOS of the QP, the ICRC over those headers. Frames
  * come in as the peer sent them, and model_pkt_parse() checks the ICRC over those real
  * headers, so a peer's own ID, TTL and TOS are fine.
+ *
+ * VLANs: a frame the engine tagged is resolved on its VID (the request goes out with that
+ * VID, PCP 0); ARP and ND frames that arrive tagged are handed to the table with the tag
+ * taken out and its VID, and answered with that VID, PCP 0.
  */
 
 #include <errno.h>
@@ -93,6 +97,7 @@ struct model_eth {
 		uint64_t since;		/* timer cycles */
 		uint8_t src[16];
 		uint8_t dst[16];
+		uint32_t vlan;		/* the table's VLAN of the frame */
 	} hold[ETH_HOLD];
 	uint32_t n_hold;
 	uint64_t hold_cycles;		/* MODEL_ARP_FAIL_US in timer cycles */
@@ -183,11 +188,44 @@ eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
 	return 0;
 }
 
-/* The neighbour table's way out. */
+/* The neighbour table's way out: the frame as it is, or with an 802.1Q tag (VID @p vlan). */
 static int
-neigh_xmit(void *ctx, const uint8_t *f, uint32_t len)
+neigh_xmit(void *ctx, uint32_t vlan, const uint8_t *f, uint32_t len)
 {
-	return eth_xmit(ctx, f, len);
+	uint8_t t[MODEL_ND_FRAME_LEN + VLAN_HLEN];
+
+	if (vlan == MODEL_NEIGH_UNTAGGED)
+		return eth_xmit(ctx, f, len);
+	if (len < 12 || len > MODEL_ND_FRAME_LEN)
+		return -EINVAL;
+	memcpy(t, f, 12);
+	t[12] = (uint8_t)(ETHERTYPE_VLAN >> 8);
+	t[13] = (uint8_t)ETHERTYPE_VLAN;
+	t[14] = (uint8_t)(vlan >> 8 & 0x0fu);	/* PCP 0, DEI 0 */
+	t[15] = (uint8_t)vlan;
+	memcpy(t + 16, f + 12, len - 12);
+	return eth_xmit(ctx, t, len + VLAN_HLEN);
+}
+
+/*
+ * An ARP / ND frame of @p m (@p len bytes, its L3 header at @p l3) read into @p buf (at most
+ * @p cap bytes) with its 802.1Q tag taken out; *vlan its table VLAN. Returns the length.
+ */
+static uint32_t
+neigh_frame(struct rte_mbuf *m, uint32_t len, uint32_t l3, uint8_t *buf, uint32_t cap,
+	    uint32_t *vlan)
+{
+	uint32_t k = RTE_MIN(len, cap);
+	const uint8_t *p = rte_pktmbuf_read(m, 0, k, buf);
+
+	if (p != buf)
+		memcpy(buf, p, k);
+	*vlan = MODEL_NEIGH_UNTAGGED;
+	if (l3 == ETH_HLEN)
+		return k;
+	*vlan = model_neigh_vlan(get16(buf + 14));
+	memmove(buf + 12, buf + 16, k - 16);
+	return k - VLAN_HLEN;
 }
 
 void
@@ -198,18 +236,23 @@ model_eth_set_addrs(struct model_eth *e, const uint8_t (*gids)[16], uint32_t n)
 
 /* ---- frames ---- */
 
-/* Offset of the IP header and the EtherType behind an optional 802.1Q tag; 0: too short. */
+/*
+ * Offset of the IP header and the EtherType behind an optional 802.1Q tag, *vlan the table's
+ * VLAN of the frame; 0: too short.
+ */
 static uint32_t
-l3_offset(const uint8_t *f, uint32_t len, uint32_t *et)
+l3_offset(const uint8_t *f, uint32_t len, uint32_t *et, uint32_t *vlan)
 {
 	uint32_t off = ETH_HLEN;
 
 	if (len < ETH_HLEN)
 		return 0;
 	*et = get16(f + 12);
+	*vlan = MODEL_NEIGH_UNTAGGED;
 	if (*et == ETHERTYPE_VLAN) {
 		if (len < ETH_HLEN + VLAN_HLEN)
 			return 0;
+		*vlan = model_neigh_vlan(get16(f + 14));
 		*et = get16(f + 16);
 		off += VLAN_HLEN;
 	}
@@ -234,7 +277,7 @@ eth_release_held(struct model_eth *e)
 			e->st->arp_unresolved++;
 			continue;
 		}
-		if (model_neigh_resolve(&e->nb, e->hold[i].src, e->hold[i].dst,
+		if (model_neigh_resolve(&e->nb, e->hold[i].vlan, e->hold[i].src, e->hold[i].dst,
 					rte_pktmbuf_mtod(m, uint8_t *)) == 0) {
 			eth_tsan_release(m);
 			if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
@@ -252,7 +295,7 @@ int
 model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 {
 	static const uint8_t zero[6];
-	uint32_t et, l3 = l3_offset(f, len, &et);
+	uint32_t et, vlan, l3 = l3_offset(f, len, &et, &vlan);
 	uint8_t src[16], dst[16];
 	struct rte_mbuf *m;
 	uint8_t *d;
@@ -286,7 +329,7 @@ model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 	if (e->n_hold != 0)
 		eth_release_held(e);	/* in order: the held ones first */
 	d = rte_pktmbuf_mtod(m, uint8_t *);
-	if (model_neigh_resolve(&e->nb, src, dst, d) != 0) {
+	if (model_neigh_resolve(&e->nb, vlan, src, dst, d) != 0) {
 		if (e->n_hold == ETH_HOLD) {
 			eth_free(e, m);
 			e->st->arp_unresolved++;
@@ -296,6 +339,7 @@ model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 		e->hold[e->n_hold].since = rte_get_timer_cycles();
 		memcpy(e->hold[e->n_hold].src, src, 16);
 		memcpy(e->hold[e->n_hold].dst, dst, 16);
+		e->hold[e->n_hold].vlan = vlan;
 		e->n_hold++;
 		return 0;
 	}
@@ -350,30 +394,29 @@ model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap)
 	if (unlikely(e->n_hold != 0))
 		eth_release_held(e);
 	while ((m = eth_next(e)) != NULL) {
-		uint32_t len = rte_pktmbuf_pkt_len(m), et = 0, l3;
+		uint32_t len = rte_pktmbuf_pkt_len(m), et = 0, vlan, l3;
 		uint8_t hdr[ETH_HLEN + VLAN_HLEN + 48];
 		const uint8_t *f;
 
 		f = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(hdr)), hdr);
-		l3 = f != NULL ? l3_offset(f, RTE_MIN(len, (uint32_t)sizeof(hdr)), &et) : 0;
+		l3 = f != NULL ? l3_offset(f, RTE_MIN(len, (uint32_t)sizeof(hdr)), &et, &vlan) : 0;
 		if (l3 == 0) {
 			e->st->rx_other++;
-		} else if (et == ETHERTYPE_ARP && l3 == ETH_HLEN &&
+		} else if (et == ETHERTYPE_ARP &&
 			   (memcmp(f, e->mac, 6) == 0 || memcmp(f, bcast, 6) == 0)) {
-			uint8_t a[ETH_HLEN + MODEL_ARP_LEN];
-			const uint8_t *p = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(a)),
-							    a);
+			uint8_t a[ETH_HLEN + VLAN_HLEN + MODEL_ARP_LEN];
+			uint32_t k = neigh_frame(m, len, l3, a, sizeof(a), &vlan);
 
-			model_neigh_arp_input(&e->nb, p, RTE_MIN(len, (uint32_t)sizeof(a)));
+			model_neigh_arp_input(&e->nb, vlan, a, k);
 			if (e->n_hold != 0)
 				eth_release_held(e);	/* a reply: what waited for it */
-		} else if (et == ETHERTYPE_IPV6 && l3 == ETH_HLEN &&
-			   len >= ETH_HLEN + IPV6_HLEN && f[ETH_HLEN + 6] == IPPROTO_ICMPV6_NUM &&
+		} else if (et == ETHERTYPE_IPV6 &&
+			   len >= l3 + IPV6_HLEN && f[l3 + 6] == IPPROTO_ICMPV6_NUM &&
 			   (memcmp(f, e->mac, 6) == 0 || (f[0] == 0x33 && f[1] == 0x33))) {
-			uint8_t a[MODEL_ND_FRAME_LEN + 64];
-			uint32_t k = RTE_MIN(len, (uint32_t)sizeof(a));
+			uint8_t a[MODEL_ND_FRAME_LEN + VLAN_HLEN + 64];
+			uint32_t k = neigh_frame(m, len, l3, a, sizeof(a), &vlan);
 
-			model_neigh_nd_input(&e->nb, rte_pktmbuf_read(m, 0, k, a), k);
+			model_neigh_nd_input(&e->nb, vlan, a, k);
 			if (e->n_hold != 0)
 				eth_release_held(e);
 		} else if (memcmp(f, e->mac, 6) != 0) {

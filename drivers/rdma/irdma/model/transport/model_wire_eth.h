@@ -7,8 +7,10 @@
 /*
  * The Ethernet wire of the device model (internal to model/): whole frames through one RX
  * and one TX queue of a DPDK ethdev port, answering ARP and IPv6 neighbour solicitations
- * for the port's own addresses and resolving peers the same ways (a bounded table). model_wire.c drives it; the
- * faults, the pcap file and the counters common to all wires stay there.
+ * for the port's own addresses (untagged or on any 802.1Q VLAN, answered on the same one)
+ * and resolving peers the same ways on the VLAN of the frame (a bounded table).
+ * model_wire.c drives it; the faults, the pcap file and the counters common to all wires
+ * stay there.
  *
  * Thread safety: as a model_port, used by its device only.
  */
