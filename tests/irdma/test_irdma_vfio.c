@@ -127,8 +127,12 @@ test_malformed(void)
 	expect_refused("irdma:0000:3b:20.0", -EINVAL, "malformed PCI address");
 	expect_refused("irdma:zzzz:3b:00.0", -EINVAL, "malformed PCI address");
 	expect_refused("irdma:0000:3b:00.0.1", -EINVAL, "malformed PCI address");
-	/* The irdma driver takes no devargs keys. */
-	expect_refused("irdma:0000:3b:00.0,qps=8", -EINVAL, "has no devargs key");
+	/* The irdma driver takes the resource plan and the port keys, not the model's. */
+	expect_refused("irdma:0000:3b:00.0,wire=udp:127.0.0.2", -EINVAL, "has no devargs key");
+	expect_refused("irdma:0000:3b:00.0,mode=thread", -EINVAL, "has no devargs key");
+	expect_refused("irdma:0000:3b:00.0,mac=01:00:00:00:00:01", -EINVAL, "not a unicast");
+	expect_refused("irdma:0000:3b:00.0,qps=8,ip=10.0.0.2,mac=02:00:00:00:00:01", -ENODEV,
+		       "no /sys/bus/pci/devices/0000:3b:00.0");
 	log_begin();
 	TEST_CHECK_EQ(irdma_vfio_open(NULL, &hw), -EINVAL);
 	TEST_CHECK_EQ(irdma_vfio_open("0000:3b:00.0", NULL), -EINVAL);

@@ -12,14 +12,16 @@
 # usage: vfio_e810.sh PROJECT_BUILD_DIR. Needs root (namespace, tap); skips (TAP
 # "1..0 # SKIP") without it, or when the QEMU source or the guest kernel cannot be fetched.
 # Environment: IRDMA_QEMU_CACHE (QEMU cache, default BUILD/qemu-cache), IRDMA_VM_CACHE
-# (kernel and initramfs, default BUILD/vm-cache), IRDMA_VM_ITERS (write_lat iterations,
-# 200), IRDMA_VM_KEEP=1 (keep the work folder).
+# (kernel and initramfs, default BUILD/vm-cache), IRDMA_VM_ITERS (iterations per test,
+# 200), IRDMA_VM_TESTS (the rdma-testpmd tests, default write_lat read_lat send_bw
+# write_bw), IRDMA_VM_KEEP=1 (keep the work folder).
 set -u
 build=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 qcache=${IRDMA_QEMU_CACHE:-$build/qemu-cache}
 cache=${IRDMA_VM_CACHE:-$build/vm-cache}
 iters=${IRDMA_VM_ITERS:-200}
+tests=${IRDMA_VM_TESTS:-write_lat read_lat send_bw write_bw}
 testpmd=$build/app/rdma-testpmd
 bdf=0000:00:04.0
 n=0
@@ -39,10 +41,12 @@ t0=$(date +%s.%N)
 rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
+# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault
+ntests=$(($(echo $tests | wc -w) + 5))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
-echo "1..4"
+echo "1..$ntests"
 if [ $rc -ne 0 ]; then
 	echo "not ok 1 - QEMU ($qcache) and the VM cache ($cache) built"
 	exit 1
@@ -76,9 +80,14 @@ cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$work/share/lib/"  # a DPDK program e
 VM_QEMU=$qcache/qemu-system-x86_64
 VM_MEM=1024
 VM_APPEND="intel_iommu=on"
-VM_QEMU_ARGS="-L /usr/share/seabios -L /usr/share/qemu -machine q35
--device intel-iommu,intremap=off,caching-mode=on
--device irdma-e810,bus=pcie.0,addr=04.0,devargs=wire=udp:127.0.0.2,mac=02:00:7f:00:00:02"
+VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
+# intel-iommu: interrupt remapping (vfio_iommu_type1 refuses MSI without it), 48-bit
+# IOVAs (EAL's IOVA-as-VA addresses are user virtual addresses). QEMU splits -device
+# options at commas: the model's devargs double theirs. The iPXE ROMs of virtio-net live
+# in Debian's ipxe-qemu, not in our QEMU's data folder.
+VM_QEMU_ARGS="-L /usr/share/seabios -L /usr/share/qemu -L /usr/lib/ipxe/qemu -machine q35
+-device intel-iommu,intremap=on,caching-mode=on,aw-bits=48
+-device irdma-e810,bus=pcie.0,addr=04.0,devargs=wire=udp:127.0.0.2,,mac=02:00:7f:00:00:02"
 if ! vm_up "$cache" "$work"; then
 	nok "VM boots (q35, intel-iommu, irdma-e810)"
 	sed 's/^/#   /' "$work/qemu.log"
@@ -86,38 +95,76 @@ if ! vm_up "$cache" "$work"; then
 fi
 ok "VM boots with irdma-e810 in $VM_BOOT_S s"
 
-# Bind the function to vfio-pci, reserve hugepages.
+# Bind the function to vfio-pci (alone in its IOMMU group), reserve hugepages.
 vm_cmd bind "d=/sys/bus/pci/devices/$bdf
 echo \"id \$(cat \$d/vendor):\$(cat \$d/device) group \$(basename \$(readlink \$d/iommu_group))\"
-ls \$d/iommu_group/devices
+[ \"\$(ls \$d/iommu_group/devices)\" = $bdf ] || { echo 'IOMMU group not ours alone'; exit 1; }
 echo vfio-pci > \$d/driver_override
 [ -e \$d/driver ] && echo $bdf > \$d/driver/unbind
 echo $bdf > /sys/bus/pci/drivers/vfio-pci/bind || exit 1
 ls /dev/vfio
 echo 96 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 mkdir -p /dev/hugepages && mount -t hugetlbfs none /dev/hugepages
-grep -E 'HugePages_(Total|Free)' /proc/meminfo"
-if vm_wait bind 60; then
-	ok "guest: $bdf bound to vfio-pci, hugepages reserved"
+grep -E 'HugePages_(Total|Free)' /proc/meminfo
+dmesg | grep -iE 'DMAR|IOMMU' | tail -5"
+if vm_wait bind 120; then
+	ok "guest: $bdf alone in its IOMMU group, bound to vfio-pci, hugepages reserved"
 else
-	nok "guest: $bdf bound to vfio-pci, hugepages reserved"
+	nok "guest: $bdf alone in its IOMMU group, bound to vfio-pci, hugepages reserved"
 fi
 
-# write_lat: the model on the host serves, the guest's VFIO device connects.
-in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
-	--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
-	-e write_lat -s 64 -n "$iters" --server --timeout 60000 > "$work/host.out" 2>&1 &
-hpid=$!
-vm_cmd lat "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 -m 128 \
---huge-unlink --file-prefix g -- --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
--e write_lat -s 64 -n $iters --client $VM_HOST_IP --timeout 60000"
-if vm_wait lat 900 && wait "$hpid"; then
-	ok "write_lat 64 B x $iters, guest VFIO backend <-> host model"
-else
-	nok "write_lat 64 B x $iters, guest VFIO backend <-> host model"
-	sed 's/^/# host: /' "$work/host.out"
+# One rdma-testpmd run: the model on the host serves, the guest's VFIO device connects.
+# Each run opens the device, brings it up, runs, closes it: the runs after the first are
+# the close / re-open check.
+run() {
+	local test=$1 t0
+	t0=$(date +%s.%N)
+	in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
+		--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
+		-e "$test" -s 64 -n "$iters" --server --timeout 60000 > "$work/host-$test.out" 2>&1 &
+	hpid=$!
+	vm_cmd "$test" "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 \
+-m 128 --huge-unlink --file-prefix g --log-level=pmd.rdma.irdma:info -- \
+--dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
+-e $test -s 64 -n $iters --client $VM_HOST_IP --timeout 60000"
+	if vm_wait "$test" 900 > "$work/guest-$test.out" && wait "$hpid"; then
+		hpid=
+		ok "$test 64 B x $iters, guest VFIO backend <-> host model ($(since "$t0") s)"
+		return 0
+	fi
+	vm_stop "$test"
+	kill "$hpid" 2>/dev/null
+	wait "$hpid" 2>/dev/null
+	hpid=
+	nok "$test 64 B x $iters, guest VFIO backend <-> host model"
+	cat "$work/guest-$test.out"
+	sed 's/^/# host: /' "$work/host-$test.out"
 	grep -iE 'dmar|vfio|irdma' "$work/console.log" | tail -20 | sed 's/^/# console: /'
+	return 1
+}
+first=1
+for t in $tests; do
+	run "$t"
+	if [ "$first" = 1 ]; then
+		first=0
+		# The backend's open: BAR0 the E810's size, the MSI-X vectors the device offers.
+		if grep -q 'BAR0 134217728 bytes, 64 MSI-X vectors' "$work/guest-$t.out"; then
+			ok "VFIO open: BAR0 128 MiB, 64 MSI-X vectors"
+		else
+			nok "VFIO open: BAR0 128 MiB, 64 MSI-X vectors"
+			grep -i 'vfio' "$work/guest-$t.out" | head -5
+		fi
+	fi
+	grep -E 'usec|MB/s|Gb/s|#bytes' "$work/host-$t.out" | tail -2 | sed "s/^/# host $t: /"
+done
+
+# No traffic above may have touched an IOVA the guest did not map.
+vm_cmd dmar "dmesg | grep -iE 'DMAR:.*fault|DMAR: \\[DMA' ; true"
+vm_wait dmar 60 > "$work/dmar.out"
+if grep -qiE 'fault|DMA (Read|Write)' "$work/dmar.out"; then
+	nok "no DMAR fault during the runs"
+	sed 's/^/# /' "$work/dmar.out"
+else
+	ok "no DMAR fault during the runs"
 fi
-hpid=
-sed 's/^/# host: /' "$work/host.out" | tail -5
 [ "$failed" -eq 0 ]
