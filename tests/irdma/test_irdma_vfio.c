@@ -6,9 +6,11 @@
  * The VFIO backend's refusal paths (no host here has an IOMMU, so nothing else can run):
  * malformed PCI addresses, a function absent from sysfs, and, through a fake sysfs tree
  * ($RDMADEV_SYSFS_ROOT), a function that is not Intel, not an E810, not bound to vfio-pci or
- * without an IOMMU group, each refused with its errno and a log line naming the cause before
- * EAL's VFIO layer is asked anything; a function that passes every sysfs check is then
- * refused by the VFIO step itself. The rdmadev registry stays empty throughout.
+ * without an IOMMU group, or sharing its group with a device on a host driver, each refused
+ * with its errno and a log line naming the cause before EAL's VFIO layer is asked anything;
+ * a function that passes every sysfs check is then refused by the VFIO step itself; a BAR0
+ * smaller than the register file is refused with both sizes. The rdmadev registry stays
+ * empty throughout.
  */
 
 #include <errno.h>
@@ -170,6 +172,9 @@ test_fake_sysfs(void)
 	test_sysfs_add_func(sysroot, "0000:3b:00.1", "0x8086", "0x1592", NULL, "12");
 	test_sysfs_add_func(sysroot, "0000:3b:00.2", "0x8086", "0x1593", "vfio-pci", NULL);
 	test_sysfs_add_func(sysroot, "0000:3b:00.3", "0x8086", "0x159b", "vfio-pci", "13");
+	/* Shares group 12 with 00.0 (on ice); 00.5 shares group 13 with 00.3 on vfio-pci. */
+	test_sysfs_add_func(sysroot, "0000:3b:00.4", "0x8086", "0x1593", "vfio-pci", "12");
+	test_sysfs_add_func(sysroot, "0000:3b:00.5", "0x8086", "0x1593", "vfio-pci", "13");
 	/* ixgbe */
 	test_sysfs_add_func(sysroot, "0000:5e:00.0", "0x8086", "0x10fb", "vfio-pci", "21");
 	/* mlx5 */
@@ -183,6 +188,8 @@ test_fake_sysfs(void)
 	expect_refused("irdma:0000:3B:00.0", -ENODEV, "not bound to vfio-pci (driver: ice)");
 	expect_refused("irdma:0000:3b:00.1", -ENODEV, "not bound to vfio-pci (no driver bound)");
 	expect_refused("irdma:0000:3b:00.2", -ENODEV, "no IOMMU group");
+	expect_refused("irdma:0000:3b:00.4", -EBUSY,
+		       "IOMMU group 12 also holds 0000:3b:00.0 (driver: ice)");
 	expect_refused("irdma:0000:5e:00.0", -ENODEV, "8086:10fb is not an E810");
 	expect_refused("irdma:0000:5e:00.1", -ENODEV, "vendor 0x15b3 is not Intel");
 
@@ -195,7 +202,7 @@ test_fake_sysfs(void)
 	TEST_CHECK(text != NULL && (strstr(text, "VFIO is not enabled in EAL") != NULL ||
 				    strstr(text, "rte_vfio_setup_device failed") != NULL));
 	TEST_CHECK(text != NULL && strstr(text, "not bound") == NULL &&
-		   strstr(text, "no IOMMU group") == NULL);
+		   strstr(text, "no IOMMU group") == NULL && strstr(text, "also holds") == NULL);
 	printf("# 0000:3b:00.3 (usable in sysfs): %d\n", rc);
 	print_log(text);
 	free(text);
@@ -203,6 +210,31 @@ test_fake_sysfs(void)
 
 	unsetenv(RDMADEV_SYSFS_ENV);
 	test_sysfs_remove(sysroot);
+}
+
+/* A BAR0 too small for the register file is refused before it is mapped, with both sizes. */
+static void
+test_bar0_size(void)
+{
+	char *text;
+
+	log_begin();
+	TEST_CHECK_EQ(irdma_vfio_check_bar0("0000:3b:00.0", 128u << 20), 0);
+	TEST_CHECK_EQ(irdma_vfio_check_bar0("0000:3b:00.0", IRDMA_VFIO_BAR0_MIN), 0);
+	text = log_end();
+	TEST_CHECK(text == NULL || text[0] == '\0');
+	free(text);
+	log_begin();
+	/* An E810 VF's BAR0 (128 KiB), one byte short, and none. */
+	TEST_CHECK_EQ(irdma_vfio_check_bar0("0000:3b:00.0", 128u << 10), -ENODEV);
+	TEST_CHECK_EQ(irdma_vfio_check_bar0("0000:3b:00.0", IRDMA_VFIO_BAR0_MIN - 1), -ENODEV);
+	TEST_CHECK_EQ(irdma_vfio_check_bar0(NULL, 0), -ENODEV);
+	text = log_end();
+	TEST_CHECK(text != NULL && strstr(text, "0000:3b:00.0: BAR0 is 131072 bytes, smaller "
+					  "than the 8388608") != NULL);
+	TEST_CHECK(text != NULL && strstr(text, "BAR0 is 0 bytes") != NULL);
+	print_log(text);
+	free(text);
 }
 
 int
@@ -218,6 +250,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_malformed);
 	TEST_RUN(test_absent);
 	TEST_RUN(test_fake_sysfs);
+	TEST_RUN(test_bar0_size);
 	rte_eal_cleanup();
 	return test_done();
 }
