@@ -23,6 +23,7 @@ cache=${IRDMA_VM_CACHE:-$build/vm-cache}
 iters=${IRDMA_VM_ITERS:-200}
 tests=${IRDMA_VM_TESTS:-write_lat read_lat send_bw write_bw}
 testpmd=$build/app/rdma-testpmd
+fault=$build/tests/vm/vfio_fault
 bdf=0000:00:04.0
 n=0
 failed=0
@@ -33,7 +34,9 @@ nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
 [ "$(id -u)" -eq 0 ] || skip "not root (network namespace, tap)"
 [ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$testpmd" ] || { echo "1..1"; echo "not ok 1 - $testpmd missing"; exit 1; }
+for p in "$testpmd" "$fault"; do
+	[ -x "$p" ] || { echo "1..1"; echo "not ok 1 - $p missing"; exit 1; }
+done
 "$here/install.sh" || skip "cannot install the VM packages (tests/vm/install.sh)"
 
 t0=$(date +%s.%N)
@@ -41,8 +44,9 @@ t0=$(date +%s.%N)
 rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
-# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault
-ntests=$(($(echo $tests | wc -w) + 5))
+# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, the 8 of
+# vfio_fault, the guest's DMAR fault line
+ntests=$(($(echo $tests | wc -w) + 5 + 8 + 1))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
@@ -71,8 +75,8 @@ trap finish EXIT
 # rdma-testpmd and every library it loads, for the guest (its loader and libc are the
 # initramfs's, the same as the host's).
 mkdir -p "$work/share/lib" || exit 1
-cp "$testpmd" "$work/share/" || exit 1
-ldd "$testpmd" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
+cp "$testpmd" "$fault" "$work/share/" || exit 1
+ldd "$testpmd" "$fault" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
 	cp -L "$lib" "$work/share/lib/" || exit 1
 done || exit 1
 cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$work/share/lib/"  # a DPDK program exits through it
@@ -166,5 +170,33 @@ if grep -qiE 'fault|DMA (Read|Write)' "$work/dmar.out"; then
 	sed 's/^/# /' "$work/dmar.out"
 else
 	ok "no DMAR fault during the runs"
+fi
+# Loopback WRITE with a data check, the event interrupt, an IOMMU fault (vfio_fault.c):
+# one TAP line per "vfio_fault: ok|FAIL" line, 8 expected.
+vm_cmd fault "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
+--huge-unlink --file-prefix f -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
+vm_wait fault 900 > "$work/fault.out"
+k=0
+while read -r _ verdict what; do
+	k=$((k + 1))
+	if [ "$verdict" = ok ]; then ok "vfio_fault: $what"; else nok "vfio_fault: $what"; fi
+done < <(sed -n 's/^# guest fault: \(vfio_fault: \(ok\|FAIL\) .*\)/\1/p' "$work/fault.out")
+while [ $k -lt 8 ]; do
+	k=$((k + 1))
+	nok "vfio_fault: check $k did not run"
+done
+if [ "$failed" -ne 0 ]; then
+	grep -vE 'vfio_fault: (ok|FAIL)' "$work/fault.out" | tail -30
+fi
+grep -E 'vfio_fault: (iova|faulting|event|interrupts)' "$work/fault.out" | sed 's/^# guest fault: /# /'
+# The guest's IOMMU driver saw the device read the unmapped IOVA.
+vm_cmd dmar2 "dmesg | grep -iE 'DMAR.*(fault|DMA (Read|Write))' ; true"
+vm_wait dmar2 60 > "$work/dmar2.out"
+if grep -qE '00:04.0|fault addr' "$work/dmar2.out"; then
+	ok "the guest logged the DMAR fault of 0000:00:04.0"
+	sed -n 's/^# guest dmar2: /# /p' "$work/dmar2.out" | head -4
+else
+	nok "the guest logged the DMAR fault of 0000:00:04.0"
+	cat "$work/dmar2.out"
 fi
 [ "$failed" -eq 0 ]
