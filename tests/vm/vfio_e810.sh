@@ -44,9 +44,9 @@ t0=$(date +%s.%N)
 rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
-# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, the 8 of
+# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, the 9 of
 # vfio_fault, the guest's DMAR fault line
-ntests=$(($(echo $tests | wc -w) + 5 + 8 + 1))
+ntests=$(($(echo $tests | wc -w) + 5 + 9 + 1))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
@@ -172,7 +172,7 @@ else
 	ok "no DMAR fault during the runs"
 fi
 # Loopback WRITE with a data check, the event interrupt, an IOMMU fault (vfio_fault.c):
-# one TAP line per "vfio_fault: ok|FAIL" line, 8 expected.
+# one TAP line per "vfio_fault: ok|FAIL" line, 9 expected.
 vm_cmd fault "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
 --huge-unlink --file-prefix f -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
 vm_wait fault 900 > "$work/fault.out"
@@ -181,7 +181,7 @@ while read -r _ verdict what; do
 	k=$((k + 1))
 	if [ "$verdict" = ok ]; then ok "vfio_fault: $what"; else nok "vfio_fault: $what"; fi
 done < <(sed -n 's/^# guest fault: \(vfio_fault: \(ok\|FAIL\) .*\)/\1/p' "$work/fault.out")
-while [ $k -lt 8 ]; do
+while [ $k -lt 9 ]; do
 	k=$((k + 1))
 	nok "vfio_fault: check $k did not run"
 done

@@ -13,9 +13,10 @@
  *  2. The interrupt path: the device's event interrupt (the AEQ's MSI-X vector, an eventfd
  *     that EAL's interrupt thread serves) is live; the MSI-X lines of /proc/interrupts are
  *     printed while the device is open.
- *  3. An IOMMU fault: the source buffer is one whole EAL memory segment whose IOMMU
- *     mapping is removed behind the driver's back (VFIO_IOMMU_UNMAP_DMA); a WRITE from it
- *     makes the device read an IOVA that is no longer mapped. Expected: no successful
+ *  3. An IOMMU fault: the source buffer is a page of plain process memory (mmap), which
+ *     the driver maps for its MR at IOVA = VA; that mapping is then removed behind the
+ *     driver's back (rte_vfio_container_dma_unmap, VFIO_IOMMU_UNMAP_DMA), so a WRITE from
+ *     it makes the device read an IOVA that is no longer mapped. Expected: no successful
  *     completion, an asynchronous QP error event delivered through the interrupt (the
  *     event fd becomes readable without anyone polling), the target left untouched. The
  *     guest kernel logs the DMAR fault (the script checks the console).
@@ -23,11 +24,14 @@
  * when all passed.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -38,7 +42,6 @@
 #include <rdmadev.h>
 
 #define LEN 4096u		/* bytes of the good WRITE and of the faulting one */
-#define SEG (2u << 20)		/* the faulting source: one 2 MiB segment */
 #define TIMEOUT_S 30u		/* longest wait for a completion or an event (TCG) */
 
 static int failures;
@@ -120,14 +123,19 @@ write_once(struct rdmadev_qp *qp, struct rdmadev_cq *cq, void *src, uint32_t lke
 	return 0;
 }
 
-/* The MSI-X lines of /proc/interrupts (vfio-msix), printed; how many there are. */
+/*
+ * The MSI-X lines of /proc/interrupts (vfio-msix), printed; how many there are, and in
+ * *@p total the interrupts they counted (every CPU column).
+ */
 static int
-print_msix(void)
+print_msix(unsigned long *total)
 {
-	char line[512];
+	char line[512], *p, *end;
 	FILE *f = fopen("/proc/interrupts", "r");
+	unsigned long v;
 	int n = 0;
 
+	*total = 0;
 	if (f == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -135,6 +143,14 @@ print_msix(void)
 			continue;
 		printf("vfio_fault: interrupts: %s", line);
 		n++;
+		p = strchr(line, ':');
+		while (p != NULL) {
+			v = strtoul(p + 1, &end, 10);
+			if (end == p + 1)
+				break;
+			*total += v;
+			p = end;
+		}
 	}
 	fclose(f);
 	return n;
@@ -157,7 +173,8 @@ main(int argc, char **argv)
 	struct rdmadev_qp *qp[2] = { NULL, NULL };
 	struct rdmadev_mr *mr[3] = { NULL, NULL, NULL };
 	uint8_t *buf[3] = { NULL, NULL, NULL };
-	const struct rte_memseg *ms;
+	uint64_t iova = 0;
+	unsigned long irqs0 = 0, irqs1 = 0;
 	struct pollfd pfd;
 	uint64_t deadline;
 	int16_t dev = -1;
@@ -186,15 +203,23 @@ main(int argc, char **argv)
 	qa.cap.max_recv_sge = 1;
 	for (i = 0; i < 2; i++)
 		CHECK(rdmadev_qp_create(&qa, &qp[i]));
-	/* [0] good source, [1] target, [2] the faulting source: one whole segment. */
+	/* [0] good source, [1] target (EAL memory), [2] the faulting source: one page of
+	 * plain memory, which the driver maps for the MR by itself. */
 	for (i = 0; i < 3; i++) {
-		buf[i] = rte_zmalloc("vfio_fault", i == 2 ? SEG : LEN, i == 2 ? SEG : 4096);
+		if (i < 2) {
+			buf[i] = rte_zmalloc("vfio_fault", LEN, 4096);
+		} else {
+			buf[i] = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+			if (buf[i] == MAP_FAILED)
+				buf[i] = NULL;
+		}
 		if (buf[i] == NULL) {
 			result(0, "memory for the buffers");
 			goto out;
 		}
 		ma.addr = buf[i];
-		ma.length = i == 2 ? SEG : LEN;
+		ma.length = LEN;
 		ma.iova = (uint64_t)(uintptr_t)buf[i];
 		ma.access = RDMADEV_ACCESS_LOCAL_WRITE | (i == 1 ? RDMADEV_ACCESS_REMOTE_WRITE : 0);
 		CHECK(rdmadev_mr_reg(pd, &ma, &mr[i]));
@@ -220,23 +245,18 @@ main(int argc, char **argv)
 	memset(buf[1], 0, LEN);
 
 	/* 2. The event interrupt is set up (MSI-X vectors enabled through VFIO). */
-	result(print_msix() > 0, "MSI-X vectors of the device in /proc/interrupts");
+	result(print_msix(&irqs0) > 0, "MSI-X vectors of the device in /proc/interrupts");
 	efd = rdmadev_event_fd(dev);
 	result(efd >= 0, "the device's event fd");
 
-	/* 3. The fault: drop the IOMMU mapping of buf[2]'s segment, WRITE from it. */
-	ms = rte_mem_virt2memseg(buf[2], NULL);
-	if (ms == NULL || ms->addr != buf[2] || ms->len != SEG) {
-		result(0, "the faulting source is one whole 2 MiB segment (2 MiB hugepages?)");
-		goto out;
-	}
-	if (rte_vfio_container_dma_unmap(RTE_VFIO_DEFAULT_CONTAINER_FD, ms->addr_64, ms->iova,
-					 ms->len) != 0) {
-		result(0, "VFIO_IOMMU_UNMAP_DMA of the source segment");
+	/* 3. The fault: drop the IOMMU mapping of buf[2] (IOVA = VA), WRITE from it. */
+	iova = (uint64_t)(uintptr_t)buf[2];
+	if (rte_vfio_container_dma_unmap(RTE_VFIO_DEFAULT_CONTAINER_FD, iova, iova, LEN) != 0) {
+		result(0, "VFIO_IOMMU_UNMAP_DMA of the source page");
 		goto out;
 	}
 	unmapped = true;
-	printf("vfio_fault: iova 0x%" PRIx64 " +%zu unmapped from the IOMMU\n", ms->iova, ms->len);
+	printf("vfio_fault: iova 0x%" PRIx64 " +%u unmapped from the IOMMU\n", iova, LEN);
 	rc = write_once(qp[0], cq, buf[2], rdmadev_mr_lkey(mr[2]), buf[1],
 			rdmadev_mr_rkey(mr[1]), 2, &wc);
 	printf("vfio_fault: faulting WRITE: %s\n", rc == 0 ? rdmadev_wc_status_str(wc.status) :
@@ -262,10 +282,11 @@ main(int argc, char **argv)
 	for (i = 0; i < LEN && buf[1][i] == 0; i++)
 		;
 	result(i == LEN, "nothing was written to the target");
-	print_msix();
+	print_msix(&irqs1);
+	result(irqs1 > irqs0, "the device's MSI-X vector fired (its /proc/interrupts count rose)");
 out:
-	if (unmapped && rte_vfio_container_dma_map(RTE_VFIO_DEFAULT_CONTAINER_FD, ms->addr_64,
-						   ms->iova, ms->len) != 0)
+	if (unmapped && rte_vfio_container_dma_map(RTE_VFIO_DEFAULT_CONTAINER_FD, iova, iova,
+						   LEN) != 0)
 		fprintf(stderr, "vfio_fault: re-mapping the segment failed\n");
 	for (i = 0; i < 2; i++)
 		if (qp[i] != NULL && rdmadev_qp_destroy(qp[i]) < 0)
@@ -273,7 +294,10 @@ out:
 	for (i = 0; i < 3; i++) {
 		if (mr[i] != NULL && rdmadev_mr_dereg(mr[i]) < 0)
 			failures++;
-		rte_free(buf[i]);
+		if (i < 2)
+			rte_free(buf[i]);
+		else if (buf[i] != NULL)
+			munmap(buf[i], LEN);
 	}
 	if (cq != NULL && rdmadev_cq_destroy(cq) < 0)
 		failures++;
