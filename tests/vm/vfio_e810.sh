@@ -44,9 +44,9 @@ t0=$(date +%s.%N)
 rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
-# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, the 9 of
-# vfio_fault, the guest's DMAR fault line
-ntests=$(($(echo $tests | wc -w) + 5 + 9 + 1))
+# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, FLR and the run
+# after it, the 8 of vfio_fault, the guest's DMAR fault line
+ntests=$(($(echo $tests | wc -w) + 5 + 2 + 8 + 1))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
@@ -121,28 +121,28 @@ fi
 # Each run opens the device, brings it up, runs, closes it: the runs after the first are
 # the close / re-open check.
 run() {
-	local test=$1 t0
+	local name=$1 test=${1%%-*} t0
 	t0=$(date +%s.%N)
 	in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
 		--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
-		-e "$test" -s 64 -n "$iters" --server --timeout 60000 > "$work/host-$test.out" 2>&1 &
+		-e "$test" -s 64 -n "$iters" --server --timeout 60000 > "$work/host-$name.out" 2>&1 &
 	hpid=$!
-	vm_cmd "$test" "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 \
+	vm_cmd "$name" "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 \
 -m 128 --huge-unlink --file-prefix g --log-level=pmd.rdma.irdma:info -- \
 --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
 -e $test -s 64 -n $iters --client $VM_HOST_IP --timeout 60000"
-	if vm_wait "$test" 900 > "$work/guest-$test.out" && wait "$hpid"; then
+	if vm_wait "$name" 900 > "$work/guest-$name.out" && wait "$hpid"; then
 		hpid=
-		ok "$test 64 B x $iters, guest VFIO backend <-> host model ($(since "$t0") s)"
+		ok "$name 64 B x $iters, guest VFIO backend <-> host model ($(since "$t0") s)"
 		return 0
 	fi
-	vm_stop "$test"
+	vm_stop "$name"
 	kill "$hpid" 2>/dev/null
 	wait "$hpid" 2>/dev/null
 	hpid=
-	nok "$test 64 B x $iters, guest VFIO backend <-> host model"
-	cat "$work/guest-$test.out"
-	sed 's/^/# host: /' "$work/host-$test.out"
+	nok "$name 64 B x $iters, guest VFIO backend <-> host model"
+	cat "$work/guest-$name.out"
+	sed 's/^/# host: /' "$work/host-$name.out"
 	grep -iE 'dmar|vfio|irdma' "$work/console.log" | tail -20 | sed 's/^/# console: /'
 	return 1
 }
@@ -171,8 +171,36 @@ if grep -qiE 'fault|DMA (Read|Write)' "$work/dmar.out"; then
 else
 	ok "no DMAR fault during the runs"
 fi
+# A function-level reset during traffic (sysfs reset: FLR, the device model re-created in
+# its power-on state): the run in progress must end by itself within its time limit (an
+# error, not a hang), and the device must open and carry traffic again afterwards.
+in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
+	--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
+	-e write_bw -s 64 -n 5000000 --server --timeout 15000 > "$work/host-reset.out" 2>&1 &
+hpid=$!
+t0=$(date +%s.%N)
+vm_cmd reset "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 300 /host/rdma-testpmd -l 0 \
+-m 128 --huge-unlink --file-prefix g -- --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
+-e write_bw -s 64 -n 5000000 --client $VM_HOST_IP --timeout 15000"
+vm_cmd flr "sleep 8; echo 1 > /sys/bus/pci/devices/$bdf/reset && echo reset done"
+vm_wait flr 120 > "$work/flr.out"
+flr_rc=$?
+vm_wait reset 400 > "$work/guest-reset.out"
+reset_rc=$?
+kill "$hpid" 2>/dev/null
+wait "$hpid" 2>/dev/null
+hpid=
+if [ $flr_rc -eq 0 ] && [ $reset_rc -ne 0 ] && [ $reset_rc -ne 124 ] && [ $reset_rc -ne 143 ]; then
+	ok "FLR during write_bw: the run ended by itself with an error ($(since "$t0") s)"
+else
+	nok "FLR during write_bw: the run ended by itself with an error (FLR $flr_rc, run $reset_rc)"
+	cat "$work/flr.out"
+fi
+tail -4 "$work/guest-reset.out"
+run write_lat-after-reset
+
 # Loopback WRITE with a data check, the event interrupt, an IOMMU fault (vfio_fault.c):
-# one TAP line per "vfio_fault: ok|FAIL" line, 9 expected.
+# one TAP line per "vfio_fault: ok|FAIL" line, 8 expected.
 vm_cmd fault "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
 --huge-unlink --file-prefix f -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
 vm_wait fault 900 > "$work/fault.out"
@@ -181,7 +209,7 @@ while read -r _ verdict what; do
 	k=$((k + 1))
 	if [ "$verdict" = ok ]; then ok "vfio_fault: $what"; else nok "vfio_fault: $what"; fi
 done < <(sed -n 's/^# guest fault: \(vfio_fault: \(ok\|FAIL\) .*\)/\1/p' "$work/fault.out")
-while [ $k -lt 9 ]; do
+while [ $k -lt 8 ]; do
 	k=$((k + 1))
 	nok "vfio_fault: check $k did not run"
 done
