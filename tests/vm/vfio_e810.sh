@@ -8,7 +8,8 @@
 # rdma-testpmd on irdma:<the function> (the VFIO backend) against rdma-testpmd with a device
 # model on the host. The two engines meet on the model's UDP wire in the VM's network
 # namespace (guest device 127.0.0.2 in the QEMU process, host peer 127.0.0.1); the TCP
-# exchange goes over the guest's virtio-net and the tap.
+# exchange goes over the guest's virtio-net and the tap. Then a function-level reset during
+# traffic, and tests/vm/vfio_fault in the guest (loopback WRITE, MSI-X, an IOMMU fault).
 # usage: vfio_e810.sh PROJECT_BUILD_DIR. Needs root (namespace, tap); skips (TAP
 # "1..0 # SKIP") without it, or when the QEMU source or the guest kernel cannot be fetched.
 # Environment: IRDMA_QEMU_CACHE (QEMU cache, default BUILD/qemu-cache), IRDMA_VM_CACHE
