@@ -9,8 +9,9 @@
  * without an IOMMU group, or sharing its group with a device on a host driver, each refused
  * with its errno and a log line naming the cause before EAL's VFIO layer is asked anything;
  * a function that passes every sysfs check is then refused by the VFIO step itself; a BAR0
- * smaller than the register file is refused with both sizes. The rdmadev registry stays
- * empty throughout.
+ * smaller than the register file is refused with both sizes; a device whose firmware never
+ * reports ready fails bring-up's first wait with a line saying so. The rdmadev registry
+ * stays empty throughout.
  */
 
 #include <errno.h>
@@ -26,6 +27,7 @@
 
 #include <rdmadev.h>
 
+#include "irdma_ctrl.h"
 #include "irdma_vfio.h"
 #include "fake_sysfs.h"
 #include "test.h"
@@ -237,6 +239,50 @@ test_bar0_size(void)
 	free(text);
 }
 
+/* A device whose firmware never reports ready (every register reads 0). */
+static uint32_t
+zero_read(struct irdma_hw *h, uint32_t off)
+{
+	RTE_SET_USED(h);
+	RTE_SET_USED(off);
+	return 0;
+}
+
+static void
+drop_write(struct irdma_hw *h, uint32_t off, uint32_t v)
+{
+	RTE_SET_USED(h);
+	RTE_SET_USED(off);
+	RTE_SET_USED(v);
+}
+
+/* Bring-up's first wait gives up after its time limit with a line naming the cause. */
+static void
+test_never_ready(void)
+{
+	static const struct irdma_hw_backend be = {
+		.name = "never-ready", .reg_read = zero_read, .reg_write = drop_write,
+	};
+	struct irdma_ctrl *c = calloc(1, sizeof(*c));
+	struct irdma_hw hw;
+	char *text;
+
+	TEST_CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	memset(&hw, 0, sizeof(hw));
+	hw.be = &be;
+	strcpy(hw.name, "0000:3b:00.0");
+	c->hw = &hw;
+	log_begin();
+	TEST_CHECK_EQ(irdma_ctrl_wait_fw(c), -ETIMEDOUT);
+	text = log_end();
+	TEST_CHECK(text != NULL && strstr(text, "firmware not ready after") != NULL);
+	print_log(text);
+	free(text);
+	free(c);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -251,6 +297,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_absent);
 	TEST_RUN(test_fake_sysfs);
 	TEST_RUN(test_bar0_size);
+	TEST_RUN(test_never_ready);
 	rte_eal_cleanup();
 	return test_done();
 }

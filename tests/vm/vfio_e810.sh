@@ -47,7 +47,7 @@ rc=$?
 qemu_s=$(since "$t0")
 # checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, FLR and the run
 # after it, the 8 of vfio_fault, the guest's DMAR fault line
-ntests=$(($(echo $tests | wc -w) + 5 + 2 + 8 + 1))
+ntests=$(($(echo "$tests" | wc -w) + 5 + 2 + 8 + 1))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
