@@ -9,9 +9,9 @@
  * without an IOMMU group, or sharing its group with a device on a host driver, each refused
  * with its errno and a log line naming the cause before EAL's VFIO layer is asked anything;
  * a function that passes every sysfs check is then refused by the VFIO step itself; a BAR0
- * smaller than the register file is refused with both sizes; a device whose firmware never
- * reports ready fails bring-up's first wait with a line saying so. The rdmadev registry
- * stays empty throughout.
+ * smaller than the register file is refused with both sizes, and so is EAL memory without
+ * IOVAs (no hugepages with IOVA as PA); a device whose firmware never reports ready fails
+ * bring-up's first wait with a line saying so. The rdmadev registry stays empty throughout.
  */
 
 #include <errno.h>
@@ -239,6 +239,28 @@ test_bar0_size(void)
 	free(text);
 }
 
+/* Without hugepages EAL memory has IOVAs only as VA: IOVA-as-PA is refused by name. */
+static void
+test_no_hugepages(void)
+{
+	char *text;
+
+	log_begin();
+	TEST_CHECK_EQ(irdma_vfio_check_mem("0000:3b:00.0", RTE_IOVA_PA, true), 0);
+	TEST_CHECK_EQ(irdma_vfio_check_mem("0000:3b:00.0", RTE_IOVA_VA, true), 0);
+	TEST_CHECK_EQ(irdma_vfio_check_mem("0000:3b:00.0", RTE_IOVA_VA, false), 0);
+	text = log_end();
+	TEST_CHECK(text == NULL || text[0] == '\0');
+	free(text);
+	log_begin();
+	TEST_CHECK_EQ(irdma_vfio_check_mem("0000:3b:00.0", RTE_IOVA_PA, false), -ENOTSUP);
+	text = log_end();
+	TEST_CHECK(text != NULL && strstr(text, "0000:3b:00.0: EAL runs without hugepages") != NULL &&
+		   strstr(text, "IOVA as PA") != NULL);
+	print_log(text);
+	free(text);
+}
+
 /* A device whose firmware never reports ready (every register reads 0). */
 static uint32_t
 zero_read(struct irdma_hw *h, uint32_t off)
@@ -297,6 +319,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_absent);
 	TEST_RUN(test_fake_sysfs);
 	TEST_RUN(test_bar0_size);
+	TEST_RUN(test_no_hugepages);
 	TEST_RUN(test_never_ready);
 	rte_eal_cleanup();
 	return test_done();

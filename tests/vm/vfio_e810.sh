@@ -46,8 +46,8 @@ rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
 # checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, FLR and the run
-# after it, the 8 of vfio_fault, the guest's DMAR fault line
-ntests=$(($(echo "$tests" | wc -w) + 5 + 2 + 8 + 1))
+# after it, the 8 of vfio_fault, vfio_fault on --no-huge, the guest's DMAR fault line
+ntests=$(($(echo "$tests" | wc -w) + 5 + 2 + 8 + 2))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
@@ -218,6 +218,15 @@ if [ "$failed" -ne 0 ]; then
 	grep -vE 'vfio_fault: (ok|FAIL)' "$work/fault.out" | tail -30
 fi
 grep -E 'vfio_fault: (iova|faulting|event|interrupts)' "$work/fault.out" | sed 's/^# guest fault: /# /'
+# The same without hugepages: EAL's plain memory, IOVA as VA, mapped by VFIO like any other.
+vm_cmd nohuge "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
+--no-huge --file-prefix n -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
+if vm_wait nohuge 900 > "$work/nohuge.out"; then
+	ok "vfio_fault with --no-huge (IOVA as VA): every check passed"
+else
+	nok "vfio_fault with --no-huge (IOVA as VA): every check passed"
+	grep -E 'FAIL|rror' "$work/nohuge.out" | head -10
+fi
 # The guest's IOMMU driver saw the device read the unmapped IOVA.
 vm_cmd dmar2 "dmesg | grep -iE 'DMAR.*(fault|DMA (Read|Write))' ; true"
 vm_wait dmar2 60 > "$work/dmar2.out"

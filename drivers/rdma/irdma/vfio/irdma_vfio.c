@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_memory.h>
@@ -265,6 +266,17 @@ irdma_vfio_check_bar0(const char *addr, uint64_t len)
 		 PRIu64 " an E810 PF's register file and doorbell page need (a VF, or not an "
 		 "E810 PF?)", len, (uint64_t)IRDMA_VFIO_BAR0_MIN);
 	return -ENODEV;
+}
+
+int
+irdma_vfio_check_mem(const char *addr, enum rte_iova_mode mode, bool hugepages)
+{
+	if (hugepages || mode != RTE_IOVA_PA)
+		return 0;
+	VFIO_LOG(ERR, addr != NULL ? addr : "", "EAL runs without hugepages (--no-huge) and with "
+		 "IOVA as PA: its memory has no IOVA the device could use (reserve hugepages, or "
+		 "run with --iova-mode=va)");
+	return -ENOTSUP;
 }
 
 /* ---- backend operations ---- */
@@ -598,6 +610,11 @@ irdma_vfio_open(const char *pci_addr, struct irdma_hw *hw)
 			 "/dev/vfio/vfio when rte_eal_init ran)");
 		free(v);
 		return -ENODEV;
+	}
+	ret = irdma_vfio_check_mem(v->addr, rte_eal_iova_mode(), rte_eal_has_hugepages() != 0);
+	if (ret != 0) {
+		free(v);
+		return ret;
 	}
 	ret = vfio_setup(v);
 	if (ret != 0) {

@@ -18,6 +18,10 @@
  * refusal paths are tested (tests/irdma/test_irdma_vfio.c).
  */
 
+#include <stdbool.h>
+
+#include <rte_eal.h>
+
 #include "irdma_hw.h"
 
 #ifdef __cplusplus
@@ -55,6 +59,17 @@ int irdma_vfio_parse_pci_addr(const char *s, char *out, size_t len);
 int irdma_vfio_check_bar0(const char *addr, uint64_t len);
 
 /**
+ * Check that EAL's memory can be given to the device: without hugepages (--no-huge) EAL's
+ * memory has IOVAs only in IOVA-as-VA mode (VFIO then maps it like any other memory).
+ *
+ * @param addr       The function's PCI address (for the log line).
+ * @param mode       rte_eal_iova_mode().
+ * @param hugepages  rte_eal_has_hugepages().
+ * @return 0, or -ENOTSUP with a log line naming the problem and both ways out.
+ */
+int irdma_vfio_check_mem(const char *addr, enum rte_iova_mode mode, bool hugepages);
+
+/**
  * Open the E810 function at @p pci_addr through VFIO and make @p hw its backend.
  *
  * The sysfs root is "/sys", or $RDMADEV_SYSFS_ROOT when set (tests use a fake tree; the
@@ -67,7 +82,8 @@ int irdma_vfio_check_bar0(const char *addr, uint64_t len);
  *         (absent, not Intel, not an E810 / E82x id, not bound to vfio-pci, no IOMMU group,
  *         BAR0 smaller than IRDMA_VFIO_BAR0_MIN) or EAL has no VFIO; -EBUSY when another
  *         device of the IOMMU group is bound to a host driver; -EIO when EAL's VFIO setup
- *         fails; -ENOTSUP when BAR0 cannot be mmap'd; -ENOMEM, or another -errno from the VFIO ioctls.
+ *         fails; -ENOTSUP when BAR0 cannot be mmap'd or EAL's memory has no IOVAs
+ *         (irdma_vfio_check_mem()); -ENOMEM, or another -errno from the VFIO ioctls.
  */
 int irdma_vfio_open(const char *pci_addr, struct irdma_hw *hw);
 
