@@ -4,7 +4,7 @@
 #   1. gcc release build: suites unit, stress, smoke (with hugepages when the machine has
 #      them), then the unit suite again with --no-huge, and on 1 GB pages when there are some,
 #      then the interop suite bounded (as root: ibv_rc_pingpong and perftest on rxe in a
-#      QEMU VM);
+#      QEMU VM) and the vfio suite (as root: the VFIO backend in a VM of our own QEMU);
 #   2. clang build (-Wall -Wextra -Werror): unit suite, then the fuzz suite (libFuzzer on the
 #      model's SQ, bounded: 60 s);
 #   3. ASan + UBSan build: unit, stress and smoke suites;
@@ -129,6 +129,17 @@ if build build "gcc, release"; then
         [ -n "$why" ] && note "gcc: interop: skipped, the VM cannot be built: ${why#1..0 # SKIP }"
     else
         note "gcc: interop: skipped, not root"
+    fi
+    # The VFIO backend in a VM (tests/vm/vfio_e810.sh): a QEMU of our own with the
+    # irdma-e810 device, built from Debian's source package into build/qemu-cache (reused
+    # while its inputs are unchanged; doc/vfio-testing.md has the minutes), then four
+    # rdma-testpmd tests over vfio-pci under intel-iommu against a host model.
+    if [ "$(id -u)" -eq 0 ]; then
+        run_tests build "gcc: vfio, irdma-e810 in a VM (bounded)" vfio -- IRDMA_VM_ITERS=200
+        why=$(grep -o '1\.\.0 # SKIP[^"\\]*' build/meson-logs/testlog.json 2>/dev/null | head -n 1)
+        [ -n "$why" ] && note "gcc: vfio: skipped: ${why#1..0 # SKIP }"
+    else
+        note "gcc: vfio: skipped, not root"
     fi
 fi
 if CC=clang build build-clang "clang, release"; then

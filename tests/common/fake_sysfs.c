@@ -66,8 +66,24 @@ test_sysfs_add_func(const char *root, const char *addr, const char *vendor,
 	put_file(root, addr, "device", device);
 	if (driver != NULL)
 		put_link(root, addr, "driver", "bus/pci/drivers", driver);
-	if (group != NULL)
+	if (group != NULL) {
+		char target[256];
+
 		put_link(root, addr, "iommu_group", "kernel/iommu_groups", group);
+		/* The group's member list: kernel/iommu_groups/G/devices/ADDR -> the function. */
+		snprintf(path, sizeof(path), "%s/kernel", root);
+		(void)mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/kernel/iommu_groups", root);
+		(void)mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/kernel/iommu_groups/%s", root, group);
+		(void)mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/kernel/iommu_groups/%s/devices", root, group);
+		(void)mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/kernel/iommu_groups/%s/devices/%s", root, group,
+			 addr);
+		snprintf(target, sizeof(target), "../../../../bus/pci/devices/%s", addr);
+		TEST_CHECK_EQ(symlink(target, path), 0);
+	}
 }
 
 static int

@@ -21,7 +21,8 @@ void test_sysfs_create(char *root, size_t len, const char *name);
 /*
  * Add PCI function @p addr under @p root: its vendor and device files (e.g. "0x8086"), and
  * the links driver -> bus/pci/drivers/@p driver and iommu_group ->
- * kernel/iommu_groups/@p group unless they are NULL.
+ * kernel/iommu_groups/@p group unless they are NULL; the function is then also listed in
+ * that group's devices folder, as the kernel lists every member of a group.
  */
 void test_sysfs_add_func(const char *root, const char *addr, const char *vendor,
 			 const char *device, const char *driver, const char *group);

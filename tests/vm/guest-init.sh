@@ -14,8 +14,10 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
+mkdir -p /var/run	# DPDK's runtime folder goes under it
 echo "init: kernel $(uname -r)"
-read -r mods < /etc/modules
+# /etc/modules may span several lines: every word is a module.
+mods=$(cat /etc/modules)
 for m in $mods; do
 	modprobe "$m" || echo "init: modprobe $m failed"
 done

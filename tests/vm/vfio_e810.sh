@@ -8,19 +8,23 @@
 # rdma-testpmd on irdma:<the function> (the VFIO backend) against rdma-testpmd with a device
 # model on the host. The two engines meet on the model's UDP wire in the VM's network
 # namespace (guest device 127.0.0.2 in the QEMU process, host peer 127.0.0.1); the TCP
-# exchange goes over the guest's virtio-net and the tap.
+# exchange goes over the guest's virtio-net and the tap. Then a function-level reset during
+# traffic, and tests/vm/vfio_fault in the guest (loopback WRITE, MSI-X, an IOMMU fault).
 # usage: vfio_e810.sh PROJECT_BUILD_DIR. Needs root (namespace, tap); skips (TAP
 # "1..0 # SKIP") without it, or when the QEMU source or the guest kernel cannot be fetched.
 # Environment: IRDMA_QEMU_CACHE (QEMU cache, default BUILD/qemu-cache), IRDMA_VM_CACHE
-# (kernel and initramfs, default BUILD/vm-cache), IRDMA_VM_ITERS (write_lat iterations,
-# 200), IRDMA_VM_KEEP=1 (keep the work folder).
+# (kernel and initramfs, default BUILD/vm-cache), IRDMA_VM_ITERS (iterations per test,
+# 200), IRDMA_VM_TESTS (the rdma-testpmd tests, default write_lat read_lat send_bw
+# write_bw), IRDMA_VM_KEEP=1 (keep the work folder).
 set -u
 build=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 qcache=${IRDMA_QEMU_CACHE:-$build/qemu-cache}
 cache=${IRDMA_VM_CACHE:-$build/vm-cache}
 iters=${IRDMA_VM_ITERS:-200}
+tests=${IRDMA_VM_TESTS:-write_lat read_lat send_bw write_bw}
 testpmd=$build/app/rdma-testpmd
+fault=$build/tests/vm/vfio_fault
 bdf=0000:00:04.0
 n=0
 failed=0
@@ -31,7 +35,9 @@ nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
 [ "$(id -u)" -eq 0 ] || skip "not root (network namespace, tap)"
 [ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$testpmd" ] || { echo "1..1"; echo "not ok 1 - $testpmd missing"; exit 1; }
+for p in "$testpmd" "$fault"; do
+	[ -x "$p" ] || { echo "1..1"; echo "not ok 1 - $p missing"; exit 1; }
+done
 "$here/install.sh" || skip "cannot install the VM packages (tests/vm/install.sh)"
 
 t0=$(date +%s.%N)
@@ -39,10 +45,13 @@ t0=$(date +%s.%N)
 rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
+# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, FLR and the run
+# after it, the 8 of vfio_fault, vfio_fault on --no-huge, the guest's DMAR fault line
+ntests=$(($(echo "$tests" | wc -w) + 5 + 2 + 8 + 2))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
-echo "1..4"
+echo "1..$ntests"
 if [ $rc -ne 0 ]; then
 	echo "not ok 1 - QEMU ($qcache) and the VM cache ($cache) built"
 	exit 1
@@ -67,8 +76,8 @@ trap finish EXIT
 # rdma-testpmd and every library it loads, for the guest (its loader and libc are the
 # initramfs's, the same as the host's).
 mkdir -p "$work/share/lib" || exit 1
-cp "$testpmd" "$work/share/" || exit 1
-ldd "$testpmd" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
+cp "$testpmd" "$fault" "$work/share/" || exit 1
+ldd "$testpmd" "$fault" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
 	cp -L "$lib" "$work/share/lib/" || exit 1
 done || exit 1
 cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$work/share/lib/"  # a DPDK program exits through it
@@ -76,9 +85,14 @@ cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$work/share/lib/"  # a DPDK program e
 VM_QEMU=$qcache/qemu-system-x86_64
 VM_MEM=1024
 VM_APPEND="intel_iommu=on"
-VM_QEMU_ARGS="-L /usr/share/seabios -L /usr/share/qemu -machine q35
--device intel-iommu,intremap=off,caching-mode=on
--device irdma-e810,bus=pcie.0,addr=04.0,devargs=wire=udp:127.0.0.2,mac=02:00:7f:00:00:02"
+VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
+# intel-iommu: interrupt remapping (vfio_iommu_type1 refuses MSI without it), 48-bit
+# IOVAs (EAL's IOVA-as-VA addresses are user virtual addresses). QEMU splits -device
+# options at commas: the model's devargs double theirs. The iPXE ROMs of virtio-net live
+# in Debian's ipxe-qemu, not in our QEMU's data folder.
+VM_QEMU_ARGS="-L /usr/share/seabios -L /usr/share/qemu -L /usr/lib/ipxe/qemu -machine q35
+-device intel-iommu,intremap=on,caching-mode=on,aw-bits=48
+-device irdma-e810,bus=pcie.0,addr=04.0,devargs=wire=udp:127.0.0.2,,mac=02:00:7f:00:00:02"
 if ! vm_up "$cache" "$work"; then
 	nok "VM boots (q35, intel-iommu, irdma-e810)"
 	sed 's/^/#   /' "$work/qemu.log"
@@ -86,38 +100,141 @@ if ! vm_up "$cache" "$work"; then
 fi
 ok "VM boots with irdma-e810 in $VM_BOOT_S s"
 
-# Bind the function to vfio-pci, reserve hugepages.
+# Bind the function to vfio-pci (alone in its IOMMU group), reserve hugepages.
 vm_cmd bind "d=/sys/bus/pci/devices/$bdf
 echo \"id \$(cat \$d/vendor):\$(cat \$d/device) group \$(basename \$(readlink \$d/iommu_group))\"
-ls \$d/iommu_group/devices
+[ \"\$(ls \$d/iommu_group/devices)\" = $bdf ] || { echo 'IOMMU group not ours alone'; exit 1; }
 echo vfio-pci > \$d/driver_override
 [ -e \$d/driver ] && echo $bdf > \$d/driver/unbind
 echo $bdf > /sys/bus/pci/drivers/vfio-pci/bind || exit 1
 ls /dev/vfio
 echo 96 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 mkdir -p /dev/hugepages && mount -t hugetlbfs none /dev/hugepages
-grep -E 'HugePages_(Total|Free)' /proc/meminfo"
-if vm_wait bind 60; then
-	ok "guest: $bdf bound to vfio-pci, hugepages reserved"
+grep -E 'HugePages_(Total|Free)' /proc/meminfo
+dmesg | grep -iE 'DMAR|IOMMU' | tail -5"
+if vm_wait bind 120; then
+	ok "guest: $bdf alone in its IOMMU group, bound to vfio-pci, hugepages reserved"
 else
-	nok "guest: $bdf bound to vfio-pci, hugepages reserved"
+	nok "guest: $bdf alone in its IOMMU group, bound to vfio-pci, hugepages reserved"
 fi
 
-# write_lat: the model on the host serves, the guest's VFIO device connects.
+# One rdma-testpmd run: the model on the host serves, the guest's VFIO device connects.
+# Each run opens the device, brings it up, runs, closes it: the runs after the first are
+# the close / re-open check.
+run() {
+	local name=$1 test=${1%%-*} t0
+	t0=$(date +%s.%N)
+	in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
+		--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
+		-e "$test" -s 64 -n "$iters" --server --timeout 60000 > "$work/host-$name.out" 2>&1 &
+	hpid=$!
+	vm_cmd "$name" "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 \
+-m 128 --huge-unlink --file-prefix g --log-level=pmd.rdma.irdma:info -- \
+--dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
+-e $test -s 64 -n $iters --client $VM_HOST_IP --timeout 60000"
+	if vm_wait "$name" 900 > "$work/guest-$name.out" && wait "$hpid"; then
+		hpid=
+		ok "$name 64 B x $iters, guest VFIO backend <-> host model ($(since "$t0") s)"
+		return 0
+	fi
+	vm_stop "$name"
+	kill "$hpid" 2>/dev/null
+	wait "$hpid" 2>/dev/null
+	hpid=
+	nok "$name 64 B x $iters, guest VFIO backend <-> host model"
+	cat "$work/guest-$name.out"
+	sed 's/^/# host: /' "$work/host-$name.out"
+	grep -iE 'dmar|vfio|irdma' "$work/console.log" | tail -20 | sed 's/^/# console: /'
+	return 1
+}
+first=1
+for t in $tests; do
+	run "$t"
+	if [ "$first" = 1 ]; then
+		first=0
+		# The backend's open: BAR0 the E810's size, the MSI-X vectors the device offers.
+		if grep -q 'BAR0 134217728 bytes, 64 MSI-X vectors' "$work/guest-$t.out"; then
+			ok "VFIO open: BAR0 128 MiB, 64 MSI-X vectors"
+		else
+			nok "VFIO open: BAR0 128 MiB, 64 MSI-X vectors"
+			grep -i 'vfio' "$work/guest-$t.out" | head -5
+		fi
+	fi
+	grep -E 'usec|MB/s|Gb/s|#bytes' "$work/host-$t.out" | tail -2 | sed "s/^/# host $t: /"
+done
+
+# No traffic above may have touched an IOVA the guest did not map.
+vm_cmd dmar "dmesg | grep -iE 'DMAR:.*fault|DMAR: \\[DMA' ; true"
+vm_wait dmar 60 > "$work/dmar.out"
+if grep -qiE 'fault|DMA (Read|Write)' "$work/dmar.out"; then
+	nok "no DMAR fault during the runs"
+	sed 's/^/# /' "$work/dmar.out"
+else
+	ok "no DMAR fault during the runs"
+fi
+# A function-level reset during traffic (sysfs reset: FLR, the device model re-created in
+# its power-on state): the run in progress must end by itself within its time limit (an
+# error, not a hang), and the device must open and carry traffic again afterwards.
 in_ns "$testpmd" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$$" -- \
 	--dev irdma_model0,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
-	-e write_lat -s 64 -n "$iters" --server --timeout 60000 > "$work/host.out" 2>&1 &
+	-e write_bw -s 64 -n 5000000 --server --timeout 15000 > "$work/host-reset.out" 2>&1 &
 hpid=$!
-vm_cmd lat "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/rdma-testpmd -l 0 -m 128 \
---huge-unlink --file-prefix g -- --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
--e write_lat -s 64 -n $iters --client $VM_HOST_IP --timeout 60000"
-if vm_wait lat 900 && wait "$hpid"; then
-	ok "write_lat 64 B x $iters, guest VFIO backend <-> host model"
-else
-	nok "write_lat 64 B x $iters, guest VFIO backend <-> host model"
-	sed 's/^/# host: /' "$work/host.out"
-	grep -iE 'dmar|vfio|irdma' "$work/console.log" | tail -20 | sed 's/^/# console: /'
-fi
+t0=$(date +%s.%N)
+vm_cmd reset "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 300 /host/rdma-testpmd -l 0 \
+-m 128 --huge-unlink --file-prefix g -- --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
+-e write_bw -s 64 -n 5000000 --client $VM_HOST_IP --timeout 15000"
+vm_cmd flr "sleep 8; echo 1 > /sys/bus/pci/devices/$bdf/reset && echo reset done"
+vm_wait flr 120 > "$work/flr.out"
+flr_rc=$?
+vm_wait reset 400 > "$work/guest-reset.out"
+reset_rc=$?
+kill "$hpid" 2>/dev/null
+wait "$hpid" 2>/dev/null
 hpid=
-sed 's/^/# host: /' "$work/host.out" | tail -5
+if [ $flr_rc -eq 0 ] && [ $reset_rc -ne 0 ] && [ $reset_rc -ne 124 ] && [ $reset_rc -ne 143 ]; then
+	ok "FLR during write_bw: the run ended by itself with an error ($(since "$t0") s)"
+else
+	nok "FLR during write_bw: the run ended by itself with an error (FLR $flr_rc, run $reset_rc)"
+	cat "$work/flr.out"
+fi
+tail -4 "$work/guest-reset.out"
+run write_lat-after-reset
+
+# Loopback WRITE with a data check, the event interrupt, an IOMMU fault (vfio_fault.c):
+# one TAP line per "vfio_fault: ok|FAIL" line, 8 expected.
+vm_cmd fault "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
+--huge-unlink --file-prefix f -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
+vm_wait fault 900 > "$work/fault.out"
+k=0
+while read -r _ verdict what; do
+	k=$((k + 1))
+	if [ "$verdict" = ok ]; then ok "vfio_fault: $what"; else nok "vfio_fault: $what"; fi
+done < <(sed -n 's/^# guest fault: \(vfio_fault: \(ok\|FAIL\) .*\)/\1/p' "$work/fault.out")
+while [ $k -lt 8 ]; do
+	k=$((k + 1))
+	nok "vfio_fault: check $k did not run"
+done
+if [ "$failed" -ne 0 ]; then
+	grep -vE 'vfio_fault: (ok|FAIL)' "$work/fault.out" | tail -30
+fi
+grep -E 'vfio_fault: (iova|faulting|event|interrupts)' "$work/fault.out" | sed 's/^# guest fault: /# /'
+# The same without hugepages: EAL's plain memory, IOVA as VA, mapped by VFIO like any other.
+vm_cmd nohuge "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
+--no-huge --file-prefix n -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
+if vm_wait nohuge 900 > "$work/nohuge.out"; then
+	ok "vfio_fault with --no-huge (IOVA as VA): every check passed"
+else
+	nok "vfio_fault with --no-huge (IOVA as VA): every check passed"
+	grep -E 'FAIL|rror' "$work/nohuge.out" | head -10
+fi
+# The guest's IOMMU driver saw the device read the unmapped IOVA.
+vm_cmd dmar2 "dmesg | grep -iE 'DMAR.*(fault|DMA (Read|Write))' ; true"
+vm_wait dmar2 60 > "$work/dmar2.out"
+if grep -qE '00:04.0|fault addr' "$work/dmar2.out"; then
+	ok "the guest logged the DMAR fault of 0000:00:04.0"
+	sed -n 's/^# guest dmar2: /# /p' "$work/dmar2.out" | head -4
+else
+	nok "the guest logged the DMAR fault of 0000:00:04.0"
+	cat "$work/dmar2.out"
+fi
 [ "$failed" -eq 0 ]

@@ -993,6 +993,12 @@ static struct rdmadev_driver irdma_model_driver = {
 
 RDMADEV_REGISTER_DRIVER(irdma_model, irdma_model_driver);
 
+/* Keys of irdma:<PCI address>: the resource plan and the port (no model, no wire). */
+static const char *const irdma_vfio_keys[] = {
+	"qps", "cqs", "mrs", "ring_pbl", "ip", "mac",
+	NULL
+};
+
 /* ---- irdma (VFIO): an E810 function bound to vfio-pci, same control path ---- */
 
 static int
@@ -1018,6 +1024,8 @@ irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs 
 	if (ret != 0)
 		goto fail;
 	snprintf(d->hw.name, sizeof(d->hw.name), "%s", name);
+	/* The port's MAC from devargs (or the model's default) until the NVM is read. */
+	memcpy(d->hw.mac, cfg.mac, sizeof(d->hw.mac));
 	ret = irdma_ctrl_init(&d->ctrl, &d->hw, &d->req);
 	if (ret != 0) {
 		d->hw.be->close(&d->hw);
@@ -1037,7 +1045,7 @@ fail:
 
 static struct rdmadev_driver irdma_vfio_driver = {
 	.name = "irdma",
-	.keys = NULL,
+	.keys = irdma_vfio_keys,
 	.ops = &irdma_model_ops,
 	.probe = irdma_vfio_probe,
 };
@@ -1049,7 +1057,8 @@ irdma_dev_hw(struct rdmadev *dev)
 {
 	struct irdma_dev *d;
 
-	if (dev == NULL || dev->drv != &irdma_model_driver || dev->dev_private == NULL)
+	if (dev == NULL || dev->dev_private == NULL ||
+	    (dev->drv != &irdma_model_driver && dev->drv != &irdma_vfio_driver))
 		return NULL;
 	d = dev->dev_private;
 	return &d->hw;

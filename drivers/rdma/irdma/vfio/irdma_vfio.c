@@ -9,6 +9,7 @@
  */
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_memory.h>
@@ -126,6 +128,43 @@ sysfs_link(const char *dir, const char *link, char *out, size_t len)
 	strlcpy(out, base != NULL ? base + 1 : target, len);
 }
 
+/*
+ * Every other member of the IOMMU group of the function in @p devdir must be free for VFIO:
+ * the kernel makes a group usable only when each device in it is bound to vfio-pci (or
+ * pci-stub, or to no driver; bridges on pcieport are exempt: vfio's group viability
+ * check). 0, or -EBUSY naming the first device that is not. A group folder that cannot
+ * be listed is left to the VFIO step.
+ */
+static int
+vfio_check_group(const struct irdma_vfio *v, const char *devdir, const char *group)
+{
+	char dir[PATH_MAX + 64], member[PATH_MAX + 64 + 256], drv[64];
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/iommu_group/devices", devdir);
+	d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, v->addr) == 0)
+			continue;
+		snprintf(member, sizeof(member), "%s/%s", dir, e->d_name);
+		sysfs_link(member, "driver", drv, sizeof(drv));
+		if (drv[0] == '\0' || strcmp(drv, "vfio-pci") == 0 || strcmp(drv, "pci-stub") == 0 ||
+		    strcmp(drv, "pcieport") == 0)
+			continue;
+		VFIO_LOG(ERR, v->addr, "IOMMU group %s also holds %s (driver: %s): VFIO needs "
+			 "every device of the group bound to vfio-pci or unbound", group,
+			 e->d_name, drv);
+		ret = -EBUSY;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
 /* The sysfs checks, all before EAL's VFIO layer is asked anything. */
 static int
 vfio_check_sysfs(const struct irdma_vfio *v, uint16_t *device_id, int *numa_node)
@@ -170,6 +209,9 @@ vfio_check_sysfs(const struct irdma_vfio *v, uint16_t *device_id, int *numa_node
 		VFIO_LOG(ERR, v->addr, "no IOMMU group (is the IOMMU enabled, e.g. intel_iommu=on?)");
 		return -ENODEV;
 	}
+	ret = vfio_check_group(v, devdir, name);
+	if (ret != 0)
+		return ret;
 	*device_id = (uint16_t)device;
 	/* numa_node reads "-1" on single-node machines; strtoul turns that into ULONG_MAX. */
 	*numa_node = (sysfs_hex(devdir, "numa_node", &node) == 0 && node < INT_MAX) ?
@@ -213,6 +255,28 @@ vfio_region(struct irdma_vfio *v, uint32_t index, struct vfio_region_info *ri)
 	ri->argsz = sizeof(*ri);
 	ri->index = index;
 	return ioctl(v->dev_fd, VFIO_DEVICE_GET_REGION_INFO, ri) == 0 ? 0 : -errno;
+}
+
+int
+irdma_vfio_check_bar0(const char *addr, uint64_t len)
+{
+	if (len >= IRDMA_VFIO_BAR0_MIN)
+		return 0;
+	VFIO_LOG(ERR, addr != NULL ? addr : "", "BAR0 is %" PRIu64 " bytes, smaller than the %"
+		 PRIu64 " an E810 PF's register file and doorbell page need (a VF, or not an "
+		 "E810 PF?)", len, (uint64_t)IRDMA_VFIO_BAR0_MIN);
+	return -ENODEV;
+}
+
+int
+irdma_vfio_check_mem(const char *addr, enum rte_iova_mode mode, bool hugepages)
+{
+	if (hugepages || mode != RTE_IOVA_PA)
+		return 0;
+	VFIO_LOG(ERR, addr != NULL ? addr : "", "EAL runs without hugepages (--no-huge) and with "
+		 "IOVA as PA: its memory has no IOVA the device could use (reserve hugepages, or "
+		 "run with --iova-mode=va)");
+	return -ENOTSUP;
 }
 
 /* ---- backend operations ---- */
@@ -455,7 +519,10 @@ vfio_setup(struct irdma_vfio *v)
 			 strerror(-ret));
 		return ret;
 	}
-	if (ri.size == 0 || !(ri.flags & VFIO_REGION_INFO_FLAG_MMAP)) {
+	ret = irdma_vfio_check_bar0(v->addr, ri.size);
+	if (ret != 0)
+		return ret;
+	if (!(ri.flags & VFIO_REGION_INFO_FLAG_MMAP)) {
 		VFIO_LOG(ERR, v->addr, "BAR0 (%" PRIu64 " bytes) cannot be mmap'd", (uint64_t)ri.size);
 		return -ENOTSUP;
 	}
@@ -543,6 +610,11 @@ irdma_vfio_open(const char *pci_addr, struct irdma_hw *hw)
 			 "/dev/vfio/vfio when rte_eal_init ran)");
 		free(v);
 		return -ENODEV;
+	}
+	ret = irdma_vfio_check_mem(v->addr, rte_eal_iova_mode(), rte_eal_has_hugepages() != 0);
+	if (ret != 0) {
+		free(v);
+		return ret;
 	}
 	ret = vfio_setup(v);
 	if (ret != 0) {
