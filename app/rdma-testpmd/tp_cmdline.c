@@ -124,6 +124,8 @@ struct tp_cmd_word { cmdline_fixed_string_t a; };
 struct tp_cmd_two { cmdline_fixed_string_t a; cmdline_fixed_string_t b; };
 struct tp_cmd_three { cmdline_fixed_string_t a; cmdline_fixed_string_t b;
 	cmdline_fixed_string_t c; };
+struct tp_cmd_four { cmdline_fixed_string_t a; cmdline_fixed_string_t b;
+	cmdline_fixed_string_t c; cmdline_fixed_string_t d; };
 struct tp_cmd_num { cmdline_fixed_string_t a; cmdline_fixed_string_t b; uint32_t n; };
 struct tp_cmd_dump { cmdline_fixed_string_t a; cmdline_fixed_string_t b; uint32_t id;
 	uint32_t idx; };
@@ -317,6 +319,30 @@ tp_cmd_set(void *res, struct cmdline *cl, void *data)
 	fflush(stdout);
 }
 
+/* set device KEY VALUE: a driver parameter of every device of this process, at once (also
+ * during a run: the model's wire faults and capture). */
+static void
+tp_cmd_set_device(void *res, struct cmdline *cl, void *data)
+{
+	const struct tp_cmd_four *r = res;
+	struct tp_ctx *t = tp_cl.t;
+	unsigned int i;
+	int rc;
+
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	for (i = 0; i < t->nb_dev; i++) {
+		rc = rdmadev_param_set(t->dev[i], r->c, r->d);
+		if (rc < 0) {
+			tp_cmd_fail("set device %s %s: %s: %s", r->c, r->d, rdmadev_name(t->dev[i]),
+				    rc == -ENOENT ? "no such parameter" : strerror(-rc));
+			return;
+		}
+		fprintf(stdout, "%s: %s = %s\n", rdmadev_name(t->dev[i]), r->c, r->d);
+	}
+	fflush(stdout);
+}
+
 static void
 tp_start(void)
 {
@@ -361,7 +387,8 @@ tp_cmd_word(void *res, struct cmdline *cl, void *data)
 	} else if (strcmp(r->a, "help") == 0) {
 		fprintf(stdout, "show device | show config | show res [pd|cq|qp|cm_id|mr|ctx|"
 			"counter|srq|dmah|comp_cntr|all] | show stats | show qp QPN\n"
-			"set KNOB VALUE (show config lists the knobs) | start | stop | wait\n"
+			"set KNOB VALUE (show config lists the knobs) | set device KEY VALUE\n"
+			"start | stop | wait\n"
 			"dump wqe QPN INDEX | dump cqe CQN INDEX | quit\n");
 	} else {
 		tp_cl.t->stop = true;
@@ -463,6 +490,17 @@ static cmdline_parse_inst_t tp_i_set = {
 	.tokens = { (void *)&tp_t_set, (void *)&tp_t_knob, (void *)&tp_t_value, NULL },
 };
 
+static cmdline_parse_token_string_t tp_t_set4 = TP_STR(tp_cmd_four, a, "set");
+static cmdline_parse_token_string_t tp_t_device = TP_STR(tp_cmd_four, b, "device");
+static cmdline_parse_token_string_t tp_t_key = TP_STR(tp_cmd_four, c, NULL);
+static cmdline_parse_token_string_t tp_t_val4 = TP_STR(tp_cmd_four, d, NULL);
+static cmdline_parse_inst_t tp_i_set_device = {
+	.f = tp_cmd_set_device,
+	.help_str = "set device KEY VALUE: a driver parameter of every device (rdmadev_param_set)",
+	.tokens = { (void *)&tp_t_set4, (void *)&tp_t_device, (void *)&tp_t_key,
+		    (void *)&tp_t_val4, NULL },
+};
+
 static cmdline_parse_token_string_t tp_t_word =
 	TP_STR(tp_cmd_word, a, "start#stop#wait#help#quit");
 static cmdline_parse_inst_t tp_i_word = {
@@ -483,7 +521,8 @@ static cmdline_parse_inst_t tp_i_dump = {
 };
 
 static cmdline_parse_ctx_t tp_cmds[] = {
-	&tp_i_show1, &tp_i_show_res, &tp_i_show_qp, &tp_i_set, &tp_i_word, &tp_i_dump, NULL,
+	&tp_i_show1, &tp_i_show_res, &tp_i_show_qp, &tp_i_set, &tp_i_set_device, &tp_i_word,
+	&tp_i_dump, NULL,
 };
 
 /* ---- drivers ---- */

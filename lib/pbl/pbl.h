@@ -299,6 +299,22 @@ int pbl_umem_destroy(struct pbl_umem *u);
 int pbl_umem_reg(struct pbl_umem *u, const void *va, size_t len, struct pbl_layout **layout);
 
 /**
+ * Check that the device may write [va, va + len): every page lies in a writable mapping of
+ * this process (one pass over /proc/self/maps), as a pin for device writes requires (VFIO's
+ * type1 IOMMU pins with write access and fails with EFAULT otherwise). For application
+ * memory an MR with write rights is registered over; EAL's memory passes without the read.
+ *
+ * @param va
+ *   Start, any alignment.
+ * @param len
+ *   Length, > 0.
+ * @return
+ *   0; -EFAULT (a page is read-only or not mapped; the log line names the first); -EINVAL
+ *   (NULL, zero length); -errno when /proc/self/maps cannot be read.
+ */
+int pbl_umem_check_writable(const void *va, size_t len);
+
+/**
  * Undo one pbl_umem_reg() of the same range: pieces no other registration overlaps are
  * unmapped.
  *

@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -165,6 +166,47 @@ umem_check_mapped(uint64_t lo, uint64_t hi)
 		cur += n * PBL_QUEUE_PAGE_SIZE;
 	}
 	return 0;
+}
+
+int
+pbl_umem_check_writable(const void *va, size_t len)
+{
+	uint64_t cur = (uintptr_t)va, end = (uintptr_t)va + len;
+	char line[512], perm[8];
+	unsigned long lo, hi;
+	FILE *f;
+	int err;
+
+	if (va == NULL || len == 0) {
+		PBL_LOG(ERR, "writable check: NULL address or zero length");
+		return -EINVAL;
+	}
+	if (rte_mem_virt2memseg_list(va) != NULL)
+		return 0;
+	f = fopen("/proc/self/maps", "re");
+	if (f == NULL) {
+		err = errno;
+		PBL_LOG(ERR, "writable check of %p+%zu: cannot read /proc/self/maps: %s", va, len,
+			strerror(err));
+		return -err;
+	}
+	/* The mappings come in address order: walk them while they cover cur and allow writes. */
+	while (cur < end && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || hi <= cur)
+			continue;
+		if (lo > cur || perm[1] != 'w')
+			break;
+		cur = hi;
+	}
+	fclose(f);
+	if (cur >= end)
+		return 0;
+	PBL_LOG(ERR, "%p+%zu: page 0x%" PRIx64 " (offset %" PRIu64 ") is %s, and the device "
+		"would write it", va, len, RTE_ALIGN_FLOOR(cur, PBL_QUEUE_PAGE_SIZE),
+		RTE_ALIGN_FLOOR(cur, PBL_QUEUE_PAGE_SIZE) - RTE_ALIGN_FLOOR((uintptr_t)va,
+									  PBL_QUEUE_PAGE_SIZE),
+		(lo <= cur && cur < hi) ? "read-only" : "not mapped");
+	return -EFAULT;
 }
 
 struct umem_msl_probe {

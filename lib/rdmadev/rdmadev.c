@@ -875,6 +875,30 @@ rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n)
 }
 
 int
+rdmadev_param_set(int16_t dev_id, const char *key, const char *value)
+{
+	struct rdmadev *dev;
+	int rc;
+
+	if (key == NULL || value == NULL) {
+		RDMADEV_LOG(ERR, "param_set: NULL %s", key == NULL ? "key" : "value");
+		return -EINVAL;
+	}
+	dev = rdmadev_ctl_enter(dev_id, "param_set");
+	if (dev == NULL)
+		return -EINVAL;
+	if (dev->ops->param_set == NULL) {
+		RDMADEV_LOG(ERR, "%s: param %s: driver %s changes no parameter at run time",
+			    dev->name, key, dev->drv->name);
+		rc = -ENOTSUP;
+	} else {
+		rc = dev->ops->param_set(dev, key, value);
+	}
+	rdmadev_ctl_leave(dev);
+	return rc;
+}
+
+int
 rdmadev_dump(int16_t dev_id, FILE *f)
 {
 	struct rdmadev_port_info pi;

@@ -45,7 +45,8 @@
  * concurrently with each other or with object calls (create, modify, destroy) on that device.
  *
  * The readers rdmadev_dump(), rdmadev_res_dump(), rdmadev_info_get(), rdmadev_stats_get(),
- * rdmadev_stats_reset(), rdmadev_xstats_get(), rdmadev_port_info_get(), rdmadev_gid_get(),
+ * rdmadev_stats_reset(), rdmadev_xstats_get(), rdmadev_param_set(), rdmadev_port_info_get(),
+ * rdmadev_gid_get(),
  * rdmadev_get_dev_id_by_name() and the telemetry commands (EAL's telemetry thread) may run at
  * any time from any thread, also during a lifecycle call or at exit: each holds the device's
  * control-path lock shared for the call, and open, configure, start, the driver half of stop
@@ -295,6 +296,20 @@ int rdmadev_stats_reset(int16_t dev_id);
  *         -EINVAL, -ENOTSUP.
  */
 int rdmadev_xstats_get(int16_t dev_id, struct rdmadev_xstat *xs, unsigned int n);
+
+/**
+ * Change a driver parameter of an open device at run time. Which keys a driver takes, and
+ * in which states, is the driver's: they are a subset of its devargs (irdma's device model:
+ * its wire's capture and fault keys, doc/model.md "Faults"). Any thread, like the readers.
+ *
+ * @param dev_id  Device.
+ * @param key     Parameter name.
+ * @param value   Its new value, as the devargs would spell it.
+ * @return 0; -EINVAL (no such device, NULL @p key or @p value, a bad value); -ENOENT (the
+ *         driver has no such parameter); -ENOTSUP (the driver changes no parameter at run
+ *         time, or not this one). Each error has a log line naming the key.
+ */
+int rdmadev_param_set(int16_t dev_id, const char *key, const char *value);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Port and addresses                                                                       */

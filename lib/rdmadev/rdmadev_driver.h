@@ -194,6 +194,8 @@ struct rdmadev_ops {
 	int (*xstats_get)(struct rdmadev *dev, struct rdmadev_xstat *xs, unsigned int n);
 	/** Reset the driver counters. */
 	int (*xstats_reset)(struct rdmadev *dev);
+	/** Optional: change a parameter at run time (rdmadev_param_set(); logs its errors). */
+	int (*param_set)(struct rdmadev *dev, const char *key, const char *value);
 
 	int (*ctx_alloc)(struct rdmadev *dev, struct rdmadev_ctx *ctx);	/**< sets doorbell */
 	int (*ctx_free)(struct rdmadev *dev, struct rdmadev_ctx *ctx);		/**< free */

@@ -25,35 +25,6 @@
 				 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
 				 IBV_ACCESS_MW_BIND)
 
-/*
- * True when every page of [addr, addr + len) is mapped writable, from /proc/self/maps (the
- * mappings in address order): what a pin for device writes would refuse with EFAULT. EAL
- * memory is writable and skips the read. Registration only.
- */
-static bool
-iv_range_writable(const void *addr, size_t len)
-{
-	uintptr_t cur = (uintptr_t)addr, end = (uintptr_t)addr + len;
-	char line[512], perm[8];
-	unsigned long lo, hi;
-	FILE *f;
-
-	if (len == 0 || rte_mem_virt2memseg_list(addr) != NULL)
-		return true;
-	f = fopen("/proc/self/maps", "re");
-	if (f == NULL)
-		return true;	/* cannot tell: rdmadev's registration decides */
-	while (cur < end && fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || hi <= cur)
-			continue;
-		if (lo > cur || perm[1] != 'w')
-			break;
-		cur = hi;
-	}
-	fclose(f);
-	return cur >= end;
-}
-
 /* The context a PD, CQ, QP ... belongs to: every verbs object starts with it. */
 #define IV_OBJ_CTX(o) (*(struct ibv_context *const *)(const void *)(o))
 
@@ -151,13 +122,6 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	if (access & ~(unsigned int)(IV_ACCESS_KNOWN | IBV_ACCESS_HUGETLB)) {
 		IV_LOG(ERR, "unknown access flags 0x%x", access & ~(unsigned int)IV_ACCESS_KNOWN);
 		errno = EINVAL;
-		return NULL;
-	}
-	if ((access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		       IBV_ACCESS_REMOTE_ATOMIC)) && !iv_range_writable(addr, length)) {
-		IV_LOG(ERR, "%p, %zu bytes: not all writable memory, and the access asks for writes",
-		       addr, length);
-		errno = EFAULT;
 		return NULL;
 	}
 	mr = calloc(1, sizeof(*mr));

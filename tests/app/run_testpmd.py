@@ -185,6 +185,7 @@ def mode_cmdline_static(t, binary, src):
         r'iters = 50',
         r'  iters\s+50 ',
         r'  histogram\s+on ',
+        r'rdma-testpmd> set device wire_seed 5\nirdma_model0: wire_seed = 5\n',
         r'qp 3 sq wqe at quantum 0, \d+ bytes:\n  0000:( [0-9a-f]{2}){32}\n',
         r'cq 3 cqe 0, 32 bytes:\n  0000:( [0-9a-f]{2}){32}\n',
         r'cq 4 cqe 1, 32 bytes:',
@@ -505,6 +506,7 @@ def mode_cmdline_traffic(t, binary, src):
     t.ok('0 leaked objects' in out, 'teardown: 0 leaked objects')
     t.note(out[-3000:] + err[-1000:])
     check_dump_after_write_lat(t, binary)
+    check_wire_params(t, binary)
 
 
 def check_traffic_counters(t, out):
@@ -532,6 +534,69 @@ def check_traffic_counters(t, out):
     t.ok(hw['ip4OutOctets'] == want and hw['ip4InOctets'] == want,
          'show stats: octets %d out, %d in (want %d)' %
          (hw['ip4OutOctets'], hw['ip4InOctets'], want))
+
+
+def wire_stats(out, k):
+    """The wire_* xstats printed by the k-th 'show stats' (0 first)."""
+    part = out.split('rdma-testpmd> show stats')[k + 1].split('rdma-testpmd>', 1)[0]
+    return {k: int(v) for k, v in re.findall(r'^\s+(wire_\w+)\s+(\d+)$', part, re.M)}
+
+
+def pcap_records(path):
+    """Records of a classic pcap file (24-byte header, 16-byte record headers)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    n, off = 0, 24
+    while off + 16 <= len(data):
+        off += 16 + int.from_bytes(data[off + 8:off + 12], 'little')
+        n += 1
+    return n if off == len(data) else -1
+
+
+def check_wire_params(t, binary):
+    """'set device KEY VALUE' at the prompt: the model's wire faults and capture change on the
+    running device, and the xstats count what was injected. One device (the loop wire):
+    every frame sent arrives unless dropped, a duplicated one twice (doc/model.md
+    "Faults"): rx = tx - dropped + duplicated. The capture holds every frame sent and every
+    frame received while it was open."""
+    cap = tempfile.NamedTemporaryFile(suffix='.pcap', delete=False).name
+    with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+        f.write('set test write_bw\nset iters 400\nset size 64\n'
+                'set device wire_drop 0.05\nset device wire_seed 11\nstart\nshow stats\n'
+                'set device wire_drop 0\nset device wire_dup 10%%\nset device pcap %s\n'
+                'start\nset device pcap off\nshow stats\n'
+                'set device bogus 1\nset device wire_drop 2\nset device wire loop\nquit\n'
+                % cap)
+        script = f.name
+    rc, out, err = run(binary, 'cf', ['--cmdline-file', script])
+    os.unlink(script)
+    a, b = wire_stats(out, 0), wire_stats(out, 1)
+    rows = re.findall(r'^ 64\s+400\s+[0-9.]+\s', out, re.M)
+    t.ok(len(rows) == 2, 'set device: both write_bw runs end with a row (%d)' % len(rows))
+    t.ok(a.get('wire_dropped', 0) > 0 and a.get('wire_duplicated', -1) == 0 and
+         a['wire_rx_frames'] == a['wire_tx_frames'] - a['wire_dropped'],
+         'set device wire_drop 0.05: frames dropped and counted, rx = tx - dropped (%s)' %
+         {k: a.get(k) for k in ('wire_tx_frames', 'wire_rx_frames', 'wire_dropped')})
+    t.ok(b.get('wire_dropped', -1) == a.get('wire_dropped') and
+         b.get('wire_duplicated', 0) > 0 and
+         b['wire_rx_frames'] == b['wire_tx_frames'] - b['wire_dropped'] + b['wire_duplicated'],
+         'set device wire_drop 0, wire_dup 10%%: no new drops, duplicates counted, '
+         'rx = tx - dropped + duplicated (%s)' %
+         {k: b.get(k) for k in ('wire_tx_frames', 'wire_rx_frames', 'wire_dropped',
+                                'wire_duplicated')})
+    want = (b.get('wire_tx_frames', 0) - a.get('wire_tx_frames', 0) +
+            b.get('wire_rx_frames', 0) - a.get('wire_rx_frames', 0))
+    got = pcap_records(cap) if os.path.exists(cap) else -2
+    os.unlink(cap)
+    t.ok(want > 0 and got == want,
+         'set device pcap FILE ... pcap off: %d records, the frames sent and received meanwhile '
+         '(%d)' % (got, want))
+    errs = re.findall(r'^error: set device .*$', out + err, re.M)
+    t.ok(rc == 1 and '3 command(s) failed' in out + err and len(errs) == 3 and
+         'no such parameter' in errs[0] and 'Invalid argument' in errs[1] and
+         'not supported' in errs[2] and 'param bogus: unknown' in err and
+         'wire_drop=2: not a rate' in err and 'chosen at probe' in err,
+         'set device: an unknown key, a bad rate and the wire each fail with a reason %s' % errs)
 
 
 def check_dump_after_write_lat(t, binary):

@@ -85,6 +85,9 @@ static const struct {
 	{ "cnpHandled", 312, 0, 32 }, { "cnpSent", 320, 0, 32 },
 };
 #define NSTAT ((unsigned int)RTE_DIM(kstat))
+/* A model device's xstats: the hardware's, then its wire's (struct irdma_model_wire_stats). */
+#define NWIRE ((unsigned int)(sizeof(struct irdma_model_wire_stats) / sizeof(uint64_t)))
+#define NXSTAT (NSTAT + NWIRE)
 
 /* Index in kstat[] (= the model's counter index, checked in test_stat_table) of @p name. */
 static unsigned int
@@ -266,7 +269,7 @@ static void
 test_stats_wqes(void)
 {
 	struct rdmadev_counter *c = NULL;
-	struct rdmadev_xstat xs[64];
+	struct rdmadev_xstat xs[128];
 	uint64_t h, q4, q5;
 	uint32_t inst;
 	struct env e;
@@ -290,7 +293,7 @@ test_stats_wqes(void)
 	TEST_CHECK_EQ(h & 0x7f, inst);
 	TEST_CHECK(q4 != 0 && q4 % 8 == 0);		/* the buffer IOVA */
 	TEST_CHECK_EQ(q5, 0);
-	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs)), (int)NSTAT);
+	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs)), (int)NXSTAT);
 	h = last_stats_wqe(&e, OP_GATHER_STATS, &q4, &q5);
 	TEST_CHECK_EQ((h >> 61) & 1, 1);
 	TEST_CHECK_EQ(h & 0x7f, 0);			/* the default instance */
@@ -306,7 +309,7 @@ test_counters(void)
 {
 	struct rdmadev_counter *c1 = NULL, *c2 = NULL, *cx = NULL;
 	struct rdmadev_qp *qp = NULL, *qp2 = NULL, *qpx = NULL;
-	struct rdmadev_xstat xs[64];
+	struct rdmadev_xstat xs[128];
 	struct irdma_model_qp_info in;
 	struct env e, x;
 	uint32_t inst1, inst2;
@@ -444,7 +447,7 @@ static void
 test_counter_faults(void)
 {
 	struct rdmadev_counter *c = NULL, *d = NULL;
-	struct rdmadev_xstat xs[64];
+	struct rdmadev_xstat xs[128];
 	struct irdma_model_qp_info in;
 	struct rdmadev_qp *qp = NULL;
 	struct env e;
@@ -549,15 +552,20 @@ out:
 static void
 test_xstats(void)
 {
-	struct rdmadev_xstat xs[64];
+	struct rdmadev_xstat xs[128];
 	struct env e;
 	int n;
 
 	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
 		goto out;
-	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NSTAT);
+	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	n = rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs));
-	TEST_CHECK_EQ(n, (int)NSTAT);
+	TEST_CHECK_EQ(n, (int)NXSTAT);
+	for (unsigned int i = 0; n == (int)NXSTAT && i < NXSTAT; i++)
+		TEST_CHECK_EQ(strncmp(xs[i].name, "wire_", 5) == 0, i >= NSTAT);
+	TEST_CHECK(n == (int)NXSTAT && strcmp(xs[NSTAT].name, "wire_tx_frames") == 0);
+	/* Fewer entries than the hardware has: those only, the count still whole. */
+	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, NSTAT - 1), (int)NXSTAT);
 	TEST_CHECK_EQ(xval(xs, n, "ip4InPkts"), 0);
 	TEST_CHECK_EQ(irdma_model_stats_add(e.hw, 0, kidx("ip4InPkts"), 1000), 0);
 	TEST_CHECK_EQ(irdma_model_stats_add(e.hw, 0, kidx("tcpInSegs"), 0xffffffff), 0);
@@ -577,7 +585,7 @@ out:
 	/* Not started: the count is known, values are not. */
 	e.id = rdmadev_open("irdma_model0" DEVARGS_TAIL);
 	TEST_CHECK(e.id >= 0);
-	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NSTAT);
+	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, 4), -ENODEV);
 	TEST_CHECK_EQ(rdmadev_stats_reset((int16_t)e.id), 0);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)e.id), 0);

@@ -50,20 +50,35 @@
 struct hw {
 	uint64_t v[64];
 	char name[64][64];
-	int n;
+	int n;		/* hardware counters (irdma's hw_counters) */
 	bool gen3;	/* gen3 names: no "iw" / "tcp" prefixes */
+	uint64_t wire_tx, wire_rx;	/* the model's wire_tx_frames / wire_rx_frames */
+	int nwire;	/* wire_* counters after the hardware's */
 };
 
 static void
 hw_read(const struct e2e_dev *d, struct hw *h)
 {
-	struct rdmadev_xstat xs[64];
-	int i;
+	struct rdmadev_xstat xs[128];
+	int i, n;
 
 	memset(h, 0, sizeof(*h));
-	h->n = rdmadev_xstats_get(d->id, xs, RTE_DIM(xs));
+	n = rdmadev_xstats_get(d->id, xs, RTE_DIM(xs));
+	/* A model device appends its wire's counters (struct irdma_model_wire_stats). */
+	for (i = 0; i < n && i < 128 && strncmp(xs[i].name, "wire_", 5) != 0; i++)
+		;
+	h->n = i;
 	TEST_CHECK(h->n == 46 || h->n == 57);
 	h->gen3 = h->n == 57;
+	for (; i < n && i < 128; i++) {
+		TEST_CHECK(strncmp(xs[i].name, "wire_", 5) == 0);
+		h->nwire++;
+		if (strcmp(xs[i].name, "wire_tx_frames") == 0)
+			h->wire_tx = xs[i].value;
+		if (strcmp(xs[i].name, "wire_rx_frames") == 0)
+			h->wire_rx = xs[i].value;
+	}
+	TEST_CHECK_EQ(h->nwire, (int)(sizeof(struct irdma_model_wire_stats) / sizeof(uint64_t)));
 	for (i = 0; i < h->n && i < 64; i++) {
 		h->v[i] = xs[i].value;
 		memcpy(h->name[i], xs[i].name, sizeof(h->name[i]));
@@ -159,6 +174,9 @@ check_dir(const struct hw *tx, const struct hw *rx, const struct dir *x)
 	TEST_CHECK_EQ(hw_get(rx, "iwInRdmaWrites"), x->writes);
 	TEST_CHECK_EQ(hw_get(rx, "iwInRdmaSends"), x->sends);
 	TEST_CHECK_EQ(hw_get(rx, "iwInRdmaReads"), x->reads);
+	/* The wire saw the same frames (every one IPv4 RoCEv2, nothing lost). */
+	TEST_CHECK_EQ(tx->wire_tx, x->pkts);
+	TEST_CHECK_EQ(rx->wire_rx, x->pkts);
 }
 
 static struct rdmadev_sge

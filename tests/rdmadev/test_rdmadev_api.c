@@ -184,6 +184,11 @@ test_info(void)
 	TEST_CHECK_EQ(rdmadev_xstats_get(id, xs, 4), 2);
 	TEST_CHECK(strcmp(xs[0].name, "cqpCommands") == 0);
 	TEST_CHECK_EQ(rdmadev_stats_reset(id), 0);
+	/* Run-time parameters: this driver has none; bad arguments are refused first. */
+	TEST_CHECK_EQ(rdmadev_param_set(id, "wire_drop", "0.1"), -ENOTSUP);
+	TEST_CHECK_EQ(rdmadev_param_set(id, NULL, "0.1"), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_param_set(id, "wire_drop", NULL), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_param_set(RDMADEV_MAX_DEVS, "wire_drop", "0.1"), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_close(id), 0);
 	TEST_CHECK_EQ(rdmadev_close(id3), 0);
 	TEST_CHECK(strcmp(rdmadev_wc_status_str(RDMADEV_WC_WR_FLUSH_ERR), "WR_FLUSH_ERR") == 0);

@@ -27,6 +27,12 @@
 # perftest checks no data in these tests (its buffers carry no pattern), nor does
 # rdma-testpmd; the data path is checked by interop_pingpong.sh (ibv_rc_pingpong -c).
 #
+# Then Debian's own perftest binaries on this host, unmodified, on the PMD through the verbs
+# layer (devtools/with-verbs.sh, doc/verbs.md; the device model on the same Ethernet wire)
+# against the guest's: ib_write_lat with the guest as server and as client, and UD
+# ib_send_lat (IRDMA_VM_FULL=1: ib_write_lat, ib_read_lat and ib_send_lat, both roles, 2 B and
+# 4 KiB, and UD both roles). The same checks: both rows, the capture, no resent request.
+#
 # The bounded run (the meson interop suite, devtools/test.sh): each test once per role at
 # one size (2 B, 4 KiB and 64 KiB in turn), UD send_lat in both roles. IRDMA_VM_FULL=1 (or
 # devtools/interop-full.sh): every test, both roles, at 2 B, 4 KiB and 64 KiB.
@@ -46,6 +52,8 @@ full=${IRDMA_VM_FULL:-0}
 command -v tshark > /dev/null || { echo "1..0 # SKIP no tshark"; exit 0; }
 # shellcheck source=tests/vm/vm.sh
 . "$here/vm.sh"
+withverbs=$here/../../devtools/with-verbs.sh
+vlib=$(dirname "$bin")/../lib/verbs/libirdma-verbs.so
 hpid=
 # hpid is in_ns's subshell; rdma-testpmd is the child of its timeout(1), which does not
 # forward a KILL: kill the whole tree, the deepest first.
@@ -77,19 +85,68 @@ port=18515
 row() { awk '/^ *#bytes/ { h = 1; next } h && /^ *[0-9]/ { print; exit }' "$1"; }
 cols() { awk '/^ *#bytes/ { print NF; exit }' "$1"; }
 
-# Start one run: rdma-testpmd in the background (pid in hpid, output in $work/NAME.host),
-# the guest's perftest (command NAME, output in share/cmd/NAME.out).
+# The host's perftest on the PMD (host=verbs): the verbs layer's EAL and device from the
+# environment; perftest's client connects once, so it tries again while the guest's
+# server is not listening yet (and the guest's command still runs).
+verbs_host() {	# NAME DEVARGS ARGS...
+	local name=$1 dev=$2 i rc=1 try
+	shift 2
+	try=$work/$name.try
+	for i in $(seq 1 60); do
+		IRDMA_PMD_EAL="$eal --file-prefix pt$$$name" IRDMA_PMD_DEVARGS="$dev" \
+			timeout "$limit" "$withverbs" "$@" > "$try" 2>&1
+		rc=$?
+		cat "$try"
+		if [ $rc -ne 0 ] && grep -q "Couldn't connect to" "$try" &&
+			[ ! -e "$VM_DIR/share/cmd/$name.rc" ]; then
+			echo "# try $i: the guest's server is not listening yet"
+			sleep 1
+			continue
+		fi
+		break
+	done
+	return $rc
+}
+
+# Start one run: rdma-testpmd (host=testpmd) or perftest through the verbs layer
+# (host=verbs) in the background (pid in hpid, output in $work/NAME.host), the guest's
+# perftest (command NAME, output in share/cmd/NAME.out).
+host=testpmd
 start_run() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE CONN ITERS
 	local name=$1 test=$2 role=$3 size=$4 conn=$5 it=$6 i=0
 	local dev="irdma_model0,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$work/$name.pcap"
 	local gopts="-d rxe0 -x 1 -F -m 1024 -u $qpt -s $size -n $it -p $port"
 	local hopts="-e $test -s $size -n $it -m 1024 -u $qpt -p $port --timeout $tmo"
-	[ "$conn" = UD ] && gopts="$gopts -c UD" && hopts="$hopts -c UD"
+	local vopts="ib_$test -x 0 -F -m 1024 -u $qpt -s $size -n $it -p $port"
+	[ "$conn" = UD ] && gopts="$gopts -c UD" && hopts="$hopts -c UD" && vopts="$vopts -c UD"
 	# The guest forgets the model's MAC: rxe's connect (or AH) asks for it by ARP, and the
 	# model (a new process each run) learns the guest's MAC from that request.
 	vm_cmd "neigh$name" "ip neigh flush dev eth0"
 	vm_wait "neigh$name" 60 > /dev/null
-	if [ "$role" = server ]; then
+	if [ "$host" = verbs ]; then
+		# mode=thread: the engine answers while perftest is off its CPU (TCP exchange).
+		dev="$dev,mode=thread"
+		if [ "$role" = server ]; then
+			# shellcheck disable=SC2086
+			in_ns bash -c "$(declare -f verbs_host); eal='$eal' limit=$limit \
+				withverbs='$withverbs' work='$work' VM_DIR='$VM_DIR' \
+				verbs_host $name '$dev' $vopts" > "$work/$name.host" 2>&1 &
+			hpid=$!
+			while ! in_ns ss -ltn | grep -q ":$port " && [ $i -lt 300 ] &&
+				kill -0 "$hpid" 2>/dev/null; do
+				sleep 0.2
+				i=$((i + 1))
+			done
+			vm_cmd "$name" "exec timeout $limit ib_$test $gopts $VM_HOST_IP"
+		else
+			vm_cmd "$name" "exec timeout $limit ib_$test $gopts"
+			# shellcheck disable=SC2086
+			in_ns bash -c "$(declare -f verbs_host); eal='$eal' limit=$limit \
+				withverbs='$withverbs' work='$work' VM_DIR='$VM_DIR' \
+				verbs_host $name '$dev' $vopts $VM_GUEST_IP" > "$work/$name.host" 2>&1 &
+			hpid=$!
+		fi
+	elif [ "$role" = server ]; then
 		# shellcheck disable=SC2086
 		in_ns timeout "$limit" "$bin" $eal --file-prefix "pt$$$name" -- $hopts \
 			--server --dev "$dev" > "$work/$name.host" 2>&1 &
@@ -131,15 +188,16 @@ run_case() {	# as start_run
 	start_run "$@"
 	end_run "$name"
 	what="$test $5 $size B, rdma-testpmd $role"
+	[ "$host" = verbs ] && what="$test $5 $size B, the host's ib_$test on the PMD as $role"
 	echo "# time: $name $(since "$t") s"
 	sed 's/^/# host: /' "$work/$name.host"
 	sed 's/^# guest [^:]*: /# guest: /' "$work/$name.guest"
 	hrow=$(row "$work/$name.host")
 	grow=$(row "$VM_DIR/share/cmd/$name.out")
 	if [ $hrc -ne 0 ] || [ $grc -ne 0 ]; then
-		notok "$what: rdma-testpmd exited $hrc, perftest $grc"
+		notok "$what: the host exited $hrc, the guest's perftest $grc"
 	elif [ -z "$hrow" ] && [ "$test $role" != "read_lat server" ]; then
-		notok "$what: rdma-testpmd printed no result row"
+		notok "$what: the host printed no result row"
 	elif [ -z "$grow" ] && [ "$test $role" != "read_lat client" ]; then
 		notok "$what: perftest printed no result row"
 	elif [ -n "$hrow" ] && [ -n "$grow" ] &&
@@ -192,6 +250,28 @@ done
 for role in server client; do
 	run_case "send_lat-ud-$role" send_lat "$role" 2 UD "$iters"
 done
+
+# Unmodified perftest on the PMD through the verbs layer.
+if [ -f "$vlib" ]; then
+	host=verbs
+	if [ "$full" = 1 ]; then
+		for test in write_lat read_lat send_lat; do
+			for role in server client; do
+				for size in 2 4096; do
+					run_case "verbs-$test-$role-$size" "$test" "$role" "$size" RC "$iters"
+				done
+			done
+		done
+		run_case verbs-send_lat-ud-server send_lat server 2 UD "$iters"
+	else
+		run_case verbs-write_lat-server-2 write_lat server 2 RC "$iters"
+		run_case verbs-write_lat-client-2 write_lat client 2 RC "$iters"
+	fi
+	run_case verbs-send_lat-ud-client send_lat client 2 UD "$iters"
+	host=testpmd
+else
+	ok "# SKIP the verbs layer is not built ($vlib; needs libibverbs-dev)"
+fi
 
 vm_counters after
 errs=

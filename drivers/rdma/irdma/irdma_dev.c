@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <unistd.h>
@@ -35,6 +36,7 @@ struct irdma_dev {
 	bool up;			/**< bring-up done */
 	bool model;			/**< the model backend */
 	bool gids_fixed;		/**< the GID table came from devargs ip= */
+	struct irdma_model_wire_stats wire_base;	/**< model: xstats_reset baseline */
 };
 
 static const char *const irdma_model_keys[] = {
@@ -620,20 +622,94 @@ irdma_dev_srq_destroy(struct rdmadev *dev, struct rdmadev_srq *srq)
 
 /* ---- statistics (irdma_stats.c), completion counters, DMA handles, port ---- */
 
+/* A model device's xstats are the hardware counters, then its wire's (irdma_model.h). */
+#define WIRE_XSTAT(f) { #f, offsetof(struct irdma_model_wire_stats, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} irdma_wire_xstats[] = {
+	WIRE_XSTAT(wire_tx_frames),
+	WIRE_XSTAT(wire_tx_bytes),
+	WIRE_XSTAT(wire_rx_frames),
+	WIRE_XSTAT(wire_rx_bytes),
+	WIRE_XSTAT(wire_dropped),
+	WIRE_XSTAT(wire_duplicated),
+	WIRE_XSTAT(wire_reordered),
+	WIRE_XSTAT(wire_corrupted),
+	WIRE_XSTAT(wire_rx_no_port),
+	WIRE_XSTAT(wire_rx_filtered),
+	WIRE_XSTAT(wire_rx_other),
+	WIRE_XSTAT(wire_tx_nombuf),
+	WIRE_XSTAT(wire_arp_requests_rx),
+	WIRE_XSTAT(wire_arp_replies_tx),
+	WIRE_XSTAT(wire_arp_requests_tx),
+	WIRE_XSTAT(wire_arp_replies_rx),
+	WIRE_XSTAT(wire_arp_bad),
+	WIRE_XSTAT(wire_arp_evicted),
+	WIRE_XSTAT(wire_arp_unresolved),
+	WIRE_XSTAT(wire_arp_failed),
+	WIRE_XSTAT(wire_nd_solicits_rx),
+	WIRE_XSTAT(wire_nd_adverts_tx),
+	WIRE_XSTAT(wire_nd_solicits_tx),
+	WIRE_XSTAT(wire_nd_adverts_rx),
+	WIRE_XSTAT(wire_nd_bad),
+};
+
+static uint64_t
+irdma_wire_stat(const struct irdma_model_wire_stats *st, unsigned int i)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)st + irdma_wire_xstats[i].off, sizeof(v));
+	return v;
+}
+
 static int
 irdma_dev_xstats_get(struct rdmadev *dev, struct rdmadev_xstat *xs, unsigned int n)
 {
 	struct irdma_dev *d = dev->dev_private;
+	struct irdma_model_wire_stats st;
+	unsigned int i, k;
+	int hw, ret;
 
-	return irdma_xstats_get(&d->ctrl, xs, n);
+	hw = irdma_xstats_get(&d->ctrl, xs, n);
+	if (hw < 0 || !d->model)
+		return hw;
+	if (n > (unsigned int)hw) {
+		ret = irdma_model_wire_stats_get(&d->hw, &st);
+		if (ret != 0)
+			return ret;
+		for (i = 0, k = (unsigned int)hw; i < RTE_DIM(irdma_wire_xstats) && k < n; i++, k++) {
+			snprintf(xs[k].name, sizeof(xs[k].name), "%s", irdma_wire_xstats[i].name);
+			xs[k].value = irdma_wire_stat(&st, i) - irdma_wire_stat(&d->wire_base, i);
+		}
+	}
+	return hw + (int)RTE_DIM(irdma_wire_xstats);
 }
 
 static int
 irdma_dev_xstats_reset(struct rdmadev *dev)
 {
 	struct irdma_dev *d = dev->dev_private;
+	int ret;
 
-	return irdma_xstats_reset(&d->ctrl);
+	ret = irdma_xstats_reset(&d->ctrl);
+	if (ret == 0 && d->model)
+		ret = irdma_model_wire_stats_get(&d->hw, &d->wire_base);
+	return ret;
+}
+
+static int
+irdma_dev_param_set(struct rdmadev *dev, const char *key, const char *value)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	if (!d->model) {
+		IRDMA_LOG(ERR, &d->hw, "param %s: this backend changes no parameter at run time",
+			  key);
+		return -ENOTSUP;
+	}
+	return irdma_model_param_set(&d->hw, key, value);
 }
 
 static int
@@ -894,6 +970,7 @@ static const struct rdmadev_ops irdma_model_ops = {
 	.mw_free = irdma_dev_mw_free,
 	.xstats_get = irdma_dev_xstats_get,
 	.xstats_reset = irdma_dev_xstats_reset,
+	.param_set = irdma_dev_param_set,
 	.counter_alloc = irdma_dev_counter_alloc,
 	.counter_free = irdma_dev_counter_free,
 	.counter_bind = irdma_dev_counter_bind,

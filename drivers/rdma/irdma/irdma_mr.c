@@ -227,11 +227,19 @@ irdma_mr_reg_user(struct irdma_ctrl *c, struct irdma_mr *m, const struct rdmadev
 			  m->stag, a->iova, a->addr);
 		return -EINVAL;
 	}
-	if (irdma_mr_premapped(a->addr, a->length))
+	if (irdma_mr_premapped(a->addr, a->length)) {
 		ret = pbl_build_mr(c->pble_pool, a->addr, a->length, bitmap, PBL_LEVELS_ALL,
 				   &m->pbl);
-	else
+	} else if ((a->access & (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
+				 RDMADEV_ACCESS_REMOTE_ATOMIC)) != 0 &&
+		   pbl_umem_check_writable(a->addr, a->length) != 0) {
+		/* What VFIO's pin for device writes refuses; the model's view would fault. */
+		IRDMA_LOG(ERR, c->hw, "MR 0x%x: %p+%" PRIu64 " asks for write access to memory "
+			  "that is not all writable", m->stag, a->addr, a->length);
+		return -EFAULT;
+	} else {
 		ret = irdma_mr_build_umem(c, m, a->addr, a->length, bitmap);
+	}
 	if (ret != 0) {
 		IRDMA_LOG(ERR, c->hw, "MR 0x%x: no PBL for %p+%" PRIu64 ": %s", m->stag, a->addr,
 			  a->length, strerror(-ret));

@@ -388,18 +388,28 @@ static const struct irdma_hw_backend model_be_thread = {
 	.close = irdma_model_destroy,
 };
 
-/* The configuration's pcap file and faults on the port just attached. */
-static int
-model_wire_config(struct model_dev *d)
+/* The configuration's faults, as the port takes them (NULL: none, the loop wire's unsealed
+ * path back). */
+static const struct model_wire_faults *
+cfg_faults(const struct irdma_model_config *c, struct model_wire_faults *f)
 {
-	const struct irdma_model_config *c = &d->cfg;
-	struct model_wire_faults f = {
+	*f = (struct model_wire_faults){
 		.drop_ppm = c->wire_drop_ppm,
 		.dup_ppm = c->wire_dup_ppm,
 		.reorder_ppm = c->wire_reorder_ppm,
 		.corrupt_ppm = c->wire_corrupt_ppm,
 		.seed = c->wire_seed,
 	};
+	return (f->drop_ppm | f->dup_ppm | f->reorder_ppm | f->corrupt_ppm) != 0 ? f : NULL;
+}
+
+/* The configuration's pcap file and faults on the port just attached. */
+static int
+model_wire_config(struct model_dev *d)
+{
+	const struct irdma_model_config *c = &d->cfg;
+	const struct model_wire_faults *fp;
+	struct model_wire_faults f;
 	int ret;
 
 	if (c->pcap[0] != '\0') {
@@ -409,9 +419,8 @@ model_wire_config(struct model_dev *d)
 			return ret;
 		}
 	}
-	if ((f.drop_ppm | f.dup_ppm | f.reorder_ppm | f.corrupt_ppm) == 0)
-		return 0;
-	return model_port_set_faults(d->port, &f);
+	fp = cfg_faults(c, &f);
+	return fp != NULL ? model_port_set_faults(d->port, fp) : 0;
 }
 
 /* A rate: a fraction "0.25" (0..1) or a percentage "25%", as parts per million. */
@@ -490,6 +499,44 @@ irdma_model_config_kv(struct irdma_model_config *cfg, const char *key, const cha
 bad:
 	CFG_LOG("devargs wire_seed=%s: not an unsigned number", value ? value : "");
 	return -EINVAL;
+}
+
+int
+irdma_model_param_set(struct irdma_hw *hw, const char *key, const char *value)
+{
+	struct model_dev *d = model_dev_of(hw);
+	struct model_wire_faults f;
+	struct irdma_model_config c;
+	bool close_pcap;
+	int ret;
+
+	if (d == NULL || key == NULL || value == NULL) {
+		CFG_LOG("param_set: %s", d == NULL ? "not a model device" : "NULL key or value");
+		return -EINVAL;
+	}
+	if (strcmp(key, "wire") == 0) {
+		MODEL_LOG(ERR, d, "param %s: the wire is chosen at probe and cannot change", key);
+		return -ENOTSUP;
+	}
+	close_pcap = strcmp(key, "pcap") == 0 && strcmp(value, "off") == 0;
+	pthread_mutex_lock(&d->lock);
+	c = d->cfg;
+	ret = close_pcap ? 0 : irdma_model_config_kv(&c, key, value);
+	if (ret == -ENOENT)
+		MODEL_LOG(ERR, d, "param %s: unknown (pcap, wire_drop, wire_dup, wire_reorder, "
+			  "wire_corrupt, wire_seed)", key);
+	else if (ret == 0 && strcmp(key, "pcap") == 0) {
+		ret = model_port_pcap_open(d->port, close_pcap ? NULL : c.pcap);
+		if (ret != 0)
+			MODEL_LOG(ERR, d, "param pcap=%s: %s", value, strerror(-ret));
+		else if (close_pcap)
+			c.pcap[0] = '\0';
+	} else if (ret == 0)
+		ret = model_port_set_faults(d->port, cfg_faults(&c, &f));
+	if (ret == 0)
+		d->cfg = c;
+	pthread_mutex_unlock(&d->lock);
+	return ret;
 }
 
 int

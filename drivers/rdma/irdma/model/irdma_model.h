@@ -656,6 +656,19 @@ int irdma_model_port_addrs(struct irdma_hw *hw, const uint8_t (*gids)[16], uint3
 int irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_faults *f);
 
 /**
+ * Change one of the wire's devargs on a running device (rdmadev_param_set() reaches it):
+ * pcap=<file> (start a capture, replacing one open) or pcap=off (close it), and
+ * wire_drop / wire_dup / wire_reorder / wire_corrupt=<rate> or wire_seed=<unsigned>, values
+ * as irdma_model_config_kv() takes them. A fault key sets the port's faults from the device's
+ * configuration with that one value changed, so the PRNG starts again from wire_seed; all
+ * rates 0 clears the faults (the loop wire's unsealed path comes back).
+ * @return 0; -EINVAL (not a model device, NULL, a bad value: a log line names the key);
+ *         -ENOENT an unknown key; -ENOTSUP for wire (fixed at probe); -errno of the capture
+ *         file's fopen.
+ */
+int irdma_model_param_set(struct irdma_hw *hw, const char *key, const char *value);
+
+/**
  * The device's port address as a 16-byte GID (IPv4-mapped): the "udp:<ipv4>" wire's
  * address, else 10.<mac[3]>.<mac[4]>.<mac[5]>.
  * @return 0, or -EINVAL for a bad @p hw.
