@@ -7,7 +7,7 @@
 /**
  * @file
  * The irdma PMD control path: DMA memory, the control QP (CQP) with its submit/wait API,
- * the HMC (FPM query/commit and segment-descriptor backing), the CCQ, CEQ0 and the AEQ, and
+ * the HMC (FPM query/commit and segment-descriptor backing), the CCQ, the CEQs and the AEQ, and
  * the device bring-up / teardown built from them. Everything reaches the device through
  * irdma_hw.h only, so the same code runs on silicon and on the device model.
  *
@@ -263,7 +263,8 @@ void irdma_ctrl_fini(struct irdma_ctrl *c);
 /**
  * Bring the device up: the PF layer (irdma_pf_bringup(): reset, AdminQ, version,
  * capabilities, MAC, link; unless req.no_pf), then firmware ready, CQP, QUERY_FPM_VAL, COMMIT_FPM_VAL, UPDATE_PE_SDS,
- * CCQ, CEQ0, AEQ. On failure everything done so far is undone.
+ * CCQ, one CEQ per completion vector (nb_ceqs, checked against the function's MSI-X count),
+ * AEQ. On failure everything done so far is undone.
  * @return 0 or a negative errno.
  */
 int irdma_ctrl_bringup(struct irdma_ctrl *c);
@@ -752,7 +753,8 @@ struct irdma_cq {
 /**
  * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING;
  * level 0 when IOVA-contiguous, else a level-1 PBL with VIRTMAP; level 1 always with
- * c->ring_pbl), its shadow area and CREATE_CQ on the CEQ of attr->comp_vector. Sets cq->cqe and cq->obj.fp.drv.
+ * c->ring_pbl), its shadow area and CREATE_CQ on the CEQ of attr->comp_vector. Sets cq->cqe
+ * and cq->obj.fp.drv.
  * @return 0, -ENOMEM, or the CQP's -errno; nothing stays allocated on failure.
  */
 int irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq,
