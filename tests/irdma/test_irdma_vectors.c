@@ -6,7 +6,7 @@
  * Completion vectors and the interrupt-cause registers (doc/e810.md, "Interrupts"):
  *  - four completion vectors: CEQ k routed to MSI-X vector k (GLINT_CEQCTL), the AEQ and the
  *    other causes (PFINT_AEQCTL, PFINT_OICR_CTL) to vector 0, decoded here from the bit
- *    positions the fact sheet gives (MSIX_INDX 10:0, ITR_INDX 12:11, CAUSE_ENA bit 30);
+ *    positions of ice_hw_autogen.h (MSIX_INDX 10:0, ITR_INDX 12:11, CAUSE_ENA bit 30);
  *  - a CQ on each vector: its completion (data checked) raises its own vector and no other
  *    (the model's per-vector count), and in thread mode its event arrives on its channel;
  *  - more vectors than the function's MSI-X count (devargs msix=2) or than rdmadev allows:
@@ -41,7 +41,7 @@
 /** Bound of the CQ poll loops (iterations, not time). */
 #define POLL_SPINS	20000000u
 
-/* Register offsets and fields written out from the fact sheet, not from the driver's headers. */
+/* Register offsets and fields written out here (ice_hw_autogen.h), not the driver's headers. */
 #define R_GLINT_CEQCTL(k)	(0x15c000u + 4u * (k))
 #define R_PFINT_AEQCTL		0x16cb00u
 #define R_PFINT_OICR_ENA	0x16c900u

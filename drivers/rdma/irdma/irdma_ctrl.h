@@ -235,6 +235,8 @@ struct irdma_ctrl {
 	int irq_fd[IRDMA_MAX_COMP_VECTORS];
 	/** With more than one vector: an epoll fd over every irq_fd[] (else -1). */
 	int intr_fd;
+	/** The next event pass looks at vector 0's causes although it did not fire. */
+	bool intr_look;
 	/** Serialises CEQ with a CQ's destroy (irdma_ceq_process, irdma_cq.c). */
 	pthread_mutex_t ceq_lock;
 	/** Serialises AEQ reads with irdma_aeq_mark() (the ring's head and consumed count). */
@@ -437,8 +439,8 @@ int irdma_aeq_intr_enable(struct irdma_ctrl *c);
 
 /**
  * Drain the vectors' eventfds (one read() each, no register access).
- * @return the vectors that fired since the last call (bit k: vector k), IRDMA_INTR_ALL
- *         when polled only.
+ * @return the vectors that fired since the last call (bit k: vector k; vector 0 also on the
+ *         first call after irdma_aeq_intr_enable()), IRDMA_INTR_ALL when polled only.
  */
 uint32_t irdma_intr_collect(struct irdma_ctrl *c);
 

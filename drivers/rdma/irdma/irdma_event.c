@@ -217,6 +217,8 @@ irdma_aeq_intr_enable(struct irdma_ctrl *c)
 	if (c->pf.up)
 		irdma_intr_route(c, IRDMA_PFINT_OICR_CTL, IRDMA_CTRL_AEQ_VECTOR);
 	c->aeq_irq_fd = c->irq_fd[0];
+	/* What vector 0's causes latched before they were routed raised nothing: look once. */
+	c->intr_look = true;
 	IRDMA_LOG(DEBUG, c->hw, "interrupts: AEQ, AdminQ, OICR and CEQ 0 on vector 0, CEQ 1..%u "
 		  "on vectors 1..%u", c->nb_ceqs - 1, c->nb_ceqs - 1);
 	irdma_intr_rearm(c, IRDMA_INTR_ALL);
@@ -231,6 +233,10 @@ irdma_intr_collect(struct irdma_ctrl *c)
 
 	if (c->aeq_irq_fd < 0)
 		return IRDMA_INTR_ALL;
+	if (c->intr_look) {
+		c->intr_look = false;
+		fired = UINT32_C(1) << IRDMA_CTRL_AEQ_VECTOR;
+	}
 	for (v = 0; v < c->nb_ceqs; v++) {
 		if (read(c->irq_fd[v], &n, sizeof(n)) == (ssize_t)sizeof(n))
 			fired |= UINT32_C(1) << v;
