@@ -29,7 +29,6 @@
 
 static struct e2e_dev *e2e_devs[E2E_MAX_DEVS];
 
-static const struct rdmadev_conf e2e_conf = { .nb_comp_vectors = 1 };
 
 static void
 e2e_cqrec_init(struct e2e_cqrec *r, struct rdmadev_cq *cq)
@@ -43,6 +42,13 @@ e2e_cqrec_init(struct e2e_cqrec *r, struct rdmadev_cq *cq)
 int
 e2e_dev_open(struct e2e_dev *d, const char *devargs)
 {
+	return e2e_dev_open_vectors(d, devargs, 1);
+}
+
+int
+e2e_dev_open_vectors(struct e2e_dev *d, const char *devargs, uint32_t nb_vectors)
+{
+	const struct rdmadev_conf conf = { .nb_comp_vectors = nb_vectors };
 	const struct rdmadev_cq_attr cqa = { .cqe = 4096, .comp_vector = 0 };
 	struct rdmadev_port_info port;
 	struct rdmadev_cq *scq = NULL, *rcq = NULL;
@@ -56,7 +62,7 @@ e2e_dev_open(struct e2e_dev *d, const char *devargs)
 	if (id < 0)
 		return -1;
 	d->id = (int16_t)id;
-	TEST_CHECK_EQ(rdmadev_configure(d->id, &e2e_conf), 0);
+	TEST_CHECK_EQ(rdmadev_configure(d->id, &conf), 0);
 	TEST_CHECK_EQ(rdmadev_start(d->id), 0);
 	TEST_CHECK_EQ(rdmadev_ctx_alloc(d->id, &d->ctx), 0);
 	if (d->ctx == NULL)

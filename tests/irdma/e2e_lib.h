@@ -122,6 +122,8 @@ struct e2e_conn {
 };
 
 int e2e_dev_open(struct e2e_dev *d, const char *devargs);
+/** e2e_dev_open() with @p nb_vectors completion vectors configured (its CQs on vector 0). */
+int e2e_dev_open_vectors(struct e2e_dev *d, const char *devargs, uint32_t nb_vectors);
 /* Close @p d: every test object must be gone (rdmadev_close reports 0 leaks); without
  * d->lossy, the transport was clean (no retransmission but for RNR, no timeout). */
 void e2e_dev_close(struct e2e_dev *d);

@@ -153,7 +153,7 @@ test_lifecycle(void)
 	TEST_CHECK_EQ(info.max_cqe, 524286);	/* (524286 + 1) x 2 <= IRDMA_MAX_CQ_SIZE */
 	TEST_CHECK_EQ(info.max_sge, IRDMA_MAX_SGE);
 	TEST_CHECK_EQ(info.max_inline, IRDMA_MAX_INLINE_DATA);
-	TEST_CHECK_EQ(info.max_comp_vectors, 1);
+	TEST_CHECK_EQ(info.max_comp_vectors, 16);	/* IRDMA_MAX_COMP_VECTORS, the model's 16 vectors */
 	TEST_CHECK(info.capa == IRDMA_GEN2_FEATURES);
 	/* ID spaces follow irdma. */
 	TEST_CHECK_EQ(dev->res_cfg.type[RESTRACK_QP].nb_ids, 1024);

@@ -7,7 +7,8 @@
  * (core, global, EMP) in the middle of traffic, the PMD must report exactly one
  * DEVICE_FATAL, complete every outstanding WR exactly once (those in flight with
  * WR_FLUSH_ERR), refuse new posts and creates with -EIO, report the QPs in ERR, and after
- * rdmadev_stop + rdmadev_start pass data again (written, then read back).
+ * rdmadev_stop + rdmadev_start (or, once, rdmadev_close + rdmadev_open) pass data again
+ * (written, then read back).
  */
 
 #include <errno.h>
@@ -118,7 +119,7 @@ traffic_ok(struct e2e_qp *a, struct e2e_mr *l, struct e2e_mr *t, uint32_t len, u
  * otherwise it is over by then and only the AdminQ it took away (ATQLEN.ENABLE 0) tells.
  */
 static void
-reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow)
+reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow, bool reopen)
 {
 	struct irdma_model_stats st;
 	struct irdma_hw *hw;
@@ -138,7 +139,7 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow)
 	uint16_t posted;
 	int err = 0;
 
-	printf("# %s reset\n", name);
+	printf("# %s reset%s\n", name, reopen ? ", then close and open" : "");
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:reset")) != 0)
 		goto out;
 	e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
@@ -228,17 +229,27 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow)
 	e2e_qp_destroy(&b);
 	e2e_mr_dereg(&ml);
 	e2e_mr_dereg(&mt);
-	dev_objects_free();
-	TEST_CHECK_EQ(rdmadev_stop(d.id), 0);
-	TEST_CHECK_EQ(rdmadev_start(d.id), 0);
-	/* the model did reset, of this kind (GLGEN_RSTAT.RESET_TYPE, bits 3:2) */
-	TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
-	TEST_CHECK_EQ(st.dev_resets, 1);
-	rstat = irdma_rd32(hw, 0xb8188);
-	TEST_CHECK_EQ(rstat & 3u, 0);
-	TEST_CHECK_EQ((rstat >> 2) & 3u, (uint32_t)kind);
-	if (dev_objects_make() != 0)
-		goto out;
+	if (reopen) {
+		/* close after the reset (its teardown on a device that lost everything), open */
+		e2e_dev_close(&d);
+		if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:reset")) != 0)
+			goto out;
+		hw = irdma_dev_hw(rdmadev_get(d.id));
+		TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
+		TEST_CHECK_EQ(st.dev_resets, 0);
+	} else {
+		dev_objects_free();
+		TEST_CHECK_EQ(rdmadev_stop(d.id), 0);
+		TEST_CHECK_EQ(rdmadev_start(d.id), 0);
+		/* the model did reset, of this kind (GLGEN_RSTAT.RESET_TYPE, bits 3:2) */
+		TEST_CHECK_EQ(irdma_model_stats_get(hw, &st), 0);
+		TEST_CHECK_EQ(st.dev_resets, 1);
+		rstat = irdma_rd32(hw, 0xb8188);
+		TEST_CHECK_EQ(rstat & 3u, 0);
+		TEST_CHECK_EQ((rstat >> 2) & 3u, (uint32_t)kind);
+		if (dev_objects_make() != 0)
+			goto out;
+	}
 	TEST_CHECK_EQ(fatal_events(), 0);
 	e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
 	e2e_mr_reg(&d, NULL, &mt, MR_LEN, E2E_ACC_ALL);
@@ -265,19 +276,25 @@ out:
 static void
 test_reset_core(void)
 {
-	reset_case(IRDMA_MODEL_RESET_CORER, "core", true);
+	reset_case(IRDMA_MODEL_RESET_CORER, "core", true, false);
 }
 
 static void
 test_reset_global(void)
 {
-	reset_case(IRDMA_MODEL_RESET_GLOBR, "global", false);
+	reset_case(IRDMA_MODEL_RESET_GLOBR, "global", false, false);
 }
 
 static void
 test_reset_emp(void)
 {
-	reset_case(IRDMA_MODEL_RESET_EMPR, "EMP", true);
+	reset_case(IRDMA_MODEL_RESET_EMPR, "EMP", true, false);
+}
+
+static void
+test_reset_reopen(void)
+{
+	reset_case(IRDMA_MODEL_RESET_CORER, "core", true, true);
 }
 
 int
@@ -293,6 +310,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_reset_core);
 	TEST_RUN(test_reset_global);
 	TEST_RUN(test_reset_emp);
+	TEST_RUN(test_reset_reopen);
 	rte_eal_cleanup();
 	return test_done();
 }

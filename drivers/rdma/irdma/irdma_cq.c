@@ -93,7 +93,7 @@ irdma_cq_wqe(struct irdma_cqp_wqe *w, enum irdma_cqp_opcode opcode, const struct
 	irdma_set(w, CQP_CQ_CTX, (uint64_t)(uintptr_t)q >> 1);
 	irdma_set(w, CQP_CQ_ENCEQEMASK, 1);
 	irdma_set(w, CQP_CQ_CEQIDVALID, 1);
-	irdma_set(w, CQP_CQ_CEQID, IRDMA_CTRL_CEQ0);
+	irdma_set(w, CQP_CQ_CEQID, q->ceq_id);
 	irdma_cq_wqe_ring(w, &q->pbl, opcode == IRDMA_CQP_OP_CREATE_CQ);
 }
 
@@ -134,11 +134,17 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 			  attr->cqe, most, IRDMA_MAX_CQ_SIZE);
 		return -EINVAL;
 	}
+	if (attr->comp_vector >= c->nb_ceqs) {
+		IRDMA_LOG(ERR, c->hw, "CQ create: completion vector %u, the device has %u CEQs",
+			  attr->comp_vector, c->nb_ceqs);
+		return -EINVAL;
+	}
 	q = calloc(1, sizeof(*q));
 	if (q == NULL) {
 		IRDMA_LOG(ERR, c->hw, "CQ create: no memory");
 		return -ENOMEM;
 	}
+	q->ceq_id = attr->comp_vector;
 	pthread_mutex_init(&q->flush_lock, NULL);
 	q->id = rdmadev_obj_id(&cq->obj);
 	q->hw = c->hw;

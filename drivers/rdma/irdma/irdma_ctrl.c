@@ -163,12 +163,12 @@ irdma_ctrl_wait_fw(struct irdma_ctrl *c)
 	return -ETIMEDOUT;
 }
 
-/* ---- CEQ0 and the AEQ ---- */
+/* ---- the CEQs and the AEQ ---- */
 
 static int
-irdma_ceq0_create(struct irdma_ctrl *c)
+irdma_ceq_create(struct irdma_ctrl *c, uint32_t id)
 {
-	struct irdma_ctrl_eq *eq = &c->ceq0;
+	struct irdma_ctrl_eq *eq = &c->ceq[id];
 	struct irdma_cqp_wqe w;
 	int ret;
 
@@ -176,35 +176,86 @@ irdma_ceq0_create(struct irdma_ctrl *c)
 	ret = irdma_dma_alloc(c, &eq->ring, (size_t)eq->size * IRDMA_CEQE_SIZE,
 			      IRDMA_HW_PAGE_SIZE);
 	if (ret != 0) {
-		IRDMA_LOG(ERR, c->hw, "CEQ0 memory: %s", strerror(-ret));
+		IRDMA_LOG(ERR, c->hw, "CEQ %u memory: %s", id, strerror(-ret));
 		return ret;
 	}
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_CREATE_CEQ);
-	irdma_set(&w, CQP_CEQ_ID, IRDMA_CTRL_CEQ0);
+	irdma_set(&w, CQP_CEQ_ID, id);
 	irdma_set(&w, CQP_CEQ_SIZE, eq->size);
 	irdma_set(&w, CQP_CEQ_PA, eq->ring.iova);
 	ret = irdma_cqp_exec(c, &w, NULL);
 	if (ret != 0) {
+		IRDMA_LOG(ERR, c->hw, "CEQ %u create failed: %s", id, strerror(-ret));
 		irdma_dma_free(c, &eq->ring);
 		return ret;
 	}
+	eq->head = 0;
+	eq->polarity = IRDMA_EQ_POLARITY_INIT;
 	eq->created = true;
 	return 0;
 }
 
 static void
-irdma_ceq0_destroy(struct irdma_ctrl *c)
+irdma_ceqs_destroy(struct irdma_ctrl *c)
 {
 	struct irdma_cqp_wqe w;
+	uint32_t k;
 
-	if (c->ceq0.created) {
-		irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_CEQ);
-		irdma_set(&w, CQP_CEQ_ID, IRDMA_CTRL_CEQ0);
-		if (irdma_cqp_exec(c, &w, NULL) != 0)
-			IRDMA_LOG(ERR, c->hw, "CEQ0 destroy failed");
-		c->ceq0.created = false;
+	/* In reverse: CEQ 0 (the CCQ's) last. */
+	for (k = IRDMA_MAX_COMP_VECTORS; k-- > 0;) {
+		if (c->ceq[k].created) {
+			irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_DESTROY_CEQ);
+			irdma_set(&w, CQP_CEQ_ID, k);
+			if (irdma_cqp_exec(c, &w, NULL) != 0)
+				IRDMA_LOG(ERR, c->hw, "CEQ %u destroy failed", k);
+			c->ceq[k].created = false;
+		}
+		irdma_dma_free(c, &c->ceq[k].ring);
 	}
-	irdma_dma_free(c, &c->ceq0.ring);
+}
+
+/* One CEQ per configured completion vector, CEQ k on MSI-X vector k. */
+static int
+irdma_ceqs_create(struct irdma_ctrl *c)
+{
+	uint32_t k;
+	int ret = 0;
+
+	if (c->nb_ceqs > c->hmc.max_ceqs) {
+		IRDMA_LOG(ERR, c->hw, "%u completion vectors configured: the function may create "
+			  "%u CEQs (QUERY_FPM_VAL)", c->nb_ceqs, c->hmc.max_ceqs);
+		return -EINVAL;
+	}
+	for (k = 0; k < c->nb_ceqs && ret == 0; k++)
+		ret = irdma_ceq_create(c, k);
+	return ret;
+}
+
+/*
+ * The completion vectors asked for against what the function has: its MSI-X vectors
+ * (LIST_FUNC_CAPS) and the vectors the backend can signal (VFIO: what the device offers).
+ */
+static int
+irdma_ctrl_vectors_check(struct irdma_ctrl *c)
+{
+	if (c->nb_ceqs == 0)
+		c->nb_ceqs = 1;
+	if (c->nb_ceqs > IRDMA_MAX_COMP_VECTORS) {
+		IRDMA_LOG(ERR, c->hw, "%u completion vectors configured: the PMD sets up at most %u",
+			  c->nb_ceqs, IRDMA_MAX_COMP_VECTORS);
+		return -EINVAL;
+	}
+	if (!c->req.no_pf && c->nb_ceqs > c->pf.msix) {
+		IRDMA_LOG(ERR, c->hw, "%u completion vectors configured: the function has %u "
+			  "MSI-X vectors (LIST_FUNC_CAPS)", c->nb_ceqs, c->pf.msix);
+		return -EINVAL;
+	}
+	if (c->hw->nb_vectors != 0 && c->nb_ceqs > c->hw->nb_vectors) {
+		IRDMA_LOG(ERR, c->hw, "%u completion vectors configured: the device offers %u "
+			  "interrupt vectors", c->nb_ceqs, c->hw->nb_vectors);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int
@@ -340,6 +391,8 @@ irdma_ctrl_init(struct irdma_ctrl *c, struct irdma_hw *hw, const struct irdma_hm
 	c->req = *req;
 	c->seq = __atomic_fetch_add(&irdma_ctrl_seq, 1, __ATOMIC_RELAXED);
 	c->aeq_irq_fd = -1;
+	c->intr_fd = -1;
+	memset(c->irq_fd, 0xff, sizeof(c->irq_fd));	/* all -1 */
 	c->ring_pbl = req->ring_pbl;
 	ret = pthread_mutex_init(&c->cqp.lock, NULL);
 	if (ret != 0) {
@@ -402,7 +455,9 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 		ret = irdma_pf_bringup(c);
 	if (ret != 0)
 		return ret;
-	ret = irdma_ctrl_wait_fw(c);
+	ret = irdma_ctrl_vectors_check(c);
+	if (ret == 0)
+		ret = irdma_ctrl_wait_fw(c);
 	if (ret == 0)
 		ret = irdma_cqp_create(c);
 	if (ret == 0)
@@ -414,7 +469,7 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 	if (ret == 0)
 		ret = irdma_ccq_create(c);
 	if (ret == 0)
-		ret = irdma_ceq0_create(c);
+		ret = irdma_ceqs_create(c);
 	if (ret == 0)
 		ret = irdma_aeq_create(c);
 	if (ret == 0 && !c->req.no_pf)
@@ -424,9 +479,9 @@ irdma_ctrl_bringup(struct irdma_ctrl *c)
 		irdma_ctrl_teardown(c);
 		return ret;
 	}
-	IRDMA_LOG(INFO, c->hw, "up: %u QPs, %u CQs, %u MRs committed, %u SDs backed",
+	IRDMA_LOG(INFO, c->hw, "up: %u QPs, %u CQs, %u MRs committed, %u SDs backed, %u CEQs",
 		  c->hmc.obj[IRDMA_HMC_OBJ_QP].cnt, c->hmc.obj[IRDMA_HMC_OBJ_CQ].cnt,
-		  c->hmc.obj[IRDMA_HMC_OBJ_MR].cnt, c->hmc.sd_cnt);
+		  c->hmc.obj[IRDMA_HMC_OBJ_MR].cnt, c->hmc.sd_cnt, c->nb_ceqs);
 	return 0;
 }
 
@@ -435,7 +490,7 @@ irdma_ctrl_teardown(struct irdma_ctrl *c)
 {
 	irdma_pf_qos_fini(c);
 	irdma_aeq_destroy(c);
-	irdma_ceq0_destroy(c);
+	irdma_ceqs_destroy(c);
 	irdma_ccq_destroy(c);
 	irdma_umem_destroy(c);
 	irdma_pble_pool_destroy(c);

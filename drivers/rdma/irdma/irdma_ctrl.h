@@ -7,7 +7,7 @@
 /**
  * @file
  * The irdma PMD control path: DMA memory, the control QP (CQP) with its submit/wait API,
- * the HMC (FPM query/commit and segment-descriptor backing), the CCQ, CEQ0 and the AEQ, and
+ * the HMC (FPM query/commit and segment-descriptor backing), the CCQ, the CEQs and the AEQ, and
  * the device bring-up / teardown built from them. Everything reaches the device through
  * irdma_hw.h only, so the same code runs on silicon and on the device model.
  *
@@ -63,6 +63,11 @@ extern int irdma_logtype;
 #define IRDMA_HMC_PBLE_COUNT		65536u
 /** The CEQ the CCQ reports to. */
 #define IRDMA_CTRL_CEQ0			0u
+/**
+ * Most completion vectors (CEQs) the PMD sets up: CEQ k is routed to MSI-X vector k, CEQ 0
+ * sharing vector 0 with the AEQ and the AdminQ (the kernel's msix_shared layout).
+ */
+#define IRDMA_MAX_COMP_VECTORS		16u
 /** Entries of the port's GID table (the kernel's RoCE gid_tbl_len). */
 #define IRDMA_GID_TBL_LEN		32u
 /** Interrupt vector of the AEQ (the kernel gives the AEQ the first vector). */
@@ -205,7 +210,10 @@ struct irdma_ctrl {
 	uint32_t mz_seq;		/**< memzone name counter */
 	struct irdma_cqp cqp;		/**< control QP */
 	struct irdma_ctrl_cq ccq;	/**< control CQ (CQ 0) */
-	struct irdma_ctrl_eq ceq0;	/**< CEQ 0 */
+	/** CEQ k, routed to MSI-X vector k (k < nb_ceqs); CEQ 0 also takes the CCQ. */
+	struct irdma_ctrl_eq ceq[IRDMA_MAX_COMP_VECTORS];
+	/** CEQs created at start: the configured completion vectors (at least 1). */
+	uint32_t nb_ceqs;
 	struct irdma_ctrl_eq aeq;	/**< the AEQ */
 	struct irdma_dma_mem fpm_buf;	/**< QUERY / COMMIT_FPM_VAL buffer */
 	struct irdma_dma_mem sd_buf;	/**< UPDATE_PE_SDS entries beyond the WQE's three */
@@ -222,8 +230,14 @@ struct irdma_ctrl {
 	/** The port's GID table (source addresses; IPv6 or IPv4-mapped), set at probe. */
 	uint8_t gid[IRDMA_GID_TBL_LEN][16];
 	uint32_t nb_gids;		/**< valid entries of gid[] */
-	int aeq_irq_fd;			/**< AEQ interrupt eventfd, -1 when polled only */
-	/** Serialises CEQ0 processing with a CQ's destroy (irdma_ceq_process, irdma_cq.c). */
+	int aeq_irq_fd;			/**< vector 0's eventfd (AEQ), -1 when polled only */
+	/** Eventfd of vector k (irq_fd[0] == aeq_irq_fd), -1 when not routed. */
+	int irq_fd[IRDMA_MAX_COMP_VECTORS];
+	/** With more than one vector: an epoll fd over every irq_fd[] (else -1). */
+	int intr_fd;
+	/** The next event pass looks at vector 0's causes although it did not fire. */
+	bool intr_look;
+	/** Serialises CEQ with a CQ's destroy (irdma_ceq_process, irdma_cq.c). */
 	pthread_mutex_t ceq_lock;
 	/** Serialises AEQ reads with irdma_aeq_mark() (the ring's head and consumed count). */
 	pthread_mutex_t aeq_lock;
@@ -251,7 +265,8 @@ void irdma_ctrl_fini(struct irdma_ctrl *c);
 /**
  * Bring the device up: the PF layer (irdma_pf_bringup(): reset, AdminQ, version,
  * capabilities, MAC, link; unless req.no_pf), then firmware ready, CQP, QUERY_FPM_VAL, COMMIT_FPM_VAL, UPDATE_PE_SDS,
- * CCQ, CEQ0, AEQ. On failure everything done so far is undone.
+ * CCQ, one CEQ per completion vector (nb_ceqs, checked against the function's MSI-X count),
+ * AEQ. On failure everything done so far is undone.
  * @return 0 or a negative errno.
  */
 int irdma_ctrl_bringup(struct irdma_ctrl *c);
@@ -410,29 +425,42 @@ struct irdma_qp;
 void irdma_aeq_mark(struct irdma_ctrl *c, struct irdma_qp *q);
 
 /**
- * Ask the backend for the AEQ's interrupt eventfd (vector IRDMA_CTRL_AEQ_VECTOR), make it
- * non-blocking, route the AEQ to it (PFINT_AEQCTL) and enable it (GLINT_DYN_CTL).
- * @return the fd, or -ENODEV (no AEQ) / the backend's -errno (-ENOTSUP: no interrupts).
+ * Ask the backend for the eventfds of vectors 0 .. nb_ceqs - 1, make them non-blocking,
+ * route the causes to them (PFINT_AEQCTL, PFINT_FW_CTL, PFINT_OICR_CTL and GLINT_CEQCTL(0)
+ * to vector 0, GLINT_CEQCTL(k) to vector k; ITR index 3, CAUSE_ENA) and enable them
+ * (GLINT_DYN_CTL).
+ * @return the fd to wait on (vector 0's eventfd, or with several vectors an epoll fd over
+ *         all of them), or -ENODEV (no AEQ) / the backend's -errno (-ENOTSUP: none).
  */
 int irdma_aeq_intr_enable(struct irdma_ctrl *c);
 
-/** Clear the AEQ eventfd and re-enable the interrupt (no-op when polled only). */
-void irdma_aeq_intr_rearm(struct irdma_ctrl *c);
+/** irdma_intr_collect() when the device is polled only: every cause is looked at. */
+#define IRDMA_INTR_ALL			UINT32_MAX
 
-/** Unroute and disable the AEQ interrupt (no-op when polled only). */
+/**
+ * Drain the vectors' eventfds (one read() each, no register access).
+ * @return the vectors that fired since the last call (bit k: vector k; vector 0 also on the
+ *         first call after irdma_aeq_intr_enable()), IRDMA_INTR_ALL when polled only.
+ */
+uint32_t irdma_intr_collect(struct irdma_ctrl *c);
+
+/** Re-enable (GLINT_DYN_CTL.INTENA) the vectors of @p fired; no-op when polled only. */
+void irdma_intr_rearm(struct irdma_ctrl *c, uint32_t fired);
+
+/** Unroute and disable every vector irdma_aeq_intr_enable() set up (no-op when polled only). */
 void irdma_aeq_intr_disable(struct irdma_ctrl *c);
 
 struct rdmadev;
 
 /**
  * Process every pending AEQE (at most one ring's worth) into rdmadev events for @p dev,
- * moving failed QPs to ERR / SQE first; then re-arm the interrupt.
+ * moving failed QPs to ERR / SQE first (the caller re-arms the vectors: irdma_intr_rearm()).
  * @return AEQEs consumed.
  */
 int irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev);
 
 /**
- * Read CEQ0: for each CEQE, acknowledge the CQ (CQACK) and report its completion event
+ * Read every CEQ: for each CEQE, acknowledge the CQ (CQACK) and report its completion event
  * (rdmadev_cq_comp_event). The CCQ's own CEQEs and cleaned entries are skipped.
  * @return CEQEs consumed.
  */
@@ -718,6 +746,7 @@ struct irdma_cq {
 	struct irdma_qmem ring;		/**< memory of cur */
 	struct irdma_qmem old_ring;	/**< memory of old (freed at the next resize / destroy) */
 	struct irdma_dma_mem shadow_mem;	/**< memory of shadow */
+	uint32_t ceq_id;		/**< its CEQ: the completion vector it was created on */
 	struct rdmadev_cq *rcq;		/**< the rdmadev CQ (its completion events) */
 	struct pbl_cq pbl;		/**< what the device is told about @c ring */
 	struct pbl_cq old_pbl;		/**< ... and about @c old_ring */
@@ -726,7 +755,8 @@ struct irdma_cq {
 /**
  * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING;
  * level 0 when IOVA-contiguous, else a level-1 PBL with VIRTMAP; level 1 always with
- * c->ring_pbl), its shadow area and CREATE_CQ on CEQ0. Sets cq->cqe and cq->obj.fp.drv.
+ * c->ring_pbl), its shadow area and CREATE_CQ on the CEQ of attr->comp_vector. Sets cq->cqe
+ * and cq->obj.fp.drv.
  * @return 0, -ENOMEM, or the CQP's -errno; nothing stays allocated on failure.
  */
 int irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq,

@@ -292,8 +292,14 @@ irdma_dev_info_get(struct rdmadev *dev, struct rdmadev_info *in)
 	/* Software objects: one completion counter per CQ, DMA handles per context's needs. */
 	in->max_comp_cntr = d->req.cqs;
 	in->max_dmah = IRDMA_DEV_MAX_DMAH;
-	/* Only CEQ0 is created: one completion vector. */
-	in->max_comp_vectors = 1;
+	/*
+	 * One CEQ per completion vector, CEQ k on MSI-X vector k: as many as the PMD sets up and
+	 * the backend can signal. The function's own MSI-X count (LIST_FUNC_CAPS) is known only
+	 * once started: start refuses more vectors than it gives (irdma_ctrl.c).
+	 */
+	in->max_comp_vectors = IRDMA_MAX_COMP_VECTORS;
+	if (d->hw.nb_vectors != 0 && d->hw.nb_vectors < in->max_comp_vectors)
+		in->max_comp_vectors = d->hw.nb_vectors;
 	in->max_pkeys = 1;
 	in->nb_ports = 1;
 	return 0;
@@ -304,8 +310,9 @@ irdma_dev_configure(struct rdmadev *dev, const struct rdmadev_conf *conf)
 {
 	struct irdma_dev *d = dev->dev_private;
 
-	RTE_SET_USED(conf);
-	IRDMA_LOG(DEBUG, &d->hw, "configured");
+	/* rdmadev checked 1 .. max_comp_vectors; the CEQs are made at start. */
+	d->ctrl.nb_ceqs = conf->nb_comp_vectors;
+	IRDMA_LOG(DEBUG, &d->hw, "configured: %u completion vectors", conf->nb_comp_vectors);
 	return 0;
 }
 
@@ -917,15 +924,27 @@ static int
 irdma_dev_event_process(struct rdmadev *dev)
 {
 	struct irdma_dev *d = dev->dev_private;
-	int n, ret;
+	uint32_t fired;
+	int n = 0, ret;
 
 	if (!d->up)
 		return 0;
-	/* A device reset first (it ends all else), AdminQ events (link changes), the AEQ. */
-	if (irdma_pf_reset_check(&d->ctrl, dev) != 0)
-		return 1;
-	n = irdma_pf_events(&d->ctrl, dev);
+	/*
+	 * Which vectors fired (eventfd reads, no register access). The causes of vector 0 other
+	 * than the AEQ and CEQ 0 (a device reset in PFINT_OICR, AdminQ events) cost a register
+	 * read each, so they are looked at only when it fired, or on every pass when polled.
+	 */
+	fired = irdma_intr_collect(&d->ctrl);
+	if (fired & (UINT32_C(1) << IRDMA_CTRL_AEQ_VECTOR)) {
+		/* A device reset first (it ends all else), AdminQ events (link changes). */
+		if (irdma_pf_reset_check(&d->ctrl, dev) != 0) {
+			irdma_intr_rearm(&d->ctrl, fired);
+			return 1;
+		}
+		n = irdma_pf_events(&d->ctrl, dev);
+	}
 	ret = irdma_event_process(&d->ctrl, dev);
+	irdma_intr_rearm(&d->ctrl, fired);
 	return ret < 0 ? ret : n + ret;
 }
 

@@ -12,10 +12,11 @@
  *  [,ip=A[;B...]][,mac=M][,wire=W]`
  * (ring_pbl=1: QP and CQ rings always through level-1 PBLs, for tests) opens a device
  * model (drivers/rdma/irdma/model) and drives it with the real control path (irdma_ctrl.h):
- * rdmadev_start() brings the device up (CQP, HMC, CCQ, CEQ0, AEQ), rdmadev_stop() tears it
- * down (refused with -EBUSY while objects exist). Objects: contexts (bookkeeping only), PDs,
- * CQs (CREATE / MODIFY (resize) / DESTROY_CQ on CEQ0), MRs (REG_MR / ALLOC_STAG over lib/pbl
- * PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP, query), AHs (CREATE / DESTROY_ADDR_HANDLE,
+ * rdmadev_start() brings the device up (CQP, HMC, CCQ, a CEQ per completion vector, AEQ),
+ * rdmadev_stop() tears it down (refused with -EBUSY while objects exist). Objects: contexts
+ * (bookkeeping only), PDs, CQs (CREATE / MODIFY (resize) / DESTROY_CQ on their vector's CEQ),
+ * MRs (REG_MR / ALLOC_STAG over lib/pbl PBLs), RC/UD QPs (CREATE / MODIFY / DESTROY_QP,
+ * query), AHs (CREATE / DESTROY_ADDR_HANDLE,
  * MANAGE_ARP), statistics counters and xstats (MANAGE / GATHER_STATS, irdma_stats.c),
  * completion counters (software) and DMA handles (recorded hints), gen3 SRQs (CREATE /
  * MODIFY / DESTROY_SRQ, irdma_srq.c; gen2 refuses them with -ENOTSUP); MW ops are NULL,

@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include <rte_atomic.h>
@@ -112,87 +113,185 @@ irdma_aeq_mark(struct irdma_ctrl *c, struct irdma_qp *q)
 	pthread_mutex_unlock(&c->aeq_lock);
 }
 
+/* Route an interrupt cause register to MSI-X vector @p v, ITR index 3 (icrdma_cfg_ceq). */
+static void
+irdma_intr_route(struct irdma_ctrl *c, uint32_t reg, uint32_t v)
+{
+	irdma_wr32(c->hw, reg, IRDMA_REG_PREP(QCTL_MSIX_INDX, v) |
+		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
+		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
+}
+
+/* Forget the vectors' eventfds (the backend owns them) and close the epoll fd. */
+static void
+irdma_intr_fds_drop(struct irdma_ctrl *c)
+{
+	uint32_t v;
+
+	for (v = 0; v < IRDMA_MAX_COMP_VECTORS; v++)
+		c->irq_fd[v] = -1;
+	if (c->intr_fd >= 0)
+		close(c->intr_fd);
+	c->intr_fd = -1;
+	c->aeq_irq_fd = -1;
+}
+
+/* The eventfd of vector @p v, non-blocking (the event pass drains it). */
+static int
+irdma_intr_vector_fd(struct irdma_ctrl *c, uint32_t v)
+{
+	int fd, flags;
+
+	fd = irdma_hw_irq_fd(c->hw, v);
+	if (fd < 0)
+		return fd;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) {
+		IRDMA_LOG(ERR, c->hw, "interrupt vector %u fd %d: %s", v, fd, strerror(errno));
+		return -errno;
+	}
+	return fd;
+}
+
+/* With several vectors, one epoll fd stands for all of them (the rdmadev event fd). */
+static int
+irdma_intr_epoll(struct irdma_ctrl *c)
+{
+	struct epoll_event e = { .events = EPOLLIN };
+	uint32_t v;
+	int ep;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0) {
+		IRDMA_LOG(ERR, c->hw, "interrupt vectors: epoll_create1: %s", strerror(errno));
+		return -errno;
+	}
+	for (v = 0; v < c->nb_ceqs; v++) {
+		e.data.u32 = v;
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, c->irq_fd[v], &e) != 0) {
+			IRDMA_LOG(ERR, c->hw, "interrupt vector %u: epoll_ctl: %s", v,
+				  strerror(errno));
+			close(ep);
+			return -errno;
+		}
+	}
+	return ep;
+}
+
 int
 irdma_aeq_intr_enable(struct irdma_ctrl *c)
 {
-	int fd, flags;
+	uint32_t v;
+	int fd;
 
 	if (!c->aeq.created)
 		return -ENODEV;
 	if (c->aeq_irq_fd >= 0)
-		return c->aeq_irq_fd;
-	fd = irdma_hw_irq_fd(c->hw, IRDMA_CTRL_AEQ_VECTOR);
-	if (fd < 0)
-		return fd;
-	/* The poll path also clears it: it must never block. */
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) {
-		IRDMA_LOG(ERR, c->hw, "AEQ interrupt fd %d: %s", fd, strerror(errno));
-		return -errno;
+		return c->intr_fd >= 0 ? c->intr_fd : c->aeq_irq_fd;
+	for (v = 0; v < c->nb_ceqs; v++) {
+		fd = irdma_intr_vector_fd(c, v);
+		if (fd < 0) {
+			irdma_intr_fds_drop(c);
+			return fd;
+		}
+		c->irq_fd[v] = fd;
 	}
-	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL,
-		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
-		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
-		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
-	/* CEQ0 shares the vector (the kernel's msix_shared): one handler for both queues. */
-	irdma_wr32(c->hw, IRDMA_GLINT_CEQCTL(IRDMA_CTRL_CEQ0),
-		   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
-		   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
-		   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
-	/* The AdminQ cause too (ice_ena_ctrlq_interrupts routes it to its misc vector): ARQ
-	 * events such as link changes wake the application without polling. */
+	if (c->nb_ceqs > 1) {
+		fd = irdma_intr_epoll(c);
+		if (fd < 0) {
+			irdma_intr_fds_drop(c);
+			return fd;
+		}
+		c->intr_fd = fd;
+	}
+	/*
+	 * The kernel's msix_shared layout: the AEQ and CEQ 0 on vector 0, CEQ k on vector k.
+	 * The AdminQ and the other causes (OICR: resets) go to vector 0 too, ice's misc vector
+	 * (ice_ena_ctrlq_interrupts), so link changes and resets wake the application.
+	 */
+	irdma_intr_route(c, IRDMA_PFINT_AEQCTL, IRDMA_CTRL_AEQ_VECTOR);
+	for (v = 0; v < c->nb_ceqs; v++)
+		irdma_intr_route(c, IRDMA_GLINT_CEQCTL(v), v);
 	if (c->pf.aq_up)
-		irdma_wr32(c->hw, IRDMA_PFINT_FW_CTL,
-			   IRDMA_REG_PREP(QCTL_MSIX_INDX, IRDMA_CTRL_AEQ_VECTOR) |
-			   IRDMA_REG_PREP(QCTL_ITR_INDX, IRDMA_ITR_NONE) |
-			   IRDMA_REG_PREP(QCTL_CAUSE_ENA, 1));
-	c->aeq_irq_fd = fd;
-	irdma_aeq_intr_rearm(c);
-	return fd;
+		irdma_intr_route(c, IRDMA_PFINT_FW_CTL, IRDMA_CTRL_AEQ_VECTOR);
+	if (c->pf.up)
+		irdma_intr_route(c, IRDMA_PFINT_OICR_CTL, IRDMA_CTRL_AEQ_VECTOR);
+	c->aeq_irq_fd = c->irq_fd[0];
+	/* What vector 0's causes latched before they were routed raised nothing: look once. */
+	c->intr_look = true;
+	IRDMA_LOG(DEBUG, c->hw, "interrupts: AEQ, AdminQ, OICR and CEQ 0 on vector 0, CEQ 1..%u "
+		  "on vectors 1..%u", c->nb_ceqs - 1, c->nb_ceqs - 1);
+	irdma_intr_rearm(c, IRDMA_INTR_ALL);
+	return c->intr_fd >= 0 ? c->intr_fd : c->aeq_irq_fd;
+}
+
+uint32_t
+irdma_intr_collect(struct irdma_ctrl *c)
+{
+	uint32_t v, fired = 0;
+	uint64_t n;
+
+	if (c->aeq_irq_fd < 0)
+		return IRDMA_INTR_ALL;
+	if (c->intr_look) {
+		c->intr_look = false;
+		fired = UINT32_C(1) << IRDMA_CTRL_AEQ_VECTOR;
+	}
+	for (v = 0; v < c->nb_ceqs; v++) {
+		if (read(c->irq_fd[v], &n, sizeof(n)) == (ssize_t)sizeof(n))
+			fired |= UINT32_C(1) << v;
+		else if (errno != EAGAIN)
+			IRDMA_LOG(ERR, c->hw, "interrupt vector %u fd: %s", v, strerror(errno));
+	}
+	return fired;
 }
 
 void
-irdma_aeq_intr_rearm(struct irdma_ctrl *c)
+irdma_intr_rearm(struct irdma_ctrl *c, uint32_t fired)
 {
-	uint64_t v;
+	uint32_t v;
 
 	if (c->aeq_irq_fd < 0)
 		return;
-	/* Clear the eventfd first: an AEQE written after this raises it again. */
-	if (read(c->aeq_irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		IRDMA_LOG(ERR, c->hw, "AEQ interrupt fd: %s", strerror(errno));
-	irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(IRDMA_CTRL_AEQ_VECTOR),
-		   IRDMA_REG_PREP(DYN_CTL_INTENA, 1) | IRDMA_REG_PREP(DYN_CTL_CLEARPBA, 1) |
-		   IRDMA_REG_PREP(DYN_CTL_ITR_INDX, IRDMA_ITR_NONE));
+	/* A vector that did not fire still has INTENA set: only the fired ones need it. */
+	for (v = 0; v < c->nb_ceqs; v++)
+		if (fired & (UINT32_C(1) << v))
+			irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(v),
+				   IRDMA_REG_PREP(DYN_CTL_INTENA, 1) |
+				   IRDMA_REG_PREP(DYN_CTL_CLEARPBA, 1) |
+				   IRDMA_REG_PREP(DYN_CTL_ITR_INDX, IRDMA_ITR_NONE));
 }
 
 void
 irdma_aeq_intr_disable(struct irdma_ctrl *c)
 {
+	uint32_t v;
+
 	if (c->aeq_irq_fd < 0)
 		return;
 	irdma_wr32(c->hw, IRDMA_PFINT_AEQCTL, 0);
-	irdma_wr32(c->hw, IRDMA_GLINT_CEQCTL(IRDMA_CTRL_CEQ0), 0);
+	for (v = 0; v < c->nb_ceqs; v++)
+		irdma_wr32(c->hw, IRDMA_GLINT_CEQCTL(v), 0);
 	if (c->pf.aq_up)
 		irdma_wr32(c->hw, IRDMA_PFINT_FW_CTL, 0);
-	irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(IRDMA_CTRL_AEQ_VECTOR), 0);
-	c->aeq_irq_fd = -1;
+	if (c->pf.up)
+		irdma_wr32(c->hw, IRDMA_PFINT_OICR_CTL, 0);
+	for (v = 0; v < c->nb_ceqs; v++)
+		irdma_wr32(c->hw, IRDMA_GLINT_DYN_CTL(v), 0);
+	irdma_intr_fds_drop(c);
 }
 
-/* ---- CEQ0: completion events ---- */
+/* ---- CEQs: completion events ---- */
 
-int
-irdma_ceq_process(struct irdma_ctrl *c)
+/* One CEQ's new entries; called with ceq_lock held. */
+static uint32_t
+irdma_ceq_drain(struct irdma_ctrl *c, struct irdma_ctrl_eq *eq)
 {
-	struct irdma_ctrl_eq *eq = &c->ceq0;
 	uint64_t v, ctx, ccq = (uint64_t)(uintptr_t)&c->ccq >> 1;
 	struct irdma_ceqe *e;
 	struct irdma_cq *q;
 	uint32_t n;
 
-	if (!eq->created)
-		return 0;
-	pthread_mutex_lock(&c->ceq_lock);
 	for (n = 0; n < eq->size; n++) {
 		e = (struct irdma_ceqe *)((uint8_t *)eq->ring.va + (size_t)eq->head *
 					   IRDMA_CEQE_SIZE);
@@ -212,6 +311,21 @@ irdma_ceq_process(struct irdma_ctrl *c)
 		irdma_wr32(c->hw, IRDMA_PFPE_CQACK, q->id);
 		rdmadev_cq_comp_event(q->rcq);
 	}
+	return n;
+}
+
+int
+irdma_ceq_process(struct irdma_ctrl *c)
+{
+	uint32_t k, n = 0;
+
+	if (!c->ceq[0].created)
+		return 0;
+	pthread_mutex_lock(&c->ceq_lock);
+	/* Every CEQ: reading a valid bit is a memory load, cheaper than knowing which fired. */
+	for (k = 0; k < c->nb_ceqs; k++)
+		if (c->ceq[k].created)
+			n += irdma_ceq_drain(c, &c->ceq[k]);
 	pthread_mutex_unlock(&c->ceq_lock);
 	return (int)n;
 }
@@ -219,7 +333,7 @@ irdma_ceq_process(struct irdma_ctrl *c)
 void
 irdma_ceq_clean(struct irdma_ctrl *c, const struct irdma_cq *q)
 {
-	struct irdma_ctrl_eq *eq = &c->ceq0;
+	struct irdma_ctrl_eq *eq = &c->ceq[q->ceq_id];
 	uint64_t v, ctx = (uint64_t)(uintptr_t)q >> 1;
 	uint32_t i, idx, pol;
 	struct irdma_ceqe *e;
@@ -462,6 +576,5 @@ irdma_event_process(struct irdma_ctrl *c, struct rdmadev *dev)
 		total += n;
 	}
 	irdma_srq_last_wqe_report(c, dev);
-	irdma_aeq_intr_rearm(c);
 	return total;
 }

@@ -83,6 +83,9 @@ struct irdma_hw {
 	char name[32];
 	/** Port MAC address (the model's configured one; VFIO: from devargs until the NVM is read). */
 	uint8_t mac[6];
+	/** Interrupt vectors the backend can signal (VFIO: the MSI-X vectors the device
+	 *  offers; the model: its eventfd vectors); 0 without interrupts. */
+	uint32_t nb_vectors;
 	/** Register accesses a mapped BAR0 refused (at or beyond bar0_len, or misaligned). */
 	uint64_t reg_refused;
 };

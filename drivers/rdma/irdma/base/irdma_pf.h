@@ -56,6 +56,12 @@
 #define IRDMA_PFGEN_STATE		UINT32_C(0x00088000)
 /** AdminQ interrupt cause: MSIX_INDX, ITR_INDX, CAUSE_ENA as the QCTL_* fields. */
 #define IRDMA_PFINT_FW_CTL		UINT32_C(0x0016c800)
+/** Other interrupt causes the PF takes (a bit per cause, IRDMA_PFINT_OICR_*). */
+#define IRDMA_PFINT_OICR_ENA		UINT32_C(0x0016c900)
+/** Other interrupt cause, latched for the causes PFINT_OICR_ENA enables; clears on read. */
+#define IRDMA_PFINT_OICR		UINT32_C(0x0016ca00)
+/** Other interrupt cause to vector: MSIX_INDX, ITR_INDX, CAUSE_ENA as the QCTL_* fields. */
+#define IRDMA_PFINT_OICR_CTL		UINT32_C(0x0016ca80)
 /** PF control: PFSWR, the PF software reset. */
 #define IRDMA_PFGEN_CTRL		UINT32_C(0x00091000)
 /** PCI requester id of the function: its function number is the PF id. */
@@ -95,6 +101,14 @@ IRDMA_REG_FIELD(PF_FUNC_RID_BUS, 15, 8);
 IRDMA_REG_FIELD(GLGEN_RSTAT_DEVSTATE, 1, 0);
 /** GLGEN_RSTAT: type of the last reset (1 CORER, 2 GLOBR, 3 EMPR). */
 IRDMA_REG_FIELD(GLGEN_RSTAT_RESET_TYPE, 3, 2);
+/** PFINT_OICR / _ENA: a global (core, global or EMP) reset is coming or running. */
+IRDMA_REG_FIELD(PFINT_OICR_GRST, 20, 20);
+/** PFINT_OICR / _ENA: an HMC error (details in PFHMC_ERRORINFO). */
+IRDMA_REG_FIELD(PFINT_OICR_HMC_ERR, 26, 26);
+/** PFINT_OICR / _ENA: a PE push error. */
+IRDMA_REG_FIELD(PFINT_OICR_PE_PUSH, 27, 27);
+/** PFINT_OICR / _ENA: a PE critical error (details in GLPE_CRITERR). */
+IRDMA_REG_FIELD(PFINT_OICR_PE_CRITERR, 28, 28);
 /** GLNVM_ULD: PE (RDMA engine) done after a reset. */
 IRDMA_REG_FIELD(GLNVM_ULD_PE_DONE, 10, 10);
 /** GL_MNG_FWSM: firmware mode bits (bit 0 debug, bit 1 recovery, bit 2 rollback). */

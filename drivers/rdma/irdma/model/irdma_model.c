@@ -643,6 +643,8 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	hw->vendor_id = IRDMA_MODEL_VENDOR_ID;
 	hw->device_id = IRDMA_MODEL_DEVICE_ID;
 	hw->gen = cfg->gen;
+	/* The model's MSI-X table; LIST_FUNC_CAPS may give the function fewer (cfg.msix). */
+	hw->nb_vectors = MODEL_IRQ_VECTORS;
 	hw->numa_node = -1;
 	static const uint8_t zero_mac[6];
 

@@ -308,6 +308,12 @@ enum irdma_model_reset_kind {
 int irdma_model_reset(struct irdma_hw *hw, enum irdma_model_reset_kind kind);
 
 /**
+ * How often interrupt vector @p vector fired (its eventfd written).
+ * @return 0, or -EINVAL (not a model device, vector beyond the model's, @p count NULL).
+ */
+int irdma_model_irq_count(struct irdma_hw *hw, unsigned int vector, uint64_t *count);
+
+/**
  * Set how many PFGEN_CTRL reads the next PF resets take (irdma_model_config::reset_reads;
  * IRDMA_MODEL_RESET_NEVER: they never complete).
  * @return 0, or -EINVAL (not a model device).

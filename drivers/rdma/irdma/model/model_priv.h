@@ -330,9 +330,13 @@ struct model_dev {
 	uint32_t vsi_ctl1[MODEL_VSI_REGS];
 	uint32_t aeqctl;
 	uint32_t fw_ctl;	/* PFINT_FW_CTL: the AdminQ (ARQ event) cause */
+	uint32_t oicr;		/* PFINT_OICR: latched other causes (clear on read) */
+	uint32_t oicr_ena;	/* PFINT_OICR_ENA: the causes that latch */
+	uint32_t oicr_ctl;	/* PFINT_OICR_CTL: their vector */
 	struct {
 		int fd;		/* eventfd, -1 until irq_fd asked for it */
 		bool pending;	/* raised while INTENA was clear */
+		uint64_t fired;	/* times it fired */
 	} irq[MODEL_IRQ_VECTORS];
 
 	/* Control QP. */
@@ -571,6 +575,8 @@ int model_cq_post_ext(struct model_dev *d, uint32_t cq_id, struct irdma_cqe *cqe
 void model_irq_init(struct model_dev *d);
 void model_irq_fini(struct model_dev *d);
 int model_irq_fd(struct irdma_hw *hw, unsigned int vector);
+/* Latch other cause @p cause (PFINT_OICR bits) when enabled, and raise its vector. */
+void model_oicr_raise(struct model_dev *d, uint32_t cause);
 /* An event for the queue whose interrupt control register (AEQCTL / CEQCTL) is @p qctl. */
 void model_irq_raise(struct model_dev *d, uint32_t qctl);
 /* GLINT_DYN_CTL(@p v) was written: fire a pending raise if now enabled. */

@@ -389,6 +389,13 @@ irdma_pf_bringup(struct irdma_ctrl *c)
 	}
 	c->hmc_fn_id = pf->pf_id;
 	memcpy(c->hw->mac, pf->mac, sizeof(pf->mac));
+	/*
+	 * The other causes the PMD reacts to (ice_ena_misc_vector): enable them, then read
+	 * PFINT_OICR once to drop what was latched before (it clears on read).
+	 */
+	irdma_wr32(c->hw, IRDMA_PFINT_OICR_ENA, 0);
+	(void)irdma_rd32(c->hw, IRDMA_PFINT_OICR);
+	irdma_wr32(c->hw, IRDMA_PFINT_OICR_ENA, IRDMA_PF_OICR_CAUSES);
 	pf->up = true;
 	IRDMA_LOG(INFO, c->hw, "PF up: HMC function %u, link %s", c->hmc_fn_id,
 		  pf->link_up ? "up" : "down");
@@ -400,6 +407,8 @@ irdma_pf_teardown(struct irdma_ctrl *c)
 {
 	struct irdma_pf *pf = &c->pf;
 
+	if (pf->up)
+		irdma_wr32(c->hw, IRDMA_PFINT_OICR_ENA, 0);
 	irdma_pf_vsi_sched_fini(c);
 	if (pf->aq_up && !pf->aq_hung && pf->lse)
 		(void)pf_link_status(c, IRDMA_AQ_LSE_DIS);
@@ -484,30 +493,37 @@ int
 irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev)
 {
 	struct rdmadev_event ev = { .type = RDMADEV_EVENT_DEVICE_FATAL };
-	uint32_t rstat, atqlen;
+	uint32_t oicr, rstat;
 	unsigned int nqp;
 
 	if (!c->pf.up || __atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE))
 		return 0;
 	/*
-	 * ice_check_reset / ice_reset_subtask: a reset the PF did not ask for shows as
-	 * GLGEN_RSTAT.DEVSTATE != 0 while it runs and leaves the AdminQ disabled (its length
-	 * registers' enable bit cleared, as ice_ctrlq_pending and irdma's reset path read it).
+	 * ice_misc_intr: PFINT_OICR (clear on read) with GRST set announces a core, global or
+	 * EMP reset; GLGEN_RSTAT then says which. One register read when nothing happened.
 	 */
-	rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
-	atqlen = irdma_rd32(c->hw, IRDMA_PF_FW_ATQLEN);
-	if (IRDMA_REG_GET(GLGEN_RSTAT_DEVSTATE, rstat) == 0 && IRDMA_REG_GET(AQLEN_ENABLE, atqlen))
+	oicr = irdma_rd32(c->hw, IRDMA_PFINT_OICR);
+	if (unlikely(oicr & (IRDMA_REG_MASK(PFINT_OICR_HMC_ERR) |
+			     IRDMA_REG_MASK(PFINT_OICR_PE_PUSH) |
+			     IRDMA_REG_MASK(PFINT_OICR_PE_CRITERR))))
+		IRDMA_LOG(ERR, c->hw, "PFINT_OICR 0x%08x: %s%s%s (GLPE_CRITERR 0x%08x)", oicr,
+			  IRDMA_REG_GET(PFINT_OICR_HMC_ERR, oicr) ? "HMC error " : "",
+			  IRDMA_REG_GET(PFINT_OICR_PE_PUSH, oicr) ? "PE push error " : "",
+			  IRDMA_REG_GET(PFINT_OICR_PE_CRITERR, oicr) ? "PE critical error " : "",
+			  irdma_rd32(c->hw, IRDMA_GLPE_CRITERR));
+	if (likely(!IRDMA_REG_GET(PFINT_OICR_GRST, oicr)))
 		return 0;
 	/* Exactly once, whichever thread (application or interrupt thread) sees it first. */
 	if (__atomic_exchange_n(&c->fatal, true, __ATOMIC_ACQ_REL))
 		return 0;
+	rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
 	/* Only the shutdown is left for the AdminQ: no command would be answered. */
 	c->pf.aq_hung = true;
 	__atomic_store_n(&c->pf.link_up, false, __ATOMIC_RELAXED);
 	nqp = dev != NULL ? pf_reset_flush_qps(c, dev) : 0;
-	IRDMA_LOG(CRIT, c->hw, "device reset detected: %s reset (GLGEN_RSTAT 0x%08x, ATQLEN "
+	IRDMA_LOG(CRIT, c->hw, "device reset detected: %s reset (PFINT_OICR 0x%08x, GLGEN_RSTAT "
 		  "0x%08x): %u QPs flushed, every object is fatal; stop and start the device",
-		  pf_reset_kind(IRDMA_REG_GET(GLGEN_RSTAT_RESET_TYPE, rstat)), rstat, atqlen, nqp);
+		  pf_reset_kind(IRDMA_REG_GET(GLGEN_RSTAT_RESET_TYPE, rstat)), oicr, rstat, nqp);
 	ev.vendor_code = rstat;
 	if (dev != NULL)
 		(void)rdmadev_event_report(dev, &ev);

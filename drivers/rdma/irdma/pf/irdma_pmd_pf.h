@@ -40,6 +40,11 @@ struct rdmadev;
 #define IRDMA_AQ_BUF_SIZE		IRDMA_AQ_MAX_BUF_LEN
 /** PF reset budget in milliseconds (ice_pf_reset: ICE_GLOBAL_CFG_LOCK_TIMEOUT + 2000 ms). */
 #define IRDMA_PF_RESET_TIMEOUT_MS	5000u
+/** PFINT_OICR causes the PF enables (PFINT_OICR_ENA): resets and the PE's errors. */
+#define IRDMA_PF_OICR_CAUSES		(IRDMA_REG_MASK(PFINT_OICR_GRST) | \
+					 IRDMA_REG_MASK(PFINT_OICR_HMC_ERR) | \
+					 IRDMA_REG_MASK(PFINT_OICR_PE_PUSH) | \
+					 IRDMA_REG_MASK(PFINT_OICR_PE_CRITERR))
 
 /** Log type of the AdminQ (`pmd.rdma.irdma.adminq`): every command and result at DEBUG. */
 extern int irdma_adminq_logtype;
@@ -113,8 +118,9 @@ void irdma_pf_teardown(struct irdma_ctrl *c);
 int irdma_pf_events(struct irdma_ctrl *c, struct rdmadev *dev);
 
 /**
- * Detect a device reset the PF did not ask for (core, global or EMP: GLGEN_RSTAT.DEVSTATE
- * set, or the AdminQ disabled under the driver). Once: c->fatal set, every QP of @p dev to
+ * Detect a device reset the PF did not ask for (core, global or EMP: PFINT_OICR.GRST, read
+ * once per call; PFINT_OICR clears on read, and its PE error causes are logged). Call it
+ * when the OICR's vector fired, or on every event pass when polled. Once: c->fatal set, every QP of @p dev to
  * ERROR with its outstanding WRs flushed (WR_FLUSH_ERR at poll) and new posts refused with
  * -EIO, CQP commands that create refused with -EIO, and one RDMADEV_EVENT_DEVICE_FATAL.
  * Stop and start (or close and open) the device to recover.

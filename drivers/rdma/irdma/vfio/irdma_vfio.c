@@ -628,6 +628,7 @@ irdma_vfio_open(const char *pci_addr, struct irdma_hw *hw)
 	hw->vendor_id = PCI_VENDOR_INTEL;
 	hw->device_id = device_id;
 	hw->gen = IRDMA_VFIO_GEN;
+	hw->nb_vectors = v->nb_vectors;
 	hw->numa_node = numa_node;
 	snprintf(hw->name, sizeof(hw->name), "%s", v->addr);
 	VFIO_LOG(INFO, v->addr, "8086:%04x, BAR0 %zu bytes, %u MSI-X vectors, NUMA node %d",

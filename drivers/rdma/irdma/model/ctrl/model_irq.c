@@ -13,7 +13,12 @@
  *    A vector raised while disabled is pending and fires when INTENA is written back.
  *    CLEARPBA is ignored (a choice, doc/model.md): a pending raise is never lost.
  *  - Vectors 0 .. MODEL_IRQ_VECTORS - 1 have eventfds; raises of higher vectors are counted
- *    but signal nothing.
+ *    but signal nothing. A vector at or beyond the function's MSI-X count (cfg.msix, what
+ *    LIST_FUNC_CAPS reports) raises nothing at all and is not counted (a choice: the sources
+ *    do not say what silicon does with a cause routed outside the PF's vectors).
+ *  - PFINT_OICR latches the other causes PFINT_OICR_ENA enables (a device reset sets GRST)
+ *    and raises the vector PFINT_OICR_CTL names (also when PFINT_OICR_CTL is written with
+ *    CAUSE_ENA while a cause is latched); reading PFINT_OICR clears it.
  *  - irdma_model_inject_ae(), and FLUSH_WQES with GENERATE_AE (the kernel's GEN_AE, model_qp.c),
  *    post an AEQE as the engine would for the QP or CQ it names:
  *    the completion context is the object's (0 when it does not exist), and a QP error AE
@@ -73,6 +78,7 @@ irq_fire(struct model_dev *d, uint32_t v)
 {
 	d->dyn_ctl[v] &= ~IRDMA_REG_PREP(DYN_CTL_INTENA, 1);
 	d->irq[v].pending = false;
+	d->irq[v].fired++;
 	MODEL_INC(d, interrupts);
 	if (d->ext.irq != NULL)
 		d->ext.irq(d->ext.opaque, v);
@@ -87,6 +93,12 @@ model_irq_raise(struct model_dev *d, uint32_t qctl)
 
 	if (!IRDMA_REG_GET(QCTL_CAUSE_ENA, qctl))
 		return;
+	/* A vector the function was not given (LIST_FUNC_CAPS MSI-X count) signals nothing. */
+	if (v >= d->cfg.msix) {
+		MODEL_LOG(DEBUG, d, "interrupt vector %u refused: the function has %u", v,
+			  d->cfg.msix);
+		return;
+	}
 	if (v >= MODEL_IRQ_VECTORS) {
 		MODEL_INC(d, interrupts);
 		return;
@@ -95,6 +107,28 @@ model_irq_raise(struct model_dev *d, uint32_t qctl)
 		irq_fire(d, v);
 	else
 		d->irq[v].pending = true;
+}
+
+void
+model_oicr_raise(struct model_dev *d, uint32_t cause)
+{
+	if ((d->oicr_ena & cause) == 0)
+		return;
+	d->oicr |= d->oicr_ena & cause;
+	model_irq_raise(d, d->oicr_ctl);
+}
+
+int
+irdma_model_irq_count(struct irdma_hw *hw, unsigned int vector, uint64_t *count)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL || vector >= MODEL_IRQ_VECTORS || count == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	*count = d->irq[vector].fired;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
 }
 
 void

@@ -176,6 +176,10 @@ model_pf_reg_read(struct model_dev *d, uint32_t off, uint32_t *val)
 	case IRDMA_GLNVM_ULD:
 		*val = d->pf.uld;
 		return true;
+	case IRDMA_PFINT_OICR:
+		*val = d->oicr;
+		d->oicr = 0; /* clear on read */
+		return true;
 	case IRDMA_GL_MNG_FWSM:
 		*val = 0; /* normal mode, loaded */
 		return true;
@@ -206,6 +210,7 @@ model_pf_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 			pf_reset_start(d);
 		return true;
 	case IRDMA_PF_FUNC_RID:
+	case IRDMA_PFINT_OICR:
 	case IRDMA_GLGEN_RSTAT:
 	case IRDMA_GLNVM_ULD:
 	case IRDMA_GL_MNG_FWSM:
@@ -380,6 +385,8 @@ irdma_model_reset(struct irdma_hw *hw, enum irdma_model_reset_kind kind)
 		    IRDMA_REG_PREP(GLGEN_RSTAT_RESET_TYPE, (uint32_t)kind) |
 		    ((((pf->rstat >> cnt_shift) + 1u) & 3u) << cnt_shift);
 	pf->grst_left = d->cfg.reset_reads != 0 ? d->cfg.reset_reads : 1;
+	/* The reset warning (ice_misc_intr's GRST): latched in PFINT_OICR, its vector raised. */
+	model_oicr_raise(d, IRDMA_REG_MASK(PFINT_OICR_GRST));
 	pthread_mutex_unlock(&d->lock);
 	return 0;
 }

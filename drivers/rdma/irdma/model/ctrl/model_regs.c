@@ -40,6 +40,10 @@ reg_latched(struct model_dev *d, uint32_t off)
 		return &d->aeqctl;
 	if (off == IRDMA_PFINT_FW_CTL)
 		return &d->fw_ctl;
+	if (off == IRDMA_PFINT_OICR_ENA)
+		return &d->oicr_ena;
+	if (off == IRDMA_PFINT_OICR_CTL)
+		return &d->oicr_ctl;
 	if (reg_in_array(off, IRDMA_GLINT_DYN_CTL(0), IRDMA_GLINT_VECTORS, &i))
 		return &d->dyn_ctl[i];
 	if (reg_in_array(off, IRDMA_GLINT_CEQCTL(0), IRDMA_GLINT_VECTORS, &i))
@@ -217,6 +221,9 @@ model_reg_write(struct model_dev *d, uint32_t off, uint32_t val)
 		*latched = val;
 		if (latched >= &d->dyn_ctl[0] && latched < &d->dyn_ctl[IRDMA_GLINT_VECTORS])
 			model_irq_dyn_ctl(d, (uint32_t)(latched - &d->dyn_ctl[0]));
+		/* A cause latched in PFINT_OICR raises its vector once it is routed. */
+		else if (latched == &d->oicr_ctl && d->oicr != 0)
+			model_irq_raise(d, d->oicr_ctl);
 		return;
 	}
 	MODEL_INC(d, reg_unknown_writes);
