@@ -107,6 +107,23 @@ rcm_event_pdata(struct rdmadev_rcm_event *ev, const uint8_t *p, unsigned int len
 	ev->private_data_len = (uint8_t)len;
 }
 
+const char *
+rdmadev_rcm_event_str(enum rdmadev_rcm_event_type e)
+{
+	static const char *const n[] = {
+		[RDMADEV_RCM_EVENT_ADDR_RESOLVED] = "ADDR_RESOLVED",
+		[RDMADEV_RCM_EVENT_ROUTE_RESOLVED] = "ROUTE_RESOLVED",
+		[RDMADEV_RCM_EVENT_CONNECT_REQUEST] = "CONNECT_REQUEST",
+		[RDMADEV_RCM_EVENT_ESTABLISHED] = "ESTABLISHED",
+		[RDMADEV_RCM_EVENT_REJECTED] = "REJECTED",
+		[RDMADEV_RCM_EVENT_UNREACHABLE] = "UNREACHABLE",
+		[RDMADEV_RCM_EVENT_DISCONNECTED] = "DISCONNECTED",
+		[RDMADEV_RCM_EVENT_TIMEWAIT_EXIT] = "TIMEWAIT_EXIT",
+	};
+
+	return (unsigned int)e < sizeof(n) / sizeof(n[0]) ? n[e] : "UNKNOWN";
+}
+
 uint32_t
 rdmadev_rcm_id_num(const struct rdmadev_rcm_id *id)
 {

@@ -133,6 +133,12 @@ int rdmadev_rcm_reject(struct rdmadev_rcm_id *id, const void *pdata, uint8_t len
 /** Disconnect: DREQ; DISCONNECTED then TIMEWAIT_EXIT follow. @return 0 or -EINVAL. */
 int rdmadev_rcm_disconnect(struct rdmadev_rcm_id *id, uint64_t now_ns);
 
+/**
+ * The name of event type @p e without its prefix ("ESTABLISHED"), as librdmacm's
+ * rdma_event_str(); "UNKNOWN" for a value out of range.
+ */
+const char *rdmadev_rcm_event_str(enum rdmadev_rcm_event_type e);
+
 /** The CM_ID object number of @p id (restrack cm-idn). */
 uint32_t rdmadev_rcm_id_num(const struct rdmadev_rcm_id *id);
 
