@@ -46,8 +46,7 @@
 /* wr_ids of the control QP. */
 #define TP_RCM_WR_SEND	1u
 #define TP_RCM_WR_RECV	2u
-/* Connect attempts of the client and the pause between two (perftest: 10, 100 ms). */
-#define TP_RCM_RETRIES	10u
+/* The pause between two connect attempts of the client (perftest's: 100 ms). */
 #define TP_RCM_RETRY_US	100000u
 /* Outstanding reads offered on read tests' connections (the records' out_reads). */
 #define TP_RCM_OUT_READS 16u
@@ -205,7 +204,8 @@ tp_rcm_peer_addr(struct tp_ctx *t, struct sockaddr_in *dst)
 
 /*
  * Client: connect @p qp (RESET) to the server's port, retrying a rejected connect (nobody
- * listening yet) up to TP_RCM_RETRIES times. With @p cq the control QP's receive is posted
+ * listening yet) every TP_RCM_RETRY_US for TP_RCM_ACCEPT_FACTOR x --timeout (perftest tries
+ * 10 times; a server in a slow VM may take longer to listen). With @p cq the control QP's receive is posted
  * right after connect (the QP is in INIT from there). The id goes to @p out.
  */
 static int
@@ -217,11 +217,13 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 	struct rdmadev_rcm_event ev;
 	struct rdmadev_rcm_id *id = NULL;
 	struct sockaddr_in dst;
+	uint64_t end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR *
+		       1000000u;
 	unsigned int attempt;
 	int rc, status = 0;
 
 	rc = tp_rcm_peer_addr(t, &dst);
-	for (attempt = 0; rc == 0; attempt++) {
+	for (attempt = 1; rc == 0; attempt++) {
 		rc = rdmadev_rcm_create_id(x->ch, RDMADEV_RCM_PS_TCP, &id);
 		if (rc == 0)
 			rc = rdmadev_rcm_resolve_addr(id, &dst, no_mac);
@@ -250,15 +252,16 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 			rdmadev_rcm_destroy_id(id);
 		id = NULL;
 		tp_rcm_qp_reset(qp, cq);
-		if (rc != -ECONNREFUSED || attempt + 1 >= TP_RCM_RETRIES)
+		if (rc != -ECONNREFUSED || tp_rcm_now() > end)
 			break;
 		usleep(TP_RCM_RETRY_US);
 		rc = 0;
 	}
 	if (rc == -ECONNREFUSED)
-		fprintf(stderr, "rdma-testpmd: -R: %s:%u refused the connection %u times (reason "
-			"%d; 8: nobody listens on that port)\n", t->cfg.peer, t->cfg.port,
-			TP_RCM_RETRIES, status);
+		fprintf(stderr, "rdma-testpmd: -R: %s:%u refused the connection %u times in %"
+			PRIu64 " ms (reason %d; 8: nobody listens on that port)\n", t->cfg.peer,
+			t->cfg.port, attempt, (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR,
+			status);
 	return rc;
 }
 
