@@ -298,6 +298,9 @@ tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *er
 	/* An explicit moderation is kept; without one a post list sets it (tp_cq_mod()). */
 	if (strcmp(knob, "cq_mod") == 0)
 		cfg->cq_mod_set = true;
+	/* -R: an explicit ACK timeout replaces the path's (tp_rcm.c). */
+	if (strcmp(knob, "qp_timeout") == 0)
+		cfg->qp_timeout_set = true;
 	return 0;
 }
 

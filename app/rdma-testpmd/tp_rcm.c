@@ -185,6 +185,18 @@ tp_rcm_qp_reset(struct rdmadev_qp *qp, struct rdmadev_cq *cq)
 			;
 }
 
+/*
+ * A test QP's local ACK timeout: the path's (the CM's packet lifetime + 1, 17: 0.5 s), as
+ * perftest -R leaves it, unless --qp-timeout was given (then that; 0 leaves the path's).
+ */
+static int
+tp_rcm_ack_timeout(struct tp_ctx *t, struct rdmadev_rcm_id *id)
+{
+	if (!t->cfg.qp_timeout_set)
+		return 0;
+	return rdmadev_rcm_set_ack_timeout(id, (uint8_t)t->cfg.qp_timeout);
+}
+
 /* The server's address (--client HOST), IPv4. */
 static int
 tp_rcm_peer_addr(struct tp_ctx *t, struct sockaddr_in *dst)
@@ -225,6 +237,8 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 	rc = tp_rcm_peer_addr(t, &dst);
 	for (attempt = 1; rc == 0; attempt++) {
 		rc = rdmadev_rcm_create_id(x->ch, RDMADEV_RCM_PS_TCP, &id);
+		if (rc == 0 && cq == NULL)
+			rc = tp_rcm_ack_timeout(t, id);
 		if (rc == 0)
 			rc = rdmadev_rcm_resolve_addr(id, &dst, no_mac);
 		if (rc == 0)
@@ -506,7 +520,10 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 					rdmadev_rcm_destroy_id(ev.id);
 					continue;
 				}
-				rc = rdmadev_rcm_accept(ev.id, s->qp[x->nb_tid], &cp, tp_rcm_now());
+				rc = tp_rcm_ack_timeout(t, ev.id);
+				if (rc == 0)
+					rc = rdmadev_rcm_accept(ev.id, s->qp[x->nb_tid], &cp,
+								tp_rcm_now());
 				x->tid[x->nb_tid++] = ev.id;
 			} else if (ev.event == RDMADEV_RCM_EVENT_ESTABLISHED) {
 				est++;
@@ -522,6 +539,17 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 		return tp_side_fail(s, rc, "-R: connecting the test QPs through rdma_cm failed "
 				    "(%u of %u)", t->cfg.mode == TP_MODE_CLIENT ? x->nb_tid : est,
 				    s->nb_qps);
+	for (i = 0; t->cfg.verbose && i < s->nb_qps; i++) {
+		struct rdmadev_qp_init_attr qi;
+		struct rdmadev_qp_attr qa;
+
+		if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0)
+			fprintf(t->out, "rdma-testpmd: -R: QP %u: QPN %u to peer QPN %u, MTU %u, ACK "
+				"timeout %u, reads out %u / in %u, retry %u, RNR retry %u\n", i,
+				rdmadev_qp_num(s->qp[i]), qa.dest_qp_num, 128u << qa.path_mtu,
+				qa.timeout, qa.max_rd_atomic, qa.max_dest_rd_atomic, qa.retry_cnt,
+				qa.rnr_retry);
+	}
 	return tp_xchg_record(t, s, 0, true);
 }
 

@@ -64,6 +64,7 @@ struct rdmadev_ibcm_id {
 	uint8_t rr, id;			/* our responder resources / initiator depth */
 	uint8_t retry, rnr_retry;	/* REQ values */
 	uint8_t mtu, life, lcrt, rcrt, max_retries;
+	uint8_t ack;			/* the QP's ACK timeout given by the caller, 0: the path's */
 	/* the retransmitted message (REQ, REP or DREQ) */
 	uint8_t mad[RDMADEV_IBCM_MAD_LEN];
 	bool armed;
@@ -533,7 +534,7 @@ cm_qp_rts(struct rdmadev_ibcm_id *id, uint8_t ord, uint8_t ack_timeout, uint8_t 
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RDMADEV_QPS_RTS;
-	a.timeout = ack_timeout;
+	a.timeout = id->ack != 0 ? id->ack : ack_timeout;
 	a.retry_cnt = id->retry;
 	a.rnr_retry = rnr_retry;
 	a.sq_psn = id->peer.starting_psn;
@@ -644,6 +645,7 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	id->id = (uint8_t)RTE_MIN(p->initiator_depth, cm->max_ord);
 	id->retry = p->retry_count;
 	id->rnr_retry = p->rnr_retry_count;
+	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
 	id->mtu = p->path_mtu != 0 ? p->path_mtu : RDMADEV_MTU_1024;
 	id->life = p->packet_life_time != 0 ? p->packet_life_time : 16;
 	id->lcrt = p->local_cm_response_timeout != 0 ? p->local_cm_response_timeout : 20;
@@ -707,6 +709,7 @@ rdmadev_ibcm_accept(struct rdmadev_ibcm_id *id, const struct rdmadev_ibcm_conn_p
 		return rc;
 	id->cm->now = now_ns;
 	id->qp = p->qp;
+	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
 	id->psn = (uint32_t)cm_rand(id->cm) & 0xffffffu;
 	/* Swap when consuming: our responders serve the peer's initiator depth and back. */
 	id->rr = (uint8_t)RTE_MIN(RTE_MIN(p->responder_resources, id->peer.initiator_depth),

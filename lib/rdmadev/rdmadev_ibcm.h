@@ -104,6 +104,9 @@ struct rdmadev_ibcm_conn_param {
 	uint8_t local_cm_response_timeout;	/**< REQ: exponent (0: 20, rdma_cm's) */
 	uint8_t remote_cm_response_timeout;	/**< REQ: exponent (0: 20) */
 	uint8_t max_cm_retries;		/**< REQ: 0..15 (0: 15, rdma_cm's) */
+	uint8_t ack_timeout;		/**< the QP's local ACK timeout exponent, 1..31, instead
+					 *   of the path's (Linux's rdma_set_ack_timeout); 0: the
+					 *   path's */
 	const void *private_data;	/**< private data (at most the message's room) */
 	uint8_t private_data_len;	/**< bytes of private_data */
 };

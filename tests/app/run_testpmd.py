@@ -619,6 +619,10 @@ def mode_two_process_cm(t, binary, src):
         port = free_port()
         common = ['-e', name, '-n', str(n), '-p', str(port), '-a', '--size-max', '16',
                   '--timeout', '3000', '-v', '-R', '-q', str(qps)]
+        # read_lat with --qp-timeout: the CM gives the QPs that ACK timeout, not the path's.
+        timeout = '20' if name == 'read_lat' else '17'
+        if name == 'read_lat':
+            common += ['-u', '20']
         label = '%s -R, %d QP(s)' % (name, qps)
         srv = start(binary, 'rs', common + ['--server', '--dev', SERVER_DEV])
         time.sleep(0.5)
@@ -638,6 +642,14 @@ def mode_two_process_cm(t, binary, src):
                  (label, side, est, qps))
         t.ok('waiting for a client on port %d (rdma_cm)' % port in sout,
              '%s: the server listens through rdma_cm' % label)
+        # The CM moved the QPs: the negotiated values, queried (reads only on read tests).
+        reads = 16 if name.startswith('read') else 0
+        for side, out in (('client', cout), ('server', sout)):
+            qp = re.findall(r'-R: QP \d+: QPN \d+ to peer QPN \d+, MTU 1024, ACK timeout '
+                            r'(\d+), reads out (\d+) / in (\d+), retry 7, RNR retry 7', out)
+            want = [(timeout, str(reads), str(reads))] * qps
+            t.ok(qp == want, '%s: the %s\'s QPs: ACK timeout %s, %d reads each way (%s)' %
+                 (label, side, timeout, reads, qp))
         t.ok('0 leaked objects' in cout and '0 leaked objects' in sout,
              '%s: both tear down cleanly (CM ids included)' % label)
         if crc != 0 or src_rc != 0:

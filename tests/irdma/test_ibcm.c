@@ -939,6 +939,8 @@ test_rcm(void)
 	static const char welcome[] = "welcome";
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *s = NULL, *c2 = NULL;
 	struct rdmadev_rcm_conn_param p;
+	struct rdmadev_qp_init_attr ri;
+	struct rdmadev_qp_attr ra;
 	struct rdmadev_rcm_event ev;
 	struct sockaddr_in sin, dst;
 	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
@@ -999,6 +1001,10 @@ test_rcm(void)
 	p.rnr_retry_count = 7;
 	if (qc.qp == NULL || qs.qp == NULL)
 		goto out;
+	/* the client's QP gets the ACK timeout it sets, the server's the path's (17) */
+	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 32), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(NULL, 20), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 21), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
 	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
 	rpump(&srv, &cli);
@@ -1026,6 +1032,10 @@ test_rcm(void)
 	TEST_CHECK(memcmp(ev.private_data, welcome, sizeof(welcome)) == 0);
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, &ev);
 	TEST_CHECK(ev.id == s);
+	TEST_CHECK_EQ(rdmadev_qp_query(qc.qp, &ra, &ri), 0);
+	TEST_CHECK_EQ(ra.timeout, 21);
+	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &ra, &ri), 0);
+	TEST_CHECK_EQ(ra.timeout, 17);
 	rc_traffic(&qc, &qs, &mc, &ms, 3);
 	rc_traffic(&qs, &qc, &ms, &mc, 4);
 	cm_dump(srv.d.id, dump, sizeof(dump));
