@@ -398,6 +398,10 @@ struct tp_xchg {
 	struct rdmadev_mr *cmr;			/**< over cbuf */
 	uint8_t *cbuf;				/**< [send message | receive message] */
 	bool disconnected;			/**< the control connection went down */
+	bool held;				/**< held_wc: a receive completion taken early */
+	struct rdmadev_wc held_wc;		/**< ... while waiting for a SEND's */
+	struct rdmadev_rcm_event evq[8];	/**< events of other ids taken in a message wait */
+	unsigned int nb_evq;			/**< events in evq */
 };
 
 /**

@@ -62,14 +62,25 @@ tp_rcm_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Drive the CM once and take one event: 1 and @p ev, or 0. Notes the control's end. */
+/*
+ * Drive the CM once and take one event: 1 and @p ev, or 0. Notes the end of the control and
+ * test connections. With @p keep (a wait for a message on the control connection) an event
+ * of another id is queued for the next step without it (a listener's request may come while
+ * the handshake before the test connections runs).
+ */
 static int
-tp_rcm_step(struct tp_ctx *t, struct rdmadev_rcm_event *ev)
+tp_rcm_step(struct tp_ctx *t, struct rdmadev_rcm_event *ev, bool keep)
 {
 	struct tp_xchg *x = &t->xchg;
-	int rc = rdmadev_rcm_process(x->ch, tp_rcm_now());
 	unsigned int i;
+	int rc;
 
+	if (!keep && x->nb_evq > 0) {
+		*ev = x->evq[0];
+		memmove(&x->evq[0], &x->evq[1], --x->nb_evq * sizeof(x->evq[0]));
+		return 1;
+	}
+	rc = rdmadev_rcm_process(x->ch, tp_rcm_now());
 	if (rc < 0)
 		return rc;
 	if (rdmadev_rcm_get_event(x->ch, ev) != 0)
@@ -82,6 +93,14 @@ tp_rcm_step(struct tp_ctx *t, struct rdmadev_rcm_event *ev)
 	if (t->cfg.verbose)
 		fprintf(t->out, "rdma-testpmd: rdma_cm event %s on id %u (status %d)\n",
 			rdmadev_rcm_event_str(ev->event), rdmadev_rcm_id_num(ev->id), ev->status);
+	if (keep && ev->id != x->cid) {
+		if (x->nb_evq < RTE_DIM(x->evq))
+			x->evq[x->nb_evq++] = *ev;
+		else
+			fprintf(stderr, "rdma-testpmd: -R: dropped an rdma_cm %s (queue full)\n",
+				rdmadev_rcm_event_str(ev->event));
+		return 0;
+	}
 	return 1;
 }
 
@@ -100,7 +119,7 @@ tp_rcm_wait(struct tp_ctx *t, struct rdmadev_rcm_id *id, enum rdmadev_rcm_event_
 	while (tp_rcm_now() < end) {
 		if (t->stop)
 			return -EINTR;
-		rc = tp_rcm_step(t, ev);
+		rc = tp_rcm_step(t, ev, false);
 		if (rc < 0)
 			return rc;
 		if (rc == 0) {
@@ -174,12 +193,14 @@ tp_rcm_control_objects(struct tp_ctx *t)
 
 /* Back to RESET after a refused connect, its flushed receive drained from the CQ. */
 static void
-tp_rcm_qp_reset(struct rdmadev_qp *qp, struct rdmadev_cq *cq)
+tp_rcm_qp_reset(struct tp_xchg *x, struct rdmadev_qp *qp, struct rdmadev_cq *cq)
 {
 	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_RESET };
 	struct rdmadev_wc wc[4];
 
 	(void)rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE);
+	if (cq != NULL)
+		x->held = false;
 	if (cq != NULL)
 		while (rdmadev_poll_cq(cq, wc, RTE_DIM(wc)) > 0)
 			;
@@ -265,7 +286,7 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 		if (id != NULL)
 			rdmadev_rcm_destroy_id(id);
 		id = NULL;
-		tp_rcm_qp_reset(qp, cq);
+		tp_rcm_qp_reset(x, qp, cq);
 		if (rc != -ECONNREFUSED || tp_rcm_now() > end)
 			break;
 		usleep(TP_RCM_RETRY_US);
@@ -357,6 +378,8 @@ tp_rcm_open(struct tp_ctx *t)
 
 	x->rcm = true;
 	x->disconnected = false;
+	x->held = false;
+	x->nb_evq = 0;
 	rc = rdmadev_rcm_channel_create(t->side[0].ctx, &x->ch);
 	if (rc < 0) {
 		fprintf(stderr, "rdma-testpmd: -R: no rdma_cm channel on the device: %s\n",
@@ -418,16 +441,25 @@ tp_rcm_send(struct tp_ctx *t, const void *buf, size_t len, const char *what)
 			strerror(err < 0 ? -err : EIO));
 		return err < 0 ? err : -EIO;
 	}
-	/* The receive completion of the peer's next message cannot come before this one. */
+	/*
+	 * The peer's answer may complete our receive before this SEND's completion is seen
+	 * (its SEND acknowledges ours): keep that one for tp_rcm_poll().
+	 */
 	while (tp_rcm_now() < end) {
 		if (rdmadev_poll_cq(x->ccq, &wc, 1) != 1) {
 			struct rdmadev_rcm_event ev;
 
-			(void)tp_rcm_step(t, &ev);
+			(void)tp_rcm_step(t, &ev, true);
 			continue;
 		}
 		if (wc.wr_id == TP_RCM_WR_SEND && wc.status == RDMADEV_WC_SUCCESS)
 			return 0;
+		if (wc.wr_id == TP_RCM_WR_RECV && wc.status == RDMADEV_WC_SUCCESS &&
+		    !x->held) {
+			x->held = true;
+			x->held_wc = wc;
+			continue;
+		}
 		fprintf(stderr, "rdma-testpmd: -R: sending the %s: %s (wr %" PRIu64 ")\n", what,
 			rdmadev_wc_status_str(wc.status), wc.wr_id);
 		return -EIO;
@@ -445,7 +477,10 @@ tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what)
 	struct rdmadev_wc wc;
 	int rc;
 
-	if (rdmadev_poll_cq(x->ccq, &wc, 1) == 1) {
+	if (x->held || rdmadev_poll_cq(x->ccq, &wc, 1) == 1) {
+		if (x->held)
+			wc = x->held_wc;
+		x->held = false;
 		if (wc.status != RDMADEV_WC_SUCCESS || wc.wr_id != TP_RCM_WR_RECV) {
 			fprintf(stderr, "rdma-testpmd: -R: instead of the %s: a completion of wr %"
 				PRIu64 ", %s%s\n", what, wc.wr_id, rdmadev_wc_status_str(wc.status),
@@ -461,7 +496,7 @@ tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what)
 		rc = tp_rcm_post_recv(x);
 		return rc < 0 ? rc : 1;
 	}
-	rc = tp_rcm_step(t, &ev);
+	rc = tp_rcm_step(t, &ev, true);
 	if (rc < 0)
 		return rc;
 	if (x->disconnected) {
@@ -489,12 +524,23 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 		cp.initiator_depth = TP_RCM_OUT_READS;
 	}
 	/*
-	 * perftest: a handshake before the test connections (the server listens after it) and
-	 * one after; its records are still all zero then. Nothing is checked in either.
+	 * perftest: a handshake before the test connections and one after; its records are
+	 * still all zero then, nothing is checked in either. perftest's server listens after
+	 * the first, and its client connects at once: a REQ that comes first is rejected
+	 * (reason 8) and perftest's client does not always survive its retry. This server
+	 * listens before the handshake.
 	 */
-	rc = tp_xchg_record(t, s, 0, true);
-	if (rc < 0)
+	if (t->cfg.mode == TP_MODE_SERVER)
+		rc = tp_rcm_listen(t, &lid);
+	else
+		rc = 0;
+	if (rc == 0)
+		rc = tp_xchg_record(t, s, 0, true);
+	if (rc < 0) {
+		if (lid != NULL)
+			rdmadev_rcm_destroy_id(lid);
 		return rc;
+	}
 	if (t->cfg.mode == TP_MODE_CLIENT) {
 		for (i = 0; rc == 0 && i < s->nb_qps; i++) {
 			rc = tp_rcm_dial(t, s->qp[i], NULL, &cp, &x->tid[i]);
@@ -502,7 +548,6 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 				x->nb_tid++;
 		}
 	} else {
-		rc = tp_rcm_listen(t, &lid);
 		end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR *
 		      1000000u;
 		while (rc == 0 && est < s->nb_qps) {
@@ -510,7 +555,7 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 				rc = t->stop ? -EINTR : x->disconnected ? -ECONNRESET : -ETIMEDOUT;
 				break;
 			}
-			rc = tp_rcm_step(t, &ev);
+			rc = tp_rcm_step(t, &ev, false);
 			if (rc <= 0)
 				continue;
 			rc = 0;
@@ -565,7 +610,7 @@ tp_rcm_end(struct tp_ctx *t)
 	if (x->ch == NULL)
 		return;
 	/* Take what already happened (the peer's DREQs) before sending ours. */
-	while (tp_rcm_step(t, &ev) == 1)
+	while (tp_rcm_step(t, &ev, false) == 1)
 		;
 	for (i = 0; i < x->nb_tid; i++) {
 		if (x->tid_down & (1u << i))
@@ -576,12 +621,13 @@ tp_rcm_end(struct tp_ctx *t)
 	}
 	/* DISCONNECTED of each test id: our DREQ answered, the peer's, or a timeout. */
 	while ((x->tid_down & want) != want && tp_rcm_now() < end)
-		if (tp_rcm_step(t, &ev) < 0)
+		if (tp_rcm_step(t, &ev, false) < 0)
 			break;
 	for (i = 0; i < x->nb_tid; i++)
 		rdmadev_rcm_destroy_id(x->tid[i]);
 	x->nb_tid = 0;
 	x->tid_down = 0;
+	x->nb_evq = 0;
 	if (x->cid != NULL && !x->disconnected &&
 	    rdmadev_rcm_disconnect(x->cid, tp_rcm_now()) == 0)
 		(void)tp_rcm_wait(t, x->cid, RDMADEV_RCM_EVENT_DISCONNECTED, &ev,
