@@ -11,8 +11,8 @@
 #  - both sides exit 0 and print a result row for the same size and iteration count, with as
 #    many columns as each other (as interop_perftest.sh checks);
 #  - rdma-testpmd saw ESTABLISHED for the control connection and for the test QP (-v);
-#  - the capture (the model's pcap devarg) has every ICRC and IPv4 checksum right both ways
-#    (tests/vm/roce_pcap.py) and holds CM MADs (UDP 4791 to QP 1).
+#  - the capture (the model's pcap devarg) has every ICRC and IPv4 checksum right both ways,
+#    the CM's MADs included (tests/vm/roce_pcap.py).
 #
 # The bounded run (the meson interop suite, devtools/test.sh): write_lat at 2 B and send_bw
 # at 4 KiB, each with rdma-testpmd as the server and as the client. IRDMA_VM_FULL=1: the six
