@@ -121,8 +121,9 @@ if build build "gcc, release"; then
         note "gcc: unit on 1 GB pages: skipped, no free 1 GB page"
     fi
     # Interop with Linux soft-RoCE in a QEMU VM (tests/vm), bounded: ibv_rc_pingpong with
-    # 200 iterations a run, perftest's six tests once per role (IRDMA_VM_FULL=1 would run
-    # the whole matrix): 5-9 minutes, plus the VM cache build the first time.
+    # 200 iterations a run, perftest's six tests once per role, rping both ways, perftest -R
+    # (write_lat and send_bw, both roles) against rdma-testpmd -R (IRDMA_VM_FULL=1 would run
+    # the whole matrix): 8-13 minutes, plus the VM cache build the first time.
     if [ "$(id -u)" -eq 0 ]; then
         run_tests build "gcc: interop, rxe in a VM (bounded)" interop -- IRDMA_VM_ITERS=200
         why=$(grep -o '1\.\.0 # SKIP[^"\\]*' build/meson-logs/testlog.json 2>/dev/null | head -n 1)

@@ -108,17 +108,6 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static const char *
-ev_name(enum rdmadev_rcm_event_type t)
-{
-	static const char *const n[] = {
-		"ADDR_RESOLVED", "ROUTE_RESOLVED", "CONNECT_REQUEST", "ESTABLISHED",
-		"REJECTED", "UNREACHABLE", "DISCONNECTED", "TIMEWAIT_EXIT",
-	};
-
-	return (unsigned int)t < sizeof(n) / sizeof(n[0]) ? n[t] : "?";
-}
-
 /* -T: drive the CM until told to stop; queue its events for the main thread. */
 static void *
 cm_thread(void *arg)
@@ -191,11 +180,11 @@ cm_wait(struct ping *p, enum rdmadev_rcm_event_type want, struct rdmadev_rcm_eve
 			if (ev->event == want)
 				return 0;
 			fprintf(stderr, "rcm_ping: waiting for %s, got %s (status %d)\n",
-				ev_name(want), ev_name(ev->event), ev->status);
+				rdmadev_rcm_event_str(want), rdmadev_rcm_event_str(ev->event), ev->status);
 			return -ECONNREFUSED;
 		}
 	}
-	fprintf(stderr, "rcm_ping: no %s in %" PRIu64 " s\n", ev_name(want),
+	fprintf(stderr, "rcm_ping: no %s in %" PRIu64 " s\n", rdmadev_rcm_event_str(want),
 		p->wait_ns / 1000000000u);
 	return -ETIMEDOUT;
 }
@@ -230,7 +219,7 @@ cq_wait(struct ping *p, uint64_t wr_id)
 			continue;	/* a send completing before the receive waited for */
 		}
 		if (cm_step(p, &ev) == 1)
-			fprintf(stderr, "rcm_ping: unexpected %s\n", ev_name(ev.event));
+			fprintf(stderr, "rcm_ping: unexpected %s\n", rdmadev_rcm_event_str(ev.event));
 		if (p->disconnected && wr_id == WR_RECV) {
 			/* the QP is in ERR: its receive comes back flushed */
 			continue;

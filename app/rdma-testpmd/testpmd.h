@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include <rdmadev.h>
+#include <rdmadev_rcm.h>
 
 /** Largest number of QPs per side. */
 #define TP_MAX_QPS		16
@@ -68,6 +69,7 @@ struct tp_config {
 	enum rdmadev_qp_type conn;	/**< RC or UD */
 	uint32_t tx_depth;		/**< outstanding send WRs per QP */
 	uint32_t qp_timeout;		/**< RC local ACK timeout exponent (IBA) */
+	bool qp_timeout_set;		/**< qp_timeout was given (-u, `set qp_timeout`) */
 	uint32_t rx_depth;		/**< posted receive WRs per QP */
 	uint32_t post_list;		/**< WRs per post call (burst) */
 	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */
@@ -83,7 +85,8 @@ struct tp_config {
 	int lcore_server;		/**< lcore of the server side (-1: main, interleaved) */
 	enum tp_mode mode;		/**< one process, server or client */
 	char peer[64];			/**< client: server host */
-	uint16_t port;			/**< TCP port of the exchange */
+	uint16_t port;			/**< TCP port of the exchange (-R: the rdma_cm port) */
+	bool rdma_cm;			/**< -R: connect through rdma_cm, exchange over it */
 	char devargs[TP_MAX_DEVS][TP_DEVARGS_LEN];	/**< --dev, in order */
 	unsigned int nb_devargs;	/**< --dev given */
 	char json_path[256];		/**< --json FILE ("-": stdout), "" none */
@@ -383,6 +386,22 @@ struct tp_xchg {
 	enum rdmadev_mtu mtu;		/**< path MTU both sides use (the smaller of the two) */
 	struct rdmadev_xstat *xs;	/**< scratch for the device activity check */
 	unsigned int nb_xs;		/**< entries of xs */
+	/* -R (tp_rcm.c): the exchange's messages are SENDs on a control connection. */
+	bool rcm;				/**< this connection is rdma_cm's */
+	struct rdmadev_rcm_channel *ch;		/**< the CM channel of the device */
+	struct rdmadev_rcm_id *cid;		/**< the control connection's id */
+	struct rdmadev_rcm_id *tid[TP_MAX_QPS];	/**< the test QPs' ids */
+	unsigned int nb_tid;			/**< test ids connected */
+	uint32_t tid_down;			/**< bit i: tid[i] saw DISCONNECTED */
+	struct rdmadev_cq *ccq;			/**< control QP's CQ (both directions) */
+	struct rdmadev_qp *cqp;			/**< control QP */
+	struct rdmadev_mr *cmr;			/**< over cbuf */
+	uint8_t *cbuf;				/**< [send message | receive message] */
+	bool disconnected;			/**< the control connection went down */
+	bool held;				/**< held_wc: a receive completion taken early */
+	struct rdmadev_wc held_wc;		/**< ... while waiting for a SEND's */
+	struct rdmadev_rcm_event evq[8];	/**< events of other ids taken in a message wait */
+	unsigned int nb_evq;			/**< events in evq */
 };
 
 /**
@@ -466,6 +485,32 @@ int tp_xchg_close(struct tp_ctx *t);
  * client finished sending: it went on to its handshake). One poll() without waiting.
  */
 bool tp_xchg_pending(const struct tp_xchg *x);
+/* ---- -R: the exchange and the test QPs through rdma_cm (tp_rcm.c) ---- */
+
+/** Bytes of a QP record on the rdma_cm exchange (perftest's struct pingpong_dest). */
+#define TP_RCM_RECORD_LEN	56u
+
+/**
+ * Open the control connection (server: listen on the port, accept one client; client:
+ * resolve and connect, retrying while nobody listens). @return 0 or a negative errno.
+ */
+int tp_rcm_open(struct tp_ctx *t);
+/** Send one message of @p len bytes (at most TP_RCM_RECORD_LEN) on the control QP. */
+int tp_rcm_send(struct tp_ctx *t, const void *buf, size_t len, const char *what);
+/**
+ * One look for the peer's next message: 1 and @p len bytes in @p buf when it arrived, 0 when
+ * not yet, a negative errno when the connection failed or the message's length differs.
+ */
+int tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what);
+/** Connect the test QPs of @p s through the CM (perftest's create_rdma_cm_connection()). */
+int tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s);
+/** A QP record as perftest's rdma_write_keys() sends it (56 bytes, big endian). */
+void tp_rcm_record_format(const struct tp_record *r, uint8_t out[TP_RCM_RECORD_LEN]);
+/** Decode a record of tp_rcm_record_format(). */
+void tp_rcm_record_parse(const uint8_t in[TP_RCM_RECORD_LEN], struct tp_record *r);
+/** Disconnect and destroy every id, the control QP and the channel. */
+void tp_rcm_end(struct tp_ctx *t);
+
 /** Exchange BW reports (perftest's xchg_bw_reports()); @p mine NULL sends zeros. */
 int tp_xchg_bw_report(struct tp_ctx *t, const struct tp_bw_result *mine,
 		      struct tp_bw_result *theirs);

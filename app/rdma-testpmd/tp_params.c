@@ -75,6 +75,8 @@ static const struct tp_knob tp_knobs[] = {
 	K("model_mode", TK_MODEL, model_mode, 0, 0, "device model: inline or thread"),
 	K("tp_cores", TK_LCORES, lcore_client, 0, 0, "client[,server] lcores (one process)"),
 	K("port", TK_U16, port, 1, 65535, "TCP port of the two-process exchange"),
+	K("rdma_cm", TK_BOOL, rdma_cm, 0, 1,
+	  "two processes: connect through rdma_cm (perftest's -R)"),
 };
 
 #define TP_NB_KNOBS (sizeof(tp_knobs) / sizeof(tp_knobs[0]))
@@ -296,6 +298,9 @@ tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *er
 	/* An explicit moderation is kept; without one a post list sets it (tp_cq_mod()). */
 	if (strcmp(knob, "cq_mod") == 0)
 		cfg->cq_mod_set = true;
+	/* -R: an explicit ACK timeout replaces the path's (tp_rcm.c). */
+	if (strcmp(knob, "qp_timeout") == 0)
+		cfg->qp_timeout_set = true;
 	return 0;
 }
 
@@ -447,6 +452,14 @@ tp_config_check(const struct tp_config *cfg, FILE *err)
 	}
 	if (e->kind == TP_BW && tp_window_check(cfg, err) < 0)
 		return -EINVAL;
+	if (cfg->rdma_cm && cfg->mode == TP_MODE_LOCAL) {
+		fprintf(err, "rdma-testpmd: -R connects two processes: add --server or --client\n");
+		return -EINVAL;
+	}
+	if (cfg->rdma_cm && cfg->conn != RDMADEV_QPT_RC) {
+		fprintf(err, "rdma-testpmd: -R connects RC QPs only (the CM has no UD service)\n");
+		return -EINVAL;
+	}
 	if (cfg->duration != 0 && cfg->mode != TP_MODE_LOCAL) {
 		fprintf(err, "rdma-testpmd: --duration runs in one process only; use --iters "
 			"with --server/--client\n");
@@ -488,6 +501,8 @@ tp_usage(FILE *f, const char *prog)
 		"      --server            two-process mode: wait for a client\n"
 		"      --client HOST[:PORT] two-process mode: connect to a server\n"
 		"  -p, --port PORT         TCP port of the exchange (default %u)\n"
+		"  -R, --rdma-cm           two processes: connect the QPs through rdma_cm and\n"
+		"                          exchange over it, as perftest's -R (RC only)\n"
 		"      --dev DEVARGS       device (twice: one per side); default: an E810 on\n"
 		"                          vfio-pci, else the device model irdma_model0\n"
 		"      --model-mode M      device model: inline (default) or thread\n"
@@ -531,6 +546,7 @@ static const struct option tp_long_opts[] = {
 	{ "server", no_argument, NULL, OPT_SERVER },
 	{ "client", required_argument, NULL, OPT_CLIENT },
 	{ "port", required_argument, NULL, 'p' },
+	{ "rdma-cm", no_argument, NULL, 'R' },
 	{ "dev", required_argument, NULL, OPT_DEV },
 	{ "model-mode", required_argument, NULL, OPT_MODEL },
 	{ "tp-cores", required_argument, NULL, OPT_TP_CORES },
@@ -629,6 +645,9 @@ tp_parse_one(struct tp_config *cfg, int c, const char *arg, FILE *err)
 	case 'v':
 		cfg->verbose = true;
 		return 0;
+	case 'R':
+		cfg->rdma_cm = true;
+		return 0;
 	case OPT_AUTOSTART:
 		cfg->auto_start = true;
 		return 0;
@@ -674,7 +693,7 @@ tp_parse_args(struct tp_config *cfg, int argc, char **argv, FILE *err)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:s:an:D:q:I:c:A:t:r:l:Q:m:u:NHp:ivh", tp_long_opts,
+	while ((c = getopt_long(argc, argv, ":e:s:an:D:q:I:c:A:t:r:l:Q:m:u:NHp:Rivh", tp_long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tp_usage(stdout, argv[0]);

@@ -525,8 +525,11 @@ tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 	if (rc < 0)
 		return tp_side_fail(s, rc, "the exchange with %s:%u failed", t->cfg.mode ==
 				    TP_MODE_SERVER ? "a client" : t->cfg.peer, t->cfg.port);
+	/* -R: a handshake, the test QPs connected through rdma_cm, another handshake. */
+	if (t->cfg.rdma_cm)
+		rc = tp_rcm_connect_qps(t, s);
 	/* The lead handshake carries QP 0's record: store it (the next one must match). */
-	if (plan.lead_sync)
+	if (rc == 0 && plan.lead_sync)
 		rc = tp_xchg_record(t, s, 0, true);
 	for (i = 0; rc == 0 && i < s->nb_qps; i++) {
 		rc = tp_xchg_record(t, s, i, !plan.lead_sync || i > 0);
@@ -601,6 +604,7 @@ tp_needs_setup(const struct tp_ctx *t)
 	       a->tx_depth != b->tx_depth || a->rx_depth != b->rx_depth ||
 	       a->inline_size != b->inline_size || a->mtu != b->mtu ||
 	       tp_area_size(a) != tp_area_size(b) || a->mode != b->mode || a->port != b->port ||
+	       a->rdma_cm != b->rdma_cm ||
 	       strcmp(a->peer, b->peer) != 0;
 }
 
@@ -616,7 +620,8 @@ tp_setup(struct tp_ctx *t)
 	tp_sides_init(t);
 	for (i = 0; rc == 0 && i < t->nb_sides; i++)
 		rc = tp_side_objects(&t->side[i]);
-	for (i = 0; rc == 0 && i < t->nb_sides; i++)
+	/* -R: the CM takes the QPs from RESET to RTS. */
+	for (i = 0; rc == 0 && !t->cfg.rdma_cm && i < t->nb_sides; i++)
 		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
 			rc = tp_qp_init(&t->side[i], q);
 	if (rc == 0 && t->nb_sides == 2)
@@ -625,7 +630,7 @@ tp_setup(struct tp_ctx *t)
 		rc = tp_connect_remote(t, &t->side[0]);
 	if (t->nb_sides == 1)
 		t->side[0].xchg_mtu = t->xchg.mtu;
-	for (i = 0; rc == 0 && i < t->nb_sides; i++)
+	for (i = 0; rc == 0 && !t->cfg.rdma_cm && i < t->nb_sides; i++)
 		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
 			rc = tp_qp_connect(&t->side[i], q);
 	if (rc == 0 && t->nb_sides == 1)

@@ -139,6 +139,8 @@ tp_xchg_send(struct tp_ctx *t, const void *buf, size_t len, const char *what)
 	char peer[96];
 	ssize_t n;
 
+	if (t->xchg.rcm)
+		return tp_rcm_send(t, buf, len, what);
 	n = send(t->xchg.fd, buf, len, MSG_NOSIGNAL);
 	if (n == (ssize_t)len)
 		return 0;
@@ -161,9 +163,15 @@ tp_xchg_recv(struct tp_ctx *t, void *buf, size_t len, const char *what)
 	while (got < len) {
 		if (t->stop)
 			return -EINTR;
-		if (poll(&pfd, 1, TP_XCHG_SLICE_MS) < 0 && errno != EINTR)
+		if (x->rcm) {
+			/* -R: one message is one receive completion on the control QP. */
+			n = tp_rcm_poll(t, buf, len, what);
+			if (n != 0)
+				return n < 0 ? (int)n : 0;
+		} else if (poll(&pfd, 1, TP_XCHG_SLICE_MS) < 0 && errno != EINTR) {
 			return -errno;
-		if (pfd.revents != 0) {
+		}
+		if (!x->rcm && pfd.revents != 0) {
 			n = recv(x->fd, (uint8_t *)buf + got, len - got, MSG_DONTWAIT);
 			if (n == 0) {
 				fprintf(stderr, "rdma-testpmd: %s closed the connection %s the %s "
@@ -334,11 +342,19 @@ tp_xchg_record(struct tp_ctx *t, struct tp_side *s, uint32_t i, bool store)
 	int rc;
 
 	tp_record_local(s, i, &lr);
-	tp_record_format(&lr, mine);
 	snprintf(what, sizeof(what), "QP %u record", i);
-	rc = tp_xchg_raw(t, mine, theirs, sizeof(mine), what);
-	if (rc == 0)
-		rc = tp_record_parse(theirs, &rr, stderr);
+	if (t->xchg.rcm) {
+		/* -R: perftest's rdma_write_keys() sends the record in binary. */
+		tp_rcm_record_format(&lr, (uint8_t *)mine);
+		rc = tp_xchg_raw(t, mine, theirs, TP_RCM_RECORD_LEN, what);
+		if (rc == 0)
+			tp_rcm_record_parse((const uint8_t *)theirs, &rr);
+	} else {
+		tp_record_format(&lr, mine);
+		rc = tp_xchg_raw(t, mine, theirs, sizeof(mine), what);
+		if (rc == 0)
+			rc = tp_record_parse(theirs, &rr, stderr);
+	}
 	if (rc < 0)
 		return tp_side_fail(s, rc, "exchanging the %s with the peer failed", what);
 	if (t->cfg.verbose && store) {
@@ -632,12 +648,21 @@ tp_xchg_open(struct tp_ctx *t)
 	x->peer_is_tp = false;
 	x->patient = false;
 	x->mtu = t->cfg.mtu;
-	fd = t->cfg.mode == TP_MODE_SERVER ? tp_xchg_accept(t) : tp_xchg_dial(t);
-	if (fd < 0)
-		return fd;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	x->fd = fd;
-	x->up = true;
+	if (t->cfg.rdma_cm) {
+		/* -R: the exchange runs over an rdma_cm connection (tp_rcm.c). */
+		x->fd = -1;
+		x->up = true;
+		n = tp_rcm_open(t);
+		if (n < 0)
+			return n;
+	} else {
+		fd = t->cfg.mode == TP_MODE_SERVER ? tp_xchg_accept(t) : tp_xchg_dial(t);
+		if (fd < 0)
+			return fd;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		x->fd = fd;
+		x->up = true;
+	}
 	n = rdmadev_xstats_get(t->side[0].dev_id, NULL, 0);
 	if (n > 0) {
 		x->xs = calloc((size_t)n, sizeof(*x->xs));
@@ -662,7 +687,7 @@ tp_xchg_pending(const struct tp_xchg *x)
 {
 	struct pollfd pfd = { .fd = x->fd, .events = POLLIN };
 
-	return x->up && poll(&pfd, 1, 0) > 0;
+	return x->up && !x->rcm && poll(&pfd, 1, 0) > 0;
 }
 
 int
@@ -723,14 +748,16 @@ tp_xchg_close(struct tp_ctx *t)
 	size_t got = 0;
 	ssize_t n;
 
-	if (rc == 0)
+	/* -R: perftest's ctx_close_connection() sends no "done" over rdma_cm. */
+	if (rc == 0 && !t->xchg.rcm)
 		rc = tp_xchg_send(t, "done", sizeof("done"), "final \"done\"");
 	/*
 	 * The peer writes its "done" too and nobody must read it (perftest does not); wait a
 	 * little for it or the peer's close, so that closing here does not reset a connection
 	 * whose last bytes the peer has not read yet.
 	 */
-	while (rc == 0 && got < sizeof(done) && tp_xchg_ms(start) < TP_XCHG_DONE_MS) {
+	while (rc == 0 && !t->xchg.rcm && got < sizeof(done) &&
+	       tp_xchg_ms(start) < TP_XCHG_DONE_MS) {
 		if (poll(&pfd, 1, TP_XCHG_SLICE_MS) <= 0)
 			continue;
 		n = recv(t->xchg.fd, done + got, sizeof(done) - got, MSG_DONTWAIT);
@@ -749,7 +776,9 @@ tp_xchg_end(struct tp_ctx *t)
 	struct tp_xchg *x = &t->xchg;
 	char drain[64];
 
-	if (x->up) {
+	if (x->rcm || x->ch != NULL) {
+		tp_rcm_end(t);
+	} else if (x->up) {
 		/* The peer's "done" may be in flight: read what is there so close sends FIN. */
 		while (recv(x->fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
 			;

@@ -35,12 +35,13 @@
 
 enum cm_state {
 	ST_IDLE, ST_LISTEN, ST_REQ_SENT, ST_MRA_REP_RCVD, ST_REQ_RCVD, ST_MRA_REQ_SENT,
-	ST_REP_SENT, ST_ESTABLISHED, ST_DREQ_SENT, ST_TIMEWAIT, ST_NB
+	ST_REP_SENT, ST_ESTABLISHED, ST_DREQ_SENT, ST_TIMEWAIT, ST_SIDR_LISTEN,
+	ST_SIDR_REQ_SENT, ST_NB
 };
 
 static const char *const cm_state_names[ST_NB] = {
 	"IDLE", "LISTEN", "REQ_SENT", "MRA_REP_RCVD", "REQ_RCVD", "MRA_REQ_SENT", "REP_SENT",
-	"ESTABLISHED", "DREQ_SENT", "TIMEWAIT",
+	"ESTABLISHED", "DREQ_SENT", "TIMEWAIT", "SIDR_LISTEN", "SIDR_REQ_SENT",
 };
 
 struct cm_ah {
@@ -64,6 +65,8 @@ struct rdmadev_ibcm_id {
 	uint8_t rr, id;			/* our responder resources / initiator depth */
 	uint8_t retry, rnr_retry;	/* REQ values */
 	uint8_t mtu, life, lcrt, rcrt, max_retries;
+	uint8_t ack;			/* the QP's ACK timeout given by the caller, 0: the path's */
+	uint32_t ud_qpn, ud_qkey;	/* SIDR_LISTEN: the answer */
 	/* the retransmitted message (REQ, REP or DREQ) */
 	uint8_t mad[RDMADEV_IBCM_MAD_LEN];
 	bool armed;
@@ -466,7 +469,8 @@ cm_find_local(struct rdmadev_ibcm *cm, uint32_t local_id)
 	struct rdmadev_ibcm_id *id;
 
 	for (id = cm->ids; id != NULL; id = id->next)
-		if (id->state != ST_LISTEN && id->local_id == local_id)
+		if (id->state != ST_LISTEN && id->state != ST_SIDR_LISTEN &&
+		    id->local_id == local_id)
 			return id;
 	return NULL;
 }
@@ -533,7 +537,7 @@ cm_qp_rts(struct rdmadev_ibcm_id *id, uint8_t ord, uint8_t ack_timeout, uint8_t 
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RDMADEV_QPS_RTS;
-	a.timeout = ack_timeout;
+	a.timeout = id->ack != 0 ? id->ack : ack_timeout;
 	a.retry_cnt = id->retry;
 	a.rnr_retry = rnr_retry;
 	a.sq_psn = id->peer.starting_psn;
@@ -590,6 +594,122 @@ rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id, struct rdmadev
 	return 0;
 }
 
+int
+rdmadev_ibcm_sidr_listen(struct rdmadev_ibcm *cm, uint64_t service_id, uint32_t qpn,
+			 uint32_t qkey, struct rdmadev_ibcm_id **out)
+{
+	struct rdmadev_ibcm_id *id;
+
+	if (cm == NULL || out == NULL || qpn > 0xffffffu) {
+		RDMADEV_LOG(ERR, "ibcm_sidr_listen: NULL agent or output, or QPN 0x%x above 24 bits",
+			    qpn);
+		return -EINVAL;
+	}
+	for (id = cm->ids; id != NULL; id = id->next) {
+		if (id->state == ST_SIDR_LISTEN && id->service_id == service_id) {
+			RDMADEV_LOG(ERR, "ibcm_sidr_listen: service id 0x%016" PRIx64 " is served",
+				    service_id);
+			return -EADDRINUSE;
+		}
+	}
+	id = cm_id_new(cm, ST_SIDR_LISTEN);
+	if (id == NULL)
+		return -ENOMEM;
+	id->service_id = service_id;
+	id->ud_qpn = qpn;
+	id->ud_qkey = qkey;
+	*out = id;
+	return 0;
+}
+
+int
+rdmadev_ibcm_sidr_req(struct rdmadev_ibcm *cm, uint64_t service_id, const uint8_t dgid[16],
+		      const uint8_t dmac[6], const void *pdata, uint8_t len, uint64_t now_ns,
+		      struct rdmadev_ibcm_id **out)
+{
+	struct rdmadev_ibcm_id *id;
+	uint8_t *m;
+	int rc;
+
+	if (cm == NULL || out == NULL || dgid == NULL || dmac == NULL ||
+	    len > RDMADEV_IBCM_SIDR_REQ_PDATA || (len != 0 && pdata == NULL)) {
+		RDMADEV_LOG(ERR, "ibcm_sidr_req: NULL argument or %u private data bytes (room %u)",
+			    len, RDMADEV_IBCM_SIDR_REQ_PDATA);
+		return -EINVAL;
+	}
+	cm->now = now_ns > cm->now ? now_ns : cm->now;
+	id = cm_id_new(cm, ST_SIDR_REQ_SENT);
+	if (id == NULL)
+		return -ENOMEM;
+	id->service_id = service_id;
+	memcpy(id->peer.gid, dgid, 16);
+	memcpy(id->peer.mac, dmac, 6);
+	id->peer.service_id = service_id;
+	id->tid = (uint64_t)cm->tid_next++ << 32 | id->local_id;
+	m = id->mad;
+	cm_hdr(m, RDMADEV_IBCM_ATTR_SIDR_REQ, id->tid);
+	put_be(m + D(0), id->local_id, 4);		/* Request ID */
+	put_be(m + D(4), 0xffff, 2);			/* P_Key */
+	put_be(m + D(8), service_id, 8);
+	if (len != 0)
+		memcpy(m + D(16), pdata, len);
+	rc = cm_send_id(id, m);
+	if (rc != 0 && rc != -ENOBUFS) {
+		rdmadev_ibcm_id_destroy(id);
+		return rc;
+	}
+	cm_arm(id, m, rdmadev_ibcm_time_ns(20), 15);
+	*out = id;
+	return 0;
+}
+
+/* A SIDR_REQ: answered at once, by the service's listener or with "unsupported". */
+static void
+cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16],
+	       const uint8_t smac[6])
+{
+	uint64_t sid = get_be(m + D(8), 8);
+	uint8_t mad[RDMADEV_IBCM_MAD_LEN];
+	struct rdmadev_ibcm_id *l;
+
+	for (l = cm->ids; l != NULL; l = l->next)
+		if (l->state == ST_SIDR_LISTEN && l->service_id == sid)
+			break;
+	cm_hdr(mad, RDMADEV_IBCM_ATTR_SIDR_REP, get_be(m + 8, 8));
+	memcpy(mad + D(0), m + D(0), 4);		/* Request ID */
+	mad[D(4)] = l != NULL ? RDMADEV_IBCM_SIDR_SUCCESS : RDMADEV_IBCM_SIDR_UNSUPPORTED;
+	put_be(mad + D(12), sid, 8);
+	if (l != NULL) {
+		put_be(mad + D(8), l->ud_qpn, 3);
+		put_be(mad + D(20), l->ud_qkey, 4);
+	}
+	(void)cm_send(cm, sgid, smac, mad);
+}
+
+/* A SIDR_REP: the answer to one of our SIDR_REQs (a duplicate one is dropped). */
+static void
+cm_rx_sidr_rep(struct rdmadev_ibcm *cm, const uint8_t *m)
+{
+	struct rdmadev_ibcm_id *id = cm_find_local(cm, (uint32_t)get_be(m + D(0), 4));
+	struct rdmadev_ibcm_event *ev;
+
+	if (id == NULL || id->state != ST_SIDR_REQ_SENT || get_be(m + 8, 8) != id->tid ||
+	    get_be(m + D(12), 8) != id->service_id) {
+		cm->st.rx_dropped++;
+		return;
+	}
+	id->armed = false;
+	id->state = ST_IDLE;
+	ev = cm_event(cm, RDMADEV_IBCM_EV_SIDR_REP_RECEIVED, id);
+	if (ev == NULL)
+		return;
+	ev->sidr_status = m[D(4)];
+	ev->peer = id->peer;
+	ev->peer.qpn = (uint32_t)get_be(m + D(8), 3);
+	ev->sidr_qkey = (uint32_t)get_be(m + D(20), 4);
+	cm_event_pdata(ev, m + D(96), RDMADEV_IBCM_SIDR_REP_PDATA);
+}
+
 static int
 cm_check_param(const struct rdmadev_ibcm_conn_param *p, unsigned int room, const char *what)
 {
@@ -644,6 +764,7 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	id->id = (uint8_t)RTE_MIN(p->initiator_depth, cm->max_ord);
 	id->retry = p->retry_count;
 	id->rnr_retry = p->rnr_retry_count;
+	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
 	id->mtu = p->path_mtu != 0 ? p->path_mtu : RDMADEV_MTU_1024;
 	id->life = p->packet_life_time != 0 ? p->packet_life_time : 16;
 	id->lcrt = p->local_cm_response_timeout != 0 ? p->local_cm_response_timeout : 20;
@@ -707,6 +828,7 @@ rdmadev_ibcm_accept(struct rdmadev_ibcm_id *id, const struct rdmadev_ibcm_conn_p
 		return rc;
 	id->cm->now = now_ns;
 	id->qp = p->qp;
+	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
 	id->psn = (uint32_t)cm_rand(id->cm) & 0xffffffu;
 	/* Swap when consuming: our responders serve the peer's initiator depth and back. */
 	id->rr = (uint8_t)RTE_MIN(RTE_MIN(p->responder_resources, id->peer.initiator_depth),
@@ -1058,7 +1180,7 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 		return;
 	}
 	attr = (unsigned int)get_be(m + 16, 2);
-	if (attr < RDMADEV_IBCM_ATTR_REQ || attr > RDMADEV_IBCM_ATTR_DREP) {
+	if (attr < RDMADEV_IBCM_ATTR_REQ || attr > RDMADEV_IBCM_ATTR_SIDR_REP) {
 		cm->st.rx_dropped++;
 		return;
 	}
@@ -1077,6 +1199,14 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 	}
 	if (attr == RDMADEV_IBCM_ATTR_REQ) {
 		cm_rx_req(cm, m, sgid, wc->smac, wc, grh);
+		return;
+	}
+	if (attr == RDMADEV_IBCM_ATTR_SIDR_REQ) {
+		cm_rx_sidr_req(cm, m, sgid, wc->smac);
+		return;
+	}
+	if (attr == RDMADEV_IBCM_ATTR_SIDR_REP) {
+		cm_rx_sidr_rep(cm, m);
 		return;
 	}
 	/* Everything else names our comm id as its Remote Communication ID. */
@@ -1232,6 +1362,10 @@ cm_timers(struct rdmadev_ibcm *cm)
 				    id->remote_id, 1, RDMADEV_IBCM_REJ_TIMEOUT, NULL, 0);
 			id->state = ST_IDLE;
 			(void)cm_event(cm, RDMADEV_IBCM_EV_REP_ERROR, id);
+			break;
+		case ST_SIDR_REQ_SENT:
+			id->state = ST_IDLE;
+			(void)cm_event(cm, RDMADEV_IBCM_EV_SIDR_REQ_ERROR, id);
 			break;
 		case ST_DREQ_SENT:
 			cm_timewait(id);

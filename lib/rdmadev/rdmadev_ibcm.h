@@ -9,7 +9,8 @@
  * The InfiniBand Communication Manager (IBA vol. 1 chapter 12) over a device's GSI QP
  * (QP 1, RoCEv2): REQ, MRA, REJ, REP, RTU, DREQ and DREP MADs with their transaction ids,
  * response timeouts, retries and timewait, and the RC QP moved through INIT / RTR / RTS with
- * the negotiated values. doc/cm.md describes the protocol and what is not done.
+ * the negotiated values; SIDR_REQ / SIDR_REP (a UD service's QPN and Q_Key). doc/cm.md
+ * describes the protocol and what is not done.
  *
  * Single-threaded: one thread calls every function of one agent. Time is the caller's:
  * rdmadev_ibcm_process() takes the current time in nanoseconds (any monotonic origin), so
@@ -41,6 +42,8 @@ enum rdmadev_ibcm_attr {
 	RDMADEV_IBCM_ATTR_RTU = 0x0014,		/**< ready to use */
 	RDMADEV_IBCM_ATTR_DREQ = 0x0015,	/**< disconnect request */
 	RDMADEV_IBCM_ATTR_DREP = 0x0016,	/**< disconnect reply */
+	RDMADEV_IBCM_ATTR_SIDR_REQ = 0x0017,	/**< service id resolution request (UD) */
+	RDMADEV_IBCM_ATTR_SIDR_REP = 0x0018,	/**< service id resolution reply */
 };
 
 /** REJ reason codes used here (IBA table 109, ib_cm.h enum ib_cm_rej_reason). */
@@ -71,6 +74,14 @@ enum rdmadev_ibcm_rej_reason {
 #define RDMADEV_IBCM_DREP_PDATA		224u
 /** Private data bytes of an MRA. */
 #define RDMADEV_IBCM_MRA_PDATA		222u
+/** Private data bytes of a SIDR_REQ. */
+#define RDMADEV_IBCM_SIDR_REQ_PDATA	216u
+/** Private data bytes of a SIDR_REP. */
+#define RDMADEV_IBCM_SIDR_REP_PDATA	136u
+/** SIDR_REP status: the QP is there (IBA table 119, Linux's IB_SIDR_SUCCESS). */
+#define RDMADEV_IBCM_SIDR_SUCCESS	0u
+/** SIDR_REP status: nobody serves the ServiceID (IB_SIDR_UNSUPPORTED). */
+#define RDMADEV_IBCM_SIDR_UNSUPPORTED	1u
 
 /** A CM agent: the GSI QP of one device and its connections. */
 struct rdmadev_ibcm;
@@ -104,6 +115,9 @@ struct rdmadev_ibcm_conn_param {
 	uint8_t local_cm_response_timeout;	/**< REQ: exponent (0: 20, rdma_cm's) */
 	uint8_t remote_cm_response_timeout;	/**< REQ: exponent (0: 20) */
 	uint8_t max_cm_retries;		/**< REQ: 0..15 (0: 15, rdma_cm's) */
+	uint8_t ack_timeout;		/**< the QP's local ACK timeout exponent, 1..31, instead
+					 *   of the path's (Linux's rdma_set_ack_timeout); 0: the
+					 *   path's */
 	const void *private_data;	/**< private data (at most the message's room) */
 	uint8_t private_data_len;	/**< bytes of private_data */
 };
@@ -121,6 +135,8 @@ enum rdmadev_ibcm_event_type {
 	RDMADEV_IBCM_EV_DREP_RECEIVED,	/**< our DREQ was answered */
 	RDMADEV_IBCM_EV_DREQ_ERROR,	/**< our DREQ got no DREP after every retry */
 	RDMADEV_IBCM_EV_TIMEWAIT_EXIT,	/**< timewait over: the id may be destroyed or reused */
+	RDMADEV_IBCM_EV_SIDR_REP_RECEIVED,	/**< our SIDR_REQ answered (sidr_status, qpn, qkey) */
+	RDMADEV_IBCM_EV_SIDR_REQ_ERROR,	/**< our SIDR_REQ got no SIDR_REP after every retry */
 };
 
 /** What the peer's REQ asked for (REQ_RECEIVED) or its REP answered. */
@@ -150,14 +166,17 @@ struct rdmadev_ibcm_event {
 	struct rdmadev_ibcm_peer peer;		/**< REQ_RECEIVED / REP_RECEIVED */
 	uint16_t rej_reason;			/**< REJ_RECEIVED */
 	uint8_t service_timeout;		/**< MRA_RECEIVED */
+	uint8_t sidr_status;			/**< SIDR_REP_RECEIVED: RDMADEV_IBCM_SIDR_* */
+	uint32_t sidr_qkey;			/**< SIDR_REP_RECEIVED: the UD QP's Q_Key (and
+						 *   peer.qpn its QPN, peer.service_id the service) */
 	uint8_t private_data_len;		/**< bytes in private_data */
 	uint8_t private_data[RDMADEV_IBCM_RTU_PDATA];	/**< the message's private data */
 };
 
 /** Counters of an agent. */
 struct rdmadev_ibcm_stats {
-	uint64_t tx[7];		/**< MADs sent, by attribute id - 0x10 (REQ .. DREP) */
-	uint64_t rx[7];		/**< MADs received, by attribute id - 0x10 */
+	uint64_t tx[9];		/**< MADs sent, by attribute id - 0x10 (REQ .. SIDR_REP) */
+	uint64_t rx[9];		/**< MADs received, by attribute id - 0x10 */
 	uint64_t retries;	/**< retransmissions after a response timeout */
 	uint64_t duplicates;	/**< duplicate messages answered again or dropped */
 	uint64_t rx_dropped;	/**< MADs not of the CM, malformed, or for no id */
@@ -185,6 +204,25 @@ int rdmadev_ibcm_event_get(struct rdmadev_ibcm *cm, struct rdmadev_ibcm_event *e
 /** Listen on @p service_id (host order). @return 0, -EINVAL, -EADDRINUSE, -ENOMEM. */
 int rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id,
 			struct rdmadev_ibcm_id **out);
+
+/**
+ * Serve @p service_id (host order) for UD peers: a SIDR_REQ for it gets a SIDR_REP naming
+ * @p qpn and @p qkey (status success) at once, without an event; a SIDR_REQ for a service
+ * nobody serves gets status RDMADEV_IBCM_SIDR_UNSUPPORTED. Destroy the id to stop.
+ * @return 0, -EINVAL (NULL, a QPN above 24 bits), -EADDRINUSE, -ENOMEM.
+ */
+int rdmadev_ibcm_sidr_listen(struct rdmadev_ibcm *cm, uint64_t service_id, uint32_t qpn,
+			     uint32_t qkey, struct rdmadev_ibcm_id **out);
+
+/**
+ * Resolve @p service_id at the peer @p dgid / @p dmac (its QP 1): a SIDR_REQ with @p len
+ * bytes of private data, resent every 2^20 x 4.096 us up to 15 times (rdma_cm's CM response
+ * timeout and retries). SIDR_REP_RECEIVED or SIDR_REQ_ERROR follows on the new id.
+ * @return 0, -EINVAL, -ENOMEM, send errors.
+ */
+int rdmadev_ibcm_sidr_req(struct rdmadev_ibcm *cm, uint64_t service_id, const uint8_t dgid[16],
+			  const uint8_t dmac[6], const void *pdata, uint8_t len, uint64_t now_ns,
+			  struct rdmadev_ibcm_id **out);
 
 /**
  * Connect: move @p p->qp to INIT and send a REQ (retried per its timeouts) at time

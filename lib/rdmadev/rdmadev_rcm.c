@@ -33,6 +33,7 @@ struct rdmadev_rcm_id {
 	struct sockaddr_in src;
 	struct sockaddr_in dst;
 	uint8_t dmac[6];
+	uint8_t ack_timeout;		/* rdmadev_rcm_set_ack_timeout(), 0: the path's */
 	struct rdmadev_qp *qp;
 };
 
@@ -105,6 +106,23 @@ rcm_event_pdata(struct rdmadev_rcm_event *ev, const uint8_t *p, unsigned int len
 	len = RTE_MIN(len, (unsigned int)sizeof(ev->private_data));
 	memcpy(ev->private_data, p, len);
 	ev->private_data_len = (uint8_t)len;
+}
+
+const char *
+rdmadev_rcm_event_str(enum rdmadev_rcm_event_type e)
+{
+	static const char *const n[] = {
+		[RDMADEV_RCM_EVENT_ADDR_RESOLVED] = "ADDR_RESOLVED",
+		[RDMADEV_RCM_EVENT_ROUTE_RESOLVED] = "ROUTE_RESOLVED",
+		[RDMADEV_RCM_EVENT_CONNECT_REQUEST] = "CONNECT_REQUEST",
+		[RDMADEV_RCM_EVENT_ESTABLISHED] = "ESTABLISHED",
+		[RDMADEV_RCM_EVENT_REJECTED] = "REJECTED",
+		[RDMADEV_RCM_EVENT_UNREACHABLE] = "UNREACHABLE",
+		[RDMADEV_RCM_EVENT_DISCONNECTED] = "DISCONNECTED",
+		[RDMADEV_RCM_EVENT_TIMEWAIT_EXIT] = "TIMEWAIT_EXIT",
+	};
+
+	return (unsigned int)e < sizeof(n) / sizeof(n[0]) ? n[e] : "UNKNOWN";
 }
 
 uint32_t
@@ -255,12 +273,25 @@ rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id)
 
 /* ---- connect / accept / reject / disconnect ---- */
 
+int
+rdmadev_rcm_set_ack_timeout(struct rdmadev_rcm_id *id, uint8_t timeout)
+{
+	if (id == NULL || timeout > 31) {
+		RDMADEV_LOG(ERR, "rcm_set_ack_timeout: %s", id == NULL ? "NULL id" :
+			    "timeout exponent above 31");
+		return -EINVAL;
+	}
+	id->ack_timeout = timeout;
+	return 0;
+}
+
 static void
-rcm_param(struct rdmadev_ibcm_conn_param *cp, struct rdmadev_qp *qp,
-	  const struct rdmadev_rcm_conn_param *p)
+rcm_param(struct rdmadev_ibcm_conn_param *cp, const struct rdmadev_rcm_id *id,
+	  struct rdmadev_qp *qp, const struct rdmadev_rcm_conn_param *p)
 {
 	memset(cp, 0, sizeof(*cp));
 	cp->qp = qp;
+	cp->ack_timeout = id->ack_timeout;
 	cp->qp_access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
 			RDMADEV_ACCESS_REMOTE_READ;
 	if (p != NULL) {
@@ -299,7 +330,7 @@ rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 	memcpy(pd + 20 + 12, &id->dst.sin_addr, 4);
 	if (p != NULL && p->private_data_len != 0)
 		memcpy(pd + RDMADEV_RCM_HDR_LEN, p->private_data, p->private_data_len);
-	rcm_param(&cp, qp, p);
+	rcm_param(&cp, id, qp, p);
 	cp.service_id = RDMADEV_RCM_SERVICE_ID(ntohs(id->dst.sin_port));
 	memset(cp.dgid, 0, 16);
 	cp.dgid[10] = 0xff;
@@ -329,7 +360,7 @@ rdmadev_rcm_accept(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 		RDMADEV_LOG(ERR, "rcm_accept: NULL id or QP, or no connect request");
 		return -EINVAL;
 	}
-	rcm_param(&cp, qp, p);
+	rcm_param(&cp, id, qp, p);
 	if (p != NULL) {
 		cp.private_data = p->private_data;
 		cp.private_data_len = p->private_data_len;

@@ -123,6 +123,14 @@ int rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id);
 int rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 			const struct rdmadev_rcm_conn_param *p, uint64_t now_ns);
 
+/**
+ * The local ACK timeout (4.096 us x 2^@p timeout) the CM gives the QP at connect or accept,
+ * instead of the path's (packet lifetime + 1), as librdmacm's rdma_set_option(...,
+ * RDMA_OPTION_ID_ACK_TIMEOUT) does; 0 restores the path's. Call it before connect / accept.
+ * @return 0, or -EINVAL (NULL id, @p timeout above 31).
+ */
+int rdmadev_rcm_set_ack_timeout(struct rdmadev_rcm_id *id, uint8_t timeout);
+
 /** Accept a CONNECT_REQUEST's id with @p qp (RC, RESET). ESTABLISHED follows on RTU. */
 int rdmadev_rcm_accept(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 		       const struct rdmadev_rcm_conn_param *p, uint64_t now_ns);
@@ -132,6 +140,12 @@ int rdmadev_rcm_reject(struct rdmadev_rcm_id *id, const void *pdata, uint8_t len
 
 /** Disconnect: DREQ; DISCONNECTED then TIMEWAIT_EXIT follow. @return 0 or -EINVAL. */
 int rdmadev_rcm_disconnect(struct rdmadev_rcm_id *id, uint64_t now_ns);
+
+/**
+ * The name of event type @p e without its prefix ("ESTABLISHED"), as librdmacm's
+ * rdma_event_str(); "UNKNOWN" for a value out of range.
+ */
+const char *rdmadev_rcm_event_str(enum rdmadev_rcm_event_type e);
 
 /** The CM_ID object number of @p id (restrack cm-idn). */
 uint32_t rdmadev_rcm_id_num(const struct rdmadev_rcm_id *id);

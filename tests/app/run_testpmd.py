@@ -6,8 +6,8 @@
 usage: run_testpmd.py MODE BINARY SRCDIR
 
 Modes: cmdline_static, bad_input, first_run (suite unit); engines, cmdline_traffic,
-two_process, two_process_kill, two_process_eth, perftest_exchange (suite app: they need the
-data path).
+two_process, two_process_kill, two_process_eth, two_process_cm, perftest_exchange (suite app:
+they need the data path). two_process_cm connects the two processes through rdma_cm (-R).
 perftest_exchange runs rdma-testpmd against perftest_peer.py, a perftest-side peer written
 from perftest's source.
 
@@ -118,6 +118,8 @@ def table(out, hdr):
             if line.startswith('---'):
                 break
             if line.startswith('   '):   # histogram lines
+                continue
+            if line.startswith('rdma-testpmd: '):   # -v: the teardown's CM events
                 continue
             try:
                 rows.append([float(x) for x in line.split()])
@@ -671,6 +673,56 @@ def mode_two_process(t, binary, src):
             t.note(cerr[-1000:] + serr[-1000:])
     check_patient_server(t, binary)
     check_mismatch(t, binary)
+
+
+def mode_two_process_cm(t, binary, src):
+    """-R on both sides: the exchange over an rdma_cm control connection, the test QPs
+    connected by the CM (one ESTABLISHED event each on both sides), traffic on the model."""
+    for name, n, server_rows, qps in [('write_lat', 100, 4, 1), ('send_lat', 100, 4, 1),
+                                      ('read_lat', 100, 0, 1), ('send_bw', 1000, 4, 1),
+                                      ('write_bw', 1000, 1, 2), ('read_bw', 1000, 1, 1)]:
+        port = free_port()
+        common = ['-e', name, '-n', str(n), '-p', str(port), '-a', '--size-max', '16',
+                  '--timeout', '3000', '-v', '-R', '-q', str(qps)]
+        # read_lat with --qp-timeout: the CM gives the QPs that ACK timeout, not the path's.
+        timeout = '20' if name == 'read_lat' else '17'
+        if name == 'read_lat':
+            common += ['-u', '20']
+        label = '%s -R, %d QP(s)' % (name, qps)
+        srv = start(binary, 'rs', common + ['--server', '--dev', SERVER_DEV])
+        time.sleep(0.5)
+        cli = start(binary, 'rc', common + ['--client', _NET + '1', '--dev', CLIENT_DEV])
+        crc, cout, cerr = finish(cli)
+        src_rc, sout, serr = finish(srv)
+        t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' %
+             (label, crc, src_rc))
+        hdr = LAT_HDR if 'lat' in name else BW_HDR
+        t.ok(len(table(cout, hdr)) == 4, '%s: the client reports 4 sizes' % label)
+        t.ok(len(table(sout, hdr)) == server_rows, '%s: the server reports %d rows' %
+             (label, server_rows))
+        # The control connection and one per test QP, on both sides.
+        for side, out in (('client', cout), ('server', sout)):
+            est = len(re.findall(r'rdma_cm event ESTABLISHED', out))
+            t.ok(est == 1 + qps, '%s: the %s saw %d ESTABLISHED (control + %d)' %
+                 (label, side, est, qps))
+        t.ok('waiting for a client on port %d (rdma_cm)' % port in sout,
+             '%s: the server listens through rdma_cm' % label)
+        # The CM moved the QPs: the negotiated values, queried (reads only on read tests).
+        reads = 16 if name.startswith('read') else 0
+        for side, out in (('client', cout), ('server', sout)):
+            qp = re.findall(r'-R: QP \d+: QPN \d+ to peer QPN \d+, MTU 1024, ACK timeout '
+                            r'(\d+), reads out (\d+) / in (\d+), retry 7, RNR retry 7', out)
+            want = [(timeout, str(reads), str(reads))] * qps
+            t.ok(qp == want, '%s: the %s\'s QPs: ACK timeout %s, %d reads each way (%s)' %
+                 (label, side, timeout, reads, qp))
+        t.ok('0 leaked objects' in cout and '0 leaked objects' in sout,
+             '%s: both tear down cleanly (CM ids included)' % label)
+        if crc != 0 or src_rc != 0:
+            t.note(cout[-1500:] + cerr[-1000:] + sout[-1000:] + serr[-1000:])
+    rc, out, err = run(binary, 'ru', ['-e', 'send_lat', '-R', '-c', 'UD', '--server'])
+    t.ok(rc != 0 and 'RC QPs only' in err, '-R with UD is refused by name')
+    rc, out, err = run(binary, 'rl', ['-e', 'write_lat', '-R'])
+    t.ok(rc != 0 and 'add --server or --client' in err, '-R in one process is refused')
 
 
 def check_patient_server(t, binary):

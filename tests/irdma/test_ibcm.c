@@ -818,6 +818,92 @@ out:
 	sides_close(&a, &b);
 }
 
+/*
+ * SIDR: a served ServiceID is answered with the UD QP's number and Q_Key, an unknown one
+ * with status 1 (unsupported), each field at its IBA position and the TID echoed; a
+ * SIDR_REQ nobody answers is resent every 2^20 x 4.096 us, 15 times, then SIDR_REQ_ERROR.
+ */
+static void
+test_cm_sidr(void)
+{
+	static struct side a, b;
+	static const uint8_t hello[] = "sidr hello";
+	struct rdmadev_ibcm_id *l = NULL, *r1 = NULL, *r2 = NULL, *r3 = NULL, *dup = NULL;
+	struct rdmadev_ibcm_event ev;
+	struct rdmadev_ibcm_stats st;
+	const uint8_t *req, *rep;
+	unsigned int from = 0, i;
+	uint64_t retries0;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:sidr"), E2E_DEVARGS(1, "loop:sidr")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_listen(b.cm, SID, 0x1000000, 1, &l), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_listen(b.cm, SID, 0x123456, 0x11111111, &l), 0);
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_listen(b.cm, SID, 7, 7, &dup), -EADDRINUSE);
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_req(a.cm, SID, b.d.gid, b.d.mac, hello, 217, now, &r1),
+		      -EINVAL);
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_req(a.cm, SID, b.d.gid, b.d.mac, hello, sizeof(hello),
+					    now, &r1), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_SIDR_REP_RECEIVED, &ev);
+	TEST_CHECK(ev.id == r1);
+	TEST_CHECK_EQ(ev.sidr_status, RDMADEV_IBCM_SIDR_SUCCESS);
+	TEST_CHECK_EQ(ev.peer.qpn, 0x123456);
+	TEST_CHECK_EQ(ev.sidr_qkey, 0x11111111);
+	TEST_CHECK_EQ(ev.peer.service_id, SID);
+	TEST_CHECK(no_event(&a, &b, &b));		/* answered without an event */
+	req = find_mad(&a.log, 0x0017, NULL);
+	rep = find_mad(&b.log, 0x0018, &from);
+	TEST_CHECK(req != NULL && rep != NULL);
+	if (req != NULL && rep != NULL) {
+		check_hdr(req, 0x0017);
+		check_hdr(rep, 0x0018);
+		TEST_CHECK_EQ(fld(rep, 8, 0, 64), fld(req, 8, 0, 64));	/* TID */
+		TEST_CHECK(fld(req, 24, 0, 32) != 0);			/* Request ID */
+		TEST_CHECK_EQ(fld(rep, 24, 0, 32), fld(req, 24, 0, 32));
+		TEST_CHECK_EQ(fld(req, 28, 0, 16), 0xffff);		/* P_Key */
+		TEST_CHECK_EQ(fld(req, 32, 0, 64), SID);
+		TEST_CHECK(memcmp(req + 40, hello, sizeof(hello)) == 0);
+		TEST_CHECK_EQ(fld(rep, 28, 0, 8), 0);			/* Status */
+		TEST_CHECK_EQ(fld(rep, 32, 0, 24), 0x123456);		/* QPN */
+		TEST_CHECK_EQ(fld(rep, 36, 0, 64), SID);
+		TEST_CHECK_EQ(fld(rep, 44, 0, 32), 0x11111111);		/* Q_Key */
+	}
+	/* a service nobody serves: status 1, no QPN */
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_req(a.cm, SID + 1, b.d.gid, b.d.mac, NULL, 0, now, &r2), 0);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_SIDR_REP_RECEIVED, &ev);
+	TEST_CHECK(ev.id == r2);
+	TEST_CHECK_EQ(ev.sidr_status, RDMADEV_IBCM_SIDR_UNSUPPORTED);
+	rep = find_mad(&b.log, 0x0018, &from);
+	TEST_CHECK(rep != NULL && fld(rep, 28, 0, 8) == 1 && fld(rep, 32, 0, 24) == 0 &&
+		   fld(rep, 36, 0, 64) == SID + 1);
+	/* nobody answers: 15 resends, then SIDR_REQ_ERROR */
+	wire_drop(&b.d, true);
+	rdmadev_ibcm_stats_get(a.cm, &st);
+	retries0 = st.retries;
+	TEST_CHECK_EQ(rdmadev_ibcm_sidr_req(a.cm, SID, b.d.gid, b.d.mac, NULL, 0, now, &r3), 0);
+	for (i = 0; i < 15; i++) {
+		now += rdmadev_ibcm_time_ns(20);
+		TEST_CHECK(no_event(&a, &b, &a));
+	}
+	rdmadev_ibcm_stats_get(a.cm, &st);
+	TEST_CHECK_EQ(st.retries - retries0, 15);
+	now += rdmadev_ibcm_time_ns(20);
+	expect_event(&a, &b, &a, RDMADEV_IBCM_EV_SIDR_REQ_ERROR, &ev);
+	TEST_CHECK(ev.id == r3);
+	wire_drop(&b.d, false);
+	a.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(r1);
+	rdmadev_ibcm_id_destroy(r2);
+	rdmadev_ibcm_id_destroy(r3);
+	rdmadev_ibcm_id_destroy(l);
+	e2e_drain(&a.d);
+	e2e_drain(&b.d);
+	sides_close(&a, &b);
+}
+
 /* Over IPv6 (GID 1, the link-local address): the GIDs of the REQ, the GRH area's source. */
 static void
 test_cm_ipv6(void)
@@ -939,6 +1025,8 @@ test_rcm(void)
 	static const char welcome[] = "welcome";
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *s = NULL, *c2 = NULL;
 	struct rdmadev_rcm_conn_param p;
+	struct rdmadev_qp_init_attr ri;
+	struct rdmadev_qp_attr ra;
 	struct rdmadev_rcm_event ev;
 	struct sockaddr_in sin, dst;
 	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
@@ -999,6 +1087,10 @@ test_rcm(void)
 	p.rnr_retry_count = 7;
 	if (qc.qp == NULL || qs.qp == NULL)
 		goto out;
+	/* the client's QP gets the ACK timeout it sets, the server's the path's (17) */
+	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 32), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(NULL, 20), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 21), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
 	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
 	rpump(&srv, &cli);
@@ -1026,6 +1118,10 @@ test_rcm(void)
 	TEST_CHECK(memcmp(ev.private_data, welcome, sizeof(welcome)) == 0);
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, &ev);
 	TEST_CHECK(ev.id == s);
+	TEST_CHECK_EQ(rdmadev_qp_query(qc.qp, &ra, &ri), 0);
+	TEST_CHECK_EQ(ra.timeout, 21);
+	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &ra, &ri), 0);
+	TEST_CHECK_EQ(ra.timeout, 17);
 	rc_traffic(&qc, &qs, &mc, &ms, 3);
 	rc_traffic(&qs, &qc, &ms, &mc, 4);
 	cm_dump(srv.d.id, dump, sizeof(dump));
@@ -1098,6 +1194,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_gsi_ud);
 	TEST_RUN(test_cm_connect);
 	TEST_RUN(test_cm_no_listener);
+	TEST_RUN(test_cm_sidr);
 	TEST_RUN(test_cm_retries);
 	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
