@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 
 #include <rdmadev_driver.h>
@@ -112,6 +113,19 @@ traffic_ok(struct e2e_qp *a, struct e2e_mr *l, struct e2e_mr *t, uint32_t len, u
 	e2e_expect(&d.scq, 2, RDMADEV_WC_SUCCESS, -1);
 	TEST_CHECK(memcmp(l->buf, want, len) == 0);
 	TEST_CHECK(e2e_canary_ok(l) && e2e_canary_ok(t));
+}
+
+/* A case's end, whatever state it stopped in: its QPs, MRs and the device go. */
+static void
+case_end(struct e2e_qp *a, struct e2e_qp *b, struct e2e_mr *ml, struct e2e_mr *mt)
+{
+	if (a->qp != NULL)
+		e2e_qp_destroy(a);
+	if (b->qp != NULL)
+		e2e_qp_destroy(b);
+	e2e_mr_dereg(ml);
+	e2e_mr_dereg(mt);
+	e2e_dev_close(&d);
 }
 
 /*
@@ -264,13 +278,7 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow, bool r
 	traffic_ok(&a, &ml, &mt, MR_LEN, 22 + kind);
 	TEST_CHECK_EQ(fatal_events(), 0);
 out:
-	if (a.qp != NULL)
-		e2e_qp_destroy(&a);
-	if (b.qp != NULL)
-		e2e_qp_destroy(&b);
-	e2e_mr_dereg(&ml);
-	e2e_mr_dereg(&mt);
-	e2e_dev_close(&d);
+	case_end(&a, &b, &ml, &mt);
 }
 
 static void
@@ -297,6 +305,116 @@ test_reset_reopen(void)
 	reset_case(IRDMA_MODEL_RESET_CORER, "core", true, true);
 }
 
+/* PFINT_OICR_CTL with its cause routed nowhere (ITR index 3, CAUSE_ENA clear). */
+#define R_PFINT_OICR_CTL	0x16ca80u
+#define OICR_CTL_UNROUTED	(3u << 11)
+
+/* Event passes 1 ms apart until a DEVICE_FATAL, at most @p max_ms of them; how many came. */
+static unsigned int
+fatal_within(unsigned int max_ms)
+{
+	unsigned int fatal = 0, i;
+
+	for (i = 0; i < max_ms && fatal == 0; i++) {
+		fatal = fatal_events();
+		if (fatal == 0)
+			rte_delay_ms(1);
+	}
+	return fatal;
+}
+
+/* A pair of connected QPs with traffic checked; false when something failed. */
+static bool
+pair_up(struct e2e_qp *a, struct e2e_qp *b, struct e2e_mr *ml, struct e2e_mr *mt, uint64_t seed)
+{
+	e2e_mr_reg(&d, NULL, ml, MR_LEN, E2E_ACC_ALL);
+	e2e_mr_reg(&d, NULL, mt, MR_LEN, E2E_ACC_ALL);
+	if (ml->mr == NULL || mt->mr == NULL)
+		return false;
+	e2e_qp_create(&d, a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&d, b, RDMADEV_QPT_RC, NULL);
+	if (a->qp == NULL || b->qp == NULL || e2e_rc_connect(a, b, NULL) != 0)
+		return false;
+	traffic_ok(a, ml, mt, 4096, seed);
+	return true;
+}
+
+/*
+ * A reset that PFINT_OICR does not announce: its cause routed nowhere, as after a
+ * function-level reset, which raises no OICR cause and disables MSI-X. @p cqp_first: no event
+ * pass looks (reset_poll_ms=0) and the teardown's CQP commands find it: the QP destroys
+ * succeed without the device, a create is -EIO, and the next event pass reports it. Else the
+ * event passes' reset poll (reset_poll_ms=1) finds it. Either way one DEVICE_FATAL, and close
+ * and open give a working device.
+ */
+static void
+unannounced_case(bool cqp_first)
+{
+	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
+	struct e2e_mr ml = { 0 }, mt = { 0 };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_cq *cq = NULL;
+	struct irdma_hw *hw;
+
+	printf("# a reset PFINT_OICR does not announce, found by %s\n",
+	       cqp_first ? "a CQP command" : "the reset poll");
+	if (e2e_dev_open(&d, cqp_first ? E2E_DEVARGS(0, "loop:reset") ",reset_poll_ms=0" :
+			 E2E_DEVARGS(0, "loop:reset") ",reset_poll_ms=1") != 0)
+		goto out;
+	if (!pair_up(&a, &b, &ml, &mt, 31))
+		goto out;
+	hw = irdma_dev_hw(rdmadev_get(d.id));
+	irdma_wr32(hw, R_PFINT_OICR_CTL, OICR_CTL_UNROUTED);
+	TEST_CHECK_EQ(irdma_model_set_reset_reads(hw, 1), 0);
+	TEST_CHECK_EQ(irdma_model_reset(hw, IRDMA_MODEL_RESET_GLOBR), 0);
+	if (cqp_first) {
+		/* Without reset_poll_ms nothing in the event path looks. */
+		TEST_CHECK_EQ(fatal_within(20), 0);
+		/* The first command waits for its timeout, then finds the reset. */
+		TEST_CHECK_EQ(rdmadev_qp_destroy(a.qp), 0);
+		a.qp = NULL;
+		TEST_CHECK_EQ(rdmadev_cq_create(d.ctx, &cqa, &cq), -EIO);
+		TEST_CHECK(cq == NULL);
+		TEST_CHECK_EQ(fatal_events(), 1);
+	} else {
+		TEST_CHECK_EQ(fatal_within(5000), 1);
+		TEST_CHECK_EQ(rdmadev_qp_query(a.qp, &qa, &qi), 0);
+		TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
+		TEST_CHECK_EQ(rdmadev_cq_create(d.ctx, &cqa, &cq), -EIO);
+	}
+	TEST_CHECK_EQ(fatal_events(), 0);
+	/* the teardown on a device that lost everything, then a new device that works */
+	if (a.qp != NULL)
+		e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	e2e_mr_dereg(&ml);
+	e2e_mr_dereg(&mt);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	e2e_dev_close(&d);
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:reset")) != 0)
+		goto out;
+	if (pair_up(&a, &b, &ml, &mt, 32))
+		traffic_ok(&a, &ml, &mt, MR_LEN, 33);
+	TEST_CHECK_EQ(fatal_events(), 0);
+out:
+	case_end(&a, &b, &ml, &mt);
+}
+
+static void
+test_reset_unannounced_poll(void)
+{
+	unannounced_case(false);
+}
+
+static void
+test_reset_unannounced_cqp(void)
+{
+	unannounced_case(true);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -311,6 +429,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_reset_global);
 	TEST_RUN(test_reset_emp);
 	TEST_RUN(test_reset_reopen);
+	TEST_RUN(test_reset_unannounced_poll);
+	TEST_RUN(test_reset_unannounced_cqp);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -385,7 +385,7 @@ test_oicr_route(void)
 	struct irdma_hw *hw;
 	unsigned int fatal, i;
 
-	if (!open_dev(E2E_DEVARGS(0, "loop:vec"), 2))
+	if (!open_dev(E2E_DEVARGS(0, "loop:vec") ",reset_poll_ms=0", 2))
 		goto out;
 	hw = hw_of();
 	/* Idle event passes: no vector fired, so not one register read (the OICR included). */

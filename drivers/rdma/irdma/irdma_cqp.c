@@ -317,7 +317,8 @@ irdma_cqp_exec_mode(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w,
 		IRDMA_LOG(ERR, c->hw, "CQP op 0x%x: no CQP", op);
 		return -ENODEV;
 	}
-	if (__atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&c->reset_seen, __ATOMIC_ACQUIRE))
 		return irdma_cqp_fatal(c, op);
 	if (__atomic_load_n(&c->cqp.hung, __ATOMIC_ACQUIRE)) {
 		IRDMA_LOG(ERR, c->hw, "CQP op 0x%x refused: an earlier command timed out", op);
@@ -330,6 +331,12 @@ irdma_cqp_exec_mode(struct irdma_ctrl *c, const struct irdma_cqp_wqe *w,
 		ret = irdma_cqp_wait_regs(c, &r);
 	else
 		ret = irdma_cqp_wait_ccq(c, idx, mode == IRDMA_CQP_WAIT_CCQ_CREATE, &r);
+	/* No completion because the device was reset (a function-level reset during a destroy,
+	 * before any event pass saw it): the command is one after a reset, not a hung CQP. */
+	if (ret == -ETIMEDOUT && irdma_pf_reset_seen(c)) {
+		pthread_mutex_unlock(&c->cqp.lock);
+		return irdma_cqp_fatal(c, op);
+	}
 	if (ret == -ETIMEDOUT)
 		__atomic_store_n(&c->cqp.hung, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&c->cqp.lock);

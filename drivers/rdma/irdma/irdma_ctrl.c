@@ -500,4 +500,5 @@ irdma_ctrl_teardown(struct irdma_ctrl *c)
 	c->hmc.committed = false;
 	irdma_pf_teardown(c);
 	__atomic_store_n(&c->fatal, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->reset_seen, false, __ATOMIC_RELEASE);
 }

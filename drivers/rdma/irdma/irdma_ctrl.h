@@ -140,6 +140,11 @@ struct irdma_hmc_request {
 	 * device model whose PF is already up.
 	 */
 	bool no_pf;
+	/**
+	 * Milliseconds between the looks at the AdminQ and GLGEN_RSTAT for a reset that
+	 * PFINT_OICR did not announce (a function-level reset, lost interrupts); 0: never.
+	 */
+	uint32_t reset_poll_ms;
 };
 
 /** HMC state. */
@@ -206,6 +211,12 @@ struct irdma_ctrl {
 	 * object is fatal until the device is stopped. Atomic.
 	 */
 	bool fatal;
+	/**
+	 * A CQP command found the device reset (irdma_pf_reset_seen()) before the event path
+	 * did: CQP commands take the fatal path; the next event pass does the rest. Atomic.
+	 */
+	bool reset_seen;
+	uint64_t reset_poll_next;	/**< timer cycle of the next reset poll */
 	uint16_t seq;			/**< per-device memzone name prefix */
 	uint32_t mz_seq;		/**< memzone name counter */
 	struct irdma_cqp cqp;		/**< control QP */

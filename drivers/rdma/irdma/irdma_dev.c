@@ -40,7 +40,8 @@ struct irdma_dev {
 };
 
 static const char *const irdma_model_keys[] = {
-	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", "pcap", "wire_drop",
+	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", "reset_poll_ms",
+	"pcap", "wire_drop",
 	"wire_dup", "wire_reorder", "wire_corrupt", "wire_seed",
 	/* the model's PF (irdma_dev_parse_pf) */
 	"pf_id", "rdma", "msix", "fw_api", "pf_init",
@@ -181,6 +182,8 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 	if (strcmp(k, "mrs") == 0)
 		return irdma_dev_parse_u32(name, k, v, IRDMA_FIRST_USER_MR_IDX + 1,
 					   IRDMA_DEV_MAX_MRS, &req->mrs);
+	if (strcmp(k, "reset_poll_ms") == 0)
+		return irdma_dev_parse_u32(name, k, v, 0, 60000, &req->reset_poll_ms);
 	if (strcmp(k, "ip") == 0)
 		return 0; /* the GID table: irdma_dev_gids() */
 	if (strcmp(k, "mac") == 0)
@@ -206,6 +209,7 @@ irdma_dev_parse(const char *name, const struct rte_kvargs *kv, struct irdma_mode
 	req->qps = IRDMA_DEV_DEF_QPS;
 	req->cqs = IRDMA_DEV_DEF_CQS;
 	req->mrs = IRDMA_DEV_DEF_MRS;
+	req->reset_poll_ms = IRDMA_DEV_DEF_RESET_POLL_MS;
 	for (i = 0; kv != NULL && i < kv->count; i++) {
 		ret = irdma_dev_parse_kv(name, kv->pairs[i].key, kv->pairs[i].value, cfg, req);
 		if (ret != 0)
@@ -924,6 +928,7 @@ static int
 irdma_dev_event_process(struct rdmadev *dev)
 {
 	struct irdma_dev *d = dev->dev_private;
+	bool vec0, poll;
 	uint32_t fired;
 	int n = 0, ret;
 
@@ -935,14 +940,15 @@ irdma_dev_event_process(struct rdmadev *dev)
 	 * read each, so they are looked at only when it fired, or on every pass when polled.
 	 */
 	fired = irdma_intr_collect(&d->ctrl);
-	if (fired & (UINT32_C(1) << IRDMA_CTRL_AEQ_VECTOR)) {
-		/* A device reset first (it ends all else), AdminQ events (link changes). */
-		if (irdma_pf_reset_check(&d->ctrl, dev) != 0) {
-			irdma_intr_rearm(&d->ctrl, fired);
-			return 1;
-		}
-		n = irdma_pf_events(&d->ctrl, dev);
+	vec0 = (fired & (UINT32_C(1) << IRDMA_CTRL_AEQ_VECTOR)) != 0;
+	poll = irdma_pf_reset_poll_due(&d->ctrl);
+	/* A device reset first (it ends all else), AdminQ events (link changes). */
+	if ((vec0 || poll) && irdma_pf_reset_check(&d->ctrl, dev, vec0, poll) != 0) {
+		irdma_intr_rearm(&d->ctrl, fired);
+		return 1;
 	}
+	if (vec0)
+		n = irdma_pf_events(&d->ctrl, dev);
 	ret = irdma_event_process(&d->ctrl, dev);
 	irdma_intr_rearm(&d->ctrl, fired);
 	return ret < 0 ? ret : n + ret;
@@ -1091,7 +1097,7 @@ RDMADEV_REGISTER_DRIVER(irdma_model, irdma_model_driver);
 
 /* Keys of irdma:<PCI address>: the resource plan and the port (no model, no wire). */
 static const char *const irdma_vfio_keys[] = {
-	"qps", "cqs", "mrs", "ring_pbl", "ip", "mac",
+	"qps", "cqs", "mrs", "ring_pbl", "reset_poll_ms", "ip", "mac",
 	NULL
 };
 

@@ -48,6 +48,8 @@ extern "C" {
 #define IRDMA_DEV_DEF_CQS		2048u
 /** Default MR count (devargs `mrs`). */
 #define IRDMA_DEV_DEF_MRS		4096u
+/** Default devargs reset_poll_ms: the AdminQ / GLGEN_RSTAT look for an unannounced reset. */
+#define IRDMA_DEV_DEF_RESET_POLL_MS	100u
 /** SRQs a gen3 device commits to the HMC (object 2). */
 #define IRDMA_DEV_DEF_SRQS		256u
 /** Largest QP count: QPNs are below 2^18 (IRDMA_MAX_QP_ID + 1). */

@@ -489,12 +489,61 @@ pf_reset_flush_qps(struct irdma_ctrl *c, struct rdmadev *dev)
 	return cnt;
 }
 
+/*
+ * A reset the OICR may not have announced: the AdminQ's enable bit cleared (every reset, a
+ * function-level one included, leaves the AdminQ disabled; ice_ctrlq_pending and irdma's
+ * reset path read it so) or GLGEN_RSTAT.DEVSTATE set (a core, global or EMP reset in
+ * progress, ice_check_reset). Two register reads.
+ */
+static bool
+pf_reset_regs(struct irdma_ctrl *c, uint32_t *rstat)
+{
+	uint32_t atqlen = irdma_rd32(c->hw, IRDMA_PF_FW_ATQLEN);
+
+	*rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
+	return !IRDMA_REG_GET(AQLEN_ENABLE, atqlen) ||
+	       IRDMA_REG_GET(GLGEN_RSTAT_DEVSTATE, *rstat) != 0;
+}
+
+bool
+irdma_pf_reset_seen(struct irdma_ctrl *c)
+{
+	uint32_t rstat;
+
+	if (__atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&c->reset_seen, __ATOMIC_ACQUIRE))
+		return true;
+	if (!c->pf.up || !pf_reset_regs(c, &rstat))
+		return false;
+	IRDMA_LOG(CRIT, c->hw, "device reset found by the control path (GLGEN_RSTAT 0x%08x, "
+		  "AdminQ disabled): the commands left succeed without the device", rstat);
+	__atomic_store_n(&c->reset_seen, true, __ATOMIC_RELEASE);
+	return true;
+}
+
+bool
+irdma_pf_reset_poll_due(struct irdma_ctrl *c)
+{
+	uint64_t now;
+
+	if (__atomic_load_n(&c->reset_seen, __ATOMIC_ACQUIRE))
+		return true;
+	if (c->req.reset_poll_ms == 0)
+		return false;
+	now = rte_get_timer_cycles();
+	if (now < c->reset_poll_next)
+		return false;
+	c->reset_poll_next = now + rte_get_timer_hz() * c->req.reset_poll_ms / MS_PER_S;
+	return true;
+}
+
 int
-irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev)
+irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev, bool oicr_due, bool poll_due)
 {
 	struct rdmadev_event ev = { .type = RDMADEV_EVENT_DEVICE_FATAL };
-	uint32_t oicr, rstat;
+	uint32_t oicr = 0, rstat = 0;
 	unsigned int nqp;
+	bool reset = false;
 
 	if (!c->pf.up || __atomic_load_n(&c->fatal, __ATOMIC_ACQUIRE))
 		return 0;
@@ -502,28 +551,50 @@ irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev)
 	 * ice_misc_intr: PFINT_OICR (clear on read) with GRST set announces a core, global or
 	 * EMP reset; GLGEN_RSTAT then says which. One register read when nothing happened.
 	 */
-	oicr = irdma_rd32(c->hw, IRDMA_PFINT_OICR);
-	if (unlikely(oicr & (IRDMA_REG_MASK(PFINT_OICR_HMC_ERR) |
-			     IRDMA_REG_MASK(PFINT_OICR_PE_PUSH) |
-			     IRDMA_REG_MASK(PFINT_OICR_PE_CRITERR))))
-		IRDMA_LOG(ERR, c->hw, "PFINT_OICR 0x%08x: %s%s%s (GLPE_CRITERR 0x%08x)", oicr,
-			  IRDMA_REG_GET(PFINT_OICR_HMC_ERR, oicr) ? "HMC error " : "",
-			  IRDMA_REG_GET(PFINT_OICR_PE_PUSH, oicr) ? "PE push error " : "",
-			  IRDMA_REG_GET(PFINT_OICR_PE_CRITERR, oicr) ? "PE critical error " : "",
-			  irdma_rd32(c->hw, IRDMA_GLPE_CRITERR));
-	if (likely(!IRDMA_REG_GET(PFINT_OICR_GRST, oicr)))
+	if (oicr_due) {
+		oicr = irdma_rd32(c->hw, IRDMA_PFINT_OICR);
+		if (unlikely(oicr & (IRDMA_REG_MASK(PFINT_OICR_HMC_ERR) |
+				     IRDMA_REG_MASK(PFINT_OICR_PE_PUSH) |
+				     IRDMA_REG_MASK(PFINT_OICR_PE_CRITERR))))
+			IRDMA_LOG(ERR, c->hw, "PFINT_OICR 0x%08x: %s%s%s (GLPE_CRITERR 0x%08x)",
+				  oicr, IRDMA_REG_GET(PFINT_OICR_HMC_ERR, oicr) ? "HMC error " : "",
+				  IRDMA_REG_GET(PFINT_OICR_PE_PUSH, oicr) ? "PE push error " : "",
+				  IRDMA_REG_GET(PFINT_OICR_PE_CRITERR, oicr) ?
+				  "PE critical error " : "", irdma_rd32(c->hw, IRDMA_GLPE_CRITERR));
+		if (unlikely(IRDMA_REG_GET(PFINT_OICR_GRST, oicr))) {
+			reset = true;
+			rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
+		}
+	}
+	/*
+	 * ice's service task looks for a reset on a timer too: a function-level reset raises no
+	 * OICR cause, and it disables MSI-X, so no vector fires. Every reset_poll_ms, and at
+	 * once after a CQP command found the device reset.
+	 */
+	if (!reset && poll_due) {
+		if (__atomic_load_n(&c->reset_seen, __ATOMIC_ACQUIRE)) {
+			rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
+			reset = true;
+		} else {
+			reset = pf_reset_regs(c, &rstat);
+		}
+	}
+	if (likely(!reset))
 		return 0;
 	/* Exactly once, whichever thread (application or interrupt thread) sees it first. */
 	if (__atomic_exchange_n(&c->fatal, true, __ATOMIC_ACQ_REL))
 		return 0;
-	rstat = irdma_rd32(c->hw, IRDMA_GLGEN_RSTAT);
 	/* Only the shutdown is left for the AdminQ: no command would be answered. */
 	c->pf.aq_hung = true;
 	__atomic_store_n(&c->pf.link_up, false, __ATOMIC_RELAXED);
 	nqp = dev != NULL ? pf_reset_flush_qps(c, dev) : 0;
 	IRDMA_LOG(CRIT, c->hw, "device reset detected: %s reset (PFINT_OICR 0x%08x, GLGEN_RSTAT "
 		  "0x%08x): %u QPs flushed, every object is fatal; stop and start the device",
-		  pf_reset_kind(IRDMA_REG_GET(GLGEN_RSTAT_RESET_TYPE, rstat)), oicr, rstat, nqp);
+		  IRDMA_REG_GET(PFINT_OICR_GRST, oicr) ?
+		  pf_reset_kind(IRDMA_REG_GET(GLGEN_RSTAT_RESET_TYPE, rstat)) :
+		  IRDMA_REG_GET(GLGEN_RSTAT_DEVSTATE, rstat) != 0 ?
+		  pf_reset_kind(IRDMA_REG_GET(GLGEN_RSTAT_RESET_TYPE, rstat)) :
+		  "an unannounced (function-level?)", oicr, rstat, nqp);
 	ev.vendor_code = rstat;
 	if (dev != NULL)
 		(void)rdmadev_event_report(dev, &ev);

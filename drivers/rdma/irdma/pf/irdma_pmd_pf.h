@@ -118,15 +118,32 @@ void irdma_pf_teardown(struct irdma_ctrl *c);
 int irdma_pf_events(struct irdma_ctrl *c, struct rdmadev *dev);
 
 /**
- * Detect a device reset the PF did not ask for (core, global or EMP: PFINT_OICR.GRST, read
- * once per call; PFINT_OICR clears on read, and its PE error causes are logged). Call it
- * when the OICR's vector fired, or on every event pass when polled. Once: c->fatal set, every QP of @p dev to
+ * Detect a device reset the PF did not ask for: with @p oicr_due (the OICR's vector fired,
+ * or every event pass when polled) a core, global or EMP reset through PFINT_OICR.GRST (one
+ * read; PFINT_OICR clears on read, and its PE error causes are logged); with @p poll_due
+ * (irdma_pf_reset_poll_due()) any reset, a function-level one included, through the
+ * AdminQ's enable bit and GLGEN_RSTAT.DEVSTATE (two reads). Once: c->fatal set, every QP of @p dev to
  * ERROR with its outstanding WRs flushed (WR_FLUSH_ERR at poll) and new posts refused with
  * -EIO, CQP commands that create refused with -EIO, and one RDMADEV_EVENT_DEVICE_FATAL.
  * Stop and start (or close and open) the device to recover.
  * @return 1 when the reset was detected by this call, else 0.
  */
-int irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev);
+int irdma_pf_reset_check(struct irdma_ctrl *c, struct rdmadev *dev, bool oicr_due, bool poll_due);
+
+/**
+ * Whether the event pass should look for an unannounced reset now: every
+ * c->req.reset_poll_ms (devargs reset_poll_ms; 0 never), and at once after
+ * irdma_pf_reset_seen() found one. A timer read, no register access.
+ */
+bool irdma_pf_reset_poll_due(struct irdma_ctrl *c);
+
+/**
+ * For a CQP command that got no completion: true when the device was reset (c->fatal, or
+ * the AdminQ disabled or GLGEN_RSTAT.DEVSTATE set, which sets c->reset_seen with a log
+ * line). The caller then treats the command as after a reset (irdma_cqp.c), and the next
+ * event pass reports it (irdma_pf_reset_check()).
+ */
+bool irdma_pf_reset_seen(struct irdma_ctrl *c);
 
 /**
  * The PF VSI (ADD_VSI, type PF) and the RDMA qgroup node of the Tx scheduler under TC 0 of
