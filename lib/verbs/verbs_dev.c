@@ -180,6 +180,32 @@ iv_dev_add(const char *devargs)
 	iv_nb_devs++;
 }
 
+/*
+ * The devices when IRDMA_PMD_DEVARGS is not set: every E810 / E82x function bound to
+ * vfio-pci (rdmadev_probe_pci(), its sysfs root as rdmadev's), then the device model.
+ */
+static void
+iv_default_devs(char *out, size_t len)
+{
+	struct rdmadev_pci_func f[8];
+	size_t off = 0;
+	int n, i;
+
+	out[0] = '\0';
+	n = rdmadev_probe_pci(NULL, f, RTE_DIM(f));
+	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(f)); i++) {
+		if (!f[i].usable) {
+			IV_LOG(NOTICE, "E810 %s not used: %s", f[i].addr, f[i].reason);
+			continue;
+		}
+		IV_LOG(NOTICE, "E810 %s on vfio-pci: opening %s", f[i].addr, f[i].devargs);
+		off += (size_t)snprintf(out + off, len - off, "%s;", f[i].devargs);
+		if (off >= len)
+			return;
+	}
+	snprintf(out + off, len - off, "irdma_model0");
+}
+
 static void
 iv_init(void)
 {
@@ -224,7 +250,10 @@ iv_init(void)
 		iv_in_init = false;
 		return;
 	}
-	snprintf(devs_copy, sizeof(devs_copy), "%s", devs != NULL ? devs : "irdma_model0");
+	if (devs != NULL)
+		snprintf(devs_copy, sizeof(devs_copy), "%s", devs);
+	else
+		iv_default_devs(devs_copy, sizeof(devs_copy));
 	/* ';' separates devices; a ';' inside an ip= list stays in its device. */
 	start = devs_copy;
 	for (p = devs_copy; iv_nb_devs < RDMADEV_MAX_DEVS; p++) {

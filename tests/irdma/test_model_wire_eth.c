@@ -28,6 +28,8 @@
  *  - net_pcap: the frames a port sent, read back from the pcap file it wrote (and decoded
  *    by tshark's infiniband dissector when tshark is installed);
  *  - as root: RC between two models on a veth pair made here, through net_af_packet.
+ *  - as root: RC between a model on a kernel tap made by net_tap and one on the same
+ *    kernel interface through net_af_packet.
  */
 
 #include <errno.h>
@@ -1331,6 +1333,27 @@ test_eth_net_pcap(void)
 }
 
 /*
+ * test_eth_rc between a device on vdev @p v1 and one on @p v2 (made here with iface=@p i1 /
+ * @p i2 as --vdev would make them, unless @p i1 is NULL: made already; devargs cannot carry
+ * their "iface=", rte_kvargs ends a value at '='), the wires naming them; both removed after.
+ */
+static void
+rc_on_vdevs(const char *v1, const char *i1, const char *v2, const char *i2)
+{
+	char args[64];
+
+	snprintf(args, sizeof(args), "iface=%s", i1 != NULL ? i1 : "");
+	TEST_CHECK(i1 == NULL || rte_vdev_init(v1, args) == 0);
+	snprintf(args, sizeof(args), "iface=%s", i2);
+	TEST_CHECK_EQ(rte_vdev_init(v2, args), 0);
+	snprintf(wire1, sizeof(wire1), "eth:%s", v1);
+	snprintf(wire2, sizeof(wire2), "eth:%s", v2);
+	test_eth_rc();
+	TEST_CHECK_EQ(rte_vdev_uninit(v2), 0);
+	TEST_CHECK_EQ(rte_vdev_uninit(v1), 0);
+}
+
+/*
  * A veth pair made here (root only; skipped otherwise): each device on one end through
  * net_af_packet, the RC test over real kernel interfaces.
  */
@@ -1352,21 +1375,41 @@ test_eth_af_packet(void)
 		printf("# no veth pair (not root, or no ip / veth): af_packet run skipped\n");
 		return;
 	}
-	/*
-	 * The vdevs as --vdev would make them (devargs cannot carry their "iface=": rte_kvargs
-	 * ends a value at '='); the wires name them.
-	 */
-	snprintf(cmd, sizeof(cmd), "iface=%s", va);
-	TEST_CHECK_EQ(rte_vdev_init("net_af_packet_mwe0", cmd), 0);
-	snprintf(cmd, sizeof(cmd), "iface=%s", vb);
-	TEST_CHECK_EQ(rte_vdev_init("net_af_packet_mwe1", cmd), 0);
-	snprintf(wire1, sizeof(wire1), "eth:net_af_packet_mwe0");
-	snprintf(wire2, sizeof(wire2), "eth:net_af_packet_mwe1");
-	test_eth_rc();
-	TEST_CHECK_EQ(rte_vdev_uninit("net_af_packet_mwe0"), 0);
-	TEST_CHECK_EQ(rte_vdev_uninit("net_af_packet_mwe1"), 0);
+	rc_on_vdevs("net_af_packet_mwe0", va, "net_af_packet_mwe1", vb);
 	snprintf(cmd, sizeof(cmd), "ip link del %s", va);
 	TEST_CHECK_EQ(system(cmd), 0);
+}
+
+/*
+ * A kernel tap made by DPDK's net_tap (root only; skipped otherwise): one device on the tap
+ * (net_tap writes its frames into the kernel interface and reads what the kernel sends
+ * out of it), the other on the same kernel interface through net_af_packet; the RC test
+ * crosses the kernel both ways.
+ */
+static void
+test_eth_tap(void)
+{
+	char cmd[256], tap[16];
+
+#ifdef T_TSAN
+	printf("# ThreadSanitizer build: tap run skipped (the kernel orders the frames)\n");
+	return;
+#endif
+	snprintf(tap, sizeof(tap), "mwe%dt", (int)getpid() % 100000);
+	if (geteuid() != 0 || access("/dev/net/tun", R_OK | W_OK) != 0) {
+		printf("# not root, or no /dev/net/tun: tap run skipped\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "iface=%s", tap);
+	if (rte_vdev_init("net_tap_mwe", cmd) != 0) {
+		printf("# net_tap could not make %s: tap run skipped\n", tap);
+		return;
+	}
+	/* The kernel side up, without addresses or IPv6 autoconfiguration of its own. */
+	snprintf(cmd, sizeof(cmd), "sysctl -qw net.ipv6.conf.%s.disable_ipv6=1 2>/dev/null; "
+		 "ip link set %s up", tap, tap);
+	TEST_CHECK_EQ(system(cmd), 0);
+	rc_on_vdevs("net_tap_mwe", NULL, "net_af_packet_mwe2", tap);
 }
 
 int
@@ -1416,6 +1459,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_devargs);
 	TEST_RUN(test_eth_net_pcap);
 	TEST_RUN(test_eth_af_packet);
+	TEST_RUN(test_eth_tap);
 	(void)rte_eth_dev_close(pa);
 	(void)rte_eth_dev_close(pb);
 	rmdir(tmpdir);

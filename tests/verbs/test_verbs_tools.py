@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 WITH_VERBS, TEST_VERBS, BUILD = sys.argv[1:4]
@@ -82,6 +83,47 @@ def case_devices():
     eui = bytes([mac[0] ^ 2, mac[1], mac[2], 0xff, 0xfe, mac[3], mac[4], mac[5]]).hex()
     check(rows[:1] == [('irdma_model0', eui)], 'node GUID is the EUI-64 of the MAC',
           '%s vs %s' % (rows[:1], eui))
+
+
+def fake_sysfs(root):
+    """A sysfs tree with two E810 functions (8086:1593): 0000:3b:00.0 bound to vfio-pci in
+    IOMMU group 7, 0000:3b:00.1 bound to ice."""
+    for fn, drv in (('0000:3b:00.0', 'vfio-pci'), ('0000:3b:00.1', 'ice')):
+        d = os.path.join(root, 'bus/pci/devices', fn)
+        os.makedirs(d)
+        for name, value in (('vendor', '0x8086'), ('device', '0x1593')):
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(value + '\n')
+        os.makedirs(os.path.join(root, 'bus/pci/drivers', drv), exist_ok=True)
+        os.symlink('../../../../bus/pci/drivers/' + drv, os.path.join(d, 'driver'))
+        if drv == 'vfio-pci':
+            os.makedirs(os.path.join(root, 'kernel/iommu_groups/7'))
+            os.symlink('../../../../kernel/iommu_groups/7', os.path.join(d, 'iommu_group'))
+
+
+def case_default_devices():
+    """Without IRDMA_PMD_DEVARGS the layer opens every E810 bound to vfio-pci, then the
+    model: here the one on vfio-pci is tried (and cannot open: no VFIO on this host), the
+    one on ice is named as not used, and the model is listed."""
+    if not have('ibv_devices'):
+        return
+    with tempfile.TemporaryDirectory() as root:
+        fake_sysfs(root)
+        e = env()
+        del e['IRDMA_PMD_DEVARGS']
+        e['RDMADEV_SYSFS_ROOT'] = root
+        p = subprocess.run([WITH_VERBS, 'ibv_devices'], env=e, capture_output=True,
+                           text=True, timeout=60)
+    names = re.findall(r'^\s+(irdma\S*)\s+[0-9a-f]{16}$', p.stdout, re.M)
+    check(p.returncode == 0 and names == ['irdma_model0'],
+          'no IRDMA_PMD_DEVARGS: the model is listed (the E810s cannot open here)',
+          p.stdout + p.stderr)
+    check('E810 0000:3b:00.0 on vfio-pci: opening irdma:0000:3b:00.0' in p.stderr and
+          'rdmadev_open("irdma:0000:3b:00.0")' in p.stderr,
+          'no IRDMA_PMD_DEVARGS: the E810 on vfio-pci is opened (and its failure named)',
+          p.stderr)
+    check('E810 0000:3b:00.1 not used: bound to ice' in p.stderr,
+          'no IRDMA_PMD_DEVARGS: the E810 bound to ice is named as not used', p.stderr)
 
 
 def field(out, name):

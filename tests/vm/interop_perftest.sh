@@ -35,7 +35,7 @@
 #
 # The bounded run (the meson interop suite, devtools/test.sh): each test once per role at
 # one size (2 B, 4 KiB and 64 KiB in turn), UD send_lat in both roles. IRDMA_VM_FULL=1 (or
-# devtools/interop-full.sh): every test, both roles, at 2 B, 4 KiB and 64 KiB.
+# devtools/vm-full.sh): every test, both roles, at 2 B, 4 KiB and 64 KiB.
 #
 # usage: interop_perftest.sh <rdma-testpmd> [cache dir]. Needs root; skips (TAP "1..0 #
 # SKIP") when not root, without /dev/net/tun, or when the packages or the guest kernel cannot

@@ -6,7 +6,9 @@
 # soft-RoCE (rdma_rxe) in a QEMU (TCG) VM, against examples/pingpong on this host, whose
 # device model puts its frames on the Ethernet wire through DPDK's net_af_packet on the
 # VM's tap (in a private network namespace; tests/vm/vm.sh). Four runs: 64 B and 4 KiB,
-# the guest as server and as client, the data checked on both sides (ibv_rc_pingpong -c on
+# the guest as server and as client, then two over IPv6 (rxe's GID 0, its link-local
+# address, against a link-local GID of the model's, resolved by neighbour discovery), the
+# data checked on both sides (ibv_rc_pingpong -c on
 # the guest's server: a 0 at every 4 KiB offset; examples/pingpong: every byte). Each run's
 # capture (the model's pcap devarg) is checked by tests/vm/roce_pcap.py: every ICRC and IPv4
 # checksum right both ways, no IP ID 0 from the model; it also counts the requests each
@@ -35,7 +37,7 @@ iters=${IRDMA_VM_ITERS:-1000}
 # shellcheck source=tests/vm/vm.sh
 . "$here/vm.sh"
 vm_test_start "$cache"
-echo "1..11"
+echo "1..15"
 vm_counters before
 
 # A run: limit for each side, generous (TCG: ~20 ms a 64-byte round trip on a busy host).
@@ -43,17 +45,24 @@ limit=$((120 + iters / 4))
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_packet0,iface=$VM_TAP"
 model_frames=0
 rxe_frames=0
-run_case() {	# run_case NAME guest-role(server|client) size
+run_case() {	# run_case NAME guest-role(server|client) size [v6]
 	local name=$1 role=$2 size=$3 t hrc grc out=$work/$1 pcap=$work/$1.pcap line
 	local dev="irdma_model0,mode=thread,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$pcap"
-	local opts="-t 20 -s $size -n $iters"
+	local opts="-t 20 -s $size -n $iters" g=1 me=$VM_NET.2 peer=$VM_GUEST_IP
+	if [ "${4:-}" = v6 ]; then
+		# GID 1 of ours a link-local address; rxe's GID 0 is its own (eth0's).
+		dev="irdma_model0,mode=thread,ip=$VM_NET.2;fe80::77:2,wire=eth:net_af_packet0,pcap=$pcap"
+		opts="$opts -g 1"
+		g=0
+		me=fe80::77:2
+	fi
 	# Forget the model's MAC: rxe's connect then asks for it by ARP, and the model (a new
 	# process each run) learns the guest's MAC from that request before its first send.
 	vm_cmd "neigh$name" "ip neigh flush dev eth0"
 	vm_wait "neigh$name" 60 > /dev/null
 	t=$(date +%s.%N)
 	if [ "$role" = server ]; then
-		vm_cmd "$name" "exec timeout $limit ibv_rc_pingpong -d rxe0 -g 1 -s $size -n $iters -c"
+		vm_cmd "$name" "exec timeout $limit ibv_rc_pingpong -d rxe0 -g $g -s $size -n $iters -c"
 		# shellcheck disable=SC2086
 		in_ns timeout "$limit" "$bin" $eal --file-prefix "vm$$$name" -- $opts \
 			client "$dev" "$VM_GUEST_IP" > "$out.host" 2>&1
@@ -71,7 +80,7 @@ run_case() {	# run_case NAME guest-role(server|client) size
 			sleep 0.2
 			i=$((i + 1))
 		done
-		vm_cmd "$name" "exec timeout $limit ibv_rc_pingpong -d rxe0 -g 1 -s $size -n $iters -c $VM_HOST_IP"
+		vm_cmd "$name" "exec timeout $limit ibv_rc_pingpong -d rxe0 -g $g -s $size -n $iters -c $VM_HOST_IP"
 		# Until the guest is done or the host side ended (bounded by the host's timeout).
 		while [ ! -e "$VM_DIR/share/cmd/$name.rc" ] && kill -0 $hpid 2>/dev/null; do
 			sleep 0.2
@@ -92,17 +101,20 @@ run_case() {	# run_case NAME guest-role(server|client) size
 	else
 		notok "$name: guest $role exited $grc, host exited $hrc, $iters x $size B"
 	fi
-	if "$here/roce_pcap.py" "$pcap" "$VM_NET.2" > "$out.check" 2>&1; then
-		ok "$name: capture: ICRCs and IPv4 checksums right both ways, real IP IDs"
+	# Over IPv6 the guest's address is the GID it printed ("local address: ... GID g").
+	[ "$me" = "$VM_NET.2" ] ||
+		peer=$(sed -n 's/.*local address:.*GID \([0-9a-f:]*\).*/\1/p' "$out.guest" | head -1)
+	if "$here/roce_pcap.py" "$pcap" "$me" > "$out.check" 2>&1; then
+		ok "$name: capture: ICRCs (and IPv4 checksums) right both ways, real IP IDs"
 	else
 		notok "$name: capture check failed"
 	fi
 	sed "s/^/# capture: /" "$out.check"
-	line=$(grep "^sender $VM_NET.2:" "$out.check")
+	line=$(grep "^sender $me:" "$out.check")
 	model_frames=$((model_frames + $(echo "${line:-0 0}" | awk '{ print $3 + 0 }')))
-	line=$(grep "^sender $VM_GUEST_IP:" "$out.check")
+	line=$(grep "^sender $peer:" "$out.check")
 	rxe_frames=$((rxe_frames + $(echo "${line:-0 0}" | awk '{ print $3 + 0 }')))
-	line=$(grep "^sender $VM_NET.2:" "$out.check")
+	line=$(grep "^sender $me:" "$out.check")
 	model_rexmit=$((model_rexmit + $(echo "${line:-0 0 0 0 0 0 0 0 0}" |
 		awk '{ print $9 + 0 }')))
 }
@@ -111,6 +123,8 @@ run_case srv64 server 64
 run_case srv4k server 4096
 run_case cli64 client 64
 run_case cli4k client 4096
+run_case srv4k6 server 4096 v6
+run_case cli64v6 client 64 v6
 
 vm_counters after
 errs=

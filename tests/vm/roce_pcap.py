@@ -3,8 +3,8 @@
 # Copyright (c) 2026 the irdma-pmd authors
 """Check a RoCEv2 capture (classic pcap, Ethernet) of one RC conversation, independently of
 the model's code: every RoCEv2 frame's ICRC (CRC32 over the frame with the fields RoCEv2
-masks: 8 bytes of 0xff, IPv4 TOS / TTL / checksum, UDP checksum, BTH byte 4), the IPv4
-header checksum, and per sender the request PSNs: a PSN sent twice is a retransmission, and
+masks: 8 bytes of 0xff, IPv4 TOS / TTL / checksum or IPv6 traffic class / flow label / hop
+limit, UDP checksum, BTH byte 4), the IPv4 header checksum, and per sender the request PSNs: a PSN sent twice is a retransmission, and
 one "already acked" when the other side's ACK covering that PSN came before it (the other
 side did its part: the retransmission is the sender's own timer).
 
@@ -13,6 +13,7 @@ Prints one line per sender ("sender A: N frames, N requests, N acks, N retransmi
 icrc, N bad ip csum, N ip id 0, N retransmitted already acked"); exits 1 when any frame's ICRC or IPv4 checksum is wrong,
 SENDER-IP sent none or one with IP ID 0, or the file is not a capture.
 """
+import ipaddress
 import struct
 import sys
 import zlib
@@ -54,8 +55,10 @@ def ip_csum_ok(ip):
 
 def p_aeth_is_ack(frame):
     """The AETH syndrome of an ACKNOWLEDGE frame says ACK (not a NAK / RNR NAK)."""
-    off = 18 if struct.unpack(">H", frame[12:14])[0] == 0x8100 else 14
-    ihl = (frame[off] & 0x0F) * 4
+    tagged = struct.unpack(">H", frame[12:14])[0] == 0x8100
+    off = 18 if tagged else 14
+    etype = struct.unpack(">H", frame[off - 2:off])[0]
+    ihl = 40 if etype == 0x86DD else (frame[off] & 0x0F) * 4
     aeth = off + ihl + 8 + 12
     return len(frame) > aeth and (frame[aeth] >> 5) == 0
 
@@ -67,6 +70,8 @@ def parse(frame):
     if etype == 0x8100:
         etype = struct.unpack(">H", frame[16:18])[0]
         off = 18
+    if etype == 0x86DD:
+        return parse6(frame, off)
     if etype != 0x0800 or len(frame) < off + 20:
         return None
     ihl = (frame[off] & 0x0F) * 4
@@ -96,6 +101,33 @@ def parse(frame):
     psn = struct.unpack(">I", body[8:12])[0] & 0xFFFFFF
     return (src, dst, ipid, ip_csum_ok(ip), (zlib.crc32(bytes(m)) & 0xFFFFFFFF) == icrc,
             opcode, dqp, psn)
+
+
+def parse6(frame, off):
+    """parse() of a RoCEv2 / IPv6 frame whose IPv6 header starts at @off (no IP ID and no
+    header checksum: reported as ID 1 and a good checksum)."""
+    if len(frame) < off + 40 + 8 + 16:
+        return None
+    ip = frame[off:off + 40]
+    tot = 40 + struct.unpack(">H", ip[4:6])[0]
+    if ip[6] != 17 or len(frame) < off + tot:
+        return None
+    if struct.unpack(">H", frame[off + 42:off + 44])[0] != 4791:
+        return None
+    pkt = frame[off:off + tot]
+    body = pkt[48:]
+    m = bytearray(b"\xff" * 8) + bytearray(pkt[:-4])
+    m[8] |= 0x0F                         # traffic class, high nibble
+    m[8 + 1:8 + 4] = b"\xff\xff\xff"     # traffic class low nibble, flow label
+    m[8 + 7] = 0xFF                      # hop limit
+    m[8 + 46:8 + 48] = b"\xff\xff"       # UDP checksum
+    m[8 + 48 + 4] = 0xFF                 # BTH reserved byte
+    icrc = struct.unpack("<I", pkt[-4:])[0]
+    src = ipaddress.IPv6Address(bytes(ip[8:24])).compressed
+    dst = ipaddress.IPv6Address(bytes(ip[24:40])).compressed
+    return (src, dst, 1, True, (zlib.crc32(bytes(m)) & 0xFFFFFFFF) == icrc, body[0],
+            struct.unpack(">I", body[4:8])[0] & 0xFFFFFF,
+            struct.unpack(">I", body[8:12])[0] & 0xFFFFFF)
 
 
 def psn_ge(a, b):

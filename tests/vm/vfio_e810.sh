@@ -25,6 +25,7 @@ iters=${IRDMA_VM_ITERS:-200}
 tests=${IRDMA_VM_TESTS:-write_lat read_lat send_bw write_bw}
 testpmd=$build/app/rdma-testpmd
 fault=$build/tests/vm/vfio_fault
+pingpong=$build/examples/pingpong
 bdf=0000:00:04.0
 n=0
 failed=0
@@ -35,7 +36,7 @@ nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
 [ "$(id -u)" -eq 0 ] || skip "not root (network namespace, tap)"
 [ -c /dev/net/tun ] || skip "no /dev/net/tun"
-for p in "$testpmd" "$fault"; do
+for p in "$testpmd" "$fault" "$pingpong"; do
 	[ -x "$p" ] || { echo "1..1"; echo "not ok 1 - $p missing"; exit 1; }
 done
 "$here/install.sh" || skip "cannot install the VM packages (tests/vm/install.sh)"
@@ -45,9 +46,10 @@ t0=$(date +%s.%N)
 rc=$?
 [ $rc -eq 77 ] && skip "cannot fetch QEMU's source package or its build dependencies"
 qemu_s=$(since "$t0")
-# checks: cache, boot, bind, BAR0 + MSI-X, one per test, no DMAR fault, FLR and the run
-# after it, the 8 of vfio_fault, vfio_fault on --no-huge, the guest's DMAR fault line
-ntests=$(($(echo "$tests" | wc -w) + 5 + 2 + 8 + 2))
+# checks: cache, boot, bind, BAR0 + MSI-X, one per test, the pingpong, no DMAR fault, FLR,
+# its teardown and the run after it, the 13 of vfio_fault, vfio_fault on --no-huge, the
+# guest's DMAR fault line
+ntests=$(($(echo "$tests" | wc -w) + 6 + 3 + 13 + 2))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
@@ -76,7 +78,7 @@ trap finish EXIT
 # rdma-testpmd and every library it loads, for the guest (its loader and libc are the
 # initramfs's, the same as the host's).
 mkdir -p "$work/share/lib" || exit 1
-cp "$testpmd" "$fault" "$work/share/" || exit 1
+cp "$testpmd" "$fault" "$pingpong" "$work/share/" || exit 1
 ldd "$testpmd" "$fault" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
 	cp -L "$lib" "$work/share/lib/" || exit 1
 done || exit 1
@@ -163,6 +165,33 @@ for t in $tests; do
 	grep -E 'usec|MB/s|Gb/s|#bytes' "$work/host-$t.out" | tail -2 | sed "s/^/# host $t: /"
 done
 
+# Data checked across the wire: examples/pingpong (ibv_rc_pingpong's exchange; both sides
+# fill every message with a pattern and compare every byte they receive), the host's model
+# as server, the guest's VFIO device as client, 4 KiB messages.
+t0=$(date +%s.%N)
+in_ns "$pingpong" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfiop$$" -- \
+	-s 4096 -n "$iters" server \
+	irdma_model0,mode=thread,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
+	> "$work/host-pingpong.out" 2>&1 &
+hpid=$!
+vm_cmd pingpong "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/pingpong -l 0 -m 128 \
+--huge-unlink --file-prefix p -- -s 4096 -n $iters client \
+irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 $VM_HOST_IP"
+vm_wait pingpong 900 > "$work/guest-pingpong.out"
+prc=$?
+wait "$hpid"
+hrc=$?
+hpid=
+if [ $prc -eq 0 ] && [ $hrc -eq 0 ] &&
+	grep -q "pingpong: $iters round trips of 4096 bytes" "$work/guest-pingpong.out" &&
+	grep -q "echoed $iters messages of 4096 bytes" "$work/host-pingpong.out"; then
+	ok "pingpong 4096 B x $iters, every byte checked both ways, guest VFIO <-> host model ($(since "$t0") s)"
+else
+	nok "pingpong 4096 B x $iters, every byte checked both ways (guest $prc, host $hrc)"
+	cat "$work/guest-pingpong.out"
+	sed 's/^/# host: /' "$work/host-pingpong.out"
+fi
+
 # No traffic above may have touched an IOVA the guest did not map.
 vm_cmd dmar "dmesg | grep -iE 'DMAR:.*fault|DMAR: \\[DMA' ; true"
 vm_wait dmar 60 > "$work/dmar.out"
@@ -182,7 +211,7 @@ hpid=$!
 t0=$(date +%s.%N)
 vm_cmd reset "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 300 /host/rdma-testpmd -l 0 \
 -m 128 --huge-unlink --file-prefix g -- --dev irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 \
--e write_bw -s 64 -n 5000000 --client $VM_HOST_IP --timeout 15000"
+-e write_bw -s 64 -n 5000000 --client $VM_HOST_IP --timeout 15000 -v"
 vm_cmd flr "sleep 8; echo 1 > /sys/bus/pci/devices/$bdf/reset && echo reset done"
 vm_wait flr 120 > "$work/flr.out"
 flr_rc=$?
@@ -198,10 +227,20 @@ else
 	cat "$work/flr.out"
 fi
 tail -4 "$work/guest-reset.out"
+# The driver noticed the reset (no OICR cause after an FLR: its reset poll or the CQP), and
+# the process's teardown still freed every object.
+if grep -q "device reset" "$work/guest-reset.out" &&
+	grep -q "0 leaked objects" "$work/guest-reset.out"; then
+	ok "FLR: the driver saw the reset, the teardown freed every object"
+else
+	nok "FLR: the driver saw the reset, the teardown freed every object"
+	grep -E "reset|leak|CQP|stop|close" "$work/guest-reset.out" | head -10
+fi
 run write_lat-after-reset
 
 # Loopback WRITE with a data check, the event interrupt, an IOMMU fault (vfio_fault.c):
-# one TAP line per "vfio_fault: ok|FAIL" line, 8 expected.
+# one TAP line per "vfio_fault: ok|FAIL" line, 13 expected (5 of them the completion
+# channel's: a CQ armed, its completion delivered by MSI-X to the channel's fd).
 vm_cmd fault "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/vfio_fault -l 0 -m 128 \
 --huge-unlink --file-prefix f -- irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02"
 vm_wait fault 900 > "$work/fault.out"
@@ -210,7 +249,7 @@ while read -r _ verdict what; do
 	k=$((k + 1))
 	if [ "$verdict" = ok ]; then ok "vfio_fault: $what"; else nok "vfio_fault: $what"; fi
 done < <(sed -n 's/^# guest fault: \(vfio_fault: \(ok\|FAIL\) .*\)/\1/p' "$work/fault.out")
-while [ $k -lt 8 ]; do
+while [ $k -lt 13 ]; do
 	k=$((k + 1))
 	nok "vfio_fault: check $k did not run"
 done

@@ -12,7 +12,11 @@
  *     port); one signaled 4 KiB RDMA WRITE, the target compared byte for byte.
  *  2. The interrupt path: the device's event interrupt (the AEQ's MSI-X vector, an eventfd
  *     that EAL's interrupt thread serves) is live; the MSI-X lines of /proc/interrupts are
- *     printed while the device is open.
+ *     printed while the device is open. Then the completion path: a second QP pair whose CQ
+ *     belongs to a completion channel; the CQ armed, one signaled WRITE, and with nothing
+ *     polling the device the channel's fd becomes readable (CEQ -> MSI-X -> eventfd), the
+ *     event names that CQ, the CQ then holds the WRITE's successful completion, the data
+ *     matches, and the vfio-msix counts of /proc/interrupts rose.
  *  3. An IOMMU fault: the source buffer is a page of plain process memory (mmap), which
  *     the driver maps for its MR at IOVA = VA; that mapping is then removed behind the
  *     driver's back (rte_vfio_container_dma_unmap, VFIO_IOMMU_UNMAP_DMA), so a WRITE from
@@ -96,26 +100,35 @@ qp_connect(struct rdmadev_qp *qp, uint32_t dest, const struct rdmadev_ah_attr *a
 				 RDMADEV_QP_RNR_RETRY | RDMADEV_QP_MAX_QP_RD_ATOMIC);
 }
 
+/* Post one signaled WRITE of LEN bytes from @p src to @p dst. 0 or a negative errno. */
+static int
+post_write(struct rdmadev_qp *qp, void *src, uint32_t lkey, void *dst, uint32_t rkey,
+	   uint64_t wr_id)
+{
+	struct rdmadev_sge sge = { .addr = (uint64_t)(uintptr_t)src, .length = LEN,
+				   .lkey = lkey };
+	struct rdmadev_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = RDMADEV_WR_RDMA_WRITE,
+		.flags = RDMADEV_SEND_SIGNALED,
+		.rdma = { .remote_addr = (uint64_t)(uintptr_t)dst, .rkey = rkey },
+	};
+	int err = 0;
+
+	if (rdmadev_post_send(qp, &wr, 1, &err) != 1)
+		return err != 0 ? err : -EIO;
+	return 0;
+}
+
 /* One signaled WRITE of LEN bytes from @p src to @p dst; its completion (or -ETIMEDOUT). */
 static int
 write_once(struct rdmadev_qp *qp, struct rdmadev_cq *cq, void *src, uint32_t lkey, void *dst,
 	   uint32_t rkey, uint64_t wr_id, struct rdmadev_wc *wc)
 {
-	struct rdmadev_sge sge = { .addr = (uint64_t)(uintptr_t)src, .length = LEN,
-				   .lkey = lkey };
-	struct rdmadev_send_wr wr = { 0 };
 	uint64_t deadline;
-	int err = 0;
+	int rc = post_write(qp, src, lkey, dst, rkey, wr_id);
 
-	wr.wr_id = wr_id;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = RDMADEV_WR_RDMA_WRITE;
-	wr.flags = RDMADEV_SEND_SIGNALED;
-	wr.rdma.remote_addr = (uint64_t)(uintptr_t)dst;
-	wr.rdma.rkey = rkey;
-	if (rdmadev_post_send(qp, &wr, 1, &err) != 1)
-		return err != 0 ? err : -EIO;
+	if (rc != 0)
+		return rc;
 	deadline = rte_get_timer_cycles() + TIMEOUT_S * rte_get_timer_hz();
 	while (rdmadev_poll_cq(cq, wc, 1) == 0)
 		if (rte_get_timer_cycles() > deadline)
@@ -154,6 +167,88 @@ print_msix(unsigned long *total)
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * Check 2b: QPs on a CQ of a completion channel; arm, WRITE buf[0] -> buf[1], wait on the
+ * channel's fd (nobody polls the device meanwhile), take and acknowledge the event, poll the
+ * completion, compare. Five results.
+ */
+static void
+completion_by_interrupt(int16_t dev, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
+			const struct rdmadev_ah_attr *av,
+			uint8_t *buf[], struct rdmadev_mr *mr[])
+{
+	struct rdmadev_comp_channel *ch = NULL;
+	struct rdmadev_cq_attr cqa = { .cqe = 64 };
+	struct rdmadev_qp_init_attr qa = { 0 };
+	struct rdmadev_qp *qp[2] = { NULL, NULL };
+	struct rdmadev_cq *cq = NULL, *evcq = NULL;
+	struct rdmadev_wc wc = { 0 };
+	unsigned long before = 0, after = 0;
+	struct pollfd pfd;
+	uint64_t deadline;
+	int fd, got = 0;
+	bool readable = false, event = false, done = false;
+	unsigned int i;
+
+	if (rdmadev_comp_channel_create(dev, &ch) != 0) {
+		result(0, "a completion channel on the device");
+		return;
+	}
+	cqa.channel = ch;
+	if (rdmadev_cq_create(ctx, &cqa, &cq) != 0)
+		goto out;
+	qa.pd = pd;
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qa.qp_type = RDMADEV_QPT_RC;
+	qa.cap = (struct rdmadev_qp_cap){ .max_send_wr = 16, .max_recv_wr = 16,
+					  .max_send_sge = 1, .max_recv_sge = 1 };
+	for (i = 0; i < 2; i++)
+		if (rdmadev_qp_create(&qa, &qp[i]) != 0)
+			goto out;
+	for (i = 0; i < 2; i++)
+		if (qp_connect(qp[i], rdmadev_qp_num(qp[1 - i]), av) != 0)
+			goto out;
+	memset(buf[1], 0, LEN);
+	print_msix(&before);
+	if (rdmadev_cq_arm(cq, 0) != 0)
+		goto out;
+	if (post_write(qp[0], buf[0], rdmadev_mr_lkey(mr[0]), buf[1], rdmadev_mr_rkey(mr[1]),
+		       7) != 0)
+		goto out;
+	fd = rdmadev_comp_channel_fd(ch);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	readable = fd >= 0 && poll(&pfd, 1, (int)TIMEOUT_S * 1000) == 1;
+	if (readable && rdmadev_cq_get_event(ch, &evcq, NULL) == 0) {
+		got = 1;
+		event = evcq == cq;
+	}
+	deadline = rte_get_timer_cycles() + TIMEOUT_S * rte_get_timer_hz();
+	while (rdmadev_poll_cq(cq, &wc, 1) == 0 && rte_get_timer_cycles() < deadline)
+		;
+	done = wc.wr_id == 7 && wc.status == RDMADEV_WC_SUCCESS;
+	print_msix(&after);
+out:
+	result(readable, "completion channel: its fd became readable after the armed CQ's "
+	       "completion, with nothing polling");
+	result(event, "completion channel: the event names the armed CQ");
+	result(done, "completion channel: the CQ then held the WRITE's successful completion");
+	result(done && memcmp(buf[0], buf[1], LEN) == 0,
+	       "completion channel: the 4096 B written match");
+	result(after > before, "completion channel: the vfio-msix interrupt counts rose");
+	if (got)
+		(void)rdmadev_cq_ack_events(cq, (unsigned int)got);
+	for (i = 0; i < 2; i++)
+		if (qp[i] != NULL && rdmadev_qp_destroy(qp[i]) < 0)
+			failures++;
+	if (cq != NULL && rdmadev_cq_destroy(cq) < 0)
+		failures++;
+	if (rdmadev_comp_channel_destroy(ch) < 0)
+		failures++;
+	memset(buf[1], 0, LEN);
 }
 
 int
@@ -248,6 +343,9 @@ main(int argc, char **argv)
 	result(print_msix(&irqs0) > 0, "MSI-X vectors of the device in /proc/interrupts");
 	efd = rdmadev_event_fd(dev);
 	result(efd >= 0, "the device's event fd");
+
+	/* 2b. A completion delivered by interrupt through a completion channel. */
+	completion_by_interrupt(dev, ctx, pd, &av, buf, mr);
 
 	/* 3. The fault: drop the IOMMU mapping of buf[2] (IOVA = VA), WRITE from it. */
 	iova = (uint64_t)(uintptr_t)buf[2];
