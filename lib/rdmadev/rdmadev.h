@@ -72,6 +72,7 @@
 
 #include <rte_common.h>
 
+#include "rdmadev_wr.h"
 #include "rdmadev_core.h"
 
 #ifdef __cplusplus

@@ -3,9 +3,9 @@
  */
 
 /*
- * rdmadev drivers `irdma_model` (the device model through the real control path) and
- * `irdma` (an E810 function through the VFIO backend, vfio/irdma_vfio.c, then the same
- * control path; no devargs keys; it has never run against a device).
+ * What the rdmadev drivers `irdma_model` (irdma_dev_model.c) and `irdma` (irdma_dev_vfio.c)
+ * share: the devargs parsing, the rdmadev ops over the control path and the probe both run
+ * around their backend's open (irdma_dev_new(), irdma_dev_private.h).
  */
 
 #include <errno.h>
@@ -24,33 +24,9 @@
 
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
+#include "irdma_dev_private.h"
 #include "irdma_uk.h"
 #include "irdma_model.h"
-#include "irdma_vfio.h"
-
-/** Device state of the PMD. */
-struct irdma_dev {
-	struct irdma_hw hw;		/**< the device (model backend) */
-	struct irdma_ctrl ctrl;		/**< control path */
-	struct irdma_hmc_request req;	/**< HMC sizing plan */
-	bool up;			/**< bring-up done */
-	bool model;			/**< the model backend */
-	bool gids_fixed;		/**< the GID table came from devargs ip= */
-	struct irdma_model_wire_stats wire_base;	/**< model: xstats_reset baseline */
-};
-
-static const char *const irdma_model_keys[] = {
-	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", "reset_poll_ms",
-	"pcap", "wire_drop",
-	"wire_dup", "wire_reorder", "wire_corrupt", "wire_seed",
-	/* the model's PF (irdma_dev_parse_pf) */
-	"pf_id", "rdma", "msix", "fw_api", "pf_init",
-	NULL
-};
-
-/* Log through the PMD's log type before a hw exists. */
-#define IRDMA_DEV_LOG(level, name, fmt, ...) \
-	rte_log(RTE_LOG_##level, irdma_logtype, "irdma %s: " fmt "\n", name, ##__VA_ARGS__)
 
 /* ---- devargs ---- */
 
@@ -970,7 +946,7 @@ irdma_dev_cq_events_check(struct rdmadev *dev)
 	return irdma_cq_events_check(&d->ctrl);
 }
 
-static const struct rdmadev_ops irdma_model_ops = {
+const struct rdmadev_ops irdma_dev_ops = {
 	.dev_info_get = irdma_dev_info_get,
 	.dev_configure = irdma_dev_configure,
 	.dev_start = irdma_dev_start,
@@ -1040,8 +1016,9 @@ irdma_dev_res_cfg(struct rdmadev *dev, const struct irdma_hmc_request *req)
 	rc->type[RESTRACK_SRQ].nb_reserved = req->srqs != 0 ? 1 : 0;
 }
 
-static int
-irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs *kv)
+int
+irdma_dev_new(struct rdmadev *dev, const char *name, const struct rte_kvargs *kv,
+	      const struct irdma_dev_backend *be)
 {
 	struct irdma_model_config cfg;
 	struct irdma_dev *d;
@@ -1055,79 +1032,12 @@ irdma_model_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs
 	ret = irdma_dev_parse(name, kv, &cfg, &d->req);
 	if (ret == 0)
 		ret = irdma_dev_gids(name, kv, d, true);
+	if (ret == 0)
+		ret = be->open(d, name, &cfg);
 	if (ret != 0)
 		goto fail;
-	d->model = true;
-	ret = irdma_model_create(&cfg, &d->hw);
-	if (ret != 0) {
-		IRDMA_DEV_LOG(ERR, name, "model create failed: %s", strerror(-ret));
-		goto fail;
-	}
 	/* Logs name the device as the application opened it. */
 	snprintf(d->hw.name, sizeof(d->hw.name), "%s", name);
-	ret = irdma_ctrl_init(&d->ctrl, &d->hw, &d->req);
-	if (ret != 0) {
-		irdma_model_destroy(&d->hw);
-		goto fail;
-	}
-	(void)irdma_dev_gids(name, kv, d, false); /* checked above */
-	/* the port answers ARP for the GID table's addresses (Ethernet wire) */
-	(void)irdma_model_port_addrs(&d->hw, (const uint8_t (*)[16])d->ctrl.gid,
-				     RTE_MIN(d->ctrl.nb_gids, 16u));
-	dev->dev_private = d;
-	irdma_dev_res_cfg(dev, &d->req);
-	irdma_dev_fp_set(dev);
-	IRDMA_LOG(INFO, &d->hw, "gen %u, %s model, plan %u QPs %u CQs %u MRs", cfg.gen,
-		  cfg.mode == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline",
-		  d->req.qps, d->req.cqs, d->req.mrs);
-	return 0;
-fail:
-	free(d);
-	return ret;
-}
-
-static struct rdmadev_driver irdma_model_driver = {
-	.name = "irdma_model",
-	.keys = irdma_model_keys,
-	.ops = &irdma_model_ops,
-	.probe = irdma_model_probe,
-};
-
-RDMADEV_REGISTER_DRIVER(irdma_model, irdma_model_driver);
-
-/* Keys of irdma:<PCI address>: the resource plan and the port (no model, no wire). */
-static const char *const irdma_vfio_keys[] = {
-	"qps", "cqs", "mrs", "ring_pbl", "reset_poll_ms", "ip", "mac",
-	NULL
-};
-
-/* ---- irdma (VFIO): an E810 function bound to vfio-pci, same control path ---- */
-
-static int
-irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs *kv)
-{
-	const char *addr = strchr(name, ':');
-	struct irdma_model_config cfg;
-	struct irdma_dev *d;
-	int ret;
-
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		IRDMA_DEV_LOG(ERR, name, "no memory for the device state");
-		return -ENOMEM;
-	}
-	ret = irdma_dev_parse(name, kv, &cfg, &d->req);
-	if (ret == 0)
-		ret = irdma_dev_gids(name, kv, d, true);
-	if (ret != 0)
-		goto fail;
-	/* "irdma:<PCI address>"; irdma_vfio_open() refuses anything else with a log line. */
-	ret = irdma_vfio_open(addr != NULL ? addr + 1 : "", &d->hw);
-	if (ret != 0)
-		goto fail;
-	snprintf(d->hw.name, sizeof(d->hw.name), "%s", name);
-	/* The port's MAC from devargs (or the model's default) until the NVM is read. */
-	memcpy(d->hw.mac, cfg.mac, sizeof(d->hw.mac));
 	ret = irdma_ctrl_init(&d->ctrl, &d->hw, &d->req);
 	if (ret != 0) {
 		d->hw.be->close(&d->hw);
@@ -1137,22 +1047,12 @@ irdma_vfio_probe(struct rdmadev *dev, const char *name, const struct rte_kvargs 
 	dev->dev_private = d;
 	irdma_dev_res_cfg(dev, &d->req);
 	irdma_dev_fp_set(dev);
-	IRDMA_LOG(INFO, &d->hw, "VFIO, plan %u QPs %u CQs %u MRs", d->req.qps, d->req.cqs,
-		  d->req.mrs);
+	be->opened(d, &cfg);
 	return 0;
 fail:
 	free(d);
 	return ret;
 }
-
-static struct rdmadev_driver irdma_vfio_driver = {
-	.name = "irdma",
-	.keys = irdma_vfio_keys,
-	.ops = &irdma_model_ops,
-	.probe = irdma_vfio_probe,
-};
-
-RDMADEV_REGISTER_DRIVER(irdma, irdma_vfio_driver);
 
 struct irdma_hw *
 irdma_dev_hw(struct rdmadev *dev)
@@ -1167,8 +1067,10 @@ irdma_dev_hw(struct rdmadev *dev)
 }
 
 /**
- * Link anchor: a static link pulls this object, and with it the driver constructors above,
- * out of libirdma-pmd.a with `-Wl,-u,irdma_pmd_drivers` (libirdma-pmd-static.pc does).
+ * Link anchor: a static link pulls this object out of libirdma-pmd.a with
+ * `-Wl,-u,irdma_pmd_drivers` (libirdma-pmd-static.pc does), and through irdma_dev_hw()'s
+ * references to both drivers the objects holding their constructors (irdma_dev_model.c,
+ * irdma_dev_vfio.c).
  */
 const int irdma_pmd_drivers = 1;
 
