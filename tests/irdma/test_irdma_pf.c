@@ -170,6 +170,7 @@ struct want {
 
 /* The model's numbers: PF 0's first VSI, its TC 0 node, the first TEID and qs_handle. */
 #define M_VSI		0x10u
+#define M_SW_ID		0x20u	/* PF 0's switch (GET_SW_CFG) */
 #define M_TC_TEID	0x101u
 #define M_QGRP_TEID	0x200u
 #define M_QS		8u
@@ -184,6 +185,7 @@ check_rd_buf(uint16_t opcode, const uint8_t *b, bool pe_on)
 	switch (opcode) {
 	case 0x0210:	/* add VSI: ice_set_dflt_vsi_ctx for a PF VSI, one queue on TC 0 */
 		TEST_CHECK_EQ(le16_at(b, 0), 0x0002);		/* valid: SECURITY only */
+		TEST_CHECK_EQ(b[2], M_SW_ID);			/* sw_id from GET_SW_CFG */
 		TEST_CHECK_EQ(b[3], 0x80);			/* sw_flags: SRC_PRUNE */
 		TEST_CHECK_EQ(b[4], 0x10);			/* sw_flags2: LAN_ENA */
 		TEST_CHECK_EQ(b[6], 0x01);			/* sec: ALLOW_DEST_OVRD */
@@ -283,6 +285,8 @@ test_conformance(void)
 		{ 0x0613, 0, false, 0, 0xffffffff, 0, 0, 0xfff9, "set_event_mask" },
 		/* get_link_status: lport 0 @16, cmd_flags @18 bits 1:0 LSE = 3 (enable) */
 		{ 0x0607, 32, false, 3u << 16, 0xffffffff, 0, 0, 0, "get_link_status: LSE on" },
+		/* get_sw_cfg: flags 0 @16, first element 0 @18, 2048 bytes (LB) */
+		{ 0x0200, 2048, false, 0, 0xffffffff, 0, 0, 0, "get_sw_cfg: from element 0" },
 		/* add_vsi: vsi_num 0 (from the pool) @16, vsi_flags @22 type 2 (PF) */
 		{ 0x0210, 128, true, 0, 0xffffffff, 2u << 16, 0xffff0000, 0, "add_vsi: PF" },
 		/* get_dflt_topo: port 0 @16 */
@@ -356,7 +360,7 @@ test_conformance(void)
 			TEST_CHECK_EQ(D_ADDR(p) % 4096, 0);
 		}
 		if (want[i].rd && D_OPCODE(p) == want[i].opcode)
-			check_rd_buf(want[i].opcode, buf, i == 11);
+			check_rd_buf(want[i].opcode, buf, i == 12);
 		TEST_CHECK_EQ(le32_at(p, 16) & want[i].param0_mask, want[i].param0);
 		TEST_CHECK_EQ(le32_at(p, 20) & want[i].param1_mask, want[i].param1);
 		if (want[i].addr_high_le16 != 0)
@@ -466,6 +470,8 @@ test_fault_qos_retval(void)
 		const char *line;
 		const char *step;
 	} steps[] = {
+		{ 0x0200, 5, -EIO, "get switch configuration (0x0200) failed: firmware code 5",
+		  "PF bring-up failed at step \"VSI and scheduler\"" },
 		{ 0x0210, 16, -ENOSPC, "add VSI (0x0210) failed: firmware code 16 (ENOSPC)",
 		  "PF bring-up failed at step \"VSI and scheduler\"" },
 		{ 0x0400, 5, -EIO, "get scheduler topology (0x0400) failed: firmware code 5",
@@ -765,6 +771,9 @@ test_model_executor(void)
 		{ 0x0211, F_SI | F_BUF | F_RD, 128, 1, 2, "update VSI 0, not valid: ENOENT" },
 		{ 0x0213, F_SI, 0, 0, 2, "free an unknown VSI: ENOENT" },
 		{ 0x0400, F_SI | F_BUF, 16, 1, 9, "topology buffer too small: ENOMEM" },
+		{ 0x0200, F_SI | F_BUF, 4, 1, 9, "switch config buffer too small: ENOMEM" },
+		{ 0x0200, F_SI | F_BUF | F_RD, 64, 1, 14, "RD on the switch config: EINVAL" },
+		{ 0x0200, F_SI | F_BUF, 64, 1, 0, "get switch config" },
 		{ 0x0401, F_SI | F_BUF | F_RD, 32, 1, 14, "add sched elems, 0 groups: EINVAL" },
 		{ 0x0c33, F_SI | F_BUF | F_RD, 32, 1, 14, "add qset, 0 groups: EINVAL" },
 		{ 0x0c31, F_SI | F_BUF | F_RD, 8, 1, 14, "dis txqs, 0 entries: EINVAL" },
@@ -805,6 +814,18 @@ test_model_executor(void)
 		TEST_CHECK_EQ(!!(D_FLAGS(d) & F_ERR), cases[i].retval != 0);
 		if (cases[i].opcode == 0x0001 && cases[i].retval == 0)
 			TEST_CHECK_EQ(d[29], 1);	/* api_major @29 */
+		if (cases[i].opcode == 0x0200 && cases[i].retval == 0) {
+			const uint8_t *e = a.mem + 4096;
+
+			/* one element, no page after it: PF 5's physical port 0 on switch 0x25 */
+			TEST_CHECK_EQ(le16_at(d, 20), 1);		/* num_elems @20 */
+			TEST_CHECK_EQ(le16_at(d, 18), 0);		/* element @18: done */
+			TEST_CHECK_EQ(D_DATALEN(d), 6);
+			TEST_CHECK_EQ(le16_at(e, 0) >> 14, 0);		/* type: physical port */
+			TEST_CHECK_EQ(le16_at(e, 0) & 0x3ff, 0);	/* port number */
+			TEST_CHECK_EQ(le16_at(e, 2), 0x25);		/* swid */
+			TEST_CHECK_EQ(le16_at(e, 4), 5);		/* pf_vf_num: PF 5 */
+		}
 		if (cases[i].opcode == 0x000a && cases[i].retval == 9)
 			TEST_CHECK_EQ(le32_at(d, 20), 3);	/* count: the elements needed */
 		if (cases[i].opcode == 0x000a && cases[i].retval == 0) {
@@ -862,6 +883,23 @@ test_model_executor(void)
 			}
 		}
 	}
+	/* ADD_VSI of type PF must name the switch GET_SW_CFG reported (byte 2 of the context). */
+	{
+		static const struct {
+			uint8_t sw_id;
+			uint16_t retval;
+		} vc[] = { { 0, 14 }, { 0x20, 14 }, { 0x25, 0 } };
+
+		for (i = 0; i < RTE_DIM(vc); i++) {
+			memset(a.mem + 4096, 0, 128);
+			a.mem[4096 + 2] = vc[i].sw_id;
+			raw_desc(d, 0x0210, F_SI | F_BUF | F_RD, 128, a.iova + 4096);
+			d[22] = 2;					/* vsi_flags: PF */
+			raw_send(&a, d);
+			printf("# add VSI on switch 0x%x: retval %u\n", vc[i].sw_id, D_RETVAL(d));
+			TEST_CHECK_EQ(D_RETVAL(d), vc[i].retval);
+		}
+	}
 	/* The PE gate: a PF reset closes the engine until PFSWR reads 0 again. */
 	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0x80);		/* GLPE_CPUSTATUS0 */
 	TEST_CHECK(irdma_rd32(&a.hw, 0xb6008) & (1u << 10));		/* GLNVM_ULD.PE_DONE */
@@ -883,7 +921,7 @@ test_model_executor(void)
 	TEST_CHECK_EQ(st.aq_refused, 1);
 	TEST_CHECK_EQ(st.pe_refused, 1);	/* the CQP create */
 	TEST_CHECK_EQ(st.pf_resets, 1);
-	TEST_CHECK_EQ(st.aq_errors, 12 + 9 + 7);
+	TEST_CHECK_EQ(st.aq_errors, 14 + 9 + 7 + 2);	/* cases, sched, PF 5, sw_id */
 	TEST_CHECK_EQ(irdma_hw_dma_unmap(&a.hw, a.mem, a.iova, 8192), 0);
 	irdma_model_destroy(&a.hw);
 	rte_free(a.mem);

@@ -209,6 +209,7 @@ enum irdma_aq_opc {
 	IRDMA_AQC_LIST_DEV_CAPS = 0x000b,	/**< indirect: device capabilities */
 	IRDMA_AQC_MANAGE_MAC_READ = 0x0107,	/**< indirect: the port's MAC addresses */
 	IRDMA_AQC_CLEAR_PXE_MODE = 0x0110,	/**< direct: leave PXE mode */
+	IRDMA_AQC_GET_SW_CFG = 0x0200,		/**< indirect: switch configuration (sw_id, port) */
 	IRDMA_AQC_ADD_VSI = 0x0210,		/**< indirect (RD): add a VSI */
 	IRDMA_AQC_UPDATE_VSI = 0x0211,		/**< indirect (RD): update a VSI's context */
 	IRDMA_AQC_FREE_VSI = 0x0213,		/**< direct: free a VSI */
@@ -354,6 +355,30 @@ IRDMA_FIELD(aq_desc, AQ_EVM_MASK, 3, 15, 0);
 IRDMA_FIELD(aq_desc, AQ_PXE_RX_CNT, 2, 7, 0);
 /** The rx_cnt value ice sends. */
 #define IRDMA_AQ_CLEAR_PXE_RX_CNT	2u
+
+/* GET_SW_CFG (0x0200, struct ice_aqc_get_sw_cfg, ice_aqc_get_sw_cfg_resp_elem). */
+/** desc+18: first element to report; response: non-zero when more elements follow. */
+IRDMA_FIELD(aq_desc, AQ_SWCFG_ELEMENT, 2, 31, 16);
+/** desc+20 (response): elements written. */
+IRDMA_FIELD(aq_desc, AQ_SWCFG_NUM_ELEMS, 2, 47, 32);
+/** Bytes of one response element: vsi_port_num, swid, pf_vf_num (three le16). */
+#define IRDMA_AQ_SWCFG_ELEM_LEN		6u
+/** Buffer ice passes (ICE_SW_CFG_MAX_BUF_LEN). */
+#define IRDMA_AQ_SWCFG_BUF_LEN		2048u
+/** vsi_port_num bits 9:0: the port or VSI number. */
+#define IRDMA_AQ_SWCFG_NUM_MASK		0x03ffu
+/** vsi_port_num bits 15:14: the element type. */
+#define IRDMA_AQ_SWCFG_TYPE_SHIFT	14u
+/** Element type: a physical port (its number is the logical port, ice's lport). */
+#define IRDMA_AQ_SWCFG_TYPE_PHYS_PORT	0u
+/** Element type: a virtual port. */
+#define IRDMA_AQ_SWCFG_TYPE_VIRT_PORT	1u
+/** Element type: a VSI. */
+#define IRDMA_AQ_SWCFG_TYPE_VSI		2u
+/** pf_vf_num bits 14:0: the function the element belongs to. */
+#define IRDMA_AQ_SWCFG_FUNC_MASK	0x7fffu
+/** pf_vf_num bit 15: the function is a VF. */
+#define IRDMA_AQ_SWCFG_IS_VF		0x8000u
 
 /* ---------------------------------------------------------------------------------------
  * VSI (ice_adminq_cmd.h struct ice_aqc_add_get_update_free_vsi, ice_aqc_vsi_props)

@@ -82,6 +82,8 @@ struct irdma_pf {
 	uint32_t speed_mbps;		/**< link speed in Mb/s (0: down or unknown) */
 	bool lse;			/**< link status events enabled */
 	/* VSI and Tx scheduler (irdma_sched.c); one traffic class, TC 0 */
+	uint16_t sw_id;			/**< switch id of the physical port (GET_SW_CFG) */
+	uint8_t lport;			/**< logical port number (GET_SW_CFG) */
 	bool vsi_valid;			/**< ADD_VSI done: vsi_num is ours */
 	uint16_t vsi_num;		/**< the PF VSI's hardware number (irdma's vsi_num) */
 	bool pe_filter;			/**< UPDATE_VSI set PE_FLTR_EN */

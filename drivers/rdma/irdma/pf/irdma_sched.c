@@ -7,6 +7,8 @@
  * has a qs_handle that names a transmit qset (doc/e810.md). One traffic class (TC 0).
  *
  * In the PF bring-up (AdminQ only), as ice's probe does before irdma runs:
+ *   0. GET_SW_CFG (ice_get_initial_sw_cfg): the physical port element of this PF gives the
+ *      logical port and the switch id the VSI context names;
  *   1. ADD_VSI, type PF (ice_aq_add_vsi with ice_set_dflt_vsi_ctx's sections): vsi_num;
  *   2. GET_DFLT_TOPO (ice_aq_get_dflt_topo): the TC 0 node of branch 0;
  *   3. ADD_SCHED_ELEMS (ice_sched_add_elems): one SE_GENERIC node under TC 0 for the RDMA
@@ -36,6 +38,66 @@
 #define WS_ID_VSI	2u
 #define WS_ID_LEAF	3u
 
+/* One response element of GET_SW_CFG: true when it is this PF's physical port. */
+static bool
+pf_sw_cfg_elem(struct irdma_ctrl *c, const uint8_t *e)
+{
+	uint16_t f[3];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		f[i] = (uint16_t)(e[2 * i] | e[2 * i + 1] << 8);
+	IRDMA_LOG(DEBUG, c->hw, "switch element: type %u number %u sw_id %u function %u%s",
+		  f[0] >> IRDMA_AQ_SWCFG_TYPE_SHIFT, f[0] & IRDMA_AQ_SWCFG_NUM_MASK, f[1],
+		  f[2] & IRDMA_AQ_SWCFG_FUNC_MASK, (f[2] & IRDMA_AQ_SWCFG_IS_VF) ? " (VF)" : "");
+	if (f[0] >> IRDMA_AQ_SWCFG_TYPE_SHIFT != IRDMA_AQ_SWCFG_TYPE_PHYS_PORT ||
+	    (f[2] & IRDMA_AQ_SWCFG_IS_VF) || (f[2] & IRDMA_AQ_SWCFG_FUNC_MASK) != c->pf.pf_id)
+		return false;
+	c->pf.lport = (uint8_t)(f[0] & IRDMA_AQ_SWCFG_NUM_MASK);
+	c->pf.sw_id = f[1];
+	return true;
+}
+
+/* Step 0: GET_SW_CFG, every page of it, for the PF's physical port (ice_get_initial_sw_cfg). */
+static int
+pf_sw_cfg(struct irdma_ctrl *c, uint8_t *buf)
+{
+	uint32_t next = 0, n, i, pages = 0;
+	bool found = false;
+	struct irdma_aq_desc d;
+	int ret;
+
+	do {
+		memset(&d, 0, sizeof(d));
+		irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_SW_CFG);
+		irdma_set(&d, AQ_SWCFG_ELEMENT, next);
+		ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_SWCFG_BUF_LEN, "get switch configuration");
+		if (ret != 0)
+			return ret;
+		n = (uint32_t)irdma_get(&d, AQ_SWCFG_NUM_ELEMS);
+		if (n * IRDMA_AQ_SWCFG_ELEM_LEN > irdma_get(&d, AQ_DATALEN)) {
+			IRDMA_LOG(ERR, c->hw, "switch configuration: %u elements in %u bytes", n,
+				  (unsigned int)irdma_get(&d, AQ_DATALEN));
+			return -EPROTO;
+		}
+		for (i = 0; i < n && !found; i++)
+			found = pf_sw_cfg_elem(c, &buf[i * IRDMA_AQ_SWCFG_ELEM_LEN]);
+		next = (uint32_t)irdma_get(&d, AQ_SWCFG_ELEMENT);
+	} while (!found && next != 0 && ++pages < 64);
+	if (!found) {
+		IRDMA_LOG(ERR, c->hw, "switch configuration: no physical port of PF %u",
+			  c->pf.pf_id);
+		return -EPROTO;
+	}
+	if (c->pf.sw_id > IRDMA_FIELD_MAX(AQ_VSI_SW_ID)) {
+		IRDMA_LOG(ERR, c->hw, "switch configuration: sw_id %u does not fit a VSI context",
+			  c->pf.sw_id);
+		return -EPROTO;
+	}
+	IRDMA_LOG(INFO, c->hw, "switch: logical port %u, sw_id %u", c->pf.lport, c->pf.sw_id);
+	return 0;
+}
+
 /* Step 1: the PF VSI. */
 static int
 pf_vsi_add(struct irdma_ctrl *c)
@@ -49,6 +111,7 @@ pf_vsi_add(struct irdma_ctrl *c)
 	 * on add only the security section is marked valid (ice_vsi_init). */
 	memset(pf->vsi_ctx, 0, sizeof(pf->vsi_ctx));
 	irdma_set(ctx, AQ_VSI_VALID_SECTIONS, IRDMA_AQ_VSI_PROP_SECURITY);
+	irdma_set(ctx, AQ_VSI_SW_ID, pf->sw_id);
 	irdma_set(ctx, AQ_VSI_SW_FLAGS, IRDMA_AQ_VSI_SW_FLAG_SRC_PRUNE);
 	irdma_set(ctx, AQ_VSI_SW_FLAGS2, IRDMA_AQ_VSI_SW_FLAG_LAN_ENA);
 	irdma_set(ctx, AQ_VSI_SEC_FLAGS, IRDMA_AQ_VSI_SEC_ALLOW_DEST_OVRD);
@@ -156,7 +219,7 @@ pf_topo(struct irdma_ctrl *c, uint8_t *buf)
 
 	memset(&d, 0, sizeof(d));
 	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_DFLT_TOPO);
-	irdma_set(&d, AQ_TOPO_PORT, 0);
+	irdma_set(&d, AQ_TOPO_PORT, c->pf.lport);
 	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_BUF_SIZE, "get scheduler topology");
 	if (ret != 0)
 		return ret;
@@ -232,16 +295,15 @@ irdma_pf_vsi_sched_init(struct irdma_ctrl *c)
 	uint8_t *buf;
 	int ret;
 
-	ret = pf_vsi_add(c);
-	if (ret != 0)
-		return ret;
 	buf = calloc(1, IRDMA_AQ_BUF_SIZE);
-	if (buf == NULL) {
-		ret = -ENOMEM;
-	} else {
+	if (buf == NULL)
+		return -ENOMEM;
+	ret = pf_sw_cfg(c, buf);
+	if (ret == 0)
+		ret = pf_vsi_add(c);
+	if (ret == 0)
 		ret = pf_topo(c, buf);
-		free(buf);
-	}
+	free(buf);
 	if (ret == 0)
 		ret = pf_qgrp_add(c);
 	if (ret != 0)

@@ -7,7 +7,10 @@
  * (CQP WORK_SCHED_NODE). Called with dev->lock held. doc/model.md, "The PF".
  *
  * Firmware (AdminQ, answered with enum irdma_aq_err):
- *   ADD_VSI         PF type only, 128-byte context, pool allocation (no IS_VALID): the
+ *   GET_SW_CFG      one page, one element: the PF's physical port (logical port 0) on the
+ *                   switch MODEL_SW_ID(pf_id); ENOMEM when the buffer cannot hold it
+ *   ADD_VSI         PF type only, 128-byte context naming the switch GET_SW_CFG reports
+ *                   (EINVAL otherwise), pool allocation (no IS_VALID): the
  *                   hardware number 0x10 + 4 * pf_id + slot; ENOSPC when the table is full
  *   UPDATE_VSI      a VSI of this PF (ENOENT otherwise); the Q_OPT section sets PE_FLTR_EN
  *   FREE_VSI        a VSI of this PF; EBUSY while its PE filter is on
@@ -36,6 +39,9 @@
 #define MODEL_TEID_FIRST	UINT32_C(0x00000200)
 #define MODEL_QS_PER_PF		16u
 #define MODEL_QS_BASE		8u
+/* The switch id GET_SW_CFG reports: not 0, so a context that names none is refused. */
+#define MODEL_SW_ID(pf)		(0x20u + (pf))
+#define MODEL_LPORT		0u
 
 static rte_iova_t
 sched_buf_addr(const struct irdma_aq_desc *desc)
@@ -116,6 +122,33 @@ sched_read_buf(struct model_dev *d, const struct irdma_aq_desc *desc, void *buf,
 }
 
 static uint16_t
+sched_sw_cfg(struct model_dev *d, struct irdma_aq_desc *desc)
+{
+	uint8_t e[IRDMA_AQ_SWCFG_ELEM_LEN];
+	uint16_t f[3] = {
+		(uint16_t)(IRDMA_AQ_SWCFG_TYPE_PHYS_PORT << IRDMA_AQ_SWCFG_TYPE_SHIFT | MODEL_LPORT),
+		(uint16_t)MODEL_SW_ID(d->cfg.pf_id), d->cfg.pf_id,
+	};
+	unsigned int i;
+
+	if (irdma_get(desc, AQ_SWCFG_ELEMENT) != 0)
+		return IRDMA_AQ_RC_EINVAL;	/* one page: no element to continue from */
+	if (irdma_get(desc, AQ_DATALEN) < sizeof(e)) {
+		irdma_set(desc, AQ_DATALEN, 0);
+		return IRDMA_AQ_RC_ENOMEM;
+	}
+	for (i = 0; i < 3; i++) {
+		e[2 * i] = (uint8_t)f[i];
+		e[2 * i + 1] = (uint8_t)(f[i] >> 8);
+	}
+	(void)model_dma_write(d, sched_buf_addr(desc), e, sizeof(e));
+	irdma_set(desc, AQ_DATALEN, sizeof(e));
+	irdma_set(desc, AQ_SWCFG_NUM_ELEMS, 1);
+	irdma_set(desc, AQ_SWCFG_ELEMENT, 0);
+	return 0;
+}
+
+static uint16_t
 sched_add_vsi(struct model_dev *d, struct irdma_aq_desc *desc)
 {
 	uint8_t ctx[IRDMA_AQ_VSI_CTX_LEN];
@@ -129,6 +162,13 @@ sched_add_vsi(struct model_dev *d, struct irdma_aq_desc *desc)
 	if ((irdma_get(desc, AQ_VSI_FLAGS) & 3u) != IRDMA_AQ_VSI_TYPE_PF ||
 	    (irdma_get(desc, AQ_VSI_NUM) & IRDMA_AQ_VSI_IS_VALID))
 		return IRDMA_AQ_RC_EINVAL;
+	if (irdma_get((const struct irdma_aq_vsi_ctx *)ctx, AQ_VSI_SW_ID) !=
+	    MODEL_SW_ID(d->cfg.pf_id)) {
+		MODEL_LOG(DEBUG, d, "ADD_VSI refused: sw_id %u names no switch of PF %u",
+			  (unsigned int)irdma_get((const struct irdma_aq_vsi_ctx *)ctx,
+						  AQ_VSI_SW_ID), d->cfg.pf_id);
+		return IRDMA_AQ_RC_EINVAL;
+	}
 	for (i = 0; i < MODEL_PF_VSIS; i++) {
 		if (d->pf.vsi[i].used)
 			used++;
@@ -201,7 +241,7 @@ sched_topo(struct model_dev *d, struct irdma_aq_desc *desc)
 	struct irdma_aq_sched_hdr *h = (void *)buf;
 	unsigned int i;
 
-	if (irdma_get(desc, AQ_TOPO_PORT) != 0)
+	if (irdma_get(desc, AQ_TOPO_PORT) != MODEL_LPORT)
 		return IRDMA_AQ_RC_EINVAL;
 	if (irdma_get(desc, AQ_DATALEN) < sizeof(buf)) {
 		irdma_set(desc, AQ_DATALEN, 0);
@@ -412,6 +452,8 @@ model_aq_sched(struct model_dev *d, struct irdma_aq_desc *desc)
 		return sched_update_vsi(d, desc);
 	case IRDMA_AQC_FREE_VSI:
 		return sched_free_vsi(d, desc);
+	case IRDMA_AQC_GET_SW_CFG:
+		return sched_sw_cfg(d, desc);
 	case IRDMA_AQC_GET_DFLT_TOPO:
 		return sched_topo(d, desc);
 	case IRDMA_AQC_ADD_SCHED_ELEMS:
