@@ -217,6 +217,7 @@ enum irdma_aq_opc {
 	IRDMA_AQC_GET_DFLT_TOPO = 0x0400,	/**< indirect: default Tx scheduler topology */
 	IRDMA_AQC_ADD_SCHED_ELEMS = 0x0401,	/**< indirect (RD): add scheduler nodes */
 	IRDMA_AQC_DEL_SCHED_ELEMS = 0x040f,	/**< indirect (RD): delete scheduler nodes */
+	IRDMA_AQC_QUERY_SCHED_RES = 0x0412,	/**< indirect: scheduler layers and limits */
 	IRDMA_AQC_DIS_TXQS = 0x0c31,		/**< indirect (RD): disable Tx queues / qsets */
 	IRDMA_AQC_ADD_RDMA_QSET = 0x0c33,	/**< indirect (RD): add RDMA qsets */
 	IRDMA_AQC_GET_LINK_STATUS = 0x0607,	/**< indirect: link status (also the ARQ event) */
@@ -479,6 +480,33 @@ IRDMA_FIELD(aq_desc, AQ_DIS_VMVF_TIMEOUT, 2, 31, 16);
 #define IRDMA_AQ_DIS_TIMEOUT		(5u << 10)
 /** DIS_TXQS q_id bit 15: the entry is an RDMA qset. */
 #define IRDMA_AQ_DIS_RDMA_QSET		0x8000u
+
+/** Layers of a Tx scheduler tree at most (ICE_AQC_TOPO_MAX_LEVEL_NUM). */
+#define IRDMA_AQ_SCHED_MAX_LAYERS	9u
+/** Bytes of the QUERY_SCHED_RES answer (struct ice_aqc_query_txsched_res_resp). */
+#define IRDMA_AQ_SCHED_RES_LEN		(32u + IRDMA_AQ_SCHED_MAX_LAYERS * 32u)
+/** Offset of the first layer entry in the QUERY_SCHED_RES answer. */
+#define IRDMA_AQ_SCHED_RES_LAYER0	32u
+/** Bytes of one layer entry (struct ice_aqc_layer_props). */
+#define IRDMA_AQ_SCHED_LAYER_LEN	32u
+
+IRDMA_LAYOUT(aq_sched_res, 4);
+/** +0: physical levels. */
+IRDMA_FIELD(aq_sched_res, AQ_RES_PHYS_LEVELS, 0, 15, 0);
+/** +2: logical levels: the layers of the tree (ice's num_tx_sched_layers). */
+IRDMA_FIELD(aq_sched_res, AQ_RES_LOGICAL_LEVELS, 0, 31, 16);
+/** +8: RDMA qsets of the device. */
+IRDMA_FIELD(aq_sched_res, AQ_RES_RDMA_QSETS, 1, 15, 0);
+
+IRDMA_LAYOUT(aq_sched_layer, 4);
+/** Layer +0: the logical layer number. */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_NUM, 0, 7, 0);
+/** Layer +2: nodes of the device on this layer. */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_MAX_DEV_NODES, 0, 31, 16);
+/** Layer +4: nodes of the PF on this layer. */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_MAX_PF_NODES, 0, 47, 32);
+/** Layer +10: siblings of one parent on this layer (ice's max_children of the layer above). */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_MAX_SIBL, 1, 31, 16);
 
 /** Bytes of a scheduler group header (parent TEID, element count). */
 #define IRDMA_AQ_SCHED_HDR_LEN		8u

@@ -282,6 +282,7 @@ struct model_pf {
 	struct model_sched_node {
 		bool used;
 		uint8_t type;		/* enum irdma_aq_elem_type */
+		uint8_t layer;		/* 0: the port */
 		uint32_t teid;
 		uint32_t parent;
 	} node[MODEL_SCHED_NODES];

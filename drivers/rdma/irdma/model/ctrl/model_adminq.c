@@ -62,6 +62,7 @@ aq_kind_of(uint16_t opc)
 	case IRDMA_AQC_DIS_TXQS:
 		return AQ_BUF_IN;
 	case IRDMA_AQC_GET_SW_CFG:
+	case IRDMA_AQC_QUERY_SCHED_RES:
 	case IRDMA_AQC_GET_DFLT_TOPO:
 	case IRDMA_AQC_LIST_FUNC_CAPS:
 	case IRDMA_AQC_LIST_DEV_CAPS:
@@ -242,6 +243,7 @@ aq_exec(struct model_dev *d, struct irdma_aq_desc *desc)
 	case IRDMA_AQC_UPDATE_VSI:
 	case IRDMA_AQC_FREE_VSI:
 	case IRDMA_AQC_GET_SW_CFG:
+	case IRDMA_AQC_QUERY_SCHED_RES:
 	case IRDMA_AQC_GET_DFLT_TOPO:
 	case IRDMA_AQC_ADD_SCHED_ELEMS:
 	case IRDMA_AQC_DEL_SCHED_ELEMS:
