@@ -537,6 +537,25 @@ test_fault_qos_retval(void)
 			TEST_CHECK_EQ(st.qset_adds, 1);
 		pf_start_stop_close(id);
 	}
+	/* the 4th (the VSI node) and the 6th (the qgroup node) of the six scheduler nodes
+	 * refused: the nodes above it are deleted, deepest first */
+	for (i = 3; i <= 5; i += 2) {
+		id = pf_open("irdma_model0" TAIL);
+		if (id < 0)
+			return;
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault_nth(pmd_hw(id), 0x0401, i,
+							      IRDMA_MODEL_AQ_FAULT_RETVAL, 16), 0);
+		log_start();
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ENOSPC);
+		TEST_CHECK(log_has("add scheduler node (0x0401) failed: firmware code 16",
+				   "PF bring-up failed at step \"VSI and scheduler\""));
+		pf_check_undone(id);
+		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+		TEST_CHECK_EQ(st.sched_adds, i);
+		TEST_CHECK_EQ(st.sched_dels, i);
+		TEST_CHECK_EQ(st.qset_adds, 0);
+		pf_start_stop_close(id);
+	}
 }
 
 /* The work scheduler CQP commands: the n-th fails; the nodes added before it are deleted. */
