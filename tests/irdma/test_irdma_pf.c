@@ -168,22 +168,29 @@ struct want {
 	const char *what;
 };
 
+
 /* The model's numbers: PF 0's first VSI, its TC 0 node, the first TEID and qs_handle. */
 #define M_VSI		0x10u
+#define M_SW_ID		0x20u	/* PF 0's switch (GET_SW_CFG) */
 #define M_TC_TEID	0x101u
-#define M_QGRP_TEID	0x200u
+#define M_QGRP_TEID	0x205u	/* layer 7 of 9: the sixth node (layers 2 to 7) */
 #define M_QS		8u
+
+/* The scheduler nodes' TEIDs, as the model hands them out: 0x200 at layer 2 ... 0x205. */
+static const uint32_t add_parent[] = { M_TC_TEID, 0x200, 0x201, 0x202, 0x203, 0x204 };
+static const uint32_t del_teid[] = { 0x205, 0x204, 0x203, 0x202, 0x201, 0x200 };
 
 /*
  * The RD buffers, at the byte offsets of struct ice_aqc_vsi_props,
  * ice_aqc_txsched_elem_data, ice_aqc_add_rdma_qset_data and ice_aqc_dis_txq_item.
  */
 static void
-check_rd_buf(uint16_t opcode, const uint8_t *b, bool pe_on)
+check_rd_buf(uint16_t opcode, const uint8_t *b, bool pe_on, unsigned int nth)
 {
 	switch (opcode) {
 	case 0x0210:	/* add VSI: ice_set_dflt_vsi_ctx for a PF VSI, one queue on TC 0 */
 		TEST_CHECK_EQ(le16_at(b, 0), 0x0002);		/* valid: SECURITY only */
+		TEST_CHECK_EQ(b[2], M_SW_ID);			/* sw_id from GET_SW_CFG */
 		TEST_CHECK_EQ(b[3], 0x80);			/* sw_flags: SRC_PRUNE */
 		TEST_CHECK_EQ(b[4], 0x10);			/* sw_flags2: LAN_ENA */
 		TEST_CHECK_EQ(b[6], 0x01);			/* sec: ALLOW_DEST_OVRD */
@@ -202,10 +209,14 @@ check_rd_buf(uint16_t opcode, const uint8_t *b, bool pe_on)
 		TEST_CHECK_EQ(b[78], 0x02);
 		TEST_CHECK_EQ(b[80] & 1, pe_on ? 1 : 0);
 		break;
-	case 0x0401:	/* add sched elems: one SE_GENERIC under TC 0 */
-		TEST_CHECK_EQ(le32_at(b, 0), M_TC_TEID);	/* header parent */
+	case 0x0401:	/* add sched elems: one SE_GENERIC under the node of the layer above */
+		TEST_CHECK(nth < RTE_DIM(add_parent));
+		if (nth >= RTE_DIM(add_parent))
+			break;
+		TEST_CHECK_EQ(le32_at(b, 0), add_parent[nth]);	/* header parent */
 		TEST_CHECK_EQ(le16_at(b, 4), 1);		/* elements */
-		TEST_CHECK_EQ(le32_at(b, 8), M_TC_TEID);	/* element parent */
+		TEST_CHECK_EQ(le32_at(b, 8), add_parent[nth]);	/* element parent */
+		TEST_CHECK_EQ(le32_at(b, 12), 0);		/* TEID: firmware's to write */
 		TEST_CHECK_EQ(b[16], 3);			/* SE_GENERIC */
 		TEST_CHECK_EQ(b[17], 0x07);			/* generic, CIR, EIR */
 		TEST_CHECK_EQ(b[18], 0);
@@ -231,9 +242,13 @@ check_rd_buf(uint16_t opcode, const uint8_t *b, bool pe_on)
 		TEST_CHECK_EQ(le16_at(b, 6), M_QS | 0x8000);	/* RDMA qset element type */
 		break;
 	case 0x040f:	/* delete sched elems: header + one TEID */
-		TEST_CHECK_EQ(le32_at(b, 0), M_TC_TEID);
+		TEST_CHECK(nth < RTE_DIM(del_teid));
+		if (nth >= RTE_DIM(del_teid))
+			break;
+		/* the parent of the deepest node is the one added before it */
+		TEST_CHECK_EQ(le32_at(b, 0), add_parent[RTE_DIM(add_parent) - 1 - nth]);
 		TEST_CHECK_EQ(le16_at(b, 4), 1);
-		TEST_CHECK_EQ(le32_at(b, 8), M_QGRP_TEID);
+		TEST_CHECK_EQ(le32_at(b, 8), del_teid[nth]);
 		break;
 	default:
 		TEST_CHECK(false);
@@ -283,12 +298,22 @@ test_conformance(void)
 		{ 0x0613, 0, false, 0, 0xffffffff, 0, 0, 0xfff9, "set_event_mask" },
 		/* get_link_status: lport 0 @16, cmd_flags @18 bits 1:0 LSE = 3 (enable) */
 		{ 0x0607, 32, false, 3u << 16, 0xffffffff, 0, 0, 0, "get_link_status: LSE on" },
+		/* get_sw_cfg: flags 0 @16, first element 0 @18, 2048 bytes (LB) */
+		{ 0x0200, 2048, false, 0, 0xffffffff, 0, 0, 0, "get_sw_cfg: from element 0" },
+		/* query_sched_res: no parameters, the 320-byte answer (32 + 9 layers of 32) */
+		{ 0x0412, 320, false, 0, 0xffffffff, 0, 0, 0, "query_sched_res" },
 		/* add_vsi: vsi_num 0 (from the pool) @16, vsi_flags @22 type 2 (PF) */
 		{ 0x0210, 128, true, 0, 0xffffffff, 2u << 16, 0xffff0000, 0, "add_vsi: PF" },
 		/* get_dflt_topo: port 0 @16 */
 		{ 0x0400, 4096, false, 0, 0xff, 0, 0, 0, "get_dflt_topo: port 0" },
-		/* add_sched_elems: num_elem_req 1 @16 */
-		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: one group" },
+		/* add_sched_elems: num_elem_req 1 @16; support nodes of layers 2 to 5 (the VSI
+		 * layer of 9), then the qgroup layers 6 and 7 under the VSI node */
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: layer 2" },
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: layer 3" },
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: layer 4" },
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: layer 5, VSI" },
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: layer 6" },
+		{ 0x0401, 32, true, 1, 0xffff, 0, 0, 0, "add_sched_elems: layer 7, qgroup" },
 		/* add_rdma_qset: num_qset_grps 1 @16 */
 		{ 0x0c33, 32, true, 1, 0xff, 0, 0, 0, "add_rdma_qset: one group" },
 		/* update_vsi: vsi_num | IS_VALID @16 */
@@ -298,7 +323,13 @@ test_conformance(void)
 		/* dis_txqs: cmd_type FLUSH_PIPE @16, num_entries 1 @17, timeout 5 << 10 @18 */
 		{ 0x0c31, 8, true, 0x08u | 1u << 8 | (5u << 10) << 16, 0xffffffff, 0, 0, 0,
 		  "dis_txqs: RDMA qset" },
-		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete_sched_elems: one group" },
+		/* delete_sched_elems: one group of one TEID, the deepest node first */
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete layer 7" },
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete layer 6" },
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete layer 5" },
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete layer 4" },
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete layer 3" },
+		{ 0x040f, 12, true, 1, 0xffff, 0, 0, 0, "delete layer 2" },
 		/* free_vsi: vsi_num | IS_VALID @16, cmd_flags 0 (no KEEP_ALLOC) @18 */
 		{ 0x0213, 0, false, M_VSI | 0x8000, 0xffffffff, 0, 0, 0, "free_vsi" },
 		/* LSE = 2 (disable), then q_shutdown with driver_unloading (bit 0 @16) */
@@ -320,7 +351,7 @@ test_conformance(void)
 	uint8_t wqe[64];
 	struct irdma_model_stats st;
 	struct irdma_hw *hw;
-	unsigned int i, k, nws = 0;
+	unsigned int i, k, nws = 0, nadd = 0, ndel = 0;
 	int id, n, op;
 
 	id = pf_open("irdma_model0" TAIL);
@@ -356,7 +387,9 @@ test_conformance(void)
 			TEST_CHECK_EQ(D_ADDR(p) % 4096, 0);
 		}
 		if (want[i].rd && D_OPCODE(p) == want[i].opcode)
-			check_rd_buf(want[i].opcode, buf, i == 11);
+			check_rd_buf(want[i].opcode, buf, i == 18,
+				     want[i].opcode == 0x0401 ? nadd++ :
+				     want[i].opcode == 0x040f ? ndel++ : 0);
 		TEST_CHECK_EQ(le32_at(p, 16) & want[i].param0_mask, want[i].param0);
 		TEST_CHECK_EQ(le32_at(p, 20) & want[i].param1_mask, want[i].param1);
 		if (want[i].addr_high_le16 != 0)
@@ -466,6 +499,10 @@ test_fault_qos_retval(void)
 		const char *line;
 		const char *step;
 	} steps[] = {
+		{ 0x0200, 5, -EIO, "get switch configuration (0x0200) failed: firmware code 5",
+		  "PF bring-up failed at step \"VSI and scheduler\"" },
+		{ 0x0412, 12, -EBUSY, "query scheduler resources (0x0412) failed: firmware code 12",
+		  "PF bring-up failed at step \"VSI and scheduler\"" },
 		{ 0x0210, 16, -ENOSPC, "add VSI (0x0210) failed: firmware code 16 (ENOSPC)",
 		  "PF bring-up failed at step \"VSI and scheduler\"" },
 		{ 0x0400, 5, -EIO, "get scheduler topology (0x0400) failed: firmware code 5",
@@ -498,6 +535,25 @@ test_fault_qos_retval(void)
 			TEST_CHECK_EQ(st.ws_adds, 3);
 		if (steps[i].opcode == 0x0211)
 			TEST_CHECK_EQ(st.qset_adds, 1);
+		pf_start_stop_close(id);
+	}
+	/* the 4th (the VSI node) and the 6th (the qgroup node) of the six scheduler nodes
+	 * refused: the nodes above it are deleted, deepest first */
+	for (i = 3; i <= 5; i += 2) {
+		id = pf_open("irdma_model0" TAIL);
+		if (id < 0)
+			return;
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault_nth(pmd_hw(id), 0x0401, i,
+							      IRDMA_MODEL_AQ_FAULT_RETVAL, 16), 0);
+		log_start();
+		TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ENOSPC);
+		TEST_CHECK(log_has("add scheduler node (0x0401) failed: firmware code 16",
+				   "PF bring-up failed at step \"VSI and scheduler\""));
+		pf_check_undone(id);
+		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
+		TEST_CHECK_EQ(st.sched_adds, i);
+		TEST_CHECK_EQ(st.sched_dels, i);
+		TEST_CHECK_EQ(st.qset_adds, 0);
 		pf_start_stop_close(id);
 	}
 }
@@ -765,6 +821,9 @@ test_model_executor(void)
 		{ 0x0211, F_SI | F_BUF | F_RD, 128, 1, 2, "update VSI 0, not valid: ENOENT" },
 		{ 0x0213, F_SI, 0, 0, 2, "free an unknown VSI: ENOENT" },
 		{ 0x0400, F_SI | F_BUF, 16, 1, 9, "topology buffer too small: ENOMEM" },
+		{ 0x0200, F_SI | F_BUF, 4, 1, 9, "switch config buffer too small: ENOMEM" },
+		{ 0x0200, F_SI | F_BUF | F_RD, 64, 1, 14, "RD on the switch config: EINVAL" },
+		{ 0x0200, F_SI | F_BUF, 64, 1, 0, "get switch config" },
 		{ 0x0401, F_SI | F_BUF | F_RD, 32, 1, 14, "add sched elems, 0 groups: EINVAL" },
 		{ 0x0c33, F_SI | F_BUF | F_RD, 32, 1, 14, "add qset, 0 groups: EINVAL" },
 		{ 0x0c31, F_SI | F_BUF | F_RD, 8, 1, 14, "dis txqs, 0 entries: EINVAL" },
@@ -805,6 +864,18 @@ test_model_executor(void)
 		TEST_CHECK_EQ(!!(D_FLAGS(d) & F_ERR), cases[i].retval != 0);
 		if (cases[i].opcode == 0x0001 && cases[i].retval == 0)
 			TEST_CHECK_EQ(d[29], 1);	/* api_major @29 */
+		if (cases[i].opcode == 0x0200 && cases[i].retval == 0) {
+			const uint8_t *e = a.mem + 4096;
+
+			/* one element, no page after it: PF 5's physical port 0 on switch 0x25 */
+			TEST_CHECK_EQ(le16_at(d, 20), 1);		/* num_elems @20 */
+			TEST_CHECK_EQ(le16_at(d, 18), 0);		/* element @18: done */
+			TEST_CHECK_EQ(D_DATALEN(d), 6);
+			TEST_CHECK_EQ(le16_at(e, 0) >> 14, 0);		/* type: physical port */
+			TEST_CHECK_EQ(le16_at(e, 0) & 0x3ff, 0);	/* port number */
+			TEST_CHECK_EQ(le16_at(e, 2), 0x25);		/* swid */
+			TEST_CHECK_EQ(le16_at(e, 4), 5);		/* pf_vf_num: PF 5 */
+		}
 		if (cases[i].opcode == 0x000a && cases[i].retval == 9)
 			TEST_CHECK_EQ(le32_at(d, 20), 3);	/* count: the elements needed */
 		if (cases[i].opcode == 0x000a && cases[i].retval == 0) {
@@ -834,11 +905,12 @@ test_model_executor(void)
 			const char *what;
 		} sc[] = {
 			{ 0x0401, 32, 1, 0x999, 1, 0x999, 3, 2, "sched node under no node: ENOENT" },
+			{ 0x0401, 32, 1, 0x100, 1, 0x100, 3, 14, "SE under the port: EINVAL" },
 			{ 0x0401, 32, 1, 0x101, 1, 0x101, 5, 14, "a LEAF element: EINVAL" },
 			{ 0x0401, 32, 1, 0x101, 1, 0x100, 3, 14, "element parent differs: EINVAL" },
 			{ 0x0401, 32, 1, 0x101, 1, 0x101, 3, 0, "SE_GENERIC under TC 0" },
 			{ 0x0c33, 32, 1, 0x101, 1, 8, 7, 2, "qset under the TC node: ENOENT" },
-			{ 0x0c33, 32, 1, 0x200, 1, 8, 7, 2, "qset id names no WS leaf: ENOENT" },
+			{ 0x0c33, 32, 1, 0x200, 1, 8, 7, 14, "qset under a layer-2 node: EINVAL" },
 			{ 0x0c31, 8, 1u << 8, 0x200, 1u | (0x8008u << 16), 0, 0, 2,
 			  "dis an unknown qset: ENOENT" },
 			{ 0x040f, 12, 1, 0x100, 1, 0x101, 0, 2, "delete the TC node: ENOENT" },
@@ -862,6 +934,65 @@ test_model_executor(void)
 			}
 		}
 	}
+	/* QUERY_SCHED_RES: 9 layers; nodes one layer below their parent, above the leaf layer 8;
+	 * a qset only under a node of the qgroup layer 7 (N - 2). */
+	{
+		uint8_t *b = a.mem + 4096;
+		uint32_t parent = 0x101, teid[8] = { 0 }, l;
+
+		raw_desc(d, 0x0412, F_SI | F_BUF, 320, a.iova + 4096);
+		raw_send(&a, d);
+		TEST_CHECK_EQ(D_RETVAL(d), 0);
+		TEST_CHECK_EQ(le16_at(b, 2), 9);			/* logical_levels @2 */
+		TEST_CHECK_EQ(le16_at(b, 32 + 7 * 32 + 10), 8);	/* layer 7 max_sibl_grp_sz */
+		raw_desc(d, 0x0412, F_SI | F_BUF, 64, a.iova + 4096);
+		raw_send(&a, d);
+		TEST_CHECK_EQ(D_RETVAL(d), 9);				/* too small: ENOMEM */
+		for (l = 2; l <= 8; l++) {
+			memset(b, 0, 64);
+			memcpy(b, &parent, 4);
+			b[4] = 1;
+			memcpy(b + 8, &parent, 4);
+			b[16] = 3;					/* SE_GENERIC */
+			raw_desc(d, 0x0401, F_SI | F_BUF | F_RD, 32, a.iova + 4096);
+			d[16] = 1;
+			raw_send(&a, d);
+			printf("# SE at layer %u under 0x%x: retval %u\n", l, parent, D_RETVAL(d));
+			/* layer 8 is the leaf layer: no SE there */
+			TEST_CHECK_EQ(D_RETVAL(d), l == 8 ? 14 : 0);
+			if (l < 8)
+				parent = teid[l] = le32_at(b, 12);
+		}
+		for (l = 6; l <= 7; l++) {
+			memset(b, 0, 64);
+			memcpy(b, &teid[l], 4);
+			b[4] = 1;
+			b[8] = 8;					/* tx_qset_id 8 */
+			raw_desc(d, 0x0c33, F_SI | F_BUF | F_RD, 32, a.iova + 4096);
+			d[16] = 1;
+			raw_send(&a, d);
+			printf("# qset under layer %u: retval %u\n", l, D_RETVAL(d));
+			/* layer 6: wrong layer; layer 7: right layer, but no WS leaf 8 */
+			TEST_CHECK_EQ(D_RETVAL(d), l == 6 ? 14 : 2);
+		}
+	}
+	/* ADD_VSI of type PF must name the switch GET_SW_CFG reported (byte 2 of the context). */
+	{
+		static const struct {
+			uint8_t sw_id;
+			uint16_t retval;
+		} vc[] = { { 0, 14 }, { 0x20, 14 }, { 0x25, 0 } };
+
+		for (i = 0; i < RTE_DIM(vc); i++) {
+			memset(a.mem + 4096, 0, 128);
+			a.mem[4096 + 2] = vc[i].sw_id;
+			raw_desc(d, 0x0210, F_SI | F_BUF | F_RD, 128, a.iova + 4096);
+			d[22] = 2;					/* vsi_flags: PF */
+			raw_send(&a, d);
+			printf("# add VSI on switch 0x%x: retval %u\n", vc[i].sw_id, D_RETVAL(d));
+			TEST_CHECK_EQ(D_RETVAL(d), vc[i].retval);
+		}
+	}
 	/* The PE gate: a PF reset closes the engine until PFSWR reads 0 again. */
 	TEST_CHECK_EQ(irdma_rd32(&a.hw, 0x50ba5c), 0x80);		/* GLPE_CPUSTATUS0 */
 	TEST_CHECK(irdma_rd32(&a.hw, 0xb6008) & (1u << 10));		/* GLNVM_ULD.PE_DONE */
@@ -883,7 +1014,8 @@ test_model_executor(void)
 	TEST_CHECK_EQ(st.aq_refused, 1);
 	TEST_CHECK_EQ(st.pe_refused, 1);	/* the CQP create */
 	TEST_CHECK_EQ(st.pf_resets, 1);
-	TEST_CHECK_EQ(st.aq_errors, 12 + 9 + 7);
+	/* cases, sched, PF 5, layers, sw_id */
+	TEST_CHECK_EQ(st.aq_errors, 14 + 10 + 7 + 4 + 2);
 	TEST_CHECK_EQ(irdma_hw_dma_unmap(&a.hw, a.mem, a.iova, 8192), 0);
 	irdma_model_destroy(&a.hw);
 	rte_free(a.mem);

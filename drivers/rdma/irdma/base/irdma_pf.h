@@ -209,6 +209,7 @@ enum irdma_aq_opc {
 	IRDMA_AQC_LIST_DEV_CAPS = 0x000b,	/**< indirect: device capabilities */
 	IRDMA_AQC_MANAGE_MAC_READ = 0x0107,	/**< indirect: the port's MAC addresses */
 	IRDMA_AQC_CLEAR_PXE_MODE = 0x0110,	/**< direct: leave PXE mode */
+	IRDMA_AQC_GET_SW_CFG = 0x0200,		/**< indirect: switch configuration (sw_id, port) */
 	IRDMA_AQC_ADD_VSI = 0x0210,		/**< indirect (RD): add a VSI */
 	IRDMA_AQC_UPDATE_VSI = 0x0211,		/**< indirect (RD): update a VSI's context */
 	IRDMA_AQC_FREE_VSI = 0x0213,		/**< direct: free a VSI */
@@ -216,6 +217,7 @@ enum irdma_aq_opc {
 	IRDMA_AQC_GET_DFLT_TOPO = 0x0400,	/**< indirect: default Tx scheduler topology */
 	IRDMA_AQC_ADD_SCHED_ELEMS = 0x0401,	/**< indirect (RD): add scheduler nodes */
 	IRDMA_AQC_DEL_SCHED_ELEMS = 0x040f,	/**< indirect (RD): delete scheduler nodes */
+	IRDMA_AQC_QUERY_SCHED_RES = 0x0412,	/**< indirect: scheduler layers and limits */
 	IRDMA_AQC_DIS_TXQS = 0x0c31,		/**< indirect (RD): disable Tx queues / qsets */
 	IRDMA_AQC_ADD_RDMA_QSET = 0x0c33,	/**< indirect (RD): add RDMA qsets */
 	IRDMA_AQC_GET_LINK_STATUS = 0x0607,	/**< indirect: link status (also the ARQ event) */
@@ -355,6 +357,30 @@ IRDMA_FIELD(aq_desc, AQ_PXE_RX_CNT, 2, 7, 0);
 /** The rx_cnt value ice sends. */
 #define IRDMA_AQ_CLEAR_PXE_RX_CNT	2u
 
+/* GET_SW_CFG (0x0200, struct ice_aqc_get_sw_cfg, ice_aqc_get_sw_cfg_resp_elem). */
+/** desc+18: first element to report; response: non-zero when more elements follow. */
+IRDMA_FIELD(aq_desc, AQ_SWCFG_ELEMENT, 2, 31, 16);
+/** desc+20 (response): elements written. */
+IRDMA_FIELD(aq_desc, AQ_SWCFG_NUM_ELEMS, 2, 47, 32);
+/** Bytes of one response element: vsi_port_num, swid, pf_vf_num (three le16). */
+#define IRDMA_AQ_SWCFG_ELEM_LEN		6u
+/** Buffer ice passes (ICE_SW_CFG_MAX_BUF_LEN). */
+#define IRDMA_AQ_SWCFG_BUF_LEN		2048u
+/** vsi_port_num bits 9:0: the port or VSI number. */
+#define IRDMA_AQ_SWCFG_NUM_MASK		0x03ffu
+/** vsi_port_num bits 15:14: the element type. */
+#define IRDMA_AQ_SWCFG_TYPE_SHIFT	14u
+/** Element type: a physical port (its number is the logical port, ice's lport). */
+#define IRDMA_AQ_SWCFG_TYPE_PHYS_PORT	0u
+/** Element type: a virtual port. */
+#define IRDMA_AQ_SWCFG_TYPE_VIRT_PORT	1u
+/** Element type: a VSI. */
+#define IRDMA_AQ_SWCFG_TYPE_VSI		2u
+/** pf_vf_num bits 14:0: the function the element belongs to. */
+#define IRDMA_AQ_SWCFG_FUNC_MASK	0x7fffu
+/** pf_vf_num bit 15: the function is a VF. */
+#define IRDMA_AQ_SWCFG_IS_VF		0x8000u
+
 /* ---------------------------------------------------------------------------------------
  * VSI (ice_adminq_cmd.h struct ice_aqc_add_get_update_free_vsi, ice_aqc_vsi_props)
  * --------------------------------------------------------------------------------------- */
@@ -454,6 +480,33 @@ IRDMA_FIELD(aq_desc, AQ_DIS_VMVF_TIMEOUT, 2, 31, 16);
 #define IRDMA_AQ_DIS_TIMEOUT		(5u << 10)
 /** DIS_TXQS q_id bit 15: the entry is an RDMA qset. */
 #define IRDMA_AQ_DIS_RDMA_QSET		0x8000u
+
+/** Layers of a Tx scheduler tree at most (ICE_AQC_TOPO_MAX_LEVEL_NUM). */
+#define IRDMA_AQ_SCHED_MAX_LAYERS	9u
+/** Bytes of the QUERY_SCHED_RES answer (struct ice_aqc_query_txsched_res_resp). */
+#define IRDMA_AQ_SCHED_RES_LEN		(32u + IRDMA_AQ_SCHED_MAX_LAYERS * 32u)
+/** Offset of the first layer entry in the QUERY_SCHED_RES answer. */
+#define IRDMA_AQ_SCHED_RES_LAYER0	32u
+/** Bytes of one layer entry (struct ice_aqc_layer_props). */
+#define IRDMA_AQ_SCHED_LAYER_LEN	32u
+
+IRDMA_LAYOUT(aq_sched_res, 4);
+/** +0: physical levels. */
+IRDMA_FIELD(aq_sched_res, AQ_RES_PHYS_LEVELS, 0, 15, 0);
+/** +2: logical levels: the layers of the tree (ice's num_tx_sched_layers). */
+IRDMA_FIELD(aq_sched_res, AQ_RES_LOGICAL_LEVELS, 0, 31, 16);
+/** +8: RDMA qsets of the device. */
+IRDMA_FIELD(aq_sched_res, AQ_RES_RDMA_QSETS, 1, 15, 0);
+
+IRDMA_LAYOUT(aq_sched_layer, 4);
+/** Layer +0: the logical layer number. */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_NUM, 0, 7, 0);
+/** Layer +2: nodes of the device on this layer. */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_MAX_DEV_NODES, 0, 31, 16);
+/** Layer +4: nodes of the PF on this layer. */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_MAX_PF_NODES, 0, 47, 32);
+/** Layer +10: siblings of one parent on this layer (ice's max_children of the layer above). */
+IRDMA_FIELD(aq_sched_layer, AQ_LAYER_MAX_SIBL, 1, 31, 16);
 
 /** Bytes of a scheduler group header (parent TEID, element count). */
 #define IRDMA_AQ_SCHED_HDR_LEN		8u

@@ -283,6 +283,14 @@ int irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode,
 				enum irdma_model_aq_fault kind, uint16_t retval);
 
 /**
+ * As irdma_model_inject_aq_fault(), but the first @p nth commands with @p opcode run
+ * normally and the one after them fails (a fault in the middle of a sequence).
+ * @return 0, or -EINVAL (not a model device, bad kind, RETVAL with 0).
+ */
+int irdma_model_inject_aq_fault_nth(struct irdma_hw *hw, uint16_t opcode, uint32_t nth,
+				    enum irdma_model_aq_fault kind, uint16_t retval);
+
+/**
  * Change the link state (test hook: a cable pulled and plugged back). With link status
  * events enabled and not masked, firmware posts a GET_LINK_STATUS event on the ARQ.
  * @return 0, or -EINVAL (not a model device).

@@ -268,6 +268,7 @@ struct model_pf {
 		uint16_t opcode;
 		uint8_t kind;	/* enum irdma_model_aq_fault */
 		uint16_t retval;
+		uint32_t skip;	/* commands of the opcode to run before the fault */
 	} fault;
 	uint8_t cap[IRDMA_MODEL_AQ_CAPTURE][IRDMA_AQ_DESC_SIZE];
 	/* the first bytes of each captured RD buffer (zeros for others) */
@@ -282,6 +283,7 @@ struct model_pf {
 	struct model_sched_node {
 		bool used;
 		uint8_t type;		/* enum irdma_aq_elem_type */
+		uint8_t layer;		/* 0: the port */
 		uint32_t teid;
 		uint32_t parent;
 	} node[MODEL_SCHED_NODES];

@@ -82,12 +82,24 @@ struct irdma_pf {
 	uint32_t speed_mbps;		/**< link speed in Mb/s (0: down or unknown) */
 	bool lse;			/**< link status events enabled */
 	/* VSI and Tx scheduler (irdma_sched.c); one traffic class, TC 0 */
+	uint16_t sw_id;			/**< switch id of the physical port (GET_SW_CFG) */
+	uint8_t lport;			/**< logical port number (GET_SW_CFG) */
 	bool vsi_valid;			/**< ADD_VSI done: vsi_num is ours */
 	uint16_t vsi_num;		/**< the PF VSI's hardware number (irdma's vsi_num) */
 	bool pe_filter;			/**< UPDATE_VSI set PE_FLTR_EN */
+	uint8_t sched_layers;		/**< layers of the Tx scheduler (QUERY_SCHED_RES) */
+	uint8_t tc_layer;		/**< layer of the TC 0 node in branch 0 */
+	uint8_t entry_layer;		/**< first layer the PF adds nodes to */
+	uint8_t vsi_layer;		/**< layer of the VSI node (ice_sched_get_vsi_layer) */
+	uint8_t qgrp_layer;		/**< layer of the qgroup node (ice_sched_get_qgrp_layer) */
 	uint32_t tc_teid;		/**< TEID of the TC 0 node of the default topology */
-	bool qgrp_valid;		/**< ADD_SCHED_ELEMS added the RDMA qgroup node */
-	uint32_t qgrp_teid;		/**< its TEID: the parent of the RDMA qset */
+	uint32_t branch_parent;		/**< TEID the first added node hangs under */
+	/** TEIDs of the nodes added, by layer (0: none): support nodes down to the VSI
+	 *  layer, then the qgroup layers under the VSI node. */
+	uint32_t sched_teid[IRDMA_AQ_SCHED_MAX_LAYERS];
+	uint32_t vsi_teid;		/**< the VSI node's TEID */
+	bool qgrp_valid;		/**< the whole branch down to the qgroup node was added */
+	uint32_t qgrp_teid;		/**< the qgroup node's TEID: the parent of the RDMA qset */
 	uint16_t ws_root;		/**< work scheduler root node id (0: none) */
 	uint16_t ws_vsi;		/**< work scheduler VSI node id (0: none) */
 	uint16_t ws_leaf;		/**< work scheduler TC 0 leaf id (0: none) */
@@ -146,13 +158,17 @@ bool irdma_pf_reset_poll_due(struct irdma_ctrl *c);
 bool irdma_pf_reset_seen(struct irdma_ctrl *c);
 
 /**
- * The PF VSI (ADD_VSI, type PF) and the RDMA qgroup node of the Tx scheduler under TC 0 of
- * the default topology (GET_DFLT_TOPO, ADD_SCHED_ELEMS). Part of irdma_pf_bringup().
+ * The switch configuration (GET_SW_CFG: sw_id, logical port), the scheduler's layers
+ * (QUERY_SCHED_RES), the PF VSI (ADD_VSI, type PF) and its branch of the Tx scheduler under
+ * TC 0 of the default topology (GET_DFLT_TOPO, ADD_SCHED_ELEMS: one node per layer from the
+ * entry point down to the VSI layer, then down to the qgroup layer under the VSI node).
+ * Part of irdma_pf_bringup().
  * @return 0 or the step's -errno (logged with the step).
  */
 int irdma_pf_vsi_sched_init(struct irdma_ctrl *c);
 
-/** Undo irdma_pf_vsi_sched_init(): DELETE_SCHED_ELEMS, FREE_VSI. Safe when not done. */
+/** Undo irdma_pf_vsi_sched_init(): DELETE_SCHED_ELEMS deepest node first, FREE_VSI.
+ *  Safe when not (or partly) done. */
 void irdma_pf_vsi_sched_fini(struct irdma_ctrl *c);
 
 /**

@@ -7,19 +7,25 @@
  * has a qs_handle that names a transmit qset (doc/e810.md). One traffic class (TC 0).
  *
  * In the PF bring-up (AdminQ only), as ice's probe does before irdma runs:
- *   1. ADD_VSI, type PF (ice_aq_add_vsi with ice_set_dflt_vsi_ctx's sections): vsi_num;
- *   2. GET_DFLT_TOPO (ice_aq_get_dflt_topo): the TC 0 node of branch 0;
- *   3. ADD_SCHED_ELEMS (ice_sched_add_elems): one SE_GENERIC node under TC 0 for the RDMA
- *      qsets of this VSI (ice_sched_cfg_vsi with owner RDMA adds the VSI and qgroup layers).
+ *   0. GET_SW_CFG (ice_get_initial_sw_cfg): the physical port element of this PF gives the
+ *      logical port and the switch id the VSI context names;
+ *   1. QUERY_SCHED_RES (ice_sched_query_res_alloc): the layer count, hence the VSI and
+ *      qgroup layers (ice_sched_get_vsi_layer, ice_sched_get_qgrp_layer);
+ *   2. ADD_VSI, type PF (ice_aq_add_vsi with ice_set_dflt_vsi_ctx's sections): vsi_num;
+ *   3. GET_DFLT_TOPO (ice_aq_get_dflt_topo): the TC 0 node of branch 0 and the entry point;
+ *   4. ADD_SCHED_ELEMS (ice_sched_add_elems), one SE_GENERIC node per layer: the support
+ *      nodes from the entry point down to the VSI layer (ice_sched_add_vsi_support_nodes),
+ *      then under the VSI node one per layer down to the qgroup layer
+ *      (ice_sched_add_vsi_child_nodes with owner RDMA); the last is the qset's parent.
  * Once the CQP and the CCQ exist, as irdma_ws_add() on the first QP (done once here):
- *   4. CQP WORK_SCHED_NODE add: the root (its own parent), the VSI node, the TC 0 leaf,
+ *   5. CQP WORK_SCHED_NODE add: the root (its own parent), the VSI node, the TC 0 leaf,
  *      disabled; the leaf's CCQ OPRETVAL is its qs_handle;
- *   5. ADD_RDMA_QSET (ice_ena_vsi_rdma_qset) with tx_qset_id = qs_handle: the qset's TEID;
- *   6. WORK_SCHED_NODE modify: the leaf enabled;
- *   7. UPDATE_VSI with PE_FLTR_EN (ice_cfg_rdma_fltr, irdma's last probe step).
+ *   6. ADD_RDMA_QSET (ice_ena_vsi_rdma_qset) with tx_qset_id = qs_handle: the qset's TEID;
+ *   7. WORK_SCHED_NODE modify: the leaf enabled;
+ *   8. UPDATE_VSI with PE_FLTR_EN (ice_cfg_rdma_fltr, irdma's last probe step).
  * Teardown is the reverse (irdma's icrdma_remove, irdma_ws_reset, ice_dis_vsi_rdma_qset,
  * ice_free_vsi): PE filter off, WS delete leaf, DIS_TXQS of the qset, WS delete VSI node and
- * root, DELETE_SCHED_ELEMS, FREE_VSI.
+ * root, DELETE_SCHED_ELEMS of each added node from the qgroup up, FREE_VSI.
  */
 
 #include <errno.h>
@@ -36,6 +42,66 @@
 #define WS_ID_VSI	2u
 #define WS_ID_LEAF	3u
 
+/* One response element of GET_SW_CFG: true when it is this PF's physical port. */
+static bool
+pf_sw_cfg_elem(struct irdma_ctrl *c, const uint8_t *e)
+{
+	uint16_t f[3];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		f[i] = (uint16_t)(e[2 * i] | e[2 * i + 1] << 8);
+	IRDMA_LOG(DEBUG, c->hw, "switch element: type %u number %u sw_id %u function %u%s",
+		  f[0] >> IRDMA_AQ_SWCFG_TYPE_SHIFT, f[0] & IRDMA_AQ_SWCFG_NUM_MASK, f[1],
+		  f[2] & IRDMA_AQ_SWCFG_FUNC_MASK, (f[2] & IRDMA_AQ_SWCFG_IS_VF) ? " (VF)" : "");
+	if (f[0] >> IRDMA_AQ_SWCFG_TYPE_SHIFT != IRDMA_AQ_SWCFG_TYPE_PHYS_PORT ||
+	    (f[2] & IRDMA_AQ_SWCFG_IS_VF) || (f[2] & IRDMA_AQ_SWCFG_FUNC_MASK) != c->pf.pf_id)
+		return false;
+	c->pf.lport = (uint8_t)(f[0] & IRDMA_AQ_SWCFG_NUM_MASK);
+	c->pf.sw_id = f[1];
+	return true;
+}
+
+/* Step 0: GET_SW_CFG, every page of it, for the PF's physical port (ice_get_initial_sw_cfg). */
+static int
+pf_sw_cfg(struct irdma_ctrl *c, uint8_t *buf)
+{
+	uint32_t next = 0, n, i, pages = 0;
+	bool found = false;
+	struct irdma_aq_desc d;
+	int ret;
+
+	do {
+		memset(&d, 0, sizeof(d));
+		irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_SW_CFG);
+		irdma_set(&d, AQ_SWCFG_ELEMENT, next);
+		ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_SWCFG_BUF_LEN, "get switch configuration");
+		if (ret != 0)
+			return ret;
+		n = (uint32_t)irdma_get(&d, AQ_SWCFG_NUM_ELEMS);
+		if (n * IRDMA_AQ_SWCFG_ELEM_LEN > irdma_get(&d, AQ_DATALEN)) {
+			IRDMA_LOG(ERR, c->hw, "switch configuration: %u elements in %u bytes", n,
+				  (unsigned int)irdma_get(&d, AQ_DATALEN));
+			return -EPROTO;
+		}
+		for (i = 0; i < n && !found; i++)
+			found = pf_sw_cfg_elem(c, &buf[i * IRDMA_AQ_SWCFG_ELEM_LEN]);
+		next = (uint32_t)irdma_get(&d, AQ_SWCFG_ELEMENT);
+	} while (!found && next != 0 && ++pages < 64);
+	if (!found) {
+		IRDMA_LOG(ERR, c->hw, "switch configuration: no physical port of PF %u",
+			  c->pf.pf_id);
+		return -EPROTO;
+	}
+	if (c->pf.sw_id > IRDMA_FIELD_MAX(AQ_VSI_SW_ID)) {
+		IRDMA_LOG(ERR, c->hw, "switch configuration: sw_id %u does not fit a VSI context",
+			  c->pf.sw_id);
+		return -EPROTO;
+	}
+	IRDMA_LOG(INFO, c->hw, "switch: logical port %u, sw_id %u", c->pf.lport, c->pf.sw_id);
+	return 0;
+}
+
 /* Step 1: the PF VSI. */
 static int
 pf_vsi_add(struct irdma_ctrl *c)
@@ -49,6 +115,7 @@ pf_vsi_add(struct irdma_ctrl *c)
 	 * on add only the security section is marked valid (ice_vsi_init). */
 	memset(pf->vsi_ctx, 0, sizeof(pf->vsi_ctx));
 	irdma_set(ctx, AQ_VSI_VALID_SECTIONS, IRDMA_AQ_VSI_PROP_SECURITY);
+	irdma_set(ctx, AQ_VSI_SW_ID, pf->sw_id);
 	irdma_set(ctx, AQ_VSI_SW_FLAGS, IRDMA_AQ_VSI_SW_FLAG_SRC_PRUNE);
 	irdma_set(ctx, AQ_VSI_SW_FLAGS2, IRDMA_AQ_VSI_SW_FLAG_LAN_ENA);
 	irdma_set(ctx, AQ_VSI_SEC_FLAGS, IRDMA_AQ_VSI_SEC_ALLOW_DEST_OVRD);
@@ -115,12 +182,53 @@ pf_vsi_free(struct irdma_ctrl *c)
 	pf->vsi_valid = false;
 }
 
-/* Step 2: the TC 0 node of branch 0 of the default topology. */
+/* Step 1: the layer count and the layers the PF's nodes go to. */
+static int
+pf_sched_res(struct irdma_ctrl *c, uint8_t *buf)
+{
+	struct irdma_pf *pf = &c->pf;
+	struct irdma_aq_desc d;
+	uint32_t n, i;
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_QUERY_SCHED_RES);
+	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_SCHED_RES_LEN, "query scheduler resources");
+	if (ret != 0)
+		return ret;
+	n = (uint32_t)irdma_get((const struct irdma_aq_sched_res *)buf, AQ_RES_LOGICAL_LEVELS);
+	/* a TC, a VSI, a qgroup and a leaf layer below the port at least */
+	if (n < 5 || n > IRDMA_AQ_SCHED_MAX_LAYERS) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: %u layers (5 to %u expected)", n,
+			  IRDMA_AQ_SCHED_MAX_LAYERS);
+		return -EPROTO;
+	}
+	for (i = 1; i < n; i++) {
+		const struct irdma_aq_sched_layer *l = (const void *)&buf[IRDMA_AQ_SCHED_RES_LAYER0 +
+								    i * IRDMA_AQ_SCHED_LAYER_LEN];
+
+		if (irdma_get(l, AQ_LAYER_MAX_SIBL) == 0) {
+			IRDMA_LOG(ERR, c->hw, "scheduler: layer %u takes no node", i);
+			return -EPROTO;
+		}
+	}
+	pf->sched_layers = (uint8_t)n;
+	pf->qgrp_layer = (uint8_t)(n - 2);
+	IRDMA_LOG(INFO, c->hw, "scheduler: %u layers, qgroup layer %u, %u RDMA qsets", n,
+		  pf->qgrp_layer,
+		  (unsigned int)irdma_get((const struct irdma_aq_sched_res *)buf,
+					  AQ_RES_RDMA_QSETS));
+	return 0;
+}
+
+/* Step 3: the TC 0 node and the entry point of branch 0 (element i is at layer i). */
 static int
 pf_topo_parse(struct irdma_ctrl *c, const uint8_t *buf, uint16_t dlen, uint32_t branches)
 {
 	const struct irdma_aq_sched_hdr *h = (const void *)buf;
-	uint32_t n, i;
+	struct irdma_pf *pf = &c->pf;
+	uint32_t teid[IRDMA_AQ_TOPO_ELEMS];
+	uint32_t n, i, tc = UINT32_MAX, entry = 0;
 
 	if (branches == 0 || dlen < IRDMA_AQ_SCHED_HDR_LEN) {
 		IRDMA_LOG(ERR, c->hw, "scheduler: default topology with %u branches in %u bytes",
@@ -136,16 +244,43 @@ pf_topo_parse(struct irdma_ctrl *c, const uint8_t *buf, uint16_t dlen, uint32_t 
 	for (i = 0; i < n; i++) {
 		const struct irdma_aq_sched_elem *e =
 			(const void *)&buf[IRDMA_AQ_SCHED_HDR_LEN + i * IRDMA_AQ_SCHED_ELEM_LEN];
+		uint64_t type = irdma_get(e, AQ_ELEM_TYPE);
 
-		if (irdma_get(e, AQ_ELEM_TYPE) == IRDMA_AQ_ELEM_TYPE_TC) {
-			c->pf.tc_teid = (uint32_t)irdma_get(e, AQ_ELEM_TEID);
-			IRDMA_LOG(INFO, c->hw, "scheduler: %u branches, TC 0 node TEID 0x%x at "
-				  "layer %u", branches, c->pf.tc_teid, i);
-			return 0;
-		}
+		teid[i] = (uint32_t)irdma_get(e, AQ_ELEM_TEID);
+		if (type == IRDMA_AQ_ELEM_TYPE_TC && tc == UINT32_MAX)
+			tc = i;
+		if (type == IRDMA_AQ_ELEM_TYPE_ENTRY_POINT && entry == 0)
+			entry = i;
 	}
-	IRDMA_LOG(ERR, c->hw, "scheduler: no TC node among the %u elements of branch 0", n);
-	return -EPROTO;
+	if (tc == UINT32_MAX) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: no TC node among the %u elements of branch 0",
+			  n);
+		return -EPROTO;
+	}
+	/* no entry point element: the PF's nodes start right under the TC node */
+	if (entry == 0)
+		entry = tc + 1;
+	pf->tc_layer = (uint8_t)tc;
+	pf->tc_teid = teid[tc];
+	pf->entry_layer = (uint8_t)entry;
+	/* ice_sched_get_vsi_layer: N - 4 of 9 layers, N - 2 of 5, else the entry point */
+	pf->vsi_layer = pf->sched_layers == 9 ? 5 : pf->sched_layers == 5 ? 3 : (uint8_t)entry;
+	if (entry <= tc || entry > pf->vsi_layer || pf->vsi_layer > pf->qgrp_layer) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: TC layer %u, entry point layer %u, VSI layer %u "
+			  "and qgroup layer %u do not nest", tc, entry, pf->vsi_layer,
+			  pf->qgrp_layer);
+		return -EPROTO;
+	}
+	/* the node above the entry point: the TC node, or a default node of branch 0 */
+	pf->branch_parent = entry - 1 < n ? teid[entry - 1] : 0;
+	if (pf->branch_parent == 0) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: branch 0 has no node at layer %u", entry - 1);
+		return -EPROTO;
+	}
+	IRDMA_LOG(INFO, c->hw, "scheduler: %u branches, TC 0 node TEID 0x%x at layer %u, entry "
+		  "point layer %u, VSI layer %u", branches, pf->tc_teid, tc, entry,
+		  pf->vsi_layer);
+	return 0;
 }
 
 static int
@@ -156,7 +291,7 @@ pf_topo(struct irdma_ctrl *c, uint8_t *buf)
 
 	memset(&d, 0, sizeof(d));
 	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_DFLT_TOPO);
-	irdma_set(&d, AQ_TOPO_PORT, 0);
+	irdma_set(&d, AQ_TOPO_PORT, c->pf.lport);
 	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_BUF_SIZE, "get scheduler topology");
 	if (ret != 0)
 		return ret;
@@ -164,9 +299,9 @@ pf_topo(struct irdma_ctrl *c, uint8_t *buf)
 			     (uint32_t)irdma_get(&d, AQ_TOPO_BRANCHES));
 }
 
-/* Step 3: the RDMA qgroup node under TC 0. */
+/* Step 4: one SE_GENERIC node under @p parent; its TEID into *@p teid. */
 static int
-pf_qgrp_add(struct irdma_ctrl *c)
+pf_sched_node_add(struct irdma_ctrl *c, uint32_t parent, unsigned int layer, uint32_t *teid)
 {
 	uint8_t buf[IRDMA_AQ_SCHED_HDR_LEN + IRDMA_AQ_SCHED_ELEM_LEN];
 	struct irdma_aq_sched_hdr *h = (void *)buf;
@@ -175,9 +310,9 @@ pf_qgrp_add(struct irdma_ctrl *c)
 	int ret;
 
 	memset(buf, 0, sizeof(buf));
-	irdma_set(h, AQ_SCHED_HDR_PARENT, c->pf.tc_teid);
+	irdma_set(h, AQ_SCHED_HDR_PARENT, parent);
 	irdma_set(h, AQ_SCHED_HDR_NUM, 1);
-	irdma_set(e, AQ_ELEM_PARENT, c->pf.tc_teid);
+	irdma_set(e, AQ_ELEM_PARENT, parent);
 	irdma_set(e, AQ_ELEM_TYPE, IRDMA_AQ_ELEM_TYPE_SE_GENERIC);
 	irdma_set(e, AQ_ELEM_VALID, IRDMA_AQ_ELEM_VALID_DFLT);
 	irdma_set(e, AQ_ELEM_CIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
@@ -191,39 +326,74 @@ pf_qgrp_add(struct irdma_ctrl *c)
 	ret = irdma_aq_send(c, &d, buf, sizeof(buf), "add scheduler node");
 	if (ret != 0)
 		return ret;
-	if (irdma_get(&d, AQ_SCHED_GRPS_RESP) != 1) {
-		IRDMA_LOG(ERR, c->hw, "scheduler: %u groups added of 1",
-			  (unsigned int)irdma_get(&d, AQ_SCHED_GRPS_RESP));
+	*teid = (uint32_t)irdma_get(e, AQ_ELEM_TEID);
+	if (irdma_get(&d, AQ_SCHED_GRPS_RESP) != 1 || *teid == 0) {
+		IRDMA_LOG(ERR, c->hw, "scheduler: %u groups added of 1, TEID 0x%x at layer %u",
+			  (unsigned int)irdma_get(&d, AQ_SCHED_GRPS_RESP), *teid, layer);
 		return -EPROTO;
 	}
-	c->pf.qgrp_teid = (uint32_t)irdma_get(e, AQ_ELEM_TEID);
-	c->pf.qgrp_valid = true;
-	IRDMA_LOG(INFO, c->hw, "scheduler: RDMA qgroup node TEID 0x%x under 0x%x",
-		  c->pf.qgrp_teid, c->pf.tc_teid);
+	IRDMA_LOG(DEBUG, c->hw, "scheduler: node TEID 0x%x at layer %u under 0x%x", *teid,
+		  layer, parent);
 	return 0;
 }
 
+/* Step 4: the branch of the PF's VSI, one node per layer from the entry point down. */
+static int
+pf_branch_add(struct irdma_ctrl *c)
+{
+	struct irdma_pf *pf = &c->pf;
+	uint32_t parent = pf->branch_parent;
+	unsigned int l;
+	int ret;
+
+	for (l = pf->entry_layer; l <= pf->qgrp_layer; l++) {
+		ret = pf_sched_node_add(c, parent, l, &pf->sched_teid[l]);
+		if (ret != 0) {
+			pf->sched_teid[l] = 0;
+			return ret;
+		}
+		parent = pf->sched_teid[l];
+	}
+	pf->vsi_teid = pf->sched_teid[pf->vsi_layer];
+	pf->qgrp_teid = pf->sched_teid[pf->qgrp_layer];
+	pf->qgrp_valid = true;
+	IRDMA_LOG(INFO, c->hw, "scheduler: VSI node TEID 0x%x at layer %u, RDMA qgroup node "
+		  "TEID 0x%x at layer %u", pf->vsi_teid, pf->vsi_layer, pf->qgrp_teid,
+		  pf->qgrp_layer);
+	return 0;
+}
+
+/* Undo pf_branch_add(), deepest node first (a node with children cannot go). */
 static void
-pf_qgrp_del(struct irdma_ctrl *c)
+pf_branch_del(struct irdma_ctrl *c)
 {
 	uint8_t buf[IRDMA_AQ_SCHED_HDR_LEN + sizeof(uint32_t)];
 	struct irdma_aq_sched_hdr *h = (void *)buf;
+	struct irdma_pf *pf = &c->pf;
 	struct irdma_aq_desc d;
-	rte_le32_t teid = rte_cpu_to_le_32(c->pf.qgrp_teid);
+	unsigned int l;
 
-	if (!c->pf.qgrp_valid)
-		return;
-	memset(buf, 0, sizeof(buf));
-	irdma_set(h, AQ_SCHED_HDR_PARENT, c->pf.tc_teid);
-	irdma_set(h, AQ_SCHED_HDR_NUM, 1);
-	memcpy(&buf[IRDMA_AQ_SCHED_HDR_LEN], &teid, sizeof(teid));
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_DEL_SCHED_ELEMS);
-	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
-	irdma_set(&d, AQ_SCHED_GRPS_REQ, 1);
-	if (c->pf.aq_up && !c->pf.aq_hung)
-		(void)irdma_aq_send(c, &d, buf, sizeof(buf), "delete scheduler node");
-	c->pf.qgrp_valid = false;
+	for (l = IRDMA_AQ_SCHED_MAX_LAYERS; l-- > 0;) {
+		rte_le32_t teid = rte_cpu_to_le_32(pf->sched_teid[l]);
+
+		if (pf->sched_teid[l] == 0)
+			continue;
+		memset(buf, 0, sizeof(buf));
+		irdma_set(h, AQ_SCHED_HDR_PARENT,
+			  l > pf->entry_layer ? pf->sched_teid[l - 1] : pf->branch_parent);
+		irdma_set(h, AQ_SCHED_HDR_NUM, 1);
+		memcpy(&buf[IRDMA_AQ_SCHED_HDR_LEN], &teid, sizeof(teid));
+		memset(&d, 0, sizeof(d));
+		irdma_set(&d, AQ_OPCODE, IRDMA_AQC_DEL_SCHED_ELEMS);
+		irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+		irdma_set(&d, AQ_SCHED_GRPS_REQ, 1);
+		if (pf->aq_up && !pf->aq_hung)
+			(void)irdma_aq_send(c, &d, buf, sizeof(buf), "delete scheduler node");
+		pf->sched_teid[l] = 0;
+	}
+	pf->vsi_teid = 0;
+	pf->qgrp_teid = 0;
+	pf->qgrp_valid = false;
 }
 
 int
@@ -232,18 +402,19 @@ irdma_pf_vsi_sched_init(struct irdma_ctrl *c)
 	uint8_t *buf;
 	int ret;
 
-	ret = pf_vsi_add(c);
-	if (ret != 0)
-		return ret;
 	buf = calloc(1, IRDMA_AQ_BUF_SIZE);
-	if (buf == NULL) {
-		ret = -ENOMEM;
-	} else {
-		ret = pf_topo(c, buf);
-		free(buf);
-	}
+	if (buf == NULL)
+		return -ENOMEM;
+	ret = pf_sw_cfg(c, buf);
 	if (ret == 0)
-		ret = pf_qgrp_add(c);
+		ret = pf_sched_res(c, buf);
+	if (ret == 0)
+		ret = pf_vsi_add(c);
+	if (ret == 0)
+		ret = pf_topo(c, buf);
+	free(buf);
+	if (ret == 0)
+		ret = pf_branch_add(c);
 	if (ret != 0)
 		irdma_pf_vsi_sched_fini(c);
 	return ret;
@@ -252,7 +423,7 @@ irdma_pf_vsi_sched_init(struct irdma_ctrl *c)
 void
 irdma_pf_vsi_sched_fini(struct irdma_ctrl *c)
 {
-	pf_qgrp_del(c);
+	pf_branch_del(c);
 	pf_vsi_free(c);
 }
 

@@ -61,6 +61,8 @@ aq_kind_of(uint16_t opc)
 	case IRDMA_AQC_ADD_RDMA_QSET:
 	case IRDMA_AQC_DIS_TXQS:
 		return AQ_BUF_IN;
+	case IRDMA_AQC_GET_SW_CFG:
+	case IRDMA_AQC_QUERY_SCHED_RES:
 	case IRDMA_AQC_GET_DFLT_TOPO:
 	case IRDMA_AQC_LIST_FUNC_CAPS:
 	case IRDMA_AQC_LIST_DEV_CAPS:
@@ -240,6 +242,8 @@ aq_exec(struct model_dev *d, struct irdma_aq_desc *desc)
 	case IRDMA_AQC_ADD_VSI:
 	case IRDMA_AQC_UPDATE_VSI:
 	case IRDMA_AQC_FREE_VSI:
+	case IRDMA_AQC_GET_SW_CFG:
+	case IRDMA_AQC_QUERY_SCHED_RES:
 	case IRDMA_AQC_GET_DFLT_TOPO:
 	case IRDMA_AQC_ADD_SCHED_ELEMS:
 	case IRDMA_AQC_DEL_SCHED_ELEMS:
@@ -284,6 +288,7 @@ model_aq_process(struct model_dev *d)
 	struct irdma_aq_desc desc;
 	rte_iova_t slot;
 	uint16_t rc, flags;
+	bool fault;
 	uint32_t n;
 
 	if (!d->pf.aq_pending)
@@ -303,8 +308,13 @@ model_aq_process(struct model_dev *d)
 		memcpy(d->pf.cap[d->pf.cap_n % IRDMA_MODEL_AQ_CAPTURE], &desc, sizeof(desc));
 		aq_capture_buf(d, &desc, d->pf.cap_buf[d->pf.cap_n % IRDMA_MODEL_AQ_CAPTURE]);
 		d->pf.cap_n++;
-		if (d->pf.fault.kind != IRDMA_MODEL_AQ_FAULT_NONE &&
-		    d->pf.fault.opcode == irdma_get(&desc, AQ_OPCODE)) {
+		fault = d->pf.fault.kind != IRDMA_MODEL_AQ_FAULT_NONE &&
+			d->pf.fault.opcode == irdma_get(&desc, AQ_OPCODE);
+		if (fault && d->pf.fault.skip > 0) {
+			d->pf.fault.skip--;	/* an earlier command of the opcode runs */
+			fault = false;
+		}
+		if (fault) {
 			if (d->pf.fault.kind == IRDMA_MODEL_AQ_FAULT_NO_ANSWER) {
 				/* Firmware went silent: this command and the queue stay. */
 				MODEL_LOG(DEBUG, d, "AdminQ 0x%04x: no answer (injected)",

@@ -275,6 +275,13 @@ int
 irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode, enum irdma_model_aq_fault kind,
 			    uint16_t retval)
 {
+	return irdma_model_inject_aq_fault_nth(hw, opcode, 0, kind, retval);
+}
+
+int
+irdma_model_inject_aq_fault_nth(struct irdma_hw *hw, uint16_t opcode, uint32_t nth,
+				enum irdma_model_aq_fault kind, uint16_t retval)
+{
 	struct model_dev *d = model_dev_of(hw);
 
 	if (d == NULL || (unsigned int)kind > IRDMA_MODEL_AQ_FAULT_RETVAL ||
@@ -284,6 +291,7 @@ irdma_model_inject_aq_fault(struct irdma_hw *hw, uint16_t opcode, enum irdma_mod
 	d->pf.fault.opcode = opcode;
 	d->pf.fault.kind = (uint8_t)kind;
 	d->pf.fault.retval = retval;
+	d->pf.fault.skip = nth;
 	pthread_mutex_unlock(&d->lock);
 	return 0;
 }

@@ -7,14 +7,22 @@
  * (CQP WORK_SCHED_NODE). Called with dev->lock held. doc/model.md, "The PF".
  *
  * Firmware (AdminQ, answered with enum irdma_aq_err):
- *   ADD_VSI         PF type only, 128-byte context, pool allocation (no IS_VALID): the
+ *   GET_SW_CFG      one page, one element: the PF's physical port (logical port 0) on the
+ *                   switch MODEL_SW_ID(pf_id); ENOMEM when the buffer cannot hold it
+ *   ADD_VSI         PF type only, 128-byte context naming the switch GET_SW_CFG reports
+ *                   (EINVAL otherwise), pool allocation (no IS_VALID): the
  *                   hardware number 0x10 + 4 * pf_id + slot; ENOSPC when the table is full
  *   UPDATE_VSI      a VSI of this PF (ENOENT otherwise); the Q_OPT section sets PE_FLTR_EN
  *   FREE_VSI        a VSI of this PF; EBUSY while its PE filter is on
- *   GET_DFLT_TOPO   one branch: the port (ROOT_PORT) and its TC 0 node
- *   ADD_SCHED_ELEMS one group of SE_GENERIC elements under an existing non-leaf node
+ *   QUERY_SCHED_RES MODEL_SCHED_LAYERS layers, MODEL_SCHED_SIBL siblings per parent
+ *   GET_DFLT_TOPO   one branch: the port (ROOT_PORT, layer 0) and its TC 0 node (layer 1)
+ *   ADD_SCHED_ELEMS one group of SE_GENERIC elements under an existing node that is neither
+ *                   a leaf (ENOENT) nor the port (EINVAL: only TC nodes hang there), one
+ *                   layer below it and above the leaf layer (EINVAL), MODEL_SCHED_SIBL
+ *                   children per parent at most (ENOSPC)
  *   DEL_SCHED_ELEMS nodes this PF added, without children (EBUSY) and under the named parent
- *   ADD_RDMA_QSET   one group, one qset, under an SE_GENERIC node, whose qset id is the
+ *   ADD_RDMA_QSET   one group, one qset, under an SE_GENERIC node (ENOENT) of the qgroup
+ *                   layer, the one above the leaf layer (EINVAL), whose qset id is the
  *                   qs_handle of a work scheduler leaf (ENOENT) not yet used (EEXIST)
  *   DIS_TXQS        an RDMA qset entry (q_id bit 15) naming one of those qsets and its parent
  * The PE (CQP, minor codes of enum irdma_model_minor):
@@ -36,6 +44,13 @@
 #define MODEL_TEID_FIRST	UINT32_C(0x00000200)
 #define MODEL_QS_PER_PF		16u
 #define MODEL_QS_BASE		8u
+/* The switch id GET_SW_CFG reports: not 0, so a context that names none is refused. */
+#define MODEL_SW_ID(pf)		(0x20u + (pf))
+#define MODEL_LPORT		0u
+/* The Tx scheduler's shape: 9 layers (port, TC, 3 aggregation, VSI, 2 qgroup, leaf). */
+#define MODEL_SCHED_LAYERS	9u
+#define MODEL_SCHED_SIBL	8u
+#define MODEL_QGRP_LAYER	(MODEL_SCHED_LAYERS - 2)
 
 static rte_iova_t
 sched_buf_addr(const struct irdma_aq_desc *desc)
@@ -55,6 +70,7 @@ model_sched_reset(struct model_dev *d)
 	pf->node[0] = (struct model_sched_node){ .used = true, .type = IRDMA_AQ_ELEM_TYPE_ROOT_PORT,
 						 .teid = MODEL_TEID_ROOT, .parent = UINT32_MAX };
 	pf->node[1] = (struct model_sched_node){ .used = true, .type = IRDMA_AQ_ELEM_TYPE_TC,
+						 .layer = 1,
 						 .teid = MODEL_TEID_TC0,
 						 .parent = MODEL_TEID_ROOT };
 	pf->next_teid = MODEL_TEID_FIRST;
@@ -90,6 +106,20 @@ sched_node(struct model_dev *d, uint32_t teid)
 	return NULL;
 }
 
+static unsigned int
+sched_children(struct model_dev *d, uint32_t teid)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MODEL_SCHED_NODES; i++)
+		if (d->pf.node[i].used && d->pf.node[i].parent == teid)
+			n++;
+	for (i = 0; i < MODEL_QSETS; i++)
+		if (d->pf.qset[i].used && d->pf.qset[i].parent == teid)
+			n++;
+	return n;
+}
+
 static bool
 sched_has_children(struct model_dev *d, uint32_t teid)
 {
@@ -116,6 +146,33 @@ sched_read_buf(struct model_dev *d, const struct irdma_aq_desc *desc, void *buf,
 }
 
 static uint16_t
+sched_sw_cfg(struct model_dev *d, struct irdma_aq_desc *desc)
+{
+	uint8_t e[IRDMA_AQ_SWCFG_ELEM_LEN];
+	uint16_t f[3] = {
+		(uint16_t)(IRDMA_AQ_SWCFG_TYPE_PHYS_PORT << IRDMA_AQ_SWCFG_TYPE_SHIFT | MODEL_LPORT),
+		(uint16_t)MODEL_SW_ID(d->cfg.pf_id), d->cfg.pf_id,
+	};
+	unsigned int i;
+
+	if (irdma_get(desc, AQ_SWCFG_ELEMENT) != 0)
+		return IRDMA_AQ_RC_EINVAL;	/* one page: no element to continue from */
+	if (irdma_get(desc, AQ_DATALEN) < sizeof(e)) {
+		irdma_set(desc, AQ_DATALEN, 0);
+		return IRDMA_AQ_RC_ENOMEM;
+	}
+	for (i = 0; i < 3; i++) {
+		e[2 * i] = (uint8_t)f[i];
+		e[2 * i + 1] = (uint8_t)(f[i] >> 8);
+	}
+	(void)model_dma_write(d, sched_buf_addr(desc), e, sizeof(e));
+	irdma_set(desc, AQ_DATALEN, sizeof(e));
+	irdma_set(desc, AQ_SWCFG_NUM_ELEMS, 1);
+	irdma_set(desc, AQ_SWCFG_ELEMENT, 0);
+	return 0;
+}
+
+static uint16_t
 sched_add_vsi(struct model_dev *d, struct irdma_aq_desc *desc)
 {
 	uint8_t ctx[IRDMA_AQ_VSI_CTX_LEN];
@@ -129,6 +186,13 @@ sched_add_vsi(struct model_dev *d, struct irdma_aq_desc *desc)
 	if ((irdma_get(desc, AQ_VSI_FLAGS) & 3u) != IRDMA_AQ_VSI_TYPE_PF ||
 	    (irdma_get(desc, AQ_VSI_NUM) & IRDMA_AQ_VSI_IS_VALID))
 		return IRDMA_AQ_RC_EINVAL;
+	if (irdma_get((const struct irdma_aq_vsi_ctx *)ctx, AQ_VSI_SW_ID) !=
+	    MODEL_SW_ID(d->cfg.pf_id)) {
+		MODEL_LOG(DEBUG, d, "ADD_VSI refused: sw_id %u names no switch of PF %u",
+			  (unsigned int)irdma_get((const struct irdma_aq_vsi_ctx *)ctx,
+						  AQ_VSI_SW_ID), d->cfg.pf_id);
+		return IRDMA_AQ_RC_EINVAL;
+	}
 	for (i = 0; i < MODEL_PF_VSIS; i++) {
 		if (d->pf.vsi[i].used)
 			used++;
@@ -195,13 +259,41 @@ sched_elem_of(const struct model_sched_node *n, struct irdma_aq_sched_elem *e)
 }
 
 static uint16_t
+sched_res(struct model_dev *d, struct irdma_aq_desc *desc)
+{
+	uint8_t buf[IRDMA_AQ_SCHED_RES_LEN];
+	unsigned int i;
+
+	if (irdma_get(desc, AQ_DATALEN) < sizeof(buf)) {
+		irdma_set(desc, AQ_DATALEN, 0);
+		return IRDMA_AQ_RC_ENOMEM;
+	}
+	memset(buf, 0, sizeof(buf));
+	irdma_set((struct irdma_aq_sched_res *)buf, AQ_RES_PHYS_LEVELS, MODEL_SCHED_LAYERS);
+	irdma_set((struct irdma_aq_sched_res *)buf, AQ_RES_LOGICAL_LEVELS, MODEL_SCHED_LAYERS);
+	irdma_set((struct irdma_aq_sched_res *)buf, AQ_RES_RDMA_QSETS, MODEL_QSETS);
+	for (i = 0; i < MODEL_SCHED_LAYERS; i++) {
+		struct irdma_aq_sched_layer *l =
+			(void *)&buf[IRDMA_AQ_SCHED_RES_LAYER0 + i * IRDMA_AQ_SCHED_LAYER_LEN];
+
+		irdma_set(l, AQ_LAYER_NUM, i);
+		irdma_set(l, AQ_LAYER_MAX_DEV_NODES, i == 0 ? 1 : MODEL_SCHED_NODES);
+		irdma_set(l, AQ_LAYER_MAX_PF_NODES, i == 0 ? 1 : MODEL_SCHED_NODES);
+		irdma_set(l, AQ_LAYER_MAX_SIBL, i == 0 ? 1 : MODEL_SCHED_SIBL);
+	}
+	(void)model_dma_write(d, sched_buf_addr(desc), buf, sizeof(buf));
+	irdma_set(desc, AQ_DATALEN, sizeof(buf));
+	return 0;
+}
+
+static uint16_t
 sched_topo(struct model_dev *d, struct irdma_aq_desc *desc)
 {
 	uint8_t buf[IRDMA_AQ_SCHED_HDR_LEN + 2 * IRDMA_AQ_SCHED_ELEM_LEN];
 	struct irdma_aq_sched_hdr *h = (void *)buf;
 	unsigned int i;
 
-	if (irdma_get(desc, AQ_TOPO_PORT) != 0)
+	if (irdma_get(desc, AQ_TOPO_PORT) != MODEL_LPORT)
 		return IRDMA_AQ_RC_EINVAL;
 	if (irdma_get(desc, AQ_DATALEN) < sizeof(buf)) {
 		irdma_set(desc, AQ_DATALEN, 0);
@@ -253,6 +345,14 @@ sched_add_elems(struct model_dev *d, struct irdma_aq_desc *desc)
 	p = sched_node(d, parent);
 	if (p == NULL || p->type == IRDMA_AQ_ELEM_TYPE_LEAF)
 		return IRDMA_AQ_RC_ENOENT;
+	/* under the port only TC nodes; leaves (queues, qsets) are not added here */
+	if (p->type == IRDMA_AQ_ELEM_TYPE_ROOT_PORT || p->layer + 1u >= MODEL_SCHED_LAYERS - 1) {
+		MODEL_LOG(DEBUG, d, "ADD_SCHED_ELEMS refused: a node at layer %u under 0x%x",
+			  p->layer + 1u, parent);
+		return IRDMA_AQ_RC_EINVAL;
+	}
+	if (sched_children(d, parent) + n > MODEL_SCHED_SIBL)
+		return IRDMA_AQ_RC_ENOSPC;
 	for (i = 0; i < n; i++) {
 		const struct irdma_aq_sched_elem *e =
 			(const void *)&buf[IRDMA_AQ_SCHED_HDR_LEN + i * IRDMA_AQ_SCHED_ELEM_LEN];
@@ -272,6 +372,7 @@ sched_add_elems(struct model_dev *d, struct irdma_aq_desc *desc)
 
 		*slot[i] = (struct model_sched_node){ .used = true,
 						      .type = IRDMA_AQ_ELEM_TYPE_SE_GENERIC,
+						      .layer = (uint8_t)(p->layer + 1),
 						      .teid = d->pf.next_teid++, .parent = parent };
 		irdma_set(e, AQ_ELEM_TEID, slot[i]->teid);
 		MODEL_INC(d, sched_adds);
@@ -360,6 +461,13 @@ sched_add_qset(struct model_dev *d, struct irdma_aq_desc *desc)
 	p = sched_node(d, (uint32_t)irdma_get(&g, AQ_QSET_PARENT));
 	if (p == NULL || p->type != IRDMA_AQ_ELEM_TYPE_SE_GENERIC)
 		return IRDMA_AQ_RC_ENOENT;
+	if (p->layer != MODEL_QGRP_LAYER) {
+		MODEL_LOG(DEBUG, d, "ADD_RDMA_QSET refused: parent 0x%x at layer %u, not %u",
+			  p->teid, p->layer, MODEL_QGRP_LAYER);
+		return IRDMA_AQ_RC_EINVAL;
+	}
+	if (sched_children(d, p->teid) >= MODEL_SCHED_SIBL)
+		return IRDMA_AQ_RC_ENOSPC;
 	qs = (uint32_t)irdma_get(&g, AQ_QSET_ID);
 	if (ws_leaf_of(d, qs) == NULL)
 		return IRDMA_AQ_RC_ENOENT;
@@ -412,6 +520,10 @@ model_aq_sched(struct model_dev *d, struct irdma_aq_desc *desc)
 		return sched_update_vsi(d, desc);
 	case IRDMA_AQC_FREE_VSI:
 		return sched_free_vsi(d, desc);
+	case IRDMA_AQC_GET_SW_CFG:
+		return sched_sw_cfg(d, desc);
+	case IRDMA_AQC_QUERY_SCHED_RES:
+		return sched_res(d, desc);
 	case IRDMA_AQC_GET_DFLT_TOPO:
 		return sched_topo(d, desc);
 	case IRDMA_AQC_ADD_SCHED_ELEMS:
