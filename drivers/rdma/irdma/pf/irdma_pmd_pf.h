@@ -107,7 +107,8 @@ struct irdma_pf {
 	bool qset_valid;		/**< ADD_RDMA_QSET done */
 	uint16_t qs_handle;		/**< the leaf's qs_handle: every QP context's QSHANDLE */
 	uint32_t qset_teid;		/**< the qset's TEID (irdma's l2_sched_node_id) */
-	uint8_t vsi_ctx[IRDMA_AQ_VSI_CTX_LEN]; /**< the VSI context as last sent */
+	/** The VSI context as last sent (8-byte aligned: irdma_set() works in 64-bit words). */
+	uint8_t vsi_ctx[IRDMA_AQ_VSI_CTX_LEN] __rte_aligned(8);
 };
 
 /**
