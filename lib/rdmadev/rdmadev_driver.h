@@ -272,6 +272,15 @@ struct rdmadev_ops {
 	 */
 	int (*event_intr_fd)(struct rdmadev *dev);
 	/**
+	 * Optional: how often, in milliseconds, event_process must run even when no interrupt
+	 * fires (0: only on interrupts and rdmadev_event_poll()). Asked for at start, after
+	 * event_intr_fd succeeded; rdmadev then also calls event_process from the EAL interrupt
+	 * thread at that period, so that a device state no vector announces (a function-level
+	 * reset disables MSI-X) still reaches an application that only waits on
+	 * rdmadev_event_fd().
+	 */
+	uint32_t (*event_period_ms)(struct rdmadev *dev);
+	/**
 	 * Optional: 0 when the device delivers CQ events (rdmadev_cq_comp_event()) on its own,
 	 * with no thread of the application polling it; else a negative errno (logged). NULL
 	 * means no completion channels.

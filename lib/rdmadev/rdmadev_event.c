@@ -25,6 +25,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_common.h>
 #include <rte_interrupts.h>
 
@@ -60,6 +61,8 @@ struct rdmadev_events {
 	struct rdmadev_event_cb cbs[RDMADEV_EVENT_MAX_CALLBACKS];
 	unsigned int nb_cbs;
 	struct rte_intr_handle *intr;	/* registered interrupt, or NULL */
+	uint32_t period_us;		/* the periodic pass's period, or 0 */
+	bool period_on;			/* the periodic pass re-arms itself (atomic) */
 };
 
 static const char *const rdmadev_event_names[RDMADEV_EVENT_MAX] = {
@@ -163,6 +166,55 @@ rdmadev_event_intr(void *arg)
 	rdmadev_event_process(arg);
 }
 
+/*
+ * The periodic pass (an EAL alarm, run by the interrupt thread like rdmadev_event_intr): one
+ * event_process, then the next alarm. period_on is cleared before rdmadev_event_stop()
+ * cancels, and rte_eal_alarm_cancel() waits for a running pass and removes the alarm it set
+ * meanwhile, so none is left behind.
+ */
+static void
+rdmadev_event_period(void *arg)
+{
+	struct rdmadev *dev = arg;
+	struct rdmadev_events *ev = dev->events;
+	int rc;
+
+	rdmadev_event_process(dev);
+	/* Acquire: pairs with the release store of rdmadev_event_stop(). */
+	if (!__atomic_load_n(&ev->period_on, __ATOMIC_ACQUIRE))
+		return;
+	rc = rte_eal_alarm_set(ev->period_us, rdmadev_event_period, dev);
+	if (rc != 0)
+		RDMADEV_LOG(ERR, "%s: periodic event pass stopped: alarm: %s", dev->name,
+			    strerror(rc < 0 ? -rc : rc));
+}
+
+/* Start the periodic pass when the driver asks for one (after the interrupt is registered). */
+static void
+rdmadev_event_period_start(struct rdmadev *dev)
+{
+	struct rdmadev_events *ev = dev->events;
+	uint32_t ms;
+	int rc;
+
+	if (dev->ops->event_period_ms == NULL)
+		return;
+	ms = dev->ops->event_period_ms(dev);
+	if (ms == 0)
+		return;
+	ev->period_us = ms > UINT32_MAX / 1000 ? UINT32_MAX : ms * 1000;
+	__atomic_store_n(&ev->period_on, true, __ATOMIC_RELEASE);
+	rc = rte_eal_alarm_set(ev->period_us, rdmadev_event_period, dev);
+	if (rc != 0) {
+		__atomic_store_n(&ev->period_on, false, __ATOMIC_RELEASE);
+		RDMADEV_LOG(WARNING, "%s: no periodic event pass every %u ms (alarm: %s): "
+			    "states no interrupt announces are seen at rdmadev_event_poll() only",
+			    dev->name, ms, strerror(rc < 0 ? -rc : rc));
+		return;
+	}
+	RDMADEV_LOG(DEBUG, "%s: events also processed every %u ms", dev->name, ms);
+}
+
 int
 rdmadev_event_start(struct rdmadev *dev)
 {
@@ -197,6 +249,7 @@ rdmadev_event_start(struct rdmadev *dev)
 	ev->intr = h;
 	/* The interrupt may have fired before the callback existed: look once. */
 	rdmadev_event_process(dev);
+	rdmadev_event_period_start(dev);
 	return 0;
 }
 
@@ -208,6 +261,15 @@ rdmadev_event_stop(struct rdmadev *dev)
 
 	if (ev == NULL || ev->intr == NULL)
 		return;
+	if (__atomic_load_n(&ev->period_on, __ATOMIC_RELAXED)) {
+		/* Release: a running pass that sees false sets no new alarm. */
+		__atomic_store_n(&ev->period_on, false, __ATOMIC_RELEASE);
+		/* Waits for a running pass and removes the alarm it may have set. */
+		rc = rte_eal_alarm_cancel(rdmadev_event_period, dev);
+		if (rc < 0)
+			RDMADEV_LOG(ERR, "%s: periodic event pass cancel: %s", dev->name,
+				    strerror(-rc));
+	}
 	/* Waits for a running invocation: afterwards the driver may tear its queue down. */
 	rc = rte_intr_callback_unregister_sync(ev->intr, rdmadev_event_intr, dev);
 	if (rc < 0)

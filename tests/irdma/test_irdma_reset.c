@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -415,6 +416,57 @@ test_reset_unannounced_cqp(void)
 	unannounced_case(true);
 }
 
+/*
+ * The same unannounced reset while the application only waits on rdmadev_event_fd() and never
+ * calls rdmadev_event_poll() until the fd is readable (an event-channel application). THREAD
+ * mode: rdmadev's periodic pass (every reset_poll_ms, from the interrupt thread) finds the
+ * reset, so the fd becomes readable with no vector firing. INLINE mode has no interrupt
+ * thread: events are processed by rdmadev_event_poll() only, so this case has nothing to show.
+ */
+static void
+test_reset_unannounced_waiting(void)
+{
+	struct e2e_mr ml = { 0 }, mt = { 0 };
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct rdmadev_event ev[4];
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_qp_init_attr qi;
+	struct irdma_hw *hw;
+	struct pollfd pfd;
+	int n, rc, i;
+
+	if (strcmp(IRDMA_TEST_MODE, "thread") != 0) {
+		printf("# INLINE mode: no interrupt thread, nothing processes events unasked\n");
+		return;
+	}
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:reset") ",reset_poll_ms=20") != 0)
+		goto out;
+	if (!pair_up(&a, &b, &ml, &mt, 41))
+		goto out;
+	pfd.fd = rdmadev_event_fd(d.id);
+	pfd.events = POLLIN;
+	TEST_CHECK(pfd.fd >= 0);
+	/* nothing pending yet: the fd is not readable */
+	TEST_CHECK_EQ(poll(&pfd, 1, 0), 0);
+	hw = irdma_dev_hw(rdmadev_get(d.id));
+	irdma_wr32(hw, R_PFINT_OICR_CTL, OICR_CTL_UNROUTED);
+	TEST_CHECK_EQ(irdma_model_set_reset_reads(hw, 1), 0);
+	TEST_CHECK_EQ(irdma_model_reset(hw, IRDMA_MODEL_RESET_GLOBR), 0);
+	/* A liveness bound (100 x 20 ms periods), not a timing check. */
+	rc = poll(&pfd, 1, 2000);
+	TEST_CHECK_EQ(rc, 1);
+	TEST_CHECK(rc != 1 || (pfd.revents & POLLIN) != 0);
+	n = rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
+	TEST_CHECK_EQ(n, 1);
+	for (i = 0; i < n; i++)
+		TEST_CHECK_EQ(ev[i].type, RDMADEV_EVENT_DEVICE_FATAL);
+	TEST_CHECK_EQ(fatal_events(), 0);
+	TEST_CHECK_EQ(rdmadev_qp_query(a.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
+out:
+	case_end(&a, &b, &ml, &mt);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -431,6 +483,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_reset_reopen);
 	TEST_RUN(test_reset_unannounced_poll);
 	TEST_RUN(test_reset_unannounced_cqp);
+	TEST_RUN(test_reset_unannounced_waiting);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -938,6 +938,18 @@ irdma_dev_event_intr_fd(struct rdmadev *dev)
 	return d->up ? irdma_aeq_intr_enable(&d->ctrl) : -ENODEV;
 }
 
+/*
+ * A reset no vector announces (after a function-level reset MSI-X is off) is found by the
+ * event pass's reset poll: have rdmadev run a pass every reset_poll_ms even when nothing fires.
+ */
+static uint32_t
+irdma_dev_event_period_ms(struct rdmadev *dev)
+{
+	struct irdma_dev *d = dev->dev_private;
+
+	return d->up ? d->ctrl.req.reset_poll_ms : 0;
+}
+
 static int
 irdma_dev_cq_events_check(struct rdmadev *dev)
 {
@@ -987,6 +999,7 @@ const struct rdmadev_ops irdma_dev_ops = {
 	.gid_get = irdma_dev_gid_get,
 	.event_process = irdma_dev_event_process,
 	.event_intr_fd = irdma_dev_event_intr_fd,
+	.event_period_ms = irdma_dev_event_period_ms,
 	.cq_events_check = irdma_dev_cq_events_check,
 	.qp_dump_wqe = irdma_dump_wqe,
 	.cq_dump_cqe = irdma_dump_cqe,
