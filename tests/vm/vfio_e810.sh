@@ -10,6 +10,8 @@
 # namespace (guest device 127.0.0.2 in the QEMU process, host peer 127.0.0.1); the TCP
 # exchange goes over the guest's virtio-net and the tap. Then a function-level reset during
 # traffic, and tests/vm/vfio_fault in the guest (loopback WRITE, MSI-X, an IOMMU fault).
+# When libirdma-verbs is built, the unmodified ibv_devinfo and ibv_rc_pingpong of the guest
+# run on the VFIO device through it too.
 # usage: vfio_e810.sh PROJECT_BUILD_DIR. Needs root (namespace, tap); skips (TAP
 # "1..0 # SKIP") without it, or when the QEMU source or the guest kernel cannot be fetched.
 # Environment: IRDMA_QEMU_CACHE (QEMU cache, default BUILD/qemu-cache), IRDMA_VM_CACHE
@@ -26,6 +28,7 @@ tests=${IRDMA_VM_TESTS:-write_lat read_lat send_bw write_bw}
 testpmd=$build/app/rdma-testpmd
 fault=$build/tests/vm/vfio_fault
 pingpong=$build/examples/pingpong
+verbs=$build/lib/verbs/libirdma-verbs.so
 bdf=0000:00:04.0
 n=0
 failed=0
@@ -50,6 +53,8 @@ qemu_s=$(since "$t0")
 # its teardown and the run after it, the 13 of vfio_fault, vfio_fault on --no-huge, the
 # guest's DMAR fault line
 ntests=$(($(echo "$tests" | wc -w) + 6 + 3 + 13 + 2))
+# and the two verbs checks (ibv_devinfo with the layer's defaults, ibv_rc_pingpong -e -c)
+[ -f "$verbs" ] && ntests=$((ntests + 2))
 t0=$(date +%s.%N)
 [ $rc -eq 0 ] && { "$here/mkcache.sh" "$cache"; rc=$?; }
 [ $rc -eq 77 ] && skip "cannot fetch the guest kernel (package mirror)"
@@ -79,7 +84,10 @@ trap finish EXIT
 # initramfs's, the same as the host's).
 mkdir -p "$work/share/lib" || exit 1
 cp "$testpmd" "$fault" "$pingpong" "$work/share/" || exit 1
-ldd "$testpmd" "$fault" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
+[ -f "$verbs" ] && { cp "$verbs" "$work/share/lib/" || exit 1; }
+# shellcheck disable=SC2046
+ldd "$testpmd" "$fault" $([ -f "$verbs" ] && echo "$verbs") |
+	awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
 	cp -L "$lib" "$work/share/lib/" || exit 1
 done || exit 1
 cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$work/share/lib/"  # a DPDK program exits through it
@@ -168,12 +176,22 @@ done
 # Data checked across the wire: examples/pingpong (ibv_rc_pingpong's exchange; both sides
 # fill every message with a pattern and compare every byte they receive), the host's model
 # as server, the guest's VFIO device as client, 4 KiB messages.
+# host_pingpong NAME: examples/pingpong serving 4 KiB messages on a host model, its output in
+# $work/host-NAME.out, its pid in hpid; returns once it listens (or ended).
+host_pingpong() {
+	local out=$work/host-$1.out i=0
+	in_ns "$pingpong" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfio$1$$" -- \
+		-s 4096 -n "$iters" server \
+		irdma_model0,mode=thread,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
+		> "$out" 2>&1 &
+	hpid=$!
+	while ! grep -q "listening on TCP" "$out" && [ $i -lt 300 ] && kill -0 $hpid 2>/dev/null; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
 t0=$(date +%s.%N)
-in_ns "$pingpong" --no-huge -m 256 --no-pci -l 0 --file-prefix "irdmavfiop$$" -- \
-	-s 4096 -n "$iters" server \
-	irdma_model0,mode=thread,ip=127.0.0.1,wire=udp:127.0.0.1,mac=02:00:7f:00:00:01 \
-	> "$work/host-pingpong.out" 2>&1 &
-hpid=$!
+host_pingpong pingpong
 vm_cmd pingpong "cd /tmp && LD_LIBRARY_PATH=/host/lib timeout 600 /host/pingpong -l 0 -m 128 \
 --huge-unlink --file-prefix p -- -s 4096 -n $iters client \
 irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02 $VM_HOST_IP"
@@ -190,6 +208,52 @@ else
 	nok "pingpong 4096 B x $iters, every byte checked both ways (guest $prc, host $hrc)"
 	cat "$work/guest-pingpong.out"
 	sed 's/^/# host: /' "$work/host-pingpong.out"
+fi
+
+# Unmodified verbs programs of the guest (rdma-core's, from its initramfs) on the VFIO device
+# through libirdma-verbs. First with none of the layer's settings: it must find the E810 on
+# vfio-pci by itself (before the device model it also opens) and show its port up.
+if [ -f "$verbs" ]; then
+	vm_cmd verbs-devinfo "cd /tmp && LD_LIBRARY_PATH=/host/lib \
+LD_PRELOAD=/host/lib/libirdma-verbs.so timeout 300 ibv_devinfo"
+	vm_wait verbs-devinfo 400 > "$work/guest-verbs-devinfo.out"
+	vrc=$?
+	# the first hca_id is ours, named after the function, with its port active (vm_wait
+	# puts "# guest NAME: " before each line)
+	first_hca=$(awk '/hca_id:/ { print $NF; exit }' "$work/guest-verbs-devinfo.out")
+	if [ $vrc -eq 0 ] && [ "$first_hca" = "irdma:$bdf" ] &&
+		awk -v h="irdma:$bdf" '/hca_id:/ { on = ($NF == h) } on && /PORT_ACTIVE/ { f = 1 }
+			END { exit !f }' "$work/guest-verbs-devinfo.out" &&
+		grep -q "E810 $bdf on vfio-pci: opening" "$work/guest-verbs-devinfo.out"; then
+		ok "verbs: ibv_devinfo with the layer's defaults lists irdma:$bdf first, PORT_ACTIVE"
+	else
+		nok "verbs: ibv_devinfo with the layer's defaults lists irdma:$bdf first, PORT_ACTIVE (rc $vrc, first '$first_hca')"
+		sed 's/^/#   /' "$work/guest-verbs-devinfo.out" | head -40
+	fi
+	# ibv_rc_pingpong -e (a completion channel: the CQ's event through MSI-X) -c (every byte
+	# of every message checked) in the guest, examples/pingpong on the host.
+	t0=$(date +%s.%N)
+	host_pingpong verbs-pingpong
+	vm_cmd verbs-pingpong "cd /tmp && LD_LIBRARY_PATH=/host/lib \
+LD_PRELOAD=/host/lib/libirdma-verbs.so \
+IRDMA_PMD_EAL='-l 0 -m 128 --huge-unlink --file-prefix v --no-pci --no-telemetry' \
+IRDMA_PMD_DEVARGS='irdma:$bdf,ip=127.0.0.2,mac=02:00:7f:00:00:02' \
+timeout 600 ibv_rc_pingpong -g 0 -e -c -s 4096 -n $iters $VM_HOST_IP"
+	vm_wait verbs-pingpong 900 > "$work/guest-verbs-pingpong.out"
+	prc=$?
+	wait "$hpid"
+	hrc=$?
+	hpid=
+	if [ $prc -eq 0 ] && [ $hrc -eq 0 ] &&
+		grep -q "$iters iters in" "$work/guest-verbs-pingpong.out" &&
+		! grep -q "invalid data" "$work/guest-verbs-pingpong.out" &&
+		grep -q "echoed $iters messages of 4096 bytes" "$work/host-verbs-pingpong.out"; then
+		ok "verbs: ibv_rc_pingpong -e -c 4096 B x $iters on the guest's VFIO device <-> host model ($(since "$t0") s)"
+	else
+		nok "verbs: ibv_rc_pingpong -e -c 4096 B x $iters on the guest's VFIO device (guest $prc, host $hrc)"
+		sed 's/^/#   /' "$work/guest-verbs-pingpong.out" | tail -30
+		sed 's/^/# host: /' "$work/host-verbs-pingpong.out" | tail -20
+	fi
 fi
 
 # No traffic above may have touched an IOVA the guest did not map.
