@@ -37,7 +37,9 @@
 #include <rte_common.h>
 #include <rte_io.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_hw.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 #define SQ_QUANTA	2048u

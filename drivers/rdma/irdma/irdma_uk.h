@@ -7,8 +7,8 @@
 /**
  * @file
  * The irdma PMD's data path ("uk", as the kernel and rdma-core call it): post_send, post_recv
- * and poll_cq over the QP and CQ structs of irdma_ctrl.h, writing E810 WQEs (doc/hardware.md §1,
- * §2) and reading CQEs (§3). These are the functions rdmadev's inline fast path calls through
+ * and poll_cq over the QP and CQ structs of irdma_qp.h and irdma_cq.h, writing E810 WQEs
+ * (doc/hardware.md §1, §2) and reading CQEs (§3). These are the functions rdmadev's inline fast path calls through
  * the device's rdmadev_fp_obj. No locks, syscalls, allocation or division; a QP or a CQ is
  * used by one lcore at a time.
  */
@@ -18,7 +18,7 @@
 
 #include <rdmadev_core.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_qp.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -42,7 +42,9 @@
 #include <rte_io.h>
 #include <rte_prefetch.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_mr.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /* Flush minor codes (enum irdma_flush_code) to statuses (doc/hardware.md §3). */

@@ -38,8 +38,9 @@
 
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_log.h"
 #include "irdma_mr.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /** Byte value that reads as "not valid" for polarity @p pol (every bit the inverse). */

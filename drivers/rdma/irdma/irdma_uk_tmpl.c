@@ -30,7 +30,8 @@
 
 #include <rdmadev_core.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 _Static_assert(sizeof(struct irdma_uk_tmpl) <= sizeof(((struct rdmadev_send_tmpl *)0)->drv),

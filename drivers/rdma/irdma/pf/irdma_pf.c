@@ -35,6 +35,8 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /* Poll register @p off until (value & mask) == want, for at most @p ms. */
