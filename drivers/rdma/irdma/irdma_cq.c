@@ -180,6 +180,7 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 	if (cq->comp_cntr != NULL)
 		q->comp_cntr = &cq->comp_cntr->value;
 	q->rcq = cq;
+	irdma_uk_cq_select(q);
 	cq->obj.fp.drv = q;
 	__atomic_fetch_add(&c->nb_cqs, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -262,6 +263,7 @@ irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
 	/* Counted again: the device may have written more before it switched rings. */
 	if (irdma_cq_ring_pending(&q->old) == 0)
 		q->old.base = NULL;
+	irdma_uk_cq_select(q);
 	q->old_ring = q->ring;
 	q->old_pbl = q->pbl;
 	q->ring = mem;

@@ -12,6 +12,7 @@
  */
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <pbl.h>
@@ -26,6 +27,7 @@ extern "C" {
 struct irdma_ctrl;
 struct irdma_hw;
 struct irdma_qp;
+struct irdma_cq;
 struct rdmadev_cq;
 struct rdmadev_cq_attr;
 
@@ -48,8 +50,18 @@ struct irdma_flush_link {
 	uint8_t queued;			/**< on the list now */
 };
 
+struct rdmadev_wc;
+
 /**
- * A CQ of the PMD: hot poll-path fields first, then control-path state.
+ * A poll variant (irdma_uk_poll.c): what irdma_uk_poll_cq() calls for this CQ, chosen by
+ * irdma_uk_cq_select().
+ */
+typedef uint16_t (*irdma_uk_poll_fn)(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs);
+
+/**
+ * A CQ of the PMD: hot poll-path fields first (what the fast variant reads, in the first cache
+ * line; checked below), then what the general variant and the error path read, then
+ * control-path state.
  *
  * Resize (irdma_cq_resize) swaps in a new ring with MODIFY_CQ: the device writes only the new
  * ring afterwards, and the CQEs it wrote to the old ring before the swap are still to be
@@ -59,20 +71,22 @@ struct irdma_flush_link {
  * used by one lcore at a time, as DPDK queues are).
  */
 struct irdma_cq {
+	/** The poll variant (irdma_uk_cq_select(): at create, at resize, when old drains). */
+	irdma_uk_poll_fn poll;
 	struct irdma_cq_ring cur;	/**< the ring the device writes */
-	struct irdma_cq_ring old;	/**< a ring left by a resize, still to drain (base NULL: none) */
 	void *shadow;			/**< shadow area (struct irdma_cq_shadow): head, arm word */
-	uint64_t *comp_cntr;		/**< completion counter value to add to, or NULL */
-	struct irdma_hw *hw;		/**< device: CQ arm doorbell */
-	/** Model in inline mode: let it run once per poll (hw->be->service), else NULL. */
-	void (*service)(struct irdma_hw *hw);
-	uint32_t id;			/**< CQ id (restrack ID) */
-	uint32_t arm_seq;		/**< data path: arm sequence number last written */
 	/** Non-zero while flush_list holds queues: poll completes them when the ring is empty. */
 	uint32_t sw_flush;
+	uint32_t id;			/**< CQ id (restrack ID) */
+	struct irdma_cq_ring old;	/**< a ring left by a resize, still to drain (base NULL: none) */
+	uint64_t *comp_cntr;		/**< completion counter value to add to, or NULL */
+	struct irdma_hw *hw;		/**< device: CQ arm doorbell */
+	uint32_t arm_seq;		/**< data path: arm sequence number last written */
 	pthread_mutex_t flush_lock;	/**< guards flush_list (error path only) */
 	struct irdma_flush_link *flush_list;	/**< queues to complete with WR_FLUSH_ERR */
 	/* Control path. */
+	/** Model in inline mode: let it run once per poll (hw->be->service), else NULL. */
+	void (*service)(struct irdma_hw *hw);
 	struct irdma_qmem ring;		/**< memory of cur */
 	struct irdma_qmem old_ring;	/**< memory of old (freed at the next resize / destroy) */
 	struct irdma_dma_mem shadow_mem;	/**< memory of shadow */
@@ -81,6 +95,24 @@ struct irdma_cq {
 	struct pbl_cq pbl;		/**< what the device is told about @c ring */
 	struct pbl_cq old_pbl;		/**< ... and about @c old_ring */
 };
+
+/* The hot-field promise of struct irdma_cq, held. */
+_Static_assert(offsetof(struct irdma_cq, poll) == 0 &&
+	       offsetof(struct irdma_cq, cur) + sizeof(struct irdma_cq_ring) <= 64 &&
+	       offsetof(struct irdma_cq, shadow) + sizeof(void *) <= 64 &&
+	       offsetof(struct irdma_cq, sw_flush) + sizeof(uint32_t) <= 64,
+	       "what the fast poll variant reads sits in the CQ's first cache line");
+_Static_assert(offsetof(struct irdma_cq, old) + sizeof(struct irdma_cq_ring) <= 128 &&
+	       offsetof(struct irdma_cq, comp_cntr) < 128 && offsetof(struct irdma_cq, hw) < 128 &&
+	       offsetof(struct irdma_cq, arm_seq) < 128,
+	       "what the general poll variant and the arm read sits in the first two lines");
+
+/**
+ * Choose @p cq's poll variant (irdma_uk_poll.c) from its service hook, old ring and completion
+ * counter, and store it in cq->poll. Called at create, after a resize, and by poll when it
+ * has drained the old ring.
+ */
+void irdma_uk_cq_select(struct irdma_cq *cq);
 
 /**
  * Create rdmadev CQ @p cq: a ring of attr->cqe + 1 entries (at least IRDMA_MIN_USER_CQ_RING;

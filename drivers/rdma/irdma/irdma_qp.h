@@ -12,6 +12,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <pbl.h>
@@ -44,9 +45,22 @@ struct irdma_sq_wrtrk;
 struct irdma_srq;
 struct irdma_qp;
 struct irdma_cq;
+struct rdmadev_send_wr;
 
-/** A QP of the PMD: hot data-path fields first, then control-path state. */
+/**
+ * A post_send variant (irdma_uk_post.c): what irdma_uk_post_send() calls for this QP, chosen
+ * by irdma_uk_qp_select() from the QP's generation, type and hardware state.
+ */
+typedef uint16_t (*irdma_uk_post_send_fn)(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs,
+					  uint16_t nb_wrs, int *err);
+
+/**
+ * A QP of the PMD: hot data-path fields first (post_send and the SQ in the first cache line,
+ * everything the post path reads in the first two; checked below), then control-path state.
+ */
 struct irdma_qp {
+	/** The post_send variant (irdma_uk_qp_select(); relaxed atomic: state changes set it). */
+	irdma_uk_post_send_fn post_send;
 	struct irdma_qp_ring sq;	/**< send queue */
 	struct irdma_qp_ring rq;	/**< receive queue */
 	/** SQ WR tracking, sq.quanta entries indexed by a WQE's first quantum (irdma_uk.h). */
@@ -113,11 +127,37 @@ irdma_qp_hw_state(const struct irdma_qp *q)
 	return __atomic_load_n(&q->hw_state, __ATOMIC_RELAXED);
 }
 
-/** Set the hardware state of @p q (see irdma_qp_hw_state()). */
+/* The hot-field promise of struct irdma_qp, held. */
+_Static_assert(offsetof(struct irdma_qp, post_send) == 0 &&
+	       offsetof(struct irdma_qp, sq) + sizeof(struct irdma_qp_ring) <= 64 &&
+	       offsetof(struct irdma_qp, sq_wrtrk) + sizeof(void *) <= 64,
+	       "post_send, the SQ and its tracking sit in the QP's first cache line");
+_Static_assert(offsetof(struct irdma_qp, hw) < 128 && offsetof(struct irdma_qp, db_off) < 128 &&
+	       offsetof(struct irdma_qp, gen) < 128 && offsetof(struct irdma_qp, qp_id) < 128 &&
+	       offsetof(struct irdma_qp, sq_sig_all) < 128 &&
+	       offsetof(struct irdma_qp, max_send_sge) < 128 &&
+	       offsetof(struct irdma_qp, max_inline) < 128 &&
+	       offsetof(struct irdma_qp, rq) + sizeof(struct irdma_qp_ring) <= 128 &&
+	       offsetof(struct irdma_qp, rq_wrid) + sizeof(void *) <= 128 &&
+	       offsetof(struct irdma_qp, max_recv_sge) < 128,
+	       "what post_send and post_recv read sits in the QP's first two cache lines");
+
+/**
+ * Choose @p q's post_send variant (irdma_uk_post.c) from its generation, QP type, hardware
+ * state and send CQ, and store it in q->post_send. Called when the QP is made and at every
+ * hardware state change (irdma_qp_hw_state_set()).
+ */
+void irdma_uk_qp_select(struct irdma_qp *q);
+
+/**
+ * Set the hardware state of @p q (see irdma_qp_hw_state()) and choose the post_send variant
+ * of that state (irdma_uk_qp_select()).
+ */
 static inline void
 irdma_qp_hw_state_set(struct irdma_qp *q, uint8_t s)
 {
 	__atomic_store_n(&q->hw_state, s, __ATOMIC_RELAXED);
+	irdma_uk_qp_select(q);
 }
 
 /**
