@@ -151,7 +151,8 @@ void irdma_uk_qp_select(struct irdma_qp *q);
 
 /**
  * Set the hardware state of @p q (see irdma_qp_hw_state()) and choose the post_send variant
- * of that state (irdma_uk_qp_select()).
+ * of that state (irdma_uk_qp_select()). Callers hold the rdmadev QP's lock (modify, the AE
+ * path, the reset path), so the state and the variant change together.
  */
 static inline void
 irdma_qp_hw_state_set(struct irdma_qp *q, uint8_t s)

@@ -8,9 +8,9 @@
  * @file
  * The irdma PMD's data path ("uk", as the kernel and rdma-core call it): post_send, post_recv
  * and poll_cq over the QP and CQ structs of irdma_qp.h and irdma_cq.h, writing E810 WQEs
- * (doc/hardware.md §1, §2) and reading CQEs (§3). These are the functions rdmadev's inline fast path calls through
- * the device's rdmadev_fp_obj. No locks, syscalls, allocation or division; a QP or a CQ is
- * used by one lcore at a time.
+ * (doc/hardware.md §1, §2) and reading CQEs (§3). These are the functions rdmadev's inline
+ * fast path calls through the device's rdmadev_fp_obj. No locks, syscalls, allocation or
+ * division; a QP or a CQ is used by one lcore at a time.
  */
 
 #include <stddef.h>

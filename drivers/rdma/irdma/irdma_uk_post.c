@@ -957,7 +957,8 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	irdma_uk_inline_place((uint8_t *)q, (const uint8_t *)(uintptr_t)wr->sg_list[0].addr, len,
 			      (uint8_t)(hdr_burst >> (63 - IRDMA_INLINE_VALID_SHIFT)) &
 			      (1u << IRDMA_INLINE_VALID_SHIFT));
-	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & (uint64_t)(int64_t)f->remote));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr &
+							       (uint64_t)(int64_t)f->remote));
 	hdr = hdr_burst | irdma_uk_sw_hdr(f, flags, wr->rdma.rkey) |
 	      IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len);
 	*head = (h + quanta) & mask;
@@ -992,7 +993,8 @@ irdma_uk_post_frags(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(wr->imm_data)));
 	len = irdma_uk_frags((uint8_t *)q, wr->sg_list, nsge, imm,
 			     hdr_burst & IRDMA_FIELD_MASK(SQ_VALID));
-	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & (uint64_t)(int64_t)f->remote));
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr &
+							       (uint64_t)(int64_t)f->remote));
 	hdr = hdr_burst | irdma_uk_sw_hdr(f, flags, wr->rdma.rkey) | irdma_uk_addfrag[frags];
 	*head = (h + quanta) & mask;
 	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, *head, f->wc_opcode,

@@ -477,7 +477,7 @@ pf_reset_flush_qps(struct irdma_ctrl *c, struct rdmadev *dev)
 		pthread_mutex_lock(&qp->lock);
 		q = obj->fp.drv;
 		if (q != NULL) {
-			/* Not RTS, not ERROR: posts take the cold path, which refuses them. */
+			/* Not RTS, not ERROR: the QP's post_send variant refuses (-EIO). */
 			irdma_qp_hw_state_set(q, IRDMA_QP_HW_FATAL);
 			irdma_uk_flush_queue(q, true);
 			if (q->srq == NULL)
