@@ -5,8 +5,8 @@
 /*
  * The post_send and poll variants a QP and a CQ take (the diagrams at the top of
  * irdma_uk_post.c and irdma_uk_poll.c), on QPs and CQs in test memory: every generation, QP
- * type, hardware state and send CQ gives the variant the diagram names; a state change
- * chooses again, and the entry points (irdma_uk_post_send, irdma_uk_poll_cq) do what the
+ * type, hardware state and send CQ gives the variant the diagram names (and the template and
+ * receive gates, sq_open and rq_open, their states); a state change chooses again, and the entry points (irdma_uk_post_send, irdma_uk_poll_cq) do what the
  * variant of the moment does. A CQ with a service hook, a completion counter or a resize's
  * old ring takes the general variant; once poll drains the old ring it is back on the fast
  * one.
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "test.h"
+#include "irdma_srq.h"
 #include "uk_fixture.h"
 
 static struct irdma_hw hw;
@@ -80,6 +81,15 @@ test_qp_variants(void)
 						       gen, types[t], with_cq, states[s],
 						       post_name(got), post_name(want));
 					TEST_CHECK(got == want);
+					/* templates: RTS / SQD; post_recv: INIT (IDLE) to SQD */
+					TEST_CHECK_EQ(qp.sq_open,
+						      states[s] == IRDMA_QP_HW_RTS ||
+						      states[s] == IRDMA_QP_HW_SQD);
+					TEST_CHECK_EQ(qp.rq_open,
+						      states[s] == IRDMA_QP_HW_IDLE ||
+						      states[s] == IRDMA_QP_HW_RTR ||
+						      states[s] == IRDMA_QP_HW_RTS ||
+						      states[s] == IRDMA_QP_HW_SQD);
 					seen_rc += want == irdma_uk_post_rc;
 					seen_any += want == irdma_uk_post_any;
 					seen_fl += want == irdma_uk_post_flushed;
@@ -135,6 +145,24 @@ test_qp_state_changes(void)
 	TEST_CHECK_EQ(err, 0);
 	TEST_CHECK_EQ(ukf_nb_writes, 1);
 	TEST_CHECK_EQ(qp.sq.head, 2);
+
+	/* a QP that receives from an SRQ takes no post_recv, whatever its state */
+	{
+		struct rdmadev_recv_wr rwr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 };
+		struct irdma_srq srq = { .size = 16 };
+
+		TEST_CHECK_EQ(qp.rq_open, 1);
+		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 1);
+		TEST_CHECK_EQ(err, 0);
+		qp.srq = &srq;
+		irdma_uk_qp_select(&qp);
+		TEST_CHECK_EQ(qp.rq_open, 0);
+		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &rwr, 1, &err), 0);
+		TEST_CHECK_EQ(err, -EINVAL);
+		qp.srq = NULL;
+		irdma_uk_qp_select(&qp);
+		TEST_CHECK_EQ(qp.rq_open, 1);
+	}
 
 	/* a generation or type change needs irdma_uk_qp_select(); so does the control path */
 	qp.gen = 3;

@@ -72,13 +72,15 @@ struct irdma_qp {
 	uint8_t gen;			/**< engine generation (2 or 3): fragment / inline layout */
 	uint8_t sq_flushed;		/**< data path: the SQ saw a flush CQE (replay state) */
 	uint8_t rq_flushed;		/**< data path: the RQ saw a flush CQE (replay state) */
-	uint8_t rsvd0;			/**< zero */
+	/** post_send_tmpl takes WRs: RTS or SQD (irdma_uk_qp_select(); relaxed atomic). */
+	uint8_t sq_open;
 	void *shadow;			/**< QP shadow area (struct irdma_qp_shadow) */
 	uint32_t qp_id;			/**< QPN (restrack ID) */
 	uint8_t qp_type;		/**< enum irdma_qp_type */
 	uint8_t hw_state;		/**< enum irdma_qp_hw_state last accepted */
 	uint8_t sq_sig_all;		/**< 1: every send WR is signaled (init attr sq_sig_all) */
-	uint8_t pad;			/**< unused */
+	/** post_recv takes WRs: INIT (HW IDLE) to SQD, no SRQ (irdma_uk_qp_select()). */
+	uint8_t rq_open;
 	uint8_t max_send_sge;		/**< SGEs a send WR may carry (init attr cap) */
 	uint8_t max_recv_sge;		/**< SGEs a receive WR may carry (init attr cap) */
 	uint8_t max_inline;		/**< inline bytes a send WR may carry (init attr cap) */
@@ -139,13 +141,15 @@ _Static_assert(offsetof(struct irdma_qp, hw) < 128 && offsetof(struct irdma_qp, 
 	       offsetof(struct irdma_qp, max_inline) < 128 &&
 	       offsetof(struct irdma_qp, rq) + sizeof(struct irdma_qp_ring) <= 128 &&
 	       offsetof(struct irdma_qp, rq_wrid) + sizeof(void *) <= 128 &&
-	       offsetof(struct irdma_qp, max_recv_sge) < 128,
+	       offsetof(struct irdma_qp, max_recv_sge) < 128 &&
+	       offsetof(struct irdma_qp, sq_open) < 128 && offsetof(struct irdma_qp, rq_open) < 128,
 	       "what post_send and post_recv read sits in the QP's first two cache lines");
 
 /**
  * Choose @p q's post_send variant (irdma_uk_post.c) from its generation, QP type, hardware
- * state and send CQ, and store it in q->post_send. Called when the QP is made and at every
- * hardware state change (irdma_qp_hw_state_set()).
+ * state and send CQ, and store it in q->post_send; set q->sq_open (templates) and q->rq_open
+ * (post_recv) from the state and the SRQ. Called when the QP is made and at every hardware
+ * state change (irdma_qp_hw_state_set()).
  */
 void irdma_uk_qp_select(struct irdma_qp *q);
 

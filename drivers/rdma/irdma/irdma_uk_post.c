@@ -1210,8 +1210,13 @@ irdma_uk_qp_select(struct irdma_qp *qp)
 		fn = irdma_uk_post_flushed;
 	else
 		fn = irdma_uk_post_refused;
-	/* relaxed: the poster reads it as it read the state, once a call */
+	/* relaxed: the poster reads them as it read the state, once a call */
 	__atomic_store_n(&qp->post_send, fn, __ATOMIC_RELAXED);
+	__atomic_store_n(&qp->sq_open, s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&qp->rq_open, qp->srq == NULL && (s == IRDMA_QP_HW_IDLE ||
+			 s == IRDMA_QP_HW_RTR || s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD),
+			 __ATOMIC_RELAXED);
 }
 
 /* The rdmadev entry: the QP's variant, chosen when its state last changed. */
@@ -1224,16 +1229,6 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 }
 
 /* ---- receive ---- */
-
-/* Receive posting is allowed from INIT on, up to and including SQD. */
-static inline bool
-irdma_uk_rq_state_ok(const struct irdma_qp *qp)
-{
-	uint8_t s = irdma_qp_hw_state(qp);
-
-	return s == IRDMA_QP_HW_IDLE || s == IRDMA_QP_HW_RTR || s == IRDMA_QP_HW_RTS ||
-	       s == IRDMA_QP_HW_SQD;
-}
 
 uint16_t
 irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb_wrs, int *err)
@@ -1248,7 +1243,8 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 	bool flushed = false;
 	int ret = 0;
 
-	if (unlikely(!irdma_uk_rq_state_ok(qp) || qp->srq != NULL)) {
+	/* rq_open: INIT..SQD without an SRQ, set when the state changed */
+	if (unlikely(!__atomic_load_n(&qp->rq_open, __ATOMIC_RELAXED))) {
 		/* In ERROR: written, then completed by the driver (see irdma_uk_post_flushed). */
 		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->srq == NULL && qp->rcq != NULL) {
 			flushed = true;
