@@ -37,7 +37,9 @@
 #include <rte_common.h>
 #include <rte_io.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_hw.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 #define SQ_QUANTA	2048u
@@ -116,12 +118,14 @@ setup(void)
 	qp.max_send_sge = 4;
 	qp.max_recv_sge = 1;
 	qp.max_inline = 101;
+	irdma_uk_qp_select(&qp);
 	cq.cur.base = zalloc((size_t)CQ_SIZE * 32);
 	cq.cur.size = CQ_SIZE;
 	cq.cur.polarity = 1;
 	cq.shadow = zalloc(64);
 	cq.hw = &hw;
 	cq.id = 3;
+	irdma_uk_cq_select(&cq);
 	for (i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)i;
 	sge_inline = (struct rdmadev_sge){ .addr = (uintptr_t)payload, .length = 64 };

@@ -28,7 +28,7 @@
 
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_qp.h"
 #include "irdma_dev.h"
 #include "irdma_hw.h"
 #include "test.h"

@@ -17,7 +17,8 @@
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_qp.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
 

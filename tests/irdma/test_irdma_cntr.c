@@ -31,7 +31,10 @@
 #include <rdmadev_driver.h>
 #include <restrack.h>
 
+#include "irdma_cq.h"
 #include "irdma_ctrl.h"
+#include "irdma_qp.h"
+#include "irdma_stats.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
 #include "pmd_fixture.h"

@@ -31,7 +31,8 @@
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cqp.h"
+#include "irdma_qp.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
 #include "pmd_fixture.h"

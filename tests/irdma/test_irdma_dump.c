@@ -18,7 +18,8 @@
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_qp.h"
 #include "pmd_fixture.h"
 #include "test.h"
 

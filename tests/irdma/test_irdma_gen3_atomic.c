@@ -25,7 +25,7 @@
 
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_qp.h"
 #include "irdma_dev.h"
 #include "test.h"
 #include "e2e_lib.h"

@@ -23,7 +23,7 @@
 #include <rdmadev_driver.h>
 #include <restrack.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_mr.h"
 #include "irdma_dev.h"
 #include "test.h"
 #include "e2e_lib.h"

@@ -21,7 +21,7 @@
 #include <rdmadev_driver.h>
 #include <restrack.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_qp.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
 #include "pmd_fixture.h"

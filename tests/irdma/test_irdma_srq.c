@@ -26,7 +26,10 @@
 
 #include "test.h"
 #include "e2e_lib.h"
+#include "irdma_cq.h"
 #include "irdma_ctrl.h"
+#include "irdma_qp.h"
+#include "irdma_srq.h"
 #include "irdma_dev.h"
 #include "model_pkt.h"
 #include "uk_fixture.h"

@@ -598,6 +598,7 @@ test_partial_shadow_cntr(void)
 	ukf_cq_init(&cq, &hw, 8);
 	cq.comp_cntr = &cntr;
 	cq.service = count_service;
+	irdma_uk_cq_select(&cq);
 	service_calls = 0;
 	prod_init(&p, &cq.cur);
 	for (i = 0; i < 5; i++)
@@ -641,6 +642,7 @@ test_old_ring(void)
 	old = calloc(4, 32);
 	le64_put(old, 32 + 24, 1ull << 63);
 	cq.old = (struct irdma_cq_ring){ .base = old, .size = 4, .head = 2, .polarity = 1 };
+	irdma_uk_cq_select(&cq);
 	le64_put(cq.shadow, 32, 1ull << 16 | 1ull << 15 | 0x29);
 	po = (struct producer){ .base = old, .size = 4, .head = 2, .pol = 1 };
 	prod_init(&pc, &cq.cur);
@@ -802,6 +804,7 @@ pp_run(enum poll_mode mode, struct poll_trace *t)
 	ukf_cq_init(&cq, &hw, 37);
 	if (mode != POLL_HOT)
 		cq.service = no_service;
+	irdma_uk_cq_select(&cq);
 	prod_init(&p, &cq.cur);
 	for (round = 0; round < PP_ROUNDS; round++) {
 		n = 1 + pp_rand(&s) % 12;

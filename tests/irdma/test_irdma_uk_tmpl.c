@@ -189,6 +189,8 @@ test_conformance(void)
 		ukf_qp_init(&b, &hw, &conf);
 		a.sq_sig_all = b.sq_sig_all = cases[c].sig_all;
 		a.gen = b.gen = cases[c].gen3 ? 3 : 2;
+		irdma_uk_qp_select(&a);
+		irdma_uk_qp_select(&b);
 		TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&b, &proto, &t), 0);
 		TEST_CHECK(t.qp_drv == &b);
 		TEST_CHECK_EQ(t.qp_num, b.qp_id);
@@ -495,7 +497,7 @@ test_states(void)
 
 	for (i = 0; i < RTE_DIM(ukf_hw_states); i++) {
 		ukf_qp_init(&qp, &hw, &ukf_qp_default);
-		qp.hw_state = st[i].state;
+		irdma_qp_hw_state_set(&qp, st[i].state);
 		/* made in any state */
 		TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
 		if (st[i].send_ok) {

@@ -663,7 +663,7 @@ test_states(void)
 
 	for (i = 0; i < RTE_DIM(ukf_hw_states); i++) {
 		ukf_qp_init(&qp, &hw, &ukf_qp_default);
-		qp.hw_state = st[i].state;
+		irdma_qp_hw_state_set(&qp, st[i].state);
 		if (st[i].send_ok)
 			TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
 		else
@@ -965,6 +965,8 @@ test_single_vs_burst(void)
 		ukf_qp_init(&a, &hw, &ukf_qp_default);
 		ukf_qp_init(&b, &hw, &ukf_qp_default);
 		a.gen = b.gen = (uint8_t)g;
+		irdma_uk_qp_select(&a);
+		irdma_uk_qp_select(&b);
 		while (same && quanta < 6ull * a.sq.quanta) {
 			uint16_t n = (uint16_t)(1 + rnd(&s) % RTE_DIM(wrs)), posted = 0, got, j;
 			uint32_t h = a.sq.head, dba = 0;

@@ -18,7 +18,7 @@
 
 #include <rte_common.h>
 
-#include "irdma_cqp.h"
+#include "irdma_cqp_fmt.h"
 #include "irdma_limits.h"
 #include "irdma_wqe.h"
 #include "model_opcode.h"

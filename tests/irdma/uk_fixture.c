@@ -118,6 +118,7 @@ ukf_qp_init(struct irdma_qp *qp, struct irdma_hw *hw, const struct ukf_qp_conf *
 	qp->max_recv_sge = conf->max_recv_sge;
 	qp->max_inline = conf->max_inline;
 	irdma_uk_sq_track_init(qp);
+	irdma_uk_qp_select(qp);
 }
 
 void
@@ -141,6 +142,7 @@ ukf_cq_init(struct irdma_cq *cq, struct irdma_hw *hw, uint32_t size)
 	cq->shadow = ukf_zalloc(64);
 	cq->hw = hw;
 	cq->id = 7;
+	irdma_uk_cq_select(cq);
 }
 
 void

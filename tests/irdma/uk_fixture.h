@@ -14,7 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_hw.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /* ---- doc/hardware.md positions (§1.2-§1.6, §2, §3, §4) ---- */

@@ -16,7 +16,7 @@
  * the next user of the same key, or deleted again at teardown.
  *
  * AHs: ids 0 .. committed FSIAV count - 1 from a bitmap; CREATE_ADDR_HANDLE with the fields
- * of base/irdma_cqp.h, the source address from the port's GID table entry av->sgid_index
+ * of base/irdma_cqp_fmt.h, the source address from the port's GID table entry av->sgid_index
  * (irdma_port.c; an index beyond the table or of the other family is refused), and
  * DESTROY_ADDR_HANDLE repeats them. One mutex covers both tables and the MANAGE_ARP
  * commands issued under it.
@@ -32,7 +32,11 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_ah.h"
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_port.h"
 
 /** First ARP index the driver hands out (0 is the reserved default). */
 #define IRDMA_ARP_FIRST_IDX	1u

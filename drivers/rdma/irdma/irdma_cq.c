@@ -4,9 +4,9 @@
 
 /*
  * CQs of the irdma PMD: create, resize and destroy through the CQP (doc/hardware.md §5.3). The poll
- * path that reads the ring is irdma_uk.c; the CQ struct both share is in irdma_ctrl.h.
+ * path that reads the ring is irdma_uk_poll.c; the CQ struct both share is in irdma_cq.h.
  *
- * Resize (MODIFY_CQ) follows the struct irdma_cq contract of irdma_ctrl.h: a new ring, the old
+ * Resize (MODIFY_CQ) follows the struct irdma_cq contract of irdma_cq.h: a new ring, the old
  * one kept until it is drained (poll path) and freed at the next resize or at destroy.
  *
  * Memory: the ring is VA-contiguous 4 KB pages, given to the device as an IOVA when they are
@@ -24,7 +24,12 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_cq.h"
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_event.h"
+#include "irdma_log.h"
 
 /* Free one ring: its PBLEs, then its pages. */
 static void
@@ -175,6 +180,7 @@ irdma_cq_create(struct irdma_ctrl *c, struct rdmadev_cq *cq, const struct rdmade
 	if (cq->comp_cntr != NULL)
 		q->comp_cntr = &cq->comp_cntr->value;
 	q->rcq = cq;
+	irdma_uk_cq_select(q);
 	cq->obj.fp.drv = q;
 	__atomic_fetch_add(&c->nb_cqs, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -257,6 +263,7 @@ irdma_cq_resize(struct irdma_ctrl *c, struct rdmadev_cq *cq, uint32_t cqe)
 	/* Counted again: the device may have written more before it switched rings. */
 	if (irdma_cq_ring_pending(&q->old) == 0)
 		q->old.base = NULL;
+	irdma_uk_cq_select(q);
 	q->old_ring = q->ring;
 	q->old_pbl = q->pbl;
 	q->ring = mem;

@@ -16,7 +16,11 @@
 #include <rte_common.h>
 #include <rte_pause.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_event.h"
+#include "irdma_log.h"
 
 /* ---- CQP ---- */
 

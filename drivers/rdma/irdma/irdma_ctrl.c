@@ -23,7 +23,13 @@
 
 #include <pbl.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_event.h"
+#include "irdma_hmc.h"
+#include "irdma_log.h"
+#include "irdma_mr.h"
 
 RTE_LOG_REGISTER(irdma_logtype, pmd.rdma.irdma, NOTICE);
 

@@ -22,11 +22,22 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "irdma_ah.h"
+#include "irdma_cq.h"
 #include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_dev_private.h"
-#include "irdma_uk.h"
+#include "irdma_dump.h"
+#include "irdma_event.h"
+#include "irdma_hmc.h"
+#include "irdma_log.h"
 #include "irdma_model.h"
+#include "irdma_mr.h"
+#include "irdma_port.h"
+#include "irdma_qp.h"
+#include "irdma_srq.h"
+#include "irdma_stats.h"
+#include "irdma_uk.h"
 
 /* ---- devargs ---- */
 
@@ -394,7 +405,7 @@ irdma_dev_close(struct rdmadev *dev)
 	return 0;
 }
 
-/* The data-path functions rdmadev's inline fast path calls (irdma_uk.c). */
+/* The data-path functions rdmadev's inline fast path calls (irdma_uk_post.c, irdma_uk_poll.c). */
 static void
 irdma_dev_fp_set(struct rdmadev *dev)
 {

@@ -18,6 +18,8 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_hmc.h"
+#include "irdma_log.h"
 #include "irdma_model.h"
 
 /** Device state of the PMD. */

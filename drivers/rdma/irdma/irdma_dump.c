@@ -13,7 +13,10 @@
 
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_dump.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
 
 /* Log for a device by name (the object may have no hw behind it). */
 #define DUMP_LOG(dev, fmt, ...) \

@@ -36,7 +36,13 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_cq.h"
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_event.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
+#include "irdma_srq.h"
 #include "irdma_uk.h"
 
 /** AEQEs handled between two AEQALLOC writes. */

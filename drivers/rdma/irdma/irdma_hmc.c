@@ -16,7 +16,11 @@
 #include <rte_common.h>
 #include <rte_malloc.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_hmc.h"
+#include "irdma_log.h"
 
 /** HTE and TIMER counts are computed in blocks of this many QPs. */
 #define IRDMA_HMC_QP_BLOCK		512u

@@ -48,7 +48,9 @@
 #include <pbl.h>
 #include <rdmadev_driver.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_log.h"
 #include "irdma_mr.h"
 
 /* ---- DMA hook for memory EAL does not know ---- */

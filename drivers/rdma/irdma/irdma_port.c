@@ -21,6 +21,8 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_port.h"
 
 /** Separator of the addresses in the `ip` devargs value (',' separates devargs keys). */
 #define IRDMA_PORT_IP_SEP	';'

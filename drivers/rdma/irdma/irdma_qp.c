@@ -30,7 +30,17 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_ah.h"
+#include "irdma_cq.h"
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_event.h"
+#include "irdma_log.h"
+#include "irdma_mr.h"
+#include "irdma_port.h"
+#include "irdma_qp.h"
+#include "irdma_srq.h"
 #include "irdma_uk.h"
 
 /** The reserved default ARP index (an AV without a destination MAC). */

@@ -4,7 +4,7 @@
 
 /*
  * Shared receive queues (gen3) of the irdma PMD: CREATE / MODIFY / DESTROY_SRQ through the
- * CQP (base/irdma_cqp.h CQP_SRQ_*), the SRQ asynchronous events and the LAST_WQE_REACHED
+ * CQP (base/irdma_cqp_fmt.h CQP_SRQ_*), the SRQ asynchronous events and the LAST_WQE_REACHED
  * events of the QPs that use an SRQ. The post path is irdma_uk_srq.c.
  *
  * Memory: the ring is VA-contiguous 4 KB pages, given as an IOVA when IOVA-contiguous, else
@@ -30,7 +30,12 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_event.h"
+#include "irdma_log.h"
+#include "irdma_srq.h"
 
 /* Alignment of struct irdma_srq: the CQP_SRQ_CTX value keeps its low 6 bits zero. */
 #define IRDMA_SRQ_STRUCT_ALIGN	64u

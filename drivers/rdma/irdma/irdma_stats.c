@@ -29,7 +29,12 @@
 
 #include <rdmadev_driver.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
+#include "irdma_stats.h"
 
 /** Running totals of one instance as a reader sees it. */
 struct irdma_stats_acc {

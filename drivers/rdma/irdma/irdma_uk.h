@@ -7,10 +7,10 @@
 /**
  * @file
  * The irdma PMD's data path ("uk", as the kernel and rdma-core call it): post_send, post_recv
- * and poll_cq over the QP and CQ structs of irdma_ctrl.h, writing E810 WQEs (doc/hardware.md §1,
- * §2) and reading CQEs (§3). These are the functions rdmadev's inline fast path calls through
- * the device's rdmadev_fp_obj. No locks, syscalls, allocation or division; a QP or a CQ is
- * used by one lcore at a time.
+ * and poll_cq over the QP and CQ structs of irdma_qp.h and irdma_cq.h, writing E810 WQEs
+ * (doc/hardware.md §1, §2) and reading CQEs (§3). These are the functions rdmadev's inline
+ * fast path calls through the device's rdmadev_fp_obj. No locks, syscalls, allocation or
+ * division; a QP or a CQ is used by one lcore at a time.
  */
 
 #include <stddef.h>
@@ -18,7 +18,7 @@
 
 #include <rdmadev_core.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_qp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,15 +67,60 @@ struct irdma_sq_wrtrk {
  */
 void irdma_uk_sq_track_init(struct irdma_qp *qp);
 
-/** rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp). */
+/**
+ * rdmadev_post_send_t of the irdma PMD (qp_priv is a struct irdma_qp): the QP's post_send
+ * variant (irdma_uk_qp_select()).
+ */
 uint16_t irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
 			    int *err);
+
+/**
+ * post_send variant (irdma_qp.post_send, irdma_uk_qp_select()) of a gen2 RC QP in RTS or SQD:
+ * the fast writers (a single WR, then a burst's WRs where they place them), else the general
+ * path. @return as rdmadev_post_send().
+ */
+uint16_t irdma_uk_post_rc(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs,
+			  uint16_t nb_wrs, int *err);
+
+/** post_send variant of a gen3 RC or a UD QP in RTS or SQD: every WR the general way. */
+uint16_t irdma_uk_post_any(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs,
+			   uint16_t nb_wrs, int *err);
+
+/**
+ * post_send variant of a QP in ERROR with a send CQ: the WRs are written and tracked, not
+ * rung, and completed by the driver with WR_FLUSH_ERR (irdma_uk_flush_queue()).
+ */
+uint16_t irdma_uk_post_flushed(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs,
+			       uint16_t nb_wrs, int *err);
+
+/**
+ * post_send variant of every other state: nothing posted, *err -EIO (FATAL: the device was
+ * reset) or -EINVAL (logged); 0 for an empty burst.
+ */
+uint16_t irdma_uk_post_refused(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs,
+			       uint16_t nb_wrs, int *err);
+
+/**
+ * poll variant (irdma_cq.poll, irdma_uk_cq_select()) of a CQ without service hook, old ring
+ * or completion counter: the hot leaf over successful plain SQ CQEs; anything else of the
+ * burst goes on in irdma_uk_poll_general(). @return as rdmadev_poll_cq().
+ */
+uint16_t irdma_uk_poll_fast(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs);
+
+/**
+ * poll variant of every other CQ: the service hook, the old ring of a resize first, any kind
+ * of CQE, driver flushes, the completion counter.
+ */
+uint16_t irdma_uk_poll_any(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs);
 
 /** rdmadev_post_recv_t of the irdma PMD (qp_priv is a struct irdma_qp). */
 uint16_t irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb_wrs,
 			    int *err);
 
-/** rdmadev_poll_cq_t of the irdma PMD (cq_priv is a struct irdma_cq). */
+/**
+ * rdmadev_poll_cq_t of the irdma PMD (cq_priv is a struct irdma_cq): the CQ's poll variant
+ * (irdma_uk_cq_select()).
+ */
 uint16_t irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
 
 /**

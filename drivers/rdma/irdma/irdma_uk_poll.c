@@ -6,6 +6,23 @@
  * The completion half of the data path: poll_cq over the CQE ring (doc/hardware.md §3) and the
  * CQ arm (§3 "CQ arm", §4).
  *
+ * Which CQ takes which path. The variant is chosen at create, after a resize and when poll
+ * has drained a resize's old ring (irdma_uk_cq_select()) and stored in cq->poll;
+ * irdma_uk_poll_cq() only calls it:
+ *
+ *   CQ                                             cq->poll
+ *   no service hook, no old ring, no counter   ->  irdma_uk_poll_fast
+ *   a service hook (inline model), an old ring
+ *   or a completion counter                    ->  irdma_uk_poll_any
+ *
+ *   irdma_uk_poll_fast: successful plain SQ CQEs of the current ring, up to its last slot,
+ *     in a leaf loop; at the first other CQE (RQ, error, flush, extended, cleaned), the
+ *     ring's last slot, or an empty ring with driver flushes queued  ->  irdma_uk_poll_general
+ *     with the completions so far
+ *   irdma_uk_poll_any  ->  irdma_uk_poll_general: the hook, the old ring first, then
+ *     irdma_uk_poll_ring (the fast CQEs inline, the rest irdma_uk_cqe_slow), driver flushes,
+ *     the counter
+ *
  * Per CQE: the valid bit against the ring's expected polarity, a read barrier, then the rest.
  * The QP is the CQE's completion context (the struct irdma_qp * in QPC_COMPL_CTX). SQ
  * completions take wr_id, opcode and byte count from the tracking entry at the CQE's WQE
@@ -42,7 +59,9 @@
 #include <rte_io.h>
 #include <rte_prefetch.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_cq.h"
+#include "irdma_mr.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /* Flush minor codes (enum irdma_flush_code) to statuses (doc/hardware.md §3). */
@@ -528,6 +547,7 @@ irdma_uk_poll_old(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb)
 	if (!empty)
 		return n;
 	cq->old.base = NULL;	/* drained: the control path frees it later */
+	irdma_uk_cq_select(cq);
 	w = irdma_qw_load(sh, CQ_ARM_SW_CQ_SELECT);
 	sel = (IRDMA_GET(CQ_ARM_SW_CQ_SELECT, w) + 1) & IRDMA_FIELD_MAX(CQ_ARM_SW_CQ_SELECT);
 	irdma_qw_store(sh, CQ_ARM_SW_CQ_SELECT, (w & ~IRDMA_FIELD_MASK(CQ_ARM_SW_CQ_SELECT)) |
@@ -577,15 +597,15 @@ irdma_uk_poll_general(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_w
 }
 
 /*
- * The hot path is a leaf: successful plain SQ CQEs of the current ring, up to nb_wcs of them
- * and up to the ring's last slot, one compare a CQE for both limits. Whatever else there is
- * (the service hook, an old ring, a completion counter, another kind of CQE, the wrap) goes
- * to irdma_uk_poll_general, as a tail call with the completions so far.
+ * The variant irdma_uk_poll_fast is a leaf: successful plain SQ CQEs of the current ring, up
+ * to nb_wcs of them and up to the ring's last slot, one compare a CQE for both limits.
+ * Whatever else there is (another kind of CQE, the wrap, driver flushes) goes to
+ * irdma_uk_poll_general, as a tail call with the completions so far. The CQ has no service
+ * hook, old ring or completion counter (irdma_uk_cq_select()).
  */
 uint16_t
-irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
+irdma_uk_poll_fast(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 {
-	struct irdma_cq *cq = cq_priv;
 	struct irdma_cq_ring *r = &cq->cur;
 	uint8_t *base = r->base;
 	uint8_t *c = base + (size_t)r->head * IRDMA_CQE_SIZE, *start = c;
@@ -595,9 +615,6 @@ irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 	struct rdmadev_wc *wc = wcs, *stop = wcs + (nb_wcs <= ring_left ? nb_wcs : ring_left);
 	bool general = true;
 
-	if (unlikely(((uintptr_t)cq->service | (uintptr_t)cq->old.base |
-		      (uintptr_t)cq->comp_cntr) != 0))
-		return irdma_uk_poll_general(cq, wcs, nb_wcs, 0);
 	while (wc != stop) {
 		struct irdma_cqe *cqe = (struct irdma_cqe *)(void *)c;
 		uint64_t qw3 = irdma_qw_load(cqe, CQE_VALID);
@@ -632,6 +649,29 @@ irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
 		return (uint16_t)(wc - wcs);
 	/* Another kind of CQE, or the ring's last slot: the general loop takes the rest. */
 	return irdma_uk_poll_general(cq, wcs, nb_wcs, (uint16_t)(wc - wcs));
+}
+
+/* The variant irdma_uk_poll_any: everything irdma_uk_poll_general takes, from the start. */
+uint16_t
+irdma_uk_poll_any(struct irdma_cq *cq, struct rdmadev_wc *wcs, uint16_t nb_wcs)
+{
+	return irdma_uk_poll_general(cq, wcs, nb_wcs, 0);
+}
+
+void
+irdma_uk_cq_select(struct irdma_cq *cq)
+{
+	cq->poll = cq->service == NULL && cq->old.base == NULL && cq->comp_cntr == NULL ?
+		   irdma_uk_poll_fast : irdma_uk_poll_any;
+}
+
+/* The rdmadev entry: the CQ's variant. */
+uint16_t
+irdma_uk_poll_cq(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs)
+{
+	struct irdma_cq *cq = cq_priv;
+
+	return cq->poll(cq, wcs, nb_wcs);
 }
 
 int

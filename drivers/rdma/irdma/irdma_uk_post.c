@@ -6,6 +6,30 @@
  * The posting half of the data path: SQ WQEs (doc/hardware.md §1) and RQ WQEs (§2) built from
  * rdmadev work requests, one doorbell per burst (§4).
  *
+ * Which WR takes which path. The variant is chosen when the QP is made and at every change
+ * of its hardware state (irdma_uk_qp_select(), from irdma_qp_hw_state_set()) and stored in
+ * qp->post_send; irdma_uk_post_send() only calls it:
+ *
+ *   QP                                qp->post_send
+ *   gen2 RC, RTS or SQD           ->  irdma_uk_post_rc
+ *   gen3 RC or UD, RTS or SQD     ->  irdma_uk_post_any
+ *   ERROR, with a send CQ         ->  irdma_uk_post_flushed   written, not rung; the driver
+ *                                                             completes them (WR_FLUSH_ERR)
+ *   any other state               ->  irdma_uk_post_refused   -EINVAL, or -EIO when FATAL
+ *
+ *   irdma_uk_post_rc, per call:
+ *     1 WR, SEND / WRITE, 1 SGE, no imm, not inline  ->  irdma_uk_post_frags (nsge 1, no imm)
+ *     1 WR, SEND* / WRITE*, inline                   ->  irdma_uk_post_one_inline
+ *     anything else, or what those do not place      ->  irdma_uk_post_burst, per WR:
+ *         SEND* / WRITE*, fragments or inline, no start work due, room in the ring
+ *                                                    ->  irdma_uk_post_frags / _fast_inline
+ *         every other WR (READ, LOCAL_INV, FAST_REG, NOP, SEND_INV, a chunk NOP or start
+ *         work due, a WR to refuse, a full ring)    ->  irdma_uk_post_general
+ *   irdma_uk_post_any and irdma_uk_post_flushed, per WR  ->  irdma_uk_post_general
+ *
+ * Every path builds a SEND / WRITE header with irdma_uk_sw_hdr() (send templates too: their
+ * plan is irdma_uk_sq_check()'s).
+ *
  * A WR is checked whole before a byte of it is written, so a refused WR leaves the ring as
  * it was. Then, per WR: the chunk rule's 1-quantum NOPs, the polarity flip at index 0, the
  * pre-invalidation of the ring 128 quanta ahead, the WQE body (every quantum's valid bit
@@ -38,8 +62,9 @@
 
 #include <rdmadev_driver.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_log.h"
 #include "irdma_mr.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /** Byte value that reads as "not valid" for polarity @p pol (every bit the inverse). */
@@ -231,6 +256,73 @@ irdma_uk_inline(uint8_t *w, const struct rdmadev_send_wr *wr, uint32_t len, uint
 		off += wr->sg_list[i].length;
 	}
 	irdma_uk_inline_place(w, buf, len, valid_byte);
+}
+
+/* The SEND / WRITE opcodes: SEND, SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM (every path's header). */
+struct irdma_uk_fast_op {
+	uint64_t hdr[2];	/* OPCODE (plain, solicited) | IMMDATAFLAG */
+	int32_t remote;		/* -1: REMSTAG = rkey, qword 2 = remote VA (a WRITE); 0 */
+	uint8_t wc_opcode;	/* enum rdmadev_wc_opcode */
+	uint8_t imm;		/* immediate in fragment slot 0 */
+	uint8_t ok;		/* 1: one of the four (the fast writers take it) */
+};
+
+#define IRDMA_UK_FAST_OP(op, sol_op, imm_, remote_, wc) { \
+	.hdr = { IRDMA_PREP(SQ_OPCODE, op) | IRDMA_PREP(SQ_IMMDATAFLAG, imm_), \
+		 IRDMA_PREP(SQ_OPCODE, sol_op) | IRDMA_PREP(SQ_IMMDATAFLAG, imm_) }, \
+	.wc_opcode = (wc), .imm = (imm_), .remote = (remote_) ? -1 : 0, .ok = 1 }
+
+static const struct irdma_uk_fast_op irdma_uk_fast_ops[RDMADEV_WR_OPCODE_MAX] = {
+	[RDMADEV_WR_SEND] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_SEND, IRDMA_OP_RDMA_SEND_SOL_EVENT, 0,
+					     0, RDMADEV_WC_SEND),
+	[RDMADEV_WR_SEND_IMM] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_SEND, IRDMA_OP_RDMA_SEND_SOL_EVENT,
+						 1, 0, RDMADEV_WC_SEND),
+	[RDMADEV_WR_RDMA_WRITE] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_WRITE, IRDMA_OP_RDMA_WRITE_SOL, 0,
+						   1, RDMADEV_WC_RDMA_WRITE),
+	[RDMADEV_WR_RDMA_WRITE_IMM] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_WRITE,
+						       IRDMA_OP_RDMA_WRITE_SOL, 1, 1,
+						       RDMADEV_WC_RDMA_WRITE),
+};
+
+/* Header bits of the WR flags: read fence, local fence, signaled (index: flags & 31). */
+#define IRDMA_UK_FLAG_MASK	31u
+static const uint64_t irdma_uk_flag_hdr[IRDMA_UK_FLAG_MASK + 1] = {
+#define IRDMA_UK_FH(f) [f] = IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_FENCE, SQ_READFENCE) | \
+			    IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_LOCAL_FENCE, SQ_LOCALFENCE) | \
+			    IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_SIGNALED, SQ_SIGCOMPL)
+	IRDMA_UK_FH(0), IRDMA_UK_FH(1), IRDMA_UK_FH(2), IRDMA_UK_FH(3), IRDMA_UK_FH(4),
+	IRDMA_UK_FH(5), IRDMA_UK_FH(6), IRDMA_UK_FH(7), IRDMA_UK_FH(8), IRDMA_UK_FH(9),
+	IRDMA_UK_FH(10), IRDMA_UK_FH(11), IRDMA_UK_FH(12), IRDMA_UK_FH(13), IRDMA_UK_FH(14),
+	IRDMA_UK_FH(15), IRDMA_UK_FH(16), IRDMA_UK_FH(17), IRDMA_UK_FH(18), IRDMA_UK_FH(19),
+	IRDMA_UK_FH(20), IRDMA_UK_FH(21), IRDMA_UK_FH(22), IRDMA_UK_FH(23), IRDMA_UK_FH(24),
+	IRDMA_UK_FH(25), IRDMA_UK_FH(26), IRDMA_UK_FH(27), IRDMA_UK_FH(28), IRDMA_UK_FH(29),
+	IRDMA_UK_FH(30), IRDMA_UK_FH(31),
+#undef IRDMA_UK_FH
+};
+
+/* ADDFRAGCNT of 0..15 fragments on gen2 (the NULL pad counted). */
+static const uint64_t irdma_uk_addfrag[IRDMA_WQE_MAX_FRAGS + 1] = {
+#define IRDMA_UK_AF(n) [n] = IRDMA_PREP(SQ_ADDFRAGCNT, ((n) > 1 ? (n) - 1 : 0) + \
+					((n) != 0 && ((n) & 1) == 0))
+	IRDMA_UK_AF(0), IRDMA_UK_AF(1), IRDMA_UK_AF(2), IRDMA_UK_AF(3), IRDMA_UK_AF(4),
+	IRDMA_UK_AF(5), IRDMA_UK_AF(6), IRDMA_UK_AF(7), IRDMA_UK_AF(8), IRDMA_UK_AF(9),
+	IRDMA_UK_AF(10), IRDMA_UK_AF(11), IRDMA_UK_AF(12), IRDMA_UK_AF(13), IRDMA_UK_AF(14),
+	IRDMA_UK_AF(15),
+#undef IRDMA_UK_AF
+};
+
+/*
+ * The header of a SEND, SEND_IMM, RDMA_WRITE or RDMA_WRITE_IMM, for every path (general,
+ * fast, templates): OPCODE (plain or solicited) and IMMDATAFLAG from @p f, the fences and
+ * SIGCOMPL from @p flags, REMSTAG @p rkey for a WRITE. Without VALID and the data part
+ * (ADDFRAGCNT, or INLINEDATAFLAG and INLINEDATALEN) and, for UD, AHID.
+ */
+static __rte_always_inline uint64_t
+irdma_uk_sw_hdr(const struct irdma_uk_fast_op *f, uint32_t flags, uint32_t rkey)
+{
+	return f->hdr[(flags / RDMADEV_SEND_SOLICITED) & 1] |
+	       irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
+	       IRDMA_PREP(SQ_REMSTAG, rkey & (uint32_t)f->remote);
 }
 
 /* ---- checking a send WR ---- */
@@ -427,29 +519,21 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		return irdma_uk_refuse(qp, wr, -EINVAL, "a UD QP only sends");
 	switch (wr->opcode) {
 	case RDMADEV_WR_RDMA_WRITE_IMM:
-		p->imm = 1;
-		p->hdr |= IRDMA_PREP(SQ_IMMDATAFLAG, 1);
-		/* fall through */
 	case RDMADEV_WR_RDMA_WRITE:
-		p->wc_opcode = RDMADEV_WC_RDMA_WRITE;
-		p->hdr |= IRDMA_PREP(SQ_OPCODE,
-				     sol ? IRDMA_OP_RDMA_WRITE_SOL : IRDMA_OP_RDMA_WRITE) |
-			  IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey);
-		return irdma_uk_check_data(qp, wr, p);
 	case RDMADEV_WR_SEND_IMM:
-		p->imm = 1;
-		p->hdr |= IRDMA_PREP(SQ_IMMDATAFLAG, 1);
-		/* fall through */
-	case RDMADEV_WR_SEND:
-		p->wc_opcode = RDMADEV_WC_SEND;
-		p->hdr |= IRDMA_PREP(SQ_OPCODE, sol ? IRDMA_OP_RDMA_SEND_SOL_EVENT :
-						      IRDMA_OP_RDMA_SEND);
-		if (qp->qp_type == IRDMA_QP_TYPE_ROCE_UD) {
+	case RDMADEV_WR_SEND: {
+		const struct irdma_uk_fast_op *f = &irdma_uk_fast_ops[wr->opcode];
+
+		p->imm = f->imm;
+		p->wc_opcode = f->wc_opcode;
+		p->hdr = irdma_uk_sw_hdr(f, wr->flags | qp->sq_sig_all, wr->rdma.rkey);
+		if (!f->remote && qp->qp_type == IRDMA_QP_TYPE_ROCE_UD) {
 			if (unlikely(wr->ud.ah == NULL))
 				return irdma_uk_refuse(qp, wr, -EINVAL, "UD send without an AH");
 			p->hdr |= IRDMA_PREP(SQ_AHID, wr->ud.ah->ah_id);
 		}
 		return irdma_uk_check_data(qp, wr, p);
+	}
 	case RDMADEV_WR_SEND_INV:
 		p->wc_opcode = RDMADEV_WC_SEND;
 		p->hdr |= IRDMA_PREP(SQ_OPCODE, sol ? IRDMA_OP_RDMA_SEND_SOL_EVENT_INV :
@@ -496,59 +580,6 @@ irdma_uk_sq_check(const struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 		return irdma_uk_refuse(qp, wr, -EINVAL, "unknown opcode");
 	}
 }
-
-/* The fast path's opcodes: SEND, SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM on a gen2 RC QP. */
-struct irdma_uk_fast_op {
-	uint64_t hdr[2];	/* OPCODE (plain, solicited) | IMMDATAFLAG */
-	uint8_t wc_opcode;	/* enum rdmadev_wc_opcode */
-	uint8_t imm;		/* immediate in fragment slot 0 */
-	uint8_t remote;		/* REMSTAG = rkey, qword 2 = remote VA */
-	uint8_t ok;		/* 1: an opcode of the fast path */
-};
-
-#define IRDMA_UK_FAST_OP(op, sol_op, imm_, remote_, wc) { \
-	.hdr = { IRDMA_PREP(SQ_OPCODE, op) | IRDMA_PREP(SQ_IMMDATAFLAG, imm_), \
-		 IRDMA_PREP(SQ_OPCODE, sol_op) | IRDMA_PREP(SQ_IMMDATAFLAG, imm_) }, \
-	.wc_opcode = (wc), .imm = (imm_), .remote = (remote_), .ok = 1 }
-
-static const struct irdma_uk_fast_op irdma_uk_fast_ops[RDMADEV_WR_OPCODE_MAX] = {
-	[RDMADEV_WR_SEND] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_SEND, IRDMA_OP_RDMA_SEND_SOL_EVENT, 0,
-					     0, RDMADEV_WC_SEND),
-	[RDMADEV_WR_SEND_IMM] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_SEND, IRDMA_OP_RDMA_SEND_SOL_EVENT,
-						 1, 0, RDMADEV_WC_SEND),
-	[RDMADEV_WR_RDMA_WRITE] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_WRITE, IRDMA_OP_RDMA_WRITE_SOL, 0,
-						   1, RDMADEV_WC_RDMA_WRITE),
-	[RDMADEV_WR_RDMA_WRITE_IMM] = IRDMA_UK_FAST_OP(IRDMA_OP_RDMA_WRITE,
-						       IRDMA_OP_RDMA_WRITE_SOL, 1, 1,
-						       RDMADEV_WC_RDMA_WRITE),
-};
-
-/* Header bits of the WR flags: read fence, local fence, signaled (index: flags & 31). */
-#define IRDMA_UK_FLAG_MASK	31u
-static const uint64_t irdma_uk_flag_hdr[IRDMA_UK_FLAG_MASK + 1] = {
-#define IRDMA_UK_FH(f) [f] = IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_FENCE, SQ_READFENCE) | \
-			    IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_LOCAL_FENCE, SQ_LOCALFENCE) | \
-			    IRDMA_UK_FLAG_BIT(f, RDMADEV_SEND_SIGNALED, SQ_SIGCOMPL)
-	IRDMA_UK_FH(0), IRDMA_UK_FH(1), IRDMA_UK_FH(2), IRDMA_UK_FH(3), IRDMA_UK_FH(4),
-	IRDMA_UK_FH(5), IRDMA_UK_FH(6), IRDMA_UK_FH(7), IRDMA_UK_FH(8), IRDMA_UK_FH(9),
-	IRDMA_UK_FH(10), IRDMA_UK_FH(11), IRDMA_UK_FH(12), IRDMA_UK_FH(13), IRDMA_UK_FH(14),
-	IRDMA_UK_FH(15), IRDMA_UK_FH(16), IRDMA_UK_FH(17), IRDMA_UK_FH(18), IRDMA_UK_FH(19),
-	IRDMA_UK_FH(20), IRDMA_UK_FH(21), IRDMA_UK_FH(22), IRDMA_UK_FH(23), IRDMA_UK_FH(24),
-	IRDMA_UK_FH(25), IRDMA_UK_FH(26), IRDMA_UK_FH(27), IRDMA_UK_FH(28), IRDMA_UK_FH(29),
-	IRDMA_UK_FH(30), IRDMA_UK_FH(31),
-#undef IRDMA_UK_FH
-};
-
-/* ADDFRAGCNT of 0..15 fragments on gen2 (the NULL pad counted). */
-static const uint64_t irdma_uk_addfrag[IRDMA_WQE_MAX_FRAGS + 1] = {
-#define IRDMA_UK_AF(n) [n] = IRDMA_PREP(SQ_ADDFRAGCNT, ((n) > 1 ? (n) - 1 : 0) + \
-					((n) != 0 && ((n) & 1) == 0))
-	IRDMA_UK_AF(0), IRDMA_UK_AF(1), IRDMA_UK_AF(2), IRDMA_UK_AF(3), IRDMA_UK_AF(4),
-	IRDMA_UK_AF(5), IRDMA_UK_AF(6), IRDMA_UK_AF(7), IRDMA_UK_AF(8), IRDMA_UK_AF(9),
-	IRDMA_UK_AF(10), IRDMA_UK_AF(11), IRDMA_UK_AF(12), IRDMA_UK_AF(13), IRDMA_UK_AF(14),
-	IRDMA_UK_AF(15),
-#undef IRDMA_UK_AF
-};
 
 /* ---- writing ---- */
 
@@ -861,15 +892,6 @@ irdma_uk_sq_write(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	irdma_uk_hdr_store(q, p->hdr | IRDMA_PREP(SQ_VALID, pol));
 }
 
-/* Posting is allowed in RTS and SQD (the device holds SQD work until RTS). */
-static inline bool
-irdma_uk_sq_state_ok(const struct irdma_qp *qp)
-{
-	uint8_t s = irdma_qp_hw_state(qp);
-
-	return s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD;
-}
-
 /*
  * The general path of one send WR: check and plan it, the chunk rule's NOPs, the free-space
  * check, polarity (qp->sq.polarity, updated here) and pre-invalidation, the WQE.
@@ -917,7 +939,7 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 {
 	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1, quanta, len;
 	struct irdma_quantum *q;
-	uint64_t hdr, remote;
+	uint64_t hdr;
 
 	if (unlikely(!f->ok || wr->num_sge != 1 || qp->max_send_sge < 1))
 		return false;
@@ -929,18 +951,16 @@ irdma_uk_post_fast_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	if (unlikely(h == UINT32_MAX))
 		return false;
 	q = irdma_uk_sq_quantum(qp, h);
-	remote = f->remote ? UINT64_MAX : 0;
 	q->qw[0] = f->imm ? rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA,
 						      rte_be_to_cpu_32(wr->imm_data))) : 0;
 	q->qw[1] = 0;
 	irdma_uk_inline_place((uint8_t *)q, (const uint8_t *)(uintptr_t)wr->sg_list[0].addr, len,
 			      (uint8_t)(hdr_burst >> (63 - IRDMA_INLINE_VALID_SHIFT)) &
 			      (1u << IRDMA_INLINE_VALID_SHIFT));
-	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & remote));
-	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] |
-	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
-	      IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len) |
-	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr &
+							       (uint64_t)(int64_t)f->remote));
+	hdr = hdr_burst | irdma_uk_sw_hdr(f, flags, wr->rdma.rkey) |
+	      IRDMA_PREP(SQ_INLINEDATAFLAG, 1) | IRDMA_PREP(SQ_INLINEDATALEN, len);
 	*head = (h + quanta) & mask;
 	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, *head, f->wc_opcode,
 		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
@@ -961,7 +981,7 @@ irdma_uk_post_frags(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	uint32_t flags = wr->flags, h = *head, mask = qp->sq.quanta - 1;
 	uint32_t frags = nsge + imm, quanta = frags / 2 + 1, len;
 	struct irdma_quantum *q;
-	uint64_t hdr, remote;
+	uint64_t hdr;
 
 	if (unlikely(!f->ok || nsge > qp->max_send_sge || !irdma_uk_sges_fit(wr->sg_list, nsge)))
 		return false;
@@ -969,15 +989,13 @@ irdma_uk_post_frags(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 	if (unlikely(h == UINT32_MAX))
 		return false;
 	q = irdma_uk_sq_quantum(qp, h);
-	remote = f->remote ? UINT64_MAX : 0;
 	if (imm)
 		q->qw[0] = rte_cpu_to_le_64(IRDMA_PREP(SQ_IMMDATA, rte_be_to_cpu_32(wr->imm_data)));
 	len = irdma_uk_frags((uint8_t *)q, wr->sg_list, nsge, imm,
 			     hdr_burst & IRDMA_FIELD_MASK(SQ_VALID));
-	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr & remote));
-	hdr = hdr_burst | f->hdr[(flags >> 2) & 1] | irdma_uk_addfrag[frags] |
-	      irdma_uk_flag_hdr[flags & IRDMA_UK_FLAG_MASK] |
-	      IRDMA_PREP(SQ_REMSTAG, wr->rdma.rkey & remote);
+	q->qw[2] = rte_cpu_to_le_64(IRDMA_PREP(SQ_REMOTE_TO, wr->rdma.remote_addr &
+							       (uint64_t)(int64_t)f->remote));
+	hdr = hdr_burst | irdma_uk_sw_hdr(f, flags, wr->rdma.rkey) | irdma_uk_addfrag[frags];
 	*head = (h + quanta) & mask;
 	irdma_uk_track(&qp->sq_wrtrk[h], wr->wr_id, len, quanta, *head, f->wc_opcode,
 		       (uint8_t)IRDMA_GET(SQ_SIGCOMPL, hdr), 0);
@@ -986,19 +1004,19 @@ irdma_uk_post_frags(struct irdma_qp *qp, const struct rdmadev_send_wr *wr,
 }
 
 /*
- * The fast path: a fragment-list or inline SEND / WRITE (immediate or not) on a gen2 RC QP,
- * placed where no chunk NOP, polarity flip or pre-invalidation is due and with room in the
- * ring. Same bytes as the general path, with table lookups instead of branches.
+ * The fast writers' dispatch: a fragment-list or inline SEND / WRITE (immediate or not) on a
+ * gen2 RC QP, placed where no chunk NOP, polarity flip or pre-invalidation is due and with
+ * room in the ring. Same bytes as the general path, with table lookups instead of branches.
  * @return true when it posted @p wr (*head moved on), false to take the general path.
  */
 static __rte_always_inline bool
 irdma_uk_post_fast(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, uint32_t *head,
-		   uint64_t hdr_burst, uint32_t tail, uint32_t op_limit)
+		   uint64_t hdr_burst, uint32_t tail)
 {
 	uint32_t op = wr->opcode;
 	const struct irdma_uk_fast_op *f;
 
-	if (unlikely(op >= op_limit))
+	if (unlikely(op >= RDMADEV_WR_OPCODE_MAX))
 		return false;
 	f = &irdma_uk_fast_ops[op];
 	if (wr->flags & RDMADEV_SEND_INLINE)
@@ -1013,13 +1031,6 @@ irdma_uk_hdr_burst(const struct irdma_qp *qp)
 	return IRDMA_PREP(SQ_VALID, qp->sq.polarity) | IRDMA_PREP(SQ_SIGCOMPL, qp->sq_sig_all);
 }
 
-/* The fast path takes gen2 RC QPs: the opcodes it may take (0: every WR the general way). */
-static inline uint32_t
-irdma_uk_fast_op_limit(const struct irdma_qp *qp)
-{
-	return qp->qp_type == IRDMA_QP_TYPE_ROCE_RC && qp->gen == 2 ? RDMADEV_WR_OPCODE_MAX : 0;
-}
-
 /* Make the SQ's new @p head visible to the poller and ring the doorbell once. */
 static __rte_always_inline void
 irdma_uk_sq_publish(struct irdma_qp *qp, uint32_t head)
@@ -1031,11 +1042,12 @@ irdma_uk_sq_publish(struct irdma_qp *qp, uint32_t head)
 }
 
 /*
- * Send WRs to a QP in ERROR: written and tracked as usual but not rung (the device takes no
- * WQE of a QP in ERROR); the driver completes them with WR_FLUSH_ERR (irdma_uk_flush_queue),
- * as the kernel does after its flush (irdma_post_send with flush_issued).
+ * The variant irdma_uk_post_flushed: send WRs to a QP in ERROR are written and tracked as
+ * usual but not rung (the device takes no WQE of a QP in ERROR); the driver completes them
+ * with WR_FLUSH_ERR (irdma_uk_flush_queue), as the kernel does after its flush
+ * (irdma_post_send with flush_issued).
  */
-static __rte_noinline uint16_t
+uint16_t
 irdma_uk_post_flushed(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
 		      int *err)
 {
@@ -1062,40 +1074,47 @@ irdma_uk_post_flushed(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, ui
 	return i;
 }
 
-/* irdma_uk_post_send() of a burst, or of a WR the single-WR path below does not take. */
-static __rte_noinline uint16_t
-irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
-		    int *err)
+/* The variant irdma_uk_post_refused: a state that takes no send WR (logged, nothing written). */
+uint16_t
+irdma_uk_post_refused(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		      int *err)
+{
+	uint8_t s = irdma_qp_hw_state(qp);
+
+	RTE_SET_USED(wrs);
+	*err = 0;
+	if (nb_wrs == 0)
+		return 0;
+	if (s == IRDMA_QP_HW_FATAL) {
+		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send refused: the device was reset", qp->qp_id);
+		*err = -EIO;
+	} else {
+		IRDMA_LOG(ERR, qp->hw, "QP %u: post_send in HW state %u (RTS/SQD only)", qp->qp_id,
+			  s);
+		*err = -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A burst in RTS / SQD: per WR, the fast writers when @p fast (gen2 RC) and they place it,
+ * else the general path. One doorbell.
+ */
+static __rte_always_inline uint16_t
+irdma_uk_post_loop(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		   int *err, bool fast)
 {
 	const struct rdmadev_send_wr *wr = wrs, *end = wrs + nb_wrs;
 	uint32_t head = qp->sq.head;
-	uint32_t tail, op_limit;
-	uint64_t hdr_burst;
+	uint64_t hdr_burst = irdma_uk_hdr_burst(qp);
+	/* acquire: the poller is done with the tracking entries behind its tail */
+	uint32_t tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
 	int64_t r;
 	int ret = 0;
 
-	if (unlikely(!irdma_uk_sq_state_ok(qp))) {
-		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->scq != NULL)
-			return irdma_uk_post_flushed(qp, wrs, nb_wrs, err);
-		if (nb_wrs != 0 && irdma_qp_hw_state(qp) == IRDMA_QP_HW_FATAL) {
-			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send refused: the device was reset",
-				  qp->qp_id);
-			ret = -EIO;
-		} else if (nb_wrs != 0) {
-			IRDMA_LOG(ERR, qp->hw, "QP %u: post_send in HW state %u (RTS/SQD only)",
-				  qp->qp_id, irdma_qp_hw_state(qp));
-			ret = -EINVAL;
-		}
-		*err = ret;
-		return 0;
-	}
-	op_limit = irdma_uk_fast_op_limit(qp);
-	hdr_burst = irdma_uk_hdr_burst(qp);
-	/* acquire: the poller is done with the tracking entries behind its tail */
-	tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
 	while (wr != end) {
 		/* the fast loop has no call in it: its state stays in registers */
-		while (wr != end && irdma_uk_post_fast(qp, wr, &head, hdr_burst, tail, op_limit))
+		while (fast && wr != end && irdma_uk_post_fast(qp, wr, &head, hdr_burst, tail))
 			wr++;
 		if (wr == end)
 			break;
@@ -1112,6 +1131,22 @@ irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint
 	if (likely(wr != wrs))
 		irdma_uk_sq_publish(qp, head);
 	return (uint16_t)(wr - wrs);
+}
+
+/* A burst of a gen2 RC QP in RTS / SQD, or a WR its single-WR paths do not take. */
+static __rte_noinline uint16_t
+irdma_uk_post_burst(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		    int *err)
+{
+	return irdma_uk_post_loop(qp, wrs, nb_wrs, err, true);
+}
+
+/* The variant irdma_uk_post_any: gen3 RC and UD QPs in RTS / SQD, every WR the general way. */
+uint16_t
+irdma_uk_post_any(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		  int *err)
+{
+	return irdma_uk_post_loop(qp, wrs, nb_wrs, err, false);
 }
 
 /*
@@ -1134,19 +1169,19 @@ irdma_uk_post_one_inline(struct irdma_qp *qp, const struct rdmadev_send_wr *wr, 
 }
 
 /*
- * A single SEND / WRITE of the fast path's kinds (the latency case: one WR a call) is posted
- * by the fast paths specialised to it, with none of the burst loop's state: 1-SGE without
- * immediate here, inline by irdma_uk_post_one_inline(). Everything else goes to
- * irdma_uk_post_burst().
+ * The variant irdma_uk_post_rc: a gen2 RC QP in RTS / SQD. A single SEND / WRITE of the fast
+ * writers' kinds (the latency case: one WR a call) is posted by the fast writers specialised
+ * to it, with none of the burst loop's state: 1-SGE without immediate here, inline by
+ * irdma_uk_post_one_inline(). Everything else goes to irdma_uk_post_burst().
  */
 uint16_t
-irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs, int *err)
+irdma_uk_post_rc(struct irdma_qp *qp, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs,
+		 int *err)
 {
-	struct irdma_qp *qp = qp_priv;
 	const struct irdma_uk_fast_op *f;
 	uint32_t head;
 
-	if (nb_wrs != 1 || !irdma_uk_sq_state_ok(qp) || wrs->opcode >= irdma_uk_fast_op_limit(qp))
+	if (nb_wrs != 1 || wrs->opcode >= RDMADEV_WR_OPCODE_MAX)
 		return irdma_uk_post_burst(qp, wrs, nb_wrs, err);
 	if (wrs->flags & RDMADEV_SEND_INLINE)
 		return irdma_uk_post_one_inline(qp, wrs, err);
@@ -1162,17 +1197,38 @@ irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb
 	return 1;
 }
 
-/* ---- receive ---- */
-
-/* Receive posting is allowed from INIT on, up to and including SQD. */
-static inline bool
-irdma_uk_rq_state_ok(const struct irdma_qp *qp)
+void
+irdma_uk_qp_select(struct irdma_qp *qp)
 {
 	uint8_t s = irdma_qp_hw_state(qp);
+	irdma_uk_post_send_fn fn;
 
-	return s == IRDMA_QP_HW_IDLE || s == IRDMA_QP_HW_RTR || s == IRDMA_QP_HW_RTS ||
-	       s == IRDMA_QP_HW_SQD;
+	if (s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD)
+		fn = qp->qp_type == IRDMA_QP_TYPE_ROCE_RC && qp->gen == 2 ? irdma_uk_post_rc :
+									  irdma_uk_post_any;
+	else if (s == IRDMA_QP_HW_ERROR && qp->scq != NULL)
+		fn = irdma_uk_post_flushed;
+	else
+		fn = irdma_uk_post_refused;
+	/* relaxed: the poster reads them as it read the state, once a call */
+	__atomic_store_n(&qp->post_send, fn, __ATOMIC_RELAXED);
+	__atomic_store_n(&qp->sq_open, s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&qp->rq_open, qp->srq == NULL && (s == IRDMA_QP_HW_IDLE ||
+			 s == IRDMA_QP_HW_RTR || s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD),
+			 __ATOMIC_RELAXED);
 }
+
+/* The rdmadev entry: the QP's variant, chosen when its state last changed. */
+uint16_t
+irdma_uk_post_send(void *qp_priv, const struct rdmadev_send_wr *wrs, uint16_t nb_wrs, int *err)
+{
+	struct irdma_qp *qp = qp_priv;
+
+	return __atomic_load_n(&qp->post_send, __ATOMIC_RELAXED)(qp, wrs, nb_wrs, err);
+}
+
+/* ---- receive ---- */
 
 uint16_t
 irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb_wrs, int *err)
@@ -1187,7 +1243,8 @@ irdma_uk_post_recv(void *qp_priv, const struct rdmadev_recv_wr *wrs, uint16_t nb
 	bool flushed = false;
 	int ret = 0;
 
-	if (unlikely(!irdma_uk_rq_state_ok(qp) || qp->srq != NULL)) {
+	/* rq_open: INIT..SQD without an SRQ, set when the state changed */
+	if (unlikely(!__atomic_load_n(&qp->rq_open, __ATOMIC_RELAXED))) {
 		/* In ERROR: written, then completed by the driver (see irdma_uk_post_flushed). */
 		if (irdma_qp_hw_state(qp) == IRDMA_QP_HW_ERROR && qp->srq == NULL && qp->rcq != NULL) {
 			flushed = true;

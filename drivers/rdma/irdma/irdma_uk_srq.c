@@ -23,7 +23,9 @@
 #include <rte_common.h>
 #include <rte_io.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
+#include "irdma_srq.h"
 #include "irdma_uk.h"
 
 /* Write the fragments of @p wr into the WQE at @p w: slot k of §1.4, NULL pad included. */

@@ -30,7 +30,8 @@
 
 #include <rdmadev_core.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 _Static_assert(sizeof(struct irdma_uk_tmpl) <= sizeof(((struct rdmadev_send_tmpl *)0)->drv),
@@ -385,15 +386,6 @@ irdma_uk_tmpl_post_imm(struct irdma_qp *qp, const struct irdma_uk_tmpl *k,
 	return i;
 }
 
-/* Template posting is allowed in RTS and SQD, as posting is. */
-static inline bool
-irdma_uk_tmpl_state_ok(const struct irdma_qp *qp)
-{
-	uint8_t s = irdma_qp_hw_state(qp);
-
-	return s == IRDMA_QP_HW_RTS || s == IRDMA_QP_HW_SQD;
-}
-
 uint16_t
 irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 			const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs, int *err)
@@ -405,7 +397,7 @@ irdma_uk_post_send_tmpl(void *qp_priv, const struct rdmadev_send_tmpl *t,
 
 	if (unlikely(t == NULL || wrs == NULL || t->qp_drv != qp ||
 		     irdma_uk_tmpl_of(t)->qp_gen != qp->tmpl_gen ||
-		     !irdma_uk_tmpl_state_ok(qp)))
+		     !__atomic_load_n(&qp->sq_open, __ATOMIC_RELAXED)))
 		return irdma_uk_tmpl_refuse(qp, t, wrs, nb_wrs, err);
 	k = irdma_uk_tmpl_of(t);
 	head = qp->sq.head;

@@ -16,12 +16,12 @@
 #include "irdma_wqe.h"
 #include "irdma_cqe.h"
 #include "irdma_eq.h"
-#include "irdma_cqp.h"
+#include "irdma_cqp_fmt.h"
 #include "irdma_ctx.h"
-#include "irdma_hmc.h"
+#include "irdma_hmc_fmt.h"
 #include "irdma_shadow.h"
 #include "irdma_limits.h"
-#include "irdma_stats.h"
-#include "irdma_pf.h"
+#include "irdma_stats_fmt.h"
+#include "irdma_pf_fmt.h"
 
 #endif /* IRDMA_BASE_H */

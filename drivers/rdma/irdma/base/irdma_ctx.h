@@ -12,7 +12,7 @@
  * gives only the name. Qword n is at byte 8n.
  *
  * There is no CQ host context on gen2: everything about a CQ travels in the CREATE_CQ /
- * MODIFY_CQ WQE (irdma_cqp.h).
+ * MODIFY_CQ WQE (irdma_cqp_fmt.h).
  */
 
 #include <stdint.h>

@@ -29,7 +29,7 @@
 #include <rte_lcore.h>
 
 #include "irdma_hw.h"
-#include "irdma_hmc.h"
+#include "irdma_hmc_fmt.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -21,6 +21,8 @@
 #include <rte_pause.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_dma.h"
+#include "irdma_log.h"
 
 RTE_LOG_REGISTER(irdma_adminq_logtype, pmd.rdma.irdma.adminq, NOTICE);
 

@@ -35,6 +35,8 @@
 #include <rdmadev_driver.h>
 
 #include "irdma_ctrl.h"
+#include "irdma_log.h"
+#include "irdma_qp.h"
 #include "irdma_uk.h"
 
 /* Poll register @p off until (value & mask) == want, for at most @p ms. */
@@ -475,7 +477,7 @@ pf_reset_flush_qps(struct irdma_ctrl *c, struct rdmadev *dev)
 		pthread_mutex_lock(&qp->lock);
 		q = obj->fp.drv;
 		if (q != NULL) {
-			/* Not RTS, not ERROR: posts take the cold path, which refuses them. */
+			/* Not RTS, not ERROR: the QP's post_send variant refuses (-EIO). */
 			irdma_qp_hw_state_set(q, IRDMA_QP_HW_FATAL);
 			irdma_uk_flush_queue(q, true);
 			if (q->srq == NULL)

@@ -22,8 +22,8 @@
 #include <stdint.h>
 
 #include "irdma_base.h"
-#include "irdma_pf.h"
 #include "irdma_hw.h"
+#include "irdma_pf_fmt.h"
 
 #ifdef __cplusplus
 extern "C" {

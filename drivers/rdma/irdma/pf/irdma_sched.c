@@ -35,7 +35,9 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
+#include "irdma_cqp.h"
 #include "irdma_ctrl.h"
+#include "irdma_log.h"
 
 /* Work scheduler node ids: irdma takes them from a bitmap whose bit 0 is reserved. */
 #define WS_ID_ROOT	1u

@@ -38,7 +38,7 @@
 
 #include <rdmadev.h>
 
-#include "irdma_ctrl.h"
+#include "irdma_log.h"
 #include "irdma_vfio.h"
 
 #define PCI_VENDOR_INTEL	0x8086

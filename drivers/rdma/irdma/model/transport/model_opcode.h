@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "irdma_cqp.h"
+#include "irdma_cqp_fmt.h"
 #include "model_pkt.h"
 
 /** QP types of an opcode row (model_bth_op.qp_types, model_wqe_op.qp_types): bit n, type n. */

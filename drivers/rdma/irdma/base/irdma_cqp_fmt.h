@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright (c) 2026 the irdma-pmd authors
  */
-#ifndef IRDMA_CQP_H
-#define IRDMA_CQP_H
+#ifndef IRDMA_CQP_FMT_H
+#define IRDMA_CQP_FMT_H
 
 /**
  * @file
@@ -515,7 +515,7 @@ IRDMA_FIELD(cqp_wqe, CQP_AEQ_FIRST_PBLIDX, 6, 27, 0);
 IRDMA_BIT(cqp_wqe, CQP_AEQ_VMAP, 3, 47);
 
 /* ---------------------------------------------------------------------------------------
- * QUERY_FPM_VAL / COMMIT_FPM_VAL (doc/hardware.md §5.3, §7; buffer layouts in irdma_hmc.h).
+ * QUERY_FPM_VAL / COMMIT_FPM_VAL (doc/hardware.md §5.3, §7; buffer layouts in irdma_hmc_fmt.h).
  */
 
 /** HMC function id. */
@@ -528,8 +528,8 @@ IRDMA_FIELD(cqp_wqe, CQP_FPM_BUFSIZE, 3, 31, 0);
 /* ---------------------------------------------------------------------------------------
  * UPDATE_PE_SDS (doc/hardware.md §5.3; ctrl.c cqp_sds_wqe_fill). Up to 3 SD entries sit in the
  * WQE; the rest (at most IRDMA_UPESD_MAX_ENTRIES - 3) are 16-byte entries (struct
- * irdma_sd_entry, irdma_hmc.h) in an SD buffer at sdbuf + wqe_idx * 128. Command and data
- * values use the SD_CMD_* / SD_DATA_* fields of irdma_hmc.h.
+ * irdma_sd_entry, irdma_hmc_fmt.h) in an SD buffer at sdbuf + wqe_idx * 128. Command and data
+ * values use the SD_CMD_* / SD_DATA_* fields of irdma_hmc_fmt.h.
  */
 
 /** Entry 0 command (SD_CMD_* value). */
@@ -707,4 +707,4 @@ enum irdma_ws_node_op {
 /** Work scheduler node ids (irdma IRDMA_MAX_WS_NODES; 0 is reserved). */
 #define IRDMA_WS_MAX_NODES		0x3ffu
 
-#endif /* IRDMA_CQP_H */
+#endif /* IRDMA_CQP_FMT_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright (c) 2026 the irdma-pmd authors
  */
-#ifndef IRDMA_PF_H
-#define IRDMA_PF_H
+#ifndef IRDMA_PF_FMT_H
+#define IRDMA_PF_FMT_H
 
 /**
  * @file
@@ -597,4 +597,4 @@ IRDMA_FIELD(aq_dis_entry, AQ_DIS_NUM_QS, 0, 39, 32);
 /** +6: q_id: the qs_handle | IRDMA_AQ_DIS_RDMA_QSET. */
 IRDMA_FIELD(aq_dis_entry, AQ_DIS_QID, 0, 63, 48);
 
-#endif /* IRDMA_PF_H */
+#endif /* IRDMA_PF_FMT_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright (c) 2026 the irdma-pmd authors
  */
-#ifndef IRDMA_HMC_H
-#define IRDMA_HMC_H
+#ifndef IRDMA_HMC_FMT_H
+#define IRDMA_HMC_FMT_H
 
 /**
  * @file
@@ -378,4 +378,4 @@ irdma_pble_index(uint64_t fpm, uint64_t base)
 	return (uint32_t)((fpm - base) / IRDMA_PBLE_SIZE);
 }
 
-#endif /* IRDMA_HMC_H */
+#endif /* IRDMA_HMC_FMT_H */

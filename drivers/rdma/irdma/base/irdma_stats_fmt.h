@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright (c) 2026 the irdma-pmd authors
  */
-#ifndef IRDMA_STATS_H
-#define IRDMA_STATS_H
+#ifndef IRDMA_STATS_FMT_H
+#define IRDMA_STATS_FMT_H
 
 /**
  * @file
@@ -273,4 +273,4 @@ irdma_hw_stat_delta(uint64_t now, uint64_t last, unsigned int bits)
 	return (now - last) & irdma_hw_stat_max(bits);
 }
 
-#endif /* IRDMA_STATS_H */
+#endif /* IRDMA_STATS_FMT_H */
