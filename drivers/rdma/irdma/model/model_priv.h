@@ -395,16 +395,20 @@ struct model_dev {
 	/* Execution. */
 	pthread_t thread;
 	bool thread_started;
+	bool thread_own_core;	/* atomic: pinned alone where no application lcore runs */
+	int thread_cpu;		/* the CPU model_thread_place() counted the thread on, or -1 */
 	uint32_t stop;		/* atomic */
-	uint32_t work;		/* atomic: set when a doorbell needs the engine */
+	/* atomic: set when a register write needs the engine; a line of its own */
+	uint32_t work __rte_cache_aligned;
 	/*
 	 * THREAD mode: SQ doorbells handed to the engine thread without d->lock, a bounded
 	 * multi-producer queue of QP ids (a sequence number per cell, after D. Vyukov's
 	 * bounded MPMC queue); the engine drains it under d->lock (model_db_drain()).
 	 */
 	struct {
-		uint64_t enq;			/* atomic: producers' next position */
-		uint8_t pad0[56];		/* enq and deq on lines of their own */
+		uint64_t enq __rte_cache_aligned;	/* atomic: producers' next position */
+		uint64_t pushed;		/* atomic: doorbells queued (reg_writes) */
+		uint8_t pad0[48];		/* enq and deq on lines of their own */
 		uint64_t deq;			/* the engine's next position (d->lock) */
 		uint8_t pad1[56];
 		struct model_db_cell {
