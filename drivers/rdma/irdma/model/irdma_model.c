@@ -325,7 +325,8 @@ model_thread_place(struct model_dev *d)
 	if (best != CPU_SETSIZE && model_thread_pin(d, best)) {
 		model_thread_claim(d, best);
 		pthread_mutex_unlock(&model_cpu_lock);
-		MODEL_LOG(INFO, d, "engine thread on CPU %u (no EAL lcore there)", best);
+		MODEL_LOG(INFO, d, "engine thread on CPU %u (no EAL lcore there), %s", best,
+			  d->thread_own_core ? "spinning" : "yielding when idle");
 		return;
 	}
 	if (worker != RTE_MAX_LCORE) {
@@ -338,7 +339,8 @@ model_thread_place(struct model_dev *d)
 				model_thread_claim(d, cpu);
 			}
 			pthread_mutex_unlock(&model_cpu_lock);
-			MODEL_LOG(INFO, d, "engine thread on the core of lcore %u", worker);
+			MODEL_LOG(INFO, d, "engine thread on the core of lcore %u, %s", worker,
+				  d->thread_own_core ? "spinning" : "yielding when idle");
 			return;
 		}
 	}
