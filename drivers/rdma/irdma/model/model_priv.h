@@ -93,11 +93,16 @@ struct model_map {
  * dev->lock, which it holds for every access anyway; maps, unmaps and EAL memory events
  * change it under dev->lock too (model_dma.c).
  */
+/* Maps the IOMMU view remembers having found (a power of two). */
+#define MODEL_DMA_HITS		4u
+
 struct model_dma {
 	struct model_map *maps;
 	uint32_t n;
 	uint32_t cap;
-	struct model_map hit;	/* the map the last access found (len 0: none) */
+	/* The maps the last accesses found, most recent first (len 0: none); cleared
+	 * whenever the table changes (model_dma.c dma_hits_clear()). */
+	struct model_map hit[MODEL_DMA_HITS];
 };
 
 /* A committed HMC object: FPM base, entry size, committed and maximum counts. */
