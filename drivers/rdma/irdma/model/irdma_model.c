@@ -219,11 +219,28 @@ model_kick(struct model_dev *d)
 }
 
 /*
+ * Engine threads pinned to each CPU by model_thread_place(), over every device of the
+ * process (atomic: the engine threads read them; changed under model_cpu_lock): a thread
+ * spins without yielding only while it is alone on its CPU.
+ */
+static uint16_t model_cpu_threads[CPU_SETSIZE];
+static pthread_mutex_t model_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* True while the engine thread is pinned to a CPU no other engine thread shares. */
+static inline bool
+model_thread_alone(const struct model_dev *d)
+{
+	int cpu = __atomic_load_n(&d->thread_cpu, __ATOMIC_RELAXED);
+
+	return cpu >= 0 && __atomic_load_n(&model_cpu_threads[cpu], __ATOMIC_RELAXED) == 1;
+}
+
+/*
  * The engine thread. Idle, it reads only lines nobody writes until there is work: the
  * doorbell queue's next cell and d->work (plain loads; the exchange only once it is set),
  * so a doorbell costs one cache-line transfer to this core. It spins (rte_pause) while it
- * has a core of its own (d->thread_own_core) and yields after MODEL_IDLE_SPINS idle polls
- * otherwise.
+ * has a core of its own (model_thread_alone(); another device's engine thread placed on
+ * the same CPU ends that) and yields after MODEL_IDLE_SPINS idle polls otherwise.
  */
 static void *
 model_thread(void *arg)
@@ -248,7 +265,7 @@ model_thread(void *arg)
 			pthread_mutex_unlock(&d->lock);
 			idle++;
 		} else if (++idle >= MODEL_IDLE_SPINS &&
-			   !__atomic_load_n(&d->thread_own_core, __ATOMIC_RELAXED)) {
+			   !model_thread_alone(d)) {
 			sched_yield();
 			idle = 0;
 		} else {
@@ -269,20 +286,12 @@ model_thread_pin(struct model_dev *d, unsigned int cpu)
 	return pthread_setaffinity_np(d->thread, sizeof(set), &set) == 0;
 }
 
-/*
- * Engine threads pinned to each CPU by model_thread_place(), over every device of the
- * process: a thread spins without yielding only when it is alone on its CPU.
- */
-static uint16_t model_cpu_threads[CPU_SETSIZE];
-static pthread_mutex_t model_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* Record the engine thread on @p cpu (model_cpu_lock held). */
 static void
 model_thread_claim(struct model_dev *d, unsigned int cpu)
 {
-	d->thread_cpu = (int)cpu;
-	if (model_cpu_threads[cpu]++ == 0)
-		__atomic_store_n(&d->thread_own_core, true, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&model_cpu_threads[cpu], 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->thread_cpu, (int)cpu, __ATOMIC_RELAXED);
 }
 
 /*
@@ -303,7 +312,6 @@ model_thread_place(struct model_dev *d)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	rte_cpuset_t used, allowed;
 
-	d->thread_cpu = -1;
 	CPU_ZERO(&used);
 	RTE_LCORE_FOREACH(lc) {
 		rte_cpuset_t s = rte_lcore_cpuset(lc);
@@ -326,7 +334,7 @@ model_thread_place(struct model_dev *d)
 		model_thread_claim(d, best);
 		pthread_mutex_unlock(&model_cpu_lock);
 		MODEL_LOG(INFO, d, "engine thread on CPU %u (no EAL lcore there), %s", best,
-			  d->thread_own_core ? "spinning" : "yielding when idle");
+			  model_thread_alone(d) ? "spinning" : "yielding when idle");
 		return;
 	}
 	if (worker != RTE_MAX_LCORE) {
@@ -340,7 +348,7 @@ model_thread_place(struct model_dev *d)
 			}
 			pthread_mutex_unlock(&model_cpu_lock);
 			MODEL_LOG(INFO, d, "engine thread on the core of lcore %u, %s", worker,
-				  d->thread_own_core ? "spinning" : "yielding when idle");
+				  model_thread_alone(d) ? "spinning" : "yielding when idle");
 			return;
 		}
 	}
@@ -355,7 +363,7 @@ model_thread_release(struct model_dev *d)
 	if (d->thread_cpu < 0)
 		return;
 	pthread_mutex_lock(&model_cpu_lock);
-	model_cpu_threads[d->thread_cpu]--;
+	__atomic_fetch_sub(&model_cpu_threads[d->thread_cpu], 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&model_cpu_lock);
 	d->thread_cpu = -1;
 }
@@ -381,7 +389,7 @@ irdma_model_thread_spins(struct irdma_hw *hw)
 		return -EINVAL;
 	if (!d->thread_started)
 		return -ENOENT;
-	return __atomic_load_n(&d->thread_own_core, __ATOMIC_RELAXED) ? 1 : 0;
+	return model_thread_alone(d) ? 1 : 0;
 }
 
 static uint32_t
@@ -756,6 +764,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	if (ret != 0)
 		goto err_port;
 	if (cfg->mode == IRDMA_MODEL_MODE_THREAD) {
+		d->thread_cpu = -1;	/* not placed yet: yields */
 		ret = -pthread_create(&d->thread, NULL, model_thread, d);
 		if (ret != 0)
 			goto err_port;

@@ -400,8 +400,7 @@ struct model_dev {
 	/* Execution. */
 	pthread_t thread;
 	bool thread_started;
-	bool thread_own_core;	/* atomic: pinned alone where no application lcore runs */
-	int thread_cpu;		/* the CPU model_thread_place() counted the thread on, or -1 */
+	int thread_cpu;		/* atomic: the CPU model_thread_place() counted it on, or -1 */
 	uint32_t stop;		/* atomic */
 	/* atomic: set when a register write needs the engine; a line of its own */
 	uint32_t work __rte_cache_aligned;
