@@ -827,6 +827,73 @@ test_thread_core(void)
 	irdma_model_destroy(&hw);
 }
 
+/* The single CPU of @p s, or -1 when it holds none or several. */
+static int
+only_cpu(const rte_cpuset_t *s)
+{
+	unsigned int cpu;
+	int one = -1;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, s))
+			continue;
+		if (one >= 0)
+			return -1;
+		one = (int)cpu;
+	}
+	return one;
+}
+
+/*
+ * An engine thread busy-polls without yielding only while it is alone on its CPU: two
+ * THREAD models pinned to the same CPU both yield (a spinning one would keep the other
+ * off the CPU for whole time slices), and once both are gone a new one has the CPU to
+ * itself again. INLINE models have no thread.
+ */
+static void
+test_thread_spin_share(void)
+{
+	struct irdma_model_config cfg;
+	struct irdma_hw a, b, c;
+	rte_cpuset_t sa, sb, sc;
+	int ca, cb, cc;
+
+	irdma_model_config_default(&cfg);
+	cfg.mode = TM_MODE;
+	if (irdma_model_create(&cfg, &a) != 0) {
+		TEST_CHECK(false);
+		return;
+	}
+	if (TM_MODE == IRDMA_MODEL_MODE_INLINE) {
+		TEST_CHECK_EQ(irdma_model_thread_spins(&a), -ENOENT);
+		irdma_model_destroy(&a);
+		return;
+	}
+	if (irdma_model_create(&cfg, &b) != 0) {
+		TEST_CHECK(false);
+		irdma_model_destroy(&a);
+		return;
+	}
+	TEST_CHECK_EQ(irdma_model_thread_cpus(&a, &sa), 0);
+	TEST_CHECK_EQ(irdma_model_thread_cpus(&b, &sb), 0);
+	ca = only_cpu(&sa);
+	cb = only_cpu(&sb);
+	/* the first stops spinning once the second shares its CPU */
+	TEST_CHECK_EQ(irdma_model_thread_spins(&a), ca >= 0 && ca != cb);
+	TEST_CHECK_EQ(irdma_model_thread_spins(&b), cb >= 0 && cb != ca);
+	irdma_model_destroy(&a);
+	irdma_model_destroy(&b);
+	if (irdma_model_create(&cfg, &c) != 0) {
+		TEST_CHECK(false);
+		return;
+	}
+	TEST_CHECK_EQ(irdma_model_thread_cpus(&c, &sc), 0);
+	cc = only_cpu(&sc);
+	TEST_CHECK_EQ(irdma_model_thread_spins(&c), cc >= 0);
+	TEST_CHECK_EQ(irdma_model_thread_spins(NULL), -EINVAL);
+	irdma_model_destroy(&c);
+}
+
 /*
  * An unmap takes effect at once: the engine reads the CQP SQ (its map is the one the model's
  * view found last), the SQ is unmapped, and the next WQE is not fetched (a DMA fault, the
@@ -901,6 +968,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_teardown);
 	TEST_RUN(test_unmap_under_cqp);
 	TEST_RUN(test_thread_core);
+	TEST_RUN(test_thread_spin_share);
 	rte_eal_cleanup();
 	return test_done();
 }

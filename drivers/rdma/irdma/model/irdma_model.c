@@ -176,9 +176,18 @@ model_db_push(struct model_dev *d, uint32_t qp_id)
 		}
 	}
 	c->qp_id = qp_id;
+	/* The engine thread polls the cell at its position: no other line is written. */
 	__atomic_store_n(&c->seq, pos + 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&d->work, 1, __ATOMIC_RELEASE);
 	return true;
+}
+
+/* THREAD mode: true when the doorbell queue's next cell has been filled (engine thread). */
+static inline bool
+model_db_ready(const struct model_dev *d)
+{
+	const struct model_db_cell *c = &d->dbq.cell[d->dbq.deq & (MODEL_DBQ_SIZE - 1)];
+
+	return __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == d->dbq.deq + 1;
 }
 
 /* The engine thread (d->lock held): mark the QPs of the doorbells handed over. */
@@ -209,6 +218,30 @@ model_kick(struct model_dev *d)
 		__atomic_store_n(&d->work, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * Engine threads pinned to each CPU by model_thread_place(), over every device of the
+ * process (atomic: the engine threads read them; changed under model_cpu_lock): a thread
+ * spins without yielding only while it is alone on its CPU.
+ */
+static uint16_t model_cpu_threads[CPU_SETSIZE];
+static pthread_mutex_t model_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* True while the engine thread is pinned to a CPU no other engine thread shares. */
+static inline bool
+model_thread_alone(const struct model_dev *d)
+{
+	int cpu = __atomic_load_n(&d->thread_cpu, __ATOMIC_RELAXED);
+
+	return cpu >= 0 && __atomic_load_n(&model_cpu_threads[cpu], __ATOMIC_RELAXED) == 1;
+}
+
+/*
+ * The engine thread. Idle, it reads only lines nobody writes until there is work: the
+ * doorbell queue's next cell and d->work (plain loads; the exchange only once it is set),
+ * so a doorbell costs one cache-line transfer to this core. It spins (rte_pause) while it
+ * has a core of its own (model_thread_alone(); another device's engine thread placed on
+ * the same CPU ends that) and yields after MODEL_IDLE_SPINS idle polls otherwise.
+ */
 static void *
 model_thread(void *arg)
 {
@@ -216,7 +249,10 @@ model_thread(void *arg)
 	unsigned int idle = 0;
 
 	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
-		if (__atomic_exchange_n(&d->work, 0, __ATOMIC_ACQ_REL)) {
+		bool kicked = __atomic_load_n(&d->work, __ATOMIC_ACQUIRE) != 0 &&
+			      __atomic_exchange_n(&d->work, 0, __ATOMIC_ACQ_REL) != 0;
+
+		if (kicked || model_db_ready(d)) {
 			pthread_mutex_lock(&d->lock);
 			model_db_drain(d);
 			model_step(d);
@@ -225,11 +261,11 @@ model_thread(void *arg)
 		} else if ((idle & (MODEL_ENGINE_POLL - 1)) == 0) {
 			/* The data path runs without doorbells too: wire, timers. */
 			pthread_mutex_lock(&d->lock);
-			model_db_drain(d);
 			model_engine_step(d);
 			pthread_mutex_unlock(&d->lock);
 			idle++;
-		} else if (++idle >= MODEL_IDLE_SPINS) {
+		} else if (++idle >= MODEL_IDLE_SPINS &&
+			   !model_thread_alone(d)) {
 			sched_yield();
 			idle = 0;
 		} else {
@@ -250,21 +286,31 @@ model_thread_pin(struct model_dev *d, unsigned int cpu)
 	return pthread_setaffinity_np(d->thread, sizeof(set), &set) == 0;
 }
 
+/* Record the engine thread on @p cpu (model_cpu_lock held). */
+static void
+model_thread_claim(struct model_dev *d, unsigned int cpu)
+{
+	__atomic_fetch_add(&model_cpu_threads[cpu], 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->thread_cpu, (int)cpu, __ATOMIC_RELAXED);
+}
+
 /*
  * Give the engine thread a core of its own (THREAD mode; doc/model.md "Modes"). EAL pinned
  * the application's threads to its lcores and a new pthread inherits its creator's core, so
  * the thread would time-share the application's core. In this order:
- *  1. the lowest CPU in no EAL lcore's set that the process may run on;
+ *  1. of the CPUs in no EAL lcore's set that the process may run on, the one with the
+ *     fewest engine threads of other devices;
  *  2. else the core of the highest-numbered worker lcore (the application keeps the main
  *     lcore: `-l 0-1` leaves lcore 1 to the model);
  *  3. else (one lcore, no spare CPU) the creator's core, said in a NOTICE.
+ * The thread spins while idle only when no other engine thread shares its CPU (1 and 2).
  */
 static void
 model_thread_place(struct model_dev *d)
 {
-	unsigned int lc, cpu, worker = RTE_MAX_LCORE;
+	unsigned int lc, cpu, best = CPU_SETSIZE, worker = RTE_MAX_LCORE;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	rte_cpuset_t used;
+	rte_cpuset_t used, allowed;
 
 	CPU_ZERO(&used);
 	RTE_LCORE_FOREACH(lc) {
@@ -274,21 +320,52 @@ model_thread_place(struct model_dev *d)
 		if (lc != rte_get_main_lcore())
 			worker = lc;
 	}
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		CPU_ZERO(&allowed);
+	pthread_mutex_lock(&model_cpu_lock);
 	for (cpu = 0; cpu < RTE_MIN(ncpu, (long)CPU_SETSIZE); cpu++) {
-		if (!CPU_ISSET(cpu, &used) && model_thread_pin(d, cpu)) {
-			MODEL_LOG(INFO, d, "engine thread on CPU %u (no EAL lcore there)", cpu);
-			return;
-		}
+		if (CPU_ISSET(cpu, &used) || !CPU_ISSET(cpu, &allowed))
+			continue;
+		if (best == CPU_SETSIZE || model_cpu_threads[cpu] < model_cpu_threads[best])
+			best = cpu;
+	}
+	if (best != CPU_SETSIZE && model_thread_pin(d, best)) {
+		model_thread_claim(d, best);
+		pthread_mutex_unlock(&model_cpu_lock);
+		MODEL_LOG(INFO, d, "engine thread on CPU %u (no EAL lcore there), %s", best,
+			  model_thread_alone(d) ? "spinning" : "yielding when idle");
+		return;
 	}
 	if (worker != RTE_MAX_LCORE) {
 		rte_cpuset_t s = rte_lcore_cpuset(worker);
 
 		if (pthread_setaffinity_np(d->thread, sizeof(s), &s) == 0) {
-			MODEL_LOG(INFO, d, "engine thread on the core of lcore %u", worker);
+			if (CPU_COUNT(&s) == 1) {
+				for (cpu = 0; !CPU_ISSET(cpu, &s); cpu++)
+					;
+				model_thread_claim(d, cpu);
+			}
+			pthread_mutex_unlock(&model_cpu_lock);
+			MODEL_LOG(INFO, d, "engine thread on the core of lcore %u, %s", worker,
+				  model_thread_alone(d) ? "spinning" : "yielding when idle");
 			return;
 		}
 	}
+	pthread_mutex_unlock(&model_cpu_lock);
 	MODEL_LOG(NOTICE, d, "no spare core: the engine thread shares the application's");
+}
+
+/* The engine thread has stopped: give its CPU back. */
+static void
+model_thread_release(struct model_dev *d)
+{
+	if (d->thread_cpu < 0)
+		return;
+	pthread_mutex_lock(&model_cpu_lock);
+	__atomic_fetch_sub(&model_cpu_threads[d->thread_cpu], 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&model_cpu_lock);
+	d->thread_cpu = -1;
 }
 
 int
@@ -301,6 +378,18 @@ irdma_model_thread_cpus(struct irdma_hw *hw, rte_cpuset_t *set)
 	if (!d->thread_started)
 		return -ENOENT;
 	return -pthread_getaffinity_np(d->thread, sizeof(*set), set);
+}
+
+int
+irdma_model_thread_spins(struct irdma_hw *hw)
+{
+	struct model_dev *d = model_dev_of(hw);
+
+	if (d == NULL)
+		return -EINVAL;
+	if (!d->thread_started)
+		return -ENOENT;
+	return model_thread_alone(d) ? 1 : 0;
 }
 
 static uint32_t
@@ -336,7 +425,8 @@ be_reg_write_thread(struct irdma_hw *hw, uint32_t off, uint32_t val)
 
 	if ((off == IRDMA_PFPE_WQEALLOC || off == IRDMA_DB_PAGE_OFFSET + IRDMA_DB_SQ_OFFSET) &&
 	    model_db_push(d, (uint32_t)IRDMA_REG_GET(WQEALLOC_QPID, val))) {
-		MODEL_INC(d, reg_writes);
+		/* Counted on the application's line (st is the engine's). */
+		__atomic_fetch_add(&d->dbq.pushed, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	be_reg_write(hw, off, val);
@@ -611,9 +701,11 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	ret = model_config_check(cfg);
 	if (ret != 0)
 		return ret;
-	d = calloc(1, sizeof(*d));
+	/* aligned: the thread-mode hand-off fields are on cache lines of their own */
+	d = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*d));
 	if (d == NULL)
 		return -ENOMEM;
+	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
 	for (n = 0; n < MODEL_DBQ_SIZE; n++)
@@ -672,6 +764,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	if (ret != 0)
 		goto err_port;
 	if (cfg->mode == IRDMA_MODEL_MODE_THREAD) {
+		d->thread_cpu = -1;	/* not placed yet: yields */
 		ret = -pthread_create(&d->thread, NULL, model_thread, d);
 		if (ret != 0)
 			goto err_port;
@@ -707,6 +800,7 @@ irdma_model_destroy(struct irdma_hw *hw)
 	if (d->thread_started) {
 		__atomic_store_n(&d->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(d->thread, NULL);
+		model_thread_release(d);
 	}
 	MODEL_LOG(INFO, d, "destroyed");
 	model_stats_free(d);
@@ -781,6 +875,7 @@ irdma_model_stats_get(struct irdma_hw *hw, struct irdma_model_stats *stats)
 	dst = (uint64_t *)stats;
 	for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	stats->reg_writes += __atomic_load_n(&d->dbq.pushed, __ATOMIC_RELAXED);
 	return 0;
 }
 

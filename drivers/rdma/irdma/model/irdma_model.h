@@ -696,6 +696,15 @@ int irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16]);
  */
 int irdma_model_thread_cpus(struct irdma_hw *hw, rte_cpuset_t *set);
 
+/**
+ * Whether the engine thread of a THREAD-mode model busy-polls without ever yielding the CPU
+ * (doc/model.md "Modes"): it does while it is pinned to a single CPU no EAL lcore and no
+ * other model's engine thread of the process uses.
+ * @return 1 (spins), 0 (yields after a run of idle polls), -ENOENT for an INLINE model or
+ * -EINVAL for a bad @p hw.
+ */
+int irdma_model_thread_spins(struct irdma_hw *hw);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,16 @@ model_dma_init(struct model_dma *m)
 	return 0;
 }
 
+/* Forget the maps found (the table changed). */
+static void
+dma_hits_clear(struct model_dma *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_DMA_HITS; i++)
+		m->hit[i].len = 0;
+}
+
 void
 model_dma_fini(struct model_dma *m)
 {
@@ -38,7 +48,7 @@ model_dma_fini(struct model_dma *m)
 	m->maps = NULL;
 	m->n = 0;
 	m->cap = 0;
-	m->hit.len = 0;
+	dma_hits_clear(m);
 }
 
 /* Index of the first map whose IOVA is greater than @p iova (binary search). */
@@ -71,23 +81,56 @@ dma_find(const struct model_dma *m, rte_iova_t iova)
 	return iova - e->iova < e->len ? e : NULL;
 }
 
+/* True when map @p e holds all of [iova, iova + len) (len 0 maps hold nothing). */
+static inline bool
+dma_holds(const struct model_map *e, rte_iova_t iova, size_t len)
+{
+	return iova - e->iova < e->len && e->len - (size_t)(iova - e->iova) >= len;
+}
+
+/*
+ * dma_va() past the most recent map: the other maps found, then the binary search; the map
+ * that holds the access moves to the front (least recently used last, dropped by a new
+ * one).
+ */
+static __rte_noinline uint8_t *
+dma_va_older(struct model_dma *m, rte_iova_t iova, size_t len)
+{
+	const struct model_map *e;
+	struct model_map f;
+	unsigned int i;
+
+	for (i = 1; i < MODEL_DMA_HITS; i++)
+		if (dma_holds(&m->hit[i], iova, len))
+			break;
+	if (i < MODEL_DMA_HITS) {
+		f = m->hit[i];
+	} else {
+		e = dma_find(m, iova);
+		if (e == NULL || !dma_holds(e, iova, len))
+			return NULL;
+		f = *e;
+		i = MODEL_DMA_HITS - 1;
+	}
+	memmove(&m->hit[1], &m->hit[0], i * sizeof(m->hit[0]));
+	m->hit[0] = f;
+	return f.va + (iova - f.iova);
+}
+
 /*
  * The host address of [iova, iova + len) when one map holds all of it, else NULL: the map
- * of the previous access first (queues, contexts and buffers are accessed over and over),
- * then the binary search. Caller holds dev->lock.
+ * the last access found first (with EAL's memory mirrored as one map, always that), then
+ * the few before it (a round touches a few: the SQ ring, the CQ ring, the buffers), then
+ * the binary search. Caller holds dev->lock.
  */
 static inline uint8_t *
 dma_va(struct model_dma *m, rte_iova_t iova, size_t len)
 {
-	const struct model_map *e = &m->hit;
+	const struct model_map *e = &m->hit[0];
 
-	if (iova - e->iova >= e->len || e->len - (size_t)(iova - e->iova) < len) {
-		e = dma_find(m, iova);
-		if (e == NULL || e->len - (size_t)(iova - e->iova) < len)
-			return NULL;
-		m->hit = *e;
-	}
-	return e->va + (iova - e->iova);
+	if (likely(dma_holds(e, iova, len)))
+		return e->va + (iova - e->iova);
+	return dma_va_older(m, iova, len);
 }
 
 /* True when every byte of [iova, iova + len) is mapped (caller holds the lock). */
@@ -131,7 +174,7 @@ dma_insert_locked(struct model_dma *m, void *va, rte_iova_t iova, size_t len)
 	memmove(&m->maps[i + 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
 	m->maps[i] = (struct model_map){ .iova = iova, .len = len, .va = (uint8_t *)va };
 	m->n++;
-	m->hit.len = 0;
+	dma_hits_clear(m);
 	return 0;
 }
 
@@ -195,7 +238,7 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 	    m->maps[i - 1].va == va) {
 		memmove(&m->maps[i - 1], &m->maps[i], (m->n - i) * sizeof(m->maps[0]));
 		m->n--;
-		m->hit.len = 0;
+		dma_hits_clear(m);
 		model_ctx_changed(d);
 		ret = 0;
 	}
@@ -453,7 +496,7 @@ dma_eal_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 			if (ms != NULL && ms->iova != RTE_BAD_IOVA)
 				ret = dma_remove_range_locked(&d->dma, ms->iova, msl->page_sz);
 		}
-		d->dma.hit.len = 0;
+		dma_hits_clear(&d->dma);
 		model_ctx_changed(d);
 		pthread_mutex_unlock(&d->lock);
 	}

@@ -93,11 +93,16 @@ struct model_map {
  * dev->lock, which it holds for every access anyway; maps, unmaps and EAL memory events
  * change it under dev->lock too (model_dma.c).
  */
+/* Maps the IOMMU view remembers having found (a power of two). */
+#define MODEL_DMA_HITS		4u
+
 struct model_dma {
 	struct model_map *maps;
 	uint32_t n;
 	uint32_t cap;
-	struct model_map hit;	/* the map the last access found (len 0: none) */
+	/* The maps the last accesses found, most recent first (len 0: none); cleared
+	 * whenever the table changes (model_dma.c dma_hits_clear()). */
+	struct model_map hit[MODEL_DMA_HITS];
 };
 
 /* A committed HMC object: FPM base, entry size, committed and maximum counts. */
@@ -395,16 +400,19 @@ struct model_dev {
 	/* Execution. */
 	pthread_t thread;
 	bool thread_started;
+	int thread_cpu;		/* atomic: the CPU model_thread_place() counted it on, or -1 */
 	uint32_t stop;		/* atomic */
-	uint32_t work;		/* atomic: set when a doorbell needs the engine */
+	/* atomic: set when a register write needs the engine; a line of its own */
+	uint32_t work __rte_cache_aligned;
 	/*
 	 * THREAD mode: SQ doorbells handed to the engine thread without d->lock, a bounded
 	 * multi-producer queue of QP ids (a sequence number per cell, after D. Vyukov's
 	 * bounded MPMC queue); the engine drains it under d->lock (model_db_drain()).
 	 */
 	struct {
-		uint64_t enq;			/* atomic: producers' next position */
-		uint8_t pad0[56];		/* enq and deq on lines of their own */
+		uint64_t enq __rte_cache_aligned;	/* atomic: producers' next position */
+		uint64_t pushed;		/* atomic: doorbells queued (reg_writes) */
+		uint8_t pad0[48];		/* enq and deq on lines of their own */
 		uint64_t deq;			/* the engine's next position (d->lock) */
 		uint8_t pad1[56];
 		struct model_db_cell {
