@@ -430,6 +430,7 @@ struct model_dev {
 	bool in_step;			/* model_step is running (no re-entry) */
 	bool log_debug;			/* DEBUG lines of the data path (MODEL_DBG) */
 	uint32_t log_rounds;		/* engine rounds, for MODEL_LOG_ROUNDS */
+	uint32_t round;			/* model_engine_step() calls (ACK coalescing) */
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
 	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */

@@ -840,6 +840,7 @@ model_engine_step(struct model_dev *d)
 
 	if (d->port == NULL)
 		return;
+	d->round++;
 	engine_rx(d);
 	if (d->qp == NULL || d->eng_qps == 0 || (d->run_cnt == 0 && d->tmr_cnt == 0))
 		return;

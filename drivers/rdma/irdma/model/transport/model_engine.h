@@ -151,6 +151,8 @@ struct model_qpe {
 	uint32_t unacked;	/* new request packets accepted since the last ACK sent */
 	uint64_t unacked_since;	/* when the oldest of them arrived (timer cycles) */
 	bool ack_pending;
+	uint32_t req_round;	/* model_dev.round of the last request packet accepted */
+	bool ack_wait;		/* the pending ACK may wait for the stream's next requests */
 	uint8_t ack_syn;	/* AETH syndrome of the pending ACK / NAK */
 	uint32_t ack_psn;
 	bool rx_active;		/* a multi-packet SEND is being received */

@@ -170,7 +170,15 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		MODEL_INC(d, acks_coalesced);
 		ack_queue(e, MODEL_AETH_ACK, 0);
 	}
-	if (e->rr_cnt == 0 && e->ack_pending && rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
+	/*
+	 * In a stream of requests (one in each round, as a bandwidth test sends them), the plain
+	 * ACK a request of this round asked for waits for the next rounds' (IBA vol. 1 ch. 9
+	 * coalesced acknowledges: one ACK covers every request up to its PSN): it goes in the
+	 * first round that brings this QP no new request, or at the packet bound above.
+	 */
+	if (e->rr_cnt == 0 && e->ack_pending &&
+	    !(e->ack_wait && e->ack_syn == MODEL_AETH_ACK && e->req_round == d->round) &&
+	    rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
 		e->ack_pending = false;
 }
 
@@ -555,7 +563,10 @@ static void
 resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
 {
 	struct model_qpe *e = q->eng;
+	/* requests in consecutive rounds: a stream, whose ACKs wait (model_rc_resp_tx()) */
+	bool stream = d->round - e->req_round <= 1;
 
+	e->req_round = d->round;
 	e->epsn = model_psn_add(e->epsn, 1);
 	if (e->unacked++ == 0)
 		e->unacked_since = model_now();
@@ -568,6 +579,7 @@ resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
 			e->ack_pending = false;
 	} else if (h->ackreq) {
 		ack_queue(e, MODEL_AETH_ACK, h->psn);
+		e->ack_wait = stream;
 	}
 }
 
