@@ -171,8 +171,8 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		ack_queue(e, MODEL_AETH_ACK, 0);
 	}
 	/*
-	 * In a stream of requests (one in each round, as a bandwidth test sends them), the plain
-	 * ACK a request of this round asked for waits for the next rounds' (IBA vol. 1 ch. 9
+	 * In a stream of WRITEs (one in each round, as a bandwidth test sends them), the plain
+	 * ACK a WRITE of this round asked for waits for the next rounds' (IBA vol. 1 ch. 9
 	 * coalesced acknowledges: one ACK covers every request up to its PSN): it goes in the
 	 * first round that brings this QP no new request, or at the packet bound above.
 	 */
@@ -563,8 +563,14 @@ static void
 resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
 {
 	struct model_qpe *e = q->eng;
-	/* requests in consecutive rounds: a stream, whose ACKs wait (model_rc_resp_tx()) */
-	bool stream = d->round - e->req_round <= 1;
+	uint16_t f = model_bth_ops[h->opcode].flags;
+	/*
+	 * WRITEs without immediate in consecutive rounds: a stream, whose ACKs wait
+	 * (model_rc_resp_tx()). Never a SEND or an immediate: its receive completion may let
+	 * the application go (and destroy the QP) before a later round sends the ACK.
+	 */
+	bool stream = d->round - e->req_round <= 1 && (f & MODEL_OPF_WRITE) &&
+		      !(f & MODEL_OPF_IMM);
 
 	e->req_round = d->round;
 	e->epsn = model_psn_add(e->epsn, 1);
