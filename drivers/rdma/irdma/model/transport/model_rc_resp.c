@@ -426,7 +426,14 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 				      IRDMA_AE_AMP_RIGHTS_VIOLATION);
 			return false;
 		}
-		ae = h->reth_len == 0 ? 0 :
+		/*
+		 * A WRITE ONLY of exactly reth_len bytes without immediate: the copy below
+		 * checks the same R_Key, range and right before it places a byte, and fails
+		 * the same way, with nothing between them that could answer first.
+		 */
+		bool checked_by_copy = last && !imm && len == h->reth_len;
+
+		ae = h->reth_len == 0 || checked_by_copy ? 0 :
 		     model_mr_check(d, h->reth_rkey, h->reth_va, h->reth_len,
 				    IRDMA_ACCESS_REMOTE_WRITE, q->pd);
 		if (ae != 0) {
