@@ -561,6 +561,57 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/*
+ * ACK coalescing: 40 signaled WRITEs, each posted (and its doorbell rung) on its own, the CQ
+ * not polled in between. The responder may answer several with one ACK (IBA's coalesced
+ * acknowledges); the requester still completes every one of them exactly once, in order.
+ * INLINE: a round brings one WRITE, so the ACKs go at the 32-packet bound and at the end.
+ */
+static void
+test_ack_coalescing(void)
+{
+	static struct e2e_dev d;
+	struct rdmadev_wc wc;
+	struct e2e_mr m, t;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	unsigned int i, seen = 0, inorder = 1;
+	uint64_t acks;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eack")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, 1u << 16, E2E_ACC_ALL);
+	e2e_mr_reg(&d, NULL, &t, 1u << 16, E2E_ACC_ALL);
+	if (m.mr == NULL || t.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 1u << 16, 7);
+	acks = E2E_STAT(&d, acks_sent);
+	for (i = 0; i < 40; i++)
+		e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &m, 64 * i, 64,
+			    (uint64_t)(uintptr_t)t.buf + 64 * i, t.rkey, 3000 + i);
+	TEST_CHECK(e2e_wait(&d.scq, 40));
+	while (e2e_take(&d.scq, &wc)) {
+		if (wc.wr_id != 3000 + seen || wc.status != RDMADEV_WC_SUCCESS ||
+		    wc.opcode != RDMADEV_WC_RDMA_WRITE)
+			inorder = 0;
+		seen++;
+	}
+	TEST_CHECK_EQ(seen, 40);
+	TEST_CHECK(inorder);
+	TEST_CHECK_EQ(e2e_idle(&d.scq, 200), 0);
+	TEST_CHECK(memcmp(t.buf, m.buf, 64 * 40) == 0);
+	acks = E2E_STAT(&d, acks_sent) - acks;
+	printf("# 40 WRITEs, %" PRIu64 " ACKs\n", acks);
+	TEST_CHECK(acks >= 1 && acks <= 40);
+	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+		TEST_CHECK(acks <= 4);
+out:
+	pair_down(&d, &a, &b);
+	e2e_mr_dereg(&m);
+	e2e_mr_dereg(&t);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 /* Wait (bounded) until the model's CEQE count reaches @p n. */
 static void
 ceqes_reach(struct e2e_dev *d, uint64_t n)
@@ -812,6 +863,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_read_sizes_mtus);
 	TEST_RUN(test_inline_and_sges);
 	TEST_RUN(test_order_unsignaled_fence);
+	TEST_RUN(test_ack_coalescing);
 	TEST_RUN(test_cq_arm);
 	TEST_RUN(test_ud);
 	rte_eal_cleanup();

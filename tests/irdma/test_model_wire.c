@@ -806,6 +806,93 @@ test_unsealed(void)
 	model_port_detach(b);
 }
 
+/*
+ * Unsealed frames a loop port sends to its own MAC (a device talking to itself) skip the
+ * switch: in place and unsealed for model_port_recv_ref(), sealed by model_port_recv(),
+ * taken in turn with the frames of other ports (each source's order kept, neither
+ * starved), and bounded (256 frames: -ENOBUFS, counted as tx_dropped).
+ */
+static void
+test_unsealed_own(void)
+{
+	static uint8_t f[MODEL_PKT_MAX], g[MODEL_PKT_MAX];
+	struct model_port *a = NULL, *b = NULL;
+	struct model_port_stats st;
+	uint32_t next_a = 100, next_b = 500, got_a = 0, got_b = 0, k;
+	const uint8_t *fr;
+	uint8_t gid[16] = { 0 };
+	bool sealed, inorder = true;
+	int n, m;
+
+	TEST_CHECK_EQ(model_port_attach("loop:own", mac_a, gid, &a), 0);
+	TEST_CHECK_EQ(model_port_attach("loop:own", mac_b, gid, &b), 0);
+	if (a == NULL || b == NULL)
+		return;
+	/* 20 from A to itself, 20 from B to A, interleaved on the send side */
+	for (k = 0; k < 20; k++) {
+		n = frame(f, mac_a, mac_a, 100 + k, 16);
+		memset(f + n - 4, 0, 4);
+		TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+		n = frame(f, mac_a, mac_b, 500 + k, 16);
+		memset(f + n - 4, 0, 4);
+		TEST_CHECK_EQ(model_port_send_unsealed(b, f, (uint32_t)n), 0);
+	}
+	for (k = 0; k < 40; k++) {
+		struct model_pkt_hdr h;
+
+		m = model_port_recv_ref(a, g, sizeof(g), &fr, &sealed);
+		TEST_CHECK(m > 0 && !sealed && fr != g);
+		if (m <= 0 || model_pkt_parse_ex(fr, (uint32_t)m, false, &h, NULL, NULL) != 0) {
+			inorder = false;
+			break;
+		}
+		if (h.psn == next_a) {
+			next_a++;
+			got_a++;
+		} else if (h.psn == next_b) {
+			next_b++;
+			got_b++;
+		} else {
+			inorder = false;
+		}
+		/* in turn: neither source runs more than one frame ahead of the other */
+		if (got_a > got_b + 1 || got_b > got_a + 1)
+			inorder = false;
+	}
+	TEST_CHECK(inorder);
+	TEST_CHECK_EQ(got_a, 20);
+	TEST_CHECK_EQ(got_b, 20);
+	TEST_CHECK_EQ(model_port_recv_ref(a, g, sizeof(g), &fr, &sealed), 0);
+	/* the copying receive seals a frame to itself */
+	n = frame(f, mac_a, mac_a, 7, 33);
+	memcpy(g, f, (size_t)n);
+	memset(f + n - 4, 0, 4);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	memset(f, 0, (size_t)n);
+	TEST_CHECK_EQ(model_port_recv(a, f, sizeof(f)), n);
+	TEST_CHECK(memcmp(f, g, (size_t)n) == 0);
+	TEST_CHECK_EQ(rx_psn(f, n), 7);
+	/* too small a buffer: the frame is dropped, the next one comes */
+	n = frame(f, mac_a, mac_a, 8, 33);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	n = frame(f, mac_a, mac_a, 9, 33);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv(a, g, 20), -EMSGSIZE);
+	TEST_CHECK_EQ(model_port_recv(a, g, sizeof(g)), n);
+	TEST_CHECK_EQ(rx_psn(g, n), 9);
+	/* the bound */
+	for (k = 0; k < 256; k++)
+		TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, f, (uint32_t)n), -ENOBUFS);
+	model_port_stats_get(a, &st);
+	TEST_CHECK_EQ(st.tx_dropped, 1);
+	for (k = 0; k < 256; k++)
+		TEST_CHECK_EQ(model_port_recv_ref(a, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK_EQ(model_port_recv_ref(a, g, sizeof(g), &fr, &sealed), 0);
+	model_port_detach(a);
+	model_port_detach(b);
+}
+
 int
 main(void)
 {
@@ -819,5 +906,6 @@ main(void)
 	TEST_RUN(test_udp);
 	TEST_RUN(test_pcap);
 	TEST_RUN(test_unsealed);
+	TEST_RUN(test_unsealed_own);
 	return test_done();
 }

@@ -22,6 +22,7 @@
 #include "irdma_base.h"
 #include "irdma_model.h"
 #include "irdma_model_ext.h"
+#include "model_pkt.h"
 
 extern int irdma_model_logtype;
 
@@ -152,6 +153,9 @@ struct model_eq {
 	uint8_t polarity;
 	uint32_t credits;	/* AEQ: entries the driver has not returned yet may not exceed size */
 };
+
+/* Frame header templates the data path keeps (a power of 2; model_engine.c). */
+#define MODEL_TX_TMPLS	8u
 
 /* STag contexts the data path keeps (direct-mapped by STag index; model_mr.c). */
 #define MODEL_MR_CACHE	8u
@@ -426,12 +430,15 @@ struct model_dev {
 	uint8_t gid[16];		/* the port's address (IPv4-mapped) */
 	uint8_t *frame;			/* MODEL_PKT_MAX scratch for one frame */
 	uint32_t frame_len;		/* of the frame model_tx_prep() built */
+	/* model_tx_prep()'s header templates, direct-mapped by destination QP */
+	struct model_pkt_tmpl tx_tmpl[MODEL_TX_TMPLS];
 	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */
 	uint8_t *rx;			/* MODEL_PKT_MAX: a received frame copied */
 	const uint8_t *rx_frame;	/* the frame being handled (in rx or the wire's queue) */
 	bool in_step;			/* model_step is running (no re-entry) */
 	bool log_debug;			/* DEBUG lines of the data path (MODEL_DBG) */
 	uint32_t log_rounds;		/* engine rounds, for MODEL_LOG_ROUNDS */
+	uint32_t round;			/* model_engine_step() calls (ACK coalescing) */
 	uint32_t eng_qps;		/* QPs with engine state (0: no QP scan) */
 	uint64_t ack_coalesce_cycles;	/* MODEL_ACK_COALESCE_US in timer cycles */
 	uint64_t rnr_cycles[32];	/* model_rnr_cycles() of every RNR NAK timer code */

@@ -325,9 +325,9 @@ ip_words_gid(const uint32_t w[4], bool ipv4, uint8_t gid[16])
 	}
 }
 
-void
-model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
-	       uint8_t opcode, uint32_t psn)
+/* The headers of QP @p q that do not change from packet to packet (model_hdr_init()). */
+static void
+hdr_build(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h)
 {
 	uint64_t dmac;
 
@@ -357,13 +357,30 @@ model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_h
 	ip_words_gid(q->dest_ip, q->ipv4, h->dgid);
 	h->tos = q->tos;
 	h->ttl = q->ttl != 0 ? q->ttl : 64;
-	h->ip_id = model_port_ip_id(d->port);
 	h->flow_label = q->flow_label;
 	h->sport = q->src_port;
-	h->opcode = opcode;
 	h->migreq = true;
 	h->pkey = q->pkey != 0 ? q->pkey : MODEL_DEFAULT_PKEY;
 	h->dqpn = q->dest_qpn;
+}
+
+void
+model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
+	       uint8_t opcode, uint32_t psn)
+{
+	struct model_qpe *e = q->eng;
+
+	if (e == NULL) {
+		hdr_build(d, q, h);
+	} else {
+		if (e->hdr_gen != d->ctx_gen) {
+			hdr_build(d, q, &e->hdr);
+			e->hdr_gen = d->ctx_gen;
+		}
+		memcpy(h, &e->hdr, sizeof(*h));	/* the padding too: a template's key */
+	}
+	h->ip_id = model_port_ip_id(d->port);
+	h->opcode = opcode;
 	h->psn = psn & 0xffffffu;
 }
 
@@ -461,7 +478,8 @@ model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len)
 	uint8_t *payload;
 	int n;
 
-	n = model_pkt_build_hdr(h, len, d->frame, MODEL_PKT_MAX, &payload);
+	n = model_pkt_build_hdr_tmpl(&d->tx_tmpl[h->dqpn & (MODEL_TX_TMPLS - 1)], h, len,
+				     d->frame, MODEL_PKT_MAX, &payload);
 	if (n < 0) {
 		MODEL_INC(d, tx_build_errors);
 		MODEL_LOG(ERR, d, "cannot build a frame (opcode 0x%x, %u bytes): %s", h->opcode,
@@ -822,6 +840,7 @@ model_engine_step(struct model_dev *d)
 
 	if (d->port == NULL)
 		return;
+	d->round++;
 	engine_rx(d);
 	if (d->qp == NULL || d->eng_qps == 0 || (d->run_cnt == 0 && d->tmr_cnt == 0))
 		return;

@@ -151,6 +151,8 @@ struct model_qpe {
 	uint32_t unacked;	/* new request packets accepted since the last ACK sent */
 	uint64_t unacked_since;	/* when the oldest of them arrived (timer cycles) */
 	bool ack_pending;
+	uint32_t req_round;	/* model_dev.round of the last request packet accepted */
+	bool ack_wait;		/* the pending ACK may wait for the stream's next requests */
 	uint8_t ack_syn;	/* AETH syndrome of the pending ACK / NAK */
 	uint32_t ack_psn;
 	bool rx_active;		/* a multi-packet SEND is being received */
@@ -176,6 +178,13 @@ struct model_qpe {
 	uint64_t srq_wrid;
 	/* UD: the send queue is in error (verbs SQE, model_ud.c): WQEs are flushed, not sent */
 	bool ud_sqe;
+	/*
+	 * model_hdr_init()'s headers of this QP (opcode, PSN and IPv4 ID 0) as of context
+	 * generation hdr_gen (model_dev.ctx_gen: the QP context and the ARP entry they come
+	 * from change only with a CQP WQE); 0: never built.
+	 */
+	uint64_t hdr_gen;
+	struct model_pkt_hdr hdr;
 };
 
 /* model_engine.c */
@@ -215,7 +224,11 @@ uint64_t model_rto_cycles(const struct model_qp *q);
 uint64_t model_rc_deadline(const struct model_qp *q, uint64_t now);
 /** The RNR NAK timer of AETH timer field @p code (IBA table 45) in timer cycles. */
 uint64_t model_rnr_cycles(uint32_t code);
-/** Fill @p h for a packet of @p q: addresses, ports, P_Key, destination QP, @p psn. */
+/**
+ * Fill @p h for a packet of @p q: addresses, ports, P_Key, destination QP, @p psn, the next
+ * IPv4 ID. What comes from the QP context and the ARP table is decoded once per context
+ * generation (model_qpe.hdr) and copied from there.
+ */
 void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
 		    uint8_t opcode, uint32_t psn);
 /**
@@ -321,11 +334,11 @@ void model_srq_flush_cqe(struct model_dev *d, uint32_t qp_id, struct model_qp *q
 static inline uint32_t
 model_rc_mtu(const struct model_qp *q)
 {
-	uint32_t m = 4096;
-
-	while (m > 256 && m > q->mss)
-		m >>= 1;
-	return m;
+	if (q->mss >= 4096)
+		return 4096;
+	if (q->mss < 512)
+		return 256;
+	return 1u << (31 - __builtin_clz(q->mss));	/* the largest power of 2 <= mss */
 }
 
 /* PSNs a message of @p len bytes takes at MTU @p mtu (at least one). */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_log.h>
 
@@ -82,75 +83,88 @@ extern int irdma_model_logtype;
 #define UDP_OFF_CSUM		6
 #define BTH_OFF_RESV		4
 
-/* ---- byte helpers (big endian, but for the ICRC) ---- */
+/* ---- byte helpers (big endian, but for the ICRC; unaligned loads and stores) ---- */
 
 static inline void
 put16(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	uint16_t b = rte_cpu_to_be_16((uint16_t)v);
+
+	memcpy(p, &b, 2);
 }
 
 static inline void
 put24(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
+	put16(p + 1, v);
 }
 
 static inline void
 put32(uint8_t *p, uint32_t v)
 {
-	put16(p, v >> 16);
-	put16(p + 2, v);
+	uint32_t b = rte_cpu_to_be_32(v);
+
+	memcpy(p, &b, 4);
 }
 
 static inline void
 put64(uint8_t *p, uint64_t v)
 {
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
+	uint64_t b = rte_cpu_to_be_64(v);
+
+	memcpy(p, &b, 8);
 }
 
 /* The ICRC field: the CRC value least significant byte first. */
 static inline void
 put_le32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
+	uint32_t b = rte_cpu_to_le_32(v);
+
+	memcpy(p, &b, 4);
 }
 
 static inline uint32_t
 get_le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	uint32_t b;
+
+	memcpy(&b, p, 4);
+	return rte_le_to_cpu_32(b);
 }
 
 static inline uint32_t
 get16(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 8 | p[1];
+	uint16_t b;
+
+	memcpy(&b, p, 2);
+	return rte_be_to_cpu_16(b);
 }
 
 static inline uint32_t
 get24(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+	return (uint32_t)p[0] << 16 | get16(p + 1);
 }
 
 static inline uint32_t
 get32(const uint8_t *p)
 {
-	return get16(p) << 16 | get16(p + 2);
+	uint32_t b;
+
+	memcpy(&b, p, 4);
+	return rte_be_to_cpu_32(b);
 }
 
 static inline uint64_t
 get64(const uint8_t *p)
 {
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
+	uint64_t b;
+
+	memcpy(&b, p, 8);
+	return rte_be_to_cpu_64(b);
 }
 
 /* ---- CRC32 (reflected polynomial 0xEDB88320, as zlib) ---- */
@@ -313,11 +327,20 @@ l2_len(bool vlan)
 	return ETH_HLEN + (vlan ? VLAN_HLEN : 0);
 }
 
+/* ext_len() of every opcode's headers (0 for the ones the model does not know). */
+static uint8_t op_ext_len[256];
+
+RTE_INIT(model_pkt_op_tables)
+{
+	for (uint32_t op = 0; op < 256; op++)
+		op_ext_len[op] = (uint8_t)ext_len(model_bth_hdrs((uint8_t)op));
+}
+
 uint32_t
 model_pkt_hdr_len(const struct model_pkt_hdr *h)
 {
 	return l2_len(h->has_vlan) + (h->ipv4 ? IPV4_HLEN : IPV6_HLEN) + UDP_HLEN + BTH_LEN +
-	       ext_len(model_bth_hdrs(h->opcode));
+	       op_ext_len[h->opcode];
 }
 
 /* ---- ICRC ---- */
@@ -388,17 +411,19 @@ model_pkt_icrc(const uint8_t *frame, uint32_t flen)
 	return icrc_compute(frame + ip, v4, flen - ip - ICRC_LEN);
 }
 
-/* One's-complement sum of the 20-byte IPv4 header at @p p (folded, not inverted). */
+/* One's-complement sum of the 20-byte IPv4 header at @p p (folded, not inverted): the
+ * big-endian 32-bit words summed, then folded to 16 bits (RFC 1071). */
 static uint32_t
 ipv4_sum(const uint8_t *p)
 {
-	uint32_t s = 0;
+	uint64_t s = (uint64_t)get32(p) + get32(p + 4) + get32(p + 8) + get32(p + 12) +
+		     get32(p + 16);
 
-	for (uint32_t i = 0; i < IPV4_HLEN; i += 2)
-		s += get16(p + i);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return s;
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint32_t)s;
 }
 
 /* ---- build ---- */
@@ -564,6 +589,105 @@ model_pkt_build_hdr(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame,
 	put16(p + 2, h->pkey);
 	p[BTH_OFF_RESV] = 0;
 	put24(p + 5, h->dqpn);
+	p[8] = h->ackreq ? BTH_ACKREQ : 0;
+	put24(p + 9, h->psn);
+	p = put_ext(p + BTH_LEN, h, f);
+
+	*payload = p;
+	memset(p + len, 0, pad);
+	return (int)total;
+}
+
+_Static_assert(MODEL_PKT_TMPL_KEY == 64 && offsetof(struct model_pkt_hdr, dqpn) == 60,
+	       "the key fields of struct model_pkt_hdr have no padding");
+
+/* Build @p t from the key fields of @p h. -EINVAL when one of them is out of range (the
+ * caller leaves the frame to model_pkt_build_hdr(), which says which). */
+static int
+tmpl_init(struct model_pkt_tmpl *t, const struct model_pkt_hdr *h)
+{
+	uint8_t *p = t->bytes;
+
+	t->valid = false;
+	if (h->dqpn > MASK24 || h->tver != 0 || (!h->ipv4 && h->flow_label > 0xfffffu) ||
+	    (h->ipv4 && (!gid_is_v4_mapped(h->sgid) || !gid_is_v4_mapped(h->dgid))))
+		return -EINVAL;
+	memcpy(t->key, h, MODEL_PKT_TMPL_KEY);
+	t->l2 = (uint8_t)l2_len(h->has_vlan);
+	memcpy(p, h->dmac, 6);
+	memcpy(p + 6, h->smac, 6);
+	p += 12;
+	if (h->has_vlan) {
+		put16(p, ETHERTYPE_VLAN);
+		put16(p + 2, h->vlan_tci);
+		p += VLAN_HLEN;
+	}
+	put16(p, h->ipv4 ? ETHERTYPE_IPV4 : ETHERTYPE_IPV6);
+	p += 2;
+	if (h->ipv4) {
+		struct model_pkt_hdr z = *h;
+
+		z.ip_id = 0;
+		p = put_ip(p, &z, 0);
+		put16(p - IPV4_HLEN + IPV4_OFF_CSUM, 0);
+		t->ip_sum = ipv4_sum(p - IPV4_HLEN);
+	} else {
+		p = put_ip(p, h, IPV6_HLEN);
+		t->ip_sum = 0;
+	}
+	put16(p, h->sport);
+	put16(p + UDP_OFF_DPORT, MODEL_ROCE_UDP_PORT);
+	put16(p + UDP_OFF_LEN, 0);
+	put16(p + UDP_OFF_CSUM, 0);
+	p += UDP_HLEN;
+	memset(p, 0, BTH_LEN);
+	put16(p + 2, h->pkey);
+	put24(p + 5, h->dqpn);
+	p += BTH_LEN;
+	t->len = (uint8_t)(p - t->bytes);
+	t->valid = true;
+	return 0;
+}
+
+int
+model_pkt_build_hdr_tmpl(struct model_pkt_tmpl *t, const struct model_pkt_hdr *h, uint32_t len,
+			 uint8_t *frame, uint32_t cap, uint8_t **payload)
+{
+	uint32_t f = model_bth_hdrs(h->opcode), pad = (4 - len % 4) % 4, ip_total, total, s;
+	uint8_t *ip, *p;
+
+	if ((!t->valid || memcmp(t->key, h, MODEL_PKT_TMPL_KEY) != 0) && tmpl_init(t, h) != 0)
+		return model_pkt_build_hdr(h, len, frame, cap, payload);
+	/* what model_pkt_build_hdr() refuses, left to it to say so */
+	if (!(f & MODEL_HDR_VALID) || (len > 0 && !(f & MODEL_HDR_PAYLOAD)) || h->psn > MASK24 ||
+	    ((f & MODEL_HDR_AETH) && h->aeth_msn > MASK24) ||
+	    ((f & MODEL_HDR_DETH) && h->deth_sqpn > MASK24) || len > MODEL_PKT_MAX)
+		return model_pkt_build_hdr(h, len, frame, cap, payload);
+	total = t->len + op_ext_len[h->opcode] + len + pad + ICRC_LEN;
+	if (total > cap)
+		return model_pkt_build_hdr(h, len, frame, cap, payload);
+	ip_total = total - t->l2;
+
+	memcpy(frame, t->bytes, t->len);
+	ip = frame + t->l2;
+	if (h->ipv4) {
+		put16(ip + IPV4_OFF_TOTLEN, ip_total);
+		put16(ip + 4, h->ip_id);
+		s = t->ip_sum + ip_total + h->ip_id;
+		s = (s & 0xffff) + (s >> 16);
+		s = (s & 0xffff) + (s >> 16);
+		put16(ip + IPV4_OFF_CSUM, ~s & 0xffff);
+		p = ip + IPV4_HLEN;
+		put16(p + UDP_OFF_LEN, ip_total - IPV4_HLEN);
+	} else {
+		put16(ip + IPV6_OFF_PLEN, ip_total - IPV6_HLEN);
+		p = ip + IPV6_HLEN;
+		put16(p + UDP_OFF_LEN, ip_total - IPV6_HLEN);
+	}
+	p += UDP_HLEN;
+	p[0] = h->opcode;
+	p[1] = (uint8_t)((h->se ? BTH_SE : 0) | (h->migreq ? BTH_MIGREQ : 0) |
+			 pad << BTH_PAD_SHIFT);
 	p[8] = h->ackreq ? BTH_ACKREQ : 0;
 	put24(p + 9, h->psn);
 	p = put_ext(p + BTH_LEN, h, f);
@@ -739,7 +863,7 @@ model_pkt_parse_ex(const uint8_t *frame, uint32_t flen, bool sealed, struct mode
 		return bad("BTH transport version", bth[1] & BTH_TVER_MASK);
 	pad = (bth[1] >> BTH_PAD_SHIFT) & BTH_PAD_MASK;
 	p += BTH_LEN;
-	if ((size_t)(end - p) < ext_len(f) + ICRC_LEN)
+	if ((size_t)(end - p) < op_ext_len[bth[0]] + ICRC_LEN)
 		return bad("frame ends inside the extension headers", (uint32_t)(end - p));
 	p = get_ext(p, h, f);
 	rest = (uint32_t)(end - p) - ICRC_LEN;

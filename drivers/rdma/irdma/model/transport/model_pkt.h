@@ -80,30 +80,35 @@ enum model_bth_opcode {
 #define MODEL_AETH_NAK_REM_OP		0x63u	/**< NAK: remote operational error */
 #define MODEL_AETH_NAK_INV_RD_REQ	0x64u	/**< NAK: invalid RD request */
 
-/** A decoded RoCEv2 frame. Fields of headers the opcode does not carry are ignored. */
+/**
+ * A decoded RoCEv2 frame. Fields of headers the opcode does not carry are ignored. The fields
+ * up to ip_id are the ones that stay the same for every packet of a QP (a template's key,
+ * model_pkt_build_hdr_tmpl()); they are laid out without padding.
+ */
 struct model_pkt_hdr {
 	/* Ethernet */
 	uint8_t dmac[6];		/**< destination MAC */
 	uint8_t smac[6];		/**< source MAC */
-	bool has_vlan;			/**< an 802.1Q tag follows the MACs */
-	uint16_t vlan_tci;		/**< PCP 15:13, DEI 12, VID 11:0 */
 	/* IP: addresses as 16-byte GIDs; IPv4 ones IPv4-mapped (::ffff:a.b.c.d) */
-	bool ipv4;			/**< IPv4 (else IPv6) */
 	uint8_t sgid[16];		/**< source address */
 	uint8_t dgid[16];		/**< destination address */
-	uint8_t tos;			/**< IPv4 TOS / IPv6 traffic class */
-	uint8_t ttl;			/**< IPv4 TTL / IPv6 hop limit */
-	uint16_t ip_id;			/**< IPv4 identification (the sender's counter) */
-	uint32_t flow_label;		/**< IPv6 flow label (20 bits) */
+	uint16_t vlan_tci;		/**< PCP 15:13, DEI 12, VID 11:0 */
 	/* UDP (the destination port is always MODEL_ROCE_UDP_PORT) */
 	uint16_t sport;			/**< source port (flow entropy) */
+	uint16_t pkey;			/**< BTH partition key */
+	bool has_vlan;			/**< an 802.1Q tag follows the MACs */
+	bool ipv4;			/**< IPv4 (else IPv6) */
+	uint8_t tos;			/**< IPv4 TOS / IPv6 traffic class */
+	uint8_t ttl;			/**< IPv4 TTL / IPv6 hop limit */
+	bool migreq;			/**< BTH migration state (1 on RoCE) */
+	uint8_t tver;			/**< BTH transport header version (0) */
+	uint32_t flow_label;		/**< IPv6 flow label (20 bits) */
+	uint32_t dqpn;			/**< BTH destination QP (24 bits) */
+	/* per packet */
+	uint16_t ip_id;			/**< IPv4 identification (the sender's counter) */
 	/* BTH */
 	uint8_t opcode;			/**< enum model_bth_opcode */
 	bool se;			/**< solicited event */
-	bool migreq;			/**< migration state (1 on RoCE) */
-	uint8_t tver;			/**< transport header version (0) */
-	uint16_t pkey;			/**< partition key */
-	uint32_t dqpn;			/**< destination QP (24 bits) */
 	bool ackreq;			/**< acknowledge request */
 	uint32_t psn;			/**< packet sequence number (24 bits) */
 	/* RETH */
@@ -154,6 +159,34 @@ int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t
  */
 int model_pkt_build_hdr(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame,
 			uint32_t cap, uint8_t **payload);
+
+/** Bytes of struct model_pkt_hdr a template is built from (its key: dmac to dqpn). */
+#define MODEL_PKT_TMPL_KEY	offsetof(struct model_pkt_hdr, ip_id)
+/** Bytes of the largest template: Ethernet, 802.1Q, IPv6, UDP, BTH. */
+#define MODEL_PKT_TMPL_MAX	(14u + 4u + 40u + 8u + 12u)
+
+/**
+ * The headers of a frame up to the BTH as they come out of the key fields of a struct
+ * model_pkt_hdr (MODEL_PKT_TMPL_KEY bytes): a per-QP template that
+ * model_pkt_build_hdr_tmpl() copies and patches with the per-packet fields.
+ */
+struct model_pkt_tmpl {
+	uint8_t key[MODEL_PKT_TMPL_KEY];	/**< the header fields it was built from */
+	bool valid;				/**< built (else key means nothing) */
+	uint8_t l2;				/**< Ethernet header bytes (with 802.1Q) */
+	uint8_t len;				/**< bytes of bytes[]: to the end of the BTH */
+	uint32_t ip_sum;	/**< IPv4: header sum with total length, ID and checksum 0 */
+	uint8_t bytes[MODEL_PKT_TMPL_MAX];	/**< the headers; BTH opcode, flags, PSN 0 */
+};
+
+/**
+ * model_pkt_build_hdr() through the template @p t: when the key fields of @p h differ from
+ * the ones @p t was built from (or @p t is new, zeroed), @p t is built again from @p h first.
+ * The frame is byte for byte the one model_pkt_build_hdr() builds, and every error is its
+ * (the fields a template cannot take are left to it).
+ */
+int model_pkt_build_hdr_tmpl(struct model_pkt_tmpl *t, const struct model_pkt_hdr *h,
+			     uint32_t len, uint8_t *frame, uint32_t cap, uint8_t **payload);
 
 /**
  * Check and decode the frame @p frame of @p flen bytes: EtherType (IPv4 / IPv6, with or

@@ -170,7 +170,15 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		MODEL_INC(d, acks_coalesced);
 		ack_queue(e, MODEL_AETH_ACK, 0);
 	}
-	if (e->rr_cnt == 0 && e->ack_pending && rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
+	/*
+	 * In a stream of WRITEs (one in each round, as a bandwidth test sends them), the plain
+	 * ACK a WRITE of this round asked for waits for the next rounds' (IBA vol. 1 ch. 9
+	 * coalesced acknowledges: one ACK covers every request up to its PSN): it goes in the
+	 * first round that brings this QP no new request, or at the packet bound above.
+	 */
+	if (e->rr_cnt == 0 && e->ack_pending &&
+	    !(e->ack_wait && e->ack_syn == MODEL_AETH_ACK && e->req_round == d->round) &&
+	    rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
 		e->ack_pending = false;
 }
 
@@ -418,7 +426,14 @@ rc_resp_write(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 				      IRDMA_AE_AMP_RIGHTS_VIOLATION);
 			return false;
 		}
-		ae = h->reth_len == 0 ? 0 :
+		/*
+		 * A WRITE ONLY of exactly reth_len bytes without immediate: the copy below
+		 * checks the same R_Key, range and right before it places a byte, and fails
+		 * the same way, with nothing between them that could answer first.
+		 */
+		bool checked_by_copy = last && !imm && len == h->reth_len;
+
+		ae = h->reth_len == 0 || checked_by_copy ? 0 :
 		     model_mr_check(d, h->reth_rkey, h->reth_va, h->reth_len,
 				    IRDMA_ACCESS_REMOTE_WRITE, q->pd);
 		if (ae != 0) {
@@ -555,7 +570,16 @@ static void
 resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
 {
 	struct model_qpe *e = q->eng;
+	uint16_t f = model_bth_ops[h->opcode].flags;
+	/*
+	 * WRITEs without immediate in consecutive rounds: a stream, whose ACKs wait
+	 * (model_rc_resp_tx()). Never a SEND or an immediate: its receive completion may let
+	 * the application go (and destroy the QP) before a later round sends the ACK.
+	 */
+	bool stream = d->round - e->req_round <= 1 && (f & MODEL_OPF_WRITE) &&
+		      !(f & MODEL_OPF_IMM);
 
+	e->req_round = d->round;
 	e->epsn = model_psn_add(e->epsn, 1);
 	if (e->unacked++ == 0)
 		e->unacked_since = model_now();
@@ -568,6 +592,7 @@ resp_ack(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h)
 			e->ack_pending = false;
 	} else if (h->ackreq) {
 		ack_queue(e, MODEL_AETH_ACK, h->psn);
+		e->ack_wait = stream;
 	}
 }
 

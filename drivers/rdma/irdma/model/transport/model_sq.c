@@ -248,7 +248,11 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 		return 0;
 	/* The header is written last: read the body only after seeing it valid. */
 	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
-	memset(&wqe, 0, sizeof(wqe));
+	/*
+	 * Not zeroed first: only the quanta read below are ever looked at (the decode reads
+	 * quantum 0, the fragments, inline bytes and atomic operands lie in the w->quanta
+	 * quanta read after it).
+	 */
 	if (sq_quantum(d, q, e->sq_next, &wqe) != 0) {
 		*ae = IRDMA_AE_LCE_QP_CATASTROPHIC;
 		return -1;

@@ -45,6 +45,8 @@ extern int irdma_model_logtype;
 
 /* Frames a loop port's receive queue holds; more are dropped (and counted). */
 #define WIRE_QUEUE		4096u
+/* Frames a loop port's queue of its own unsealed frames holds (frames to its own MAC). */
+#define WIRE_OWN_QUEUE		256u
 #define WIRE_NAME_MAX		64u
 #define PPM			1000000u
 /* Kernel receive buffer asked for on a UDP port (capped by net.core.rmem_max). */
@@ -99,6 +101,13 @@ struct model_port {
 	struct model_port *next;	/* in sw->ports */
 	struct wire_queue q;		/* under sw->lock */
 	bool rx_held;			/* model_port_recv_ref() lent q's head slot */
+	/*
+	 * The unsealed frames the port sent to its own MAC (WIRE_OWN_QUEUE slots): only the
+	 * port's device fills and drains it, so no lock. Taken in turn with q.
+	 */
+	struct wire_queue own;
+	bool own_held;			/* model_port_recv_ref() lent own's head slot */
+	bool own_first;			/* the next receive looks at own before q */
 	/* udp */
 	int fd;
 	struct in_addr addr;		/* bound address */
@@ -270,7 +279,9 @@ loop_attach(struct model_port *p, const char *name)
 
 	p->q.slots = malloc((size_t)WIRE_QUEUE * MODEL_PKT_MAX);
 	p->q.lens = malloc(WIRE_QUEUE * sizeof(uint32_t));
-	if (p->q.slots == NULL || p->q.lens == NULL)
+	p->own.slots = malloc((size_t)WIRE_OWN_QUEUE * MODEL_PKT_MAX);
+	p->own.lens = malloc(WIRE_OWN_QUEUE * sizeof(uint32_t));
+	if (p->q.slots == NULL || p->q.lens == NULL || p->own.slots == NULL || p->own.lens == NULL)
 		return -ENOMEM;
 	pthread_mutex_lock(&switches_lock);
 	for (sw = switches; sw != NULL; sw = sw->next)
@@ -357,44 +368,101 @@ loop_out(struct model_port *p, const uint8_t *frame, uint32_t len, uint32_t flag
 	return r;
 }
 
-/* Drop the head frame of @p p's queue (sw->lock held). */
+/* Drop the head frame of queue @p q (a port's: under sw->lock; its own: the device's). */
 static void
-loop_pop(struct model_port *p)
+wq_pop(struct wire_queue *q)
 {
-	p->q.head++;
+	q->head++;
 	/* empty: start again at slot 0, so only the high-water mark of slots is ever touched */
-	if (p->q.head == p->q.tail) {
-		p->q.head = 0;
-		__atomic_store_n(&p->q.tail, 0, __ATOMIC_RELAXED);
+	if (q->head == q->tail) {
+		q->head = 0;
+		__atomic_store_n(&q->tail, 0, __ATOMIC_RELAXED);
 	}
 }
 
-/* Give back the slot lent (sw->lock held); false when the queue is empty, else its head
- * slot in *i. */
+/* Give back the slot lent (*held), then false when queue @p q of @p n slots is empty, else
+ * its head slot in *i. */
+static bool
+wq_front(struct wire_queue *q, bool *held, uint32_t n, uint32_t *i)
+{
+	if (*held) {
+		wq_pop(q);
+		*held = false;
+	}
+	if (q->tail == q->head)
+		return false;
+	*i = q->head % n;
+	return true;
+}
+
+/* wq_front() of the port's queue (sw->lock held). */
 static bool
 loop_front(struct model_port *p, uint32_t *i)
 {
-	if (p->rx_held) {
-		loop_pop(p);
-		p->rx_held = false;
+	return wq_front(&p->q, &p->rx_held, WIRE_QUEUE, i);
+}
+
+/* wq_front() of the queue of the port's frames to itself. */
+static bool
+own_front(struct model_port *p, uint32_t *i)
+{
+	return wq_front(&p->own, &p->own_held, WIRE_OWN_QUEUE, i);
+}
+
+/* Queue an unsealed frame to the port's own MAC (the device's lock held, no other writer). */
+static int
+own_out(struct model_port *p, const uint8_t *frame, uint32_t len)
+{
+	uint32_t i;
+
+	if (p->own.tail - p->own.head >= WIRE_OWN_QUEUE) {
+		p->st.tx_dropped++;
+		return -ENOBUFS;
 	}
-	if (p->q.tail == p->q.head)
-		return false;
-	*i = p->q.head % WIRE_QUEUE;
-	return true;
+	i = p->own.tail % WIRE_OWN_QUEUE;
+	memcpy(p->own.slots + (size_t)i * MODEL_PKT_MAX, frame, len);
+	p->own.lens[i] = len | WIRE_UNSEALED;
+	p->own.tail++;
+	return 0;
+}
+
+/* Copy (and seal) the head frame of the own queue into @p buf; 0 when it is empty. */
+static int
+own_in(struct model_port *p, uint8_t *buf, uint32_t cap)
+{
+	uint32_t i, len;
+
+	if (!own_front(p, &i))
+		return 0;
+	len = p->own.lens[i] & ~WIRE_UNSEALED;
+	if (len > cap) {
+		wq_pop(&p->own);
+		WIRE_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
+		return -EMSGSIZE;
+	}
+	/* the slot stays intact until the next own_out(), which cannot run before this copy */
+	wq_pop(&p->own);
+	memcpy(buf, p->own.slots + (size_t)i * MODEL_PKT_MAX, len);
+	put_le32(buf + len - ICRC_LEN, model_pkt_icrc(buf, len));
+	return (int)len;
 }
 
 static int
 loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 {
 	struct wire_switch *sw = p->sw;
+	bool own = p->own_first;
 	uint32_t i, len, w;
 	int r;
 
+
+	p->own_first = !own;
+	if (own && (r = own_in(p, buf, cap)) != 0)
+		return r;
 	pthread_mutex_lock(&sw->lock);
 	if (!loop_front(p, &i)) {
 		pthread_mutex_unlock(&sw->lock);
-		return 0;
+		return own ? 0 : own_in(p, buf, cap);
 	}
 	w = p->q.lens[i];
 	len = w & ~WIRE_UNSEALED;
@@ -404,7 +472,7 @@ loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 		memcpy(buf, p->q.slots + (size_t)i * MODEL_PKT_MAX, len);
 		r = (int)len;
 	}
-	loop_pop(p);
+	wq_pop(&p->q);
 	pthread_mutex_unlock(&sw->lock);
 	if (r < 0)
 		WIRE_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
@@ -441,6 +509,36 @@ loop_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	*frame = p->q.slots + (size_t)i * MODEL_PKT_MAX;
 	*sealed = (w & WIRE_UNSEALED) == 0;
 	return (int)(w & ~WIRE_UNSEALED);
+}
+
+/* Lend the head frame of the own queue (always unsealed); 0 when it is empty. */
+static int
+own_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
+{
+	uint32_t i;
+
+	if (!own_front(p, &i))
+		return 0;
+	p->own_held = true;
+	*frame = p->own.slots + (size_t)i * MODEL_PKT_MAX;
+	*sealed = false;
+	return (int)(p->own.lens[i] & ~WIRE_UNSEALED);
+}
+
+/* loop_ref() and own_ref(), the two queues taken in turn so that neither starves. */
+static int
+loop_ref_turn(struct model_port *p, const uint8_t **frame, bool *sealed)
+{
+	bool own = p->own_first;
+	int r;
+
+	p->own_first = !own;
+	if (own) {
+		r = own_ref(p, frame, sealed);
+		return r != 0 ? r : loop_ref(p, frame, sealed);
+	}
+	r = loop_ref(p, frame, sealed);
+	return r != 0 ? r : own_ref(p, frame, sealed);
 }
 
 /* ---- the UDP wire ---- */
@@ -683,6 +781,8 @@ fail:
 		close(p->fd);
 	free(p->q.slots);
 	free(p->q.lens);
+	free(p->own.slots);
+	free(p->own.lens);
 	free(p->held);
 	free(p->work);
 	free(p);
@@ -704,6 +804,8 @@ model_port_detach(struct model_port *p)
 		fclose(p->pcap);
 	free(p->q.slots);
 	free(p->q.lens);
+	free(p->own.slots);
+	free(p->own.lens);
 	free(p->held);
 	free(p->work);
 	free(p);
@@ -833,6 +935,8 @@ model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
 		/* in-process, no capture, nothing that could corrupt it: no ICRC to compute */
 		p->st.tx_frames++;
 		p->st.tx_bytes += len;
+		if (memcmp(frame, p->mac, 6) == 0)
+			return own_out(p, frame, len);	/* back to itself: no switch lock */
 		return loop_out(p, frame, len, WIRE_UNSEALED);
 	}
 	put_le32(frame + len - ICRC_LEN, model_pkt_icrc(frame, len));
@@ -855,7 +959,7 @@ model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint
 		*sealed = true;
 		return model_port_recv(p, buf, cap);
 	}
-	r = loop_ref(p, frame, sealed);
+	r = loop_ref_turn(p, frame, sealed);
 	if (r > 0) {
 		p->st.rx_frames++;
 		p->st.rx_bytes += (uint64_t)r;
