@@ -612,6 +612,59 @@ out_dev:
 	e2e_dev_close(&d);
 }
 
+/*
+ * A responder that goes away as soon as it sees the data: 40 WRITEs, one doorbell each, the
+ * responder's side driven one device pass at a time (one poll of its empty receive CQ) until
+ * the last message is in its memory, then its QP destroyed at once. The ACK a WRITE stream's
+ * coalescing still held back must go out at the destroy: the requester completes all 40
+ * successfully, with no retransmission (e2e_dev_close asserts a clean transport).
+ */
+static void
+test_ack_before_destroy(void)
+{
+	static struct e2e_dev d;
+	struct rdmadev_wc wc;
+	struct e2e_mr m, t;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	unsigned int i, seen = 0, ok = 0, passes;
+
+	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eackd")) != 0)
+		goto out_dev;
+	e2e_mr_reg(&d, NULL, &m, 1u << 16, E2E_ACC_ALL);
+	e2e_mr_reg(&d, NULL, &t, 1u << 16, E2E_ACC_ALL);
+	if (m.mr == NULL || t.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+		goto out;
+	e2e_fill(m.buf, 1u << 16, 9);
+	memset(t.buf, 0, 64 * 40);
+	for (i = 0; i < 40; i++)
+		e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &m, 64 * i, 64,
+			    (uint64_t)(uintptr_t)t.buf + 64 * i, t.rkey, 4000 + i);
+	/* a bound on the passes, not a time */
+	for (passes = 0; passes < 100000; passes++) {
+		if (memcmp(t.buf + 64 * 39, m.buf + 64 * 39, 64) == 0)
+			break;
+		TEST_CHECK_EQ(rdmadev_poll_cq(d.rcq.cq, &wc, 1), 0);
+	}
+	TEST_CHECK(memcmp(t.buf, m.buf, 64 * 40) == 0);
+	e2e_qp_destroy(&b);
+	TEST_CHECK(e2e_wait(&d.scq, 40));
+	while (e2e_take(&d.scq, &wc)) {
+		if (wc.wr_id == 4000 + seen && wc.status == RDMADEV_WC_SUCCESS)
+			ok++;
+		seen++;
+	}
+	printf("# data seen after %u passes; %u of %u completions successful, in order\n",
+	       passes, ok, seen);
+	TEST_CHECK_EQ(seen, 40);
+	TEST_CHECK_EQ(ok, 40);
+out:
+	pair_down(&d, &a, &b);
+	e2e_mr_dereg(&m);
+	e2e_mr_dereg(&t);
+out_dev:
+	e2e_dev_close(&d);
+}
+
 /* Wait (bounded) until the model's CEQE count reaches @p n. */
 static void
 ceqes_reach(struct e2e_dev *d, uint64_t n)
@@ -864,6 +917,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_inline_and_sges);
 	TEST_RUN(test_order_unsignaled_fence);
 	TEST_RUN(test_ack_coalescing);
+	TEST_RUN(test_ack_before_destroy);
 	TEST_RUN(test_cq_arm);
 	TEST_RUN(test_ud);
 	rte_eal_cleanup();

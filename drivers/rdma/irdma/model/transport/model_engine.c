@@ -704,7 +704,11 @@ void
 model_engine_qp_state(struct model_dev *d, uint32_t qp_id, uint8_t old, uint8_t next)
 {
 	struct model_qp *q = &d->qp[qp_id];
+	bool was_up = old == IRDMA_QP_HW_RTR || old == IRDMA_QP_HW_RTS || old == IRDMA_QP_HW_SQD;
+	bool is_up = next == IRDMA_QP_HW_RTR || next == IRDMA_QP_HW_RTS || next == IRDMA_QP_HW_SQD;
 
+	if (was_up && !is_up && q->eng != NULL)
+		model_rc_resp_ack_flush(d, q);
 	if (next == IRDMA_QP_HW_IDLE && old != IRDMA_QP_HW_IDLE) {
 		if (qpe_reset(d, q) != 0) {
 			MODEL_LOG(ERR, d, "QP %u: no memory for the engine state", qp_id);
@@ -736,6 +740,9 @@ model_engine_qp_destroy(struct model_dev *d, struct model_qp *q)
 {
 	uint32_t id = (uint32_t)(q - d->qp), i;
 
+	if (q->eng != NULL && (q->state == IRDMA_QP_HW_RTR || q->state == IRDMA_QP_HW_RTS ||
+			       q->state == IRDMA_QP_HW_SQD))
+		model_rc_resp_ack_flush(d, q);
 	if (q->sched == MODEL_SCHED_TIMER) {
 		tmr_remove(d, id);
 	} else if (q->sched == MODEL_SCHED_RUN) {

@@ -354,6 +354,12 @@ void model_rc_request(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		      const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len);
 /** Responder output of @p q: read responses, then the coalesced ACK / NAK. */
 void model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q);
+/*
+ * The plain ACK a WRITE stream's coalescing still holds back, sent now: when the QP leaves
+ * RTR / RTS / SQD or is destroyed, so that the requester completes what the responder
+ * executed (silicon would have sent it long before). Nothing while read responses wait.
+ */
+void model_rc_resp_ack_flush(struct model_dev *d, struct model_qp *q);
 
 /* model_rc.c */
 /** RC output of @p q: responder output, SQ fetch, requester packets. */

@@ -182,6 +182,18 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		e->ack_pending = false;
 }
 
+void
+model_rc_resp_ack_flush(struct model_dev *d, struct model_qp *q)
+{
+	struct model_qpe *e = q->eng;
+
+	if (e == NULL || q->type == IRDMA_QP_TYPE_ROCE_UD || !e->ack_pending ||
+	    e->ack_syn != MODEL_AETH_ACK || e->rr_cnt != 0)
+		return;
+	if (rc_ack_send(d, q, e->ack_syn, e->ack_psn) == 0)
+		e->ack_pending = false;
+}
+
 /*
  * IRD the responder honours, capped: QPC_IRDSIZE decoded (0: 4, 1: 16, 2: 64, 3: 128,
  * 4: 256), on gen3 QPC_IRDSIZE_GEN3 (4 << code).
