@@ -70,6 +70,7 @@ struct tp_config {
 	uint32_t tx_depth;		/**< outstanding send WRs per QP */
 	uint32_t qp_timeout;		/**< RC local ACK timeout exponent (IBA) */
 	bool qp_timeout_set;		/**< qp_timeout was given (-u, `set qp_timeout`) */
+	bool mtu_set;			/**< mtu was given (-m, `set mtu`): caps the CM's */
 	uint32_t rx_depth;		/**< posted receive WRs per QP */
 	uint32_t post_list;		/**< WRs per post call (burst) */
 	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */

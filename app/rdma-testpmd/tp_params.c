@@ -301,6 +301,9 @@ tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *er
 	/* -R: an explicit ACK timeout replaces the path's (tp_rcm.c). */
 	if (strcmp(knob, "qp_timeout") == 0)
 		cfg->qp_timeout_set = true;
+	/* -R: an explicit MTU caps the CM's (the port's active MTU otherwise). */
+	if (strcmp(knob, "mtu") == 0)
+		cfg->mtu_set = true;
 	return 0;
 }
 

@@ -213,8 +213,11 @@ tp_rcm_qp_reset(struct tp_xchg *x, struct rdmadev_qp *qp, struct rdmadev_cq *cq)
 static int
 tp_rcm_ack_timeout(struct tp_ctx *t, struct rdmadev_rcm_id *id)
 {
-	if (!t->cfg.qp_timeout_set)
-		return 0;
+	/* The path MTU is the CM's (the port's, the REQ's), at most -m when -m was given. */
+	int rc = t->cfg.mtu_set ? rdmadev_rcm_set_path_mtu(id, (uint8_t)t->cfg.mtu) : 0;
+
+	if (rc != 0 || !t->cfg.qp_timeout_set)
+		return rc;
 	return rdmadev_rcm_set_ack_timeout(id, (uint8_t)t->cfg.qp_timeout);
 }
 

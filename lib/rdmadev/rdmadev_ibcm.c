@@ -93,6 +93,7 @@ struct rdmadev_ibcm {
 	uint8_t mra_timeout;
 	bool no_mra;
 	uint8_t max_ird, max_ord, max_mtu;
+	uint8_t active_mtu;		/* the port's: what its Ethernet MTU carries */
 	uint64_t guid;
 	uint64_t rng;
 	uint32_t tid_next;
@@ -765,7 +766,9 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	id->retry = p->retry_count;
 	id->rnr_retry = p->rnr_retry_count;
 	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
-	id->mtu = p->path_mtu != 0 ? p->path_mtu : RDMADEV_MTU_1024;
+	/* The path MTU: the caller's (a route's) if given, never above the port's active one. */
+	id->mtu = p->path_mtu != 0 ? (uint8_t)RTE_MIN(p->path_mtu, cm->active_mtu) :
+				     cm->active_mtu;
 	id->life = p->packet_life_time != 0 ? p->packet_life_time : 16;
 	id->lcrt = p->local_cm_response_timeout != 0 ? p->local_cm_response_timeout : 20;
 	id->rcrt = p->remote_cm_response_timeout != 0 ? p->remote_cm_response_timeout : 20;
@@ -829,6 +832,8 @@ rdmadev_ibcm_accept(struct rdmadev_ibcm_id *id, const struct rdmadev_ibcm_conn_p
 	id->cm->now = now_ns;
 	id->qp = p->qp;
 	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
+	if (p->path_mtu != 0)
+		id->mtu = (uint8_t)RTE_MIN(id->mtu, p->path_mtu);
 	id->psn = (uint32_t)cm_rand(id->cm) & 0xffffffu;
 	/* Swap when consuming: our responders serve the peer's initiator depth and back. */
 	id->rr = (uint8_t)RTE_MIN(RTE_MIN(p->responder_resources, id->peer.initiator_depth),
@@ -981,7 +986,11 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 	id->lcrt = m[D(47)] >> 3;
 	id->retry = m[D(47)] & 7u;
 	id->peer.retry_count = id->retry;
-	id->mtu = mtu;
+	/*
+	 * The path MTU both QPs use: the REQ's, as Linux's cm_format_paths_from_req takes it,
+	 * but never above this port's active MTU (a peer on a larger-MTU link may offer more).
+	 */
+	id->mtu = (uint8_t)RTE_MIN(mtu, cm->active_mtu);
 	id->peer.path_mtu = mtu;
 	id->peer.rnr_retry_count = m[D(50)] & 7u;
 	id->rnr_retry = id->peer.rnr_retry_count;
@@ -1482,6 +1491,8 @@ rdmadev_ibcm_open(const struct rdmadev_ibcm_conf *conf, struct rdmadev_ibcm **ou
 	cm->max_ird = (uint8_t)RTE_MIN(info.max_qp_rd_atom, 255u);
 	cm->max_ord = (uint8_t)RTE_MIN(info.max_qp_init_rd_atom, 255u);
 	cm->max_mtu = port.max_mtu != 0 ? port.max_mtu : RDMADEV_MTU_4096;
+	cm->active_mtu = port.active_mtu >= RDMADEV_MTU_256 ? port.active_mtu : RDMADEV_MTU_1024;
+	cm->active_mtu = (uint8_t)RTE_MIN(cm->active_mtu, cm->max_mtu);
 	memcpy(cm->mac, port.mac, 6);
 	if (conf->ca_guid != 0) {
 		cm->guid = conf->ca_guid;

@@ -110,7 +110,9 @@ struct rdmadev_ibcm_conn_param {
 	uint8_t initiator_depth;	/**< outstanding RDMA READ / atomics this side issues */
 	uint8_t retry_count;		/**< REQ: transport retries (0..7) */
 	uint8_t rnr_retry_count;	/**< RNR retries the peer may do toward us (0..7) */
-	uint8_t path_mtu;		/**< REQ: enum rdmadev_mtu (0: 1024) */
+	uint8_t path_mtu;		/**< enum rdmadev_mtu, at most the port's active MTU
+					 *   (REQ: 0 the port's active MTU; REP: a cap on the
+					 *   REQ's, 0 none) */
 	uint8_t packet_life_time;	/**< REQ: path packet lifetime exponent (0: 16) */
 	uint8_t local_cm_response_timeout;	/**< REQ: exponent (0: 20, rdma_cm's) */
 	uint8_t remote_cm_response_timeout;	/**< REQ: exponent (0: 20) */

@@ -34,6 +34,7 @@ struct rdmadev_rcm_id {
 	struct sockaddr_in dst;
 	uint8_t dmac[6];
 	uint8_t ack_timeout;		/* rdmadev_rcm_set_ack_timeout(), 0: the path's */
+	uint8_t mtu;			/* rdmadev_rcm_set_path_mtu(), 0: the port's */
 	struct rdmadev_qp *qp;
 };
 
@@ -285,6 +286,18 @@ rdmadev_rcm_set_ack_timeout(struct rdmadev_rcm_id *id, uint8_t timeout)
 	return 0;
 }
 
+int
+rdmadev_rcm_set_path_mtu(struct rdmadev_rcm_id *id, uint8_t mtu)
+{
+	if (id == NULL || (mtu != 0 && (mtu < RDMADEV_MTU_256 || mtu > RDMADEV_MTU_4096))) {
+		RDMADEV_LOG(ERR, "rcm_set_path_mtu: %s", id == NULL ? "NULL id" :
+			    "not an enum rdmadev_mtu value (1 .. 5)");
+		return -EINVAL;
+	}
+	id->mtu = mtu;
+	return 0;
+}
+
 static void
 rcm_param(struct rdmadev_ibcm_conn_param *cp, const struct rdmadev_rcm_id *id,
 	  struct rdmadev_qp *qp, const struct rdmadev_rcm_conn_param *p)
@@ -300,7 +313,8 @@ rcm_param(struct rdmadev_ibcm_conn_param *cp, const struct rdmadev_rcm_id *id,
 		cp->retry_count = (uint8_t)RTE_MIN(p->retry_count, 7);
 		cp->rnr_retry_count = (uint8_t)RTE_MIN(p->rnr_retry_count, 7);
 	}
-	cp->path_mtu = RDMADEV_MTU_1024;
+	/* The route's MTU: the port's active one (the CM caps it), or less if the caller says. */
+	cp->path_mtu = id->mtu;
 }
 
 int

@@ -113,7 +113,10 @@ int rdmadev_rcm_listen(struct rdmadev_rcm_id *id);
 int rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *dst,
 			     const uint8_t dmac[6]);
 
-/** Build the RoCE path (no SA: GIDs from the addresses, MTU 1024). ROUTE_RESOLVED follows. */
+/**
+ * Build the RoCE path (no SA: GIDs from the addresses, the port's active MTU, packet
+ * lifetime 16). ROUTE_RESOLVED follows.
+ */
 int rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id);
 
 /**
@@ -130,6 +133,15 @@ int rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
  * @return 0, or -EINVAL (NULL id, @p timeout above 31).
  */
 int rdmadev_rcm_set_ack_timeout(struct rdmadev_rcm_id *id, uint8_t timeout);
+
+/**
+ * Cap the path MTU of @p id's connection at @p mtu (enum rdmadev_mtu; 0: no cap). Without
+ * it the path MTU is the port's active MTU (what its Ethernet MTU carries, as rdma_cm's
+ * route on RoCE takes min(port MTU, netdev MTU)) on the active side, and min(the REQ's,
+ * the port's active MTU) on the passive side. Call it before connect / accept.
+ * @return 0, or -EINVAL (NULL id, @p mtu not 0 or 1 .. 5).
+ */
+int rdmadev_rcm_set_path_mtu(struct rdmadev_rcm_id *id, uint8_t mtu);
 
 /** Accept a CONNECT_REQUEST's id with @p qp (RC, RESET). ESTABLISHED follows on RTU. */
 int rdmadev_rcm_accept(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,

@@ -35,6 +35,7 @@
 
 #include "irdma_dev.h"
 #include "rdmadev_ibcm.h"
+#include "rdmadev_private.h"
 #include "rdmadev_rcm.h"
 #include "test.h"
 #include "e2e_lib.h"
@@ -664,6 +665,129 @@ out:
 }
 
 /* A REQ for a service nobody listens on: REJ 8 (invalid service id). */
+/* The path MTU of @p q's QP (enum rdmadev_mtu), 0 when the query fails. */
+static unsigned int
+qp_mtu(const struct e2e_qp *q)
+{
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+
+	if (q->qp == NULL || rdmadev_qp_query(q->qp, &qa, &qi) != 0)
+		return 0;
+	return qa.path_mtu;
+}
+
+/* The GRH area of a MAD from @p src (IPv4, TTL 64) followed by @p mad, into @p buf. */
+static void
+mad_from(uint8_t buf[296], const struct e2e_dev *src, const struct e2e_dev *dst,
+	 const uint8_t *mad)
+{
+	memset(buf, 0, 296);
+	buf[20] = 0x45;
+	buf[20 + 8] = 64;
+	buf[20 + 9] = 17;
+	memcpy(buf + 20 + 12, src->gid + 12, 4);
+	memcpy(buf + 20 + 16, dst->gid + 12, 4);
+	memcpy(buf + 40, mad, 256);
+}
+
+/*
+ * The path MTU (IBA 12.7.25, Linux's cm_format_paths_from_req): the active side offers the
+ * smaller of its wish and the port's active MTU (1024: the model's 1500-byte Ethernet), the
+ * passive side takes the REQ's, never above its port's, and the caller may cap either.
+ */
+static void
+test_cm_mtu(void)
+{
+	static struct side a, b;
+	static const struct {
+		uint8_t want_a, cap_b, req, qp_a, qp_b;
+	} c[] = {
+		{ RDMADEV_MTU_4096, 0, RDMADEV_MTU_1024, RDMADEV_MTU_1024, RDMADEV_MTU_1024 },
+		{ 0, 0, RDMADEV_MTU_1024, RDMADEV_MTU_1024, RDMADEV_MTU_1024 },
+		{ RDMADEV_MTU_512, 0, RDMADEV_MTU_512, RDMADEV_MTU_512, RDMADEV_MTU_512 },
+		{ RDMADEV_MTU_512, RDMADEV_MTU_256, RDMADEV_MTU_512, RDMADEV_MTU_512,
+		  RDMADEV_MTU_256 },
+	};
+	struct rdmadev_ibcm_id *l = NULL, *ca, *cb;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct e2e_qp qa1 = { 0 }, qb1 = { 0 };
+	uint8_t req[256], buf[296];
+	unsigned int i, from;
+	const uint8_t *m;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:mtu"), E2E_DEVARGS(1, "loop:mtu")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	for (i = 0; i < RTE_DIM(c); i++) {
+		e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+		e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+		if (qa1.qp == NULL || qb1.qp == NULL)
+			goto out;
+		conn_param(&pa, &qa1, &b.d);
+		pa.path_mtu = c[i].want_a;
+		from = a.log.n;
+		ca = cb = NULL;
+		TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+		expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+		cb = ev.id;
+		TEST_CHECK_EQ(ev.peer.path_mtu, c[i].req);
+		m = find_mad(&a.log, 0x0010, &from);
+		TEST_CHECK(m != NULL && fld(m, 74, 0, 4) == c[i].req);	/* Path MTU */
+		if (m != NULL)
+			memcpy(req, m, sizeof(req));
+		conn_param(&pb, &qb1, &a.d);
+		pb.path_mtu = c[i].cap_b;
+		TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+		expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+		expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, NULL);
+		expect_event(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+		if (qp_mtu(&qa1) != c[i].qp_a || qp_mtu(&qb1) != c[i].qp_b)
+			printf("# case %u: MTUs %u / %u\n", i, qp_mtu(&qa1), qp_mtu(&qb1));
+		TEST_CHECK_EQ(qp_mtu(&qa1), c[i].qp_a);
+		TEST_CHECK_EQ(qp_mtu(&qb1), c[i].qp_b);
+		rdmadev_ibcm_id_destroy(ca);
+		rdmadev_ibcm_id_destroy(cb);
+		e2e_qp_destroy(&qa1);
+		e2e_qp_destroy(&qb1);
+	}
+	/* a REQ offering 4096 (a peer on a jumbo link): the passive QP stays at 1024 */
+	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	req[24] ^= 0x5a;				/* another Local Comm ID */
+	req[58] ^= 0x33;				/* and QPN */
+	req[74] = (uint8_t)(RDMADEV_MTU_4096 << 4 | (req[74] & 0xfu));
+	mad_from(buf, &a.d, &b.d, req);
+	rdmadev_ibcm_rx_inject(b.cm, buf, sizeof(buf), a.d.mac);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	TEST_CHECK_EQ(ev.peer.path_mtu, RDMADEV_MTU_4096);
+	if (ev.id != NULL && qb1.qp != NULL) {
+		conn_param(&pb, &qb1, &a.d);
+		pb.path_mtu = 0;
+		TEST_CHECK_EQ(rdmadev_ibcm_accept(ev.id, &pb, now), 0);
+		TEST_CHECK_EQ(qp_mtu(&qb1), RDMADEV_MTU_1024);
+		rdmadev_ibcm_id_destroy(ev.id);
+	}
+	/* an MTU code outside 256 .. 4096: REJ 26 */
+	req[24] ^= 0x11;
+	req[74] = (uint8_t)(6 << 4 | (req[74] & 0xfu));
+	from = b.log.n;
+	mad_from(buf, &a.d, &b.d, req);
+	rdmadev_ibcm_rx_inject(b.cm, buf, sizeof(buf), a.d.mac);
+	m = find_mad(&b.log, 0x0012, &from);
+	TEST_CHECK(m != NULL && fld(m, 34, 0, 16) == 26);
+	TEST_CHECK(no_event(&a, &b, &b));
+	a.d.lossy = true;
+	b.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(l);
+	e2e_qp_destroy(&qa1);
+	e2e_qp_destroy(&qb1);
+	sides_close(&a, &b);
+}
+
 static void
 test_cm_no_listener(void)
 {
@@ -1091,6 +1215,10 @@ test_rcm(void)
 	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 32), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(NULL, 20), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 21), 0);
+	/* and a path MTU of 512 (the port's is 1024): both QPs use it, the REQ carried it */
+	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(c, 6), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(NULL, 2), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(c, RDMADEV_MTU_512), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
 	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
 	rpump(&srv, &cli);
@@ -1122,6 +1250,8 @@ test_rcm(void)
 	TEST_CHECK_EQ(ra.timeout, 21);
 	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &ra, &ri), 0);
 	TEST_CHECK_EQ(ra.timeout, 17);
+	TEST_CHECK_EQ(qp_mtu(&qc), RDMADEV_MTU_512);
+	TEST_CHECK_EQ(qp_mtu(&qs), RDMADEV_MTU_512);
 	rc_traffic(&qc, &qs, &mc, &ms, 3);
 	rc_traffic(&qs, &qc, &ms, &mc, 4);
 	cm_dump(srv.d.id, dump, sizeof(dump));
@@ -1194,6 +1324,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_gsi_ud);
 	TEST_RUN(test_cm_connect);
 	TEST_RUN(test_cm_no_listener);
+	TEST_RUN(test_cm_mtu);
 	TEST_RUN(test_cm_sidr);
 	TEST_RUN(test_cm_retries);
 	TEST_RUN(test_cm_ipv6);
