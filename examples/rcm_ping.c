@@ -348,7 +348,6 @@ static int
 run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	   const struct sockaddr_in *dst, unsigned int count)
 {
-	static const uint8_t no_mac[6];
 	struct rdmadev_rcm_event ev;
 	unsigned int i;
 
@@ -357,7 +356,8 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_lock(p);
 	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &p->id);
 	if (rc == 0)
-		rc = rdmadev_rcm_resolve_addr(p->id, dst, no_mac);
+		rc = rdmadev_rcm_resolve_addr(p->id, (const struct sockaddr *)dst, NULL,
+					      2000);	/* rping's timeout */
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev));

@@ -131,6 +131,12 @@ tp_rcm_wait(struct tp_ctx *t, struct rdmadev_rcm_id *id, enum rdmadev_rcm_event_
 			continue;
 		if (ev->event == want)
 			return 0;
+		if (ev->event == RDMADEV_RCM_EVENT_ADDR_ERROR) {
+			fprintf(stderr, "rdma-testpmd: -R: %s did not answer ARP: %s\n",
+				t->cfg.peer,
+				strerror(ev->status < 0 ? -ev->status : EHOSTUNREACH));
+			return -EHOSTUNREACH;
+		}
 		if (ev->event == RDMADEV_RCM_EVENT_REJECTED ||
 		    ev->event == RDMADEV_RCM_EVENT_UNREACHABLE) {
 			if (status != NULL)
@@ -248,7 +254,6 @@ static int
 tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 	    const struct rdmadev_rcm_conn_param *p, struct rdmadev_rcm_id **out)
 {
-	static const uint8_t no_mac[6];
 	struct tp_xchg *x = &t->xchg;
 	struct rdmadev_rcm_event ev;
 	struct rdmadev_rcm_id *id = NULL;
@@ -264,7 +269,8 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 		if (rc == 0 && cq == NULL)
 			rc = tp_rcm_ack_timeout(t, id);
 		if (rc == 0)
-			rc = rdmadev_rcm_resolve_addr(id, &dst, no_mac);
+			rc = rdmadev_rcm_resolve_addr(id, (const struct sockaddr *)&dst, NULL,
+						      t->cfg.timeout_ms);
 		if (rc == 0)
 			rc = tp_rcm_wait(t, id, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev,
 					 t->cfg.timeout_ms, NULL);

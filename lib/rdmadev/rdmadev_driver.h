@@ -259,6 +259,12 @@ struct rdmadev_ops {
 	/** Copy GID table entry @p index (< gid_tbl_len, checked by the library). */
 	int (*gid_get)(struct rdmadev *dev, uint32_t index, uint8_t gid[16]);
 	/**
+	 * Optional: the neighbour MAC of @p dgid from GID @p sgid_index (< gid_tbl_len):
+	 * 0, -EAGAIN (asked, not answered yet: call again), -ENOTSUP (not the driver's).
+	 */
+	int (*neigh_resolve)(struct rdmadev *dev, uint32_t sgid_index, const uint8_t dgid[16],
+			     uint8_t mac[6]);
+	/**
 	 * Optional: process the device's pending asynchronous events (started devices only),
 	 * reporting each with rdmadev_event_report(). Never called concurrently with itself.
 	 * Returns how many device events it consumed, or a negative errno.

@@ -35,6 +35,9 @@ struct rdmadev_rcm_id {
 	uint8_t dmac[6];
 	uint8_t ack_timeout;		/* rdmadev_rcm_set_ack_timeout(), 0: the path's */
 	uint8_t mtu;			/* rdmadev_rcm_set_path_mtu(), 0: the port's */
+	bool addr_query;		/* waiting for the neighbour's MAC */
+	uint32_t addr_timeout_ms;	/* of that wait */
+	uint64_t addr_deadline;		/* set by the first process after the resolve, 0 before */
 	struct rdmadev_qp *qp;
 };
 
@@ -121,6 +124,7 @@ rdmadev_rcm_event_str(enum rdmadev_rcm_event_type e)
 		[RDMADEV_RCM_EVENT_UNREACHABLE] = "UNREACHABLE",
 		[RDMADEV_RCM_EVENT_DISCONNECTED] = "DISCONNECTED",
 		[RDMADEV_RCM_EVENT_TIMEWAIT_EXIT] = "TIMEWAIT_EXIT",
+		[RDMADEV_RCM_EVENT_ADDR_ERROR] = "ADDR_ERROR",
 	};
 
 	return (unsigned int)e < sizeof(n) / sizeof(n[0]) ? n[e] : "UNKNOWN";
@@ -241,29 +245,102 @@ rdmadev_rcm_listen(struct rdmadev_rcm_id *id)
 	return 0;
 }
 
-int
-rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *dst,
-			 const uint8_t dmac[6])
+/* The neighbour's MAC for @p id's destination: 0, -EAGAIN (asked), -ENOTSUP, errors. */
+static int
+rcm_neigh(struct rdmadev_rcm_id *id)
 {
-	if (id == NULL || dst == NULL || dmac == NULL || dst->sin_family != AF_INET ||
-	    dst->sin_port == 0) {
-		RDMADEV_LOG(ERR, "rcm_resolve_addr: NULL id, address or MAC, or no port");
+	uint8_t dgid[16] = { 0 };
+
+	dgid[10] = 0xff;
+	dgid[11] = 0xff;
+	memcpy(dgid + 12, &id->dst.sin_addr, 4);
+	return rdmadev_neigh_resolve((int16_t)id->ch->ctx->obj.dev->dev_id, 0, dgid, id->dmac);
+}
+
+/* The end of an address query: ADDR_RESOLVED, or ADDR_ERROR with @p status. */
+static void
+rcm_addr_done(struct rdmadev_rcm_id *id, int status)
+{
+	struct rdmadev_rcm_event *ev;
+
+	id->addr_query = false;
+	rcm_sync(id, status == 0 ? "ADDR_RESOLVED" : "ADDR_BOUND");
+	ev = rcm_event(id->ch, status == 0 ? RDMADEV_RCM_EVENT_ADDR_RESOLVED :
+		       RDMADEV_RCM_EVENT_ADDR_ERROR, id);
+	if (ev != NULL)
+		ev->status = status;
+}
+
+int
+rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr *dst,
+			 const uint8_t dmac[6], uint32_t timeout_ms)
+{
+	static const uint8_t zero[6];
+	const struct sockaddr_in *d4 = (const struct sockaddr_in *)dst;
+	int rc;
+
+	if (id == NULL || dst == NULL || dst->sa_family != AF_INET || d4->sin_port == 0 ||
+	    d4->sin_addr.s_addr == INADDR_ANY || id->addr_query || id->ib != NULL) {
+		RDMADEV_LOG(ERR, "rcm_resolve_addr: NULL id or address, not AF_INET, no port or "
+			    "address, or the id is busy");
 		return -EINVAL;
 	}
-	id->dst = *dst;
-	memcpy(id->dmac, dmac, 6);
+	id->dst = *d4;
 	memcpy(&id->src.sin_addr, id->ch->gid + 12, 4);
 	if (id->src.sin_port == 0)
 		id->src.sin_port = htons(id->ch->next_port++);
-	rcm_sync(id, "ADDR_RESOLVED");
-	(void)rcm_event(id->ch, RDMADEV_RCM_EVENT_ADDR_RESOLVED, id);
+	if (dmac != NULL && memcmp(dmac, zero, 6) != 0) {
+		memcpy(id->dmac, dmac, 6);
+		rcm_addr_done(id, 0);
+		return 0;
+	}
+	/* As rdma_resolve_ip: the neighbour table, asked now and on every process until the
+	 * answer or the timeout. */
+	memset(id->dmac, 0, 6);
+	rc = rcm_neigh(id);
+	if (rc == 0 || rc == -ENOTSUP) {
+		/* Known, or a driver without neighbours: the wire resolves when a frame goes. */
+		if (rc != 0)
+			memset(id->dmac, 0, 6);
+		rcm_addr_done(id, 0);
+		return 0;
+	}
+	if (rc != -EAGAIN)
+		return rc;
+	id->addr_query = true;
+	id->addr_timeout_ms = timeout_ms != 0 ? timeout_ms : RDMADEV_RCM_RESOLVE_TIMEOUT_MS;
+	id->addr_deadline = 0;
+	rcm_sync(id, "ADDR_QUERY");
 	return 0;
+}
+
+/* Address queries: ask again; the answer, or the timeout at @p now. */
+static void
+rcm_addr_poll(struct rdmadev_rcm_channel *ch, uint64_t now)
+{
+	struct rdmadev_rcm_id *id, *next;
+	int rc;
+
+	for (id = ch->ids; id != NULL; id = next) {
+		next = id->next;
+		if (!id->addr_query)
+			continue;
+		if (id->addr_deadline == 0)
+			id->addr_deadline = now + (uint64_t)id->addr_timeout_ms * 1000000u;
+		rc = rcm_neigh(id);
+		if (rc == 0)
+			rcm_addr_done(id, 0);
+		else if (rc != -EAGAIN)
+			rcm_addr_done(id, rc);
+		else if (now >= id->addr_deadline)
+			rcm_addr_done(id, -ETIMEDOUT);
+	}
 }
 
 int
 rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id)
 {
-	if (id == NULL || id->dst.sin_addr.s_addr == 0) {
+	if (id == NULL || id->dst.sin_addr.s_addr == 0 || id->addr_query) {
 		RDMADEV_LOG(ERR, "rcm_resolve_route: NULL id or address not resolved");
 		return -EINVAL;
 	}
@@ -519,6 +596,7 @@ rdmadev_rcm_process(struct rdmadev_rcm_channel *ch, uint64_t now_ns)
 		RDMADEV_LOG(ERR, "rcm_process: NULL channel");
 		return -EINVAL;
 	}
+	rcm_addr_poll(ch, now_ns);
 	rc = rdmadev_ibcm_process(ch->cm, now_ns);
 	if (rc < 0)
 		return rc;

@@ -45,6 +45,8 @@ enum rdmadev_rcm_event_type {
 	RDMADEV_RCM_EVENT_UNREACHABLE,		/**< no answer after every CM retry */
 	RDMADEV_RCM_EVENT_DISCONNECTED,		/**< DREQ received, or our DREQ answered / timed out */
 	RDMADEV_RCM_EVENT_TIMEWAIT_EXIT,	/**< timewait over */
+	RDMADEV_RCM_EVENT_ADDR_ERROR,		/**< resolve_addr failed (status: -ETIMEDOUT
+						 *   when the neighbour never answered) */
 };
 
 /** A channel: the device's GSI agent, its ids and their events. */
@@ -105,13 +107,21 @@ int rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *a
 /** Listen on the bound port. @return 0, -EINVAL (no port), -EADDRINUSE. */
 int rdmadev_rcm_listen(struct rdmadev_rcm_id *id);
 
+/** rdmadev_rcm_resolve_addr()'s timeout when given 0 (what rping and perftest pass). */
+#define RDMADEV_RCM_RESOLVE_TIMEOUT_MS	2000u
+
 /**
- * Resolve @p dst: the local address is the device's (GID 0) and the peer's MAC is
- * @p dmac (neighbour resolution belongs to the Ethernet wire). ADDR_RESOLVED follows.
- * @return 0 or -EINVAL.
+ * Resolve @p dst (struct sockaddr_in, a port and an address), as rdma_resolve_addr() does:
+ * the local address is the device's (GID 0); the peer's MAC is @p dmac if given (not NULL,
+ * not all zero), else the device's neighbour table's (rdmadev_neigh_resolve(): ARP), asked
+ * now and again at every rdmadev_rcm_process() until it answers (ADDR_RESOLVED) or
+ * @p timeout_ms pass (0: RDMADEV_RCM_RESOLVE_TIMEOUT_MS) from the first process after this
+ * call (ADDR_ERROR, status -ETIMEDOUT). A driver without a neighbour table gives
+ * ADDR_RESOLVED at once and leaves the MAC to its wire.
+ * @return 0, -EINVAL (bad arguments, an id already resolving or connected), driver errors.
  */
-int rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *dst,
-			     const uint8_t dmac[6]);
+int rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr *dst,
+			     const uint8_t dmac[6], uint32_t timeout_ms);
 
 /**
  * Build the RoCE path (no SA: GIDs from the addresses, the port's active MTU, packet

@@ -30,8 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ring.h>
 
 #include "irdma_dev.h"
 #include "rdmadev_ibcm.h"
@@ -1109,6 +1112,37 @@ rpump(struct rside *a, struct rside *b)
 	}
 }
 
+/* Open the devices of @p srv and @p cli (devargs @p a0 / @p a1) and their channels. */
+static int
+rsides_open(struct rside *srv, struct rside *cli, const char *a0, const char *a1)
+{
+	srv->ch = NULL;
+	cli->ch = NULL;
+	if (e2e_dev_open(&srv->d, a0) != 0 || e2e_dev_open(&cli->d, a1) != 0)
+		return -1;
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(srv->d.ctx, &srv->ch), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(cli->d.ctx, &cli->ch), 0);
+	now = 1000000;
+	return srv->ch != NULL && cli->ch != NULL ? 0 : -1;
+}
+
+/*
+ * Drain both devices and destroy the channels (the QPs and devices are the caller's); the
+ * CM's MADs in flight at the end may be dropped (lossy).
+ */
+static void
+rsides_close(struct rside *srv, struct rside *cli)
+{
+	srv->d.lossy = true;
+	cli->d.lossy = true;
+	e2e_drain(&srv->d);
+	e2e_drain(&cli->d);
+	rdmadev_rcm_channel_destroy(cli->ch);
+	rdmadev_rcm_channel_destroy(srv->ch);
+	cli->ch = NULL;
+	srv->ch = NULL;
+}
+
 static void
 rexpect(struct rside *a, struct rside *b, struct rside *s, enum rdmadev_rcm_event_type t,
 	struct rdmadev_rcm_event *ev)
@@ -1161,14 +1195,8 @@ test_rcm(void)
 
 	srv.d.id = -1;
 	cli.d.id = -1;
-	if (e2e_dev_open(&srv.d, E2E_DEVARGS(0, "loop:rcm")) != 0 ||
-	    e2e_dev_open(&cli.d, E2E_DEVARGS(1, "loop:rcm")) != 0)
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:rcm"), E2E_DEVARGS(1, "loop:rcm")) != 0)
 		goto out;
-	TEST_CHECK_EQ(rdmadev_rcm_channel_create(srv.d.ctx, &srv.ch), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_channel_create(cli.d.ctx, &cli.ch), 0);
-	if (srv.ch == NULL || cli.ch == NULL)
-		goto out;
-	now = 1000000;
 	e2e_mr_reg(&cli.d, NULL, &mc, 16384, E2E_ACC_ALL);
 	e2e_mr_reg(&srv.d, NULL, &ms, 16384, E2E_ACC_ALL);
 	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
@@ -1197,7 +1225,7 @@ test_rcm(void)
 	dst.sin_family = AF_INET;
 	dst.sin_port = htons(7174);
 	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
-	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, &dst, srv.d.mac), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
 	TEST_CHECK(ev.id == c);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
@@ -1262,7 +1290,7 @@ test_rcm(void)
 		printf("# want: %s\n# got:\n%s", line, dump);
 	/* a second client rejected by the application */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
@@ -1279,7 +1307,7 @@ test_rcm(void)
 	/* to a port nobody listens on: REJECTED 8 */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
 	dst.sin_port = htons(7175);
-	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
@@ -1296,13 +1324,8 @@ test_rcm(void)
 	now += rdmadev_ibcm_time_ns(20);
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
-	srv.d.lossy = true;
-	cli.d.lossy = true;
 out:
-	e2e_drain(&srv.d);
-	e2e_drain(&cli.d);
-	rdmadev_rcm_channel_destroy(cli.ch);
-	rdmadev_rcm_channel_destroy(srv.ch);
+	rsides_close(&srv, &cli);
 	e2e_qp_destroy(&qc);
 	e2e_qp_destroy(&qs);
 	e2e_qp_destroy(&qc2);
@@ -1310,6 +1333,144 @@ out:
 	e2e_mr_dereg(&ms);
 	e2e_dev_close(&cli.d);
 	e2e_dev_close(&srv.d);
+}
+
+/* The two ends of a net_ring pair: the Ethernet wire of two devices (test_rcm_resolve). */
+static int eth_a = -1, eth_b = -1;
+
+static uint64_t
+wire_stat(const struct e2e_dev *d, size_t off)
+{
+	struct irdma_model_wire_stats st;
+
+	memset(&st, 0, sizeof(st));
+	TEST_CHECK_EQ(irdma_model_wire_stats_get(irdma_dev_hw(rdmadev_get(d->id)), &st), 0);
+	return *(const uint64_t *)((const uint8_t *)&st + off);
+}
+#define WIRE_STAT(d, f) wire_stat((d), offsetof(struct irdma_model_wire_stats, f))
+
+/*
+ * Address resolution through the neighbour table, as rdma_resolve_addr waits for ARP: on
+ * the Ethernet wire (a net_ring pair) ADDR_RESOLVED comes only after the peer's ARP reply,
+ * with the peer's MAC in the table; an address nobody has gives ADDR_ERROR (-ETIMEDOUT)
+ * after the timeout, not before, counted from the first process; then a connection over
+ * the resolved MAC. The loop wire has no neighbours: ADDR_RESOLVED at once (test_rcm).
+ */
+static void
+test_rcm_resolve(void)
+{
+	static struct rside srv, cli;
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
+	struct sockaddr_in sin, dst;
+	struct rdmadev_rcm_event ev;
+	struct e2e_qp qc = { 0 }, qs = { 0 };
+	uint64_t req0, rep0, t0;
+	char args[160], args1[160], dump[2048];
+	uint8_t mac[6], gid[16];
+	unsigned int i;
+	int rc = -EAGAIN;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	if (eth_a < 0 || eth_b < 0) {
+		printf("# no net_ring pair: skipped\n");
+		return;
+	}
+	snprintf(args, sizeof(args), "irdma_model0,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE
+		 ",wire=eth:%d", eth_a);
+	snprintf(args1, sizeof(args1), "irdma_model1,qps=64,cqs=64,mrs=256,mode="
+		 IRDMA_TEST_MODE ",wire=eth:%d", eth_b);
+	if (rsides_open(&srv, &cli, args, args1) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 99, srv.d.gid, mac), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 0, NULL, mac), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l), 0);
+	/* resolve the server: an ARP request out, no event until its reply came */
+	req0 = WIRE_STAT(&cli.d, wire_arp_requests_tx);
+	rep0 = WIRE_STAT(&srv.d, wire_arp_replies_tx);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	memset(&dst, 0, sizeof(dst));
+	dst.sin_family = AF_INET;
+	dst.sin_port = htons(7174);
+	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, NULL, 1000), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, NULL, 1000), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(cli.ch, &ev), -EAGAIN);
+	TEST_CHECK_EQ(WIRE_STAT(&cli.d, wire_arp_requests_tx), req0 + 1);
+	cm_dump(cli.d.id, dump, sizeof(dump));
+	TEST_CHECK(strstr(dump, "state ADDR_QUERY") != NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), -EINVAL);	/* not resolved yet */
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK(ev.id == c);
+	TEST_CHECK_EQ(ev.status, 0);
+	TEST_CHECK(WIRE_STAT(&srv.d, wire_arp_replies_tx) >= rep0 + 1);
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 0, srv.d.gid, mac), 0);
+	TEST_CHECK(memcmp(mac, srv.d.mac, 6) == 0);
+	/* an address nobody has: ADDR_ERROR after 50 ms of the caller's clock, not before */
+	memset(gid, 0, sizeof(gid));
+	gid[10] = 0xff;
+	gid[11] = 0xff;
+	memcpy(gid + 12, srv.d.gid + 12, 4);
+	gid[15] ^= 0x55;
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	memcpy(&dst.sin_addr, gid + 12, 4);
+	req0 = WIRE_STAT(&cli.d, wire_arp_requests_tx);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, NULL, 50), 0);
+	t0 = now;
+	for (i = 0; i < 20 && rc == -EAGAIN; i++) {
+		rpump(&srv, &cli);
+		rc = rdmadev_rcm_get_event(cli.ch, &ev);
+		if (now + 5000000 < t0 + 50000000)
+			now += 5000000;
+		usleep(2000);			/* the model's ARP retry timer is real time */
+	}
+	TEST_CHECK_EQ(rc, -EAGAIN);		/* 45 ms of the clock: still waiting */
+	TEST_CHECK(WIRE_STAT(&cli.d, wire_arp_requests_tx) >= req0 + 2);	/* asked again */
+	now = t0 + 50000000;
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_ERROR, &ev);
+	TEST_CHECK(ev.id == c2);
+	TEST_CHECK_EQ(ev.status, -ETIMEDOUT);
+	TEST_CHECK_EQ(strcmp(rdmadev_rcm_event_str(RDMADEV_RCM_EVENT_ADDR_ERROR), "ADDR_ERROR"), 0);
+	rdmadev_rcm_destroy_id(c2);
+	c2 = NULL;
+	/* connect over the resolved address */
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK(ev.id != NULL);
+	if (ev.id != NULL)
+		TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+out:
+	rsides_close(&srv, &cli);
+	e2e_qp_destroy(&qc);
+	e2e_qp_destroy(&qs);
+	e2e_dev_close(&cli.d);
+	e2e_dev_close(&srv.d);
+}
+
+/* A net_ring pair for the Ethernet wire: eth_a and eth_b, -1 when not made. */
+static void
+eth_rings(void)
+{
+	struct rte_ring *ab = rte_ring_create("ibcm_ab", 1024, SOCKET_ID_ANY, 0);
+	struct rte_ring *ba = rte_ring_create("ibcm_ba", 1024, SOCKET_ID_ANY, 0);
+
+	if (ab == NULL || ba == NULL)
+		return;
+	eth_a = rte_eth_from_rings("ibcm_a", &ba, 1, &ab, 1, SOCKET_ID_ANY);
+	eth_b = rte_eth_from_rings("ibcm_b", &ab, 1, &ba, 1, SOCKET_ID_ANY);
 }
 
 int
@@ -1329,6 +1490,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_cm_retries);
 	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
+	eth_rings();
+	TEST_RUN(test_rcm_resolve);
 	rte_eal_cleanup();
 	return test_done();
 }
