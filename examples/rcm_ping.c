@@ -422,7 +422,7 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	if (rc == 0)
 		rc = rdmadev_rcm_bind_addr(listener, local);
 	if (rc == 0)
-		rc = rdmadev_rcm_listen(listener);
+		rc = rdmadev_rcm_listen(listener, 3);	/* rping's backlog */
 	cm_unlock(p);
 	CHECK(rc);
 	printf("rcm_ping: listening on port %u\n", ntohs(local->sin_port));

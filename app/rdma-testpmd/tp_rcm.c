@@ -320,7 +320,7 @@ tp_rcm_listen(struct tp_ctx *t, struct rdmadev_rcm_id **out)
 	if (rc == 0)
 		rc = rdmadev_rcm_bind_addr(*out, &sin);
 	if (rc == 0)
-		rc = rdmadev_rcm_listen(*out);
+		rc = rdmadev_rcm_listen(*out, 0);
 	if (rc < 0) {
 		fprintf(stderr, "rdma-testpmd: -R: cannot listen on port %u: %s\n", t->cfg.port,
 			strerror(-rc));

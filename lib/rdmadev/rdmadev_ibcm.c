@@ -67,6 +67,8 @@ struct rdmadev_ibcm_id {
 	uint8_t mtu, life, lcrt, rcrt, max_retries;
 	uint8_t ack;			/* the QP's ACK timeout given by the caller, 0: the path's */
 	uint32_t ud_qpn, ud_qkey;	/* SIDR_LISTEN: the answer */
+	unsigned int backlog;		/* LISTEN: REQs held unanswered at most, 0: no bound */
+	struct rdmadev_ibcm_id *listen;	/* a REQ's id: its listener (NULL once that is gone) */
 	/* the retransmitted message (REQ, REP or DREQ) */
 	uint8_t mad[RDMADEV_IBCM_MAD_LEN];
 	bool armed;
@@ -454,6 +456,9 @@ rdmadev_ibcm_id_destroy(struct rdmadev_ibcm_id *id)
 			break;
 		}
 	}
+	for (struct rdmadev_ibcm_id *o = cm->ids; o != NULL; o = o->next)
+		if (o->listen == id)
+			o->listen = NULL;
 	/* Events still queued for it name no id any more. */
 	for (unsigned int i = cm->ev_head; i != cm->ev_tail; i++) {
 		if (cm->ev[i % CM_EVENTS].id == id)
@@ -593,6 +598,30 @@ rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id, struct rdmadev
 	id->service_id = service_id;
 	*out = id;
 	return 0;
+}
+
+int
+rdmadev_ibcm_set_backlog(struct rdmadev_ibcm_id *l, unsigned int backlog)
+{
+	if (l == NULL || l->state != ST_LISTEN) {
+		RDMADEV_LOG(ERR, "ibcm_set_backlog: %s", l == NULL ? "NULL id" : "not a listener");
+		return -EINVAL;
+	}
+	l->backlog = backlog;
+	return 0;
+}
+
+/* REQs of listener @p l not answered yet (accept or reject). */
+static unsigned int
+cm_pending(const struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_id *l)
+{
+	const struct rdmadev_ibcm_id *id;
+	unsigned int n = 0;
+
+	for (id = cm->ids; id != NULL; id = id->next)
+		if (id->listen == l && (id->state == ST_REQ_RCVD || id->state == ST_MRA_REQ_SENT))
+			n++;
+	return n;
 }
 
 int
@@ -966,6 +995,16 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 		cm_send_rej(cm, sgid, smac, tid, 0, remote_id, 0, reason, NULL, 0);
 		return;
 	}
+	if ((l->backlog != 0 && cm_pending(cm, l) >= l->backlog) ||
+	    cm->ev_tail - cm->ev_head >= CM_EVENTS) {
+		/*
+		 * The backlog is full (or no room for the event): drop it, no MRA and no REJ,
+		 * so that the peer's retransmission may find room (cm_destroy_id's -ENOMEM
+		 * case, ucma's backlog).
+		 */
+		cm->st.backlog_drops++;
+		return;
+	}
 	id = cm_id_new(cm, ST_REQ_RCVD);
 	if (id == NULL) {
 		cm_send_rej(cm, sgid, smac, tid, 0, remote_id, 0, RDMADEV_IBCM_REJ_NO_RESOURCES,
@@ -973,6 +1012,7 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 		return;
 	}
 	id->service_id = sid;
+	id->listen = l;
 	id->remote_id = remote_id;
 	id->tid = tid;
 	id->peer.service_id = sid;

@@ -182,6 +182,7 @@ struct rdmadev_ibcm_stats {
 	uint64_t retries;	/**< retransmissions after a response timeout */
 	uint64_t duplicates;	/**< duplicate messages answered again or dropped */
 	uint64_t rx_dropped;	/**< MADs not of the CM, malformed, or for no id */
+	uint64_t backlog_drops;	/**< REQs dropped unanswered: the listener's backlog full */
 };
 
 /**
@@ -206,6 +207,15 @@ int rdmadev_ibcm_event_get(struct rdmadev_ibcm *cm, struct rdmadev_ibcm_event *e
 /** Listen on @p service_id (host order). @return 0, -EINVAL, -EADDRINUSE, -ENOMEM. */
 int rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id,
 			struct rdmadev_ibcm_id **out);
+
+/**
+ * Bound listener @p l's REQs held unanswered (REQ_RECEIVED, not accepted or rejected yet)
+ * at @p backlog (0: no bound other than the event queue's 64). A REQ beyond it is dropped
+ * without an MRA or a REJ and counted (backlog_drops); the peer's retransmission may find
+ * room later, as Linux drops a request its listener has no room for.
+ * @return 0, or -EINVAL (NULL, not a listener).
+ */
+int rdmadev_ibcm_set_backlog(struct rdmadev_ibcm_id *l, unsigned int backlog);
 
 /**
  * Serve @p service_id (host order) for UD peers: a SIDR_REQ for it gets a SIDR_REP naming

@@ -228,7 +228,7 @@ rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *addr)
 }
 
 int
-rdmadev_rcm_listen(struct rdmadev_rcm_id *id)
+rdmadev_rcm_listen(struct rdmadev_rcm_id *id, int backlog)
 {
 	int rc;
 
@@ -240,6 +240,9 @@ rdmadev_rcm_listen(struct rdmadev_rcm_id *id)
 				 &id->ib);
 	if (rc != 0)
 		return rc;
+	/* As ucma: a backlog of 0 or less, or above the bound, is the bound. */
+	(void)rdmadev_ibcm_set_backlog(id->ib, backlog <= 0 || backlog > RDMADEV_RCM_BACKLOG_MAX ?
+				       RDMADEV_RCM_BACKLOG_MAX : (unsigned int)backlog);
 	rdmadev_ibcm_id_set_context(id->ib, id);
 	rcm_sync(id, "LISTEN");
 	return 0;
@@ -527,11 +530,14 @@ rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 	memcpy(id->dmac, e->peer.mac, 6);
 	rcm_sync(id, "CONNECT");
 	ev = rcm_event(ch, RDMADEV_RCM_EVENT_CONNECT_REQUEST, id);
-	if (ev != NULL) {
-		ev->listen_id = l;
-		rcm_event_pdata(ev, h + RDMADEV_RCM_HDR_LEN,
-				e->private_data_len - RDMADEV_RCM_HDR_LEN);
+	if (ev == NULL) {
+		/* Nobody would learn of the id: refuse it rather than leak it. */
+		(void)rdmadev_ibcm_reject(id->ib, RDMADEV_IBCM_REJ_NO_RESOURCES, NULL, 0);
+		rdmadev_rcm_destroy_id(id);
+		return;
 	}
+	ev->listen_id = l;
+	rcm_event_pdata(ev, h + RDMADEV_RCM_HDR_LEN, e->private_data_len - RDMADEV_RCM_HDR_LEN);
 }
 
 /* One IB CM event as cma.c's cma_ib_handler turns it into an rdma_cm event. */
@@ -623,6 +629,12 @@ rdmadev_rcm_get_event(struct rdmadev_rcm_channel *ch, struct rdmadev_rcm_event *
 }
 
 /* ---- channel ---- */
+
+struct rdmadev_ibcm *
+rdmadev_rcm_channel_ibcm(const struct rdmadev_rcm_channel *ch)
+{
+	return ch != NULL ? ch->cm : NULL;
+}
 
 int
 rdmadev_rcm_channel_fd(const struct rdmadev_rcm_channel *ch)

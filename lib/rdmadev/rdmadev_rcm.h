@@ -20,6 +20,8 @@
 
 #include "rdmadev.h"
 
+struct rdmadev_ibcm;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -104,8 +106,17 @@ int rdmadev_rcm_destroy_id(struct rdmadev_rcm_id *id);
 /** Bind to @p addr (IPv4; INADDR_ANY and port 0 allowed). @return 0 or -EINVAL. */
 int rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *addr);
 
-/** Listen on the bound port. @return 0, -EINVAL (no port), -EADDRINUSE. */
-int rdmadev_rcm_listen(struct rdmadev_rcm_id *id);
+/** The bound of a listener's backlog (rdmadev_rcm_listen()), half the event queue. */
+#define RDMADEV_RCM_BACKLOG_MAX	32
+
+/**
+ * Listen on the bound port, as rdma_listen(): at most @p backlog connect requests held
+ * unanswered (CONNECT_REQUEST given, not accepted, rejected or destroyed yet); 0 or less, or
+ * more than RDMADEV_RCM_BACKLOG_MAX, is RDMADEV_RCM_BACKLOG_MAX. A REQ beyond the backlog
+ * is dropped unanswered (no id, no event; the peer's CM retransmits it), as Linux does.
+ * @return 0, -EINVAL (no port), -EADDRINUSE.
+ */
+int rdmadev_rcm_listen(struct rdmadev_rcm_id *id, int backlog);
 
 /** rdmadev_rcm_resolve_addr()'s timeout when given 0 (what rping and perftest pass). */
 #define RDMADEV_RCM_RESOLVE_TIMEOUT_MS	2000u
@@ -168,6 +179,12 @@ int rdmadev_rcm_disconnect(struct rdmadev_rcm_id *id, uint64_t now_ns);
  * rdma_event_str(); "UNKNOWN" for a value out of range.
  */
 const char *rdmadev_rcm_event_str(enum rdmadev_rcm_event_type e);
+
+/**
+ * The channel's IB CM agent (rdmadev_ibcm.h): its counters (rdmadev_ibcm_stats_get) and
+ * its MAD hook; the channel owns it. NULL for a NULL channel.
+ */
+struct rdmadev_ibcm *rdmadev_rcm_channel_ibcm(const struct rdmadev_rcm_channel *ch);
 
 /** The CM_ID object number of @p id (restrack cm-idn). */
 uint32_t rdmadev_rcm_id_num(const struct rdmadev_rcm_id *id);

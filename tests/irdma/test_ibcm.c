@@ -1127,11 +1127,11 @@ rsides_open(struct rside *srv, struct rside *cli, const char *a0, const char *a1
 }
 
 /*
- * Drain both devices and destroy the channels (the QPs and devices are the caller's); the
- * CM's MADs in flight at the end may be dropped (lossy).
+ * Drain both devices, destroy the channels, the QPs @p qc and @p qs, and close the devices
+ * (restrack must report nothing left); the CM's MADs in flight at the end may be dropped.
  */
 static void
-rsides_close(struct rside *srv, struct rside *cli)
+rsides_close(struct rside *srv, struct rside *cli, struct e2e_qp *qc, struct e2e_qp *qs)
 {
 	srv->d.lossy = true;
 	cli->d.lossy = true;
@@ -1141,6 +1141,38 @@ rsides_close(struct rside *srv, struct rside *cli)
 	rdmadev_rcm_channel_destroy(srv->ch);
 	cli->ch = NULL;
 	srv->ch = NULL;
+	e2e_qp_destroy(qc);
+	e2e_qp_destroy(qs);
+	e2e_dev_close(&cli->d);
+	e2e_dev_close(&srv->d);
+}
+
+/* A listener of @p s on any address, port 7174 (rping's), with @p backlog; NULL on failure. */
+static struct rdmadev_rcm_id *
+rlisten(struct rside *s, int backlog)
+{
+	struct rdmadev_rcm_id *l = NULL;
+	struct sockaddr_in sin;
+
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(s->ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	if (l == NULL)
+		return NULL;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l, backlog), 0);
+	return l;
+}
+
+/* @p dst: the address of @p s, port 7174. */
+static void
+rdst(struct sockaddr_in *dst, const struct rside *s)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->sin_family = AF_INET;
+	dst->sin_port = htons(7174);
+	memcpy(&dst->sin_addr, s->d.gid + 12, 4);
 }
 
 static void
@@ -1186,7 +1218,7 @@ test_rcm(void)
 	struct rdmadev_qp_init_attr ri;
 	struct rdmadev_qp_attr ra;
 	struct rdmadev_rcm_event ev;
-	struct sockaddr_in sin, dst;
+	struct sockaddr_in dst;
 	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
 	struct e2e_mr mc, ms;
 	struct pollfd pfd;
@@ -1206,12 +1238,7 @@ test_rcm(void)
 	inet_ntop(AF_INET, cli.d.gid + 12, ip_c, sizeof(ip_c));
 	/* the server listens on any address, port 7174 (rping's) */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x0111, &l), -EINVAL);	/* UDP: no */
-	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(7174);
-	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_listen(l), 0);
+	l = rlisten(&srv, 0);
 	cm_dump(srv.d.id, dump, sizeof(dump));
 	snprintf(line, sizeof(line), "cm-idn %u state LISTEN ps TCP", rdmadev_rcm_id_num(l));
 	TEST_CHECK(strstr(dump, line) != NULL);
@@ -1221,10 +1248,7 @@ test_rcm(void)
 		printf("# %s", dump);
 	/* the client resolves and connects */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
-	memset(&dst, 0, sizeof(dst));
-	dst.sin_family = AF_INET;
-	dst.sin_port = htons(7174);
-	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
+	rdst(&dst, &srv);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
 	TEST_CHECK(ev.id == c);
@@ -1325,14 +1349,10 @@ test_rcm(void)
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
 out:
-	rsides_close(&srv, &cli);
-	e2e_qp_destroy(&qc);
-	e2e_qp_destroy(&qs);
 	e2e_qp_destroy(&qc2);
 	e2e_mr_dereg(&mc);
 	e2e_mr_dereg(&ms);
-	e2e_dev_close(&cli.d);
-	e2e_dev_close(&srv.d);
+	rsides_close(&srv, &cli, &qc, &qs);
 }
 
 /* The two ends of a net_ring pair: the Ethernet wire of two devices (test_rcm_resolve). */
@@ -1361,7 +1381,7 @@ test_rcm_resolve(void)
 {
 	static struct rside srv, cli;
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
-	struct sockaddr_in sin, dst;
+	struct sockaddr_in dst;
 	struct rdmadev_rcm_event ev;
 	struct e2e_qp qc = { 0 }, qs = { 0 };
 	uint64_t req0, rep0, t0;
@@ -1384,20 +1404,13 @@ test_rcm_resolve(void)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 99, srv.d.gid, mac), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 0, NULL, mac), -EINVAL);
-	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(7174);
-	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_listen(l), 0);
+	l = rlisten(&srv, 0);
+	TEST_CHECK(l != NULL);
 	/* resolve the server: an ARP request out, no event until its reply came */
 	req0 = WIRE_STAT(&cli.d, wire_arp_requests_tx);
 	rep0 = WIRE_STAT(&srv.d, wire_arp_replies_tx);
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
-	memset(&dst, 0, sizeof(dst));
-	dst.sin_family = AF_INET;
-	dst.sin_port = htons(7174);
-	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
+	rdst(&dst, &srv);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, NULL, 1000), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, NULL, 1000), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_rcm_get_event(cli.ch, &ev), -EAGAIN);
@@ -1453,11 +1466,206 @@ test_rcm_resolve(void)
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
 out:
-	rsides_close(&srv, &cli);
-	e2e_qp_destroy(&qc);
-	e2e_qp_destroy(&qs);
-	e2e_dev_close(&cli.d);
-	e2e_dev_close(&srv.d);
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/* Events of @p s after pumping: counted by type in @p n, CONNECT_REQUEST ids into @p req. */
+static void
+rcollect(struct rside *a, struct rside *b, struct rside *s, unsigned int n[16],
+	 struct rdmadev_rcm_id **req, unsigned int *nreq)
+{
+	struct rdmadev_rcm_event ev;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		rpump(a, b);
+		while (rdmadev_rcm_get_event(s->ch, &ev) == 0) {
+			n[ev.event & 15u]++;
+			if (ev.event == RDMADEV_RCM_EVENT_CONNECT_REQUEST && req != NULL &&
+			    *nreq < 32)
+				req[(*nreq)++] = ev.id;
+		}
+	}
+}
+
+/* CM_ID objects of device @p dev (lines of its dump). */
+static unsigned int
+cm_ids(int16_t dev)
+{
+	static char dump[8192];
+	const char *p = dump;
+	unsigned int n = 0;
+
+	cm_dump(dev, dump, sizeof(dump));
+	while ((p = strstr(p, "cm-idn ")) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* MADs of @p attr in @p l from index @p from on. */
+static unsigned int
+count_mads(const struct mad_log *l, uint16_t attr, unsigned int from)
+{
+	unsigned int n = 0;
+
+	while (find_mad(l, attr, &from) != NULL)
+		n++;
+	return n;
+}
+
+/* Hand @p mad to @p to's agent as if it came from @p from (a replay, or a forged REQ). */
+static void
+rinject(struct rside *from, struct rside *to, const uint8_t *mad)
+{
+	uint8_t buf[296];
+
+	mad_from(buf, &from->d, &to->d, mad);
+	rdmadev_ibcm_rx_inject(rdmadev_rcm_channel_ibcm(to->ch), buf, sizeof(buf), from->d.mac);
+}
+
+/*
+ * A flood of REQs against a listener with a backlog of 4 (forged from a real client's REQ,
+ * each its own comm id and QPN): 4 CONNECT_REQUESTs, the rest dropped without an MRA or a
+ * REJ, the CM_IDs bounded at 1 + 4; a dropped REQ sent again once two were rejected: taken.
+ * Replays of every message of a connection (REQ, REP, RTU, DREQ, DREP) change nothing but
+ * the answer the IB CM gives a duplicate (MRA, RTU, DREP again); no event. At the end
+ * restrack has no CM_ID left (e2e_dev_close's rdmadev_close).
+ */
+static void
+test_rcm_flood(void)
+{
+	static struct rside srv, cli;
+	static struct mad_log slog, clog;
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *req[32];
+	unsigned int n[16] = { 0 }, nreq = 0, i, s0;
+	struct rdmadev_ibcm_stats st;
+	struct sockaddr_in dst;
+	struct e2e_qp qc = { 0 }, qs = { 0 };
+	uint8_t tmpl[256], forged[19][256], m[256];
+	const uint8_t *p;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	memset(&slog, 0, sizeof(slog));
+	memset(&clog, 0, sizeof(clog));
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:flood"),
+			E2E_DEVARGS(1, "loop:flood")) != 0)
+		goto out;
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(srv.ch), log_mad, &slog);
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(cli.ch), log_mad, &clog);
+	TEST_CHECK(rdmadev_rcm_channel_ibcm(NULL) == NULL);
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL)
+		goto out;
+	l = rlisten(&srv, 4);
+	TEST_CHECK(l != NULL);
+	/* the real client's REQ: the first of the backlog */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, NULL, now), 0);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 1);
+	p = find_mad(&clog, 0x0010, NULL);
+	TEST_CHECK(p != NULL && nreq == 1);
+	if (p == NULL || nreq != 1)
+		goto out;
+	memcpy(tmpl, p, sizeof(tmpl));
+	s0 = 0;
+	/* 19 forged REQs: 3 fill the backlog, 16 dropped unanswered */
+	for (i = 0; i < RTE_DIM(forged); i++) {
+		memcpy(forged[i], tmpl, 256);
+		forged[i][15] ^= (uint8_t)(i + 1);		/* TID */
+		forged[i][26] ^= (uint8_t)(i + 1);		/* Local Comm ID */
+		forged[i][58] = (uint8_t)(0x40 + i);		/* Local QPN */
+		rinject(&cli, &srv, forged[i]);
+	}
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rdmadev_ibcm_stats_get(rdmadev_rcm_channel_ibcm(srv.ch), &st);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 4);
+	TEST_CHECK_EQ(st.backlog_drops, 16);
+	TEST_CHECK_EQ(count_mads(&slog, 0x0011, 0), 4);		/* an MRA for each taken */
+	TEST_CHECK_EQ(count_mads(&slog, 0x0012, 0), 0);		/* no REJ */
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1 + 4);
+	/* still full: a dropped one sent again is dropped again */
+	rinject(&cli, &srv, forged[3]);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rdmadev_ibcm_stats_get(rdmadev_rcm_channel_ibcm(srv.ch), &st);
+	TEST_CHECK_EQ(st.backlog_drops, 17);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 4);
+	/* two rejected: room for it now, and its duplicate only gets the MRA again */
+	TEST_CHECK_EQ(rdmadev_rcm_reject(req[1], NULL, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_destroy_id(req[1]), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_reject(req[2], NULL, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_destroy_id(req[2]), 0);
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1 + 2);
+	rinject(&cli, &srv, forged[3]);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 5);
+	i = slog.n;
+	rinject(&cli, &srv, forged[3]);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 5);
+	TEST_CHECK_EQ(count_mads(&slog, 0x0011, i), 1);
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1 + 3);
+	/* the real one accepted; replays of its REQ, REP and RTU */
+	TEST_CHECK_EQ(rdmadev_rcm_accept(req[s0], qs.qp, NULL, now), 0);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_ESTABLISHED], 2);
+	memset(n, 0, sizeof(n));
+	i = clog.n;
+	rinject(&cli, &srv, tmpl);				/* REQ: dropped */
+	p = find_mad(&slog, 0x0013, NULL);			/* REP: RTU again */
+	TEST_CHECK(p != NULL);
+	if (p != NULL)
+		rinject(&srv, &cli, p);
+	p = find_mad(&clog, 0x0014, NULL);			/* RTU: dropped */
+	TEST_CHECK(p != NULL);
+	if (p != NULL)
+		rinject(&cli, &srv, p);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(count_mads(&clog, 0x0014, i), 1);
+	for (i = 0; i < 16; i++)
+		TEST_CHECK_EQ(n[i], 0);
+	/* disconnect; replays of the DREQ (DREP again) and the DREP (dropped) */
+	TEST_CHECK_EQ(rdmadev_rcm_disconnect(c, now), 0);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_DISCONNECTED], 2);
+	memset(n, 0, sizeof(n));
+	p = find_mad(&clog, 0x0015, NULL);
+	TEST_CHECK(p != NULL);
+	if (p != NULL) {
+		memcpy(m, p, sizeof(m));
+		i = slog.n;
+		rinject(&cli, &srv, m);
+		rcollect(&srv, &cli, &srv, n, req, &nreq);
+		TEST_CHECK_EQ(count_mads(&slog, 0x0016, i), 1);
+	}
+	p = find_mad(&slog, 0x0016, NULL);
+	TEST_CHECK(p != NULL);
+	if (p != NULL)
+		rinject(&srv, &cli, p);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	for (i = 0; i < 16; i++)
+		TEST_CHECK_EQ(n[i], 0);
+	now += rdmadev_ibcm_time_ns(20);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_TIMEWAIT_EXIT], 2);
+	/* every id the flood made destroyed: the listener alone is left */
+	for (i = 0; i < nreq; i++)
+		if (i != 1 && i != 2)
+			TEST_CHECK_EQ(rdmadev_rcm_destroy_id(req[i]), 0);
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1);
+out:
+	rsides_close(&srv, &cli, &qc, &qs);
 }
 
 /* A net_ring pair for the Ethernet wire: eth_a and eth_b, -1 when not made. */
@@ -1490,6 +1698,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_cm_retries);
 	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
+	TEST_RUN(test_rcm_flood);
 	eth_rings();
 	TEST_RUN(test_rcm_resolve);
 	rte_eal_cleanup();
