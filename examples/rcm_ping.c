@@ -374,8 +374,8 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
-	printf("rcm_ping: connected to %s:%u, QP %u\n", inet_ntoa(ev.dst.sin_addr),
-	       ntohs(ev.dst.sin_port), rdmadev_qp_num(p->qp));
+	printf("rcm_ping: connected to %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
+	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(p->qp));
 	for (i = 0; i < count; i++) {
 		ping_fill(p->start, p->size, i);
 		memset(p->rdma, 0, p->size);
@@ -420,7 +420,7 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_lock(p);
 	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
 	if (rc == 0)
-		rc = rdmadev_rcm_bind_addr(listener, local);
+		rc = rdmadev_rcm_bind_addr(listener, (const struct sockaddr *)local);
 	if (rc == 0)
 		rc = rdmadev_rcm_listen(listener, 3);	/* rping's backlog */
 	cm_unlock(p);
@@ -437,8 +437,8 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
-	printf("rcm_ping: connection from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin_addr),
-	       ntohs(ev.dst.sin_port), rdmadev_qp_num(p->qp));
+	printf("rcm_ping: connection from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
+	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(p->qp));
 	for (i = 0; count == 0 || i < count; i++) {
 		rc = cq_wait(p, WR_RECV);	/* the client's start buffer */
 		if (rc == -ENOTCONN && count == 0 && i > 0)

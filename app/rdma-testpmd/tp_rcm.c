@@ -227,20 +227,24 @@ tp_rcm_ack_timeout(struct tp_ctx *t, struct rdmadev_rcm_id *id)
 	return rdmadev_rcm_set_ack_timeout(id, (uint8_t)t->cfg.qp_timeout);
 }
 
-/* The server's address (--client HOST), IPv4. */
+/* The server's address (--client HOST), IPv4 or IPv6. */
 static int
-tp_rcm_peer_addr(struct tp_ctx *t, struct sockaddr_in *dst)
+tp_rcm_peer_addr(struct tp_ctx *t, union rdmadev_rcm_addr *dst)
 {
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res;
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
 	int rc = getaddrinfo(t->cfg.peer, NULL, &hints, &res);
 
 	if (rc != 0) {
 		fprintf(stderr, "rdma-testpmd: --client %s: %s\n", t->cfg.peer, gai_strerror(rc));
 		return -EINVAL;
 	}
-	memcpy(dst, res->ai_addr, sizeof(*dst));
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst, res->ai_addr, RTE_MIN((size_t)res->ai_addrlen, sizeof(*dst)));
 	freeaddrinfo(res);
-	dst->sin_port = htons(t->cfg.port);
+	if (dst->sa.sa_family == AF_INET6)
+		dst->sin6.sin6_port = htons(t->cfg.port);
+	else
+		dst->sin.sin_port = htons(t->cfg.port);
 	return 0;
 }
 
@@ -257,7 +261,7 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 	struct tp_xchg *x = &t->xchg;
 	struct rdmadev_rcm_event ev;
 	struct rdmadev_rcm_id *id = NULL;
-	struct sockaddr_in dst;
+	union rdmadev_rcm_addr dst;
 	uint64_t end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR *
 		       1000000u;
 	unsigned int attempt;
@@ -269,7 +273,7 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 		if (rc == 0 && cq == NULL)
 			rc = tp_rcm_ack_timeout(t, id);
 		if (rc == 0)
-			rc = rdmadev_rcm_resolve_addr(id, (const struct sockaddr *)&dst, NULL,
+			rc = rdmadev_rcm_resolve_addr(id, &dst.sa, NULL,
 						      t->cfg.timeout_ms);
 		if (rc == 0)
 			rc = tp_rcm_wait(t, id, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev,
@@ -309,16 +313,16 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 	return rc;
 }
 
-/* Server: a listening id on the port (any address). */
+/* Server: a listening id on the port (any address, IPv6 and IPv4: dual stack). */
 static int
 tp_rcm_listen(struct tp_ctx *t, struct rdmadev_rcm_id **out)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY),
-				   .sin_port = htons(t->cfg.port) };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT,
+				     .sin6_port = htons(t->cfg.port) };
 	int rc = rdmadev_rcm_create_id(t->xchg.ch, RDMADEV_RCM_PS_TCP, out);
 
 	if (rc == 0)
-		rc = rdmadev_rcm_bind_addr(*out, &sin);
+		rc = rdmadev_rcm_bind_addr(*out, (const struct sockaddr *)&sin6);
 	if (rc == 0)
 		rc = rdmadev_rcm_listen(*out, 0);
 	if (rc < 0) {

@@ -166,8 +166,9 @@ struct rdmadev_cm_id {
 	/** An rdma_cm id over the IB CM (rdmadev_rcm.c); the fields below are its dump's. */
 	bool rcm;
 	char rcm_state[16];	/**< state name, e.g. "LISTEN", "CONNECT", "ESTABLISHED" */
-	char src_addr[24];	/**< "a.b.c.d:port" */
-	char dst_addr[24];	/**< "a.b.c.d:port" or empty */
+	char rcm_ps[4];		/**< port space, "TCP" or "UDP" ("" is TCP) */
+	char src_addr[56];	/**< "a.b.c.d:port" or "IPv6-address:port" */
+	char dst_addr[56];	/**< the same, or empty */
 	uint32_t qpn;		/**< the QP, 0 when none */
 };
 

@@ -28,6 +28,7 @@
 #define CM_EVENTS	64u
 #define CM_AHS		16u
 #define CM_SEND_TAG	0x10000u	/* wr_id of a send: tag | slot */
+#define CM_GIDS		16u		/* GID table entries the agent sends from */
 #define CM_HDR		24u		/* common MAD header */
 
 /* Offsets in the MAD (common header 24 bytes, then the message's data). */
@@ -46,6 +47,7 @@ static const char *const cm_state_names[ST_NB] = {
 
 struct cm_ah {
 	struct rdmadev_ah *ah;
+	uint8_t sgid;
 	uint8_t dgid[16];
 	uint8_t dmac[6];
 };
@@ -61,6 +63,7 @@ struct rdmadev_ibcm_id {
 	struct rdmadev_qp *qp;
 	struct rdmadev_ibcm_peer peer;
 	struct rdmadev_ah *ah;		/* toward the peer's QP 1 (the agent's cache owns it) */
+	uint8_t sgid;			/* the GID table entry it sends from */
 	uint32_t psn;			/* our starting PSN: the one we receive from */
 	uint8_t rr, id;			/* our responder resources / initiator depth */
 	uint8_t retry, rnr_retry;	/* REQ values */
@@ -89,7 +92,9 @@ struct rdmadev_ibcm {
 	uint8_t *buf;			/* CM_RECVS receive slots, then CM_SENDS send slots */
 	uint32_t send_busy;		/* bit per send slot */
 	struct cm_ah ahs[CM_AHS];
-	uint8_t gid[16];
+	uint8_t gid[16];		/* entry sgid_index: the default source */
+	uint8_t gids[CM_GIDS][16];	/* the port's GID table (n_gids valid) */
+	uint8_t n_gids;
 	uint8_t mac[6];
 	uint8_t sgid_index;
 	uint8_t mra_timeout;
@@ -228,8 +233,74 @@ rdmadev_ibcm_event_get(struct rdmadev_ibcm *cm, struct rdmadev_ibcm_event *ev)
 
 /* ---- sending ---- */
 
+static bool
+gid_v4(const uint8_t g[16])
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(g, pfx, 12) == 0;
+}
+
+static bool
+gid_link_local(const uint8_t g[16])
+{
+	return g[0] == 0xfe && (g[1] & 0xc0) == 0x80;
+}
+
+/*
+ * The GID entry to send to @p dgid from: the default one when of @p dgid's family (IPv4 or
+ * IPv6), else the first IPv4-mapped one for an IPv4 peer, and for an IPv6 peer the first of
+ * its scope (link-local or not), else any IPv6 one.
+ */
+static uint8_t
+cm_sgid_for(const struct rdmadev_ibcm *cm, const uint8_t dgid[16])
+{
+	unsigned int i, any = CM_GIDS;
+
+	if (gid_v4(cm->gid) == gid_v4(dgid) &&
+	    (gid_v4(dgid) || gid_link_local(cm->gid) == gid_link_local(dgid)))
+		return cm->sgid_index;
+	for (i = 0; i < cm->n_gids; i++) {
+		if (gid_v4(cm->gids[i]) != gid_v4(dgid))
+			continue;
+		if (gid_v4(dgid) || gid_link_local(cm->gids[i]) == gid_link_local(dgid))
+			return (uint8_t)i;
+		if (any == CM_GIDS)
+			any = i;
+	}
+	return any != CM_GIDS ? (uint8_t)any : cm->sgid_index;
+}
+
+int
+rdmadev_ibcm_source_gid(const struct rdmadev_ibcm *cm, const uint8_t dgid[16],
+			uint8_t sgid[16])
+{
+	uint8_t i;
+
+	if (cm == NULL || dgid == NULL || sgid == NULL) {
+		RDMADEV_LOG(ERR, "ibcm_source_gid: NULL agent or GID");
+		return -EINVAL;
+	}
+	i = cm_sgid_for(cm, dgid);
+	memcpy(sgid, cm->gids[i], 16);
+	return i;
+}
+
+int
+rdmadev_ibcm_gid_index(const struct rdmadev_ibcm *cm, const uint8_t gid[16])
+{
+	unsigned int i;
+
+	if (cm == NULL || gid == NULL)
+		return -EINVAL;
+	for (i = 0; i < cm->n_gids; i++)
+		if (memcmp(cm->gids[i], gid, 16) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
 static struct rdmadev_ah *
-cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
+cm_ah(struct rdmadev_ibcm *cm, uint8_t sgid, const uint8_t dgid[16], const uint8_t dmac[6])
 {
 	struct rdmadev_ah_attr a;
 	unsigned int i, free_i = CM_AHS;
@@ -240,7 +311,8 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 				free_i = i;
 			continue;
 		}
-		if (memcmp(cm->ahs[i].dgid, dgid, 16) == 0 && memcmp(cm->ahs[i].dmac, dmac, 6) == 0)
+		if (cm->ahs[i].sgid == sgid && memcmp(cm->ahs[i].dgid, dgid, 16) == 0 &&
+		    memcmp(cm->ahs[i].dmac, dmac, 6) == 0)
 			return cm->ahs[i].ah;
 	}
 	if (free_i == CM_AHS) {
@@ -252,7 +324,7 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 	memset(&a, 0, sizeof(a));
 	memcpy(a.dgid, dgid, 16);
 	memcpy(a.dmac, dmac, 6);
-	a.sgid_index = cm->sgid_index;
+	a.sgid_index = sgid;
 	a.hop_limit = 64;
 	a.vlan_id = 0xffff;
 	a.port_num = 1;
@@ -261,6 +333,7 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 		cm->ahs[free_i].ah = NULL;
 		return NULL;
 	}
+	cm->ahs[free_i].sgid = sgid;
 	memcpy(cm->ahs[free_i].dgid, dgid, 16);
 	memcpy(cm->ahs[free_i].dmac, dmac, 6);
 	return cm->ahs[free_i].ah;
@@ -268,9 +341,12 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 
 static void cm_reap(struct rdmadev_ibcm *cm);
 
-/* Send one MAD to the peer @p dgid / @p dmac (its QP 1). 0 or a negative errno. */
+/*
+ * Send one MAD to the peer @p dgid / @p dmac (its QP 1) from GID entry @p sgid (negative:
+ * the one cm_sgid_for picks). 0 or a negative errno.
+ */
 static int
-cm_send(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6],
+cm_send(struct rdmadev_ibcm *cm, int sgid, const uint8_t dgid[16], const uint8_t dmac[6],
 	const uint8_t *mad)
 {
 	struct rdmadev_send_wr wr;
@@ -286,7 +362,7 @@ cm_send(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6],
 		RDMADEV_LOG(WARNING, "ibcm: every send slot busy, MAD not sent (retries cover it)");
 		return -ENOBUFS;
 	}
-	ah = cm_ah(cm, dgid, dmac);
+	ah = cm_ah(cm, sgid >= 0 ? (uint8_t)sgid : cm_sgid_for(cm, dgid), dgid, dmac);
 	if (ah == NULL)
 		return -ENOMEM;
 	slot = (unsigned int)__builtin_ctz(~cm->send_busy);
@@ -333,7 +409,7 @@ cm_hdr(uint8_t *mad, uint16_t attr, uint64_t tid)
 static int
 cm_send_id(struct rdmadev_ibcm_id *id, const uint8_t *mad)
 {
-	return cm_send(id->cm, id->peer.gid, id->peer.mac, mad);
+	return cm_send(id->cm, id->sgid, id->peer.gid, id->peer.mac, mad);
 }
 
 /* Arm the retransmission of @p mad (already sent) every @p period, @p retries times. */
@@ -368,7 +444,7 @@ cm_send_rej(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[
 	mad[D(8)] = (uint8_t)(msg << 6);	/* Message REJected */
 	put_be(mad + D(10), reason, 2);
 	cm_pdata(mad + D(84), pdata, len);
-	(void)cm_send(cm, dgid, dmac, mad);
+	(void)cm_send(cm, -1, dgid, dmac, mad);
 }
 
 static void
@@ -517,7 +593,7 @@ cm_qp_rtr(struct rdmadev_ibcm_id *id, uint8_t ird)
 	a.qp_state = RDMADEV_QPS_RTR;
 	memcpy(a.ah_attr.dgid, id->peer.gid, 16);
 	memcpy(a.ah_attr.dmac, id->peer.mac, 6);
-	a.ah_attr.sgid_index = id->cm->sgid_index;
+	a.ah_attr.sgid_index = id->sgid;
 	a.ah_attr.hop_limit = id->peer.hop_limit != 0 ? id->peer.hop_limit : 64;
 	a.ah_attr.traffic_class = id->peer.traffic_class;
 	a.ah_attr.vlan_id = 0xffff;
@@ -674,6 +750,7 @@ rdmadev_ibcm_sidr_req(struct rdmadev_ibcm *cm, uint64_t service_id, const uint8_
 	id->service_id = service_id;
 	memcpy(id->peer.gid, dgid, 16);
 	memcpy(id->peer.mac, dmac, 6);
+	id->sgid = cm_sgid_for(cm, dgid);
 	id->peer.service_id = service_id;
 	id->tid = (uint64_t)cm->tid_next++ << 32 | id->local_id;
 	m = id->mad;
@@ -713,7 +790,7 @@ cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16]
 		put_be(mad + D(8), l->ud_qpn, 3);
 		put_be(mad + D(20), l->ud_qkey, 4);
 	}
-	(void)cm_send(cm, sgid, smac, mad);
+	(void)cm_send(cm, -1, sgid, smac, mad);
 }
 
 /* A SIDR_REP: the answer to one of our SIDR_REQs (a duplicate one is dropped). */
@@ -788,6 +865,7 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	id->service_id = p->service_id;
 	memcpy(id->peer.gid, p->dgid, 16);
 	memcpy(id->peer.mac, p->dmac, 6);
+	id->sgid = cm_sgid_for(cm, p->dgid);
 	id->peer.hop_limit = 64;
 	id->psn = (uint32_t)cm_rand(cm) & 0xffffffu;
 	id->rr = (uint8_t)RTE_MIN(p->responder_resources, cm->max_ird);
@@ -826,7 +904,7 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	m[D(51)] = (uint8_t)(id->max_retries << 4);		/* Max CM Retries, SRQ 0 */
 	put_be(m + D(52), 0xffff, 2);				/* LIDs: permissive (RoCE) */
 	put_be(m + D(54), 0xffff, 2);
-	memcpy(m + D(56), cm->gid, 16);
+	memcpy(m + D(56), cm->gids[id->sgid], 16);
 	memcpy(m + D(72), id->peer.gid, 16);
 	m[D(93)] = 64;						/* Hop Limit */
 	m[D(94)] = 0;						/* SL 0, Subnet Local 0 */
@@ -986,7 +1064,7 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 		reason = RDMADEV_IBCM_REJ_INVALID_SERVICE_ID;
 	else if (((m[D(43)] >> 1) & 3u) != 0)
 		reason = RDMADEV_IBCM_REJ_INVALID_TRANSPORT;
-	else if (memcmp(m + D(72), cm->gid, 16) != 0)
+	else if (rdmadev_ibcm_gid_index(cm, m + D(72)) < 0)
 		reason = RDMADEV_IBCM_REJ_INVALID_GID;
 	else if (mtu < RDMADEV_MTU_256 || mtu > cm->max_mtu)
 		reason = RDMADEV_IBCM_REJ_INVALID_MTU;
@@ -1013,6 +1091,7 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 	}
 	id->service_id = sid;
 	id->listen = l;
+	id->sgid = (uint8_t)rdmadev_ibcm_gid_index(cm, m + D(72));
 	id->remote_id = remote_id;
 	id->tid = tid;
 	id->peer.service_id = sid;
@@ -1269,7 +1348,7 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 			cm_hdr(mad, RDMADEV_IBCM_ATTR_DREP, get_be(m + 8, 8));
 			memcpy(mad + D(0), m + D(4), 4);
 			memcpy(mad + D(4), m + D(0), 4);
-			(void)cm_send(cm, sgid, wc->smac, mad);
+			(void)cm_send(cm, -1, sgid, wc->smac, mad);
 		}
 		return;
 	}
@@ -1526,6 +1605,16 @@ rdmadev_ibcm_open(const struct rdmadev_ibcm_conf *conf, struct rdmadev_ibcm **ou
 	if (rc != 0) {
 		RDMADEV_LOG(ERR, "ibcm_open: device %d: no device, port or GID %u: %s",
 			    cm->dev_id, cm->sgid_index, strerror(-rc));
+		goto fail;
+	}
+	cm->n_gids = (uint8_t)RTE_MIN(port.gid_tbl_len, CM_GIDS);
+	for (i = 0; i < cm->n_gids; i++)
+		if (rdmadev_gid_get(cm->dev_id, i, cm->gids[i]) != 0)
+			memset(cm->gids[i], 0, 16);
+	if (cm->sgid_index >= cm->n_gids) {
+		RDMADEV_LOG(ERR, "ibcm_open: GID index %u beyond the %u the agent keeps",
+			    cm->sgid_index, cm->n_gids);
+		rc = -EINVAL;
 		goto fail;
 	}
 	cm->max_ird = (uint8_t)RTE_MIN(info.max_qp_rd_atom, 255u);

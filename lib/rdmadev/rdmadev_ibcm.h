@@ -274,6 +274,22 @@ void *rdmadev_ibcm_id_context(const struct rdmadev_ibcm_id *id);
 /** State name of @p id ("IDLE", "LISTEN", "REQ_SENT", ... "TIMEWAIT"). */
 const char *rdmadev_ibcm_id_state(const struct rdmadev_ibcm_id *id);
 
+/**
+ * The source GID the agent uses toward @p dgid (copied to @p sgid): its configured one
+ * (rdmadev_ibcm_conf::sgid_index) when of @p dgid's family, else the port's first
+ * IPv4-mapped GID for an IPv4 peer, the first IPv6 GID of the peer's scope (link-local or
+ * not) for an IPv6 one. A REQ, a SIDR_REQ and the connection's QP use it.
+ * @return the GID table index, or -EINVAL.
+ */
+int rdmadev_ibcm_source_gid(const struct rdmadev_ibcm *cm, const uint8_t dgid[16],
+			    uint8_t sgid[16]);
+
+/**
+ * The port's GID table entry holding @p gid (among the 16 the agent keeps).
+ * @return the index, -ENOENT when no entry holds it, -EINVAL.
+ */
+int rdmadev_ibcm_gid_index(const struct rdmadev_ibcm *cm, const uint8_t gid[16]);
+
 /** The agent's counters. */
 void rdmadev_ibcm_stats_get(const struct rdmadev_ibcm *cm, struct rdmadev_ibcm_stats *st);
 

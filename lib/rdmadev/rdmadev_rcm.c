@@ -30,8 +30,9 @@ struct rdmadev_rcm_id {
 	struct rdmadev_rcm_id *next;
 	struct rdmadev_cm_id *obj;	/* the CM_ID object */
 	struct rdmadev_ibcm_id *ib;	/* listener or connection */
-	struct sockaddr_in src;
-	struct sockaddr_in dst;
+	union rdmadev_rcm_addr src;	/* bound / local address (AF_INET or AF_INET6) */
+	union rdmadev_rcm_addr dst;	/* peer, family 0 until resolve_addr */
+	uint8_t sgid_index;		/* the GID entry of src (resolve_addr) */
 	uint8_t dmac[6];
 	uint8_t ack_timeout;		/* rdmadev_rcm_set_ack_timeout(), 0: the path's */
 	uint8_t mtu;			/* rdmadev_rcm_set_path_mtu(), 0: the port's */
@@ -45,7 +46,6 @@ struct rdmadev_rcm_channel {
 	struct rdmadev_ctx *ctx;
 	struct rdmadev_ibcm *cm;
 	int fd;
-	uint8_t gid[16];
 	uint16_t next_port;
 	struct rdmadev_rcm_id *ids;
 	struct rdmadev_rcm_event ev[RCM_EVENTS];
@@ -54,14 +54,82 @@ struct rdmadev_rcm_channel {
 
 /* ---- ids and their dump fields ---- */
 
-static void
-rcm_addr_str(char *buf, size_t len, const struct sockaddr_in *a)
+/* The port of @p a, network order (sin_port and sin6_port share their place). */
+static uint16_t
+addr_port(const union rdmadev_rcm_addr *a)
 {
-	char ip[INET_ADDRSTRLEN];
+	return a->sa.sa_family == AF_INET6 ? a->sin6.sin6_port : a->sin.sin_port;
+}
 
-	if (inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip)) == NULL)
+static void
+addr_set_port(union rdmadev_rcm_addr *a, uint16_t port)
+{
+	if (a->sa.sa_family == AF_INET6)
+		a->sin6.sin6_port = port;
+	else
+		a->sin.sin_port = port;
+}
+
+/* The GID of @p a: IPv4-mapped (::ffff:a.b.c.d) or the IPv6 address (rdma_ip2gid). */
+static void
+addr_gid(const union rdmadev_rcm_addr *a, uint8_t g[16])
+{
+	memset(g, 0, 16);
+	if (a->sa.sa_family == AF_INET6) {
+		memcpy(g, &a->sin6.sin6_addr, 16);
+		return;
+	}
+	g[10] = 0xff;
+	g[11] = 0xff;
+	memcpy(g + 12, &a->sin.sin_addr, 4);
+}
+
+static bool
+gid_is_v4(const uint8_t g[16])
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(g, pfx, 12) == 0;
+}
+
+/* @p a from GID @p g (IPv4 for an IPv4-mapped one) and @p port (network order). */
+static void
+addr_of_gid(union rdmadev_rcm_addr *a, const uint8_t g[16], uint16_t port)
+{
+	memset(a, 0, sizeof(*a));
+	if (gid_is_v4(g)) {
+		a->sin.sin_family = AF_INET;
+		memcpy(&a->sin.sin_addr, g + 12, 4);
+		a->sin.sin_port = port;
+	} else {
+		a->sin6.sin6_family = AF_INET6;
+		memcpy(&a->sin6.sin6_addr, g, 16);
+		a->sin6.sin6_port = port;
+	}
+}
+
+static bool
+addr_any(const union rdmadev_rcm_addr *a)
+{
+	static const struct in6_addr any6 = IN6ADDR_ANY_INIT;
+
+	return a->sa.sa_family == AF_INET6 ?
+	       memcmp(&a->sin6.sin6_addr, &any6, sizeof(any6)) == 0 :
+	       a->sin.sin_addr.s_addr == htonl(INADDR_ANY);
+}
+
+/* "address:port" as iproute2 prints it (IPv6 without brackets). */
+static void
+rcm_addr_str(char *buf, size_t len, const union rdmadev_rcm_addr *a)
+{
+	char ip[INET6_ADDRSTRLEN];
+	const void *src = a->sa.sa_family == AF_INET6 ? (const void *)&a->sin6.sin6_addr :
+			  (const void *)&a->sin.sin_addr;
+
+	if (inet_ntop(a->sa.sa_family == AF_INET6 ? AF_INET6 : AF_INET, src, ip,
+		      sizeof(ip)) == NULL)
 		snprintf(ip, sizeof(ip), "?");
-	snprintf(buf, len, "%s:%u", ip, ntohs(a->sin_port));
+	snprintf(buf, len, "%s:%u", ip, ntohs(addr_port(a)));
 }
 
 /* Set the state name (cma.c's rdma_cm_state, as iproute2 prints it) and the addresses. */
@@ -73,7 +141,7 @@ rcm_sync(struct rdmadev_rcm_id *id, const char *state)
 	if (state != NULL)
 		snprintf(o->rcm_state, sizeof(o->rcm_state), "%s", state);
 	rcm_addr_str(o->src_addr, sizeof(o->src_addr), &id->src);
-	if (id->dst.sin_addr.s_addr != 0)
+	if (id->dst.sa.sa_family != 0)
 		rcm_addr_str(o->dst_addr, sizeof(o->dst_addr), &id->dst);
 	o->qpn = id->qp != NULL ? rdmadev_qp_num(id->qp) : 0;
 }
@@ -151,8 +219,7 @@ rcm_id_new(struct rdmadev_rcm_channel *ch)
 	}
 	id->obj->rcm = true;
 	id->ch = ch;
-	id->src.sin_family = AF_INET;
-	id->dst.sin_family = AF_INET;
+	id->src.sin.sin_family = AF_INET;
 	id->next = ch->ids;
 	ch->ids = id;
 	rcm_sync(id, "IDLE");
@@ -209,20 +276,26 @@ rdmadev_rcm_destroy_id(struct rdmadev_rcm_id *id)
 /* ---- addresses ---- */
 
 int
-rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *addr)
+rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr *addr)
 {
-	if (id == NULL || addr == NULL || addr->sin_family != AF_INET) {
-		RDMADEV_LOG(ERR, "rcm_bind_addr: NULL id or address, or not AF_INET");
+	union rdmadev_rcm_addr a;
+	uint8_t g[16];
+
+	if (id == NULL || addr == NULL ||
+	    (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)) {
+		RDMADEV_LOG(ERR, "rcm_bind_addr: NULL id or address, or not AF_INET / AF_INET6");
 		return -EINVAL;
 	}
-	if (addr->sin_addr.s_addr != INADDR_ANY &&
-	    memcmp(&addr->sin_addr, id->ch->gid + 12, 4) != 0) {
-		RDMADEV_LOG(ERR, "rcm_bind_addr: the address is not the device's (GID 0)");
+	memset(&a, 0, sizeof(a));
+	memcpy(&a, addr, addr->sa_family == AF_INET6 ? sizeof(a.sin6) : sizeof(a.sin));
+	addr_gid(&a, g);
+	if (!addr_any(&a) && rdmadev_ibcm_gid_index(id->ch->cm, g) < 0) {
+		RDMADEV_LOG(ERR, "rcm_bind_addr: the address is none of the device's GIDs");
 		return -EADDRNOTAVAIL;
 	}
-	id->src = *addr;
-	if (id->src.sin_port == 0)
-		id->src.sin_port = htons(id->ch->next_port++);
+	id->src = a;
+	if (addr_port(&id->src) == 0)
+		addr_set_port(&id->src, htons(id->ch->next_port++));
 	rcm_sync(id, "ADDR_BOUND");
 	return 0;
 }
@@ -232,11 +305,11 @@ rdmadev_rcm_listen(struct rdmadev_rcm_id *id, int backlog)
 {
 	int rc;
 
-	if (id == NULL || id->src.sin_port == 0 || id->ib != NULL) {
+	if (id == NULL || addr_port(&id->src) == 0 || id->ib != NULL) {
 		RDMADEV_LOG(ERR, "rcm_listen: NULL, unbound or busy id");
 		return -EINVAL;
 	}
-	rc = rdmadev_ibcm_listen(id->ch->cm, RDMADEV_RCM_SERVICE_ID(ntohs(id->src.sin_port)),
+	rc = rdmadev_ibcm_listen(id->ch->cm, RDMADEV_RCM_SERVICE_ID(ntohs(addr_port(&id->src))),
 				 &id->ib);
 	if (rc != 0)
 		return rc;
@@ -252,12 +325,11 @@ rdmadev_rcm_listen(struct rdmadev_rcm_id *id, int backlog)
 static int
 rcm_neigh(struct rdmadev_rcm_id *id)
 {
-	uint8_t dgid[16] = { 0 };
+	uint8_t dgid[16];
 
-	dgid[10] = 0xff;
-	dgid[11] = 0xff;
-	memcpy(dgid + 12, &id->dst.sin_addr, 4);
-	return rdmadev_neigh_resolve((int16_t)id->ch->ctx->obj.dev->dev_id, 0, dgid, id->dmac);
+	addr_gid(&id->dst, dgid);
+	return rdmadev_neigh_resolve((int16_t)id->ch->ctx->obj.dev->dev_id, id->sgid_index, dgid,
+				     id->dmac);
 }
 
 /* The end of an address query: ADDR_RESOLVED, or ADDR_ERROR with @p status. */
@@ -279,19 +351,42 @@ rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr *dst,
 			 const uint8_t dmac[6], uint32_t timeout_ms)
 {
 	static const uint8_t zero[6];
-	const struct sockaddr_in *d4 = (const struct sockaddr_in *)dst;
+	union rdmadev_rcm_addr d;
+	uint8_t dgid[16], sgid[16];
+	uint16_t port;
 	int rc;
 
-	if (id == NULL || dst == NULL || dst->sa_family != AF_INET || d4->sin_port == 0 ||
-	    d4->sin_addr.s_addr == INADDR_ANY || id->addr_query || id->ib != NULL) {
-		RDMADEV_LOG(ERR, "rcm_resolve_addr: NULL id or address, not AF_INET, no port or "
-			    "address, or the id is busy");
+	if (id == NULL || dst == NULL || (dst->sa_family != AF_INET &&
+					  dst->sa_family != AF_INET6) ||
+	    id->addr_query || id->ib != NULL) {
+		RDMADEV_LOG(ERR, "rcm_resolve_addr: NULL id or address, not AF_INET / AF_INET6, "
+			    "or the id is busy");
 		return -EINVAL;
 	}
-	id->dst = *d4;
-	memcpy(&id->src.sin_addr, id->ch->gid + 12, 4);
-	if (id->src.sin_port == 0)
-		id->src.sin_port = htons(id->ch->next_port++);
+	memset(&d, 0, sizeof(d));
+	memcpy(&d, dst, dst->sa_family == AF_INET6 ? sizeof(d.sin6) : sizeof(d.sin));
+	if (addr_port(&d) == 0 || addr_any(&d)) {
+		RDMADEV_LOG(ERR, "rcm_resolve_addr: no port or no address");
+		return -EINVAL;
+	}
+	addr_gid(&d, dgid);
+	if (!addr_any(&id->src) && id->src.sa.sa_family == d.sa.sa_family) {
+		/* bound to one of the device's addresses: that one */
+		addr_gid(&id->src, sgid);
+		rc = rdmadev_ibcm_gid_index(id->ch->cm, sgid);
+	} else {
+		/* the GID the CM sends from toward it (rdma_resolve_ip's source) */
+		rc = rdmadev_ibcm_source_gid(id->ch->cm, dgid, sgid);
+	}
+	if (rc < 0 || gid_is_v4(sgid) != gid_is_v4(dgid)) {
+		RDMADEV_LOG(ERR, "rcm_resolve_addr: the device has no address of the peer's "
+			    "family");
+		return -EADDRNOTAVAIL;
+	}
+	id->sgid_index = (uint8_t)rc;
+	id->dst = d;
+	port = addr_port(&id->src);
+	addr_of_gid(&id->src, sgid, port != 0 ? port : htons(id->ch->next_port++));
 	if (dmac != NULL && memcmp(dmac, zero, 6) != 0) {
 		memcpy(id->dmac, dmac, 6);
 		rcm_addr_done(id, 0);
@@ -343,7 +438,7 @@ rcm_addr_poll(struct rdmadev_rcm_channel *ch, uint64_t now)
 int
 rdmadev_rcm_resolve_route(struct rdmadev_rcm_id *id)
 {
-	if (id == NULL || id->dst.sin_addr.s_addr == 0 || id->addr_query) {
+	if (id == NULL || id->dst.sa.sa_family == 0 || id->addr_query) {
 		RDMADEV_LOG(ERR, "rcm_resolve_route: NULL id or address not resolved");
 		return -EINVAL;
 	}
@@ -403,9 +498,11 @@ rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 {
 	uint8_t pd[RDMADEV_IBCM_REQ_PDATA];
 	struct rdmadev_ibcm_conn_param cp;
+	uint16_t port;
 	int rc;
 
-	if (id == NULL || qp == NULL || id->dst.sin_addr.s_addr == 0 || id->ib != NULL) {
+	if (id == NULL || qp == NULL || id->dst.sa.sa_family == 0 || id->addr_query ||
+	    id->ib != NULL) {
 		RDMADEV_LOG(ERR, "rcm_connect: NULL id or QP, route not resolved, or id busy");
 		return -EINVAL;
 	}
@@ -415,21 +512,27 @@ rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 			    p->private_data_len, RDMADEV_RCM_CONNECT_PDATA);
 		return -EINVAL;
 	}
-	/* struct cma_hdr: version 0, IP version 4 in the high nibble, source port, addresses */
+	/*
+	 * struct cma_hdr: version 0, the IP version in the high nibble, the source port, then
+	 * both addresses: IPv4 in the last 4 of their 16 bytes, IPv6 in all 16.
+	 */
 	memset(pd, 0, sizeof(pd));
 	pd[0] = 0;
-	pd[1] = 4 << 4;
-	memcpy(pd + 2, &id->src.sin_port, 2);
-	memcpy(pd + 4 + 12, &id->src.sin_addr, 4);
-	memcpy(pd + 20 + 12, &id->dst.sin_addr, 4);
+	pd[1] = (uint8_t)((id->dst.sa.sa_family == AF_INET6 ? 6 : 4) << 4);
+	port = addr_port(&id->src);
+	memcpy(pd + 2, &port, 2);
+	if (id->dst.sa.sa_family == AF_INET6) {
+		memcpy(pd + 4, &id->src.sin6.sin6_addr, 16);
+		memcpy(pd + 20, &id->dst.sin6.sin6_addr, 16);
+	} else {
+		memcpy(pd + 4 + 12, &id->src.sin.sin_addr, 4);
+		memcpy(pd + 20 + 12, &id->dst.sin.sin_addr, 4);
+	}
 	if (p != NULL && p->private_data_len != 0)
 		memcpy(pd + RDMADEV_RCM_HDR_LEN, p->private_data, p->private_data_len);
 	rcm_param(&cp, id, qp, p);
-	cp.service_id = RDMADEV_RCM_SERVICE_ID(ntohs(id->dst.sin_port));
-	memset(cp.dgid, 0, 16);
-	cp.dgid[10] = 0xff;
-	cp.dgid[11] = 0xff;
-	memcpy(cp.dgid + 12, &id->dst.sin_addr, 4);
+	cp.service_id = RDMADEV_RCM_SERVICE_ID(ntohs(addr_port(&id->dst)));
+	addr_gid(&id->dst, cp.dgid);
 	memcpy(cp.dmac, id->dmac, 6);
 	cp.private_data = pd;
 	cp.private_data_len = (uint8_t)(RDMADEV_RCM_HDR_LEN +
@@ -501,15 +604,47 @@ rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 	struct rdmadev_rcm_id *l = rdmadev_ibcm_id_context(e->listen_id), *id;
 	const uint8_t *h = e->private_data;
 	struct rdmadev_rcm_event *ev;
+	union rdmadev_rcm_addr src, dst;
+	uint8_t g[16];
+	bool v6;
 
 	if (l == NULL || e->private_data_len < RDMADEV_RCM_HDR_LEN || h[0] != 0 ||
-	    (h[1] >> 4) != 4) {
-		RDMADEV_LOG(DEBUG, "rcm: REQ without an IPv4 CMA header: rejected");
+	    ((h[1] >> 4) != 4 && (h[1] >> 4) != 6)) {
+		RDMADEV_LOG(DEBUG, "rcm: REQ without a CMA header (version 0, IPv4 or IPv6): "
+			    "rejected");
 		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_CONSUMER, NULL, 0);
 		rdmadev_ibcm_id_destroy(e->id);
 		return;
 	}
-	if (l->src.sin_addr.s_addr != INADDR_ANY && memcmp(h + 20 + 12, &l->src.sin_addr, 4) != 0) {
+	/* The header's addresses (cma_save_ip_info): ours is its destination. */
+	v6 = (h[1] >> 4) == 6;
+	if (v6) {
+		memcpy(g, h + 20, 16);
+		addr_of_gid(&src, g, addr_port(&l->src));
+		memcpy(g, h + 4, 16);
+	} else {
+		memset(g, 0, 16);
+		g[10] = 0xff;
+		g[11] = 0xff;
+		memcpy(g + 12, h + 20 + 12, 4);
+		addr_of_gid(&src, g, addr_port(&l->src));
+		memcpy(g + 12, h + 4 + 12, 4);
+	}
+	addr_of_gid(&dst, g, 0);
+	memcpy(&dst.sin.sin_port, h + 2, 2);	/* sin_port and sin6_port share their place */
+	if (v6 && dst.sa.sa_family != AF_INET6)
+		dst.sa.sa_family = 0;		/* an IPv4-mapped address in an IPv6 header */
+	/*
+	 * cma_match_private_data: an IPv4 listener takes IPv4 headers only; an IPv6 one IPv6
+	 * headers, and IPv4 ones too when bound to any address (a dual-stack listener); a
+	 * listener bound to an address only requests to that address.
+	 */
+	if (dst.sa.sa_family == 0 || (l->src.sa.sa_family == AF_INET && v6) ||
+	    (l->src.sa.sa_family == AF_INET6 && !v6 && !addr_any(&l->src)) ||
+	    (!addr_any(&l->src) &&
+	     (l->src.sa.sa_family == AF_INET6 ?
+	      memcmp(&src.sin6.sin6_addr, &l->src.sin6.sin6_addr, 16) :
+	      memcmp(&src.sin.sin_addr, &l->src.sin.sin_addr, 4)) != 0)) {
 		/* Bound to another address: nobody listens there. */
 		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_INVALID_SERVICE_ID, NULL, 0);
 		rdmadev_ibcm_id_destroy(e->id);
@@ -523,10 +658,8 @@ rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 	}
 	id->ib = e->id;
 	rdmadev_ibcm_id_set_context(id->ib, id);
-	memcpy(&id->src.sin_addr, h + 20 + 12, 4);
-	id->src.sin_port = l->src.sin_port;
-	memcpy(&id->dst.sin_addr, h + 4 + 12, 4);
-	memcpy(&id->dst.sin_port, h + 2, 2);
+	id->src = src;
+	id->dst = dst;
 	memcpy(id->dmac, e->peer.mac, 6);
 	rcm_sync(id, "CONNECT");
 	ev = rcm_event(ch, RDMADEV_RCM_EVENT_CONNECT_REQUEST, id);
@@ -680,8 +813,6 @@ rdmadev_rcm_channel_create(struct rdmadev_ctx *ctx, struct rdmadev_rcm_channel *
 	conf.ctx = ctx;
 	conf.seed = (uint64_t)(uintptr_t)ch ^ 0x5bd1e995u;
 	rc = rdmadev_ibcm_open(&conf, &ch->cm);
-	if (rc == 0)
-		rc = rdmadev_gid_get((int16_t)ctx->obj.dev->dev_id, 0, ch->gid);
 	if (rc != 0) {
 		rdmadev_rcm_channel_destroy(ch);
 		return rc;

@@ -6,7 +6,7 @@
 
 /**
  * @file
- * rdma_cm semantics over the IB CM (rdmadev_ibcm.h): IPv4 addresses and ports in the TCP
+ * rdma_cm semantics over the IB CM (rdmadev_ibcm.h): IPv4 and IPv6 addresses and ports in the TCP
  * port space (ServiceID 0x0000000001060000 | port), the CMA private-data header of the REQ,
  * listen / connect / accept / reject / disconnect, and an event channel with a file
  * descriptor, as librdmacm's rdma_create_event_channel() / rdma_get_cm_event() have.
@@ -51,6 +51,13 @@ enum rdmadev_rcm_event_type {
 						 *   when the neighbour never answered) */
 };
 
+/** An address of an id: IPv4 or IPv6 (sa.sa_family tells; port in network order). */
+union rdmadev_rcm_addr {
+	struct sockaddr sa;		/**< the family */
+	struct sockaddr_in sin;		/**< AF_INET */
+	struct sockaddr_in6 sin6;	/**< AF_INET6 */
+};
+
 /** A channel: the device's GSI agent, its ids and their events. */
 struct rdmadev_rcm_channel;
 /** An rdma_cm id. */
@@ -72,8 +79,8 @@ struct rdmadev_rcm_event {
 	struct rdmadev_rcm_id *id;		/**< the id (CONNECT_REQUEST: the new one) */
 	struct rdmadev_rcm_id *listen_id;	/**< CONNECT_REQUEST: the listener */
 	int status;				/**< REJECTED: reason; UNREACHABLE: -ETIMEDOUT */
-	struct sockaddr_in src;			/**< the id's local address */
-	struct sockaddr_in dst;			/**< the id's peer address */
+	union rdmadev_rcm_addr src;		/**< the id's local address */
+	union rdmadev_rcm_addr dst;		/**< the id's peer address */
 	uint8_t private_data_len;		/**< bytes in private_data */
 	uint8_t private_data[196];		/**< the message's user private data */
 };
@@ -103,8 +110,13 @@ int rdmadev_rcm_create_id(struct rdmadev_rcm_channel *ch, uint16_t ps,
 /** Destroy an id (its connection is dropped; a listener stops). @return 0 or -EINVAL. */
 int rdmadev_rcm_destroy_id(struct rdmadev_rcm_id *id);
 
-/** Bind to @p addr (IPv4; INADDR_ANY and port 0 allowed). @return 0 or -EINVAL. */
-int rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr_in *addr);
+/**
+ * Bind to @p addr: a struct sockaddr_in or sockaddr_in6, the any address or one of the
+ * device's GIDs (an IPv4 address is the IPv4-mapped GID); port 0 picks one from 32768. An
+ * AF_INET6 any listener also takes IPv4 requests (dual stack); an AF_INET one IPv4 only.
+ * @return 0, -EINVAL, -EADDRNOTAVAIL (not an address of the device).
+ */
+int rdmadev_rcm_bind_addr(struct rdmadev_rcm_id *id, const struct sockaddr *addr);
 
 /** The bound of a listener's backlog (rdmadev_rcm_listen()), half the event queue. */
 #define RDMADEV_RCM_BACKLOG_MAX	32
@@ -122,14 +134,18 @@ int rdmadev_rcm_listen(struct rdmadev_rcm_id *id, int backlog);
 #define RDMADEV_RCM_RESOLVE_TIMEOUT_MS	2000u
 
 /**
- * Resolve @p dst (struct sockaddr_in, a port and an address), as rdma_resolve_addr() does:
- * the local address is the device's (GID 0); the peer's MAC is @p dmac if given (not NULL,
- * not all zero), else the device's neighbour table's (rdmadev_neigh_resolve(): ARP), asked
+ * Resolve @p dst (struct sockaddr_in or sockaddr_in6, a port and an address), as
+ * rdma_resolve_addr() does: the local address is the bound one, else the GID the CM sends
+ * from toward the peer (rdmadev_ibcm_source_gid(): of its family, and for IPv6 of its
+ * scope, link-local or not; the GIDs of IPv6 addresses are the addresses); the peer's MAC is @p dmac if given (not NULL,
+ * not all zero), else the device's neighbour table's (rdmadev_neigh_resolve(): ARP, or
+ * IPv6 neighbour discovery), asked
  * now and again at every rdmadev_rcm_process() until it answers (ADDR_RESOLVED) or
  * @p timeout_ms pass (0: RDMADEV_RCM_RESOLVE_TIMEOUT_MS) from the first process after this
  * call (ADDR_ERROR, status -ETIMEDOUT). A driver without a neighbour table gives
  * ADDR_RESOLVED at once and leaves the MAC to its wire.
- * @return 0, -EINVAL (bad arguments, an id already resolving or connected), driver errors.
+ * @return 0, -EINVAL (bad arguments, an id already resolving or connected), -EADDRNOTAVAIL
+ *         (no address of the peer's family), driver errors.
  */
 int rdmadev_rcm_resolve_addr(struct rdmadev_rcm_id *id, const struct sockaddr *dst,
 			     const uint8_t dmac[6], uint32_t timeout_ms);

@@ -1160,7 +1160,7 @@ rlisten(struct rside *s, int backlog)
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons(7174);
-	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&sin), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_listen(l, backlog), 0);
 	return l;
 }
@@ -1282,10 +1282,11 @@ test_rcm(void)
 	TEST_CHECK(ev.listen_id == l);
 	TEST_CHECK_EQ(ev.private_data_len, RDMADEV_RCM_CONNECT_PDATA);
 	TEST_CHECK(memcmp(ev.private_data, hello, sizeof(hello)) == 0);
-	TEST_CHECK(memcmp(&ev.dst.sin_addr, cli.d.gid + 12, 4) == 0);
-	TEST_CHECK_EQ(ev.dst.sin_port, c != NULL ? htons(32768) : 0);	/* the client's port */
-	TEST_CHECK(memcmp(&ev.src.sin_addr, srv.d.gid + 12, 4) == 0);
-	TEST_CHECK_EQ(ntohs(ev.src.sin_port), 7174);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET);
+	TEST_CHECK(memcmp(&ev.dst.sin.sin_addr, cli.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ev.dst.sin.sin_port, c != NULL ? htons(32768) : 0);	/* the client's port */
+	TEST_CHECK(memcmp(&ev.src.sin.sin_addr, srv.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ntohs(ev.src.sin.sin_port), 7174);
 	TEST_CHECK_EQ(poll(&pfd, 1, 0), 0);		/* drained */
 	if (s == NULL)
 		goto out;
@@ -1384,6 +1385,7 @@ test_rcm_resolve(void)
 	struct sockaddr_in dst;
 	struct rdmadev_rcm_event ev;
 	struct e2e_qp qc = { 0 }, qs = { 0 };
+	struct sockaddr_in6 dst6;
 	uint64_t req0, rep0, t0;
 	char args[160], args1[160], dump[2048];
 	uint8_t mac[6], gid[16];
@@ -1424,6 +1426,21 @@ test_rcm_resolve(void)
 	TEST_CHECK(WIRE_STAT(&srv.d, wire_arp_replies_tx) >= rep0 + 1);
 	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 0, srv.d.gid, mac), 0);
 	TEST_CHECK(memcmp(mac, srv.d.mac, 6) == 0);
+	/* the server's IPv6 (link-local) address: through neighbour discovery */
+	TEST_CHECK_EQ(rdmadev_gid_get(srv.d.id, 1, gid), 0);
+	memset(&dst6, 0, sizeof(dst6));
+	dst6.sin6_family = AF_INET6;
+	dst6.sin6_port = htons(7174);
+	memcpy(&dst6.sin6_addr, gid, 16);
+	req0 = WIRE_STAT(&cli.d, wire_nd_solicits_tx);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst6, NULL, 1000), 0);
+	TEST_CHECK_EQ(WIRE_STAT(&cli.d, wire_nd_solicits_tx), req0 + 1);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK(ev.id == c2 && ev.src.sa.sa_family == AF_INET6);
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 1, gid, mac), 0);
+	TEST_CHECK(memcmp(mac, srv.d.mac, 6) == 0);
+	rdmadev_rcm_destroy_id(c2);
 	/* an address nobody has: ADDR_ERROR after 50 ms of the caller's clock, not before */
 	memset(gid, 0, sizeof(gid));
 	gid[10] = 0xff;
@@ -1466,6 +1483,146 @@ test_rcm_resolve(void)
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
 out:
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/*
+ * rdma_cm over IPv6 (the devices' GID 1, a link-local address): a dual-stack listener (IPv6
+ * any), a client resolving the server's IPv6 address gets its own IPv6 GID as the source;
+ * the REQ's CMA header carries IP version 6 and both 16-byte addresses, its GIDs are the
+ * addresses; CONNECT_REQUEST with IPv6 addresses and ports; the QPs' AV from GID 1; the
+ * dump's IPv6 addresses; an IPv4 client on the same listener; an IPv4-only listener refuses
+ * an IPv6 request (REJ 8).
+ */
+static void
+test_rcm_ipv6(void)
+{
+	static struct rside srv, cli;
+	static struct mad_log clog;
+	struct rdmadev_rcm_id *l = NULL, *l4 = NULL, *c = NULL, *c4 = NULL, *c6 = NULL;
+	struct e2e_qp qc = { 0 }, qs = { 0 }, qc4 = { 0 }, qs4 = { 0 }, qc6 = { 0 };
+	struct sockaddr_in6 any6, dst6;
+	struct sockaddr_in sin, dst;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_rcm_event ev;
+	uint8_t gs[16], gc[16];
+	char ip[INET6_ADDRSTRLEN], line[128], dump[4096];
+	const uint8_t *m;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	memset(&clog, 0, sizeof(clog));
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:rcm6"), E2E_DEVARGS(1, "loop:rcm6")) != 0)
+		goto out;
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(cli.ch), log_mad, &clog);
+	TEST_CHECK_EQ(rdmadev_gid_get(srv.d.id, 1, gs), 0);
+	TEST_CHECK_EQ(rdmadev_gid_get(cli.d.id, 1, gc), 0);
+	TEST_CHECK(gs[0] == 0xfe && gc[0] == 0xfe);		/* link-local */
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&cli.d, &qc4, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs4, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&cli.d, &qc6, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL || qc4.qp == NULL || qs4.qp == NULL || qc6.qp == NULL)
+		goto out;
+	/* the listener: IPv6 any, port 7174; an address that is not the device's is refused */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	memset(&any6, 0, sizeof(any6));
+	any6.sin6_family = AF_INET6;
+	any6.sin6_port = htons(7174);
+	memcpy(&any6.sin6_addr, gc, 16);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&any6), -EADDRNOTAVAIL);
+	any6.sin6_addr = in6addr_any;
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&any6), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l, 0), 0);
+	/* the client resolves the server's IPv6 address */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	memset(&dst6, 0, sizeof(dst6));
+	dst6.sin6_family = AF_INET6;
+	dst6.sin6_port = htons(7174);
+	memcpy(&dst6.sin6_addr, gs, 16);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst6, srv.d.mac, 0), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK_EQ(ev.src.sa.sa_family, AF_INET6);
+	TEST_CHECK(memcmp(&ev.src.sin6.sin6_addr, gc, 16) == 0);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET6);
+	TEST_CHECK_EQ(ntohs(ev.dst.sin6.sin6_port), 7174);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET6);
+	TEST_CHECK(memcmp(&ev.dst.sin6.sin6_addr, gc, 16) == 0);
+	TEST_CHECK_EQ(ntohs(ev.dst.sin6.sin6_port), 32768);
+	TEST_CHECK_EQ(ev.src.sa.sa_family, AF_INET6);
+	TEST_CHECK(memcmp(&ev.src.sin6.sin6_addr, gs, 16) == 0);
+	TEST_CHECK_EQ(ntohs(ev.src.sin6.sin6_port), 7174);
+	m = find_mad(&clog, 0x0010, NULL);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		/* GIDs and the CMA header (cma_hdr: version 0, IP version 6, port, addresses) */
+		TEST_CHECK(memcmp(m + 80, gc, 16) == 0);
+		TEST_CHECK(memcmp(m + 96, gs, 16) == 0);
+		TEST_CHECK_EQ(fld(m, 164, 0, 8), 0);
+		TEST_CHECK_EQ(fld(m, 165, 0, 4), 6);
+		TEST_CHECK_EQ(fld(m, 166, 0, 16), 32768);
+		TEST_CHECK(memcmp(m + 168, gc, 16) == 0);
+		TEST_CHECK(memcmp(m + 184, gs, 16) == 0);
+	}
+	if (ev.id == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	TEST_CHECK_EQ(rdmadev_qp_query(qc.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.ah_attr.sgid_index, 1);
+	TEST_CHECK(memcmp(qa.ah_attr.dgid, gs, 16) == 0);
+	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.ah_attr.sgid_index, 1);
+	TEST_CHECK(memcmp(qa.ah_attr.dgid, gc, 16) == 0);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	inet_ntop(AF_INET6, gs, ip, sizeof(ip));
+	snprintf(line, sizeof(line), "src-addr %s:7174 dst-addr ", ip);
+	TEST_CHECK(strstr(dump, line) != NULL);
+	if (strstr(dump, line) == NULL)
+		printf("# want %s in\n%s", line, dump);
+	/* an IPv4 client on the dual-stack listener */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c4), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c4, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c4), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c4, qc4.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET);
+	TEST_CHECK(memcmp(&ev.dst.sin.sin_addr, cli.d.gid + 12, 4) == 0);
+	if (ev.id != NULL)
+		TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs4.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	/* an IPv4-only listener on 7175: an IPv6 request to it is refused (8) */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l4), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l4, (struct sockaddr *)&sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l4, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c6), 0);
+	dst6.sin6_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c6, (struct sockaddr *)&dst6, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c6), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c6, qc6.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_REJECTED, &ev);
+	TEST_CHECK_EQ(ev.status, 8);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(srv.ch, &ev), -EAGAIN);
+out:
+	e2e_qp_destroy(&qc4);
+	e2e_qp_destroy(&qs4);
+	e2e_qp_destroy(&qc6);
 	rsides_close(&srv, &cli, &qc, &qs);
 }
 
@@ -1699,6 +1856,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
 	TEST_RUN(test_rcm_flood);
+	TEST_RUN(test_rcm_ipv6);
 	eth_rings();
 	TEST_RUN(test_rcm_resolve);
 	rte_eal_cleanup();
