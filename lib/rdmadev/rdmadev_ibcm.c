@@ -37,12 +37,13 @@
 enum cm_state {
 	ST_IDLE, ST_LISTEN, ST_REQ_SENT, ST_MRA_REP_RCVD, ST_REQ_RCVD, ST_MRA_REQ_SENT,
 	ST_REP_SENT, ST_ESTABLISHED, ST_DREQ_SENT, ST_TIMEWAIT, ST_SIDR_LISTEN,
-	ST_SIDR_REQ_SENT, ST_NB
+	ST_SIDR_REQ_SENT, ST_SIDR_REQ_RCVD, ST_SIDR_REP_SENT, ST_NB
 };
 
 static const char *const cm_state_names[ST_NB] = {
 	"IDLE", "LISTEN", "REQ_SENT", "MRA_REP_RCVD", "REQ_RCVD", "MRA_REQ_SENT", "REP_SENT",
 	"ESTABLISHED", "DREQ_SENT", "TIMEWAIT", "SIDR_LISTEN", "SIDR_REQ_SENT",
+	"SIDR_REQ_RCVD", "SIDR_REP_SENT",
 };
 
 struct cm_ah {
@@ -70,6 +71,7 @@ struct rdmadev_ibcm_id {
 	uint8_t mtu, life, lcrt, rcrt, max_retries;
 	uint8_t ack;			/* the QP's ACK timeout given by the caller, 0: the path's */
 	uint32_t ud_qpn, ud_qkey;	/* SIDR_LISTEN: the answer */
+	bool sidr_events;		/* SIDR_LISTEN: the application answers (events) */
 	unsigned int backlog;		/* LISTEN: REQs held unanswered at most, 0: no bound */
 	struct rdmadev_ibcm_id *listen;	/* a REQ's id: its listener (NULL once that is gone) */
 	/* the retransmitted message (REQ, REP or DREQ) */
@@ -679,7 +681,7 @@ rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id, struct rdmadev
 int
 rdmadev_ibcm_set_backlog(struct rdmadev_ibcm_id *l, unsigned int backlog)
 {
-	if (l == NULL || l->state != ST_LISTEN) {
+	if (l == NULL || (l->state != ST_LISTEN && l->state != ST_SIDR_LISTEN)) {
 		RDMADEV_LOG(ERR, "ibcm_set_backlog: %s", l == NULL ? "NULL id" : "not a listener");
 		return -EINVAL;
 	}
@@ -695,7 +697,8 @@ cm_pending(const struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_id *l)
 	unsigned int n = 0;
 
 	for (id = cm->ids; id != NULL; id = id->next)
-		if (id->listen == l && (id->state == ST_REQ_RCVD || id->state == ST_MRA_REQ_SENT))
+		if (id->listen == l && (id->state == ST_REQ_RCVD || id->state == ST_MRA_REQ_SENT ||
+					id->state == ST_SIDR_REQ_RCVD))
 			n++;
 	return n;
 }
@@ -770,6 +773,83 @@ rdmadev_ibcm_sidr_req(struct rdmadev_ibcm *cm, uint64_t service_id, const uint8_
 	return 0;
 }
 
+int
+rdmadev_ibcm_sidr_listen_events(struct rdmadev_ibcm *cm, uint64_t service_id,
+				struct rdmadev_ibcm_id **out)
+{
+	int rc = rdmadev_ibcm_sidr_listen(cm, service_id, 0, 0, out);
+
+	if (rc == 0)
+		(*out)->sidr_events = true;
+	return rc;
+}
+
+int
+rdmadev_ibcm_sidr_reply(struct rdmadev_ibcm_id *id, uint8_t status, uint32_t qpn,
+			uint32_t qkey, const void *pdata, uint8_t len)
+{
+	uint8_t *m;
+
+	if (id == NULL || id->state != ST_SIDR_REQ_RCVD || qpn > 0xffffffu ||
+	    len > RDMADEV_IBCM_SIDR_REP_PDATA || (len != 0 && pdata == NULL)) {
+		RDMADEV_LOG(ERR, "ibcm_sidr_reply: id %s holds no SIDR_REQ, QPN 0x%x above 24 bits "
+			    "or %u private data bytes (room %u)", rdmadev_ibcm_id_state(id), qpn,
+			    len, RDMADEV_IBCM_SIDR_REP_PDATA);
+		return -EINVAL;
+	}
+	m = id->mad;
+	cm_hdr(m, RDMADEV_IBCM_ATTR_SIDR_REP, id->tid);
+	put_be(m + D(0), id->remote_id, 4);		/* Request ID */
+	m[D(4)] = status;
+	put_be(m + D(8), status == RDMADEV_IBCM_SIDR_SUCCESS ? qpn : 0, 3);
+	put_be(m + D(12), id->service_id, 8);
+	put_be(m + D(20), status == RDMADEV_IBCM_SIDR_SUCCESS ? qkey : 0, 4);
+	cm_pdata(m + D(96), pdata, len);
+	id->state = ST_SIDR_REP_SENT;
+	return cm_send_id(id, m);
+}
+
+/* A SIDR_REQ for a listener whose application answers: an id and an event. */
+static void
+cm_rx_sidr_req_ev(struct rdmadev_ibcm *cm, struct rdmadev_ibcm_id *l, const uint8_t *m,
+		  const uint8_t sgid[16], const uint8_t smac[6])
+{
+	uint32_t rid = (uint32_t)get_be(m + D(0), 4);
+	struct rdmadev_ibcm_event *ev;
+	struct rdmadev_ibcm_id *id;
+
+	for (id = cm->ids; id != NULL; id = id->next) {
+		if ((id->state != ST_SIDR_REQ_RCVD && id->state != ST_SIDR_REP_SENT) ||
+		    id->remote_id != rid || memcmp(id->peer.gid, sgid, 16) != 0)
+			continue;
+		/* A retransmission: nothing while the application decides, else the answer. */
+		cm->st.duplicates++;
+		if (id->state == ST_SIDR_REP_SENT)
+			(void)cm_send_id(id, id->mad);
+		return;
+	}
+	if ((l->backlog != 0 && cm_pending(cm, l) >= l->backlog) ||
+	    cm->ev_tail - cm->ev_head >= CM_EVENTS) {
+		cm->st.backlog_drops++;
+		return;
+	}
+	id = cm_id_new(cm, ST_SIDR_REQ_RCVD);
+	if (id == NULL)
+		return;
+	id->listen = l;
+	id->service_id = l->service_id;
+	id->remote_id = rid;
+	id->tid = get_be(m + 8, 8);
+	memcpy(id->peer.gid, sgid, 16);
+	memcpy(id->peer.mac, smac, 6);
+	id->peer.service_id = l->service_id;
+	id->sgid = cm_sgid_for(cm, sgid);
+	ev = cm_event(cm, RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED, id);
+	ev->listen_id = l;
+	ev->peer = id->peer;
+	cm_event_pdata(ev, m + D(16), RDMADEV_IBCM_SIDR_REQ_PDATA);
+}
+
 /* A SIDR_REQ: answered at once, by the service's listener or with "unsupported". */
 static void
 cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16],
@@ -782,6 +862,10 @@ cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16]
 	for (l = cm->ids; l != NULL; l = l->next)
 		if (l->state == ST_SIDR_LISTEN && l->service_id == sid)
 			break;
+	if (l != NULL && l->sidr_events) {
+		cm_rx_sidr_req_ev(cm, l, m, sgid, smac);
+		return;
+	}
 	cm_hdr(mad, RDMADEV_IBCM_ATTR_SIDR_REP, get_be(m + 8, 8));
 	memcpy(mad + D(0), m + D(0), 4);		/* Request ID */
 	mad[D(4)] = l != NULL ? RDMADEV_IBCM_SIDR_SUCCESS : RDMADEV_IBCM_SIDR_UNSUPPORTED;

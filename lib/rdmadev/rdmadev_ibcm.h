@@ -82,6 +82,8 @@ enum rdmadev_ibcm_rej_reason {
 #define RDMADEV_IBCM_SIDR_SUCCESS	0u
 /** SIDR_REP status: nobody serves the ServiceID (IB_SIDR_UNSUPPORTED). */
 #define RDMADEV_IBCM_SIDR_UNSUPPORTED	1u
+/** SIDR_REP status: the service refused (IB_SIDR_REJECT). */
+#define RDMADEV_IBCM_SIDR_REJECT	2u
 
 /** A CM agent: the GSI QP of one device and its connections. */
 struct rdmadev_ibcm;
@@ -139,6 +141,8 @@ enum rdmadev_ibcm_event_type {
 	RDMADEV_IBCM_EV_TIMEWAIT_EXIT,	/**< timewait over: the id may be destroyed or reused */
 	RDMADEV_IBCM_EV_SIDR_REP_RECEIVED,	/**< our SIDR_REQ answered (sidr_status, qpn, qkey) */
 	RDMADEV_IBCM_EV_SIDR_REQ_ERROR,	/**< our SIDR_REQ got no SIDR_REP after every retry */
+	RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED,	/**< a SIDR_REQ on an events listener: a new id
+						 *   (answer with rdmadev_ibcm_sidr_reply) */
 };
 
 /** What the peer's REQ asked for (REQ_RECEIVED) or its REP answered. */
@@ -225,6 +229,25 @@ int rdmadev_ibcm_set_backlog(struct rdmadev_ibcm_id *l, unsigned int backlog);
  */
 int rdmadev_ibcm_sidr_listen(struct rdmadev_ibcm *cm, uint64_t service_id, uint32_t qpn,
 			     uint32_t qkey, struct rdmadev_ibcm_id **out);
+
+/**
+ * Serve @p service_id (host order) for UD peers with the application answering: each
+ * SIDR_REQ makes an id and a SIDR_REQ_RECEIVED event (its private data, the peer); answer
+ * it with rdmadev_ibcm_sidr_reply(). A retransmitted SIDR_REQ is dropped while unanswered
+ * and gets the same SIDR_REP after. rdmadev_ibcm_set_backlog() bounds the unanswered ones.
+ * @return as rdmadev_ibcm_sidr_listen().
+ */
+int rdmadev_ibcm_sidr_listen_events(struct rdmadev_ibcm *cm, uint64_t service_id,
+				    struct rdmadev_ibcm_id **out);
+
+/**
+ * Answer the SIDR_REQ of @p id (SIDR_REQ_RECEIVED): a SIDR_REP with @p status
+ * (RDMADEV_IBCM_SIDR_*), for success the UD QP @p qpn and its @p qkey, and @p len bytes of
+ * private data (at most 136). Destroy the id when done with it.
+ * @return 0, -EINVAL, send errors.
+ */
+int rdmadev_ibcm_sidr_reply(struct rdmadev_ibcm_id *id, uint8_t status, uint32_t qpn,
+			    uint32_t qkey, const void *pdata, uint8_t len);
 
 /**
  * Resolve @p service_id at the peer @p dgid / @p dmac (its QP 1): a SIDR_REQ with @p len

@@ -36,6 +36,7 @@ struct rdmadev_rcm_id {
 	uint8_t dmac[6];
 	uint8_t ack_timeout;		/* rdmadev_rcm_set_ack_timeout(), 0: the path's */
 	uint8_t mtu;			/* rdmadev_rcm_set_path_mtu(), 0: the port's */
+	uint16_t ps;			/* port space */
 	bool addr_query;		/* waiting for the neighbour's MAC */
 	uint32_t addr_timeout_ms;	/* of that wait */
 	uint64_t addr_deadline;		/* set by the first process after the resolve, 0 before */
@@ -226,19 +227,28 @@ rcm_id_new(struct rdmadev_rcm_channel *ch)
 	return id;
 }
 
+static void
+rcm_set_ps(struct rdmadev_rcm_id *id, uint16_t ps)
+{
+	id->ps = ps;
+	snprintf(id->obj->rcm_ps, sizeof(id->obj->rcm_ps), "%s",
+		 ps == RDMADEV_RCM_PS_UDP ? "UDP" : "TCP");
+}
+
 int
 rdmadev_rcm_create_id(struct rdmadev_rcm_channel *ch, uint16_t ps, struct rdmadev_rcm_id **out)
 {
 	struct rdmadev_rcm_id *id;
 
-	if (ch == NULL || out == NULL || ps != RDMADEV_RCM_PS_TCP) {
+	if (ch == NULL || out == NULL || (ps != RDMADEV_RCM_PS_TCP && ps != RDMADEV_RCM_PS_UDP)) {
 		RDMADEV_LOG(ERR, "rcm_create_id: NULL channel or output, or port space 0x%x is "
-			    "not TCP (0x0106)", ps);
+			    "neither TCP (0x0106) nor UDP (0x0111)", ps);
 		return -EINVAL;
 	}
 	id = rcm_id_new(ch);
 	if (id == NULL)
 		return -ENOMEM;
+	rcm_set_ps(id, ps);
 	*out = id;
 	return 0;
 }
@@ -309,8 +319,12 @@ rdmadev_rcm_listen(struct rdmadev_rcm_id *id, int backlog)
 		RDMADEV_LOG(ERR, "rcm_listen: NULL, unbound or busy id");
 		return -EINVAL;
 	}
-	rc = rdmadev_ibcm_listen(id->ch->cm, RDMADEV_RCM_SERVICE_ID(ntohs(addr_port(&id->src))),
-				 &id->ib);
+	if (id->ps == RDMADEV_RCM_PS_UDP)
+		rc = rdmadev_ibcm_sidr_listen_events(id->ch->cm, RDMADEV_RCM_PS_SERVICE_ID(
+						     id->ps, ntohs(addr_port(&id->src))), &id->ib);
+	else
+		rc = rdmadev_ibcm_listen(id->ch->cm, RDMADEV_RCM_SERVICE_ID(
+					 ntohs(addr_port(&id->src))), &id->ib);
 	if (rc != 0)
 		return rc;
 	/* As ucma: a backlog of 0 or less, or above the bound, is the bound. */
@@ -492,12 +506,82 @@ rcm_param(struct rdmadev_ibcm_conn_param *cp, const struct rdmadev_rcm_id *id,
 	cp->path_mtu = id->mtu;
 }
 
+/* A UD QP in RESET to RTS with the UDP port space's Q_Key (as librdmacm's ucma_init_ud_qp). */
+static int
+rcm_ud_up(struct rdmadev_qp *qp)
+{
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr a;
+	int rc = rdmadev_qp_query(qp, &a, &qi);
+
+	if (rc != 0 || qi.qp_type != RDMADEV_QPT_UD) {
+		RDMADEV_LOG(ERR, "rcm: a UDP id needs a UD QP");
+		return rc != 0 ? rc : -EINVAL;
+	}
+	if (a.qp_state != RDMADEV_QPS_RESET)
+		return 0;			/* the caller's */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RDMADEV_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = RDMADEV_RCM_UDP_QKEY;
+	rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+			       RDMADEV_QP_PORT | RDMADEV_QP_QKEY);
+	if (rc == 0) {
+		a.qp_state = RDMADEV_QPS_RTR;
+		rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE);
+	}
+	if (rc == 0) {
+		a.qp_state = RDMADEV_QPS_RTS;
+		a.sq_psn = 0;
+		rc = rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN);
+	}
+	if (rc != 0)
+		RDMADEV_LOG(ERR, "rcm: UD QP %u to RTS failed: %s", rdmadev_qp_num(qp),
+			    strerror(-rc));
+	return rc;
+}
+
+/* After the IB CM's connect (REQ or SIDR_REQ) returned @p rc: the id is connecting. */
+static int
+rcm_connecting(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp, int rc)
+{
+	if (rc != 0)
+		return rc;
+	rdmadev_ibcm_id_set_context(id->ib, id);
+	id->qp = qp;
+	rcm_sync(id, "CONNECT");
+	return 0;
+}
+
+/* UDP connect (cma_resolve_ib_udp): a SIDR_REQ with the CMA header @p pd and the user's. */
+static int
+rcm_connect_ud(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
+	       const struct rdmadev_rcm_conn_param *p, uint8_t *pd, uint64_t now_ns)
+{
+	uint8_t dgid[16];
+	uint8_t len = RDMADEV_RCM_HDR_LEN;
+	int rc = rcm_ud_up(qp);
+
+	if (rc != 0)
+		return rc;
+	if (p != NULL && p->private_data_len != 0) {
+		memcpy(pd + RDMADEV_RCM_HDR_LEN, p->private_data, p->private_data_len);
+		len = (uint8_t)(len + p->private_data_len);
+	}
+	addr_gid(&id->dst, dgid);
+	rc = rdmadev_ibcm_sidr_req(id->ch->cm, RDMADEV_RCM_PS_SERVICE_ID(id->ps,
+				   ntohs(addr_port(&id->dst))), dgid, id->dmac, pd, len, now_ns,
+				   &id->ib);
+	return rcm_connecting(id, qp, rc);
+}
+
 int
 rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 		    const struct rdmadev_rcm_conn_param *p, uint64_t now_ns)
 {
-	uint8_t pd[RDMADEV_IBCM_REQ_PDATA];
+	uint8_t pd[RDMADEV_IBCM_SIDR_REQ_PDATA];
 	struct rdmadev_ibcm_conn_param cp;
+	unsigned int room;
 	uint16_t port;
 	int rc;
 
@@ -506,10 +590,12 @@ rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 		RDMADEV_LOG(ERR, "rcm_connect: NULL id or QP, route not resolved, or id busy");
 		return -EINVAL;
 	}
-	if (p != NULL && (p->private_data_len > RDMADEV_RCM_CONNECT_PDATA ||
+	room = id->ps == RDMADEV_RCM_PS_UDP ? RDMADEV_RCM_UDP_CONNECT_PDATA :
+					      RDMADEV_RCM_CONNECT_PDATA;
+	if (p != NULL && (p->private_data_len > room ||
 			  (p->private_data_len != 0 && p->private_data == NULL))) {
 		RDMADEV_LOG(ERR, "rcm_connect: %u private data bytes, room for %u",
-			    p->private_data_len, RDMADEV_RCM_CONNECT_PDATA);
+			    p->private_data_len, room);
 		return -EINVAL;
 	}
 	/*
@@ -528,6 +614,8 @@ rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 		memcpy(pd + 4 + 12, &id->src.sin.sin_addr, 4);
 		memcpy(pd + 20 + 12, &id->dst.sin.sin_addr, 4);
 	}
+	if (id->ps == RDMADEV_RCM_PS_UDP)
+		return rcm_connect_ud(id, qp, p, pd, now_ns);
 	if (p != NULL && p->private_data_len != 0)
 		memcpy(pd + RDMADEV_RCM_HDR_LEN, p->private_data, p->private_data_len);
 	rcm_param(&cp, id, qp, p);
@@ -538,12 +626,7 @@ rdmadev_rcm_connect(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 	cp.private_data_len = (uint8_t)(RDMADEV_RCM_HDR_LEN +
 					(p != NULL ? p->private_data_len : 0));
 	rc = rdmadev_ibcm_connect(id->ch->cm, &cp, now_ns, &id->ib);
-	if (rc != 0)
-		return rc;
-	rdmadev_ibcm_id_set_context(id->ib, id);
-	id->qp = qp;
-	rcm_sync(id, "CONNECT");
-	return 0;
+	return rcm_connecting(id, qp, rc);
 }
 
 int
@@ -556,6 +639,21 @@ rdmadev_rcm_accept(struct rdmadev_rcm_id *id, struct rdmadev_qp *qp,
 	if (id == NULL || qp == NULL || id->ib == NULL) {
 		RDMADEV_LOG(ERR, "rcm_accept: NULL id or QP, or no connect request");
 		return -EINVAL;
+	}
+	if (id->ps == RDMADEV_RCM_PS_UDP) {
+		/* cma_send_sidr_rep: the UD QP and the port space's Q_Key */
+		rc = p != NULL && p->private_data_len > RDMADEV_IBCM_SIDR_REP_PDATA ? -EINVAL :
+		     rcm_ud_up(qp);
+		if (rc == 0)
+			rc = rdmadev_ibcm_sidr_reply(id->ib, RDMADEV_IBCM_SIDR_SUCCESS,
+						     rdmadev_qp_num(qp), RDMADEV_RCM_UDP_QKEY,
+						     p != NULL ? p->private_data : NULL,
+						     p != NULL ? p->private_data_len : 0);
+		if (rc == 0) {
+			id->qp = qp;
+			rcm_sync(id, "CONNECT");
+		}
+		return rc;
 	}
 	rcm_param(&cp, id, qp, p);
 	if (p != NULL) {
@@ -577,6 +675,9 @@ rdmadev_rcm_reject(struct rdmadev_rcm_id *id, const void *pdata, uint8_t len)
 		RDMADEV_LOG(ERR, "rcm_reject: NULL id or no connect request");
 		return -EINVAL;
 	}
+	if (id->ps == RDMADEV_RCM_PS_UDP)
+		return rdmadev_ibcm_sidr_reply(id->ib, RDMADEV_IBCM_SIDR_REJECT, 0, 0, pdata,
+					       (uint8_t)RTE_MIN(len, RDMADEV_IBCM_SIDR_REP_PDATA));
 	return rdmadev_ibcm_reject(id->ib, RDMADEV_IBCM_REJ_CONSUMER, pdata, len);
 }
 
@@ -597,7 +698,23 @@ rdmadev_rcm_disconnect(struct rdmadev_rcm_id *id, uint64_t now_ns)
 
 /* ---- events ---- */
 
-/* A REQ on a listener (cma_ib_req_handler): check the CMA header, make the new id. */
+/* Refuse a request: REJ @p reason, or for a SIDR_REQ a SIDR_REP refusing; the id goes. */
+static void
+rcm_refuse(const struct rdmadev_ibcm_event *e, uint16_t reason)
+{
+	if (e->type == RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED)
+		(void)rdmadev_ibcm_sidr_reply(e->id, reason == RDMADEV_IBCM_REJ_INVALID_SERVICE_ID ?
+					      RDMADEV_IBCM_SIDR_UNSUPPORTED :
+					      RDMADEV_IBCM_SIDR_REJECT, 0, 0, NULL, 0);
+	else
+		(void)rdmadev_ibcm_reject(e->id, reason, NULL, 0);
+	rdmadev_ibcm_id_destroy(e->id);
+}
+
+/*
+ * A REQ (cma_ib_req_handler) or a SIDR_REQ (cma_sidr_req) on a listener: check the CMA
+ * header, make the new id.
+ */
 static void
 rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 {
@@ -612,8 +729,7 @@ rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 	    ((h[1] >> 4) != 4 && (h[1] >> 4) != 6)) {
 		RDMADEV_LOG(DEBUG, "rcm: REQ without a CMA header (version 0, IPv4 or IPv6): "
 			    "rejected");
-		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_CONSUMER, NULL, 0);
-		rdmadev_ibcm_id_destroy(e->id);
+		rcm_refuse(e, RDMADEV_IBCM_REJ_CONSUMER);
 		return;
 	}
 	/* The header's addresses (cma_save_ip_info): ours is its destination. */
@@ -646,16 +762,15 @@ rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 	      memcmp(&src.sin6.sin6_addr, &l->src.sin6.sin6_addr, 16) :
 	      memcmp(&src.sin.sin_addr, &l->src.sin.sin_addr, 4)) != 0)) {
 		/* Bound to another address: nobody listens there. */
-		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_INVALID_SERVICE_ID, NULL, 0);
-		rdmadev_ibcm_id_destroy(e->id);
+		rcm_refuse(e, RDMADEV_IBCM_REJ_INVALID_SERVICE_ID);
 		return;
 	}
 	id = rcm_id_new(ch);
 	if (id == NULL) {
-		(void)rdmadev_ibcm_reject(e->id, RDMADEV_IBCM_REJ_NO_RESOURCES, NULL, 0);
-		rdmadev_ibcm_id_destroy(e->id);
+		rcm_refuse(e, RDMADEV_IBCM_REJ_NO_RESOURCES);
 		return;
 	}
+	rcm_set_ps(id, l->ps);
 	id->ib = e->id;
 	rdmadev_ibcm_id_set_context(id->ib, id);
 	id->src = src;
@@ -665,12 +780,57 @@ rcm_req(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e)
 	ev = rcm_event(ch, RDMADEV_RCM_EVENT_CONNECT_REQUEST, id);
 	if (ev == NULL) {
 		/* Nobody would learn of the id: refuse it rather than leak it. */
-		(void)rdmadev_ibcm_reject(id->ib, RDMADEV_IBCM_REJ_NO_RESOURCES, NULL, 0);
+		if (l->ps == RDMADEV_RCM_PS_UDP)
+			(void)rdmadev_ibcm_sidr_reply(id->ib, RDMADEV_IBCM_SIDR_REJECT, 0, 0, NULL,
+						      0);
+		else
+			(void)rdmadev_ibcm_reject(id->ib, RDMADEV_IBCM_REJ_NO_RESOURCES, NULL, 0);
 		rdmadev_rcm_destroy_id(id);
 		return;
 	}
 	ev->listen_id = l;
 	rcm_event_pdata(ev, h + RDMADEV_RCM_HDR_LEN, e->private_data_len - RDMADEV_RCM_HDR_LEN);
+}
+
+/*
+ * The answer to a UDP connect (cma_sidr_rep_handler): ESTABLISHED with the peer's UD QP,
+ * Q_Key and address; UNREACHABLE with the status of a refusal; ADDR_ERROR (-EINVAL) for a
+ * Q_Key other than the port space's.
+ */
+static void
+rcm_sidr_rep(struct rdmadev_rcm_channel *ch, struct rdmadev_rcm_id *id,
+	     const struct rdmadev_ibcm_event *e)
+{
+	struct rdmadev_rcm_event *ev;
+
+	if (e->sidr_status != RDMADEV_IBCM_SIDR_SUCCESS) {
+		rcm_sync(id, "IDLE");
+		ev = rcm_event(ch, RDMADEV_RCM_EVENT_UNREACHABLE, id);
+		if (ev != NULL)
+			ev->status = e->sidr_status;
+		rcm_event_pdata(ev, e->private_data, RDMADEV_IBCM_SIDR_REP_PDATA);
+		return;
+	}
+	if (e->sidr_qkey != RDMADEV_RCM_UDP_QKEY) {
+		rcm_sync(id, "IDLE");
+		ev = rcm_event(ch, RDMADEV_RCM_EVENT_ADDR_ERROR, id);
+		if (ev != NULL)
+			ev->status = -EINVAL;
+		return;
+	}
+	rcm_sync(id, "CONNECT");
+	ev = rcm_event(ch, RDMADEV_RCM_EVENT_ESTABLISHED, id);
+	if (ev == NULL)
+		return;
+	ev->ud_qpn = e->peer.qpn;
+	ev->ud_qkey = e->sidr_qkey;
+	memcpy(ev->ah_attr.dgid, e->peer.gid, 16);
+	memcpy(ev->ah_attr.dmac, id->dmac, 6);
+	ev->ah_attr.sgid_index = id->sgid_index;
+	ev->ah_attr.hop_limit = 64;
+	ev->ah_attr.vlan_id = 0xffff;
+	ev->ah_attr.port_num = 1;
+	rcm_event_pdata(ev, e->private_data, RDMADEV_IBCM_SIDR_REP_PDATA);
 }
 
 /* One IB CM event as cma.c's cma_ib_handler turns it into an rdma_cm event. */
@@ -680,7 +840,8 @@ rcm_translate(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e
 	struct rdmadev_rcm_id *id = rdmadev_ibcm_id_context(e->id);
 	struct rdmadev_rcm_event *ev;
 
-	if (e->type == RDMADEV_IBCM_EV_REQ_RECEIVED) {
+	if (e->type == RDMADEV_IBCM_EV_REQ_RECEIVED ||
+	    e->type == RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED) {
 		rcm_req(ch, e);
 		return;
 	}
@@ -714,6 +875,15 @@ rcm_translate(struct rdmadev_rcm_channel *ch, const struct rdmadev_ibcm_event *e
 	case RDMADEV_IBCM_EV_DREQ_ERROR:
 		rcm_sync(id, "DISCONNECT");
 		(void)rcm_event(ch, RDMADEV_RCM_EVENT_DISCONNECTED, id);
+		break;
+	case RDMADEV_IBCM_EV_SIDR_REP_RECEIVED:
+		rcm_sidr_rep(ch, id, e);
+		break;
+	case RDMADEV_IBCM_EV_SIDR_REQ_ERROR:
+		rcm_sync(id, "IDLE");
+		ev = rcm_event(ch, RDMADEV_RCM_EVENT_UNREACHABLE, id);
+		if (ev != NULL)
+			ev->status = -ETIMEDOUT;
 		break;
 	case RDMADEV_IBCM_EV_TIMEWAIT_EXIT:
 		rcm_sync(id, "IDLE");

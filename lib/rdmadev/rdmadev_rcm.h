@@ -26,11 +26,19 @@ struct rdmadev_ibcm;
 extern "C" {
 #endif
 
-/** rdma_cm port spaces (rdma_cma.h); only TCP (RC) is implemented. */
+/** rdma_cm port spaces (rdma_cma.h): TCP (RC connections through REQ / REP). */
 #define RDMADEV_RCM_PS_TCP	0x0106u
+/** UDP: UD QPs resolved through SIDR_REQ / SIDR_REP. */
+#define RDMADEV_RCM_PS_UDP	0x0111u
 
-/** ServiceID of @p port in the TCP port space (cma.c rdma_get_service_id). */
-#define RDMADEV_RCM_SERVICE_ID(port) (((uint64_t)RDMADEV_RCM_PS_TCP << 16) | (uint16_t)(port))
+/** ServiceID of @p port in port space @p ps (cma.c rdma_get_service_id). */
+#define RDMADEV_RCM_PS_SERVICE_ID(ps, port) (((uint64_t)(ps) << 16) | (uint16_t)(port))
+/** ServiceID of @p port in the TCP port space. */
+#define RDMADEV_RCM_SERVICE_ID(port) RDMADEV_RCM_PS_SERVICE_ID(RDMADEV_RCM_PS_TCP, port)
+/** The Q_Key of the UDP port space's QPs (rdma_cma.h RDMA_UDP_QKEY). */
+#define RDMADEV_RCM_UDP_QKEY	0x01234567u
+/** User private data a UDP connect can carry (SIDR_REQ: 216 - 36). */
+#define RDMADEV_RCM_UDP_CONNECT_PDATA	180u
 
 /** Bytes of the CMA header at the start of a REQ's private data (cma.c struct cma_hdr). */
 #define RDMADEV_RCM_HDR_LEN	36u
@@ -83,6 +91,11 @@ struct rdmadev_rcm_event {
 	union rdmadev_rcm_addr dst;		/**< the id's peer address */
 	uint8_t private_data_len;		/**< bytes in private_data */
 	uint8_t private_data[196];		/**< the message's user private data */
+	/** ESTABLISHED of a UDP id (librdmacm's param.ud): the peer's UD QP and Q_Key, and
+	 *  the address to reach it (create an AH from it). */
+	uint32_t ud_qpn;
+	uint32_t ud_qkey;			/**< the peer's Q_Key (RDMADEV_RCM_UDP_QKEY) */
+	struct rdmadev_ah_attr ah_attr;		/**< toward the peer */
 };
 
 /**
@@ -103,7 +116,15 @@ int rdmadev_rcm_process(struct rdmadev_rcm_channel *ch, uint64_t now_ns);
 /** Take the oldest event (rdma_get_cm_event). @return 0, -EAGAIN, -EINVAL. */
 int rdmadev_rcm_get_event(struct rdmadev_rcm_channel *ch, struct rdmadev_rcm_event *ev);
 
-/** Create an id in port space @p ps (RDMADEV_RCM_PS_TCP). @return 0, -EINVAL, -ENOMEM. */
+/**
+ * Create an id in port space @p ps: RDMADEV_RCM_PS_TCP (RC, REQ / REP / RTU) or
+ * RDMADEV_RCM_PS_UDP (UD, SIDR: connect sends a SIDR_REQ with the CMA header; the
+ * listener's CONNECT_REQUEST is answered by accept with a SIDR_REP naming its UD QP and
+ * RDMADEV_RCM_UDP_QKEY, or by reject with status 2; the active side's ESTABLISHED carries
+ * the peer's QPN, Q_Key and address, a refusal is UNREACHABLE with the SIDR status). A UD QP
+ * given to connect / accept in RESET is brought to RTS with RDMADEV_RCM_UDP_QKEY.
+ * @return 0, -EINVAL, -ENOMEM.
+ */
 int rdmadev_rcm_create_id(struct rdmadev_rcm_channel *ch, uint16_t ps,
 			  struct rdmadev_rcm_id **out);
 

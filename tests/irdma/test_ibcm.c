@@ -1237,7 +1237,7 @@ test_rcm(void)
 	inet_ntop(AF_INET, srv.d.gid + 12, ip_s, sizeof(ip_s));
 	inet_ntop(AF_INET, cli.d.gid + 12, ip_c, sizeof(ip_c));
 	/* the server listens on any address, port 7174 (rping's) */
-	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x0111, &l), -EINVAL);	/* UDP: no */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x013f, &l), -EINVAL);	/* IB: no */
 	l = rlisten(&srv, 0);
 	cm_dump(srv.d.id, dump, sizeof(dump));
 	snprintf(line, sizeof(line), "cm-idn %u state LISTEN ps TCP", rdmadev_rcm_id_num(l));
@@ -1626,6 +1626,164 @@ out:
 	rsides_close(&srv, &cli, &qc, &qs);
 }
 
+/*
+ * rdma_cm's UDP port space (SIDR inside rdma_cm, as udaddy uses it): a listener on 7174, a
+ * client's connect sends a SIDR_REQ for ServiceID 0x0111 << 16 | 7174 with the CMA header
+ * and its private data; CONNECT_REQUEST with them; accept answers a SIDR_REP with the UD QP
+ * and Q_Key 0x01234567 (both QPs brought to RTS with it); the client's ESTABLISHED carries
+ * them and the address, and a datagram sent with them arrives. A reject: UNREACHABLE 2 with
+ * the private data; a port nobody serves: UNREACHABLE 1. The dump says "ps UDP".
+ */
+static void
+test_rcm_udp(void)
+{
+	static struct rside srv, cli;
+	static struct mad_log clog, slog;
+	static const char hello[] = "udaddy-like";
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
+	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
+	struct rdmadev_rcm_conn_param p;
+	struct rdmadev_rcm_event ev, est;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_sge s, r;
+	struct sockaddr_in sin, dst;
+	struct rdmadev_wc wc;
+	struct e2e_mr mc, ms;
+	static char dump[4096];
+	const uint8_t *m;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	memset(&clog, 0, sizeof(clog));
+	memset(&slog, 0, sizeof(slog));
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:rcmu"), E2E_DEVARGS(1, "loop:rcmu")) != 0)
+		goto out;
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(cli.ch), log_mad, &clog);
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(srv.ch), log_mad, &slog);
+	e2e_mr_reg(&cli.d, NULL, &mc, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&srv.d, NULL, &ms, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_UD, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_UD, NULL);
+	e2e_qp_create(&cli.d, &qc2, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL || qc2.qp == NULL || mc.mr == NULL || ms.mr == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_UDP, &l), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l, 0), 0);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	TEST_CHECK(strstr(dump, "state LISTEN ps UDP") != NULL);
+	/* a UDP id needs a UD QP */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_UDP, &c), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc2.qp, NULL, now), -EINVAL);
+	memset(&p, 0, sizeof(p));
+	p.private_data = hello;
+	p.private_data_len = sizeof(hello);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK(ev.listen_id == l);
+	TEST_CHECK_EQ(ev.private_data_len, RDMADEV_RCM_UDP_CONNECT_PDATA);
+	TEST_CHECK(memcmp(ev.private_data, hello, sizeof(hello)) == 0);
+	TEST_CHECK(memcmp(&ev.dst.sin.sin_addr, cli.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ntohs(ev.dst.sin.sin_port), 32768);
+	m = find_mad(&clog, 0x0017, NULL);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		TEST_CHECK_EQ(fld(m, 32, 0, 64), 0x0000000001111c06ull);	/* ServiceID */
+		TEST_CHECK_EQ(fld(m, 40, 0, 8), 0);				/* cma_hdr */
+		TEST_CHECK_EQ(fld(m, 41, 0, 4), 4);
+		TEST_CHECK_EQ(fld(m, 42, 0, 16), 32768);
+		TEST_CHECK(memcmp(m + 40 + 16, cli.d.gid + 12, 4) == 0);
+		TEST_CHECK(memcmp(m + 40 + 32, srv.d.gid + 12, 4) == 0);
+		TEST_CHECK(memcmp(m + 40 + 36, hello, sizeof(hello)) == 0);
+	}
+	if (ev.id == NULL)
+		goto out;
+	p.private_data = "ok";
+	p.private_data_len = 2;
+	TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs.qp, &p, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, &est);
+	TEST_CHECK(est.id == c);
+	TEST_CHECK_EQ(est.ud_qpn, qs.qpn);
+	TEST_CHECK_EQ(est.ud_qkey, RDMADEV_RCM_UDP_QKEY);
+	TEST_CHECK(memcmp(est.ah_attr.dgid, srv.d.gid, 16) == 0);
+	TEST_CHECK(memcmp(est.private_data, "ok", 2) == 0);
+	m = find_mad(&slog, 0x0018, NULL);
+	TEST_CHECK(m != NULL && fld(m, 28, 0, 8) == 0 && fld(m, 44, 0, 32) == 0x01234567u);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(srv.ch, &ev), -EAGAIN);	/* none on the passive side */
+	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
+	TEST_CHECK_EQ(qa.qkey, RDMADEV_RCM_UDP_QKEY);
+	/* a datagram with what ESTABLISHED gave */
+	TEST_CHECK_EQ(rdmadev_ah_create(cli.d.pd, &est.ah_attr, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	e2e_fill(mc.buf, 100, 5);
+	s.addr = (uint64_t)(uintptr_t)mc.buf;
+	s.length = 100;
+	s.lkey = mc.lkey;
+	r.addr = (uint64_t)(uintptr_t)ms.buf;
+	r.length = 40 + 100;
+	r.lkey = ms.lkey;
+	e2e_recv(&qs, 7, &r, 1);
+	e2e_wr_init(&wr, 8, RDMADEV_WR_SEND, &s, 1);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = est.ud_qpn;
+	wr.ud.remote_qkey = est.ud_qkey;
+	e2e_send(&qc, &wr);
+	e2e_expect(&cli.d.scq, 8, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&srv.d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 7);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.src_qp, qc.qpn);
+	TEST_CHECK(memcmp(ms.buf + 40, mc.buf, 100) == 0);
+	/* rejected: UNREACHABLE with status 2 (IB_SIDR_REJECT) and the private data */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_UDP, &c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	if (ev.id != NULL) {
+		TEST_CHECK_EQ(rdmadev_rcm_reject(ev.id, "no", 2), 0);
+		TEST_CHECK_EQ(rdmadev_rcm_destroy_id(ev.id), 0);
+	}
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_UNREACHABLE, &ev);
+	TEST_CHECK(ev.id == c2);
+	TEST_CHECK_EQ(ev.status, 2);
+	TEST_CHECK(memcmp(ev.private_data, "no", 2) == 0);
+	rdmadev_rcm_destroy_id(c2);
+	/* a port nobody serves: UNREACHABLE 1 */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_UDP, &c2), 0);
+	dst.sin_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_UNREACHABLE, &ev);
+	TEST_CHECK_EQ(ev.status, 1);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(srv.ch, &ev), -EAGAIN);
+out:
+	if (ah != NULL)
+		TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+	e2e_qp_destroy(&qc2);
+	e2e_mr_dereg(&mc);
+	e2e_mr_dereg(&ms);
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
 /* Events of @p s after pumping: counted by type in @p n, CONNECT_REQUEST ids into @p req. */
 static void
 rcollect(struct rside *a, struct rside *b, struct rside *s, unsigned int n[16],
@@ -1857,6 +2015,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_rcm);
 	TEST_RUN(test_rcm_flood);
 	TEST_RUN(test_rcm_ipv6);
+	TEST_RUN(test_rcm_udp);
 	eth_rings();
 	TEST_RUN(test_rcm_resolve);
 	rte_eal_cleanup();
