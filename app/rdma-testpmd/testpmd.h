@@ -35,8 +35,10 @@
 #define TP_DEVARGS_LEN		128
 /** Histogram bins (JSON and terminal). */
 #define TP_HIST_BINS		20
-/** Q_Key of the UD QPs. */
+/** Q_Key of the UD QPs (perftest's DEF_QKEY). */
 #define TP_QKEY			0x11111111u
+/** -R: the UD QPs' Q_Key is rdma_cm's (RDMA_UDP_QKEY), as perftest -R takes it from the CM. */
+#define TP_QKEY_OF(cfg)		((cfg)->rdma_cm ? RDMADEV_RCM_UDP_QKEY : TP_QKEY)
 /** Largest post list (burst). */
 #define TP_MAX_POST_LIST	512
 /** Default TCP port of the two-process exchange (perftest's). */

@@ -227,6 +227,13 @@ tp_rcm_ack_timeout(struct tp_ctx *t, struct rdmadev_rcm_id *id)
 	return rdmadev_rcm_set_ack_timeout(id, (uint8_t)t->cfg.qp_timeout);
 }
 
+/* The test QPs' port space: TCP for RC, UDP (SIDR) for UD, as perftest -R picks it. */
+static uint16_t
+tp_rcm_ps(const struct tp_ctx *t)
+{
+	return t->cfg.conn == RDMADEV_QPT_UD ? RDMADEV_RCM_PS_UDP : RDMADEV_RCM_PS_TCP;
+}
+
 /* The server's address (--client HOST), IPv4 or IPv6. */
 static int
 tp_rcm_peer_addr(struct tp_ctx *t, union rdmadev_rcm_addr *dst)
@@ -269,7 +276,8 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 
 	rc = tp_rcm_peer_addr(t, &dst);
 	for (attempt = 1; rc == 0; attempt++) {
-		rc = rdmadev_rcm_create_id(x->ch, RDMADEV_RCM_PS_TCP, &id);
+		rc = rdmadev_rcm_create_id(x->ch, cq == NULL ? tp_rcm_ps(t) : RDMADEV_RCM_PS_TCP,
+					   &id);
 		if (rc == 0 && cq == NULL)
 			rc = tp_rcm_ack_timeout(t, id);
 		if (rc == 0)
@@ -315,11 +323,11 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 
 /* Server: a listening id on the port (any address, IPv6 and IPv4: dual stack). */
 static int
-tp_rcm_listen(struct tp_ctx *t, struct rdmadev_rcm_id **out)
+tp_rcm_listen(struct tp_ctx *t, uint16_t ps, struct rdmadev_rcm_id **out)
 {
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT,
 				     .sin6_port = htons(t->cfg.port) };
-	int rc = rdmadev_rcm_create_id(t->xchg.ch, RDMADEV_RCM_PS_TCP, out);
+	int rc = rdmadev_rcm_create_id(t->xchg.ch, ps, out);
 
 	if (rc == 0)
 		rc = rdmadev_rcm_bind_addr(*out, (const struct sockaddr *)&sin6);
@@ -406,7 +414,7 @@ tp_rcm_open(struct tp_ctx *t)
 	}
 	if (t->cfg.mode == TP_MODE_CLIENT)
 		return tp_rcm_dial(t, x->cqp, x->ccq, &cp, &x->cid);
-	rc = tp_rcm_listen(t, &lid);
+	rc = tp_rcm_listen(t, RDMADEV_RCM_PS_TCP, &lid);
 	if (rc < 0)
 		return rc;
 	fprintf(t->out, "rdma-testpmd: waiting for a client on port %u (rdma_cm)\n", t->cfg.port);
@@ -544,7 +552,7 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 	 * listens before the handshake.
 	 */
 	if (t->cfg.mode == TP_MODE_SERVER)
-		rc = tp_rcm_listen(t, &lid);
+		rc = tp_rcm_listen(t, tp_rcm_ps(t), &lid);
 	else
 		rc = 0;
 	if (rc == 0)
@@ -583,6 +591,9 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 					rc = rdmadev_rcm_accept(ev.id, s->qp[x->nb_tid], &cp,
 								tp_rcm_now());
 				x->tid[x->nb_tid++] = ev.id;
+				/* UD: the SIDR_REP is the answer; no ESTABLISHED here */
+				if (rc == 0 && t->cfg.conn == RDMADEV_QPT_UD)
+					est++;
 			} else if (ev.event == RDMADEV_RCM_EVENT_ESTABLISHED) {
 				est++;
 			} else if (ev.event == RDMADEV_RCM_EVENT_REJECTED ||
@@ -601,7 +612,11 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 		struct rdmadev_qp_init_attr qi;
 		struct rdmadev_qp_attr qa;
 
-		if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0)
+		if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0 && t->cfg.conn == RDMADEV_QPT_UD)
+			fprintf(t->out, "rdma-testpmd: -R: QP %u: UD QPN %u in %s, Q_Key 0x%x\n", i,
+				rdmadev_qp_num(s->qp[i]), rdmadev_qp_state_name(qa.qp_state),
+				qa.qkey);
+		else if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0)
 			fprintf(t->out, "rdma-testpmd: -R: QP %u: QPN %u to peer QPN %u, MTU %u, ACK "
 				"timeout %u, reads out %u / in %u, retry %u, RNR retry %u\n", i,
 				rdmadev_qp_num(s->qp[i]), qa.dest_qp_num, 128u << qa.path_mtu,
@@ -626,7 +641,8 @@ tp_rcm_end(struct tp_ctx *t)
 	while (tp_rcm_step(t, &ev, false) == 1)
 		;
 	for (i = 0; i < x->nb_tid; i++) {
-		if (x->tid_down & (1u << i))
+		/* UD ids (SIDR) have no connection to end */
+		if ((x->tid_down & (1u << i)) || t->cfg.conn == RDMADEV_QPT_UD)
 			continue;
 		want |= 1u << i;
 		if (rdmadev_rcm_disconnect(x->tid[i], tp_rcm_now()) < 0)
