@@ -263,7 +263,8 @@ tp_rcm_peer_addr(struct tp_ctx *t, union rdmadev_rcm_addr *dst)
  */
 static int
 tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
-	    const struct rdmadev_rcm_conn_param *p, struct rdmadev_rcm_id **out)
+	    const struct rdmadev_rcm_conn_param *p, struct rdmadev_rcm_id **out,
+	    struct rdmadev_rcm_event *est)
 {
 	struct tp_xchg *x = &t->xchg;
 	struct rdmadev_rcm_event ev;
@@ -302,6 +303,8 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 					 120000u, &status);
 		if (rc == 0) {
 			*out = id;
+			if (est != NULL)
+				*est = ev;
 			return 0;
 		}
 		if (id != NULL)
@@ -413,7 +416,7 @@ tp_rcm_open(struct tp_ctx *t)
 		return rc;
 	}
 	if (t->cfg.mode == TP_MODE_CLIENT)
-		return tp_rcm_dial(t, x->cqp, x->ccq, &cp, &x->cid);
+		return tp_rcm_dial(t, x->cqp, x->ccq, &cp, &x->cid, NULL);
 	rc = tp_rcm_listen(t, RDMADEV_RCM_PS_TCP, &lid);
 	if (rc < 0)
 		return rc;
@@ -528,13 +531,54 @@ tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what)
 	return 0;
 }
 
+/*
+ * UD latency tests: perftest's send_qp_num_for_ah. Its client, once SIDR resolved the
+ * server's UD QP, SENDs it 4 bytes with its own QPN as immediate data, so that perftest's
+ * server (create_ah_from_wc_recv) learns where to answer; rdma-testpmd's client does the
+ * same (rdma-testpmd's server has no receive posted yet and drops it: its AH comes from
+ * the records).
+ */
+static int
+tp_rcm_ud_hello(struct tp_ctx *t, struct tp_side *s, uint32_t i,
+		const struct rdmadev_rcm_event *est)
+{
+	uint32_t qpn = rdmadev_qp_num(s->qp[i]);
+	uint8_t *b = tp_send_area(s, i);
+	struct rdmadev_sge sge = { (uint64_t)(uintptr_t)b, 4, rdmadev_mr_lkey(s->mr) };
+	struct rdmadev_send_wr wr = { 0 };
+	uint64_t end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * 1000000u;
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_wc wc;
+	int rc, err = 0;
+
+	rc = rdmadev_ah_create(s->pd, &est->ah_attr, &ah);
+	if (rc < 0)
+		return tp_side_fail(s, rc, "-R: no AH toward the server's UD QP");
+	memcpy(b, &qpn, 4);			/* host order, as perftest */
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = RDMADEV_WR_SEND_IMM;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	wr.imm_data = rte_cpu_to_be_32(qpn);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = est->ud_qpn;
+	wr.ud.remote_qkey = est->ud_qkey;
+	rc = rdmadev_post_send(s->qp[i], &wr, 1, &err) == 1 ? -ETIMEDOUT : (err < 0 ? err : -EIO);
+	while (rc == -ETIMEDOUT && tp_rcm_now() < end) {
+		if (rdmadev_poll_cq(s->scq, &wc, 1) == 1)
+			rc = wc.status == RDMADEV_WC_SUCCESS ? 0 : -EIO;
+	}
+	(void)rdmadev_ah_destroy(ah);
+	return rc < 0 ? tp_side_fail(s, rc, "-R: sending our QPN to the server's UD QP") : 0;
+}
+
 int
 tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 {
 	const struct tp_engine *e = tp_engine_find(t->cfg.test);
 	struct tp_xchg *x = &t->xchg;
 	struct rdmadev_rcm_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
-	struct rdmadev_rcm_event ev;
+	struct rdmadev_rcm_event ev, resolved;
 	struct rdmadev_rcm_id *lid = NULL;
 	uint64_t end;
 	unsigned int est = 0, i;
@@ -564,9 +608,11 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 	}
 	if (t->cfg.mode == TP_MODE_CLIENT) {
 		for (i = 0; rc == 0 && i < s->nb_qps; i++) {
-			rc = tp_rcm_dial(t, s->qp[i], NULL, &cp, &x->tid[i]);
+			rc = tp_rcm_dial(t, s->qp[i], NULL, &cp, &x->tid[i], &resolved);
 			if (rc == 0)
 				x->nb_tid++;
+			if (rc == 0 && t->cfg.conn == RDMADEV_QPT_UD && e->kind == TP_LAT)
+				rc = tp_rcm_ud_hello(t, s, i, &resolved);
 		}
 	} else {
 		end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR *
