@@ -5,7 +5,8 @@
 /*
  * libFuzzer target: the IB CM's MAD parser and state machine (lib/rdmadev/rdmadev_ibcm.c).
  * One model device (inline, loop wire, IPv4 10.77.0.2) with a CM agent listening on
- * ServiceID 0x0000000001061C06 (rdma_cm's TCP port 7174, rping's). An input is a sequence
+ * ServiceID 0x0000000001061C06 (rdma_cm's TCP port 7174, rping's) and answering SIDR_REQs
+ * for 0x0000000001111C06 (its UDP port 7174) itself. An input is a sequence
  * of received buffers, 296 bytes each (the 40-byte GRH area, then the 256-byte MAD); the
  * last may be shorter (a truncated MAD). A buffer repeated in the input is a replayed MAD.
  * After each buffer the agent runs (its answers go to the wire) and every id a REQ made is
