@@ -14,7 +14,8 @@
  * -C <pings> (client: 10; server: 0 = until the client disconnects); and -w <seconds>
  * (30), the longest wait for any one step; -T: the CM runs in a thread of its own
  * (rdmadev_rcm_process and the events there, under a mutex the main thread also takes for
- * its CM calls) while the main thread posts and polls the QP.
+ * its CM calls) while the main thread posts and polls the QP; -E: the exchange of
+ * rdma-core's rdma_client / rdma_server instead (one 16-byte SEND each way, port 7471).
  *
  * The client connects (RC, responder resources and initiator depth 1, retry and RNR retry
  * 7, as rping's conn_param), then per ping: fills its start buffer with rping's text
@@ -344,20 +345,18 @@ static const struct rdmadev_rcm_conn_param rping_param = {
 	.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7,
 };
 
+/* The client's id, its address and route resolved toward @p dst. 0 or -1. */
 static int
-run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
-	   const struct sockaddr_in *dst, unsigned int count)
+resolve(struct ping *p, const struct sockaddr_in *dst)
 {
-	static const uint8_t no_mac[6];
 	struct rdmadev_rcm_event ev;
-	unsigned int i;
-
 	int rc;
 
 	cm_lock(p);
 	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &p->id);
 	if (rc == 0)
-		rc = rdmadev_rcm_resolve_addr(p->id, dst, no_mac);
+		rc = rdmadev_rcm_resolve_addr(p->id, (const struct sockaddr *)dst, NULL,
+					      2000);	/* rping's timeout */
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev));
@@ -366,6 +365,46 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, &ev));
+	return 0;
+out:
+	return -1;
+}
+
+/* The end of a connection: DISCONNECTED (unless seen), then TIMEWAIT_EXIT. 0 or -1. */
+static int
+wait_end(struct ping *p)
+{
+	struct rdmadev_rcm_event ev;
+
+	if (!p->disconnected)
+		CHECK(cm_wait(p, RDMADEV_RCM_EVENT_DISCONNECTED, &ev));
+	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, &ev));
+	printf("rcm_ping: disconnected\n");
+	return 0;
+out:
+	return -1;
+}
+
+static void
+drop_id(struct ping *p, struct rdmadev_rcm_id *id)
+{
+	if (id == NULL)
+		return;
+	cm_lock(p);
+	rdmadev_rcm_destroy_id(id);
+	cm_unlock(p);
+}
+
+static int
+run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
+	   const struct sockaddr_in *dst, unsigned int count)
+{
+	struct rdmadev_rcm_event ev;
+	unsigned int i;
+
+	int rc;
+
+	CHECK(resolve(p, dst));
 	CHECK(resources(p, ctx, pd));
 	cm_lock(p);
 	rc = rdmadev_rcm_connect(p->id, p->qp, &rping_param, now_ns());
@@ -374,8 +413,8 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
-	printf("rcm_ping: connected to %s:%u, QP %u\n", inet_ntoa(ev.dst.sin_addr),
-	       ntohs(ev.dst.sin_port), rdmadev_qp_num(p->qp));
+	printf("rcm_ping: connected to %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
+	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(p->qp));
 	for (i = 0; i < count; i++) {
 		ping_fill(p->start, p->size, i);
 		memset(p->rdma, 0, p->size);
@@ -398,10 +437,7 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	rc = rdmadev_rcm_disconnect(p->id, now_ns());
 	cm_unlock(p);
 	CHECK(rc);
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_DISCONNECTED, &ev));
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, &ev));
-	printf("rcm_ping: disconnected\n");
-	return 0;
+	return wait_end(p);
 out:
 	return -1;
 }
@@ -420,9 +456,9 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_lock(p);
 	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
 	if (rc == 0)
-		rc = rdmadev_rcm_bind_addr(listener, local);
+		rc = rdmadev_rcm_bind_addr(listener, (const struct sockaddr *)local);
 	if (rc == 0)
-		rc = rdmadev_rcm_listen(listener);
+		rc = rdmadev_rcm_listen(listener, 3);	/* rping's backlog */
 	cm_unlock(p);
 	CHECK(rc);
 	printf("rcm_ping: listening on port %u\n", ntohs(local->sin_port));
@@ -437,8 +473,8 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
-	printf("rcm_ping: connection from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin_addr),
-	       ntohs(ev.dst.sin_port), rdmadev_qp_num(p->qp));
+	printf("rcm_ping: connection from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
+	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(p->qp));
 	for (i = 0; count == 0 || i < count; i++) {
 		rc = cq_wait(p, WR_RECV);	/* the client's start buffer */
 		if (rc == -ENOTCONN && count == 0 && i > 0)
@@ -471,17 +507,73 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 		CHECK(post(p, WR_SEND, p->sinfo, INFO_LEN, 0, 0));	/* written */
 	}
 	printf("rcm_ping: %u pings of %u bytes read, checked and written back\n", i, p->size);
-	if (!p->disconnected)
-		CHECK(cm_wait(p, RDMADEV_RCM_EVENT_DISCONNECTED, &ev));
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, &ev));
-	printf("rcm_ping: disconnected\n");
-	ret = 0;
+	ret = wait_end(p);
 out:
-	if (listener != NULL) {
+	drop_id(p, listener);
+	return ret;
+}
+
+/*
+ * -E, rdma-core's rdma_client / rdma_server (librdmacm/examples): one 16-byte SEND each
+ * way. The client posts its receive, connects, SENDs, waits for the server's message and
+ * disconnects; the server posts its receive, accepts, waits for the client's message,
+ * SENDs and disconnects. The DREQs may cross; both wait for the end of timewait.
+ */
+static int
+run_echo(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
+	 const struct sockaddr_in *addr, bool server)
+{
+	struct rdmadev_rcm_id *listener = NULL;
+	struct rdmadev_rcm_event ev;
+	int rc, ret = -1;
+
+	if (server) {
 		cm_lock(p);
-		rdmadev_rcm_destroy_id(listener);
+		rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
+		if (rc == 0)
+			rc = rdmadev_rcm_bind_addr(listener, (const struct sockaddr *)addr);
+		if (rc == 0)
+			rc = rdmadev_rcm_listen(listener, 0);
 		cm_unlock(p);
+		CHECK(rc);
+		printf("rcm_ping: listening on port %u\n", ntohs(addr->sin_port));
+		fflush(stdout);
+		CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
+		p->id = ev.id;
+	} else {
+		CHECK(resolve(p, addr));
 	}
+	CHECK(resources(p, ctx, pd));
+	cm_lock(p);
+	rc = server ? rdmadev_rcm_accept(p->id, p->qp, &rping_param, now_ns()) :
+		      rdmadev_rcm_connect(p->id, p->qp, &rping_param, now_ns());
+	if (rc == 0)
+		rc = post_recv(p);
+	cm_unlock(p);
+	CHECK(rc);
+	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
+	memset(p->sinfo, server ? 's' : 'c', INFO_LEN);
+	if (!server) {
+		CHECK(post(p, WR_SEND, p->sinfo, INFO_LEN, 0, 0));
+		CHECK(cq_wait(p, WR_SEND));
+	}
+	CHECK(cq_wait(p, WR_RECV));
+	if (server) {
+		CHECK(post(p, WR_SEND, p->sinfo, INFO_LEN, 0, 0));
+		CHECK(cq_wait(p, WR_SEND));
+	}
+	printf("rcm_ping: %u bytes each way (rdma_%s's exchange)\n", INFO_LEN,
+	       server ? "client" : "server");
+	if (!p->disconnected) {
+		cm_lock(p);
+		rc = rdmadev_rcm_disconnect(p->id, now_ns());
+		cm_unlock(p);
+		if (rc < 0 && !p->disconnected)
+			CHECK(rc);
+	}
+	ret = wait_end(p);
+out:
+	drop_id(p, listener);
 	return ret;
 }
 
@@ -489,7 +581,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: rcm_ping [EAL options] -- [-p port] [-S size] [-C count] "
-		"[-w seconds] [-T] server <devargs> [bind-ipv4]\n"
+		"[-w seconds] [-T] [-E] server <devargs> [bind-ipv4]\n"
 		"       rcm_ping [EAL options] -- [...] client <devargs> <server-ipv4>\n");
 }
 
@@ -502,7 +594,7 @@ main(int argc, char **argv)
 	struct rdmadev_ctx *ctx = NULL;
 	struct rdmadev_pd *pd = NULL;
 	unsigned int count = 0, port = 7174;
-	bool server, count_set = false;
+	bool server, count_set = false, echo = false, port_set = false;
 	int16_t dev = -1;
 	int n, c, ret = 1;
 
@@ -513,17 +605,21 @@ main(int argc, char **argv)
 	}
 	argc -= n;
 	argv += n;
-	while ((c = getopt(argc, argv, "p:S:C:w:T")) != -1) {
+	while ((c = getopt(argc, argv, "p:S:C:w:TE")) != -1) {
 		long v = optarg != NULL ? strtol(optarg, NULL, 0) : 0;
 
 		switch (c) {
 		case 'T':
 			p.threaded = true;
 			break;
+		case 'E':
+			echo = true;
+			break;
 		case 'p':
 			if (v < 1 || v > 65535)
 				goto bad_opt;
 			port = (unsigned int)v;
+			port_set = true;
 			break;
 		case 'S':
 			if (v < MIN_SIZE || v > MAX_SIZE)
@@ -560,6 +656,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "rcm_ping: the client needs -C 1 or more\n");
 		return 2;
 	}
+	if (echo && !port_set)
+		port = 7471;		/* rdma_server's */
 	sin.sin_port = htons((uint16_t)port);
 	if (argc >= 3 && inet_pton(AF_INET, argv[2], &sin.sin_addr) != 1) {
 		fprintf(stderr, "rcm_ping: not an IPv4 address: %s\n", argv[2]);
@@ -580,7 +678,9 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (server)
+	if (echo)
+		ret = run_echo(&p, ctx, pd, &sin, server) == 0 ? 0 : 1;
+	else if (server)
 		ret = run_server(&p, ctx, pd, &sin, count) == 0 ? 0 : 1;
 	else
 		ret = run_client(&p, ctx, pd, &sin, count) == 0 ? 0 : 1;

@@ -35,8 +35,10 @@
 #define TP_DEVARGS_LEN		128
 /** Histogram bins (JSON and terminal). */
 #define TP_HIST_BINS		20
-/** Q_Key of the UD QPs. */
+/** Q_Key of the UD QPs (perftest's DEF_QKEY). */
 #define TP_QKEY			0x11111111u
+/** -R: the UD QPs' Q_Key is rdma_cm's (RDMA_UDP_QKEY), as perftest -R takes it from the CM. */
+#define TP_QKEY_OF(cfg)		((cfg)->rdma_cm ? RDMADEV_RCM_UDP_QKEY : TP_QKEY)
 /** Largest post list (burst). */
 #define TP_MAX_POST_LIST	512
 /** Default TCP port of the two-process exchange (perftest's). */
@@ -70,6 +72,7 @@ struct tp_config {
 	uint32_t tx_depth;		/**< outstanding send WRs per QP */
 	uint32_t qp_timeout;		/**< RC local ACK timeout exponent (IBA) */
 	bool qp_timeout_set;		/**< qp_timeout was given (-u, `set qp_timeout`) */
+	bool mtu_set;			/**< mtu was given (-m, `set mtu`): caps the CM's */
 	uint32_t rx_depth;		/**< posted receive WRs per QP */
 	uint32_t post_list;		/**< WRs per post call (burst) */
 	uint32_t cq_mod;		/**< one signaled WR every cq_mod (unsignaled ratio) */

@@ -101,7 +101,7 @@ tp_fill_wr(struct tp_side *s, uint32_t i, uint64_t seq, struct rdmadev_send_wr *
 	} else if (s->cfg->conn == RDMADEV_QPT_UD) {
 		wr->ud.ah = s->ah[i];
 		wr->ud.remote_qpn = s->remote[i].qpn;
-		wr->ud.remote_qkey = TP_QKEY;
+		wr->ud.remote_qkey = TP_QKEY_OF(s->cfg);
 	}
 }
 

@@ -301,6 +301,9 @@ tp_knob_set(struct tp_config *cfg, const char *knob, const char *value, FILE *er
 	/* -R: an explicit ACK timeout replaces the path's (tp_rcm.c). */
 	if (strcmp(knob, "qp_timeout") == 0)
 		cfg->qp_timeout_set = true;
+	/* -R: an explicit MTU caps the CM's (the port's active MTU otherwise). */
+	if (strcmp(knob, "mtu") == 0)
+		cfg->mtu_set = true;
 	return 0;
 }
 
@@ -456,8 +459,8 @@ tp_config_check(const struct tp_config *cfg, FILE *err)
 		fprintf(err, "rdma-testpmd: -R connects two processes: add --server or --client\n");
 		return -EINVAL;
 	}
-	if (cfg->rdma_cm && cfg->conn != RDMADEV_QPT_RC) {
-		fprintf(err, "rdma-testpmd: -R connects RC QPs only (the CM has no UD service)\n");
+	if (cfg->rdma_cm && cfg->conn != RDMADEV_QPT_RC && cfg->conn != RDMADEV_QPT_UD) {
+		fprintf(err, "rdma-testpmd: -R connects RC and UD QPs only\n");
 		return -EINVAL;
 	}
 	if (cfg->duration != 0 && cfg->mode != TP_MODE_LOCAL) {
@@ -502,7 +505,8 @@ tp_usage(FILE *f, const char *prog)
 		"      --client HOST[:PORT] two-process mode: connect to a server\n"
 		"  -p, --port PORT         TCP port of the exchange (default %u)\n"
 		"  -R, --rdma-cm           two processes: connect the QPs through rdma_cm and\n"
-		"                          exchange over it, as perftest's -R (RC only)\n"
+		"                          exchange over it, as perftest's -R (RC; UD through\n"
+		"                          rdma_cm's UDP port space)\n"
 		"      --dev DEVARGS       device (twice: one per side); default: an E810 on\n"
 		"                          vfio-pci, else the device model irdma_model0\n"
 		"      --model-mode M      device model: inline (default) or thread\n"

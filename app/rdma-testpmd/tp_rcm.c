@@ -131,6 +131,12 @@ tp_rcm_wait(struct tp_ctx *t, struct rdmadev_rcm_id *id, enum rdmadev_rcm_event_
 			continue;
 		if (ev->event == want)
 			return 0;
+		if (ev->event == RDMADEV_RCM_EVENT_ADDR_ERROR) {
+			fprintf(stderr, "rdma-testpmd: -R: %s did not answer ARP: %s\n",
+				t->cfg.peer,
+				strerror(ev->status < 0 ? -ev->status : EHOSTUNREACH));
+			return -EHOSTUNREACH;
+		}
 		if (ev->event == RDMADEV_RCM_EVENT_REJECTED ||
 		    ev->event == RDMADEV_RCM_EVENT_UNREACHABLE) {
 			if (status != NULL)
@@ -213,25 +219,39 @@ tp_rcm_qp_reset(struct tp_xchg *x, struct rdmadev_qp *qp, struct rdmadev_cq *cq)
 static int
 tp_rcm_ack_timeout(struct tp_ctx *t, struct rdmadev_rcm_id *id)
 {
-	if (!t->cfg.qp_timeout_set)
-		return 0;
+	/* The path MTU is the CM's (the port's, the REQ's), at most -m when -m was given. */
+	int rc = t->cfg.mtu_set ? rdmadev_rcm_set_path_mtu(id, (uint8_t)t->cfg.mtu) : 0;
+
+	if (rc != 0 || !t->cfg.qp_timeout_set)
+		return rc;
 	return rdmadev_rcm_set_ack_timeout(id, (uint8_t)t->cfg.qp_timeout);
 }
 
-/* The server's address (--client HOST), IPv4. */
-static int
-tp_rcm_peer_addr(struct tp_ctx *t, struct sockaddr_in *dst)
+/* The test QPs' port space: TCP for RC, UDP (SIDR) for UD, as perftest -R picks it. */
+static uint16_t
+tp_rcm_ps(const struct tp_ctx *t)
 {
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res;
+	return t->cfg.conn == RDMADEV_QPT_UD ? RDMADEV_RCM_PS_UDP : RDMADEV_RCM_PS_TCP;
+}
+
+/* The server's address (--client HOST), IPv4 or IPv6. */
+static int
+tp_rcm_peer_addr(struct tp_ctx *t, union rdmadev_rcm_addr *dst)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
 	int rc = getaddrinfo(t->cfg.peer, NULL, &hints, &res);
 
 	if (rc != 0) {
 		fprintf(stderr, "rdma-testpmd: --client %s: %s\n", t->cfg.peer, gai_strerror(rc));
 		return -EINVAL;
 	}
-	memcpy(dst, res->ai_addr, sizeof(*dst));
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst, res->ai_addr, RTE_MIN((size_t)res->ai_addrlen, sizeof(*dst)));
 	freeaddrinfo(res);
-	dst->sin_port = htons(t->cfg.port);
+	if (dst->sa.sa_family == AF_INET6)
+		dst->sin6.sin6_port = htons(t->cfg.port);
+	else
+		dst->sin.sin_port = htons(t->cfg.port);
 	return 0;
 }
 
@@ -243,13 +263,13 @@ tp_rcm_peer_addr(struct tp_ctx *t, struct sockaddr_in *dst)
  */
 static int
 tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
-	    const struct rdmadev_rcm_conn_param *p, struct rdmadev_rcm_id **out)
+	    const struct rdmadev_rcm_conn_param *p, struct rdmadev_rcm_id **out,
+	    struct rdmadev_rcm_event *est)
 {
-	static const uint8_t no_mac[6];
 	struct tp_xchg *x = &t->xchg;
 	struct rdmadev_rcm_event ev;
 	struct rdmadev_rcm_id *id = NULL;
-	struct sockaddr_in dst;
+	union rdmadev_rcm_addr dst;
 	uint64_t end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR *
 		       1000000u;
 	unsigned int attempt;
@@ -257,11 +277,13 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 
 	rc = tp_rcm_peer_addr(t, &dst);
 	for (attempt = 1; rc == 0; attempt++) {
-		rc = rdmadev_rcm_create_id(x->ch, RDMADEV_RCM_PS_TCP, &id);
+		rc = rdmadev_rcm_create_id(x->ch, cq == NULL ? tp_rcm_ps(t) : RDMADEV_RCM_PS_TCP,
+					   &id);
 		if (rc == 0 && cq == NULL)
 			rc = tp_rcm_ack_timeout(t, id);
 		if (rc == 0)
-			rc = rdmadev_rcm_resolve_addr(id, &dst, no_mac);
+			rc = rdmadev_rcm_resolve_addr(id, &dst.sa, NULL,
+						      t->cfg.timeout_ms);
 		if (rc == 0)
 			rc = tp_rcm_wait(t, id, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev,
 					 t->cfg.timeout_ms, NULL);
@@ -281,6 +303,8 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 					 120000u, &status);
 		if (rc == 0) {
 			*out = id;
+			if (est != NULL)
+				*est = ev;
 			return 0;
 		}
 		if (id != NULL)
@@ -300,18 +324,18 @@ tp_rcm_dial(struct tp_ctx *t, struct rdmadev_qp *qp, struct rdmadev_cq *cq,
 	return rc;
 }
 
-/* Server: a listening id on the port (any address). */
+/* Server: a listening id on the port (any address, IPv6 and IPv4: dual stack). */
 static int
-tp_rcm_listen(struct tp_ctx *t, struct rdmadev_rcm_id **out)
+tp_rcm_listen(struct tp_ctx *t, uint16_t ps, struct rdmadev_rcm_id **out)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY),
-				   .sin_port = htons(t->cfg.port) };
-	int rc = rdmadev_rcm_create_id(t->xchg.ch, RDMADEV_RCM_PS_TCP, out);
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT,
+				     .sin6_port = htons(t->cfg.port) };
+	int rc = rdmadev_rcm_create_id(t->xchg.ch, ps, out);
 
 	if (rc == 0)
-		rc = rdmadev_rcm_bind_addr(*out, &sin);
+		rc = rdmadev_rcm_bind_addr(*out, (const struct sockaddr *)&sin6);
 	if (rc == 0)
-		rc = rdmadev_rcm_listen(*out);
+		rc = rdmadev_rcm_listen(*out, 0);
 	if (rc < 0) {
 		fprintf(stderr, "rdma-testpmd: -R: cannot listen on port %u: %s\n", t->cfg.port,
 			strerror(-rc));
@@ -392,8 +416,8 @@ tp_rcm_open(struct tp_ctx *t)
 		return rc;
 	}
 	if (t->cfg.mode == TP_MODE_CLIENT)
-		return tp_rcm_dial(t, x->cqp, x->ccq, &cp, &x->cid);
-	rc = tp_rcm_listen(t, &lid);
+		return tp_rcm_dial(t, x->cqp, x->ccq, &cp, &x->cid, NULL);
+	rc = tp_rcm_listen(t, RDMADEV_RCM_PS_TCP, &lid);
 	if (rc < 0)
 		return rc;
 	fprintf(t->out, "rdma-testpmd: waiting for a client on port %u (rdma_cm)\n", t->cfg.port);
@@ -507,13 +531,54 @@ tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what)
 	return 0;
 }
 
+/*
+ * UD latency tests: perftest's send_qp_num_for_ah. Its client, once SIDR resolved the
+ * server's UD QP, SENDs it 4 bytes with its own QPN as immediate data, so that perftest's
+ * server (create_ah_from_wc_recv) learns where to answer; rdma-testpmd's client does the
+ * same (rdma-testpmd's server has no receive posted yet and drops it: its AH comes from
+ * the records).
+ */
+static int
+tp_rcm_ud_hello(struct tp_ctx *t, struct tp_side *s, uint32_t i,
+		const struct rdmadev_rcm_event *est)
+{
+	uint32_t qpn = rdmadev_qp_num(s->qp[i]);
+	uint8_t *b = tp_send_area(s, i);
+	struct rdmadev_sge sge = { (uint64_t)(uintptr_t)b, 4, rdmadev_mr_lkey(s->mr) };
+	struct rdmadev_send_wr wr = { 0 };
+	uint64_t end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * 1000000u;
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_wc wc;
+	int rc, err = 0;
+
+	rc = rdmadev_ah_create(s->pd, &est->ah_attr, &ah);
+	if (rc < 0)
+		return tp_side_fail(s, rc, "-R: no AH toward the server's UD QP");
+	memcpy(b, &qpn, 4);			/* host order, as perftest */
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = RDMADEV_WR_SEND_IMM;
+	wr.flags = RDMADEV_SEND_SIGNALED;
+	wr.imm_data = rte_cpu_to_be_32(qpn);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = est->ud_qpn;
+	wr.ud.remote_qkey = est->ud_qkey;
+	rc = rdmadev_post_send(s->qp[i], &wr, 1, &err) == 1 ? -ETIMEDOUT : (err < 0 ? err : -EIO);
+	while (rc == -ETIMEDOUT && tp_rcm_now() < end) {
+		if (rdmadev_poll_cq(s->scq, &wc, 1) == 1)
+			rc = wc.status == RDMADEV_WC_SUCCESS ? 0 : -EIO;
+	}
+	(void)rdmadev_ah_destroy(ah);
+	return rc < 0 ? tp_side_fail(s, rc, "-R: sending our QPN to the server's UD QP") : 0;
+}
+
 int
 tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 {
 	const struct tp_engine *e = tp_engine_find(t->cfg.test);
 	struct tp_xchg *x = &t->xchg;
 	struct rdmadev_rcm_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
-	struct rdmadev_rcm_event ev;
+	struct rdmadev_rcm_event ev, resolved;
 	struct rdmadev_rcm_id *lid = NULL;
 	uint64_t end;
 	unsigned int est = 0, i;
@@ -531,7 +596,7 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 	 * listens before the handshake.
 	 */
 	if (t->cfg.mode == TP_MODE_SERVER)
-		rc = tp_rcm_listen(t, &lid);
+		rc = tp_rcm_listen(t, tp_rcm_ps(t), &lid);
 	else
 		rc = 0;
 	if (rc == 0)
@@ -543,9 +608,11 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 	}
 	if (t->cfg.mode == TP_MODE_CLIENT) {
 		for (i = 0; rc == 0 && i < s->nb_qps; i++) {
-			rc = tp_rcm_dial(t, s->qp[i], NULL, &cp, &x->tid[i]);
+			rc = tp_rcm_dial(t, s->qp[i], NULL, &cp, &x->tid[i], &resolved);
 			if (rc == 0)
 				x->nb_tid++;
+			if (rc == 0 && t->cfg.conn == RDMADEV_QPT_UD && e->kind == TP_LAT)
+				rc = tp_rcm_ud_hello(t, s, i, &resolved);
 		}
 	} else {
 		end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * TP_RCM_ACCEPT_FACTOR *
@@ -570,6 +637,9 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 					rc = rdmadev_rcm_accept(ev.id, s->qp[x->nb_tid], &cp,
 								tp_rcm_now());
 				x->tid[x->nb_tid++] = ev.id;
+				/* UD: the SIDR_REP is the answer; no ESTABLISHED here */
+				if (rc == 0 && t->cfg.conn == RDMADEV_QPT_UD)
+					est++;
 			} else if (ev.event == RDMADEV_RCM_EVENT_ESTABLISHED) {
 				est++;
 			} else if (ev.event == RDMADEV_RCM_EVENT_REJECTED ||
@@ -588,7 +658,11 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 		struct rdmadev_qp_init_attr qi;
 		struct rdmadev_qp_attr qa;
 
-		if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0)
+		if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0 && t->cfg.conn == RDMADEV_QPT_UD)
+			fprintf(t->out, "rdma-testpmd: -R: QP %u: UD QPN %u in %s, Q_Key 0x%x\n", i,
+				rdmadev_qp_num(s->qp[i]), rdmadev_qp_state_name(qa.qp_state),
+				qa.qkey);
+		else if (rdmadev_qp_query(s->qp[i], &qa, &qi) == 0)
 			fprintf(t->out, "rdma-testpmd: -R: QP %u: QPN %u to peer QPN %u, MTU %u, ACK "
 				"timeout %u, reads out %u / in %u, retry %u, RNR retry %u\n", i,
 				rdmadev_qp_num(s->qp[i]), qa.dest_qp_num, 128u << qa.path_mtu,
@@ -613,7 +687,8 @@ tp_rcm_end(struct tp_ctx *t)
 	while (tp_rcm_step(t, &ev, false) == 1)
 		;
 	for (i = 0; i < x->nb_tid; i++) {
-		if (x->tid_down & (1u << i))
+		/* UD ids (SIDR) have no connection to end */
+		if ((x->tid_down & (1u << i)) || t->cfg.conn == RDMADEV_QPT_UD)
 			continue;
 		want |= 1u << i;
 		if (rdmadev_rcm_disconnect(x->tid[i], tp_rcm_now()) < 0)

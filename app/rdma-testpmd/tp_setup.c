@@ -370,6 +370,16 @@ tp_fill_av(const struct tp_remote *r, struct rdmadev_ah_attr *av)
 	av->port_num = 1;
 }
 
+/* A UD QP's AH toward the peer's record (its GID; the MAC is the wire's neighbour's). */
+static int
+tp_ud_ah(struct tp_side *s, uint32_t i)
+{
+	struct rdmadev_ah_attr av;
+
+	tp_fill_av(&s->remote[i], &av);
+	return tp_check(s, rdmadev_ah_create(s->pd, &av, &s->ah[i]), "AH");
+}
+
 static int
 tp_qp_connect(struct tp_side *s, uint32_t i)
 {
@@ -379,8 +389,7 @@ tp_qp_connect(struct tp_side *s, uint32_t i)
 	int rc;
 
 	if (s->cfg->conn == RDMADEV_QPT_UD) {
-		tp_fill_av(r, &a.ah_attr);
-		rc = tp_check(s, rdmadev_ah_create(s->pd, &a.ah_attr, &s->ah[i]), "AH");
+		rc = tp_ud_ah(s, i);
 		a.qp_state = RDMADEV_QPS_RTR;
 		if (rc == 0)
 			rc = tp_check(s, rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE),
@@ -633,6 +642,11 @@ tp_setup(struct tp_ctx *t)
 	for (i = 0; rc == 0 && !t->cfg.rdma_cm && i < t->nb_sides; i++)
 		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
 			rc = tp_qp_connect(&t->side[i], q);
+	/* -R, UD: the CM brought the QPs to RTS; each needs its AH toward the peer's QP. */
+	for (i = 0; rc == 0 && t->cfg.rdma_cm && t->cfg.conn == RDMADEV_QPT_UD &&
+	     i < t->nb_sides; i++)
+		for (q = 0; rc == 0 && q < t->side[i].nb_qps; q++)
+			rc = tp_ud_ah(&t->side[i], q);
 	if (rc == 0 && t->nb_sides == 1)
 		rc = tp_connect_remote_done(t, &t->side[0]);
 	for (i = 0; rc < 0 && i < t->nb_sides; i++)

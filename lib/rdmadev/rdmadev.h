@@ -363,6 +363,20 @@ int rdmadev_port_info_get(int16_t dev_id, struct rdmadev_port_info *info);
 int rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16]);
 
 /**
+ * The Ethernet address of the neighbour @p dgid (a GID: IPv4-mapped or IPv6) as the port
+ * sees it from GID @p sgid_index: ARP or IPv6 neighbour discovery on the driver's wire. A
+ * call that does not know it yet asks (an ARP request or neighbour solicitation, repeated
+ * by later calls as the driver's retry timer allows) and returns -EAGAIN; call again until
+ * 0 or the caller's timeout (rdma_cm's address resolution, rdmadev_rcm.h, does).
+ *
+ * @return 0 with @p mac set; -EAGAIN (not answered yet, or given up by the driver for a
+ *         while); -ENOTSUP (the driver has no neighbour table: the host's stack resolves);
+ *         -EINVAL (bad id, NULL, @p sgid_index beyond the GID table).
+ */
+int rdmadev_neigh_resolve(int16_t dev_id, uint32_t sgid_index, const uint8_t dgid[16],
+			  uint8_t mac[6]);
+
+/**
  * Print the device, its information and its resource summary. Safe against a close in
  * another thread (see Threads above).
  *

@@ -166,8 +166,9 @@ struct rdmadev_cm_id {
 	/** An rdma_cm id over the IB CM (rdmadev_rcm.c); the fields below are its dump's. */
 	bool rcm;
 	char rcm_state[16];	/**< state name, e.g. "LISTEN", "CONNECT", "ESTABLISHED" */
-	char src_addr[24];	/**< "a.b.c.d:port" */
-	char dst_addr[24];	/**< "a.b.c.d:port" or empty */
+	char rcm_ps[4];		/**< port space, "TCP" or "UDP" ("" is TCP) */
+	char src_addr[56];	/**< "a.b.c.d:port" or "IPv6-address:port" */
+	char dst_addr[56];	/**< the same, or empty */
 	uint32_t qpn;		/**< the QP, 0 when none */
 };
 
@@ -258,6 +259,12 @@ struct rdmadev_ops {
 	int (*port_info_get)(struct rdmadev *dev, struct rdmadev_port_info *info);
 	/** Copy GID table entry @p index (< gid_tbl_len, checked by the library). */
 	int (*gid_get)(struct rdmadev *dev, uint32_t index, uint8_t gid[16]);
+	/**
+	 * Optional: the neighbour MAC of @p dgid from GID @p sgid_index (< gid_tbl_len):
+	 * 0, -EAGAIN (asked, not answered yet: call again), -ENOTSUP (not the driver's).
+	 */
+	int (*neigh_resolve)(struct rdmadev *dev, uint32_t sgid_index, const uint8_t dgid[16],
+			     uint8_t mac[6]);
 	/**
 	 * Optional: process the device's pending asynchronous events (started devices only),
 	 * reporting each with rdmadev_event_report(). Never called concurrently with itself.

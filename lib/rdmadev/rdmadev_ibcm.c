@@ -28,6 +28,7 @@
 #define CM_EVENTS	64u
 #define CM_AHS		16u
 #define CM_SEND_TAG	0x10000u	/* wr_id of a send: tag | slot */
+#define CM_GIDS		16u		/* GID table entries the agent sends from */
 #define CM_HDR		24u		/* common MAD header */
 
 /* Offsets in the MAD (common header 24 bytes, then the message's data). */
@@ -36,16 +37,18 @@
 enum cm_state {
 	ST_IDLE, ST_LISTEN, ST_REQ_SENT, ST_MRA_REP_RCVD, ST_REQ_RCVD, ST_MRA_REQ_SENT,
 	ST_REP_SENT, ST_ESTABLISHED, ST_DREQ_SENT, ST_TIMEWAIT, ST_SIDR_LISTEN,
-	ST_SIDR_REQ_SENT, ST_NB
+	ST_SIDR_REQ_SENT, ST_SIDR_REQ_RCVD, ST_SIDR_REP_SENT, ST_NB
 };
 
 static const char *const cm_state_names[ST_NB] = {
 	"IDLE", "LISTEN", "REQ_SENT", "MRA_REP_RCVD", "REQ_RCVD", "MRA_REQ_SENT", "REP_SENT",
 	"ESTABLISHED", "DREQ_SENT", "TIMEWAIT", "SIDR_LISTEN", "SIDR_REQ_SENT",
+	"SIDR_REQ_RCVD", "SIDR_REP_SENT",
 };
 
 struct cm_ah {
 	struct rdmadev_ah *ah;
+	uint8_t sgid;
 	uint8_t dgid[16];
 	uint8_t dmac[6];
 };
@@ -61,12 +64,16 @@ struct rdmadev_ibcm_id {
 	struct rdmadev_qp *qp;
 	struct rdmadev_ibcm_peer peer;
 	struct rdmadev_ah *ah;		/* toward the peer's QP 1 (the agent's cache owns it) */
+	uint8_t sgid;			/* the GID table entry it sends from */
 	uint32_t psn;			/* our starting PSN: the one we receive from */
 	uint8_t rr, id;			/* our responder resources / initiator depth */
 	uint8_t retry, rnr_retry;	/* REQ values */
 	uint8_t mtu, life, lcrt, rcrt, max_retries;
 	uint8_t ack;			/* the QP's ACK timeout given by the caller, 0: the path's */
 	uint32_t ud_qpn, ud_qkey;	/* SIDR_LISTEN: the answer */
+	bool sidr_events;		/* SIDR_LISTEN: the application answers (events) */
+	unsigned int backlog;		/* LISTEN: REQs held unanswered at most, 0: no bound */
+	struct rdmadev_ibcm_id *listen;	/* a REQ's id: its listener (NULL once that is gone) */
 	/* the retransmitted message (REQ, REP or DREQ) */
 	uint8_t mad[RDMADEV_IBCM_MAD_LEN];
 	bool armed;
@@ -87,12 +94,15 @@ struct rdmadev_ibcm {
 	uint8_t *buf;			/* CM_RECVS receive slots, then CM_SENDS send slots */
 	uint32_t send_busy;		/* bit per send slot */
 	struct cm_ah ahs[CM_AHS];
-	uint8_t gid[16];
+	uint8_t gid[16];		/* entry sgid_index: the default source */
+	uint8_t gids[CM_GIDS][16];	/* the port's GID table (n_gids valid) */
+	uint8_t n_gids;
 	uint8_t mac[6];
 	uint8_t sgid_index;
 	uint8_t mra_timeout;
 	bool no_mra;
 	uint8_t max_ird, max_ord, max_mtu;
+	uint8_t active_mtu;		/* the port's: what its Ethernet MTU carries */
 	uint64_t guid;
 	uint64_t rng;
 	uint32_t tid_next;
@@ -225,8 +235,74 @@ rdmadev_ibcm_event_get(struct rdmadev_ibcm *cm, struct rdmadev_ibcm_event *ev)
 
 /* ---- sending ---- */
 
+static bool
+gid_v4(const uint8_t g[16])
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(g, pfx, 12) == 0;
+}
+
+static bool
+gid_link_local(const uint8_t g[16])
+{
+	return g[0] == 0xfe && (g[1] & 0xc0) == 0x80;
+}
+
+/*
+ * The GID entry to send to @p dgid from: the default one when of @p dgid's family (IPv4 or
+ * IPv6), else the first IPv4-mapped one for an IPv4 peer, and for an IPv6 peer the first of
+ * its scope (link-local or not), else any IPv6 one.
+ */
+static uint8_t
+cm_sgid_for(const struct rdmadev_ibcm *cm, const uint8_t dgid[16])
+{
+	unsigned int i, any = CM_GIDS;
+
+	if (gid_v4(cm->gid) == gid_v4(dgid) &&
+	    (gid_v4(dgid) || gid_link_local(cm->gid) == gid_link_local(dgid)))
+		return cm->sgid_index;
+	for (i = 0; i < cm->n_gids; i++) {
+		if (gid_v4(cm->gids[i]) != gid_v4(dgid))
+			continue;
+		if (gid_v4(dgid) || gid_link_local(cm->gids[i]) == gid_link_local(dgid))
+			return (uint8_t)i;
+		if (any == CM_GIDS)
+			any = i;
+	}
+	return any != CM_GIDS ? (uint8_t)any : cm->sgid_index;
+}
+
+int
+rdmadev_ibcm_source_gid(const struct rdmadev_ibcm *cm, const uint8_t dgid[16],
+			uint8_t sgid[16])
+{
+	uint8_t i;
+
+	if (cm == NULL || dgid == NULL || sgid == NULL) {
+		RDMADEV_LOG(ERR, "ibcm_source_gid: NULL agent or GID");
+		return -EINVAL;
+	}
+	i = cm_sgid_for(cm, dgid);
+	memcpy(sgid, cm->gids[i], 16);
+	return i;
+}
+
+int
+rdmadev_ibcm_gid_index(const struct rdmadev_ibcm *cm, const uint8_t gid[16])
+{
+	unsigned int i;
+
+	if (cm == NULL || gid == NULL)
+		return -EINVAL;
+	for (i = 0; i < cm->n_gids; i++)
+		if (memcmp(cm->gids[i], gid, 16) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
 static struct rdmadev_ah *
-cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
+cm_ah(struct rdmadev_ibcm *cm, uint8_t sgid, const uint8_t dgid[16], const uint8_t dmac[6])
 {
 	struct rdmadev_ah_attr a;
 	unsigned int i, free_i = CM_AHS;
@@ -237,7 +313,8 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 				free_i = i;
 			continue;
 		}
-		if (memcmp(cm->ahs[i].dgid, dgid, 16) == 0 && memcmp(cm->ahs[i].dmac, dmac, 6) == 0)
+		if (cm->ahs[i].sgid == sgid && memcmp(cm->ahs[i].dgid, dgid, 16) == 0 &&
+		    memcmp(cm->ahs[i].dmac, dmac, 6) == 0)
 			return cm->ahs[i].ah;
 	}
 	if (free_i == CM_AHS) {
@@ -249,7 +326,7 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 	memset(&a, 0, sizeof(a));
 	memcpy(a.dgid, dgid, 16);
 	memcpy(a.dmac, dmac, 6);
-	a.sgid_index = cm->sgid_index;
+	a.sgid_index = sgid;
 	a.hop_limit = 64;
 	a.vlan_id = 0xffff;
 	a.port_num = 1;
@@ -258,6 +335,7 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 		cm->ahs[free_i].ah = NULL;
 		return NULL;
 	}
+	cm->ahs[free_i].sgid = sgid;
 	memcpy(cm->ahs[free_i].dgid, dgid, 16);
 	memcpy(cm->ahs[free_i].dmac, dmac, 6);
 	return cm->ahs[free_i].ah;
@@ -265,9 +343,12 @@ cm_ah(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6])
 
 static void cm_reap(struct rdmadev_ibcm *cm);
 
-/* Send one MAD to the peer @p dgid / @p dmac (its QP 1). 0 or a negative errno. */
+/*
+ * Send one MAD to the peer @p dgid / @p dmac (its QP 1) from GID entry @p sgid (negative:
+ * the one cm_sgid_for picks). 0 or a negative errno.
+ */
 static int
-cm_send(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6],
+cm_send(struct rdmadev_ibcm *cm, int sgid, const uint8_t dgid[16], const uint8_t dmac[6],
 	const uint8_t *mad)
 {
 	struct rdmadev_send_wr wr;
@@ -283,7 +364,7 @@ cm_send(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[6],
 		RDMADEV_LOG(WARNING, "ibcm: every send slot busy, MAD not sent (retries cover it)");
 		return -ENOBUFS;
 	}
-	ah = cm_ah(cm, dgid, dmac);
+	ah = cm_ah(cm, sgid >= 0 ? (uint8_t)sgid : cm_sgid_for(cm, dgid), dgid, dmac);
 	if (ah == NULL)
 		return -ENOMEM;
 	slot = (unsigned int)__builtin_ctz(~cm->send_busy);
@@ -330,7 +411,7 @@ cm_hdr(uint8_t *mad, uint16_t attr, uint64_t tid)
 static int
 cm_send_id(struct rdmadev_ibcm_id *id, const uint8_t *mad)
 {
-	return cm_send(id->cm, id->peer.gid, id->peer.mac, mad);
+	return cm_send(id->cm, id->sgid, id->peer.gid, id->peer.mac, mad);
 }
 
 /* Arm the retransmission of @p mad (already sent) every @p period, @p retries times. */
@@ -365,7 +446,7 @@ cm_send_rej(struct rdmadev_ibcm *cm, const uint8_t dgid[16], const uint8_t dmac[
 	mad[D(8)] = (uint8_t)(msg << 6);	/* Message REJected */
 	put_be(mad + D(10), reason, 2);
 	cm_pdata(mad + D(84), pdata, len);
-	(void)cm_send(cm, dgid, dmac, mad);
+	(void)cm_send(cm, -1, dgid, dmac, mad);
 }
 
 static void
@@ -453,6 +534,9 @@ rdmadev_ibcm_id_destroy(struct rdmadev_ibcm_id *id)
 			break;
 		}
 	}
+	for (struct rdmadev_ibcm_id *o = cm->ids; o != NULL; o = o->next)
+		if (o->listen == id)
+			o->listen = NULL;
 	/* Events still queued for it name no id any more. */
 	for (unsigned int i = cm->ev_head; i != cm->ev_tail; i++) {
 		if (cm->ev[i % CM_EVENTS].id == id)
@@ -511,7 +595,7 @@ cm_qp_rtr(struct rdmadev_ibcm_id *id, uint8_t ird)
 	a.qp_state = RDMADEV_QPS_RTR;
 	memcpy(a.ah_attr.dgid, id->peer.gid, 16);
 	memcpy(a.ah_attr.dmac, id->peer.mac, 6);
-	a.ah_attr.sgid_index = id->cm->sgid_index;
+	a.ah_attr.sgid_index = id->sgid;
 	a.ah_attr.hop_limit = id->peer.hop_limit != 0 ? id->peer.hop_limit : 64;
 	a.ah_attr.traffic_class = id->peer.traffic_class;
 	a.ah_attr.vlan_id = 0xffff;
@@ -595,6 +679,31 @@ rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id, struct rdmadev
 }
 
 int
+rdmadev_ibcm_set_backlog(struct rdmadev_ibcm_id *l, unsigned int backlog)
+{
+	if (l == NULL || (l->state != ST_LISTEN && l->state != ST_SIDR_LISTEN)) {
+		RDMADEV_LOG(ERR, "ibcm_set_backlog: %s", l == NULL ? "NULL id" : "not a listener");
+		return -EINVAL;
+	}
+	l->backlog = backlog;
+	return 0;
+}
+
+/* REQs of listener @p l not answered yet (accept or reject). */
+static unsigned int
+cm_pending(const struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_id *l)
+{
+	const struct rdmadev_ibcm_id *id;
+	unsigned int n = 0;
+
+	for (id = cm->ids; id != NULL; id = id->next)
+		if (id->listen == l && (id->state == ST_REQ_RCVD || id->state == ST_MRA_REQ_SENT ||
+					id->state == ST_SIDR_REQ_RCVD))
+			n++;
+	return n;
+}
+
+int
 rdmadev_ibcm_sidr_listen(struct rdmadev_ibcm *cm, uint64_t service_id, uint32_t qpn,
 			 uint32_t qkey, struct rdmadev_ibcm_id **out)
 {
@@ -644,6 +753,7 @@ rdmadev_ibcm_sidr_req(struct rdmadev_ibcm *cm, uint64_t service_id, const uint8_
 	id->service_id = service_id;
 	memcpy(id->peer.gid, dgid, 16);
 	memcpy(id->peer.mac, dmac, 6);
+	id->sgid = cm_sgid_for(cm, dgid);
 	id->peer.service_id = service_id;
 	id->tid = (uint64_t)cm->tid_next++ << 32 | id->local_id;
 	m = id->mad;
@@ -663,6 +773,83 @@ rdmadev_ibcm_sidr_req(struct rdmadev_ibcm *cm, uint64_t service_id, const uint8_
 	return 0;
 }
 
+int
+rdmadev_ibcm_sidr_listen_events(struct rdmadev_ibcm *cm, uint64_t service_id,
+				struct rdmadev_ibcm_id **out)
+{
+	int rc = rdmadev_ibcm_sidr_listen(cm, service_id, 0, 0, out);
+
+	if (rc == 0)
+		(*out)->sidr_events = true;
+	return rc;
+}
+
+int
+rdmadev_ibcm_sidr_reply(struct rdmadev_ibcm_id *id, uint8_t status, uint32_t qpn,
+			uint32_t qkey, const void *pdata, uint8_t len)
+{
+	uint8_t *m;
+
+	if (id == NULL || id->state != ST_SIDR_REQ_RCVD || qpn > 0xffffffu ||
+	    len > RDMADEV_IBCM_SIDR_REP_PDATA || (len != 0 && pdata == NULL)) {
+		RDMADEV_LOG(ERR, "ibcm_sidr_reply: id %s holds no SIDR_REQ, QPN 0x%x above 24 bits "
+			    "or %u private data bytes (room %u)", rdmadev_ibcm_id_state(id), qpn,
+			    len, RDMADEV_IBCM_SIDR_REP_PDATA);
+		return -EINVAL;
+	}
+	m = id->mad;
+	cm_hdr(m, RDMADEV_IBCM_ATTR_SIDR_REP, id->tid);
+	put_be(m + D(0), id->remote_id, 4);		/* Request ID */
+	m[D(4)] = status;
+	put_be(m + D(8), status == RDMADEV_IBCM_SIDR_SUCCESS ? qpn : 0, 3);
+	put_be(m + D(12), id->service_id, 8);
+	put_be(m + D(20), status == RDMADEV_IBCM_SIDR_SUCCESS ? qkey : 0, 4);
+	cm_pdata(m + D(96), pdata, len);
+	id->state = ST_SIDR_REP_SENT;
+	return cm_send_id(id, m);
+}
+
+/* A SIDR_REQ for a listener whose application answers: an id and an event. */
+static void
+cm_rx_sidr_req_ev(struct rdmadev_ibcm *cm, struct rdmadev_ibcm_id *l, const uint8_t *m,
+		  const uint8_t sgid[16], const uint8_t smac[6])
+{
+	uint32_t rid = (uint32_t)get_be(m + D(0), 4);
+	struct rdmadev_ibcm_event *ev;
+	struct rdmadev_ibcm_id *id;
+
+	for (id = cm->ids; id != NULL; id = id->next) {
+		if ((id->state != ST_SIDR_REQ_RCVD && id->state != ST_SIDR_REP_SENT) ||
+		    id->remote_id != rid || memcmp(id->peer.gid, sgid, 16) != 0)
+			continue;
+		/* A retransmission: nothing while the application decides, else the answer. */
+		cm->st.duplicates++;
+		if (id->state == ST_SIDR_REP_SENT)
+			(void)cm_send_id(id, id->mad);
+		return;
+	}
+	if ((l->backlog != 0 && cm_pending(cm, l) >= l->backlog) ||
+	    cm->ev_tail - cm->ev_head >= CM_EVENTS) {
+		cm->st.backlog_drops++;
+		return;
+	}
+	id = cm_id_new(cm, ST_SIDR_REQ_RCVD);
+	if (id == NULL)
+		return;
+	id->listen = l;
+	id->service_id = l->service_id;
+	id->remote_id = rid;
+	id->tid = get_be(m + 8, 8);
+	memcpy(id->peer.gid, sgid, 16);
+	memcpy(id->peer.mac, smac, 6);
+	id->peer.service_id = l->service_id;
+	id->sgid = cm_sgid_for(cm, sgid);
+	ev = cm_event(cm, RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED, id);
+	ev->listen_id = l;
+	ev->peer = id->peer;
+	cm_event_pdata(ev, m + D(16), RDMADEV_IBCM_SIDR_REQ_PDATA);
+}
+
 /* A SIDR_REQ: answered at once, by the service's listener or with "unsupported". */
 static void
 cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16],
@@ -675,6 +862,10 @@ cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16]
 	for (l = cm->ids; l != NULL; l = l->next)
 		if (l->state == ST_SIDR_LISTEN && l->service_id == sid)
 			break;
+	if (l != NULL && l->sidr_events) {
+		cm_rx_sidr_req_ev(cm, l, m, sgid, smac);
+		return;
+	}
 	cm_hdr(mad, RDMADEV_IBCM_ATTR_SIDR_REP, get_be(m + 8, 8));
 	memcpy(mad + D(0), m + D(0), 4);		/* Request ID */
 	mad[D(4)] = l != NULL ? RDMADEV_IBCM_SIDR_SUCCESS : RDMADEV_IBCM_SIDR_UNSUPPORTED;
@@ -683,7 +874,7 @@ cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16]
 		put_be(mad + D(8), l->ud_qpn, 3);
 		put_be(mad + D(20), l->ud_qkey, 4);
 	}
-	(void)cm_send(cm, sgid, smac, mad);
+	(void)cm_send(cm, -1, sgid, smac, mad);
 }
 
 /* A SIDR_REP: the answer to one of our SIDR_REQs (a duplicate one is dropped). */
@@ -758,6 +949,7 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	id->service_id = p->service_id;
 	memcpy(id->peer.gid, p->dgid, 16);
 	memcpy(id->peer.mac, p->dmac, 6);
+	id->sgid = cm_sgid_for(cm, p->dgid);
 	id->peer.hop_limit = 64;
 	id->psn = (uint32_t)cm_rand(cm) & 0xffffffu;
 	id->rr = (uint8_t)RTE_MIN(p->responder_resources, cm->max_ird);
@@ -765,7 +957,9 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	id->retry = p->retry_count;
 	id->rnr_retry = p->rnr_retry_count;
 	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
-	id->mtu = p->path_mtu != 0 ? p->path_mtu : RDMADEV_MTU_1024;
+	/* The path MTU: the caller's (a route's) if given, never above the port's active one. */
+	id->mtu = p->path_mtu != 0 ? (uint8_t)RTE_MIN(p->path_mtu, cm->active_mtu) :
+				     cm->active_mtu;
 	id->life = p->packet_life_time != 0 ? p->packet_life_time : 16;
 	id->lcrt = p->local_cm_response_timeout != 0 ? p->local_cm_response_timeout : 20;
 	id->rcrt = p->remote_cm_response_timeout != 0 ? p->remote_cm_response_timeout : 20;
@@ -794,7 +988,7 @@ rdmadev_ibcm_connect(struct rdmadev_ibcm *cm, const struct rdmadev_ibcm_conn_par
 	m[D(51)] = (uint8_t)(id->max_retries << 4);		/* Max CM Retries, SRQ 0 */
 	put_be(m + D(52), 0xffff, 2);				/* LIDs: permissive (RoCE) */
 	put_be(m + D(54), 0xffff, 2);
-	memcpy(m + D(56), cm->gid, 16);
+	memcpy(m + D(56), cm->gids[id->sgid], 16);
 	memcpy(m + D(72), id->peer.gid, 16);
 	m[D(93)] = 64;						/* Hop Limit */
 	m[D(94)] = 0;						/* SL 0, Subnet Local 0 */
@@ -829,6 +1023,8 @@ rdmadev_ibcm_accept(struct rdmadev_ibcm_id *id, const struct rdmadev_ibcm_conn_p
 	id->cm->now = now_ns;
 	id->qp = p->qp;
 	id->ack = (uint8_t)RTE_MIN(p->ack_timeout, 31);
+	if (p->path_mtu != 0)
+		id->mtu = (uint8_t)RTE_MIN(id->mtu, p->path_mtu);
 	id->psn = (uint32_t)cm_rand(id->cm) & 0xffffffu;
 	/* Swap when consuming: our responders serve the peer's initiator depth and back. */
 	id->rr = (uint8_t)RTE_MIN(RTE_MIN(p->responder_resources, id->peer.initiator_depth),
@@ -952,13 +1148,23 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 		reason = RDMADEV_IBCM_REJ_INVALID_SERVICE_ID;
 	else if (((m[D(43)] >> 1) & 3u) != 0)
 		reason = RDMADEV_IBCM_REJ_INVALID_TRANSPORT;
-	else if (memcmp(m + D(72), cm->gid, 16) != 0)
+	else if (rdmadev_ibcm_gid_index(cm, m + D(72)) < 0)
 		reason = RDMADEV_IBCM_REJ_INVALID_GID;
 	else if (mtu < RDMADEV_MTU_256 || mtu > cm->max_mtu)
 		reason = RDMADEV_IBCM_REJ_INVALID_MTU;
 	if (reason != 0) {
 		/* No id (cm_issue_rej): the received comm ids swapped, ours 0. */
 		cm_send_rej(cm, sgid, smac, tid, 0, remote_id, 0, reason, NULL, 0);
+		return;
+	}
+	if ((l->backlog != 0 && cm_pending(cm, l) >= l->backlog) ||
+	    cm->ev_tail - cm->ev_head >= CM_EVENTS) {
+		/*
+		 * The backlog is full (or no room for the event): drop it, no MRA and no REJ,
+		 * so that the peer's retransmission may find room (cm_destroy_id's -ENOMEM
+		 * case, ucma's backlog).
+		 */
+		cm->st.backlog_drops++;
 		return;
 	}
 	id = cm_id_new(cm, ST_REQ_RCVD);
@@ -968,6 +1174,8 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 		return;
 	}
 	id->service_id = sid;
+	id->listen = l;
+	id->sgid = (uint8_t)rdmadev_ibcm_gid_index(cm, m + D(72));
 	id->remote_id = remote_id;
 	id->tid = tid;
 	id->peer.service_id = sid;
@@ -981,7 +1189,11 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 	id->lcrt = m[D(47)] >> 3;
 	id->retry = m[D(47)] & 7u;
 	id->peer.retry_count = id->retry;
-	id->mtu = mtu;
+	/*
+	 * The path MTU both QPs use: the REQ's, as Linux's cm_format_paths_from_req takes it,
+	 * but never above this port's active MTU (a peer on a larger-MTU link may offer more).
+	 */
+	id->mtu = (uint8_t)RTE_MIN(mtu, cm->active_mtu);
 	id->peer.path_mtu = mtu;
 	id->peer.rnr_retry_count = m[D(50)] & 7u;
 	id->rnr_retry = id->peer.rnr_retry_count;
@@ -1220,7 +1432,7 @@ cm_rx(struct rdmadev_ibcm *cm, const struct rdmadev_wc *wc, const uint8_t *grh)
 			cm_hdr(mad, RDMADEV_IBCM_ATTR_DREP, get_be(m + 8, 8));
 			memcpy(mad + D(0), m + D(4), 4);
 			memcpy(mad + D(4), m + D(0), 4);
-			(void)cm_send(cm, sgid, wc->smac, mad);
+			(void)cm_send(cm, -1, sgid, wc->smac, mad);
 		}
 		return;
 	}
@@ -1479,9 +1691,21 @@ rdmadev_ibcm_open(const struct rdmadev_ibcm_conf *conf, struct rdmadev_ibcm **ou
 			    cm->dev_id, cm->sgid_index, strerror(-rc));
 		goto fail;
 	}
+	cm->n_gids = (uint8_t)RTE_MIN(port.gid_tbl_len, CM_GIDS);
+	for (i = 0; i < cm->n_gids; i++)
+		if (rdmadev_gid_get(cm->dev_id, i, cm->gids[i]) != 0)
+			memset(cm->gids[i], 0, 16);
+	if (cm->sgid_index >= cm->n_gids) {
+		RDMADEV_LOG(ERR, "ibcm_open: GID index %u beyond the %u the agent keeps",
+			    cm->sgid_index, cm->n_gids);
+		rc = -EINVAL;
+		goto fail;
+	}
 	cm->max_ird = (uint8_t)RTE_MIN(info.max_qp_rd_atom, 255u);
 	cm->max_ord = (uint8_t)RTE_MIN(info.max_qp_init_rd_atom, 255u);
 	cm->max_mtu = port.max_mtu != 0 ? port.max_mtu : RDMADEV_MTU_4096;
+	cm->active_mtu = port.active_mtu >= RDMADEV_MTU_256 ? port.active_mtu : RDMADEV_MTU_1024;
+	cm->active_mtu = (uint8_t)RTE_MIN(cm->active_mtu, cm->max_mtu);
 	memcpy(cm->mac, port.mac, 6);
 	if (conf->ca_guid != 0) {
 		cm->guid = conf->ca_guid;

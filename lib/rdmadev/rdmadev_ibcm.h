@@ -82,6 +82,8 @@ enum rdmadev_ibcm_rej_reason {
 #define RDMADEV_IBCM_SIDR_SUCCESS	0u
 /** SIDR_REP status: nobody serves the ServiceID (IB_SIDR_UNSUPPORTED). */
 #define RDMADEV_IBCM_SIDR_UNSUPPORTED	1u
+/** SIDR_REP status: the service refused (IB_SIDR_REJECT). */
+#define RDMADEV_IBCM_SIDR_REJECT	2u
 
 /** A CM agent: the GSI QP of one device and its connections. */
 struct rdmadev_ibcm;
@@ -110,7 +112,9 @@ struct rdmadev_ibcm_conn_param {
 	uint8_t initiator_depth;	/**< outstanding RDMA READ / atomics this side issues */
 	uint8_t retry_count;		/**< REQ: transport retries (0..7) */
 	uint8_t rnr_retry_count;	/**< RNR retries the peer may do toward us (0..7) */
-	uint8_t path_mtu;		/**< REQ: enum rdmadev_mtu (0: 1024) */
+	uint8_t path_mtu;		/**< enum rdmadev_mtu, at most the port's active MTU
+					 *   (REQ: 0 the port's active MTU; REP: a cap on the
+					 *   REQ's, 0 none) */
 	uint8_t packet_life_time;	/**< REQ: path packet lifetime exponent (0: 16) */
 	uint8_t local_cm_response_timeout;	/**< REQ: exponent (0: 20, rdma_cm's) */
 	uint8_t remote_cm_response_timeout;	/**< REQ: exponent (0: 20) */
@@ -137,6 +141,8 @@ enum rdmadev_ibcm_event_type {
 	RDMADEV_IBCM_EV_TIMEWAIT_EXIT,	/**< timewait over: the id may be destroyed or reused */
 	RDMADEV_IBCM_EV_SIDR_REP_RECEIVED,	/**< our SIDR_REQ answered (sidr_status, qpn, qkey) */
 	RDMADEV_IBCM_EV_SIDR_REQ_ERROR,	/**< our SIDR_REQ got no SIDR_REP after every retry */
+	RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED,	/**< a SIDR_REQ on an events listener: a new id
+						 *   (answer with rdmadev_ibcm_sidr_reply) */
 };
 
 /** What the peer's REQ asked for (REQ_RECEIVED) or its REP answered. */
@@ -180,6 +186,7 @@ struct rdmadev_ibcm_stats {
 	uint64_t retries;	/**< retransmissions after a response timeout */
 	uint64_t duplicates;	/**< duplicate messages answered again or dropped */
 	uint64_t rx_dropped;	/**< MADs not of the CM, malformed, or for no id */
+	uint64_t backlog_drops;	/**< REQs dropped unanswered: the listener's backlog full */
 };
 
 /**
@@ -206,6 +213,15 @@ int rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id,
 			struct rdmadev_ibcm_id **out);
 
 /**
+ * Bound listener @p l's REQs held unanswered (REQ_RECEIVED, not accepted or rejected yet)
+ * at @p backlog (0: no bound other than the event queue's 64). A REQ beyond it is dropped
+ * without an MRA or a REJ and counted (backlog_drops); the peer's retransmission may find
+ * room later, as Linux drops a request its listener has no room for.
+ * @return 0, or -EINVAL (NULL, not a listener).
+ */
+int rdmadev_ibcm_set_backlog(struct rdmadev_ibcm_id *l, unsigned int backlog);
+
+/**
  * Serve @p service_id (host order) for UD peers: a SIDR_REQ for it gets a SIDR_REP naming
  * @p qpn and @p qkey (status success) at once, without an event; a SIDR_REQ for a service
  * nobody serves gets status RDMADEV_IBCM_SIDR_UNSUPPORTED. Destroy the id to stop.
@@ -213,6 +229,25 @@ int rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id,
  */
 int rdmadev_ibcm_sidr_listen(struct rdmadev_ibcm *cm, uint64_t service_id, uint32_t qpn,
 			     uint32_t qkey, struct rdmadev_ibcm_id **out);
+
+/**
+ * Serve @p service_id (host order) for UD peers with the application answering: each
+ * SIDR_REQ makes an id and a SIDR_REQ_RECEIVED event (its private data, the peer); answer
+ * it with rdmadev_ibcm_sidr_reply(). A retransmitted SIDR_REQ is dropped while unanswered
+ * and gets the same SIDR_REP after. rdmadev_ibcm_set_backlog() bounds the unanswered ones.
+ * @return as rdmadev_ibcm_sidr_listen().
+ */
+int rdmadev_ibcm_sidr_listen_events(struct rdmadev_ibcm *cm, uint64_t service_id,
+				    struct rdmadev_ibcm_id **out);
+
+/**
+ * Answer the SIDR_REQ of @p id (SIDR_REQ_RECEIVED): a SIDR_REP with @p status
+ * (RDMADEV_IBCM_SIDR_*), for success the UD QP @p qpn and its @p qkey, and @p len bytes of
+ * private data (at most 136). Destroy the id when done with it.
+ * @return 0, -EINVAL, send errors.
+ */
+int rdmadev_ibcm_sidr_reply(struct rdmadev_ibcm_id *id, uint8_t status, uint32_t qpn,
+			    uint32_t qkey, const void *pdata, uint8_t len);
 
 /**
  * Resolve @p service_id at the peer @p dgid / @p dmac (its QP 1): a SIDR_REQ with @p len
@@ -261,6 +296,22 @@ void *rdmadev_ibcm_id_context(const struct rdmadev_ibcm_id *id);
 
 /** State name of @p id ("IDLE", "LISTEN", "REQ_SENT", ... "TIMEWAIT"). */
 const char *rdmadev_ibcm_id_state(const struct rdmadev_ibcm_id *id);
+
+/**
+ * The source GID the agent uses toward @p dgid (copied to @p sgid): its configured one
+ * (rdmadev_ibcm_conf::sgid_index) when of @p dgid's family, else the port's first
+ * IPv4-mapped GID for an IPv4 peer, the first IPv6 GID of the peer's scope (link-local or
+ * not) for an IPv6 one. A REQ, a SIDR_REQ and the connection's QP use it.
+ * @return the GID table index, or -EINVAL.
+ */
+int rdmadev_ibcm_source_gid(const struct rdmadev_ibcm *cm, const uint8_t dgid[16],
+			    uint8_t sgid[16]);
+
+/**
+ * The port's GID table entry holding @p gid (among the 16 the agent keeps).
+ * @return the index, -ENOENT when no entry holds it, -EINVAL.
+ */
+int rdmadev_ibcm_gid_index(const struct rdmadev_ibcm *cm, const uint8_t gid[16]);
 
 /** The agent's counters. */
 void rdmadev_ibcm_stats_get(const struct rdmadev_ibcm *cm, struct rdmadev_ibcm_stats *st);

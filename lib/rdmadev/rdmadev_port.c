@@ -103,6 +103,29 @@ rdmadev_gid_read(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
 }
 
 int
+rdmadev_neigh_resolve(int16_t dev_id, uint32_t sgid_index, const uint8_t dgid[16],
+		      uint8_t mac[6])
+{
+	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "neigh_resolve");
+	uint8_t sgid[16];
+	int rc;
+
+	if (dev == NULL)
+		return -EINVAL;
+	if (dgid == NULL || mac == NULL) {
+		RDMADEV_LOG(ERR, "%s: neigh_resolve: NULL address or MAC", dev->name);
+		rc = rdmadev_fail(dev, -EINVAL, false);
+	} else {
+		rc = rdmadev_gid_read(dev, sgid_index, sgid);	/* checks the index */
+		if (rc == 0)
+			rc = dev->ops->neigh_resolve != NULL ?
+			     dev->ops->neigh_resolve(dev, sgid_index, dgid, mac) : -ENOTSUP;
+	}
+	rdmadev_ctl_leave(dev);
+	return rc;
+}
+
+int
 rdmadev_gid_get(int16_t dev_id, uint32_t index, uint8_t gid[16])
 {
 	struct rdmadev *dev = rdmadev_ctl_enter(dev_id, "gid_get");

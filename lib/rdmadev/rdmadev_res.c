@@ -152,7 +152,7 @@ fill_other(struct restrack_dump_rec *rec, void *arg)
 
 		/* iproute2's `rdma res show cm_id` columns */
 		restrack_dump_attr(rec, "state", "%s", cm->rcm_state);
-		restrack_dump_attr(rec, "ps", "TCP");
+		restrack_dump_attr(rec, "ps", "%s", cm->rcm_ps[0] != '\0' ? cm->rcm_ps : "TCP");
 		if (cm->qpn != 0)
 			restrack_dump_attr(rec, "qpn", "%u", cm->qpn);
 		restrack_dump_attr(rec, "src-addr", "%s", cm->src_addr);

@@ -675,6 +675,19 @@ def mode_two_process(t, binary, src):
     check_mismatch(t, binary)
 
 
+def cm_pair(t, binary, tag, common, label):
+    """A server and a client with @common, the client's exit and output then the server's;
+    both exit codes checked."""
+    srv = start(binary, tag + 's', common + ['--server', '--dev', SERVER_DEV])
+    time.sleep(0.5)
+    cli = start(binary, tag + 'c', common + ['--client', _NET + '1', '--dev', CLIENT_DEV])
+    crc, cout, cerr = finish(cli)
+    src_rc, sout, serr = finish(srv)
+    t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' %
+         (label, crc, src_rc))
+    return crc, cout, cerr, src_rc, sout, serr
+
+
 def mode_two_process_cm(t, binary, src):
     """-R on both sides: the exchange over an rdma_cm control connection, the test QPs
     connected by the CM (one ESTABLISHED event each on both sides), traffic on the model."""
@@ -689,13 +702,7 @@ def mode_two_process_cm(t, binary, src):
         if name == 'read_lat':
             common += ['-u', '20']
         label = '%s -R, %d QP(s)' % (name, qps)
-        srv = start(binary, 'rs', common + ['--server', '--dev', SERVER_DEV])
-        time.sleep(0.5)
-        cli = start(binary, 'rc', common + ['--client', _NET + '1', '--dev', CLIENT_DEV])
-        crc, cout, cerr = finish(cli)
-        src_rc, sout, serr = finish(srv)
-        t.ok(crc == 0 and src_rc == 0, '%s: client exit %s, server exit %s' %
-             (label, crc, src_rc))
+        crc, cout, cerr, src_rc, sout, serr = cm_pair(t, binary, 'r', common, label)
         hdr = LAT_HDR if 'lat' in name else BW_HDR
         t.ok(len(table(cout, hdr)) == 4, '%s: the client reports 4 sizes' % label)
         t.ok(len(table(sout, hdr)) == server_rows, '%s: the server reports %d rows' %
@@ -719,8 +726,27 @@ def mode_two_process_cm(t, binary, src):
              '%s: both tear down cleanly (CM ids included)' % label)
         if crc != 0 or src_rc != 0:
             t.note(cout[-1500:] + cerr[-1000:] + sout[-1000:] + serr[-1000:])
-    rc, out, err = run(binary, 'ru', ['-e', 'send_lat', '-R', '-c', 'UD', '--server'])
-    t.ok(rc != 0 and 'RC QPs only' in err, '-R with UD is refused by name')
+    # UD through rdma_cm's UDP port space: SIDR resolves the peer's UD QP (no ESTABLISHED on
+    # the passive side), both QPs in RTS with RDMA_UDP_QKEY, datagrams both ways. send_bw
+    # sends no more than the receives posted (UD drops what finds none: a loaded machine).
+    for name, n in [('send_lat', 100), ('send_bw', 100)]:
+        port = free_port()
+        common = ['-e', name, '-c', 'UD', '-n', str(n), '-p', str(port), '-s', '64',
+                  '--timeout', '3000', '-v', '-R']
+        label = '%s -c UD -R' % name
+        crc, cout, cerr, src_rc, sout, serr = cm_pair(t, binary, 'u', common, label)
+        hdr = LAT_HDR if 'lat' in name else BW_HDR
+        t.ok(len(table(cout, hdr)) == 1, '%s: the client reports a row' % label)
+        t.ok(len(re.findall(r'rdma_cm event ESTABLISHED', cout)) == 2 and
+             len(re.findall(r'rdma_cm event ESTABLISHED', sout)) == 1,
+             '%s: ESTABLISHED: the client control + UD, the server control only' % label)
+        for side, out in (('client', cout), ('server', sout)):
+            t.ok(re.search(r'-R: QP 0: UD QPN \d+ in RTS, Q_Key 0x1234567', out) is not None,
+                 '%s: the %s\'s UD QP in RTS with rdma_cm\'s Q_Key' % (label, side))
+        t.ok('0 leaked objects' in cout and '0 leaked objects' in sout,
+             '%s: both tear down cleanly (CM ids included)' % label)
+        if crc != 0 or src_rc != 0:
+            t.note(cout[-1500:] + cerr[-1000:] + sout[-1000:] + serr[-1000:])
     rc, out, err = run(binary, 'rl', ['-e', 'write_lat', '-R'])
     t.ok(rc != 0 and 'add --server or --client' in err, '-R in one process is refused')
 

@@ -5,7 +5,8 @@
 /*
  * libFuzzer target: the IB CM's MAD parser and state machine (lib/rdmadev/rdmadev_ibcm.c).
  * One model device (inline, loop wire, IPv4 10.77.0.2) with a CM agent listening on
- * ServiceID 0x0000000001061C06 (rdma_cm's TCP port 7174, rping's). An input is a sequence
+ * ServiceID 0x0000000001061C06 (rdma_cm's TCP port 7174, rping's) and answering SIDR_REQs
+ * for 0x0000000001111C06 (its UDP port 7174) itself. An input is a sequence
  * of received buffers, 296 bytes each (the 40-byte GRH area, then the 256-byte MAD); the
  * last may be shorter (a truncated MAD). A buffer repeated in the input is a replayed MAD.
  * After each buffer the agent runs (its answers go to the wire) and every id a REQ made is
@@ -35,6 +36,7 @@ static struct {
 	struct rdmadev_ctx *ctx;
 	struct rdmadev_ibcm *cm;
 	struct rdmadev_ibcm_id *listener;
+	struct rdmadev_ibcm_id *sidr;	/* rdma_cm's UDP port space, port 7174 */
 	uint64_t now;
 	unsigned long inputs;
 } f = { .dev = -1 };
@@ -48,7 +50,8 @@ agent_open(void)
 	c.ctx = f.ctx;
 	c.seed = 1;
 	if (rdmadev_ibcm_open(&c, &f.cm) != 0 ||
-	    rdmadev_ibcm_listen(f.cm, 0x0000000001061C06ull, &f.listener) != 0) {
+	    rdmadev_ibcm_listen(f.cm, 0x0000000001061C06ull, &f.listener) != 0 ||
+	    rdmadev_ibcm_sidr_listen_events(f.cm, 0x0000000001111C06ull, &f.sidr) != 0) {
 		fprintf(stderr, "fuzz_ibcm_mad: agent or listener\n");
 		return -1;
 	}
@@ -86,16 +89,27 @@ fuzz_teardown(void)
 	}
 }
 
-/* Run the agent; destroy each id a REQ made (the application never answers). */
+/*
+ * Run the agent; destroy each id a REQ made (the application never answers); answer each
+ * SIDR_REQ (every other one refused) and destroy its id.
+ */
 static void
 run(void)
 {
 	struct rdmadev_ibcm_event ev;
 
 	(void)rdmadev_ibcm_process(f.cm, f.now);
-	while (rdmadev_ibcm_event_get(f.cm, &ev) == 0)
+	while (rdmadev_ibcm_event_get(f.cm, &ev) == 0) {
 		if (ev.type == RDMADEV_IBCM_EV_REQ_RECEIVED && ev.id != NULL)
 			rdmadev_ibcm_id_destroy(ev.id);
+		if (ev.type == RDMADEV_IBCM_EV_SIDR_REQ_RECEIVED && ev.id != NULL) {
+			(void)rdmadev_ibcm_sidr_reply(ev.id, f.inputs & 1 ?
+						      RDMADEV_IBCM_SIDR_REJECT :
+						      RDMADEV_IBCM_SIDR_SUCCESS, 0x42,
+						      0x01234567u, ev.private_data, 8);
+			rdmadev_ibcm_id_destroy(ev.id);
+		}
+	}
 }
 
 int

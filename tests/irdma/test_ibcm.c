@@ -30,11 +30,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ring.h>
 
 #include "irdma_dev.h"
 #include "rdmadev_ibcm.h"
+#include "rdmadev_private.h"
 #include "rdmadev_rcm.h"
 #include "test.h"
 #include "e2e_lib.h"
@@ -664,6 +668,129 @@ out:
 }
 
 /* A REQ for a service nobody listens on: REJ 8 (invalid service id). */
+/* The path MTU of @p q's QP (enum rdmadev_mtu), 0 when the query fails. */
+static unsigned int
+qp_mtu(const struct e2e_qp *q)
+{
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+
+	if (q->qp == NULL || rdmadev_qp_query(q->qp, &qa, &qi) != 0)
+		return 0;
+	return qa.path_mtu;
+}
+
+/* The GRH area of a MAD from @p src (IPv4, TTL 64) followed by @p mad, into @p buf. */
+static void
+mad_from(uint8_t buf[296], const struct e2e_dev *src, const struct e2e_dev *dst,
+	 const uint8_t *mad)
+{
+	memset(buf, 0, 296);
+	buf[20] = 0x45;
+	buf[20 + 8] = 64;
+	buf[20 + 9] = 17;
+	memcpy(buf + 20 + 12, src->gid + 12, 4);
+	memcpy(buf + 20 + 16, dst->gid + 12, 4);
+	memcpy(buf + 40, mad, 256);
+}
+
+/*
+ * The path MTU (IBA 12.7.25, Linux's cm_format_paths_from_req): the active side offers the
+ * smaller of its wish and the port's active MTU (1024: the model's 1500-byte Ethernet), the
+ * passive side takes the REQ's, never above its port's, and the caller may cap either.
+ */
+static void
+test_cm_mtu(void)
+{
+	static struct side a, b;
+	static const struct {
+		uint8_t want_a, cap_b, req, qp_a, qp_b;
+	} c[] = {
+		{ RDMADEV_MTU_4096, 0, RDMADEV_MTU_1024, RDMADEV_MTU_1024, RDMADEV_MTU_1024 },
+		{ 0, 0, RDMADEV_MTU_1024, RDMADEV_MTU_1024, RDMADEV_MTU_1024 },
+		{ RDMADEV_MTU_512, 0, RDMADEV_MTU_512, RDMADEV_MTU_512, RDMADEV_MTU_512 },
+		{ RDMADEV_MTU_512, RDMADEV_MTU_256, RDMADEV_MTU_512, RDMADEV_MTU_512,
+		  RDMADEV_MTU_256 },
+	};
+	struct rdmadev_ibcm_id *l = NULL, *ca, *cb;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct e2e_qp qa1 = { 0 }, qb1 = { 0 };
+	uint8_t req[256], buf[296];
+	unsigned int i, from;
+	const uint8_t *m;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:mtu"), E2E_DEVARGS(1, "loop:mtu")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	for (i = 0; i < RTE_DIM(c); i++) {
+		e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+		e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+		if (qa1.qp == NULL || qb1.qp == NULL)
+			goto out;
+		conn_param(&pa, &qa1, &b.d);
+		pa.path_mtu = c[i].want_a;
+		from = a.log.n;
+		ca = cb = NULL;
+		TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+		expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+		cb = ev.id;
+		TEST_CHECK_EQ(ev.peer.path_mtu, c[i].req);
+		m = find_mad(&a.log, 0x0010, &from);
+		TEST_CHECK(m != NULL && fld(m, 74, 0, 4) == c[i].req);	/* Path MTU */
+		if (m != NULL)
+			memcpy(req, m, sizeof(req));
+		conn_param(&pb, &qb1, &a.d);
+		pb.path_mtu = c[i].cap_b;
+		TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+		expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+		expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, NULL);
+		expect_event(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+		if (qp_mtu(&qa1) != c[i].qp_a || qp_mtu(&qb1) != c[i].qp_b)
+			printf("# case %u: MTUs %u / %u\n", i, qp_mtu(&qa1), qp_mtu(&qb1));
+		TEST_CHECK_EQ(qp_mtu(&qa1), c[i].qp_a);
+		TEST_CHECK_EQ(qp_mtu(&qb1), c[i].qp_b);
+		rdmadev_ibcm_id_destroy(ca);
+		rdmadev_ibcm_id_destroy(cb);
+		e2e_qp_destroy(&qa1);
+		e2e_qp_destroy(&qb1);
+	}
+	/* a REQ offering 4096 (a peer on a jumbo link): the passive QP stays at 1024 */
+	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	req[24] ^= 0x5a;				/* another Local Comm ID */
+	req[58] ^= 0x33;				/* and QPN */
+	req[74] = (uint8_t)(RDMADEV_MTU_4096 << 4 | (req[74] & 0xfu));
+	mad_from(buf, &a.d, &b.d, req);
+	rdmadev_ibcm_rx_inject(b.cm, buf, sizeof(buf), a.d.mac);
+	expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+	TEST_CHECK_EQ(ev.peer.path_mtu, RDMADEV_MTU_4096);
+	if (ev.id != NULL && qb1.qp != NULL) {
+		conn_param(&pb, &qb1, &a.d);
+		pb.path_mtu = 0;
+		TEST_CHECK_EQ(rdmadev_ibcm_accept(ev.id, &pb, now), 0);
+		TEST_CHECK_EQ(qp_mtu(&qb1), RDMADEV_MTU_1024);
+		rdmadev_ibcm_id_destroy(ev.id);
+	}
+	/* an MTU code outside 256 .. 4096: REJ 26 */
+	req[24] ^= 0x11;
+	req[74] = (uint8_t)(6 << 4 | (req[74] & 0xfu));
+	from = b.log.n;
+	mad_from(buf, &a.d, &b.d, req);
+	rdmadev_ibcm_rx_inject(b.cm, buf, sizeof(buf), a.d.mac);
+	m = find_mad(&b.log, 0x0012, &from);
+	TEST_CHECK(m != NULL && fld(m, 34, 0, 16) == 26);
+	TEST_CHECK(no_event(&a, &b, &b));
+	a.d.lossy = true;
+	b.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(l);
+	e2e_qp_destroy(&qa1);
+	e2e_qp_destroy(&qb1);
+	sides_close(&a, &b);
+}
+
 static void
 test_cm_no_listener(void)
 {
@@ -985,6 +1112,69 @@ rpump(struct rside *a, struct rside *b)
 	}
 }
 
+/* Open the devices of @p srv and @p cli (devargs @p a0 / @p a1) and their channels. */
+static int
+rsides_open(struct rside *srv, struct rside *cli, const char *a0, const char *a1)
+{
+	srv->ch = NULL;
+	cli->ch = NULL;
+	if (e2e_dev_open(&srv->d, a0) != 0 || e2e_dev_open(&cli->d, a1) != 0)
+		return -1;
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(srv->d.ctx, &srv->ch), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_channel_create(cli->d.ctx, &cli->ch), 0);
+	now = 1000000;
+	return srv->ch != NULL && cli->ch != NULL ? 0 : -1;
+}
+
+/*
+ * Drain both devices, destroy the channels, the QPs @p qc and @p qs, and close the devices
+ * (restrack must report nothing left); the CM's MADs in flight at the end may be dropped.
+ */
+static void
+rsides_close(struct rside *srv, struct rside *cli, struct e2e_qp *qc, struct e2e_qp *qs)
+{
+	srv->d.lossy = true;
+	cli->d.lossy = true;
+	e2e_drain(&srv->d);
+	e2e_drain(&cli->d);
+	rdmadev_rcm_channel_destroy(cli->ch);
+	rdmadev_rcm_channel_destroy(srv->ch);
+	cli->ch = NULL;
+	srv->ch = NULL;
+	e2e_qp_destroy(qc);
+	e2e_qp_destroy(qs);
+	e2e_dev_close(&cli->d);
+	e2e_dev_close(&srv->d);
+}
+
+/* A listener of @p s on any address, port 7174 (rping's), with @p backlog; NULL on failure. */
+static struct rdmadev_rcm_id *
+rlisten(struct rside *s, int backlog)
+{
+	struct rdmadev_rcm_id *l = NULL;
+	struct sockaddr_in sin;
+
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(s->ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	if (l == NULL)
+		return NULL;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l, backlog), 0);
+	return l;
+}
+
+/* @p dst: the address of @p s, port 7174. */
+static void
+rdst(struct sockaddr_in *dst, const struct rside *s)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->sin_family = AF_INET;
+	dst->sin_port = htons(7174);
+	memcpy(&dst->sin_addr, s->d.gid + 12, 4);
+}
+
 static void
 rexpect(struct rside *a, struct rside *b, struct rside *s, enum rdmadev_rcm_event_type t,
 	struct rdmadev_rcm_event *ev)
@@ -1028,7 +1218,7 @@ test_rcm(void)
 	struct rdmadev_qp_init_attr ri;
 	struct rdmadev_qp_attr ra;
 	struct rdmadev_rcm_event ev;
-	struct sockaddr_in sin, dst;
+	struct sockaddr_in dst;
 	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
 	struct e2e_mr mc, ms;
 	struct pollfd pfd;
@@ -1037,14 +1227,8 @@ test_rcm(void)
 
 	srv.d.id = -1;
 	cli.d.id = -1;
-	if (e2e_dev_open(&srv.d, E2E_DEVARGS(0, "loop:rcm")) != 0 ||
-	    e2e_dev_open(&cli.d, E2E_DEVARGS(1, "loop:rcm")) != 0)
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:rcm"), E2E_DEVARGS(1, "loop:rcm")) != 0)
 		goto out;
-	TEST_CHECK_EQ(rdmadev_rcm_channel_create(srv.d.ctx, &srv.ch), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_channel_create(cli.d.ctx, &cli.ch), 0);
-	if (srv.ch == NULL || cli.ch == NULL)
-		goto out;
-	now = 1000000;
 	e2e_mr_reg(&cli.d, NULL, &mc, 16384, E2E_ACC_ALL);
 	e2e_mr_reg(&srv.d, NULL, &ms, 16384, E2E_ACC_ALL);
 	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
@@ -1053,13 +1237,8 @@ test_rcm(void)
 	inet_ntop(AF_INET, srv.d.gid + 12, ip_s, sizeof(ip_s));
 	inet_ntop(AF_INET, cli.d.gid + 12, ip_c, sizeof(ip_c));
 	/* the server listens on any address, port 7174 (rping's) */
-	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x0111, &l), -EINVAL);	/* UDP: no */
-	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(7174);
-	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, &sin), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_listen(l), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, 0x013f, &l), -EINVAL);	/* IB: no */
+	l = rlisten(&srv, 0);
 	cm_dump(srv.d.id, dump, sizeof(dump));
 	snprintf(line, sizeof(line), "cm-idn %u state LISTEN ps TCP", rdmadev_rcm_id_num(l));
 	TEST_CHECK(strstr(dump, line) != NULL);
@@ -1069,11 +1248,8 @@ test_rcm(void)
 		printf("# %s", dump);
 	/* the client resolves and connects */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
-	memset(&dst, 0, sizeof(dst));
-	dst.sin_family = AF_INET;
-	dst.sin_port = htons(7174);
-	memcpy(&dst.sin_addr, srv.d.gid + 12, 4);
-	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, &dst, srv.d.mac), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
 	TEST_CHECK(ev.id == c);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
@@ -1091,6 +1267,10 @@ test_rcm(void)
 	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 32), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(NULL, 20), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_rcm_set_ack_timeout(c, 21), 0);
+	/* and a path MTU of 512 (the port's is 1024): both QPs use it, the REQ carried it */
+	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(c, 6), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(NULL, 2), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(c, RDMADEV_MTU_512), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
 	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
 	rpump(&srv, &cli);
@@ -1102,10 +1282,11 @@ test_rcm(void)
 	TEST_CHECK(ev.listen_id == l);
 	TEST_CHECK_EQ(ev.private_data_len, RDMADEV_RCM_CONNECT_PDATA);
 	TEST_CHECK(memcmp(ev.private_data, hello, sizeof(hello)) == 0);
-	TEST_CHECK(memcmp(&ev.dst.sin_addr, cli.d.gid + 12, 4) == 0);
-	TEST_CHECK_EQ(ev.dst.sin_port, c != NULL ? htons(32768) : 0);	/* the client's port */
-	TEST_CHECK(memcmp(&ev.src.sin_addr, srv.d.gid + 12, 4) == 0);
-	TEST_CHECK_EQ(ntohs(ev.src.sin_port), 7174);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET);
+	TEST_CHECK(memcmp(&ev.dst.sin.sin_addr, cli.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ev.dst.sin.sin_port, c != NULL ? htons(32768) : 0);	/* the client's port */
+	TEST_CHECK(memcmp(&ev.src.sin.sin_addr, srv.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ntohs(ev.src.sin.sin_port), 7174);
 	TEST_CHECK_EQ(poll(&pfd, 1, 0), 0);		/* drained */
 	if (s == NULL)
 		goto out;
@@ -1122,6 +1303,8 @@ test_rcm(void)
 	TEST_CHECK_EQ(ra.timeout, 21);
 	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &ra, &ri), 0);
 	TEST_CHECK_EQ(ra.timeout, 17);
+	TEST_CHECK_EQ(qp_mtu(&qc), RDMADEV_MTU_512);
+	TEST_CHECK_EQ(qp_mtu(&qs), RDMADEV_MTU_512);
 	rc_traffic(&qc, &qs, &mc, &ms, 3);
 	rc_traffic(&qs, &qc, &ms, &mc, 4);
 	cm_dump(srv.d.id, dump, sizeof(dump));
@@ -1132,7 +1315,7 @@ test_rcm(void)
 		printf("# want: %s\n# got:\n%s", line, dump);
 	/* a second client rejected by the application */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
-	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
@@ -1149,7 +1332,7 @@ test_rcm(void)
 	/* to a port nobody listens on: REJECTED 8 */
 	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
 	dst.sin_port = htons(7175);
-	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, &dst, srv.d.mac), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
@@ -1166,20 +1349,651 @@ test_rcm(void)
 	now += rdmadev_ibcm_time_ns(20);
 	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
 	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_TIMEWAIT_EXIT, NULL);
-	srv.d.lossy = true;
-	cli.d.lossy = true;
 out:
-	e2e_drain(&srv.d);
-	e2e_drain(&cli.d);
-	rdmadev_rcm_channel_destroy(cli.ch);
-	rdmadev_rcm_channel_destroy(srv.ch);
-	e2e_qp_destroy(&qc);
-	e2e_qp_destroy(&qs);
 	e2e_qp_destroy(&qc2);
 	e2e_mr_dereg(&mc);
 	e2e_mr_dereg(&ms);
-	e2e_dev_close(&cli.d);
-	e2e_dev_close(&srv.d);
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/* The two ends of a net_ring pair: the Ethernet wire of two devices (test_rcm_resolve). */
+static int eth_a = -1, eth_b = -1;
+
+static uint64_t
+wire_stat(const struct e2e_dev *d, size_t off)
+{
+	struct irdma_model_wire_stats st;
+
+	memset(&st, 0, sizeof(st));
+	TEST_CHECK_EQ(irdma_model_wire_stats_get(irdma_dev_hw(rdmadev_get(d->id)), &st), 0);
+	return *(const uint64_t *)((const uint8_t *)&st + off);
+}
+#define WIRE_STAT(d, f) wire_stat((d), offsetof(struct irdma_model_wire_stats, f))
+
+/*
+ * Address resolution through the neighbour table, as rdma_resolve_addr waits for ARP: on
+ * the Ethernet wire (a net_ring pair) ADDR_RESOLVED comes only after the peer's ARP reply,
+ * with the peer's MAC in the table; an address nobody has gives ADDR_ERROR (-ETIMEDOUT)
+ * after the timeout, not before, counted from the first process; then a connection over
+ * the resolved MAC. The loop wire has no neighbours: ADDR_RESOLVED at once (test_rcm).
+ */
+static void
+test_rcm_resolve(void)
+{
+	static struct rside srv, cli;
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
+	struct sockaddr_in dst;
+	struct rdmadev_rcm_event ev;
+	struct e2e_qp qc = { 0 }, qs = { 0 };
+	struct sockaddr_in6 dst6;
+	uint64_t req0, rep0, t0;
+	char args[160], args1[160], dump[2048];
+	uint8_t mac[6], gid[16];
+	unsigned int i;
+	int rc = -EAGAIN;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	if (eth_a < 0 || eth_b < 0) {
+		printf("# no net_ring pair: skipped\n");
+		return;
+	}
+	snprintf(args, sizeof(args), "irdma_model0,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE
+		 ",wire=eth:%d", eth_a);
+	snprintf(args1, sizeof(args1), "irdma_model1,qps=64,cqs=64,mrs=256,mode="
+		 IRDMA_TEST_MODE ",wire=eth:%d", eth_b);
+	if (rsides_open(&srv, &cli, args, args1) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 99, srv.d.gid, mac), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 0, NULL, mac), -EINVAL);
+	l = rlisten(&srv, 0);
+	TEST_CHECK(l != NULL);
+	/* resolve the server: an ARP request out, no event until its reply came */
+	req0 = WIRE_STAT(&cli.d, wire_arp_requests_tx);
+	rep0 = WIRE_STAT(&srv.d, wire_arp_replies_tx);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, NULL, 1000), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, NULL, 1000), -EINVAL);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(cli.ch, &ev), -EAGAIN);
+	TEST_CHECK_EQ(WIRE_STAT(&cli.d, wire_arp_requests_tx), req0 + 1);
+	cm_dump(cli.d.id, dump, sizeof(dump));
+	TEST_CHECK(strstr(dump, "state ADDR_QUERY") != NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), -EINVAL);	/* not resolved yet */
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK(ev.id == c);
+	TEST_CHECK_EQ(ev.status, 0);
+	TEST_CHECK(WIRE_STAT(&srv.d, wire_arp_replies_tx) >= rep0 + 1);
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 0, srv.d.gid, mac), 0);
+	TEST_CHECK(memcmp(mac, srv.d.mac, 6) == 0);
+	/* the server's IPv6 (link-local) address: through neighbour discovery */
+	TEST_CHECK_EQ(rdmadev_gid_get(srv.d.id, 1, gid), 0);
+	memset(&dst6, 0, sizeof(dst6));
+	dst6.sin6_family = AF_INET6;
+	dst6.sin6_port = htons(7174);
+	memcpy(&dst6.sin6_addr, gid, 16);
+	req0 = WIRE_STAT(&cli.d, wire_nd_solicits_tx);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst6, NULL, 1000), 0);
+	TEST_CHECK_EQ(WIRE_STAT(&cli.d, wire_nd_solicits_tx), req0 + 1);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK(ev.id == c2 && ev.src.sa.sa_family == AF_INET6);
+	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 1, gid, mac), 0);
+	TEST_CHECK(memcmp(mac, srv.d.mac, 6) == 0);
+	rdmadev_rcm_destroy_id(c2);
+	/* an address nobody has: ADDR_ERROR after 50 ms of the caller's clock, not before */
+	memset(gid, 0, sizeof(gid));
+	gid[10] = 0xff;
+	gid[11] = 0xff;
+	memcpy(gid + 12, srv.d.gid + 12, 4);
+	gid[15] ^= 0x55;
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c2), 0);
+	memcpy(&dst.sin_addr, gid + 12, 4);
+	req0 = WIRE_STAT(&cli.d, wire_arp_requests_tx);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, NULL, 50), 0);
+	t0 = now;
+	for (i = 0; i < 20 && rc == -EAGAIN; i++) {
+		rpump(&srv, &cli);
+		rc = rdmadev_rcm_get_event(cli.ch, &ev);
+		if (now + 5000000 < t0 + 50000000)
+			now += 5000000;
+		usleep(2000);			/* the model's ARP retry timer is real time */
+	}
+	TEST_CHECK_EQ(rc, -EAGAIN);		/* 45 ms of the clock: still waiting */
+	TEST_CHECK(WIRE_STAT(&cli.d, wire_arp_requests_tx) >= req0 + 2);	/* asked again */
+	now = t0 + 50000000;
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_ERROR, &ev);
+	TEST_CHECK(ev.id == c2);
+	TEST_CHECK_EQ(ev.status, -ETIMEDOUT);
+	TEST_CHECK_EQ(strcmp(rdmadev_rcm_event_str(RDMADEV_RCM_EVENT_ADDR_ERROR), "ADDR_ERROR"), 0);
+	rdmadev_rcm_destroy_id(c2);
+	c2 = NULL;
+	/* connect over the resolved address */
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK(ev.id != NULL);
+	if (ev.id != NULL)
+		TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+out:
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/*
+ * rdma_cm over IPv6 (the devices' GID 1, a link-local address): a dual-stack listener (IPv6
+ * any), a client resolving the server's IPv6 address gets its own IPv6 GID as the source;
+ * the REQ's CMA header carries IP version 6 and both 16-byte addresses, its GIDs are the
+ * addresses; CONNECT_REQUEST with IPv6 addresses and ports; the QPs' AV from GID 1; the
+ * dump's IPv6 addresses; an IPv4 client on the same listener; an IPv4-only listener refuses
+ * an IPv6 request (REJ 8).
+ */
+static void
+test_rcm_ipv6(void)
+{
+	static struct rside srv, cli;
+	static struct mad_log clog;
+	struct rdmadev_rcm_id *l = NULL, *l4 = NULL, *c = NULL, *c4 = NULL, *c6 = NULL;
+	struct e2e_qp qc = { 0 }, qs = { 0 }, qc4 = { 0 }, qs4 = { 0 }, qc6 = { 0 };
+	struct sockaddr_in6 any6, dst6;
+	struct sockaddr_in sin, dst;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_rcm_event ev;
+	uint8_t gs[16], gc[16];
+	char ip[INET6_ADDRSTRLEN], line[128], dump[4096];
+	const uint8_t *m;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	memset(&clog, 0, sizeof(clog));
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:rcm6"), E2E_DEVARGS(1, "loop:rcm6")) != 0)
+		goto out;
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(cli.ch), log_mad, &clog);
+	TEST_CHECK_EQ(rdmadev_gid_get(srv.d.id, 1, gs), 0);
+	TEST_CHECK_EQ(rdmadev_gid_get(cli.d.id, 1, gc), 0);
+	TEST_CHECK(gs[0] == 0xfe && gc[0] == 0xfe);		/* link-local */
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&cli.d, &qc4, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs4, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&cli.d, &qc6, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL || qc4.qp == NULL || qs4.qp == NULL || qc6.qp == NULL)
+		goto out;
+	/* the listener: IPv6 any, port 7174; an address that is not the device's is refused */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l), 0);
+	memset(&any6, 0, sizeof(any6));
+	any6.sin6_family = AF_INET6;
+	any6.sin6_port = htons(7174);
+	memcpy(&any6.sin6_addr, gc, 16);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&any6), -EADDRNOTAVAIL);
+	any6.sin6_addr = in6addr_any;
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&any6), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l, 0), 0);
+	/* the client resolves the server's IPv6 address */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	memset(&dst6, 0, sizeof(dst6));
+	dst6.sin6_family = AF_INET6;
+	dst6.sin6_port = htons(7174);
+	memcpy(&dst6.sin6_addr, gs, 16);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst6, srv.d.mac, 0), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, &ev);
+	TEST_CHECK_EQ(ev.src.sa.sa_family, AF_INET6);
+	TEST_CHECK(memcmp(&ev.src.sin6.sin6_addr, gc, 16) == 0);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET6);
+	TEST_CHECK_EQ(ntohs(ev.dst.sin6.sin6_port), 7174);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET6);
+	TEST_CHECK(memcmp(&ev.dst.sin6.sin6_addr, gc, 16) == 0);
+	TEST_CHECK_EQ(ntohs(ev.dst.sin6.sin6_port), 32768);
+	TEST_CHECK_EQ(ev.src.sa.sa_family, AF_INET6);
+	TEST_CHECK(memcmp(&ev.src.sin6.sin6_addr, gs, 16) == 0);
+	TEST_CHECK_EQ(ntohs(ev.src.sin6.sin6_port), 7174);
+	m = find_mad(&clog, 0x0010, NULL);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		/* GIDs and the CMA header (cma_hdr: version 0, IP version 6, port, addresses) */
+		TEST_CHECK(memcmp(m + 80, gc, 16) == 0);
+		TEST_CHECK(memcmp(m + 96, gs, 16) == 0);
+		TEST_CHECK_EQ(fld(m, 164, 0, 8), 0);
+		TEST_CHECK_EQ(fld(m, 165, 0, 4), 6);
+		TEST_CHECK_EQ(fld(m, 166, 0, 16), 32768);
+		TEST_CHECK(memcmp(m + 168, gc, 16) == 0);
+		TEST_CHECK(memcmp(m + 184, gs, 16) == 0);
+	}
+	if (ev.id == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	TEST_CHECK_EQ(rdmadev_qp_query(qc.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.ah_attr.sgid_index, 1);
+	TEST_CHECK(memcmp(qa.ah_attr.dgid, gs, 16) == 0);
+	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.ah_attr.sgid_index, 1);
+	TEST_CHECK(memcmp(qa.ah_attr.dgid, gc, 16) == 0);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	inet_ntop(AF_INET6, gs, ip, sizeof(ip));
+	snprintf(line, sizeof(line), "src-addr %s:7174 dst-addr ", ip);
+	TEST_CHECK(strstr(dump, line) != NULL);
+	if (strstr(dump, line) == NULL)
+		printf("# want %s in\n%s", line, dump);
+	/* an IPv4 client on the dual-stack listener */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c4), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c4, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c4), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c4, qc4.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK_EQ(ev.dst.sa.sa_family, AF_INET);
+	TEST_CHECK(memcmp(&ev.dst.sin.sin_addr, cli.d.gid + 12, 4) == 0);
+	if (ev.id != NULL)
+		TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs4.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_ESTABLISHED, NULL);
+	/* an IPv4-only listener on 7175: an IPv6 request to it is refused (8) */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_TCP, &l4), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l4, (struct sockaddr *)&sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l4, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c6), 0);
+	dst6.sin6_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c6, (struct sockaddr *)&dst6, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c6), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c6, qc6.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_REJECTED, &ev);
+	TEST_CHECK_EQ(ev.status, 8);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(srv.ch, &ev), -EAGAIN);
+out:
+	e2e_qp_destroy(&qc4);
+	e2e_qp_destroy(&qs4);
+	e2e_qp_destroy(&qc6);
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/*
+ * rdma_cm's UDP port space (SIDR inside rdma_cm, as udaddy uses it): a listener on 7174, a
+ * client's connect sends a SIDR_REQ for ServiceID 0x0111 << 16 | 7174 with the CMA header
+ * and its private data; CONNECT_REQUEST with them; accept answers a SIDR_REP with the UD QP
+ * and Q_Key 0x01234567 (both QPs brought to RTS with it); the client's ESTABLISHED carries
+ * them and the address, and a datagram sent with them arrives. A reject: UNREACHABLE 2 with
+ * the private data; a port nobody serves: UNREACHABLE 1. The dump says "ps UDP".
+ */
+static void
+test_rcm_udp(void)
+{
+	static struct rside srv, cli;
+	static struct mad_log clog, slog;
+	static const char hello[] = "udaddy-like";
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
+	struct e2e_qp qc = { 0 }, qs = { 0 }, qc2 = { 0 };
+	struct rdmadev_rcm_conn_param p;
+	struct rdmadev_rcm_event ev, est;
+	struct rdmadev_qp_init_attr qi;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_send_wr wr;
+	struct rdmadev_ah *ah = NULL;
+	struct rdmadev_sge s, r;
+	struct sockaddr_in sin, dst;
+	struct rdmadev_wc wc;
+	struct e2e_mr mc, ms;
+	static char dump[4096];
+	const uint8_t *m;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	memset(&clog, 0, sizeof(clog));
+	memset(&slog, 0, sizeof(slog));
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:rcmu"), E2E_DEVARGS(1, "loop:rcmu")) != 0)
+		goto out;
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(cli.ch), log_mad, &clog);
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(srv.ch), log_mad, &slog);
+	e2e_mr_reg(&cli.d, NULL, &mc, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&srv.d, NULL, &ms, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_UD, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_UD, NULL);
+	e2e_qp_create(&cli.d, &qc2, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL || qc2.qp == NULL || mc.mr == NULL || ms.mr == NULL)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(srv.ch, RDMADEV_RCM_PS_UDP, &l), 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(7174);
+	TEST_CHECK_EQ(rdmadev_rcm_bind_addr(l, (struct sockaddr *)&sin), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_listen(l, 0), 0);
+	cm_dump(srv.d.id, dump, sizeof(dump));
+	TEST_CHECK(strstr(dump, "state LISTEN ps UDP") != NULL);
+	/* a UDP id needs a UD QP */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_UDP, &c), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc2.qp, NULL, now), -EINVAL);
+	memset(&p, 0, sizeof(p));
+	p.private_data = hello;
+	p.private_data_len = sizeof(hello);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	TEST_CHECK(ev.listen_id == l);
+	TEST_CHECK_EQ(ev.private_data_len, RDMADEV_RCM_UDP_CONNECT_PDATA);
+	TEST_CHECK(memcmp(ev.private_data, hello, sizeof(hello)) == 0);
+	TEST_CHECK(memcmp(&ev.dst.sin.sin_addr, cli.d.gid + 12, 4) == 0);
+	TEST_CHECK_EQ(ntohs(ev.dst.sin.sin_port), 32768);
+	m = find_mad(&clog, 0x0017, NULL);
+	TEST_CHECK(m != NULL);
+	if (m != NULL) {
+		TEST_CHECK_EQ(fld(m, 32, 0, 64), 0x0000000001111c06ull);	/* ServiceID */
+		TEST_CHECK_EQ(fld(m, 40, 0, 8), 0);				/* cma_hdr */
+		TEST_CHECK_EQ(fld(m, 41, 0, 4), 4);
+		TEST_CHECK_EQ(fld(m, 42, 0, 16), 32768);
+		TEST_CHECK(memcmp(m + 40 + 16, cli.d.gid + 12, 4) == 0);
+		TEST_CHECK(memcmp(m + 40 + 32, srv.d.gid + 12, 4) == 0);
+		TEST_CHECK(memcmp(m + 40 + 36, hello, sizeof(hello)) == 0);
+	}
+	if (ev.id == NULL)
+		goto out;
+	p.private_data = "ok";
+	p.private_data_len = 2;
+	TEST_CHECK_EQ(rdmadev_rcm_accept(ev.id, qs.qp, &p, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ESTABLISHED, &est);
+	TEST_CHECK(est.id == c);
+	TEST_CHECK_EQ(est.ud_qpn, qs.qpn);
+	TEST_CHECK_EQ(est.ud_qkey, RDMADEV_RCM_UDP_QKEY);
+	TEST_CHECK(memcmp(est.ah_attr.dgid, srv.d.gid, 16) == 0);
+	TEST_CHECK(memcmp(est.private_data, "ok", 2) == 0);
+	m = find_mad(&slog, 0x0018, NULL);
+	TEST_CHECK(m != NULL && fld(m, 28, 0, 8) == 0 && fld(m, 44, 0, 32) == 0x01234567u);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(srv.ch, &ev), -EAGAIN);	/* none on the passive side */
+	TEST_CHECK_EQ(rdmadev_qp_query(qs.qp, &qa, &qi), 0);
+	TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
+	TEST_CHECK_EQ(qa.qkey, RDMADEV_RCM_UDP_QKEY);
+	/* a datagram with what ESTABLISHED gave */
+	TEST_CHECK_EQ(rdmadev_ah_create(cli.d.pd, &est.ah_attr, &ah), 0);
+	if (ah == NULL)
+		goto out;
+	e2e_fill(mc.buf, 100, 5);
+	s.addr = (uint64_t)(uintptr_t)mc.buf;
+	s.length = 100;
+	s.lkey = mc.lkey;
+	r.addr = (uint64_t)(uintptr_t)ms.buf;
+	r.length = 40 + 100;
+	r.lkey = ms.lkey;
+	e2e_recv(&qs, 7, &r, 1);
+	e2e_wr_init(&wr, 8, RDMADEV_WR_SEND, &s, 1);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = est.ud_qpn;
+	wr.ud.remote_qkey = est.ud_qkey;
+	e2e_send(&qc, &wr);
+	e2e_expect(&cli.d.scq, 8, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
+	TEST_CHECK(e2e_next(&srv.d.rcq, &wc));
+	TEST_CHECK_EQ(wc.wr_id, 7);
+	TEST_CHECK_EQ(wc.status, RDMADEV_WC_SUCCESS);
+	TEST_CHECK_EQ(wc.src_qp, qc.qpn);
+	TEST_CHECK(memcmp(ms.buf + 40, mc.buf, 100) == 0);
+	/* rejected: UNREACHABLE with status 2 (IB_SIDR_REJECT) and the private data */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_UDP, &c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &srv, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev);
+	if (ev.id != NULL) {
+		TEST_CHECK_EQ(rdmadev_rcm_reject(ev.id, "no", 2), 0);
+		TEST_CHECK_EQ(rdmadev_rcm_destroy_id(ev.id), 0);
+	}
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_UNREACHABLE, &ev);
+	TEST_CHECK(ev.id == c2);
+	TEST_CHECK_EQ(ev.status, 2);
+	TEST_CHECK(memcmp(ev.private_data, "no", 2) == 0);
+	rdmadev_rcm_destroy_id(c2);
+	/* a port nobody serves: UNREACHABLE 1 */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_UDP, &c2), 0);
+	dst.sin_port = htons(7175);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c2), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c2, qc.qp, NULL, now), 0);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ADDR_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, NULL);
+	rexpect(&srv, &cli, &cli, RDMADEV_RCM_EVENT_UNREACHABLE, &ev);
+	TEST_CHECK_EQ(ev.status, 1);
+	TEST_CHECK_EQ(rdmadev_rcm_get_event(srv.ch, &ev), -EAGAIN);
+out:
+	if (ah != NULL)
+		TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
+	e2e_qp_destroy(&qc2);
+	e2e_mr_dereg(&mc);
+	e2e_mr_dereg(&ms);
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/* Events of @p s after pumping: counted by type in @p n, CONNECT_REQUEST ids into @p req. */
+static void
+rcollect(struct rside *a, struct rside *b, struct rside *s, unsigned int n[16],
+	 struct rdmadev_rcm_id **req, unsigned int *nreq)
+{
+	struct rdmadev_rcm_event ev;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		rpump(a, b);
+		while (rdmadev_rcm_get_event(s->ch, &ev) == 0) {
+			n[ev.event & 15u]++;
+			if (ev.event == RDMADEV_RCM_EVENT_CONNECT_REQUEST && req != NULL &&
+			    *nreq < 32)
+				req[(*nreq)++] = ev.id;
+		}
+	}
+}
+
+/* CM_ID objects of device @p dev (lines of its dump). */
+static unsigned int
+cm_ids(int16_t dev)
+{
+	static char dump[8192];
+	const char *p = dump;
+	unsigned int n = 0;
+
+	cm_dump(dev, dump, sizeof(dump));
+	while ((p = strstr(p, "cm-idn ")) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* MADs of @p attr in @p l from index @p from on. */
+static unsigned int
+count_mads(const struct mad_log *l, uint16_t attr, unsigned int from)
+{
+	unsigned int n = 0;
+
+	while (find_mad(l, attr, &from) != NULL)
+		n++;
+	return n;
+}
+
+/* Hand @p mad to @p to's agent as if it came from @p from (a replay, or a forged REQ). */
+static void
+rinject(struct rside *from, struct rside *to, const uint8_t *mad)
+{
+	uint8_t buf[296];
+
+	mad_from(buf, &from->d, &to->d, mad);
+	rdmadev_ibcm_rx_inject(rdmadev_rcm_channel_ibcm(to->ch), buf, sizeof(buf), from->d.mac);
+}
+
+/*
+ * A flood of REQs against a listener with a backlog of 4 (forged from a real client's REQ,
+ * each its own comm id and QPN): 4 CONNECT_REQUESTs, the rest dropped without an MRA or a
+ * REJ, the CM_IDs bounded at 1 + 4; a dropped REQ sent again once two were rejected: taken.
+ * Replays of every message of a connection (REQ, REP, RTU, DREQ, DREP) change nothing but
+ * the answer the IB CM gives a duplicate (MRA, RTU, DREP again); no event. At the end
+ * restrack has no CM_ID left (e2e_dev_close's rdmadev_close).
+ */
+static void
+test_rcm_flood(void)
+{
+	static struct rside srv, cli;
+	static struct mad_log slog, clog;
+	struct rdmadev_rcm_id *l = NULL, *c = NULL, *req[32];
+	unsigned int n[16] = { 0 }, nreq = 0, i, s0;
+	struct rdmadev_ibcm_stats st;
+	struct sockaddr_in dst;
+	struct e2e_qp qc = { 0 }, qs = { 0 };
+	uint8_t tmpl[256], forged[19][256], m[256];
+	const uint8_t *p;
+
+	srv.d.id = -1;
+	cli.d.id = -1;
+	memset(&slog, 0, sizeof(slog));
+	memset(&clog, 0, sizeof(clog));
+	if (rsides_open(&srv, &cli, E2E_DEVARGS(0, "loop:flood"),
+			E2E_DEVARGS(1, "loop:flood")) != 0)
+		goto out;
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(srv.ch), log_mad, &slog);
+	rdmadev_ibcm_set_tx_hook(rdmadev_rcm_channel_ibcm(cli.ch), log_mad, &clog);
+	TEST_CHECK(rdmadev_rcm_channel_ibcm(NULL) == NULL);
+	e2e_qp_create(&cli.d, &qc, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&srv.d, &qs, RDMADEV_QPT_RC, NULL);
+	if (qc.qp == NULL || qs.qp == NULL)
+		goto out;
+	l = rlisten(&srv, 4);
+	TEST_CHECK(l != NULL);
+	/* the real client's REQ: the first of the backlog */
+	TEST_CHECK_EQ(rdmadev_rcm_create_id(cli.ch, RDMADEV_RCM_PS_TCP, &c), 0);
+	rdst(&dst, &srv);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c, (struct sockaddr *)&dst, srv.d.mac, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_resolve_route(c), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, NULL, now), 0);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 1);
+	p = find_mad(&clog, 0x0010, NULL);
+	TEST_CHECK(p != NULL && nreq == 1);
+	if (p == NULL || nreq != 1)
+		goto out;
+	memcpy(tmpl, p, sizeof(tmpl));
+	s0 = 0;
+	/* 19 forged REQs: 3 fill the backlog, 16 dropped unanswered */
+	for (i = 0; i < RTE_DIM(forged); i++) {
+		memcpy(forged[i], tmpl, 256);
+		forged[i][15] ^= (uint8_t)(i + 1);		/* TID */
+		forged[i][26] ^= (uint8_t)(i + 1);		/* Local Comm ID */
+		forged[i][58] = (uint8_t)(0x40 + i);		/* Local QPN */
+		rinject(&cli, &srv, forged[i]);
+	}
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rdmadev_ibcm_stats_get(rdmadev_rcm_channel_ibcm(srv.ch), &st);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 4);
+	TEST_CHECK_EQ(st.backlog_drops, 16);
+	TEST_CHECK_EQ(count_mads(&slog, 0x0011, 0), 4);		/* an MRA for each taken */
+	TEST_CHECK_EQ(count_mads(&slog, 0x0012, 0), 0);		/* no REJ */
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1 + 4);
+	/* still full: a dropped one sent again is dropped again */
+	rinject(&cli, &srv, forged[3]);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rdmadev_ibcm_stats_get(rdmadev_rcm_channel_ibcm(srv.ch), &st);
+	TEST_CHECK_EQ(st.backlog_drops, 17);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 4);
+	/* two rejected: room for it now, and its duplicate only gets the MRA again */
+	TEST_CHECK_EQ(rdmadev_rcm_reject(req[1], NULL, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_destroy_id(req[1]), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_reject(req[2], NULL, 0), 0);
+	TEST_CHECK_EQ(rdmadev_rcm_destroy_id(req[2]), 0);
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1 + 2);
+	rinject(&cli, &srv, forged[3]);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 5);
+	i = slog.n;
+	rinject(&cli, &srv, forged[3]);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_CONNECT_REQUEST], 5);
+	TEST_CHECK_EQ(count_mads(&slog, 0x0011, i), 1);
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1 + 3);
+	/* the real one accepted; replays of its REQ, REP and RTU */
+	TEST_CHECK_EQ(rdmadev_rcm_accept(req[s0], qs.qp, NULL, now), 0);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_ESTABLISHED], 2);
+	memset(n, 0, sizeof(n));
+	i = clog.n;
+	rinject(&cli, &srv, tmpl);				/* REQ: dropped */
+	p = find_mad(&slog, 0x0013, NULL);			/* REP: RTU again */
+	TEST_CHECK(p != NULL);
+	if (p != NULL)
+		rinject(&srv, &cli, p);
+	p = find_mad(&clog, 0x0014, NULL);			/* RTU: dropped */
+	TEST_CHECK(p != NULL);
+	if (p != NULL)
+		rinject(&cli, &srv, p);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(count_mads(&clog, 0x0014, i), 1);
+	for (i = 0; i < 16; i++)
+		TEST_CHECK_EQ(n[i], 0);
+	/* disconnect; replays of the DREQ (DREP again) and the DREP (dropped) */
+	TEST_CHECK_EQ(rdmadev_rcm_disconnect(c, now), 0);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_DISCONNECTED], 2);
+	memset(n, 0, sizeof(n));
+	p = find_mad(&clog, 0x0015, NULL);
+	TEST_CHECK(p != NULL);
+	if (p != NULL) {
+		memcpy(m, p, sizeof(m));
+		i = slog.n;
+		rinject(&cli, &srv, m);
+		rcollect(&srv, &cli, &srv, n, req, &nreq);
+		TEST_CHECK_EQ(count_mads(&slog, 0x0016, i), 1);
+	}
+	p = find_mad(&slog, 0x0016, NULL);
+	TEST_CHECK(p != NULL);
+	if (p != NULL)
+		rinject(&srv, &cli, p);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	for (i = 0; i < 16; i++)
+		TEST_CHECK_EQ(n[i], 0);
+	now += rdmadev_ibcm_time_ns(20);
+	rcollect(&srv, &cli, &srv, n, req, &nreq);
+	rcollect(&srv, &cli, &cli, n, NULL, NULL);
+	TEST_CHECK_EQ(n[RDMADEV_RCM_EVENT_TIMEWAIT_EXIT], 2);
+	/* every id the flood made destroyed: the listener alone is left */
+	for (i = 0; i < nreq; i++)
+		if (i != 1 && i != 2)
+			TEST_CHECK_EQ(rdmadev_rcm_destroy_id(req[i]), 0);
+	TEST_CHECK_EQ(cm_ids(srv.d.id), 1);
+out:
+	rsides_close(&srv, &cli, &qc, &qs);
+}
+
+/* A net_ring pair for the Ethernet wire: eth_a and eth_b, -1 when not made. */
+static void
+eth_rings(void)
+{
+	struct rte_ring *ab = rte_ring_create("ibcm_ab", 1024, SOCKET_ID_ANY, 0);
+	struct rte_ring *ba = rte_ring_create("ibcm_ba", 1024, SOCKET_ID_ANY, 0);
+
+	if (ab == NULL || ba == NULL)
+		return;
+	eth_a = rte_eth_from_rings("ibcm_a", &ba, 1, &ab, 1, SOCKET_ID_ANY);
+	eth_b = rte_eth_from_rings("ibcm_b", &ab, 1, &ba, 1, SOCKET_ID_ANY);
 }
 
 int
@@ -1194,10 +2008,16 @@ main(int argc, char **argv)
 	TEST_RUN(test_gsi_ud);
 	TEST_RUN(test_cm_connect);
 	TEST_RUN(test_cm_no_listener);
+	TEST_RUN(test_cm_mtu);
 	TEST_RUN(test_cm_sidr);
 	TEST_RUN(test_cm_retries);
 	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
+	TEST_RUN(test_rcm_flood);
+	TEST_RUN(test_rcm_ipv6);
+	TEST_RUN(test_rcm_udp);
+	eth_rings();
+	TEST_RUN(test_rcm_resolve);
 	rte_eal_cleanup();
 	return test_done();
 }

@@ -15,8 +15,9 @@
 #    the CM's MADs included (tests/vm/roce_pcap.py).
 #
 # The bounded run (the meson interop suite, devtools/test.sh): write_lat at 2 B and send_bw
-# at 4 KiB, each with rdma-testpmd as the server and as the client. IRDMA_VM_FULL=1: the six
-# RC tests, both roles, at 2 B and 4 KiB.
+# at 4 KiB, and send_lat -c UD (rdma_cm's UDP port space, SIDR) at 2 B, each with
+# rdma-testpmd as the server and as the client. IRDMA_VM_FULL=1: the six RC tests, both
+# roles, at 2 B and 4 KiB, and send_bw -c UD at 1 KiB both roles.
 #
 # usage: interop_perftest_cm.sh <rdma-testpmd> [cache dir]. Needs root; skips (TAP "1..0 #
 # SKIP") as interop_perftest.sh does. Environment: IRDMA_VM_FULL=1, IRDMA_VM_PT_ITERS
@@ -54,11 +55,14 @@ port=18515
 row() { awk '/^ *#bytes/ { h = 1; next } h && /^ *[0-9]/ { print; exit }' "$1"; }
 cols() { awk '/^ *#bytes/ { print NF; exit }' "$1"; }
 
-run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS
-	local name=$1 test=$2 role=$3 size=$4 it=$5 i=0 t hrow grow what est
+run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS [CONN(RC|UD)]
+	local name=$1 test=$2 role=$3 size=$4 it=$5 conn=${6:-RC} i=0 t hrow grow what est
 	local dev="irdma_model0,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$work/$name.pcap"
-	local gopts="-R -d rxe0 -F -m 1024 -s $size -n $it -p $port"
-	local hopts="-R -v -e $test -s $size -n $it -m 1024 -p $port --timeout $tmo"
+	local gopts="-R -d rxe0 -F -m 1024 -s $size -n $it -p $port -c $conn"
+	local hopts="-R -v -e $test -s $size -n $it -m 1024 -p $port --timeout $tmo -c $conn"
+	# UD: the test QP is resolved through SIDR; only the active side sees its ESTABLISHED
+	local want_est=2
+	[ "$conn" = UD ] && [ "$role" = server ] && want_est=1
 	local gout=$VM_DIR/share/cmd/$name.out
 	t=$(date +%s.%N)
 	vm_cmd "neigh$name" "ip neigh flush dev eth0"
@@ -94,7 +98,7 @@ run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS
 	[ $hrc -eq 0 ] || vm_stop "$name"
 	vm_wait "$name" "$limit" > "$work/$name.guest"
 	grc=$?
-	what="$test -R $size B, rdma-testpmd $role"
+	what="$test -c $conn -R $size B, rdma-testpmd $role"
 	echo "# time: $name $(since "$t") s"
 	sed 's/^/# host: /' "$work/$name.host"
 	sed 's/^# guest [^:]*: /# guest: /' "$work/$name.guest"
@@ -103,8 +107,8 @@ run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS
 	est=$(grep -c "rdma_cm event ESTABLISHED" "$work/$name.host")
 	if [ $hrc -ne 0 ] || [ $grc -ne 0 ]; then
 		notok "$what: rdma-testpmd exited $hrc, perftest $grc"
-	elif [ "$est" -ne 2 ]; then
-		notok "$what: rdma-testpmd saw $est ESTABLISHED, not 2 (control + test QP)"
+	elif [ "$est" -ne "$want_est" ]; then
+		notok "$what: rdma-testpmd saw $est ESTABLISHED, not $want_est (control + test QP)"
 	elif [ -z "$hrow" ] && [ "$test $role" != "read_lat server" ]; then
 		notok "$what: rdma-testpmd printed no result row"
 	elif [ -z "$grow" ] && [ "$test $role" != "read_lat client" ]; then
@@ -141,6 +145,11 @@ else
 		run_case "send_bw-$role-4096" send_bw "$role" 4096 $((iters * 5))
 	done
 fi
+# UD through rdma_cm's UDP port space (SIDR), both roles.
+for role in server client; do
+	run_case "send_lat-ud-$role-2" send_lat "$role" 2 "$iters" UD
+	[ "$full" = 1 ] && run_case "send_bw-ud-$role-1024" send_bw "$role" 1024 $((iters * 5)) UD
+done
 
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -33,7 +33,8 @@ kver=${kpkg#linux-image-}
 # The guest's programs and the host libraries they are copied from.
 tools="/usr/bin/rdma /usr/bin/ibv_rc_pingpong /usr/bin/ibv_devinfo /usr/bin/ibv_devices
 /usr/bin/ib_write_lat /usr/bin/ib_send_lat /usr/bin/ib_read_lat /usr/bin/ib_write_bw
-/usr/bin/ib_read_bw /usr/bin/ib_send_bw /usr/bin/rping /usr/bin/rdma_server /usr/bin/rdma_client"
+/usr/bin/ib_read_bw /usr/bin/ib_send_bw /usr/bin/rping /usr/bin/rdma_server /usr/bin/rdma_client
+/usr/bin/udaddy"
 rxe_lib=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 mods="crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio
 vfio_pci vfio_iommu_type1"

@@ -909,6 +909,19 @@ irdma_dev_gid_get(struct rdmadev *dev, uint32_t index, uint8_t gid[16])
 	return 0;
 }
 
+static int
+irdma_dev_neigh_resolve(struct rdmadev *dev, uint32_t sgid_index, const uint8_t dgid[16],
+			uint8_t mac[6])
+{
+	const struct irdma_dev *d = dev->dev_private;
+
+	if (!d->model)
+		return -ENOTSUP;	/* the host's stack owns the neighbours of a real port */
+	if (sgid_index >= d->ctrl.nb_gids)
+		return -EINVAL;
+	return irdma_model_neigh((struct irdma_hw *)&d->hw, d->ctrl.gid[sgid_index], dgid, mac);
+}
+
 /* ---- asynchronous events (irdma_event.c) ---- */
 
 static int
@@ -1008,6 +1021,7 @@ const struct rdmadev_ops irdma_dev_ops = {
 	.res_fill = irdma_dev_res_fill,
 	.port_info_get = irdma_dev_port_info_get,
 	.gid_get = irdma_dev_gid_get,
+	.neigh_resolve = irdma_dev_neigh_resolve,
 	.event_process = irdma_dev_event_process,
 	.event_intr_fd = irdma_dev_event_intr_fd,
 	.event_period_ms = irdma_dev_event_period_ms,

@@ -683,6 +683,15 @@ int irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_f
 int irdma_model_param_set(struct irdma_hw *hw, const char *key, const char *value);
 
 /**
+ * The neighbour MAC of @p dst (a GID) asked from @p src on the device's Ethernet wire (ARP,
+ * or IPv6 neighbour discovery; model_port_neigh). @return 0 with @p mac set, -EAGAIN while
+ * a request is out (each call may send the next one) or the address failed, -ENOTSUP on a
+ * wire without neighbours (loop, udp), -EINVAL.
+ */
+int irdma_model_neigh(struct irdma_hw *hw, const uint8_t src[16], const uint8_t dst[16],
+		      uint8_t mac[6]);
+
+/**
  * The device's port address as a 16-byte GID (IPv4-mapped): the "udp:<ipv4>" wire's
  * address, else 10.<mac[3]>.<mac[4]>.<mac[5]>.
  * @return 0, or -EINVAL for a bad @p hw.

@@ -906,6 +906,21 @@ irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_fault
 }
 
 int
+irdma_model_neigh(struct irdma_hw *hw, const uint8_t src[16], const uint8_t dst[16],
+		  uint8_t mac[6])
+{
+	struct model_dev *d = model_dev_of(hw);
+	int ret;
+
+	if (d == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	ret = model_port_neigh(d->port, src, dst, mac);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+int
 irdma_model_port_gid(struct irdma_hw *hw, uint8_t gid[16])
 {
 	struct model_dev *d = model_dev_of(hw);

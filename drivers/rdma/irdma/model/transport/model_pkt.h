@@ -317,6 +317,13 @@ int model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
 int model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint8_t **frame,
 			bool *sealed);
 
+/**
+ * The neighbour MAC of @p dst (GID form) from @p src on an Ethernet wire (model_eth_neigh):
+ * 0, -EAGAIN (being resolved, or failed), -ENOTSUP (a wire without neighbours), -EINVAL.
+ */
+int model_port_neigh(struct model_port *p, const uint8_t src[16], const uint8_t dst[16],
+		     uint8_t mac[6]);
+
 /** Set (or with NULL clear) the port's send faults. @return 0 or -EINVAL. */
 int model_port_set_faults(struct model_port *p, const struct model_wire_faults *f);
 

@@ -968,6 +968,17 @@ model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint
 }
 
 int
+model_port_neigh(struct model_port *p, const uint8_t src[16], const uint8_t dst[16],
+		 uint8_t mac[6])
+{
+	if (p == NULL || src == NULL || dst == NULL || mac == NULL) {
+		WIRE_LOG(ERR, "neigh: no port or address");
+		return -EINVAL;
+	}
+	return p->kind == WIRE_ETH ? model_eth_neigh(p->eth, src, dst, mac) : -ENOTSUP;
+}
+
+int
 model_port_set_faults(struct model_port *p, const struct model_wire_faults *f)
 {
 	uint64_t s;

@@ -292,6 +292,17 @@ eth_release_held(struct model_eth *e)
 }
 
 int
+model_eth_neigh(struct model_eth *e, const uint8_t src[16], const uint8_t dst[16],
+		uint8_t mac[6])
+{
+	if (model_neigh_own(&e->nb, dst)) {
+		memcpy(mac, e->mac, 6);
+		return 0;
+	}
+	return model_neigh_resolve(&e->nb, MODEL_NEIGH_UNTAGGED, src, dst, mac);
+}
+
+int
 model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 {
 	static const uint8_t zero[6];

@@ -58,6 +58,14 @@ int model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len);
  */
 int model_eth_in(struct model_eth *e, uint8_t *buf, uint32_t cap);
 
+/**
+ * The MAC of @p dst (GID form, untagged), asked from @p src: 0 with @p mac set (this port's
+ * own for an own address), -EAGAIN while an ARP / ND request is out or the address failed
+ * (model_neigh_resolve: each call may send the next request).
+ */
+int model_eth_neigh(struct model_eth *e, const uint8_t src[16], const uint8_t dst[16],
+		    uint8_t mac[6]);
+
 /** Replace the port's own addresses (model_port_set_addrs()). */
 void model_eth_set_addrs(struct model_eth *e, const uint8_t (*gids)[16], uint32_t n);
 
