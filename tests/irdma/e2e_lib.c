@@ -598,12 +598,6 @@ e2e_wr64(uint8_t *p, uint64_t v)
 }
 
 uint64_t
-e2e_bits(uint64_t v, unsigned int hi, unsigned int lo)
-{
-	return (v >> lo) & (hi - lo == 63 ? UINT64_MAX : (UINT64_C(1) << (hi - lo + 1)) - 1);
-}
-
-uint64_t
 e2e_qw(const uint8_t *b, unsigned int n)
 {
 	uint64_t v;

@@ -210,8 +210,8 @@ void e2e_drain(struct e2e_dev *d);
 uint64_t e2e_rd64(const uint8_t *p);
 /* Store @p v in host order at @p p (unaligned). */
 void e2e_wr64(uint8_t *p, uint64_t v);
-/* Bits @p hi .. @p lo of @p v (an independent decoder of doc/hardware.md's fields). */
-uint64_t e2e_bits(uint64_t v, unsigned int hi, unsigned int lo);
+/* The decoder of doc/hardware.md's fields: test_bits() of tests/common. */
+#include "test_bits.h"
 /* Little-endian qword @p n of the dumped WQE @p b. */
 uint64_t e2e_qw(const uint8_t *b, unsigned int n);
 

@@ -98,23 +98,8 @@ pmd_qp_create(struct rdmadev_pd *pd, struct rdmadev_cq *cq, enum rdmadev_qp_type
 	return qp;
 }
 
-/*
- * Bits @p hi .. @p lo of the little-endian qword at byte @p off of @p p: the tests' decoder
- * of contexts and WQEs at doc/hardware.md's positions, independent of base/.
- */
-static inline uint64_t
-pmd_le_bits(const uint8_t *p, size_t off, unsigned int hi, unsigned int lo)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[off + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
-}
+/* The decoder of contexts and WQEs: test_le_bits() and the others of tests/common. */
+#include "test_bits.h"
 
 static inline int
 pmd_hook_map(void *hw, void *va, rte_iova_t iova, size_t len)

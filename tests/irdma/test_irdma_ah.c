@@ -243,7 +243,7 @@ ctx_bits(const struct rdmadev_qp *qp, unsigned int off, unsigned int hi, unsigne
 {
 	const struct irdma_qp *q = qp->obj.fp.drv;
 
-	return pmd_le_bits((const uint8_t *)q->hctx.va + 256, off, hi, lo);
+	return test_le_bits((const uint8_t *)q->hctx.va + 256, off, hi, lo);
 }
 
 /* Overwrite ARPIDX (byte 48, bits 63:48) of the QP's host context. */

@@ -255,13 +255,13 @@ last_stats_wqe(const struct env *e, unsigned int op, uint64_t *qw4, uint64_t *qw
 
 	memset(w, 0, sizeof(w));
 	TEST_CHECK_EQ(irdma_model_cqp_capture(e->hw, 0, w), (int)op);
-	TEST_CHECK_EQ(pmd_le_bits(w, 24, 37, 32), op);
-	*qw4 = pmd_le_bits(w, 32, 63, 0);
-	*qw5 = pmd_le_bits(w, 40, 63, 0);
-	TEST_CHECK_EQ(pmd_le_bits(w, 0, 63, 0) | pmd_le_bits(w, 8, 63, 0) |
-		      pmd_le_bits(w, 16, 63, 0) | pmd_le_bits(w, 48, 63, 0) |
-		      pmd_le_bits(w, 56, 63, 0), 0);
-	return pmd_le_bits(w, 24, 63, 0);
+	TEST_CHECK_EQ(test_le_bits(w, 24, 37, 32), op);
+	*qw4 = test_le_bits(w, 32, 63, 0);
+	*qw5 = test_le_bits(w, 40, 63, 0);
+	TEST_CHECK_EQ(test_le_bits(w, 0, 63, 0) | test_le_bits(w, 8, 63, 0) |
+		      test_le_bits(w, 16, 63, 0) | test_le_bits(w, 48, 63, 0) |
+		      test_le_bits(w, 56, 63, 0), 0);
+	return test_le_bits(w, 24, 63, 0);
 }
 
 /* The bytes of MANAGE_STATS allocate / free and GATHER_STATS as the driver wrote them. */
@@ -333,8 +333,8 @@ test_counters(void)
 	c = ctx_of(qp);
 	/* Bound in RESET: the context carries it, the device sees it at INIT. */
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c1, qp), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 26, 26), 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 144, 6, 0), inst1);
+	TEST_CHECK_EQ(test_le_bits(c, 160, 26, 26), 1);
+	TEST_CHECK_EQ(test_le_bits(c, 144, 6, 0), inst1);
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c1, qp), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qp), -EBUSY);
 	TEST_CHECK_EQ(to_init(qp), 0);
@@ -388,8 +388,8 @@ test_counters(void)
 	model_qp(&e, qp2, &in);
 	TEST_CHECK_EQ(in.stats_use, 0);
 	TEST_CHECK_EQ(in.stats_idx, 0);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp2), 160, 26, 26), 0);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp2), 144, 6, 0), 0);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp2), 160, 26, 26), 0);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp2), 144, 6, 0), 0);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c1, qp2), -EINVAL);
 	/* A QP of another device. */
 	if (env_up(&x, "irdma_model1" DEVARGS_TAIL) == 0) {
@@ -410,8 +410,8 @@ test_counters(void)
 
 	/* The binding survives RESET and reaches the device again at INIT. */
 	TEST_CHECK_EQ(to_reset(qp), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 26, 26), 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 144, 6, 0), inst1);
+	TEST_CHECK_EQ(test_le_bits(c, 160, 26, 26), 1);
+	TEST_CHECK_EQ(test_le_bits(c, 144, 6, 0), inst1);
 	TEST_CHECK_EQ(to_init(qp), 0);
 	model_qp(&e, qp, &in);
 	TEST_CHECK_EQ(in.stats_use, 1);
@@ -483,7 +483,7 @@ test_counter_faults(void)
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MODIFY_QP, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_bind_qp(c, qp) < 0);
 	TEST_CHECK(qp->counter == NULL);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 26, 26), 0);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp), 160, 26, 26), 0);
 	model_qp(&e, qp, &in);
 	TEST_CHECK_EQ(in.stats_use, 0);
 	TEST_CHECK_EQ(rdmadev_counter_free(c), 0);	/* nothing bound after the failure */
@@ -493,7 +493,7 @@ test_counter_faults(void)
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MODIFY_QP, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_unbind_qp(c, qp) < 0);
 	TEST_CHECK(qp->counter == c);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 26, 26), 1);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp), 160, 26, 26), 1);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c, qp), 0);
 	/* Stop is refused while a counter holds an instance. */
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &d), 0);
@@ -724,8 +724,8 @@ test_model_raw(void)
 	TEST_CHECK_EQ(irdma_model_stats_add(&hw, 0, 1, 42), 0);
 	raw_gather(&w, false, 5, buf.iova);
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
-	TEST_CHECK_EQ(pmd_le_bits(buf.va, 8, 47, 0), 42);
-	TEST_CHECK_EQ(pmd_le_bits(buf.va, 16, 47, 0), 0);
+	TEST_CHECK_EQ(test_le_bits(buf.va, 8, 47, 0), 42);
+	TEST_CHECK_EQ(test_le_bits(buf.va, 16, 47, 0), 0);
 	raw_manage(&w, false, 5);
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
 	raw_manage(&w, false, 4);

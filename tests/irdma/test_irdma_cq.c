@@ -51,7 +51,7 @@
 static uint64_t
 wqe_bits(const uint8_t *w, unsigned int qw, unsigned int hi, unsigned int lo)
 {
-	return pmd_le_bits(w, (size_t)qw * 8, hi, lo);
+	return test_le_bits(w, (size_t)qw * 8, hi, lo);
 }
 
 /* The newest CQP WQE the model fetched whose opcode is @p op. */

@@ -143,18 +143,18 @@ check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
 	TEST_CHECK_EQ(in.compl_ctx, (uint64_t)(uintptr_t)qp->obj.fp.drv);
 	TEST_CHECK_EQ(in.arp_idx, 0);
 	/* The context bytes, decoded at the doc/hardware.md positions. */
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
-	TEST_CHECK_EQ(pmd_le_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
-	TEST_CHECK_EQ(pmd_le_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 15, 12), 9 - 2);		/* SQSIZE: 512 quanta */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 11, 8), 6 - 2);		/* RQSIZE: 64 quanta */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 47, 32), 0xc000);		/* source port */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 63, 48), 4791);		/* RoCEv2 port */
-	TEST_CHECK_EQ(pmd_le_bits(c, 56, 63, 48), pd & 0xffff);	/* PDIDX */
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 21, 20), pd >> 16);	/* PDIDXHI */
-	TEST_CHECK_EQ(pmd_le_bits(c, 136, 18, 0), in.tx_cq);	/* TXCQNUM */
-	TEST_CHECK_EQ(pmd_le_bits(c, 136, 50, 32), in.rx_cq);	/* RXCQNUM */
-	TEST_CHECK_EQ(pmd_le_bits(c, 168, 63, 0), in.compl_ctx);	/* completion context */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
+	TEST_CHECK_EQ(test_le_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
+	TEST_CHECK_EQ(test_le_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 15, 12), 9 - 2);		/* SQSIZE: 512 quanta */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 11, 8), 6 - 2);		/* RQSIZE: 64 quanta */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 47, 32), 0xc000);		/* source port */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 63, 48), 4791);		/* RoCEv2 port */
+	TEST_CHECK_EQ(test_le_bits(c, 56, 63, 48), pd & 0xffff);	/* PDIDX */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 21, 20), pd >> 16);	/* PDIDXHI */
+	TEST_CHECK_EQ(test_le_bits(c, 136, 18, 0), in.tx_cq);	/* TXCQNUM */
+	TEST_CHECK_EQ(test_le_bits(c, 136, 50, 32), in.rx_cq);	/* RXCQNUM */
+	TEST_CHECK_EQ(test_le_bits(c, 168, 63, 0), in.compl_ctx);	/* completion context */
 }
 
 static int
@@ -209,8 +209,8 @@ test_rc(void)
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.rdok, 1);
 	TEST_CHECK_EQ(in.wrrdrspok, 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 21, 21), 1);	/* RDOK */
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 20, 20), 1);	/* WRRDRSPOK */
+	TEST_CHECK_EQ(test_le_bits(c, 160, 21, 21), 1);	/* RDOK */
+	TEST_CHECK_EQ(test_le_bits(c, 160, 20, 20), 1);	/* WRRDRSPOK */
 
 	memset(&a, 0, sizeof(a));
 	a.ah_attr.dgid[10] = 0xff;
@@ -238,14 +238,14 @@ test_rc(void)
 	TEST_CHECK_EQ(in.mss, 1024);
 	TEST_CHECK_EQ(in.ird_enc, 2);			/* round_up_pow2(2 * 16) = 32 -> 2 */
 	TEST_CHECK_EQ(in.arp_idx, 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 1);		/* IPV4 */
-	TEST_CHECK_EQ(pmd_le_bits(c, 32, 31, 0), 0xc0a80102);	/* DESTIPADDR3 */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 7, 0), 64);	/* TTL */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 31, 24), 0x10);	/* TOS */
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 5, 5), 0);		/* no VLAN */
-	TEST_CHECK_EQ(pmd_le_bits(c, 64, 23, 0), 0x1234);	/* DESTQP */
-	TEST_CHECK_EQ(pmd_le_bits(c, 88, 23, 0), 0x111);	/* EPSN */
-	TEST_CHECK_EQ(pmd_le_bits(c, 48, 29, 16), 1024);	/* SNDMSS */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 3, 3), 1);		/* IPV4 */
+	TEST_CHECK_EQ(test_le_bits(c, 32, 31, 0), 0xc0a80102);	/* DESTIPADDR3 */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 7, 0), 64);	/* TTL */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 31, 24), 0x10);	/* TOS */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 5, 5), 0);		/* no VLAN */
+	TEST_CHECK_EQ(test_le_bits(c, 64, 23, 0), 0x1234);	/* DESTQP */
+	TEST_CHECK_EQ(test_le_bits(c, 88, 23, 0), 0x111);	/* EPSN */
+	TEST_CHECK_EQ(test_le_bits(c, 48, 29, 16), 1024);	/* SNDMSS */
 
 	memset(&a, 0, sizeof(a));
 	a.timeout = 14;
@@ -263,11 +263,11 @@ test_rc(void)
 	TEST_CHECK_EQ(in.retry, 7);
 	TEST_CHECK_EQ(in.rnr_retry, 6);
 	TEST_CHECK_EQ(in.dest_qpn, 0x1234);		/* kept from RTR */
-	TEST_CHECK_EQ(pmd_le_bits(c, 80, 23, 0), 0x222);	/* PSNNXT */
-	TEST_CHECK_EQ(pmd_le_bits(c, 96, 55, 32), 0x222);	/* PSNUNA */
-	TEST_CHECK_EQ(pmd_le_bits(c, 128, 53, 48), 7);	/* REXMIT_THRESH */
-	TEST_CHECK_EQ(pmd_le_bits(c, 128, 56, 54), 6);	/* RNRNAK_THRESH */
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 7, 0), 8);	/* ORDSIZE */
+	TEST_CHECK_EQ(test_le_bits(c, 80, 23, 0), 0x222);	/* PSNNXT */
+	TEST_CHECK_EQ(test_le_bits(c, 96, 55, 32), 0x222);	/* PSNUNA */
+	TEST_CHECK_EQ(test_le_bits(c, 128, 53, 48), 7);	/* REXMIT_THRESH */
+	TEST_CHECK_EQ(test_le_bits(c, 128, 56, 54), 6);	/* RNRNAK_THRESH */
+	TEST_CHECK_EQ(test_le_bits(c, 160, 7, 0), 8);	/* ORDSIZE */
 	TEST_CHECK_EQ(in.modifies, 3);
 
 	/* ERR: SQD, ERROR, then FLUSH_WQES of SQ and RQ. */
@@ -313,7 +313,7 @@ test_ud(void)
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.qkey, 0x11111111);
-	TEST_CHECK_EQ(pmd_le_bits(c, 64, 63, 32), 0x11111111);	/* QKEY */
+	TEST_CHECK_EQ(test_le_bits(c, 64, 63, 32), 0x11111111);	/* QKEY */
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_RTR, 0), 0);
 	a.sq_psn = 0x42;
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_RTS, RDMADEV_QP_SQ_PSN), 0);
@@ -332,7 +332,7 @@ test_ud(void)
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_ERROR);
 	TEST_CHECK_EQ(in.sq_flushes, 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 64, 63, 32), 0);	/* the attributes start again */
+	TEST_CHECK_EQ(test_le_bits(c, 64, 63, 32), 0);	/* the attributes start again */
 	a.qkey = 0x33;
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_QKEY), 0);
@@ -386,7 +386,7 @@ test_faults(void)
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_INVALID);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 21, 21), 0);	/* context restored */
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp), 160, 21, 21), 0);	/* context restored */
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_ACCESS_FLAGS), 0);
 	qp_info(&e, qp, &in);
