@@ -9,8 +9,9 @@
  * _cntr.c, _port.c, _mr.c, _dump.c, test_irdma_cqp_conformance.c): a device opened,
  * configured with one completion vector and started, with a context and a PD; its teardown,
  * which checks that the model saw every DMA mapping unmapped and no DMA fault; a small QP;
- * a little-endian bit decoder for contexts and WQEs; the DMA hook of external memory (also
- * test_model_engine.c's). Header only: these programs link no helper library.
+ * the tests' field decoder (tests/common/test_bits.h); the DMA hook of external memory (also
+ * test_model_engine.c's). tests/common/test_fixture.h builds its struct test_env on these.
+ * Header only: these programs link no helper library.
  */
 
 #include <stddef.h>
