@@ -57,7 +57,7 @@ e2e_dev_open_vectors(struct e2e_dev *d, const char *devargs, uint32_t nb_vectors
 
 	memset(d, 0, sizeof(*d));
 	d->id = -1;
-	id = rdmadev_open(devargs);
+	id = rdmadev_open(test_variant_devargs(devargs));
 	TEST_CHECK(id >= 0);
 	if (id < 0)
 		return -1;

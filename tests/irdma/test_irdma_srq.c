@@ -32,8 +32,7 @@
 #include "uk_fixture.h"
 
 /* A gen3 model on its own loop wire. */
-#define SRQ_DEVARGS(wire) "irdma_model0,gen=3,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
-	",wire=loop:" wire
+#define SRQ_DEVARGS(wire) "irdma_model0,gen=3,qps=64,cqs=64,mrs=256,wire=loop:" wire
 
 #define MR_LEN		(64u * 1024u)
 #define RECV_LEN	1024u
