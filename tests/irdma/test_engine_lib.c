@@ -43,7 +43,7 @@ tdev_open(struct tdev *t, const char *devargs)
 	struct rdmadev_cq *scq = NULL, *rcq = NULL;
 
 	memset(t, 0, sizeof(*t));
-	t->id = rdmadev_open(devargs);
+	t->id = rdmadev_open(test_variant_devargs(devargs));
 	if (t->id == -EADDRINUSE)
 		return -EADDRINUSE;	/* a UDP wire's address is taken: the caller may try another */
 	TEST_CHECK(t->id >= 0);
