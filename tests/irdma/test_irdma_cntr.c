@@ -36,12 +36,11 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
 
-#define DEVARGS_TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
+/* Devargs @p s with the common sizes and the variant's mode (tests/common/test_fixture.h). */
+#define DEV(s) test_variant_devargs(s ",qps=64,cqs=64,mrs=64")
 
 /* Opcodes (doc/hardware.md §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_STATS = 0x2d, OP_GATHER_STATS = 0x2e };
@@ -274,7 +273,7 @@ test_stats_wqes(void)
 	uint32_t inst;
 	struct env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c), 0);
 	if (c == NULL)
@@ -316,7 +315,7 @@ test_counters(void)
 	const uint8_t *c;
 	int n;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c1), 0);
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c2), 0);
@@ -392,7 +391,7 @@ test_counters(void)
 	TEST_CHECK_EQ(test_le_bits(ctx_of(qp2), 144, 6, 0), 0);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c1, qp2), -EINVAL);
 	/* A QP of another device. */
-	if (env_up(&x, "irdma_model1" DEVARGS_TAIL) == 0) {
+	if (env_up(&x, DEV("irdma_model1")) == 0) {
 		qpx = qp_new(&x);
 		TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qpx), -EINVAL);
 		TEST_CHECK_EQ(rdmadev_counter_alloc(x.ctx, &cx), 0);
@@ -452,7 +451,7 @@ test_counter_faults(void)
 	struct rdmadev_qp *qp = NULL;
 	struct env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MANAGE_STATS, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_alloc(e.ctx, &c) < 0);
@@ -525,7 +524,7 @@ test_counter_exhaust(void)
 	unsigned int i, n = 0;
 	struct env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
 	TEST_CHECK_EQ(info.max_counters, 124);
@@ -556,7 +555,7 @@ test_xstats(void)
 	struct env e;
 	int n;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	n = rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs));
@@ -583,7 +582,7 @@ test_xstats(void)
 out:
 	env_down(&e);
 	/* Not started: the count is known, values are not. */
-	e.id = rdmadev_open("irdma_model0" DEVARGS_TAIL);
+	e.id = rdmadev_open(DEV("irdma_model0"));
 	TEST_CHECK(e.id >= 0);
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, 4), -ENODEV);
@@ -661,8 +660,7 @@ test_model_raw(void)
 	memset(&hw, 0, sizeof(hw));
 	memset(&buf, 0, sizeof(buf));
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						    IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
 	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
@@ -747,7 +745,7 @@ test_model_free_in_use(void)
 	struct irdma_cqp_wqe w;
 	struct env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	ctrl = irdma_dev_ctrl(e.dev);
 	TEST_CHECK(ctrl != NULL);
@@ -784,7 +782,7 @@ test_comp_cntr(void)
 	uint64_t v = 1;
 	struct env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_comp_cntr_create(e.ctx, &cc), 0);
 	if (cc == NULL)
@@ -858,7 +856,7 @@ test_dmah(void)
 	void *buf = NULL;
 	struct env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (env_up(&e, DEV("irdma_model0")) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &d1), 0);
 	da.cpu_id = -1;
@@ -913,11 +911,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_cntr_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_cntr") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_stat_table);
 	TEST_RUN(test_stats_wqes);
 	TEST_RUN(test_counters);
