@@ -38,9 +38,9 @@
 #include "test.h"
 #include "test_fixture.h"
 
-
-/* Devargs @p s with the common sizes and the variant's mode (tests/common/test_fixture.h). */
-#define DEV(s) test_variant_devargs(s ",qps=64,cqs=64,mrs=64")
+/* The common sizes; DEV(s): devargs @p s with them and the variant's mode. */
+#define SIZES ",qps=64,cqs=64,mrs=64"
+#define DEV(s) test_variant_devargs(s SIZES)
 
 /* Opcodes (doc/hardware.md §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_STATS = 0x2d, OP_GATHER_STATS = 0x2e };
@@ -113,54 +113,26 @@ xval(const struct rdmadev_xstat *xs, int n, const char *name)
 	return UINT64_MAX;
 }
 
-struct env {
-	int id;
-	struct rdmadev *dev;
-	struct irdma_hw *hw;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-	struct rdmadev_cq *cq;
-};
-
-static int
-env_up(struct env *e, const char *devargs)
-{
-	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd) != 0)
-		return -1;
-	e->dev = rdmadev_get((int16_t)e->id);
-	e->hw = irdma_dev_hw(e->dev);
-	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->cq != NULL && e->hw != NULL ? 0 : -1;
-}
-
 static unsigned int
-live(const struct env *e, enum restrack_type t)
+live(const struct test_env *e, enum restrack_type t)
 {
-	return restrack_count(e->dev->res, t, NULL);
+	return restrack_count(rdmadev_get((int16_t)e->id)->res, t, NULL);
 }
 
+/* The fixture's teardown, after: no counter, completion counter or DMA handle left. */
 static void
-env_down(struct env *e)
+cntr_env_down(struct test_env *e)
 {
-	struct irdma_model_stats st;
-
-	if (e->id < 0)
-		return;
-	TEST_CHECK_EQ(live(e, RESTRACK_COUNTER), 0);
-	TEST_CHECK_EQ(live(e, RESTRACK_QP), 0);
-	TEST_CHECK_EQ(live(e, RESTRACK_COMP_CNTR), 0);
-	TEST_CHECK_EQ(live(e, RESTRACK_DMAH), 0);
-	if (e->cq != NULL)
-		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
+	if (e->id >= 0) {
+		TEST_CHECK_EQ(live(e, RESTRACK_COUNTER), 0);
+		TEST_CHECK_EQ(live(e, RESTRACK_COMP_CNTR), 0);
+		TEST_CHECK_EQ(live(e, RESTRACK_DMAH), 0);
+	}
+	test_env_down(e);
 }
 
 static struct rdmadev_qp *
-qp_new(const struct env *e)
+qp_new(const struct test_env *e)
 {
 	return pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 16);
 }
@@ -198,7 +170,7 @@ ctx_of(const struct rdmadev_qp *qp)
 }
 
 static void
-model_qp(const struct env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
+model_qp(const struct test_env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
 {
 	memset(in, 0, sizeof(*in));
 	TEST_CHECK_EQ(irdma_model_qp_get(e->hw, rdmadev_qp_num(qp), in), 0);
@@ -248,7 +220,7 @@ test_stat_table(void)
  * qword 4 the buffer address; qword 5 HMC_FCN_INDEX 5:0). Returns qword 3.
  */
 static uint64_t
-last_stats_wqe(const struct env *e, unsigned int op, uint64_t *qw4, uint64_t *qw5)
+last_stats_wqe(const struct test_env *e, unsigned int op, uint64_t *qw4, uint64_t *qw5)
 {
 	uint8_t w[64];
 
@@ -271,9 +243,9 @@ test_stats_wqes(void)
 	struct rdmadev_xstat xs[128];
 	uint64_t h, q4, q5;
 	uint32_t inst;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c), 0);
 	if (c == NULL)
@@ -301,7 +273,7 @@ test_stats_wqes(void)
 	TEST_CHECK_EQ((h >> 62) & 1, 0);		/* free */
 	TEST_CHECK_EQ(h & 0x7f, inst);
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 }
 static void
 test_counters(void)
@@ -310,12 +282,12 @@ test_counters(void)
 	struct rdmadev_qp *qp = NULL, *qp2 = NULL, *qpx = NULL;
 	struct rdmadev_xstat xs[128];
 	struct irdma_model_qp_info in;
-	struct env e, x;
+	struct test_env e, x;
 	uint32_t inst1, inst2;
 	const uint8_t *c;
 	int n;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c1), 0);
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c2), 0);
@@ -391,7 +363,7 @@ test_counters(void)
 	TEST_CHECK_EQ(test_le_bits(ctx_of(qp2), 144, 6, 0), 0);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c1, qp2), -EINVAL);
 	/* A QP of another device. */
-	if (env_up(&x, DEV("irdma_model1")) == 0) {
+	if (test_env_up(&x, "irdma_model1" SIZES, 1) == 0) {
 		qpx = qp_new(&x);
 		TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qpx), -EINVAL);
 		TEST_CHECK_EQ(rdmadev_counter_alloc(x.ctx, &cx), 0);
@@ -401,7 +373,7 @@ test_counters(void)
 		if (qpx != NULL)
 			TEST_CHECK_EQ(rdmadev_qp_destroy(qpx), 0);
 	}
-	env_down(&x);
+	cntr_env_down(&x);
 	/* Rebind to the other counter. */
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qp2), 0);
 	model_qp(&e, qp2, &in);
@@ -437,7 +409,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	if (qp2 != NULL)
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp2), 0);
-	env_down(&e);
+	cntr_env_down(&e);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
@@ -449,9 +421,9 @@ test_counter_faults(void)
 	struct rdmadev_xstat xs[128];
 	struct irdma_model_qp_info in;
 	struct rdmadev_qp *qp = NULL;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MANAGE_STATS, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_alloc(e.ctx, &c) < 0);
@@ -512,7 +484,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_counter_free(c), 0);
 	if (d != NULL)
 		TEST_CHECK_EQ(rdmadev_counter_free(d), 0);
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* Every instance beyond the PF defaults can be held, then the device says no. */
@@ -522,9 +494,9 @@ test_counter_exhaust(void)
 	static struct rdmadev_counter *c[130];
 	struct rdmadev_info info;
 	unsigned int i, n = 0;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
 	TEST_CHECK_EQ(info.max_counters, 124);
@@ -544,7 +516,7 @@ test_counter_exhaust(void)
 	TEST_CHECK_EQ(irdma_counter_instance(c[0]), 4);
 	TEST_CHECK_EQ(rdmadev_counter_free(c[0]), 0);
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* Device counters: the default instance, and reset as a baseline. */
@@ -552,10 +524,10 @@ static void
 test_xstats(void)
 {
 	struct rdmadev_xstat xs[128];
-	struct env e;
+	struct test_env e;
 	int n;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	n = rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs));
@@ -580,7 +552,7 @@ test_xstats(void)
 	TEST_CHECK_EQ(xval(xs, n, "ip4InPkts"), 7);
 	TEST_CHECK_EQ(xval(xs, n, "tcpInSegs"), 2);	/* across the 32-bit wrap */
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 	/* Not started: the count is known, values are not. */
 	e.id = rdmadev_open(DEV("irdma_model0"));
 	TEST_CHECK(e.id >= 0);
@@ -743,11 +715,11 @@ test_model_free_in_use(void)
 	struct rdmadev_qp *qp = NULL;
 	struct irdma_ctrl *ctrl;
 	struct irdma_cqp_wqe w;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
-	ctrl = irdma_dev_ctrl(e.dev);
+	ctrl = irdma_dev_ctrl(rdmadev_get((int16_t)e.id));
 	TEST_CHECK(ctrl != NULL);
 	qp = qp_new(&e);
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c), 0);
@@ -765,7 +737,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	if (c != NULL)
 		TEST_CHECK_EQ(rdmadev_counter_free(c), 0);
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -780,9 +752,9 @@ test_comp_cntr(void)
 	struct rdmadev_comp_cntr *cc = NULL;
 	struct rdmadev_cq *cq = NULL;
 	uint64_t v = 1;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_comp_cntr_create(e.ctx, &cc), 0);
 	if (cc == NULL)
@@ -809,12 +781,12 @@ test_comp_cntr(void)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
 	TEST_CHECK_EQ(rdmadev_comp_cntr_destroy(cc), 0);
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* Does the resource dump of type @p t hold @p needle? */
 static bool
-dump_has(const struct env *e, enum restrack_type t, const char *needle)
+dump_has(const struct test_env *e, enum restrack_type t, const char *needle)
 {
 	static char out[8192];
 	FILE *f = fmemopen(out, sizeof(out), "w");
@@ -854,9 +826,9 @@ test_dmah(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	char want[64];
 	void *buf = NULL;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEV("irdma_model0")) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &d1), 0);
 	da.cpu_id = -1;
@@ -903,7 +875,7 @@ out:
 	if (d2 != NULL)
 		TEST_CHECK_EQ(rdmadev_dmah_free(d2), 0);
 	rte_free(buf);
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 int
