@@ -49,7 +49,7 @@ rdmadev_cm_id_create(struct rdmadev_ctx *ctx, struct rdmadev_cm_id **out)
 	if (cm == NULL)
 		return rc;
 	cm->listen_fd = -1;
-	rc = rdmadev_obj_end_create(OBJ(cm), 0);
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(cm), 0);
 	if (rc == 0)
 		*out = cm;
 	return rc;
@@ -58,7 +58,7 @@ rdmadev_cm_id_create(struct rdmadev_ctx *ctx, struct rdmadev_cm_id **out)
 int
 rdmadev_cm_id_destroy(struct rdmadev_cm_id *cm)
 {
-	return rdmadev_obj_destroy(OBJ(cm), RDMADEV_OBJ_CM_ID, true, "cm_id_destroy");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(cm), RDMADEV_OBJ_CM_ID, true, "cm_id_destroy");
 }
 
 uint16_t
@@ -87,11 +87,11 @@ rdmadev_cm_listen(struct rdmadev_cm_id *cm, const char *addr, uint16_t port)
 	socklen_t len = sizeof(sin);
 	int one = 1, fd, rc;
 
-	if (!rdmadev_obj_check(OBJ(cm), RDMADEV_OBJ_CM_ID, "cm_listen"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(cm), RDMADEV_OBJ_CM_ID, "cm_listen"))
 		return -EINVAL;
 	if (cm->listen_fd >= 0) {
 		RDMADEV_LOG(ERR, "cm_listen: CM_ID %u is already listening",
-			    rdmadev_obj_id(OBJ(cm)));
+			    rdmadev_obj_id(RDMADEV_OBJ(cm)));
 		return rdmadev_fail(cm->obj.dev, -EINVAL, false);
 	}
 	rc = cm_addr(addr, port, &sin);
@@ -240,7 +240,7 @@ static int
 cm_check(struct rdmadev_cm_id *cm, const struct rdmadev_cm_param *local,
 	 struct rdmadev_cm_param *remote, int timeout_ms, const char *what)
 {
-	if (!rdmadev_obj_check(OBJ(cm), RDMADEV_OBJ_CM_ID, what))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(cm), RDMADEV_OBJ_CM_ID, what))
 		return -EINVAL;
 	if (local == NULL || remote == NULL || timeout_ms <= 0 || local->qpn >= (1u << 24) ||
 	    local->psn >= (1u << 24)) {
@@ -265,7 +265,8 @@ cm_finish(struct rdmadev_cm_id *cm, int fd, int rc, const char *what)
 	}
 	close(fd);
 	if (rc != 0) {
-		RDMADEV_LOG(ERR, "%s: CM_ID %u: %s", what, rdmadev_obj_id(OBJ(cm)), strerror(-rc));
+		RDMADEV_LOG(ERR, "%s: CM_ID %u: %s", what, rdmadev_obj_id(RDMADEV_OBJ(cm)),
+			    strerror(-rc));
 		return rdmadev_fail(cm->obj.dev, rc, false);
 	}
 	return 0;
@@ -282,14 +283,15 @@ rdmadev_cm_accept(struct rdmadev_cm_id *cm, const struct rdmadev_cm_param *local
 	if (rc != 0)
 		return rc;
 	if (cm->listen_fd < 0) {
-		RDMADEV_LOG(ERR, "cm_accept: CM_ID %u is not listening", rdmadev_obj_id(OBJ(cm)));
+		RDMADEV_LOG(ERR, "cm_accept: CM_ID %u is not listening",
+			    rdmadev_obj_id(RDMADEV_OBJ(cm)));
 		return rdmadev_fail(cm->obj.dev, -EINVAL, false);
 	}
 	for (;;) {
 		rc = cm_wait(cm->listen_fd, POLLIN, deadline);
 		if (rc != 0) {
 			RDMADEV_LOG(ERR, "cm_accept: CM_ID %u: no connection within %d ms",
-				    rdmadev_obj_id(OBJ(cm)), timeout_ms);
+				    rdmadev_obj_id(RDMADEV_OBJ(cm)), timeout_ms);
 			return rdmadev_fail(cm->obj.dev, rc, false);
 		}
 		fd = accept4(cm->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);

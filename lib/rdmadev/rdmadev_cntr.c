@@ -19,11 +19,12 @@ rdmadev_counter_alloc(struct rdmadev_ctx *ctx, struct rdmadev_counter **out)
 	struct rdmadev_counter *c;
 	int rc;
 
-	c = rdmadev_obj_new(ctx, RDMADEV_OBJ_COUNTER, sizeof(*c), OP_OF(ctx, counter_alloc), out,
-			    "counter_alloc", &rc);
+	c = rdmadev_obj_new(ctx, RDMADEV_OBJ_COUNTER, sizeof(*c), RDMADEV_OP_OF(ctx, counter_alloc),
+			    out, "counter_alloc", &rc);
 	if (c == NULL)
 		return rc;
-	rc = rdmadev_obj_end_create(OBJ(c), ctx->obj.dev->ops->counter_alloc(ctx->obj.dev, c));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(c),
+				    ctx->obj.dev->ops->counter_alloc(ctx->obj.dev, c));
 	if (rc == 0)
 		*out = c;
 	return rc;
@@ -32,8 +33,8 @@ rdmadev_counter_alloc(struct rdmadev_ctx *ctx, struct rdmadev_counter **out)
 int
 rdmadev_counter_free(struct rdmadev_counter *c)
 {
-	return rdmadev_obj_destroy(OBJ(c), RDMADEV_OBJ_COUNTER, OP_OF(c, counter_free),
-				   "counter_free");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(c), RDMADEV_OBJ_COUNTER,
+				   RDMADEV_OP_OF(c, counter_free), "counter_free");
 }
 
 /* Common checks of bind and unbind. */
@@ -43,8 +44,8 @@ rdmadev_counter_check(struct rdmadev_counter *c, struct rdmadev_qp *qp, bool has
 {
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(c), RDMADEV_OBJ_COUNTER, what) ||
-	    !rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, what))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(c), RDMADEV_OBJ_COUNTER, what) ||
+	    !rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, what))
 		return -EINVAL;
 	rc = rdmadev_obj_dev_ready(c->obj.dev, what);
 	if (rc != 0)
@@ -62,7 +63,7 @@ rdmadev_counter_bind_qp(struct rdmadev_counter *c, struct rdmadev_qp *qp)
 	struct rdmadev *dev;
 	int rc;
 
-	rc = rdmadev_counter_check(c, qp, OP_OF(c, counter_bind), "counter_bind_qp");
+	rc = rdmadev_counter_check(c, qp, RDMADEV_OP_OF(c, counter_bind), "counter_bind_qp");
 	if (rc != 0)
 		return rc;
 	dev = c->obj.dev;
@@ -73,13 +74,13 @@ rdmadev_counter_bind_qp(struct rdmadev_counter *c, struct rdmadev_qp *qp)
 		rc = -EBUSY;
 		goto out;
 	}
-	rc = rdmadev_obj_use(OBJ(qp), OBJ(c), "counter_bind_qp");
+	rc = rdmadev_obj_use(RDMADEV_OBJ(qp), RDMADEV_OBJ(c), "counter_bind_qp");
 	if (rc != 0)
 		goto out;
 	rc = dev->ops->counter_bind(dev, c, qp);
 	if (rc != 0) {
 		RDMADEV_LOG(ERR, "counter_bind_qp: driver refused: %s", strerror(-rc));
-		rdmadev_obj_drop_use(OBJ(qp), OBJ(c));
+		rdmadev_obj_drop_use(RDMADEV_OBJ(qp), RDMADEV_OBJ(c));
 		pthread_mutex_unlock(&qp->lock);
 		return rdmadev_fail(dev, rc, true);
 	}
@@ -95,7 +96,7 @@ rdmadev_counter_unbind_qp(struct rdmadev_counter *c, struct rdmadev_qp *qp)
 	struct rdmadev *dev;
 	int rc;
 
-	rc = rdmadev_counter_check(c, qp, OP_OF(c, counter_unbind), "counter_unbind_qp");
+	rc = rdmadev_counter_check(c, qp, RDMADEV_OP_OF(c, counter_unbind), "counter_unbind_qp");
 	if (rc != 0)
 		return rc;
 	dev = c->obj.dev;
@@ -109,7 +110,7 @@ rdmadev_counter_unbind_qp(struct rdmadev_counter *c, struct rdmadev_qp *qp)
 	rc = dev->ops->counter_unbind(dev, c, qp);
 	if (rc == 0) {
 		qp->counter = NULL;
-		rdmadev_obj_drop_use(OBJ(qp), OBJ(c));
+		rdmadev_obj_drop_use(RDMADEV_OBJ(qp), RDMADEV_OBJ(c));
 	}
 	pthread_mutex_unlock(&qp->lock);
 	if (rc != 0) {
@@ -122,7 +123,7 @@ rdmadev_counter_unbind_qp(struct rdmadev_counter *c, struct rdmadev_qp *qp)
 int
 rdmadev_counter_read(struct rdmadev_counter *c, struct rdmadev_xstat *xs, unsigned int n)
 {
-	if (!rdmadev_obj_check(OBJ(c), RDMADEV_OBJ_COUNTER, "counter_read"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(c), RDMADEV_OBJ_COUNTER, "counter_read"))
 		return -EINVAL;
 	if (xs == NULL && n != 0) {
 		RDMADEV_LOG(ERR, "counter_read: NULL array of %u", n);
@@ -142,10 +143,10 @@ rdmadev_comp_cntr_create(struct rdmadev_ctx *ctx, struct rdmadev_comp_cntr **out
 	int rc;
 
 	cc = rdmadev_obj_new(ctx, RDMADEV_OBJ_COMP_CNTR, sizeof(*cc),
-			     OP_OF(ctx, comp_cntr_create), out, "comp_cntr_create", &rc);
+			     RDMADEV_OP_OF(ctx, comp_cntr_create), out, "comp_cntr_create", &rc);
 	if (cc == NULL)
 		return rc;
-	rc = rdmadev_obj_end_create(OBJ(cc),
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(cc),
 				    ctx->obj.dev->ops->comp_cntr_create(ctx->obj.dev, cc));
 	if (rc == 0)
 		*out = cc;
@@ -157,7 +158,7 @@ rdmadev_comp_cntr_read(struct rdmadev_comp_cntr *cc, uint64_t *value)
 {
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(cc), RDMADEV_OBJ_COMP_CNTR, "comp_cntr_read"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(cc), RDMADEV_OBJ_COMP_CNTR, "comp_cntr_read"))
 		return -EINVAL;
 	if (value == NULL) {
 		RDMADEV_LOG(ERR, "comp_cntr_read: NULL value");
@@ -175,8 +176,8 @@ rdmadev_comp_cntr_read(struct rdmadev_comp_cntr *cc, uint64_t *value)
 int
 rdmadev_comp_cntr_destroy(struct rdmadev_comp_cntr *cc)
 {
-	return rdmadev_obj_destroy(OBJ(cc), RDMADEV_OBJ_COMP_CNTR, OP_OF(cc, comp_cntr_destroy),
-				   "comp_cntr_destroy");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(cc), RDMADEV_OBJ_COMP_CNTR,
+				   RDMADEV_OP_OF(cc, comp_cntr_destroy), "comp_cntr_destroy");
 }
 
 int
@@ -193,12 +194,13 @@ rdmadev_dmah_alloc(struct rdmadev_ctx *ctx, const struct rdmadev_dmah_attr *attr
 			    attr != NULL ? attr->numa_node : 0, attr != NULL ? attr->ph : 0);
 		return -EINVAL;
 	}
-	d = rdmadev_obj_new(ctx, RDMADEV_OBJ_DMAH, sizeof(*d), OP_OF(ctx, dmah_alloc), out,
+	d = rdmadev_obj_new(ctx, RDMADEV_OBJ_DMAH, sizeof(*d), RDMADEV_OP_OF(ctx, dmah_alloc), out,
 			    "dmah_alloc", &rc);
 	if (d == NULL)
 		return rc;
 	d->attr = *attr;
-	rc = rdmadev_obj_end_create(OBJ(d), ctx->obj.dev->ops->dmah_alloc(ctx->obj.dev, d, attr));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(d),
+				    ctx->obj.dev->ops->dmah_alloc(ctx->obj.dev, d, attr));
 	if (rc == 0)
 		*out = d;
 	return rc;
@@ -207,5 +209,6 @@ rdmadev_dmah_alloc(struct rdmadev_ctx *ctx, const struct rdmadev_dmah_attr *attr
 int
 rdmadev_dmah_free(struct rdmadev_dmah *d)
 {
-	return rdmadev_obj_destroy(OBJ(d), RDMADEV_OBJ_DMAH, OP_OF(d, dmah_free), "dmah_free");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(d), RDMADEV_OBJ_DMAH, RDMADEV_OP_OF(d, dmah_free),
+				   "dmah_free");
 }

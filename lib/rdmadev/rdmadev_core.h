@@ -6,16 +6,14 @@
 
 /**
  * @file
- * rdmadev's fast path: the send template, the per-device fast-path object and the inline
- * burst functions over the work request and completion types of rdmadev_wr.h.
+ * rdmadev's fast path: the inline burst functions rdmadev_post_send(),
+ * rdmadev_post_send_tmpl(), rdmadev_post_recv(), rdmadev_post_srq_recv(), rdmadev_poll_cq()
+ * and rdmadev_cq_arm(), over the work request and completion types of rdmadev_wr.h.
  * Applications include rdmadev.h, which includes this header.
  *
- * The burst functions rdmadev_post_send(), rdmadev_post_send_tmpl(), rdmadev_post_recv(),
- * rdmadev_post_srq_recv() and rdmadev_poll_cq() are at the bottom: one load of the device's
- * fast-path object and one indirect call, no lock, no division. Build with RDMADEV_DEBUG
- * defined for argument checks.
- *
- * A send template is one 64-byte cache line.
+ * Each is one load of the device's entry in the internal fast-path table
+ * (rdmadev_fp_internal.h) and one indirect call, no lock, no division. Build with
+ * RDMADEV_DEBUG defined for argument checks.
  */
 
 #include <errno.h>
@@ -25,6 +23,7 @@
 #include <rte_common.h>
 
 #include "rdmadev_wr.h"
+#include "rdmadev_fp_internal.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,72 +35,6 @@ extern "C" {
 struct rdmadev_qp;
 struct rdmadev_cq;
 struct rdmadev_srq;
-
-/** 64-bit words of a send template that belong to the driver. */
-#define RDMADEV_SEND_TMPL_DRV_WORDS	6
-
-/**
- * A send WR validated and encoded once (rdmadev_send_tmpl_init()), posted many times with
- * rdmadev_post_send_tmpl(): one cache line, filled by the library and the driver, opaque to
- * the application. It belongs to the QP it was made for; posting it on another QP is refused.
- */
-struct rdmadev_send_tmpl {
-	void *qp_drv;		/**< the driver object of the QP it was made for (NULL: unusable) */
-	uint32_t qp_num;	/**< that QP's number */
-	uint8_t opcode;		/**< the prototype's opcode (enum rdmadev_wr_opcode) */
-	uint8_t flags;		/**< the prototype's flags (RDMADEV_SEND_*) */
-	uint16_t reserved;	/**< zero */
-	/** The driver's pre-encoded WR (its WQE and tracking constants). */
-	uint64_t drv[RDMADEV_SEND_TMPL_DRV_WORDS];
-} __rte_aligned(64);
-
-/** Driver fast-path function: post send WRs on the driver's QP. See rdmadev_post_send(). */
-typedef uint16_t (*rdmadev_post_send_t)(void *qp_priv, const struct rdmadev_send_wr *wrs,
-					uint16_t nb_wrs, int *err);
-/** Driver fast-path function: post receive WRs. See rdmadev_post_recv(). */
-typedef uint16_t (*rdmadev_post_recv_t)(void *qp_priv, const struct rdmadev_recv_wr *wrs,
-					uint16_t nb_wrs, int *err);
-/** Driver fast-path function: poll completions. See rdmadev_poll_cq(). */
-typedef uint16_t (*rdmadev_poll_cq_t)(void *cq_priv, struct rdmadev_wc *wcs, uint16_t nb_wcs);
-/** Driver fast-path function: arm a CQ for its next event. See rdmadev_cq_arm(). */
-typedef int (*rdmadev_cq_arm_t)(void *cq_priv, int solicited_only);
-/** Driver fast-path function: post receive WRs to an SRQ. See rdmadev_post_srq_recv(). */
-typedef uint16_t (*rdmadev_post_srq_recv_t)(void *srq_priv, const struct rdmadev_recv_wr *wrs,
-					    uint16_t nb_wrs, int *err);
-
-/**
- * Driver fast-path function: post WRs of a send template. See rdmadev_post_send_tmpl().
- */
-typedef uint16_t (*rdmadev_post_send_tmpl_t)(void *qp_priv, const struct rdmadev_send_tmpl *t,
-					     const struct rdmadev_tmpl_wr *wrs, uint16_t nb_wrs,
-					     int *err);
-
-/**
- * Per-device fast-path functions, one cache line per device in rdmadev_fp_objs[]. Slots of
- * devices that are not started hold dummy functions that log once and return 0; a started
- * device whose driver has no send templates holds one for post_send_tmpl (-ENOTSUP).
- */
-struct rdmadev_fp_obj {
-	rdmadev_post_send_t post_send;	/**< post send WRs */
-	rdmadev_post_recv_t post_recv;	/**< post receive WRs */
-	rdmadev_poll_cq_t poll_cq;	/**< poll a CQ */
-	rdmadev_cq_arm_t cq_arm;	/**< arm a CQ */
-	rdmadev_post_srq_recv_t post_srq_recv;	/**< post receive WRs to an SRQ */
-	rdmadev_post_send_tmpl_t post_send_tmpl;	/**< post WRs of a send template */
-	void *reserved[2];		/**< for later functions */
-} __rte_cache_aligned;
-
-/** The fast-path objects, indexed by device id. */
-extern struct rdmadev_fp_obj rdmadev_fp_objs[RDMADEV_MAX_DEVS];
-
-/**
- * First member of every QP, CQ and SRQ handle: what the inline fast path reads. Everything
- * behind it is control-path state.
- */
-struct rdmadev_fp_head {
-	void *drv;		/**< driver's private object, passed to the fast-path function */
-	uint16_t dev_id;	/**< device id, index into rdmadev_fp_objs[] */
-};
 
 /**
  * Post send work requests.

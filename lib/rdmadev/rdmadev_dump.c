@@ -17,7 +17,7 @@ rdmadev_qp_dump_wqe(struct rdmadev_qp *qp, uint32_t index, uint8_t *buf, uint32_
 {
 	struct rdmadev *dev;
 
-	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_dump_wqe"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, "qp_dump_wqe"))
 		return -EINVAL;
 	dev = qp->obj.dev;
 	if (buf == NULL || len == 0) {
@@ -36,7 +36,7 @@ rdmadev_cq_dump_cqe(struct rdmadev_cq *cq, uint32_t index, uint8_t *buf, uint32_
 {
 	struct rdmadev *dev;
 
-	if (!rdmadev_obj_check(OBJ(cq), RDMADEV_OBJ_CQ, "cq_dump_cqe"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(cq), RDMADEV_OBJ_CQ, "cq_dump_cqe"))
 		return -EINVAL;
 	dev = cq->obj.dev;
 	if (buf == NULL || len == 0) {

@@ -95,7 +95,7 @@ rdmadev_obj_use(struct rdmadev_obj *obj, struct rdmadev_obj *used, const char *w
 			    used->dev->name, obj->dev->name);
 		return -EINVAL;
 	}
-	if (used != OBJ(obj->ctx) && used->ctx != obj->ctx) {
+	if (used != RDMADEV_OBJ(obj->ctx) && used->ctx != obj->ctx) {
 		RDMADEV_LOG(ERR, "%s: %s %u belongs to another context", what,
 			    rdmadev_obj_type_name(used->type), rdmadev_obj_id(used));
 		return -EINVAL;
@@ -179,7 +179,7 @@ rdmadev_obj_begin_create_id(struct rdmadev *dev, struct rdmadev_obj *obj,
 		rc = ctx == NULL ? restrack_attach_task(&obj->res, NULL) :
 				   restrack_parent_name(&obj->res, &ctx->obj.res);
 	if (rc == 0 && ctx != NULL)
-		rc = rdmadev_obj_use(obj, OBJ(ctx), rdmadev_obj_type_name(type));
+		rc = rdmadev_obj_use(obj, RDMADEV_OBJ(ctx), rdmadev_obj_type_name(type));
 	if (rc == 0 && rt != RESTRACK_MAX) {
 		rc = restrack_claim(dev->res, &obj->res, id);
 		if (rc != 0 && id == RESTRACK_ID_ANY)
@@ -423,7 +423,7 @@ rdmadev_obj_new_id(struct rdmadev_ctx *ctx, enum rdmadev_obj_type type, size_t s
 		RDMADEV_LOG(ERR, "%s: NULL output pointer", what);
 		return NULL;
 	}
-	if (!rdmadev_obj_check(OBJ(ctx), RDMADEV_OBJ_CTX, what))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(ctx), RDMADEV_OBJ_CTX, what))
 		return NULL;
 	dev = ctx->obj.dev;
 	*rc = rdmadev_obj_dev_ready(dev, what);
@@ -490,10 +490,10 @@ rdmadev_ctx_alloc(int16_t dev_id, struct rdmadev_ctx **out)
 	ctx = calloc(1, sizeof(*ctx));
 	if (ctx == NULL)
 		return rdmadev_fail(dev, -ENOMEM, false);
-	rc = rdmadev_obj_begin_create(dev, OBJ(ctx), RDMADEV_OBJ_CTX, NULL);
+	rc = rdmadev_obj_begin_create(dev, RDMADEV_OBJ(ctx), RDMADEV_OBJ_CTX, NULL);
 	if (rc != 0)
-		return rdmadev_obj_abort_create(OBJ(ctx), rc);
-	rc = rdmadev_obj_end_create(OBJ(ctx), dev->ops->ctx_alloc(dev, ctx));
+		return rdmadev_obj_abort_create(RDMADEV_OBJ(ctx), rc);
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(ctx), dev->ops->ctx_alloc(dev, ctx));
 	if (rc == 0)
 		*out = ctx;
 	return rc;
@@ -502,7 +502,8 @@ rdmadev_ctx_alloc(int16_t dev_id, struct rdmadev_ctx **out)
 int
 rdmadev_ctx_free(struct rdmadev_ctx *ctx)
 {
-	return rdmadev_obj_destroy(OBJ(ctx), RDMADEV_OBJ_CTX, OP_OF(ctx, ctx_free), "ctx_free");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(ctx), RDMADEV_OBJ_CTX, RDMADEV_OP_OF(ctx, ctx_free),
+				   "ctx_free");
 }
 
 void *
@@ -525,11 +526,11 @@ rdmadev_pd_alloc(struct rdmadev_ctx *ctx, struct rdmadev_pd **out)
 	struct rdmadev_pd *pd;
 	int rc;
 
-	pd = rdmadev_obj_new(ctx, RDMADEV_OBJ_PD, sizeof(*pd), OP_OF(ctx, pd_alloc), out,
+	pd = rdmadev_obj_new(ctx, RDMADEV_OBJ_PD, sizeof(*pd), RDMADEV_OP_OF(ctx, pd_alloc), out,
 			     "pd_alloc", &rc);
 	if (pd == NULL)
 		return rc;
-	rc = rdmadev_obj_end_create(OBJ(pd), ctx->obj.dev->ops->pd_alloc(ctx->obj.dev, pd));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(pd), ctx->obj.dev->ops->pd_alloc(ctx->obj.dev, pd));
 	if (rc == 0)
 		*out = pd;
 	return rc;
@@ -538,7 +539,8 @@ rdmadev_pd_alloc(struct rdmadev_ctx *ctx, struct rdmadev_pd **out)
 int
 rdmadev_pd_free(struct rdmadev_pd *pd)
 {
-	return rdmadev_obj_destroy(OBJ(pd), RDMADEV_OBJ_PD, OP_OF(pd, pd_free), "pd_free");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, RDMADEV_OP_OF(pd, pd_free),
+				   "pd_free");
 }
 
 uint32_t
@@ -558,7 +560,7 @@ rdmadev_cq_create(struct rdmadev_ctx *ctx, const struct rdmadev_cq_attr *attr,
 	struct rdmadev *dev;
 	int rc;
 
-	if (attr == NULL || !rdmadev_obj_check(OBJ(ctx), RDMADEV_OBJ_CTX, "cq_create")) {
+	if (attr == NULL || !rdmadev_obj_check(RDMADEV_OBJ(ctx), RDMADEV_OBJ_CTX, "cq_create")) {
 		RDMADEV_LOG(ERR, "cq_create: NULL attributes or bad context");
 		return -EINVAL;
 	}
@@ -580,14 +582,14 @@ rdmadev_cq_create(struct rdmadev_ctx *ctx, const struct rdmadev_cq_attr *attr,
 			     "cq_create", &rc);
 	if (cq == NULL)
 		return rc;
-	rc = rdmadev_obj_use_opt(OBJ(cq), OBJ(attr->comp_cntr), RDMADEV_OBJ_COMP_CNTR,
-				 "cq_create");
+	rc = rdmadev_obj_use_opt(RDMADEV_OBJ(cq), RDMADEV_OBJ(attr->comp_cntr),
+				 RDMADEV_OBJ_COMP_CNTR, "cq_create");
 	if (rc != 0)
 		return rc;
 	cq->cqe = attr->cqe;
 	cq->comp_vector = attr->comp_vector;
 	cq->comp_cntr = attr->comp_cntr;
-	rc = rdmadev_obj_end_create(OBJ(cq), dev->ops->cq_create(dev, cq, attr));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(cq), dev->ops->cq_create(dev, cq, attr));
 	if (rc == 0) {
 		rdmadev_channel_attach(cq, attr->channel, attr->cq_context);
 		*out = cq;
@@ -601,7 +603,7 @@ rdmadev_cq_resize(struct rdmadev_cq *cq, uint32_t cqe)
 	struct rdmadev *dev;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(cq), RDMADEV_OBJ_CQ, "cq_resize"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(cq), RDMADEV_OBJ_CQ, "cq_resize"))
 		return -EINVAL;
 	dev = cq->obj.dev;
 	rc = rdmadev_obj_dev_ready(dev, "cq_resize");
@@ -632,13 +634,14 @@ rdmadev_cq_destroy(struct rdmadev_cq *cq)
 	struct rdmadev_comp_channel *ch;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(cq), RDMADEV_OBJ_CQ, "cq_destroy"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(cq), RDMADEV_OBJ_CQ, "cq_destroy"))
 		return -EINVAL;
 	ch = cq->channel;
 	rc = rdmadev_channel_detach_begin(cq);
 	if (rc != 0)
 		return rdmadev_fail(cq->obj.dev, rc, false);
-	rc = rdmadev_obj_destroy(OBJ(cq), RDMADEV_OBJ_CQ, OP_OF(cq, cq_destroy), "cq_destroy");
+	rc = rdmadev_obj_destroy(RDMADEV_OBJ(cq), RDMADEV_OBJ_CQ, RDMADEV_OP_OF(cq, cq_destroy),
+				 "cq_destroy");
 	rdmadev_channel_detach_end(ch, cq, rc == 0);
 	return rc;
 }

@@ -25,7 +25,7 @@ rdmadev_pd_child_new(struct rdmadev_pd *pd, enum rdmadev_obj_type type, size_t s
 	obj = rdmadev_obj_new(pd->obj.ctx, type, size, has_op, out, what, rc);
 	if (obj == NULL)
 		return NULL;
-	*rc = rdmadev_obj_use_opt(obj, OBJ(pd), RDMADEV_OBJ_PD, what);
+	*rc = rdmadev_obj_use_opt(obj, RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, what);
 	return *rc == 0 ? obj : NULL;
 }
 
@@ -77,7 +77,8 @@ rdmadev_mr_create(struct rdmadev_pd *pd, const struct rdmadev_mr_attr *attr, uin
 	if (mr == NULL)
 		return rc;
 	if (attr != NULL)
-		rc = rdmadev_obj_use_opt(OBJ(mr), OBJ(attr->dmah), RDMADEV_OBJ_DMAH, what);
+		rc = rdmadev_obj_use_opt(RDMADEV_OBJ(mr), RDMADEV_OBJ(attr->dmah), RDMADEV_OBJ_DMAH,
+					 what);
 	if (rc != 0)
 		return rc;
 	mr->pd = pd;
@@ -90,7 +91,7 @@ rdmadev_mr_create(struct rdmadev_pd *pd, const struct rdmadev_mr_attr *attr, uin
 		mr->iova = attr->iova;
 		mr->dmah = attr->dmah;
 	}
-	rc = rdmadev_obj_end_create(OBJ(mr), dev->ops->mr_reg(dev, mr, attr));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(mr), dev->ops->mr_reg(dev, mr, attr));
 	if (rc == 0)
 		*out = mr;
 	return rc;
@@ -102,7 +103,7 @@ rdmadev_mr_reg(struct rdmadev_pd *pd, const struct rdmadev_mr_attr *attr,
 {
 	struct rdmadev *dev;
 
-	if (!rdmadev_obj_check(OBJ(pd), RDMADEV_OBJ_PD, "mr_reg"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, "mr_reg"))
 		return -EINVAL;
 	dev = pd->obj.dev;
 	if (attr == NULL || attr->addr == NULL || attr->length == 0 ||
@@ -122,7 +123,7 @@ rdmadev_mr_reg(struct rdmadev_pd *pd, const struct rdmadev_mr_attr *attr,
 int
 rdmadev_mr_reg_dma(struct rdmadev_pd *pd, uint32_t access, struct rdmadev_mr **out)
 {
-	if (!rdmadev_obj_check(OBJ(pd), RDMADEV_OBJ_PD, "mr_reg_dma"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, "mr_reg_dma"))
 		return -EINVAL;
 	if (access & ~RDMADEV_ACCESS_LOCAL_WRITE) {
 		RDMADEV_LOG(ERR, "mr_reg_dma: a DMA MR allows local access only (0x%x)", access);
@@ -136,7 +137,7 @@ rdmadev_mr_alloc_fast_reg(struct rdmadev_pd *pd, uint32_t max_pages, struct rdma
 {
 	struct rdmadev *dev;
 
-	if (!rdmadev_obj_check(OBJ(pd), RDMADEV_OBJ_PD, "mr_alloc_fast_reg"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, "mr_alloc_fast_reg"))
 		return -EINVAL;
 	dev = pd->obj.dev;
 	if (max_pages == 0 || max_pages > dev->info.max_fast_reg_pages) {
@@ -188,13 +189,14 @@ rdmadev_mr_dereg(struct rdmadev_mr *mr)
 {
 	uint32_t nb;
 
-	if (!rdmadev_obj_check(OBJ(mr), RDMADEV_OBJ_MR, "mr_dereg"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(mr), RDMADEV_OBJ_MR, "mr_dereg"))
 		return -EINVAL;
 	/* acquire: pairs with the release of rdmadev_mw_bound() */
 	nb = __atomic_load_n(&mr->mw_bound, __ATOMIC_ACQUIRE);
 	if (nb != 0)
 		return rdmadev_mr_busy(mr, nb);
-	return rdmadev_obj_destroy(OBJ(mr), RDMADEV_OBJ_MR, OP_OF(mr, mr_dereg), "mr_dereg");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(mr), RDMADEV_OBJ_MR, RDMADEV_OP_OF(mr, mr_dereg),
+				   "mr_dereg");
 }
 
 uint32_t
@@ -219,7 +221,7 @@ rdmadev_ah_create(struct rdmadev_pd *pd, const struct rdmadev_ah_attr *attr,
 	struct rdmadev_ah *ah;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(pd), RDMADEV_OBJ_PD, "ah_create"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, "ah_create"))
 		return -EINVAL;
 	dev = pd->obj.dev;
 	if (attr == NULL || attr->port_num == 0 || attr->port_num > dev->info.nb_ports) {
@@ -233,7 +235,7 @@ rdmadev_ah_create(struct rdmadev_pd *pd, const struct rdmadev_ah_attr *attr,
 		return rc;
 	ah->pd = pd;
 	ah->attr = *attr;
-	rc = rdmadev_obj_end_create(OBJ(ah), dev->ops->ah_create(dev, ah, attr));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(ah), dev->ops->ah_create(dev, ah, attr));
 	if (rc == 0)
 		*out = ah;
 	return rc;
@@ -242,7 +244,8 @@ rdmadev_ah_create(struct rdmadev_pd *pd, const struct rdmadev_ah_attr *attr,
 int
 rdmadev_ah_destroy(struct rdmadev_ah *ah)
 {
-	return rdmadev_obj_destroy(OBJ(ah), RDMADEV_OBJ_AH, OP_OF(ah, ah_destroy), "ah_destroy");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(ah), RDMADEV_OBJ_AH, RDMADEV_OP_OF(ah, ah_destroy),
+				   "ah_destroy");
 }
 
 int
@@ -252,7 +255,7 @@ rdmadev_mw_alloc(struct rdmadev_pd *pd, struct rdmadev_mw **out)
 	struct rdmadev_mw *mw;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(pd), RDMADEV_OBJ_PD, "mw_alloc"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, "mw_alloc"))
 		return -EINVAL;
 	dev = pd->obj.dev;
 	if (!(dev->info.capa & RDMADEV_CAPA_MW)) {
@@ -265,7 +268,7 @@ rdmadev_mw_alloc(struct rdmadev_pd *pd, struct rdmadev_mw **out)
 	if (mw == NULL)
 		return rc;
 	mw->pd = pd;
-	rc = rdmadev_obj_end_create(OBJ(mw), dev->ops->mw_alloc(dev, mw));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(mw), dev->ops->mw_alloc(dev, mw));
 	if (rc == 0)
 		*out = mw;
 	return rc;
@@ -288,7 +291,8 @@ rdmadev_mw_bound(struct rdmadev_mw *mw, struct rdmadev_mr *mr)
 int
 rdmadev_mw_free(struct rdmadev_mw *mw)
 {
-	return rdmadev_obj_destroy(OBJ(mw), RDMADEV_OBJ_MW, OP_OF(mw, mw_free), "mw_free");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(mw), RDMADEV_OBJ_MW, RDMADEV_OP_OF(mw, mw_free),
+				   "mw_free");
 }
 
 int
@@ -299,7 +303,7 @@ rdmadev_srq_create(struct rdmadev_pd *pd, const struct rdmadev_srq_attr *attr,
 	struct rdmadev *dev;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(pd), RDMADEV_OBJ_PD, "srq_create"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(pd), RDMADEV_OBJ_PD, "srq_create"))
 		return -EINVAL;
 	dev = pd->obj.dev;
 	if (!(dev->info.capa & RDMADEV_CAPA_SRQ)) {
@@ -321,7 +325,7 @@ rdmadev_srq_create(struct rdmadev_pd *pd, const struct rdmadev_srq_attr *attr,
 	srq->pd = pd;
 	srq->attr = *attr;
 	pthread_mutex_init(&srq->lock, NULL);
-	rc = rdmadev_obj_end_create(OBJ(srq), dev->ops->srq_create(dev, srq, attr));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(srq), dev->ops->srq_create(dev, srq, attr));
 	if (rc == 0)
 		*out = srq;
 	return rc;
@@ -330,8 +334,8 @@ rdmadev_srq_create(struct rdmadev_pd *pd, const struct rdmadev_srq_attr *attr,
 int
 rdmadev_srq_destroy(struct rdmadev_srq *srq)
 {
-	return rdmadev_obj_destroy(OBJ(srq), RDMADEV_OBJ_SRQ, OP_OF(srq, srq_destroy),
-				   "srq_destroy");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(srq), RDMADEV_OBJ_SRQ,
+				   RDMADEV_OP_OF(srq, srq_destroy), "srq_destroy");
 }
 
 int
@@ -340,7 +344,7 @@ rdmadev_srq_modify(struct rdmadev_srq *srq, const struct rdmadev_srq_attr *attr,
 	struct rdmadev *dev;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(srq), RDMADEV_OBJ_SRQ, "srq_modify"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(srq), RDMADEV_OBJ_SRQ, "srq_modify"))
 		return -EINVAL;
 	dev = srq->obj.dev;
 	rc = rdmadev_obj_dev_ready(dev, "srq_modify");
@@ -378,7 +382,7 @@ rdmadev_srq_query(struct rdmadev_srq *srq, struct rdmadev_srq_attr *attr)
 	struct rdmadev *dev;
 	int rc = 0;
 
-	if (!rdmadev_obj_check(OBJ(srq), RDMADEV_OBJ_SRQ, "srq_query"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(srq), RDMADEV_OBJ_SRQ, "srq_query"))
 		return -EINVAL;
 	dev = srq->obj.dev;
 	if (attr == NULL) {

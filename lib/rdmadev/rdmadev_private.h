@@ -71,7 +71,7 @@ void rdmadev_obj_drop_use(struct rdmadev_obj *obj, struct rdmadev_obj *used);
 unsigned int rdmadev_obj_release_all(struct rdmadev *dev);
 
 /* Second half of the create helpers (rdmadev_obj.c). */
-#define OBJ(p) ((struct rdmadev_obj *)(void *)(p))
+#define RDMADEV_OBJ(p) ((struct rdmadev_obj *)(void *)(p))
 int rdmadev_obj_abort_create(struct rdmadev_obj *obj, int rc);
 int rdmadev_obj_destroy(struct rdmadev_obj *obj, enum rdmadev_obj_type type, bool has_op,
 			const char *what);
@@ -98,7 +98,7 @@ rdmadev_ops_of(const void *o)
 
 /* Whether the driver has @p op; true for NULL or dead handles, which the object check then
  * refuses with -EINVAL. */
-#define OP_OF(o, op) (rdmadev_ops_of(o) == NULL || rdmadev_ops_of(o)->op != NULL)
+#define RDMADEV_OP_OF(o, op) (rdmadev_ops_of(o) == NULL || rdmadev_ops_of(o)->op != NULL)
 
 
 /* Asynchronous events (rdmadev_event.c): queue and eventfd from open to close, the event

@@ -238,7 +238,8 @@ rdmadev_qp_create(const struct rdmadev_qp_init_attr *attr, struct rdmadev_qp **o
 	struct rdmadev *dev;
 	int rc;
 
-	if (attr == NULL || !rdmadev_obj_check(OBJ(attr->pd), RDMADEV_OBJ_PD, "qp_create")) {
+	if (attr == NULL || !rdmadev_obj_check(RDMADEV_OBJ(attr->pd), RDMADEV_OBJ_PD,
+					       "qp_create")) {
 		RDMADEV_LOG(ERR, "qp_create: NULL attributes or bad PD");
 		return -EINVAL;
 	}
@@ -253,15 +254,16 @@ rdmadev_qp_create(const struct rdmadev_qp_init_attr *attr, struct rdmadev_qp **o
 								   RESTRACK_ID_ANY, &rc);
 	if (qp == NULL)
 		return rc;
-	rc = rdmadev_obj_use_opt(OBJ(qp), OBJ(attr->pd), RDMADEV_OBJ_PD, "qp_create");
+	rc = rdmadev_obj_use_opt(RDMADEV_OBJ(qp), RDMADEV_OBJ(attr->pd), RDMADEV_OBJ_PD,
+				 "qp_create");
 	if (rc == 0)
-		rc = rdmadev_obj_use_opt(OBJ(qp), OBJ(attr->send_cq), RDMADEV_OBJ_CQ,
-					 "qp_create send_cq");
+		rc = rdmadev_obj_use_opt(RDMADEV_OBJ(qp), RDMADEV_OBJ(attr->send_cq),
+					 RDMADEV_OBJ_CQ, "qp_create send_cq");
 	if (rc == 0)
-		rc = rdmadev_obj_use_opt(OBJ(qp), OBJ(attr->recv_cq), RDMADEV_OBJ_CQ,
-					 "qp_create recv_cq");
+		rc = rdmadev_obj_use_opt(RDMADEV_OBJ(qp), RDMADEV_OBJ(attr->recv_cq),
+					 RDMADEV_OBJ_CQ, "qp_create recv_cq");
 	if (rc == 0)
-		rc = rdmadev_obj_use_opt(OBJ(qp), OBJ(attr->srq), RDMADEV_OBJ_SRQ,
+		rc = rdmadev_obj_use_opt(RDMADEV_OBJ(qp), RDMADEV_OBJ(attr->srq), RDMADEV_OBJ_SRQ,
 					 "qp_create srq");
 	if (rc != 0)
 		return rc;
@@ -269,7 +271,7 @@ rdmadev_qp_create(const struct rdmadev_qp_init_attr *attr, struct rdmadev_qp **o
 	qp->state = RDMADEV_QPS_RESET;
 	qp->attr.qp_state = RDMADEV_QPS_RESET;
 	pthread_mutex_init(&qp->lock, NULL);
-	rc = rdmadev_obj_end_create(OBJ(qp), dev->ops->qp_create(dev, qp, attr));
+	rc = rdmadev_obj_end_create(RDMADEV_OBJ(qp), dev->ops->qp_create(dev, qp, attr));
 	if (rc == 0)
 		*out = qp;
 	return rc;
@@ -427,7 +429,7 @@ rdmadev_qp_modify(struct rdmadev_qp *qp, const struct rdmadev_qp_attr *attr,
 	struct rdmadev *dev;
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_modify"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, "qp_modify"))
 		return -EINVAL;
 	dev = qp->obj.dev;
 	if (attr == NULL || (attr_mask & ~(uint32_t)M(ATTR_MASK_ALL))) {
@@ -486,7 +488,7 @@ rdmadev_qp_modify(struct rdmadev_qp *qp, const struct rdmadev_qp_attr *attr,
 int
 rdmadev_qp_async_state_locked(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 {
-	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
 		return -EINVAL;
 	if (state != RDMADEV_QPS_ERR &&
 	    (state != RDMADEV_QPS_SQE || qp->init.qp_type == RDMADEV_QPT_RC)) {
@@ -512,7 +514,7 @@ rdmadev_qp_async_state(struct rdmadev_qp *qp, enum rdmadev_qp_state state)
 {
 	int rc;
 
-	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, "qp_async_state"))
 		return -EINVAL;
 	pthread_mutex_lock(&qp->lock);
 	rc = rdmadev_qp_async_state_locked(qp, state);
@@ -527,7 +529,7 @@ rdmadev_qp_query(struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr,
 	struct rdmadev *dev;
 	int rc = 0;
 
-	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "qp_query"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, "qp_query"))
 		return -EINVAL;
 	dev = qp->obj.dev;
 	if (attr == NULL && init_attr == NULL) {
@@ -560,7 +562,8 @@ rdmadev_qp_query(struct rdmadev_qp *qp, struct rdmadev_qp_attr *attr,
 int
 rdmadev_qp_destroy(struct rdmadev_qp *qp)
 {
-	return rdmadev_obj_destroy(OBJ(qp), RDMADEV_OBJ_QP, OP_OF(qp, qp_destroy), "qp_destroy");
+	return rdmadev_obj_destroy(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, RDMADEV_OP_OF(qp, qp_destroy),
+				   "qp_destroy");
 }
 
 uint32_t
@@ -588,7 +591,7 @@ rdmadev_send_tmpl_init(struct rdmadev_qp *qp, const struct rdmadev_send_wr *prot
 
 	if (t != NULL)
 		memset(t, 0, sizeof(*t));
-	if (!rdmadev_obj_check(OBJ(qp), RDMADEV_OBJ_QP, "send_tmpl_init"))
+	if (!rdmadev_obj_check(RDMADEV_OBJ(qp), RDMADEV_OBJ_QP, "send_tmpl_init"))
 		return -EINVAL;
 	dev = qp->obj.dev;
 	if (proto == NULL || t == NULL) {

@@ -7,12 +7,13 @@
 /**
  * @file
  * rdmadev's work requests and work completions: scatter/gather elements, send and receive
- * WRs with their opcodes and flags, the WR of a send template, and work completions with
- * their status, opcode and flags. Applications include rdmadev.h, which includes this
- * header through rdmadev_core.h.
+ * WRs with their opcodes and flags, send templates and the WR of a send template, and work
+ * completions with their status, opcode and flags. Applications include rdmadev.h, which
+ * includes this header.
  *
- * The structs are laid out for the hot path: a send WR is one 64-byte cache line, a receive
- * WR 24 bytes, a work completion 48 bytes and a templated WR's variable part 32 bytes.
+ * The structs are laid out for the hot path: a send WR and a send template are one 64-byte
+ * cache line each, a receive WR 24 bytes, a work completion 48 bytes and a templated WR's
+ * variable part 32 bytes.
  */
 
 #include <stdint.h>
@@ -197,6 +198,24 @@ struct rdmadev_wc {
 	uint32_t vendor_err;	/**< hardware minor error code */
 	uint32_t reserved1;	/**< zero */
 };
+
+/** 64-bit words of a send template that belong to the driver. */
+#define RDMADEV_SEND_TMPL_DRV_WORDS	6
+
+/**
+ * A send WR validated and encoded once (rdmadev_send_tmpl_init()), posted many times with
+ * rdmadev_post_send_tmpl(): one cache line, filled by the library and the driver, opaque to
+ * the application. It belongs to the QP it was made for; posting it on another QP is refused.
+ */
+struct rdmadev_send_tmpl {
+	void *qp_drv;		/**< the driver object of the QP it was made for (NULL: unusable) */
+	uint32_t qp_num;	/**< that QP's number */
+	uint8_t opcode;		/**< the prototype's opcode (enum rdmadev_wr_opcode) */
+	uint8_t flags;		/**< the prototype's flags (RDMADEV_SEND_*) */
+	uint16_t reserved;	/**< zero */
+	/** The driver's pre-encoded WR (its WQE and tracking constants). */
+	uint64_t drv[RDMADEV_SEND_TMPL_DRV_WORDS];
+} __rte_aligned(64);
 
 /**
  * What varies between the WRs of one send template (rdmadev_post_send_tmpl()): 32 bytes.

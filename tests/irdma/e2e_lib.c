@@ -57,7 +57,7 @@ e2e_dev_open_vectors(struct e2e_dev *d, const char *devargs, uint32_t nb_vectors
 
 	memset(d, 0, sizeof(*d));
 	d->id = -1;
-	id = rdmadev_open(devargs);
+	id = rdmadev_open(test_variant_devargs(devargs));
 	TEST_CHECK(id >= 0);
 	if (id < 0)
 		return -1;
@@ -595,12 +595,6 @@ void
 e2e_wr64(uint8_t *p, uint64_t v)
 {
 	memcpy(p, &v, sizeof(v));
-}
-
-uint64_t
-e2e_bits(uint64_t v, unsigned int hi, unsigned int lo)
-{
-	return (v >> lo) & (hi - lo == 63 ? UINT64_MAX : (UINT64_C(1) << (hi - lo + 1)) - 1);
 }
 
 uint64_t

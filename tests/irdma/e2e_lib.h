@@ -21,19 +21,20 @@
 
 #include "irdma_model.h"
 
-#ifndef IRDMA_TEST_MODE
-/* The model's mode in the test programs (each is built once per mode). */
-#define IRDMA_TEST_MODE "inline"
-#endif
+/*
+ * The model's mode is the fixture's variant (tests/common/test_fixture.h): e2e_dev_open()
+ * appends it to the devargs it is given.
+ */
+#include "test_fixture.h"
 
 #ifndef IRDMA_TEST_DEVARGS_EXTRA
 /* Devargs every device of the program gets besides its own (irdma_e2e_pf3: ",pf_id=3"). */
 #define IRDMA_TEST_DEVARGS_EXTRA ""
 #endif
 
-/* Device arguments of model @p n on wire @p wire in this program's mode. */
-#define E2E_DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
-	",wire=" wire IRDMA_TEST_DEVARGS_EXTRA
+/* Device arguments of model @p n on wire @p wire (e2e_dev_open() adds the mode). */
+#define E2E_DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,wire=" wire \
+	IRDMA_TEST_DEVARGS_EXTRA
 
 /*
  * Local ACK timeout of the tests that drop frames: 14, 4.096 us << 14 = 67 ms. The wire's
@@ -50,7 +51,7 @@
 #define E2E_ACC_ATOMIC (E2E_ACC_ALL | RDMADEV_ACCESS_REMOTE_ATOMIC)
 /* Device arguments of model @p n of generation @p gen (2 or 3) on wire @p wire. */
 #define E2E_DEVARGS_GEN(n, gen, wire) "irdma_model" #n ",gen=" #gen \
-	",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE ",wire=" wire
+	",qps=64,cqs=64,mrs=256,wire=" wire
 
 /* Canary bytes before and after every test MR (one page each, so MRs stay page aligned). */
 #define E2E_CANARY	4096u
@@ -210,8 +211,8 @@ void e2e_drain(struct e2e_dev *d);
 uint64_t e2e_rd64(const uint8_t *p);
 /* Store @p v in host order at @p p (unaligned). */
 void e2e_wr64(uint8_t *p, uint64_t v);
-/* Bits @p hi .. @p lo of @p v (an independent decoder of doc/hardware.md's fields). */
-uint64_t e2e_bits(uint64_t v, unsigned int hi, unsigned int lo);
+/* The decoder of doc/hardware.md's fields: test_bits() of tests/common. */
+#include "test_bits.h"
 /* Little-endian qword @p n of the dumped WQE @p b. */
 uint64_t e2e_qw(const uint8_t *b, unsigned int n);
 

@@ -9,8 +9,9 @@
  * _cntr.c, _port.c, _mr.c, _dump.c, test_irdma_cqp_conformance.c): a device opened,
  * configured with one completion vector and started, with a context and a PD; its teardown,
  * which checks that the model saw every DMA mapping unmapped and no DMA fault; a small QP;
- * a little-endian bit decoder for contexts and WQEs; the DMA hook of external memory (also
- * test_model_engine.c's). Header only: these programs link no helper library.
+ * the tests' field decoder (tests/common/test_bits.h); the DMA hook of external memory (also
+ * test_model_engine.c's). tests/common/test_fixture.h builds its struct test_env on these.
+ * Header only: these programs link no helper library.
  */
 
 #include <stddef.h>
@@ -98,23 +99,8 @@ pmd_qp_create(struct rdmadev_pd *pd, struct rdmadev_cq *cq, enum rdmadev_qp_type
 	return qp;
 }
 
-/*
- * Bits @p hi .. @p lo of the little-endian qword at byte @p off of @p p: the tests' decoder
- * of contexts and WQEs at doc/hardware.md's positions, independent of base/.
- */
-static inline uint64_t
-pmd_le_bits(const uint8_t *p, size_t off, unsigned int hi, unsigned int lo)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[off + i] << (8 * i);
-	v >>= lo;
-	if (hi - lo < 63)
-		v &= (UINT64_C(1) << (hi - lo + 1)) - 1;
-	return v;
-}
+/* The decoder of contexts and WQEs: test_le_bits() and the others of tests/common. */
+#include "test_bits.h"
 
 static inline int
 pmd_hook_map(void *hw, void *va, rte_iova_t iova, size_t len)

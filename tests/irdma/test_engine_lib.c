@@ -18,6 +18,7 @@
 #include <rte_pause.h>
 
 #include "test.h"
+#include "test_bits.h"
 #include "test_engine_lib.h"
 
 /* Register offsets (doc/hardware.md §4.3). */
@@ -42,7 +43,7 @@ tdev_open(struct tdev *t, const char *devargs)
 	struct rdmadev_cq *scq = NULL, *rcq = NULL;
 
 	memset(t, 0, sizeof(*t));
-	t->id = rdmadev_open(devargs);
+	t->id = rdmadev_open(test_variant_devargs(devargs));
 	if (t->id == -EADDRINUSE)
 		return -EADDRINUSE;	/* a UDP wire's address is taken: the caller may try another */
 	TEST_CHECK(t->id >= 0);
@@ -590,13 +591,6 @@ qw_get(const uint8_t *slot, unsigned int qw)
 	return v;
 }
 
-static uint64_t
-bits(uint64_t v, unsigned int hi, unsigned int lo)
-{
-	v >>= lo;
-	return hi - lo >= 63 ? v : v & ((UINT64_C(1) << (hi - lo + 1)) - 1);
-}
-
 bool
 tpoll(struct tcq *c, struct tcqe *e)
 {
@@ -609,19 +603,19 @@ tpoll(struct tcq *c, struct tcqe *e)
 	if ((q3 >> 63) != c->pol)
 		return false;
 	memset(e, 0, sizeof(*e));
-	e->len = (uint32_t)bits(qw_get(slot, 0), 31, 0);
+	e->len = (uint32_t)test_bits(qw_get(slot, 0), 31, 0);
 	e->ctx = qw_get(slot, 1);
-	e->qw2lo = (uint32_t)bits(qw_get(slot, 2), 31, 0);
-	e->qpid = (uint32_t)bits(qw_get(slot, 2), 55, 32);
-	e->minor = (uint16_t)bits(q3, 15, 0);
-	e->major = (uint16_t)bits(q3, 31, 16);
-	e->wqe_idx = (uint32_t)bits(q3, 46, 32);
-	e->ext = bits(q3, 50, 50);
-	e->stag_or_ipv4 = bits(q3, 53, 53);
-	e->se = bits(q3, 54, 54);
-	e->error = bits(q3, 55, 55);
-	e->op = (uint8_t)bits(q3, 61, 56);
-	e->sq = bits(q3, 62, 62);
+	e->qw2lo = (uint32_t)test_bits(qw_get(slot, 2), 31, 0);
+	e->qpid = (uint32_t)test_bits(qw_get(slot, 2), 55, 32);
+	e->minor = (uint16_t)test_bits(q3, 15, 0);
+	e->major = (uint16_t)test_bits(q3, 31, 16);
+	e->wqe_idx = (uint32_t)test_bits(q3, 46, 32);
+	e->ext = test_bits(q3, 50, 50);
+	e->stag_or_ipv4 = test_bits(q3, 53, 53);
+	e->se = test_bits(q3, 54, 54);
+	e->error = test_bits(q3, 55, 55);
+	e->op = (uint8_t)test_bits(q3, 61, 56);
+	e->sq = test_bits(q3, 62, 62);
 	if (++c->head == cq->cur.size) {
 		c->head = 0;
 		c->pol ^= 1;
@@ -631,12 +625,12 @@ tpoll(struct tcq *c, struct tcqe *e)
 		uint64_t x3 = qw_get(x, 3);
 
 		TEST_CHECK_EQ(x3 >> 63, c->pol);
-		e->imm = (uint32_t)bits(qw_get(x, 0), 31, 0);
-		e->smac = bits(qw_get(x, 2), 47, 0);
-		e->vlan = (uint16_t)bits(qw_get(x, 2), 63, 48);
-		e->vlan_valid = bits(x3, 60, 60);
-		e->smac_valid = bits(x3, 61, 61);
-		e->imm_valid = bits(x3, 62, 62);
+		e->imm = (uint32_t)test_bits(qw_get(x, 0), 31, 0);
+		e->smac = test_bits(qw_get(x, 2), 47, 0);
+		e->vlan = (uint16_t)test_bits(qw_get(x, 2), 63, 48);
+		e->vlan_valid = test_bits(x3, 60, 60);
+		e->smac_valid = test_bits(x3, 61, 61);
+		e->imm_valid = test_bits(x3, 62, 62);
 		if (++c->head == cq->cur.size) {
 			c->head = 0;
 			c->pol ^= 1;

@@ -230,14 +230,14 @@ int pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
 /* Expect one error CQE on @p c with flush minor @p minor at WQE @p idx. */
 void expect_err(struct tcq *c, struct tdev *t, uint16_t minor, uint32_t idx);
 
-#ifndef IRDMA_TEST_MODE
-/* The model's mode in the test programs (each is built once per mode). */
-#define IRDMA_TEST_MODE "inline"
-#endif
+/*
+ * The model's mode is the fixture's variant (tests/common/test_fixture.h): tdev_up() appends
+ * it to the devargs it is given.
+ */
+#include "test_fixture.h"
 
-/* Device arguments of model @p n on wire @p wire in this program's mode. */
-#define DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
-	",wire=" wire
+/* Device arguments of model @p n on wire @p wire (tdev_up() adds the mode). */
+#define DEVARGS(n, wire) "irdma_model" #n ",qps=64,cqs=64,mrs=256,wire=" wire
 /* Every right an MR or QP can have. */
 #define ACC_ALL (RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE | \
 		 RDMADEV_ACCESS_REMOTE_READ)

@@ -28,57 +28,27 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
-
+/* The device of every case (test_env_up() appends the variant's mode). */
+#define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64"
 
 /* Opcodes (doc/hardware.md §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_ARP = 0x0f, OP_CREATE_AH = 0x1c, OP_DESTROY_AH = 0x1e };
 enum { HW_RTR = 4, HW_RTS = 2 };
 #define MAJ_ERROR 0xffff
 
-struct env {
-	int id;
-	struct irdma_hw *hw;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-	struct rdmadev_cq *cq;
-};
-
-static int
-env_up(struct env *e)
-{
-	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
-		       &e->ctx, &e->pd) != 0)
-		return -1;
-	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
-	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->cq != NULL && e->hw != NULL ? 0 : -1;
-}
-
+/* The fixture's teardown, then: every ARP entry added was deleted. */
 static void
-env_down(struct env *e)
+ah_env_down(struct test_env *e)
 {
-	struct irdma_model_stats st;
-
-	if (e->id < 0)
-		return;
-	if (e->cq != NULL)
-		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
-	/* Every ARP entry added was deleted. */
-	TEST_CHECK_EQ(st.cqp_op_done[OP_CREATE_AH], st.cqp_op_done[OP_DESTROY_AH]);
-	TEST_CHECK_EQ(rdmadev_count(), 0);
+	test_env_down(e);
+	if (e->id >= 0)
+		TEST_CHECK_EQ(e->st.cqp_op_done[OP_CREATE_AH], e->st.cqp_op_done[OP_DESTROY_AH]);
 }
 
 static uint64_t
-arp_ops(const struct env *e)
+arp_ops(const struct test_env *e)
 {
 	struct irdma_model_stats st;
 
@@ -110,7 +80,7 @@ av4(uint8_t host, uint8_t mac)
 }
 
 static uint32_t
-ah_arp(const struct env *e, const struct rdmadev_ah *ah)
+ah_arp(const struct test_env *e, const struct rdmadev_ah *ah)
 {
 	struct irdma_model_ah_info in;
 
@@ -129,9 +99,9 @@ test_ah(void)
 	struct rdmadev_info info;
 	uint64_t ops0;
 	uint32_t arp1, arp3;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0)
+	if (test_env_up(&e, DEVARGS, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
 	ops0 = arp_ops(&e);
@@ -227,7 +197,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_ah_destroy(a3), 0);
 	if (a6 != NULL)
 		TEST_CHECK_EQ(rdmadev_ah_destroy(a6), 0);
-	env_down(&e);
+	ah_env_down(&e);
 }
 
 static int
@@ -244,7 +214,7 @@ ctx_bits(const struct rdmadev_qp *qp, unsigned int off, unsigned int hi, unsigne
 {
 	const struct irdma_qp *q = qp->obj.fp.drv;
 
-	return pmd_le_bits((const uint8_t *)q->hctx.va + 256, off, hi, lo);
+	return test_le_bits((const uint8_t *)q->hctx.va + 256, off, hi, lo);
 }
 
 /* Overwrite ARPIDX (byte 48, bits 63:48) of the QP's host context. */
@@ -259,7 +229,7 @@ ctx_set_arp(struct rdmadev_qp *qp, uint16_t idx)
 }
 
 static uint64_t
-refused(const struct env *e, unsigned int op)
+refused(const struct test_env *e, unsigned int op)
 {
 	struct irdma_model_stats st;
 
@@ -269,7 +239,7 @@ refused(const struct env *e, unsigned int op)
 }
 
 static struct rdmadev_qp *
-rc_to_init(struct env *e)
+rc_to_init(struct test_env *e)
 {
 	struct rdmadev_qp *qp = pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 8);
 	struct rdmadev_qp_attr a;
@@ -314,9 +284,9 @@ test_qp_arp(void)
 	struct rdmadev_qp_attr a;
 	uint32_t idx;
 	uint64_t ops0;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0)
+	if (test_env_up(&e, DEVARGS, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_ah_create(e.pd, &av, &ah), 0);
 	if (ah == NULL)
@@ -401,7 +371,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	if (qp2 != NULL)
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp2), 0);
-	env_down(&e);
+	ah_env_down(&e);
 }
 
 static void
@@ -413,9 +383,9 @@ test_faults(void)
 	struct rdmadev_ah *ah = NULL, *ah2 = NULL;
 	uint32_t idx;
 	uint64_t ops0;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0)
+	if (test_env_up(&e, DEVARGS, 1) != 0)
 		goto out;
 	/* MANAGE_ARP add refused: no AH, no id, no entry. */
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MANAGE_ARP, 1, MAJ_ERROR, 1), 0);
@@ -460,7 +430,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
 	if (ah2 != NULL)
 		TEST_CHECK_EQ(rdmadev_ah_destroy(ah2), 0);
-	env_down(&e);
+	ah_env_down(&e);
 }
 
 /* ---- the model's checks, through raw CQP WQEs ---- */
@@ -524,8 +494,7 @@ test_model_raw(void)
 
 	memset(&hw, 0, sizeof(hw));
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						    IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
 	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
@@ -581,11 +550,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_ah_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_ah") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_ah);
 	TEST_RUN(test_qp_arp);
 	TEST_RUN(test_faults);

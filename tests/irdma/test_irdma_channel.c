@@ -428,16 +428,15 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_channel_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_channel") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:chan")) == 0) {
 		e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
 		e2e_mr_reg(&d, NULL, &mt, MR_LEN, E2E_ACC_ALL);
 		if (ml.mr != NULL && mt.mr != NULL) {
-			if (strcmp(IRDMA_TEST_MODE, "inline") == 0) {
+			if (!test_variant_thread()) {
 				TEST_RUN(test_inline_refused);
 			} else {
 				TEST_RUN(test_wakeups);

@@ -39,12 +39,11 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
-
-#define DEVARGS_TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
+/* The common sizes; DEV(s): devargs @p s with them and the variant's mode. */
+#define SIZES ",qps=64,cqs=64,mrs=64"
+#define DEV(s) test_variant_devargs(s SIZES)
 
 /* Opcodes (doc/hardware.md §5.2), independent of base/. */
 enum { OP_MODIFY_QP = 0x01, OP_MANAGE_STATS = 0x2d, OP_GATHER_STATS = 0x2e };
@@ -117,54 +116,26 @@ xval(const struct rdmadev_xstat *xs, int n, const char *name)
 	return UINT64_MAX;
 }
 
-struct env {
-	int id;
-	struct rdmadev *dev;
-	struct irdma_hw *hw;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-	struct rdmadev_cq *cq;
-};
-
-static int
-env_up(struct env *e, const char *devargs)
-{
-	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd) != 0)
-		return -1;
-	e->dev = rdmadev_get((int16_t)e->id);
-	e->hw = irdma_dev_hw(e->dev);
-	TEST_CHECK(e->hw != NULL);
-	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->cq != NULL && e->hw != NULL ? 0 : -1;
-}
-
 static unsigned int
-live(const struct env *e, enum restrack_type t)
+live(const struct test_env *e, enum restrack_type t)
 {
-	return restrack_count(e->dev->res, t, NULL);
+	return restrack_count(rdmadev_get((int16_t)e->id)->res, t, NULL);
 }
 
+/* The fixture's teardown, after: no counter, completion counter or DMA handle left. */
 static void
-env_down(struct env *e)
+cntr_env_down(struct test_env *e)
 {
-	struct irdma_model_stats st;
-
-	if (e->id < 0)
-		return;
-	TEST_CHECK_EQ(live(e, RESTRACK_COUNTER), 0);
-	TEST_CHECK_EQ(live(e, RESTRACK_QP), 0);
-	TEST_CHECK_EQ(live(e, RESTRACK_COMP_CNTR), 0);
-	TEST_CHECK_EQ(live(e, RESTRACK_DMAH), 0);
-	if (e->cq != NULL)
-		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
+	if (e->id >= 0) {
+		TEST_CHECK_EQ(live(e, RESTRACK_COUNTER), 0);
+		TEST_CHECK_EQ(live(e, RESTRACK_COMP_CNTR), 0);
+		TEST_CHECK_EQ(live(e, RESTRACK_DMAH), 0);
+	}
+	test_env_down(e);
 }
 
 static struct rdmadev_qp *
-qp_new(const struct env *e)
+qp_new(const struct test_env *e)
 {
 	return pmd_qp_create(e->pd, e->cq, RDMADEV_QPT_RC, 16);
 }
@@ -202,7 +173,7 @@ ctx_of(const struct rdmadev_qp *qp)
 }
 
 static void
-model_qp(const struct env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
+model_qp(const struct test_env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
 {
 	memset(in, 0, sizeof(*in));
 	TEST_CHECK_EQ(irdma_model_qp_get(e->hw, rdmadev_qp_num(qp), in), 0);
@@ -252,19 +223,19 @@ test_stat_table(void)
  * qword 4 the buffer address; qword 5 HMC_FCN_INDEX 5:0). Returns qword 3.
  */
 static uint64_t
-last_stats_wqe(const struct env *e, unsigned int op, uint64_t *qw4, uint64_t *qw5)
+last_stats_wqe(const struct test_env *e, unsigned int op, uint64_t *qw4, uint64_t *qw5)
 {
 	uint8_t w[64];
 
 	memset(w, 0, sizeof(w));
 	TEST_CHECK_EQ(irdma_model_cqp_capture(e->hw, 0, w), (int)op);
-	TEST_CHECK_EQ(pmd_le_bits(w, 24, 37, 32), op);
-	*qw4 = pmd_le_bits(w, 32, 63, 0);
-	*qw5 = pmd_le_bits(w, 40, 63, 0);
-	TEST_CHECK_EQ(pmd_le_bits(w, 0, 63, 0) | pmd_le_bits(w, 8, 63, 0) |
-		      pmd_le_bits(w, 16, 63, 0) | pmd_le_bits(w, 48, 63, 0) |
-		      pmd_le_bits(w, 56, 63, 0), 0);
-	return pmd_le_bits(w, 24, 63, 0);
+	TEST_CHECK_EQ(test_le_bits(w, 24, 37, 32), op);
+	*qw4 = test_le_bits(w, 32, 63, 0);
+	*qw5 = test_le_bits(w, 40, 63, 0);
+	TEST_CHECK_EQ(test_le_bits(w, 0, 63, 0) | test_le_bits(w, 8, 63, 0) |
+		      test_le_bits(w, 16, 63, 0) | test_le_bits(w, 48, 63, 0) |
+		      test_le_bits(w, 56, 63, 0), 0);
+	return test_le_bits(w, 24, 63, 0);
 }
 
 /* The bytes of MANAGE_STATS allocate / free and GATHER_STATS as the driver wrote them. */
@@ -275,9 +246,9 @@ test_stats_wqes(void)
 	struct rdmadev_xstat xs[128];
 	uint64_t h, q4, q5;
 	uint32_t inst;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c), 0);
 	if (c == NULL)
@@ -305,7 +276,7 @@ test_stats_wqes(void)
 	TEST_CHECK_EQ((h >> 62) & 1, 0);		/* free */
 	TEST_CHECK_EQ(h & 0x7f, inst);
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 }
 static void
 test_counters(void)
@@ -314,12 +285,12 @@ test_counters(void)
 	struct rdmadev_qp *qp = NULL, *qp2 = NULL, *qpx = NULL;
 	struct rdmadev_xstat xs[128];
 	struct irdma_model_qp_info in;
-	struct env e, x;
+	struct test_env e, x;
 	uint32_t inst1, inst2;
 	const uint8_t *c;
 	int n;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c1), 0);
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c2), 0);
@@ -336,8 +307,8 @@ test_counters(void)
 	c = ctx_of(qp);
 	/* Bound in RESET: the context carries it, the device sees it at INIT. */
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c1, qp), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 26, 26), 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 144, 6, 0), inst1);
+	TEST_CHECK_EQ(test_le_bits(c, 160, 26, 26), 1);
+	TEST_CHECK_EQ(test_le_bits(c, 144, 6, 0), inst1);
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c1, qp), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qp), -EBUSY);
 	TEST_CHECK_EQ(to_init(qp), 0);
@@ -391,11 +362,11 @@ test_counters(void)
 	model_qp(&e, qp2, &in);
 	TEST_CHECK_EQ(in.stats_use, 0);
 	TEST_CHECK_EQ(in.stats_idx, 0);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp2), 160, 26, 26), 0);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp2), 144, 6, 0), 0);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp2), 160, 26, 26), 0);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp2), 144, 6, 0), 0);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c1, qp2), -EINVAL);
 	/* A QP of another device. */
-	if (env_up(&x, "irdma_model1" DEVARGS_TAIL) == 0) {
+	if (test_env_up(&x, "irdma_model1" SIZES, 1) == 0) {
 		qpx = qp_new(&x);
 		TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qpx), -EINVAL);
 		TEST_CHECK_EQ(rdmadev_counter_alloc(x.ctx, &cx), 0);
@@ -405,7 +376,7 @@ test_counters(void)
 		if (qpx != NULL)
 			TEST_CHECK_EQ(rdmadev_qp_destroy(qpx), 0);
 	}
-	env_down(&x);
+	cntr_env_down(&x);
 	/* Rebind to the other counter. */
 	TEST_CHECK_EQ(rdmadev_counter_bind_qp(c2, qp2), 0);
 	model_qp(&e, qp2, &in);
@@ -413,8 +384,8 @@ test_counters(void)
 
 	/* The binding survives RESET and reaches the device again at INIT. */
 	TEST_CHECK_EQ(to_reset(qp), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 26, 26), 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 144, 6, 0), inst1);
+	TEST_CHECK_EQ(test_le_bits(c, 160, 26, 26), 1);
+	TEST_CHECK_EQ(test_le_bits(c, 144, 6, 0), inst1);
 	TEST_CHECK_EQ(to_init(qp), 0);
 	model_qp(&e, qp, &in);
 	TEST_CHECK_EQ(in.stats_use, 1);
@@ -441,7 +412,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	if (qp2 != NULL)
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp2), 0);
-	env_down(&e);
+	cntr_env_down(&e);
 	TEST_CHECK_EQ(rdmadev_count(), 0);
 }
 
@@ -453,9 +424,9 @@ test_counter_faults(void)
 	struct rdmadev_xstat xs[128];
 	struct irdma_model_qp_info in;
 	struct rdmadev_qp *qp = NULL;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MANAGE_STATS, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_alloc(e.ctx, &c) < 0);
@@ -486,7 +457,7 @@ test_counter_faults(void)
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MODIFY_QP, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_bind_qp(c, qp) < 0);
 	TEST_CHECK(qp->counter == NULL);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 26, 26), 0);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp), 160, 26, 26), 0);
 	model_qp(&e, qp, &in);
 	TEST_CHECK_EQ(in.stats_use, 0);
 	TEST_CHECK_EQ(rdmadev_counter_free(c), 0);	/* nothing bound after the failure */
@@ -496,7 +467,7 @@ test_counter_faults(void)
 	TEST_CHECK_EQ(irdma_model_inject_cqp_fault(e.hw, OP_MODIFY_QP, 1, MAJ_ERROR, 0x77), 0);
 	TEST_CHECK(rdmadev_counter_unbind_qp(c, qp) < 0);
 	TEST_CHECK(qp->counter == c);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 26, 26), 1);
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp), 160, 26, 26), 1);
 	TEST_CHECK_EQ(rdmadev_counter_unbind_qp(c, qp), 0);
 	/* Stop is refused while a counter holds an instance. */
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &d), 0);
@@ -516,7 +487,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_counter_free(c), 0);
 	if (d != NULL)
 		TEST_CHECK_EQ(rdmadev_counter_free(d), 0);
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* Every instance beyond the PF defaults can be held, then the device says no. */
@@ -526,9 +497,9 @@ test_counter_exhaust(void)
 	static struct rdmadev_counter *c[130];
 	struct rdmadev_info info;
 	unsigned int i, n = 0;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
 	TEST_CHECK_EQ(info.max_counters, 124);
@@ -548,7 +519,7 @@ test_counter_exhaust(void)
 	TEST_CHECK_EQ(irdma_counter_instance(c[0]), 4);
 	TEST_CHECK_EQ(rdmadev_counter_free(c[0]), 0);
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* Device counters: the default instance, and reset as a baseline. */
@@ -556,10 +527,10 @@ static void
 test_xstats(void)
 {
 	struct rdmadev_xstat xs[128];
-	struct env e;
+	struct test_env e;
 	int n;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	n = rdmadev_xstats_get((int16_t)e.id, xs, RTE_DIM(xs));
@@ -584,9 +555,9 @@ test_xstats(void)
 	TEST_CHECK_EQ(xval(xs, n, "ip4InPkts"), 7);
 	TEST_CHECK_EQ(xval(xs, n, "tcpInSegs"), 2);	/* across the 32-bit wrap */
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 	/* Not started: the count is known, values are not. */
-	e.id = rdmadev_open("irdma_model0" DEVARGS_TAIL);
+	e.id = rdmadev_open(DEV("irdma_model0"));
 	TEST_CHECK(e.id >= 0);
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, NULL, 0), (int)NXSTAT);
 	TEST_CHECK_EQ(rdmadev_xstats_get((int16_t)e.id, xs, 4), -ENODEV);
@@ -664,8 +635,7 @@ test_model_raw(void)
 	memset(&hw, 0, sizeof(hw));
 	memset(&buf, 0, sizeof(buf));
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						    IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
 	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
@@ -727,8 +697,8 @@ test_model_raw(void)
 	TEST_CHECK_EQ(irdma_model_stats_add(&hw, 0, 1, 42), 0);
 	raw_gather(&w, false, 5, buf.iova);
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
-	TEST_CHECK_EQ(pmd_le_bits(buf.va, 8, 47, 0), 42);
-	TEST_CHECK_EQ(pmd_le_bits(buf.va, 16, 47, 0), 0);
+	TEST_CHECK_EQ(test_le_bits(buf.va, 8, 47, 0), 42);
+	TEST_CHECK_EQ(test_le_bits(buf.va, 16, 47, 0), 0);
 	raw_manage(&w, false, 5);
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
 	raw_manage(&w, false, 4);
@@ -748,11 +718,11 @@ test_model_free_in_use(void)
 	struct rdmadev_qp *qp = NULL;
 	struct irdma_ctrl *ctrl;
 	struct irdma_cqp_wqe w;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
-	ctrl = irdma_dev_ctrl(e.dev);
+	ctrl = irdma_dev_ctrl(rdmadev_get((int16_t)e.id));
 	TEST_CHECK(ctrl != NULL);
 	qp = qp_new(&e);
 	TEST_CHECK_EQ(rdmadev_counter_alloc(e.ctx, &c), 0);
@@ -770,7 +740,7 @@ out:
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	if (c != NULL)
 		TEST_CHECK_EQ(rdmadev_counter_free(c), 0);
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -785,9 +755,9 @@ test_comp_cntr(void)
 	struct rdmadev_comp_cntr *cc = NULL;
 	struct rdmadev_cq *cq = NULL;
 	uint64_t v = 1;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_comp_cntr_create(e.ctx, &cc), 0);
 	if (cc == NULL)
@@ -814,12 +784,12 @@ test_comp_cntr(void)
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
 	TEST_CHECK_EQ(rdmadev_comp_cntr_destroy(cc), 0);
 out:
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 /* Does the resource dump of type @p t hold @p needle? */
 static bool
-dump_has(const struct env *e, enum restrack_type t, const char *needle)
+dump_has(const struct test_env *e, enum restrack_type t, const char *needle)
 {
 	static char out[8192];
 	FILE *f = fmemopen(out, sizeof(out), "w");
@@ -859,9 +829,9 @@ test_dmah(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	char want[64];
 	void *buf = NULL;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, "irdma_model0" DEVARGS_TAIL) != 0)
+	if (test_env_up(&e, "irdma_model0" SIZES, 1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_dmah_alloc(e.ctx, &da, &d1), 0);
 	da.cpu_id = -1;
@@ -908,7 +878,7 @@ out:
 	if (d2 != NULL)
 		TEST_CHECK_EQ(rdmadev_dmah_free(d2), 0);
 	rte_free(buf);
-	env_down(&e);
+	cntr_env_down(&e);
 }
 
 int
@@ -916,11 +886,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_cntr_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_cntr") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_stat_table);
 	TEST_RUN(test_stats_wqes);
 	TEST_RUN(test_counters);

@@ -34,12 +34,9 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
-
-#define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
+#define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64"
 
 /* doc/hardware.md §5.2 / §5.3, independent of base/. */
 #define OP_CREATE_CQ	0x03
@@ -52,7 +49,7 @@
 static uint64_t
 wqe_bits(const uint8_t *w, unsigned int qw, unsigned int hi, unsigned int lo)
 {
-	return pmd_le_bits(w, (size_t)qw * 8, hi, lo);
+	return test_le_bits(w, (size_t)qw * 8, hi, lo);
 }
 
 /* The newest CQP WQE the model fetched whose opcode is @p op. */
@@ -72,35 +69,8 @@ newest_wqe(int id, int op, uint8_t w[64])
 	return false;
 }
 
-struct env {
-	int id;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-};
-
-static int
-env_up(struct env *e, const char *devargs)
-{
-	memset(e, 0, sizeof(*e));
-	return pmd_dev_up(devargs, &e->id, &e->ctx, &e->pd);
-}
-
-static void
-env_down(struct env *e)
-{
-	struct rdmadev *dev = rdmadev_get((int16_t)e->id);
-	struct irdma_model_stats st;
-
-	if (dev != NULL) {
-		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
-		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_CQ, NULL), 0);
-	}
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
-	TEST_CHECK_EQ(rdmadev_count(), 0);
-}
-
 static struct rdmadev_cq *
-cq_new(const struct env *e, uint32_t cqe)
+cq_new(const struct test_env *e, uint32_t cqe)
 {
 	const struct rdmadev_cq_attr a = { .cqe = cqe, .comp_vector = 0 };
 	struct rdmadev_cq *cq = NULL;
@@ -110,7 +80,7 @@ cq_new(const struct env *e, uint32_t cqe)
 }
 
 static struct irdma_model_cq_info
-cq_info(const struct env *e, const struct rdmadev_cq *cq)
+cq_info(const struct test_env *e, const struct rdmadev_cq *cq)
 {
 	struct irdma_model_cq_info in;
 
@@ -142,10 +112,10 @@ test_resize(void)
 	struct irdma_cq *q;
 	uint8_t *old_base;
 	uint8_t w[64];
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEVARGS) != 0 || (cq = cq_new(&e, 64)) == NULL) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 0) != 0 || (cq = cq_new(&e, 64)) == NULL) {
+		test_env_down(&e);
 		return;
 	}
 	q = cq->obj.fp.drv;
@@ -214,7 +184,7 @@ test_resize(void)
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st), 0);
 	TEST_CHECK_EQ(st.cq_resizes, 5);	/* 200, 2, 32, 16, 40 */
 	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /*
@@ -232,10 +202,10 @@ test_cq_limit(void)
 	struct rdmadev_info info;
 	struct rdmadev *dev;
 	uint32_t reported;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEVARGS) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 0) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
@@ -260,12 +230,12 @@ test_cq_limit(void)
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &after), 0);
 	TEST_CHECK_EQ(after.cqp_wqes, before.cqp_wqes);	/* no CREATE_CQ was tried */
 	dev->info.max_cqe = reported;
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* Every page of [va, va + len) resolves through the PBLE run at @p first to its IOVA. */
 static void
-check_pble_run(const struct env *e, uint32_t first, const uint8_t *va, size_t len)
+check_pble_run(const struct test_env *e, uint32_t first, const uint8_t *va, size_t len)
 {
 	rte_iova_t iova;
 	uint32_t p;
@@ -286,10 +256,10 @@ test_cq_pbl(void)
 	struct rdmadev_cq *cq;
 	struct irdma_cq *q;
 	uint8_t w[64];
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEVARGS ",ring_pbl=1") != 0 || (cq = cq_new(&e, 300)) == NULL) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS ",ring_pbl=1", 0) != 0 || (cq = cq_new(&e, 300)) == NULL) {
+		test_env_down(&e);
 		return;
 	}
 	q = cq->obj.fp.drv;
@@ -325,7 +295,7 @@ test_cq_pbl(void)
 	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
 	pbl_pool_stats_get(pool, &ps);
 	TEST_CHECK_EQ(ps.runs, 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 static void
@@ -341,10 +311,10 @@ test_qp_pbl(void)
 	struct irdma_qp *q;
 	uint8_t w[64];
 	const uint8_t *ctx;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEVARGS ",ring_pbl=1") != 0 || (cq = cq_new(&e, 64)) == NULL) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS ",ring_pbl=1", 0) != 0 || (cq = cq_new(&e, 64)) == NULL) {
+		test_env_down(&e);
 		return;
 	}
 	memset(&ia, 0, sizeof(ia));
@@ -360,7 +330,7 @@ test_qp_pbl(void)
 	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	if (qp == NULL) {
 		TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	q = qp->obj.fp.drv;
@@ -409,7 +379,7 @@ test_qp_pbl(void)
 		TEST_CHECK_EQ(ps.runs, 1);
 	}
 	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* Without ring_pbl, IOVA-contiguous rings stay level 0 (the kernel's choice). */
@@ -418,10 +388,10 @@ test_level0_default(void)
 {
 	struct rdmadev_cq *cq;
 	struct irdma_cq *q;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e, DEVARGS) != 0 || (cq = cq_new(&e, 64)) == NULL) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 0) != 0 || (cq = cq_new(&e, 64)) == NULL) {
+		test_env_down(&e);
 		return;
 	}
 	q = cq->obj.fp.drv;
@@ -429,7 +399,7 @@ test_level0_default(void)
 	TEST_CHECK_EQ(q->pbl.ring_addr, rte_mem_virt2iova(q->cur.base));
 	TEST_CHECK_EQ(rdmadev_cq_destroy(cq), 0);
 	TEST_CHECK_EQ(rdmadev_open("irdma_model1,ring_pbl=2"), -EINVAL);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 int
@@ -437,11 +407,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_cq_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_cq") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_resize);
 	TEST_RUN(test_cq_limit);
 	TEST_RUN(test_cq_pbl);

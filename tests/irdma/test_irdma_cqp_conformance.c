@@ -95,18 +95,6 @@ qw(const uint8_t *w, unsigned int i)
 	return v;
 }
 
-static uint64_t
-mask(int hi, int lo)
-{
-	return (hi - lo == 63 ? UINT64_MAX : ((UINT64_C(1) << (hi - lo + 1)) - 1)) << lo;
-}
-
-static uint64_t
-bits(uint64_t v, int hi, int lo)
-{
-	return (v & mask(hi, lo)) >> lo;
-}
-
 /*
  * Check @p w against @p f: opcode 37:32 of qw3, every listed field, and every bit not
  * listed (nor the header's opcode / VALID) is 0. Returns the number of mismatches.
@@ -118,16 +106,16 @@ check_wqe(const char *what, const uint8_t *w, unsigned int op, const struct fld 
 	uint64_t used[8] = { 0 };
 	unsigned int bad = 0, i;
 
-	used[HDR_QW] = mask(37, 32) | mask(63, 63);
-	if (bits(qw(w, HDR_QW), 37, 32) != op) {
+	used[HDR_QW] = test_bits_mask(37, 32) | test_bits_mask(63, 63);
+	if (test_bits(qw(w, HDR_QW), 37, 32) != op) {
 		printf("#   %s: opcode 0x%" PRIx64 ", want 0x%x\n", what,
-		       bits(qw(w, HDR_QW), 37, 32), op);
+		       test_bits(qw(w, HDR_QW), 37, 32), op);
 		bad++;
 	}
 	for (i = 0; i < n; i++) {
-		uint64_t got = bits(qw(w, f[i].qw), f[i].hi, f[i].lo);
+		uint64_t got = test_bits(qw(w, f[i].qw), f[i].hi, f[i].lo);
 
-		used[f[i].qw] |= mask(f[i].hi, f[i].lo);
+		used[f[i].qw] |= test_bits_mask(f[i].hi, f[i].lo);
 		if (f[i].kind == ANY || got == f[i].want)
 			continue;
 		if (f[i].kind == KNOWN) {
@@ -187,8 +175,9 @@ get_wqe(const struct env *e, unsigned int back, uint8_t w[64])
 		return -1;
 	TEST_CHECK_EQ(irdma_model_cqp_capture_pos(e->hw, back, &slot, &seq), 0);
 	TEST_CHECK_EQ(slot, seq % IRDMA_CTRL_CQP_SIZE);
-	TEST_CHECK_EQ(bits(qw(w, HDR_QW), 63, 63), (seq / IRDMA_CTRL_CQP_SIZE) % 2 == 0 ? 1 : 0);
-	TEST_CHECK_EQ(bits(qw(w, HDR_QW), 37, 32), (unsigned int)op);
+	TEST_CHECK_EQ(test_bits(qw(w, HDR_QW), 63, 63),
+		      (seq / IRDMA_CTRL_CQP_SIZE) % 2 == 0 ? 1 : 0);
+	TEST_CHECK_EQ(test_bits(qw(w, HDR_QW), 37, 32), (unsigned int)op);
 	return op;
 }
 
@@ -261,7 +250,7 @@ check_bringup(struct env *e)
 			TEST_CHECK_EQ(qw(w, 4), fpm_pa);	/* the buffer QUERY filled */
 			break;
 		case OP_UPDATE_PE_SDS: {
-			uint64_t cnt = bits(qw(w, HDR_QW), 3, 0);
+			uint64_t cnt = test_bits(qw(w, HDR_QW), 3, 0);
 
 			sds++;
 			order[2] = order[2] < 0 ? (int)i : order[2];
@@ -274,16 +263,16 @@ check_bringup(struct env *e)
 				  FA(7, 63, 0, "entry2 data"),
 				  FA(3, 3, 0, "ENTRY_COUNT"));
 			/* An entry without VALID is empty; extra entries need both inline ones. */
-			if (bits(qw(w, 4), 63, 63) == 0)
+			if (test_bits(qw(w, 4), 63, 63) == 0)
 				TEST_CHECK(qw(w, 4) == 0 && qw(w, 5) == 0);
-			if (bits(qw(w, 6), 63, 63) == 0)
+			if (test_bits(qw(w, 6), 63, 63) == 0)
 				TEST_CHECK(qw(w, 6) == 0 && qw(w, 7) == 0);
-			if (bits(qw(w, 6), 63, 63) != 0)
-				TEST_CHECK_EQ(bits(qw(w, 4), 63, 63), 1);
+			if (test_bits(qw(w, 6), 63, 63) != 0)
+				TEST_CHECK_EQ(test_bits(qw(w, 4), 63, 63), 1);
 			if (cnt != 0) {
-				TEST_CHECK_EQ(bits(qw(w, 6), 63, 63), 1);
-				TEST_CHECK(bits(qw(w, 2), 63, 6) != 0);	/* sdbuf PA */
-				TEST_CHECK_EQ(bits(qw(w, 2), 5, 0), 0);	/* HMC function 0 */
+				TEST_CHECK_EQ(test_bits(qw(w, 6), 63, 63), 1);
+				TEST_CHECK(test_bits(qw(w, 2), 63, 6) != 0);	/* sdbuf PA */
+				TEST_CHECK_EQ(test_bits(qw(w, 2), 5, 0), 0);	/* HMC function 0 */
 			} else {
 				TEST_CHECK_EQ(qw(w, 2), 0);
 			}
@@ -291,7 +280,7 @@ check_bringup(struct env *e)
 		}
 		case OP_CREATE_CQ: {
 			struct irdma_model_cq_info ci;
-			uint32_t id = (uint32_t)bits(qw(w, HDR_QW), 18, 0);
+			uint32_t id = (uint32_t)test_bits(qw(w, HDR_QW), 18, 0);
 
 			if (id != 0)
 				break;	/* a user CQ: checked where it is created */
@@ -598,13 +587,15 @@ test_qp(void)
 			TEST_CHECK(hc == (const uint8_t *)q->hctx.va + 256);
 			/* Fields test_irdma_qp.c does not decode: ISQP1, no VLAN insertion, no
 			 * push page (PMENA), the gen2 TX/RX CQ numbers, the completion context. */
-			TEST_CHECK_EQ(bits(qw(hc, 0), 6, 6), 0);		/* ISQP1 */
-			TEST_CHECK_EQ(bits(qw(hc, 0), 47, 47), 0);		/* PMENA */
-			TEST_CHECK_EQ(bits(qw(hc, 17), 18, 0), rdmadev_obj_id(&scq->obj));
-			TEST_CHECK_EQ(bits(qw(hc, 17), 50, 32), rdmadev_obj_id(&rcq->obj));
+			TEST_CHECK_EQ(test_bits(qw(hc, 0), 6, 6), 0);		/* ISQP1 */
+			TEST_CHECK_EQ(test_bits(qw(hc, 0), 47, 47), 0);		/* PMENA */
+			TEST_CHECK_EQ(test_bits(qw(hc, 17), 18, 0), rdmadev_obj_id(&scq->obj));
+			TEST_CHECK_EQ(test_bits(qw(hc, 17), 50, 32), rdmadev_obj_id(&rcq->obj));
 			TEST_CHECK_EQ(qw(hc, 21), (uint64_t)(uintptr_t)qp->obj.fp.drv);
-			TEST_CHECK_EQ(bits(qw(hc, 7), 63, 48), rdmadev_obj_id(&e.pd->obj) & 0xffff);
-			TEST_CHECK_EQ(bits(qw(hc, 0), 21, 20), rdmadev_obj_id(&e.pd->obj) >> 16);
+			TEST_CHECK_EQ(test_bits(qw(hc, 7), 63, 48),
+				      rdmadev_obj_id(&e.pd->obj) & 0xffff);
+			TEST_CHECK_EQ(test_bits(qw(hc, 0), 21, 20),
+				      rdmadev_obj_id(&e.pd->obj) >> 16);
 		}
 	}
 

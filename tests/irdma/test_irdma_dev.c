@@ -25,13 +25,10 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
 
 /* Devargs suffix selecting the model mode under test. */
-#define MODE_ARG ",mode=" IRDMA_TEST_MODE
 
 static const struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 
@@ -135,7 +132,7 @@ test_lifecycle(void)
 	rte_iova_t iova;
 	int id, round;
 
-	id = rdmadev_open("irdma_model0" MODE_ARG ",qps=1000,cqs=3000,mrs=5000");
+	id = rdmadev_open(test_variant_devargs("irdma_model0,qps=1000,cqs=3000,mrs=5000"));
 	TEST_CHECK(id >= 0);
 	if (id < 0)
 		return;
@@ -209,7 +206,7 @@ fault_at(uint8_t opcode)
 	struct irdma_model_stats st;
 	int id, rc;
 
-	id = rdmadev_open("irdma_model0" MODE_ARG);
+	id = rdmadev_open(test_variant_devargs("irdma_model0"));
 	TEST_CHECK(id >= 0);
 	if (id < 0)
 		return;
@@ -266,7 +263,7 @@ test_plan_too_big(void)
 	struct irdma_model_stats st;
 	int id;
 
-	id = rdmadev_open("irdma_model0" MODE_ARG ",qps=262144,mrs=16777216");
+	id = rdmadev_open(test_variant_devargs("irdma_model0,qps=262144,mrs=16777216"));
 	TEST_CHECK(id >= 0);
 	if (id < 0)
 		return;
@@ -285,8 +282,8 @@ test_two_devices(void)
 	struct rdmadev_info info;
 	int a, b;
 
-	a = rdmadev_open("irdma_model0" MODE_ARG);
-	b = rdmadev_open("irdma_model1" MODE_ARG ",gen=3,qps=64,cqs=64,mrs=64");
+	a = rdmadev_open(test_variant_devargs("irdma_model0"));
+	b = rdmadev_open(test_variant_devargs("irdma_model1,gen=3,qps=64,cqs=64,mrs=64"));
 	TEST_CHECK(a >= 0 && b >= 0 && a != b);
 	if (a < 0 || b < 0)
 		goto out;
@@ -312,7 +309,7 @@ out:
 static void
 test_open_close(void)
 {
-	int id = rdmadev_open("irdma_model0" MODE_ARG);
+	int id = rdmadev_open(test_variant_devargs("irdma_model0"));
 
 	TEST_CHECK(id >= 0);
 	if (id >= 0)
@@ -343,7 +340,7 @@ test_log_names_once(void)
 	rte_log_set_level_pattern("pmd.rdma.irdma*", RTE_LOG_DEBUG);
 	rte_log_set_level_pattern("lib.rdmadev", RTE_LOG_DEBUG);
 	rte_log_set_level_pattern("lib.restrack", RTE_LOG_DEBUG);
-	id = rdmadev_open("irdma_model0" MODE_ARG);
+	id = rdmadev_open(test_variant_devargs("irdma_model0"));
 	TEST_CHECK(id >= 0);
 	if (id >= 0) {
 		TEST_CHECK_EQ(rdmadev_configure((int16_t)id, &conf), 0);
@@ -392,8 +389,7 @@ ctrl_cycle(const struct irdma_hmc_request *req, enum irdma_sd_type want, uint32_
 	int rc;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						    IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, req), 0);
 	if (fault_op != 0)
@@ -463,8 +459,7 @@ test_ctrl_timeout(void)
 	struct irdma_dma_mem *sq = &c.cqp.sq;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						    IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
 	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
@@ -488,11 +483,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_dev_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_dev") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_vfio_refused);
 	TEST_RUN(test_bad_devargs);
 	TEST_RUN(test_open_close);

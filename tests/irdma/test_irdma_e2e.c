@@ -602,7 +602,7 @@ test_ack_coalescing(void)
 	acks = E2E_STAT(&d, acks_sent) - acks;
 	printf("# 40 WRITEs, %" PRIu64 " ACKs\n", acks);
 	TEST_CHECK(acks >= 1 && acks <= 40);
-	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+	if (!test_variant_thread())
 		TEST_CHECK(acks <= 4);
 out:
 	pair_down(&d, &a, &b);
@@ -905,11 +905,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_e2e_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_e2e") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_rc_opcodes_one_dev);
 	TEST_RUN(test_rc_opcodes_two_devs);
 	TEST_RUN(test_fast_reg_page_sizes);

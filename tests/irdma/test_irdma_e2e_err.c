@@ -760,11 +760,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_e2e_err_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_e2e_err") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eerr")) == 0) {
 		e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
 		e2e_mr_reg(&d, NULL, &mt, MR_LEN, E2E_ACC_ALL);

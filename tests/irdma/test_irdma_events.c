@@ -30,10 +30,10 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
+/* The device of every case (test_env_up() appends the variant's mode). */
+#define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64"
 
 /* doc/hardware.md §5.5: AE codes and sources, independent of base/. */
 #define AE_UNALLOCATED_STAG	0x0102
@@ -53,44 +53,8 @@ enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_RTR = 4, HW_ERROR = 6 };
 /* Bound of the waits for the interrupt thread (a liveness bound, not a timing check). */
 #define WAIT_MS 10000u
 
-struct env {
-	int id;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-	struct rdmadev_cq *cq;
-};
-
-static int
-env_up(struct env *e)
-{
-	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
-		       &e->ctx, &e->pd) != 0)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->cq), 0);
-	return e->cq != NULL ? 0 : -1;
-}
-
-static void
-env_down(struct env *e)
-{
-	struct rdmadev *dev = rdmadev_get((int16_t)e->id);
-	struct irdma_model_stats st;
-
-	if (dev != NULL) {
-		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
-		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_CQ, NULL), e->cq != NULL);
-	}
-	if (e->cq != NULL)
-		TEST_CHECK_EQ(rdmadev_cq_destroy(e->cq), 0);
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
-	TEST_CHECK_EQ(rdmadev_count(), 0);
-}
-
 static struct rdmadev_qp *
-qp_new(const struct env *e, enum rdmadev_qp_type type)
+qp_new(const struct test_env *e, enum rdmadev_qp_type type)
 {
 	return pmd_qp_create(e->pd, e->cq, type, 16);
 }
@@ -143,7 +107,7 @@ qp_to_rts(struct rdmadev_qp *qp, enum rdmadev_qp_type type)
 }
 
 static uint8_t
-model_qp_state(const struct env *e, const struct rdmadev_qp *qp)
+model_qp_state(const struct test_env *e, const struct rdmadev_qp *qp)
 {
 	struct irdma_model_qp_info in;
 
@@ -173,7 +137,7 @@ queried_state(struct rdmadev_qp *qp)
 
 /* One AE for a QP in RTS: the event, the QP's verbs and HW states. */
 static void
-qp_error_case(const struct env *e, enum rdmadev_qp_type type, uint16_t ae, uint8_t src,
+qp_error_case(const struct test_env *e, enum rdmadev_qp_type type, uint16_t ae, uint8_t src,
 	      enum rdmadev_event_type want, enum rdmadev_qp_state vstate, uint8_t hwstate)
 {
 	struct rdmadev_event ev[4];
@@ -215,10 +179,10 @@ static void
 test_qp_events(void)
 {
 	struct irdma_model_stats st0, st1;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	memset(&st0, 0, sizeof(st0));
@@ -242,7 +206,7 @@ test_qp_events(void)
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st1), 0);
 	TEST_CHECK_EQ(st1.aeqes - st0.aeqes, 6);
 	TEST_CHECK_EQ(st1.eq_dropped, st0.eq_dropped);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /*
@@ -255,10 +219,10 @@ test_stale_qp_ae(void)
 	struct rdmadev_event ev[2];
 	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	qp = qp_new(&e, RDMADEV_QPT_RC);
@@ -280,7 +244,7 @@ test_stale_qp_ae(void)
 		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_IDLE);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /*
@@ -297,10 +261,10 @@ test_stale_qp_ae_reinit(void)
 	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp;
 	uint32_t ctl;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	ctl = irdma_rd32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL);
@@ -328,7 +292,7 @@ test_stale_qp_ae_reinit(void)
 		irdma_wr32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL, ctl);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* An informational AE: an event, no state change. */
@@ -337,10 +301,10 @@ test_comm_est(void)
 {
 	struct rdmadev_event ev;
 	struct rdmadev_qp *qp;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	qp = qp_new(&e, RDMADEV_QPT_RC);
@@ -356,17 +320,17 @@ test_comm_est(void)
 		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_RTS);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 static void
 test_cq_and_device_events(void)
 {
 	struct rdmadev_event ev[2];
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
@@ -386,7 +350,7 @@ test_cq_and_device_events(void)
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, SRC_SQ, 40), 0);
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ, 41), 0);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, 2), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* Events of objects destroyed before the application saw them never arrive. */
@@ -396,10 +360,10 @@ test_destroyed_objects(void)
 	struct rdmadev_event ev[4];
 	struct rdmadev_qp *qp, *qp2;
 	int efd;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	efd = rdmadev_event_fd((int16_t)e.id);
@@ -455,7 +419,7 @@ test_destroyed_objects(void)
 	e.cq = NULL;
 	TEST_CHECK(!fd_readable(efd));
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* ---- callbacks and the interrupt thread ---- */
@@ -496,12 +460,12 @@ test_callbacks(void)
 	struct rdmadev_qp *qp;
 	struct seen s;
 	uint32_t other = 0;
-	struct env e;
+	struct test_env e;
 	int16_t id;
 	int i;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	id = (int16_t)e.id;
@@ -563,14 +527,14 @@ test_callbacks(void)
 	for (i = 0; i < RDMADEV_EVENT_MAX_CALLBACKS; i++)
 		TEST_CHECK_EQ(rdmadev_event_callback_unregister(id, other_cb,
 								(char *)&other + i), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 static void
 test_api_errors(void)
 {
 	struct rdmadev_event ev;
-	struct env e;
+	struct test_env e;
 
 	TEST_CHECK_EQ(rdmadev_event_poll(-1, &ev, 1), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_event_poll(RDMADEV_MAX_DEVS, &ev, 1), -EINVAL);
@@ -581,8 +545,8 @@ test_api_errors(void)
 	TEST_CHECK_EQ(irdma_model_inject_ae(NULL, 1, 0, 0), -EINVAL);
 	TEST_CHECK(strcmp(rdmadev_event_type_name(RDMADEV_EVENT_CQ_ERR), "CQ_ERR") == 0);
 	TEST_CHECK(strcmp(rdmadev_event_type_name(RDMADEV_EVENT_MAX), "UNKNOWN") == 0);
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 1), -EINVAL);
@@ -593,7 +557,7 @@ test_api_errors(void)
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), 0x1000, 0, 3), -EINVAL);
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), 1, 0x10, 3), -EINVAL);
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), 1, 0, 1u << 19), -EINVAL);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* Query reports what the device owns: sq_draining in SQD while send WQEs are in flight. */
@@ -603,10 +567,10 @@ test_query(void)
 	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp;
 	struct irdma_qp *q;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	qp = qp_new(&e, RDMADEV_QPT_UD);
@@ -639,7 +603,7 @@ test_query(void)
 		TEST_CHECK_EQ(a.sq_draining, 0);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* An AE the control path can trigger: FLUSH_WQES with GENERATE_AE (the kernel's GEN_AE). */
@@ -651,10 +615,10 @@ test_gen_ae(void)
 	struct irdma_cqp_cmpl cmpl;
 	struct rdmadev_event ev;
 	struct rdmadev_qp *qp;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	c = irdma_dev_ctrl(rdmadev_get((int16_t)e.id));
@@ -687,7 +651,7 @@ test_gen_ae(void)
 	}
 	if (qp != NULL)
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* The AEQ wraps (polarity flips) and its credits come back: more AEs than entries. */
@@ -699,10 +663,10 @@ test_aeq_wrap(void)
 	struct rdmadev *dev;
 	uint32_t i, size, got = 0;
 	int n;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 1) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	dev = rdmadev_get((int16_t)e.id);
@@ -722,7 +686,7 @@ test_aeq_wrap(void)
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st), 0);
 	TEST_CHECK_EQ(st.eq_dropped, 0);
 	TEST_CHECK(dev != NULL);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 int
@@ -730,11 +694,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_events_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_events") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_api_errors);
 	TEST_RUN(test_qp_events);
 	TEST_RUN(test_stale_qp_ae);

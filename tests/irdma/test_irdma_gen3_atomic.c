@@ -8,7 +8,7 @@
  *  - capabilities: ATOMICS and MW on gen3 only; the gen3 QP context's ORD, IRD and
  *    REMOTE_ATOMIC_EN at the kernel's gen3 bit positions;
  *  - WQE conformance: ATOMIC_FA, ATOMIC_CS and BIND_MW as the PMD writes them, read back with
- *    rdmadev_qp_dump_wqe() and decoded with e2e_bits() at doc/hardware.md's bit positions
+ *    rdmadev_qp_dump_wqe() and decoded with test_bits() at doc/hardware.md's bit positions
  *    (§1.2, §1.3, §1.5), independent of base/; the chunk rule with a 2-quantum WQE;
  *  - fetch-add and compare-swap end to end (old value in the local SGE, the target changed
  *    or not), many atomics from two QPs summing exactly with every old value seen once;
@@ -140,15 +140,15 @@ test_qp_context(void)
 	    e2e_pair(&d2, &d2, &c, &e, E2E_ACC_ALL) != 0)
 		goto out;
 	v = qpc_byte160(&a);
-	TEST_CHECK_EQ(e2e_bits(v, 10, 0), 8);		/* ORD */
-	TEST_CHECK_EQ(e2e_bits(v, 17, 14), 3);		/* IRD: 2 x 16 = 32 = 4 << 3 */
-	TEST_CHECK_EQ(e2e_bits(v, 18, 18), 1);		/* REMOTE_ATOMIC_EN */
-	TEST_CHECK_EQ(e2e_bits(v, 20, 20), 1);		/* WRRDRSPOK */
-	TEST_CHECK_EQ(e2e_bits(v, 21, 21), 1);		/* RDOK */
+	TEST_CHECK_EQ(test_bits(v, 10, 0), 8);		/* ORD */
+	TEST_CHECK_EQ(test_bits(v, 17, 14), 3);		/* IRD: 2 x 16 = 32 = 4 << 3 */
+	TEST_CHECK_EQ(test_bits(v, 18, 18), 1);		/* REMOTE_ATOMIC_EN */
+	TEST_CHECK_EQ(test_bits(v, 20, 20), 1);		/* WRRDRSPOK */
+	TEST_CHECK_EQ(test_bits(v, 21, 21), 1);		/* RDOK */
 	v = qpc_byte160(&c);
-	TEST_CHECK_EQ(e2e_bits(v, 7, 0), 8);		/* gen2 ORD */
-	TEST_CHECK_EQ(e2e_bits(v, 18, 16), 2);		/* gen2 IRD: 32 -> 2 */
-	TEST_CHECK_EQ(e2e_bits(v, 21, 20), 3);
+	TEST_CHECK_EQ(test_bits(v, 7, 0), 8);		/* gen2 ORD */
+	TEST_CHECK_EQ(test_bits(v, 18, 16), 2);		/* gen2 IRD: 32 -> 2 */
+	TEST_CHECK_EQ(test_bits(v, 21, 20), 3);
 out:
 	e2e_unpair(&a, &b);
 	e2e_unpair(&c, &e);
@@ -184,17 +184,17 @@ test_wqe_conformance(void)
 	TEST_CHECK(e2e_send(&a, &wr));
 	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, idx, w, sizeof(w)), (int)sizeof(w));
 	hdr = e2e_qw(w, 3);
-	TEST_CHECK_EQ(e2e_bits(hdr, 37, 32), F_OP_FETCH_ADD);
-	TEST_CHECK_EQ(e2e_bits(hdr, 31, 0), m.rkey);		/* REMOTE_STAG */
-	TEST_CHECK_EQ(e2e_bits(hdr, 41, 38), 1);			/* ADDFRAGCNT */
-	TEST_CHECK_EQ(e2e_bits(hdr, 60, 60), 1);			/* READFENCE */
-	TEST_CHECK_EQ(e2e_bits(hdr, 61, 61), 0);			/* LOCALFENCE */
-	TEST_CHECK_EQ(e2e_bits(hdr, 62, 62), 1);			/* SIGCOMPL */
-	TEST_CHECK_EQ(e2e_bits(hdr, 63, 63), 1);			/* VALID, first pass */
-	TEST_CHECK_EQ(e2e_bits(hdr, 59, 42), 0);			/* nothing else */
+	TEST_CHECK_EQ(test_bits(hdr, 37, 32), F_OP_FETCH_ADD);
+	TEST_CHECK_EQ(test_bits(hdr, 31, 0), m.rkey);		/* REMOTE_STAG */
+	TEST_CHECK_EQ(test_bits(hdr, 41, 38), 1);			/* ADDFRAGCNT */
+	TEST_CHECK_EQ(test_bits(hdr, 60, 60), 1);			/* READFENCE */
+	TEST_CHECK_EQ(test_bits(hdr, 61, 61), 0);			/* LOCALFENCE */
+	TEST_CHECK_EQ(test_bits(hdr, 62, 62), 1);			/* SIGCOMPL */
+	TEST_CHECK_EQ(test_bits(hdr, 63, 63), 1);			/* VALID, first pass */
+	TEST_CHECK_EQ(test_bits(hdr, 59, 42), 0);			/* nothing else */
 	TEST_CHECK_EQ(e2e_qw(w, 0), res.addr);			/* local TO */
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 1), 31, 0), m.lkey);		/* local STag */
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 1), 63, 32), 0);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 1), 31, 0), m.lkey);		/* local STag */
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 1), 63, 32), 0);
 	TEST_CHECK_EQ(e2e_qw(w, 2), raddr);				/* remote TO */
 	TEST_CHECK_EQ(e2e_qw(w, 4), UINT64_C(0x1122334455667788));	/* add value */
 	TEST_CHECK_EQ(e2e_qw(w, 5), 0);				/* no compare */
@@ -209,13 +209,13 @@ test_wqe_conformance(void)
 	TEST_CHECK(e2e_send(&a, &wr));
 	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, idx, w, sizeof(w)), (int)sizeof(w));
 	hdr = e2e_qw(w, 3);
-	TEST_CHECK_EQ(e2e_bits(hdr, 37, 32), F_OP_CMP_SWAP);
-	TEST_CHECK_EQ(e2e_bits(hdr, 31, 0), m.rkey);
-	TEST_CHECK_EQ(e2e_bits(hdr, 41, 38), 1);
-	TEST_CHECK_EQ(e2e_bits(hdr, 60, 60), 0);
-	TEST_CHECK_EQ(e2e_bits(hdr, 61, 61), 1);
-	TEST_CHECK_EQ(e2e_bits(hdr, 62, 62), 0);
-	TEST_CHECK_EQ(e2e_bits(hdr, 63, 63), 1);
+	TEST_CHECK_EQ(test_bits(hdr, 37, 32), F_OP_CMP_SWAP);
+	TEST_CHECK_EQ(test_bits(hdr, 31, 0), m.rkey);
+	TEST_CHECK_EQ(test_bits(hdr, 41, 38), 1);
+	TEST_CHECK_EQ(test_bits(hdr, 60, 60), 0);
+	TEST_CHECK_EQ(test_bits(hdr, 61, 61), 1);
+	TEST_CHECK_EQ(test_bits(hdr, 62, 62), 0);
+	TEST_CHECK_EQ(test_bits(hdr, 63, 63), 1);
 	TEST_CHECK_EQ(e2e_qw(w, 0), res.addr);
 	TEST_CHECK_EQ(e2e_qw(w, 2), raddr);
 	TEST_CHECK_EQ(e2e_qw(w, 4), 99);				/* swap value */
@@ -236,11 +236,11 @@ test_wqe_conformance(void)
 	e2e_atomic_wr(&wr, &res, 6, RDMADEV_WR_ATOMIC_FA, &m, 16, raddr, m.rkey, 1, 0);
 	TEST_CHECK(e2e_send(&a, &wr));
 	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, 7, w, 32), 32);
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 37, 32), F_OP_NOP);
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 62, 62), 0);		/* unsignaled */
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 37, 32), F_OP_NOP);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 62, 62), 0);		/* unsignaled */
 	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(a.qp, 8, w, sizeof(w)), (int)sizeof(w));
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 37, 32), F_OP_FETCH_ADD);
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 63, 63), 1);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 37, 32), F_OP_FETCH_ADD);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 63, 63), 1);
 	TEST_CHECK_EQ(e2e_qw(w, 7), UINT64_C(1) << 63);
 	e2e_expect(&d.scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_FETCH_ADD);
 	TEST_CHECK_EQ(e2e_idle(&d.scq, 20), 0);	/* the filler and unsignaled NOPs: silent */
@@ -260,16 +260,16 @@ test_wqe_conformance(void)
 	TEST_CHECK(e2e_send(&b, &wr));
 	TEST_CHECK_EQ(rdmadev_qp_dump_wqe(b.qp, 0, w, 32), 32);
 	hdr = e2e_qw(w, 3);
-	TEST_CHECK_EQ(e2e_bits(hdr, 37, 32), F_OP_BIND_MW);
-	TEST_CHECK_EQ(e2e_bits(hdr, 52, 48), 1u << 3);		/* STAGRIGHTS: write << 3 */
-	TEST_CHECK_EQ(e2e_bits(hdr, 53, 53), 1);			/* VABASEDTO */
-	TEST_CHECK_EQ(e2e_bits(hdr, 54, 54), 0);			/* MEMWINDOWTYPE: type 2 */
-	TEST_CHECK_EQ(e2e_bits(hdr, 55, 55), 1);			/* REMOTE_ATOMICS_EN */
-	TEST_CHECK_EQ(e2e_bits(hdr, 62, 62), 1);
-	TEST_CHECK_EQ(e2e_bits(hdr, 63, 63), 1);
+	TEST_CHECK_EQ(test_bits(hdr, 37, 32), F_OP_BIND_MW);
+	TEST_CHECK_EQ(test_bits(hdr, 52, 48), 1u << 3);		/* STAGRIGHTS: write << 3 */
+	TEST_CHECK_EQ(test_bits(hdr, 53, 53), 1);			/* VABASEDTO */
+	TEST_CHECK_EQ(test_bits(hdr, 54, 54), 0);			/* MEMWINDOWTYPE: type 2 */
+	TEST_CHECK_EQ(test_bits(hdr, 55, 55), 1);			/* REMOTE_ATOMICS_EN */
+	TEST_CHECK_EQ(test_bits(hdr, 62, 62), 1);
+	TEST_CHECK_EQ(test_bits(hdr, 63, 63), 1);
 	TEST_CHECK_EQ(e2e_qw(w, 0), raddr);				/* VA */
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 1), 63, 32), m.rkey);		/* parent MR */
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 1), 31, 0), rkey);		/* window's new rkey */
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 1), 63, 32), m.rkey);		/* parent MR */
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 1), 31, 0), rkey);		/* window's new rkey */
 	TEST_CHECK_EQ(e2e_qw(w, 2), 8192);				/* length */
 	e2e_expect(&d.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_BIND_MW);
 	TEST_CHECK_EQ(mw->rkey, rkey);
@@ -622,11 +622,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_gen3_atomic_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_gen3_atomic") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_capa);
 	TEST_RUN(test_qp_context);
 	TEST_RUN(test_wqe_conformance);

@@ -216,7 +216,7 @@ test_model_wqe_refusals(void)
 	w = stall(&a);
 	e2e_atomic_wr(&wr, &res, 1, RDMADEV_WR_ATOMIC_FA, &ml, 0, raddr, mr.rkey, 1, 0);
 	TEST_CHECK(e2e_send(&a, &wr));
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 41, 38), 1);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 41, 38), 1);
 	e2e_wr64(w + 24, rte_cpu_to_le_64(e2e_qw(w, 3) + (UINT64_C(1) << 38)));
 	unstall(&b);
 	TEST_CHECK_EQ(status_of(&d3, SQ_WINDOW + 1, 1), RDMADEV_WC_WR_FLUSH_ERR);
@@ -237,7 +237,7 @@ test_model_wqe_refusals(void)
 	wr.bind_mw.rkey = mw->rkey;
 	wr.bind_mw.access = RDMADEV_ACCESS_REMOTE_READ;
 	TEST_CHECK(e2e_send(&a, &wr));
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 54, 54), 0);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 54, 54), 0);
 	e2e_wr64(w + 24, rte_cpu_to_le_64(e2e_qw(w, 3) | (UINT64_C(1) << 54)));
 	unstall(&b);
 	(void)status_of(&d3, SQ_WINDOW + 1, 2);
@@ -253,7 +253,7 @@ test_model_wqe_refusals(void)
 	w = stall(&a);
 	e2e_wr_init(&wr, 3, RDMADEV_WR_NOP, NULL, 0);
 	TEST_CHECK(e2e_send(&a, &wr));
-	TEST_CHECK_EQ(e2e_bits(e2e_qw(w, 3), 37, 32), F_OP_NOP);
+	TEST_CHECK_EQ(test_bits(e2e_qw(w, 3), 37, 32), F_OP_NOP);
 	e2e_wr64(w + 24, rte_cpu_to_le_64((e2e_qw(w, 3) & ~(UINT64_C(0x3f) << 32)) |
 		 ((uint64_t)F_OP_FETCH_ADD << 32)));
 	unstall(&b);
@@ -406,11 +406,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_gen3_errors_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_gen3_errors") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_model_wqe_refusals);
 	TEST_RUN(test_post_refusals);

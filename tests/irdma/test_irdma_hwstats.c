@@ -299,7 +299,7 @@ traffic_run(const char *args0, const char *args1)
 	 * time-bound ACKs while a message is half received: then more, never fewer.
 	 */
 	acks = E2E_STAT(&e.d1, acks_sent);
-	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+	if (!test_variant_thread())
 		TEST_CHECK_EQ(acks, N_WRITES + M_SENDS);
 	TEST_CHECK(acks >= N_WRITES + M_SENDS && acks <= N_WRITES * 3 + M_SENDS);
 	for (i = 0; i < acks; i++)
@@ -634,7 +634,7 @@ test_msn(void)
 	unsigned int i, n;
 
 	snprintf(path, sizeof(path), "/tmp/irdma_hwstats_%d_%s.pcap", (int)getpid(),
-		 IRDMA_TEST_MODE);
+		 test_variant());
 	if (env_up(&e, E2E_DEVARGS(0, "loop:hws5"), E2E_DEVARGS(1, "loop:hws5"), 14, 7,
 		   false) != 0)
 		goto out;
@@ -678,11 +678,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_hwstats_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_hwstats") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_timer_tables);
 	TEST_RUN(test_traffic_counters);
 	TEST_RUN(test_traffic_counters_gen3);

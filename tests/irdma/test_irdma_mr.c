@@ -28,51 +28,25 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 #include "test_pbl_common.h"
 
 #define PG4K UINT64_C(4096)
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
-
-/* One started device with a context and a PD. */
-struct env {
-	int id;
-	struct irdma_hw *hw;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-};
-
+/* The fixture's device (no CQs); user PDs start above the reserved ones. */
 static int
-env_up(struct env *e)
+mr_env_up(struct test_env *e)
 {
-	memset(e, 0, sizeof(*e));
-	if (pmd_dev_up("irdma_model0,mode=" IRDMA_TEST_MODE, &e->id, &e->ctx, &e->pd) != 0)
+	if (test_env_up(e, "irdma_model0", 0) != 0)
 		return -1;
-	e->hw = irdma_dev_hw(rdmadev_get((int16_t)e->id));
-	TEST_CHECK(e->hw != NULL);
 	TEST_CHECK(rdmadev_obj_id(&e->pd->obj) >= IRDMA_FIRST_USER_PD_ID);
 	return 0;
 }
 
 static int
-mr_live(const struct env *e)
+mr_live(const struct test_env *e)
 {
 	return restrack_count(rdmadev_get((int16_t)e->id)->res, RESTRACK_MR, NULL);
-}
-
-/* Free the PD and context, stop, close: nothing leaked in the model's view. */
-static void
-env_down(struct env *e)
-{
-	struct irdma_model_stats st;
-
-	if (e->id < 0)
-		return;
-	TEST_CHECK_EQ(mr_live(e), 0);
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
-	TEST_CHECK_EQ(st.dma_map_refused, 0);
 }
 
 /* Independent answer for a VA: EAL's, or the external region's table. */
@@ -107,7 +81,7 @@ access_bits(uint32_t acc)
  * (NULL on failure); *info gets the model's entry.
  */
 static struct rdmadev_mr *
-reg_check_iova(struct env *e, const struct tpbl_ext *x, uint8_t *addr, uint64_t len,
+reg_check_iova(struct test_env *e, const struct tpbl_ext *x, uint8_t *addr, uint64_t len,
 	       uint64_t va, uint32_t acc, struct irdma_model_mr_info *info)
 {
 	const struct rdmadev_mr_attr attr = {
@@ -155,14 +129,14 @@ reg_check_iova(struct env *e, const struct tpbl_ext *x, uint8_t *addr, uint64_t 
 }
 
 static struct rdmadev_mr *
-reg_check(struct env *e, const struct tpbl_ext *x, uint8_t *addr, uint64_t len, uint32_t acc,
+reg_check(struct test_env *e, const struct tpbl_ext *x, uint8_t *addr, uint64_t len, uint32_t acc,
 	  struct irdma_model_mr_info *info)
 {
 	return reg_check_iova(e, x, addr, len, (uint64_t)(uintptr_t)addr, acc, info);
 }
 
 static void
-dereg_check(struct env *e, struct rdmadev_mr *mr)
+dereg_check(struct test_env *e, struct rdmadev_mr *mr)
 {
 	struct irdma_model_mr_info info;
 	uint32_t idx;
@@ -179,16 +153,16 @@ static void
 test_pd(void)
 {
 	struct rdmadev_pd *p2 = NULL;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) == 0) {
+	if (mr_env_up(&e) == 0) {
 		TEST_CHECK_EQ(rdmadev_pd_alloc(e.ctx, &p2), 0);
 		if (p2 != NULL) {
 			TEST_CHECK(rdmadev_obj_id(&p2->obj) != rdmadev_obj_id(&e.pd->obj));
 			TEST_CHECK_EQ(rdmadev_pd_free(p2), 0);
 		}
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* EAL memory: a small MR at an odd offset and a multi-page one. */
@@ -200,11 +174,11 @@ test_mr_eal(void)
 	struct irdma_model_mr_info info;
 	struct rdmadev_mr *a, *b, *c;
 	uint8_t *buf;
-	struct env e;
+	struct test_env e;
 
 	buf = rte_malloc("mr_test", 1 << 20, PG4K);
 	TEST_CHECK(buf != NULL);
-	if (buf != NULL && env_up(&e) == 0) {
+	if (buf != NULL && mr_env_up(&e) == 0) {
 		a = reg_check(&e, NULL, buf + 100, 3000, RDMADEV_ACCESS_LOCAL_WRITE, &info);
 		b = reg_check(&e, NULL, buf + 4000, (1 << 20) - 5000, acc, &info);
 		if (a != NULL && b != NULL)
@@ -232,7 +206,7 @@ test_mr_eal(void)
 		dereg_check(&e, b);
 	}
 	if (buf != NULL)
-		env_down(&e);
+		test_env_down(&e);
 	rte_free(buf);
 }
 
@@ -244,10 +218,10 @@ test_mr_ext_levels(void)
 	struct pbl_dma_hook hook;
 	struct rdmadev_mr *mr;
 	struct tpbl_ext x;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (mr_env_up(&e) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	hook = pmd_dma_hook(e.hw);
@@ -276,7 +250,7 @@ test_mr_ext_levels(void)
 		dereg_check(&e, mr);
 		tpbl_ext_destroy(&x);
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 #define FILL_PAGES 600u
@@ -294,17 +268,17 @@ test_mr_level2(void)
 	struct rdmadev_mr *mr;
 	struct tpbl_ext x;
 	unsigned int n, i;
-	struct env e;
+	struct test_env e;
 	int rc = 0;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (mr_env_up(&e) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 2048, PG4K, TPBL_DESCENDING, 0, &hook), 0);
 	if (x.va == NULL) {
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	memset(fill, 0, sizeof(fill));
@@ -343,7 +317,7 @@ test_mr_level2(void)
 	for (i = 0; i < n; i += 2)
 		dereg_check(&e, fill[i]);
 	tpbl_ext_destroy(&x);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* Fast registration: ALLOC_STAG with a level-1 run of max_pages PBLEs. */
@@ -353,9 +327,9 @@ test_mr_fast_reg(void)
 	struct irdma_model_mr_info info;
 	struct rdmadev_mr *mr = NULL;
 	rte_iova_t iova;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) == 0) {
+	if (mr_env_up(&e) == 0) {
 		TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(e.pd, 256, &mr), 0);
 		if (mr != NULL) {
 			TEST_CHECK_EQ(mr->lkey, mr->rkey);
@@ -375,7 +349,7 @@ test_mr_fast_reg(void)
 		TEST_CHECK_EQ(rdmadev_mr_reg_dma(e.pd, 0, &mr), -ENOTSUP);
 		TEST_CHECK(mr == NULL);
 	}
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* REG_MR and DEALLOC_STAG refused by the device: clean failure, nothing leaked. */
@@ -388,17 +362,17 @@ test_mr_faults(void)
 	struct rdmadev_mr *mr, *bad = NULL;
 	struct rdmadev_mr_attr a;
 	struct tpbl_ext x;
-	struct env e;
+	struct test_env e;
 	int live;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (mr_env_up(&e) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	hook = pmd_dma_hook(e.hw);
 	TEST_CHECK_EQ(tpbl_ext_make(&x, 100, PG4K, TPBL_DESCENDING, 0, &hook), 0);
 	if (x.va == NULL) {
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	a = (struct rdmadev_mr_attr){
@@ -434,7 +408,7 @@ test_mr_faults(void)
 	TEST_CHECK_EQ(rdmadev_mr_alloc_fast_reg(e.pd, 16, &bad), -EIO);
 	TEST_CHECK_EQ(mr_live(&e), live);
 	tpbl_ext_destroy(&x);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* Application memory EAL does not know: the driver registers and DMA-maps it itself. */
@@ -445,7 +419,7 @@ test_mr_malloc(void)
 	struct irdma_model_stats st0, st1;
 	struct rdmadev_mr *mr;
 	uint8_t *buf;
-	struct env e;
+	struct test_env e;
 
 	if (rte_eal_iova_mode() != RTE_IOVA_VA) {
 		printf("# skipped: IOVA-as-PA needs /proc/self/pagemap for malloc'd memory\n");
@@ -456,7 +430,7 @@ test_mr_malloc(void)
 	if (buf == NULL)
 		return;
 	memset(buf, 0, 16 * PG4K);
-	if (env_up(&e) == 0) {
+	if (mr_env_up(&e) == 0) {
 		memset(&st0, 0, sizeof(st0));
 		memset(&st1, 0, sizeof(st1));
 		TEST_CHECK_EQ(irdma_model_stats_get(e.hw, &st0), 0);
@@ -477,7 +451,7 @@ test_mr_malloc(void)
 		}
 		TEST_CHECK(rte_mem_virt2memseg_list(buf) == NULL);
 	}
-	env_down(&e);
+	test_env_down(&e);
 	free(buf);
 }
 
@@ -494,8 +468,7 @@ test_model_strict(void)
 	struct irdma_hw hw;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						     IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
 	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
@@ -603,11 +576,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_mr_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_mr") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_pd);
 	TEST_RUN(test_mr_eal);
 	TEST_RUN(test_mr_ext_levels);

@@ -38,12 +38,11 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
 
-#define TAIL ",qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE
+/* Devargs @p s with the common sizes and the variant's mode (tests/common/test_fixture.h). */
+#define DEV(s) test_variant_devargs(s ",qps=64,cqs=64,mrs=64")
 
 /* ---- an independent decoder (struct ice_aq_desc byte offsets) ---- */
 
@@ -354,7 +353,7 @@ test_conformance(void)
 	unsigned int i, k, nws = 0, nadd = 0, ndel = 0;
 	int id, n, op;
 
-	id = pf_open("irdma_model0" TAIL);
+	id = pf_open(DEV("irdma_model0"));
 	if (id < 0)
 		return;
 	hw = pmd_hw(id);
@@ -433,7 +432,7 @@ test_fault_no_answer(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open("irdma_model0" TAIL);
+		id = pf_open(DEV("irdma_model0"));
 		if (id < 0)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
@@ -473,7 +472,7 @@ test_fault_retval(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open("irdma_model0" TAIL);
+		id = pf_open(DEV("irdma_model0"));
 		if (id < 0)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
@@ -519,7 +518,7 @@ test_fault_qos_retval(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open("irdma_model0" TAIL);
+		id = pf_open(DEV("irdma_model0"));
 		if (id < 0)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
@@ -540,7 +539,7 @@ test_fault_qos_retval(void)
 	/* the 4th (the VSI node) and the 6th (the qgroup node) of the six scheduler nodes
 	 * refused: the nodes above it are deleted, deepest first */
 	for (i = 3; i <= 5; i += 2) {
-		id = pf_open("irdma_model0" TAIL);
+		id = pf_open(DEV("irdma_model0"));
 		if (id < 0)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_aq_fault_nth(pmd_hw(id), 0x0401, i,
@@ -579,7 +578,7 @@ test_fault_ws(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open("irdma_model0" TAIL);
+		id = pf_open(DEV("irdma_model0"));
 		if (id < 0)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_cqp_fault_after(pmd_hw(id), 0x2c, steps[i].skip,
@@ -638,7 +637,7 @@ test_model_refuses_qos(void)
 	unsigned int i;
 	int id;
 
-	if (pmd_dev_up("irdma_model0" TAIL, &id, &ctx, &pd) != 0) {
+	if (pmd_dev_up(DEV("irdma_model0"), &id, &ctx, &pd) != 0) {
 		pmd_dev_down(id, ctx, pd, &st);
 		return;
 	}
@@ -708,9 +707,9 @@ pf_refused(const char *devargs, int err, const char *a, const char *b)
 static void
 test_fault_no_rdma(void)
 {
-	pf_refused("irdma_model0,rdma=0" TAIL, -ENOTSUP, "the RDMA capability is disabled on PF 0",
+	pf_refused(DEV("irdma_model0,rdma=0"), -ENOTSUP, "the RDMA capability is disabled on PF 0",
 		   "step \"capabilities\"");
-	pf_refused("irdma_model0,msix=0" TAIL, -ENOTSUP, "no MSI-X vector", NULL);
+	pf_refused(DEV("irdma_model0,msix=0"), -ENOTSUP, "no MSI-X vector", NULL);
 }
 
 static void
@@ -718,10 +717,10 @@ test_fault_api(void)
 {
 	int id;
 
-	pf_refused("irdma_model0,fw_api=2.0" TAIL, -ENOTSUP, "AdminQ API major 2 is unknown",
+	pf_refused(DEV("irdma_model0,fw_api=2.0"), -ENOTSUP, "AdminQ API major 2 is unknown",
 		   "step \"firmware version\"");
 	/* a newer minor is a warning only (ice_aq_ver_check) */
-	id = pf_open("irdma_model0,fw_api=1.9" TAIL);
+	id = pf_open(DEV("irdma_model0,fw_api=1.9"));
 	if (id < 0)
 		return;
 	log_start();
@@ -730,16 +729,16 @@ test_fault_api(void)
 	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
 	/* malformed values */
-	TEST_CHECK(rdmadev_open("irdma_model0,fw_api=1" TAIL) < 0);
-	TEST_CHECK(rdmadev_open("irdma_model0,fw_api=1.2.3" TAIL) < 0);
-	TEST_CHECK(rdmadev_open("irdma_model0,pf_id=8" TAIL) < 0);
-	TEST_CHECK(rdmadev_open("irdma_model0,rdma=2" TAIL) < 0);
+	TEST_CHECK(rdmadev_open(DEV("irdma_model0,fw_api=1")) < 0);
+	TEST_CHECK(rdmadev_open(DEV("irdma_model0,fw_api=1.2.3")) < 0);
+	TEST_CHECK(rdmadev_open(DEV("irdma_model0,pf_id=8")) < 0);
+	TEST_CHECK(rdmadev_open(DEV("irdma_model0,rdma=2")) < 0);
 }
 
 static void
 test_fault_reset(void)
 {
-	int id = pf_open("irdma_model0" TAIL);
+	int id = pf_open(DEV("irdma_model0"));
 
 	if (id < 0)
 		return;
@@ -1036,7 +1035,7 @@ test_pf3(void)
 	struct rdmadev_qp *qp;
 	int id;
 
-	if (pmd_dev_up("irdma_model0,pf_id=3" TAIL, &id, &ctx, &pd) != 0) {
+	if (pmd_dev_up(DEV("irdma_model0,pf_id=3"), &id, &ctx, &pd) != 0) {
 		pmd_dev_down(id, ctx, pd, &st);
 		return;
 	}
@@ -1080,7 +1079,7 @@ test_pf3(void)
 	TEST_CHECK_EQ(st.cqp_errors, 0);
 
 	/* Without the PF layer the driver keeps function id 0: the model (PF 3) refuses it. */
-	id = pf_open("irdma_model0,pf_id=3,pf_init=0" TAIL);
+	id = pf_open(DEV("irdma_model0,pf_id=3,pf_init=0"));
 	if (id < 0)
 		return;
 	TEST_CHECK(rdmadev_start((int16_t)id) < 0);
@@ -1115,7 +1114,7 @@ test_link(void)
 	FILE *f;
 	int id, i, fd;
 
-	if (pmd_dev_up("irdma_model0,pf_id=2,mac=02:aa:bb:cc:dd:ee" TAIL, &id, &ctx, &pd) != 0) {
+	if (pmd_dev_up(DEV("irdma_model0,pf_id=2,mac=02:aa:bb:cc:dd:ee"), &id, &ctx, &pd) != 0) {
 		pmd_dev_down(id, ctx, pd, &st);
 		return;
 	}
@@ -1184,7 +1183,7 @@ test_mac_follows(void)
 	static const uint8_t nvm[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 	struct rdmadev_port_info pi;
 	uint8_t g[16];
-	int id = pf_open("irdma_model0,mac=02:aa:bb:cc:dd:ee" TAIL);
+	int id = pf_open(DEV("irdma_model0,mac=02:aa:bb:cc:dd:ee"));
 
 	if (id < 0)
 		return;
@@ -1201,7 +1200,7 @@ test_mac_follows(void)
 	TEST_CHECK_EQ(rdmadev_stop((int16_t)id), 0);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
 	/* devargs ip= fixes the table: the MAC changes, the GIDs do not */
-	id = pf_open("irdma_model0,ip=10.9.9.9" TAIL);
+	id = pf_open(DEV("irdma_model0,ip=10.9.9.9"));
 	if (id < 0)
 		return;
 	TEST_CHECK_EQ(irdma_model_set_mac(pmd_hw(id), nvm), 0);
@@ -1219,11 +1218,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_pf_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_pf") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_conformance);
 	TEST_RUN(test_fault_retval);
 	TEST_RUN(test_fault_qos_retval);

@@ -294,7 +294,7 @@ test_qp_source(void)
 		goto out;
 	c = (const uint8_t *)((const struct irdma_qp *)e.qp->obj.fp.drv)->hctx.va + 256;
 	/* The local MAC is in the context from creation on. */
-	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(test_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 	TEST_CHECK_EQ(to_init(e.qp), 0);
 	/* Refusals: index beyond the table, families that differ; the QP stays in INIT. */
 	gid4(dg, 192, 168, 7, 1);
@@ -306,24 +306,24 @@ test_qp_source(void)
 	/* IPv4: LOCAL_IPADDR3 only, IPV4 set. */
 	gid4(dg, 192, 168, 7, 1);
 	TEST_CHECK_EQ(to_rtr(e.qp, dg, 0), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 184, 31, 0), 0xc0a80709);
-	TEST_CHECK_EQ(pmd_le_bits(c, 184, 63, 32), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 192, 63, 0), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 32, 31, 0), 0xc0a80701);	/* destination, for contrast */
-	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(test_le_bits(c, 0, 3, 3), 1);
+	TEST_CHECK_EQ(test_le_bits(c, 184, 31, 0), 0xc0a80709);
+	TEST_CHECK_EQ(test_le_bits(c, 184, 63, 32), 0);
+	TEST_CHECK_EQ(test_le_bits(c, 192, 63, 0), 0);
+	TEST_CHECK_EQ(test_le_bits(c, 32, 31, 0), 0xc0a80701);	/* destination, for contrast */
+	TEST_CHECK_EQ(test_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 	/* IPv6 after RESET: all four words, IPV4 clear. */
 	memset(&a, 0, sizeof(a));
 	TEST_CHECK_EQ(modify(e.qp, RDMADEV_QPS_RESET, &a, 0), 0);
 	TEST_CHECK_EQ(to_init(e.qp), 0);
 	gid6(dg, 9);
 	TEST_CHECK_EQ(to_rtr(e.qp, dg, 1), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 192, 63, 32), 0x20010db8);
-	TEST_CHECK_EQ(pmd_le_bits(c, 192, 31, 0), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 184, 63, 32), 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 184, 31, 0), 5);
-	TEST_CHECK_EQ(pmd_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
+	TEST_CHECK_EQ(test_le_bits(c, 0, 3, 3), 0);
+	TEST_CHECK_EQ(test_le_bits(c, 192, 63, 32), 0x20010db8);
+	TEST_CHECK_EQ(test_le_bits(c, 192, 31, 0), 0);
+	TEST_CHECK_EQ(test_le_bits(c, 184, 63, 32), 0);
+	TEST_CHECK_EQ(test_le_bits(c, 184, 31, 0), 5);
+	TEST_CHECK_EQ(test_le_bits(c, 152, 63, 16), UINT64_C(0x021122334455));
 out:
 	env_down(&e);
 }
@@ -358,8 +358,8 @@ test_ah_source(void)
 		TEST_CHECK_EQ(in.src[0] | in.src[1] | in.src[2], 0);
 		/* The WQE bytes: source word 3 at qword 6 bits 31:0. */
 		TEST_CHECK_EQ(irdma_model_cqp_capture(e.hw, 0, wqe), OP_CREATE_AH);
-		TEST_CHECK_EQ(pmd_le_bits(wqe, 48, 31, 0), 0xc0a80709);
-		TEST_CHECK_EQ(pmd_le_bits(wqe, 56, 63, 0), 0);
+		TEST_CHECK_EQ(test_le_bits(wqe, 48, 31, 0), 0xc0a80709);
+		TEST_CHECK_EQ(test_le_bits(wqe, 56, 63, 0), 0);
 	}
 	gid6(av.dgid, 9);
 	av.sgid_index = 1;
@@ -371,8 +371,8 @@ test_ah_source(void)
 		TEST_CHECK_EQ(in.src[2], 0);
 		TEST_CHECK_EQ(in.src[3], 5);
 		TEST_CHECK_EQ(irdma_model_cqp_capture(e.hw, 0, wqe), OP_CREATE_AH);
-		TEST_CHECK_EQ(pmd_le_bits(wqe, 56, 63, 32), 0x20010db8);	/* word 0 */
-		TEST_CHECK_EQ(pmd_le_bits(wqe, 48, 31, 0), 5);		/* word 3 */
+		TEST_CHECK_EQ(test_le_bits(wqe, 56, 63, 32), 0x20010db8);	/* word 0 */
+		TEST_CHECK_EQ(test_le_bits(wqe, 48, 31, 0), 5);		/* word 3 */
 	}
 out:
 	if (a4 != NULL)

@@ -27,24 +27,16 @@
 #include "irdma_model.h"
 #include "pmd_fixture.h"
 #include "test.h"
+#include "test_fixture.h"
 
-#ifndef IRDMA_TEST_MODE
-#define IRDMA_TEST_MODE "inline"
-#endif
+/* The device of every case (test_env_up() appends the variant's mode). */
+#define DEVARGS "irdma_model0,qps=64,cqs=64,mrs=64"
 
 /* HW QP states and types (doc/hardware.md §5.3 / §5.4), independent of base/. */
 enum { HW_INVALID = 0, HW_IDLE = 1, HW_RTS = 2, HW_SQD = 3, HW_RTR = 4, HW_ERROR = 6 };
 enum { TYPE_RC = 3, TYPE_UD = 4 };
 enum { OP_CREATE_QP = 0x00, OP_MODIFY_QP = 0x01, OP_DESTROY_QP = 0x02, OP_FLUSH = 0x22 };
 #define MAJ_ERROR 0xffff
-
-struct env {
-	int id;
-	struct rdmadev_ctx *ctx;
-	struct rdmadev_pd *pd;
-	struct rdmadev_cq *scq;
-	struct rdmadev_cq *rcq;
-};
 
 /* The host context the driver built for @p qp (Q2 at +0, context at +256). */
 static const uint8_t *
@@ -65,38 +57,8 @@ pow2(uint32_t v)
 	return p;
 }
 
-static int
-env_up(struct env *e)
-{
-	const struct rdmadev_cq_attr cqa = { .cqe = 64, .comp_vector = 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (pmd_dev_up("irdma_model0,qps=64,cqs=64,mrs=64,mode=" IRDMA_TEST_MODE, &e->id,
-		       &e->ctx, &e->pd) != 0)
-		return -1;
-	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->scq), 0);
-	TEST_CHECK_EQ(rdmadev_cq_create(e->ctx, &cqa, &e->rcq), 0);
-	return e->scq != NULL && e->rcq != NULL ? 0 : -1;
-}
-
-static void
-env_down(struct env *e)
-{
-	struct irdma_model_stats st;
-	struct rdmadev *dev = rdmadev_get((int16_t)e->id);
-
-	if (dev != NULL)
-		TEST_CHECK_EQ(restrack_count(dev->res, RESTRACK_QP, NULL), 0);
-	if (e->rcq != NULL)
-		TEST_CHECK_EQ(rdmadev_cq_destroy(e->rcq), 0);
-	if (e->scq != NULL)
-		TEST_CHECK_EQ(rdmadev_cq_destroy(e->scq), 0);
-	pmd_dev_down(e->id, e->ctx, e->pd, &st);
-	TEST_CHECK_EQ(rdmadev_count(), 0);
-}
-
 static struct rdmadev_qp_init_attr
-init_attr(const struct env *e, enum rdmadev_qp_type type)
+init_attr(const struct test_env *e, enum rdmadev_qp_type type)
 {
 	struct rdmadev_qp_init_attr a;
 
@@ -115,7 +77,7 @@ init_attr(const struct env *e, enum rdmadev_qp_type type)
 
 /* Checks after create, common to RC and UD. */
 static void
-check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
+check_created(const struct test_env *e, struct rdmadev_qp *qp, uint32_t type)
 {
 	/* SQ: 2 SGEs + 1 (immediate) < 4 and 32 B inline <= 39 -> shift 1; 32 WRs. */
 	const uint32_t sq_quanta = pow2((32u << 1) + 258), rq_quanta = pow2((16u << 1) + 1);
@@ -144,18 +106,18 @@ check_created(const struct env *e, struct rdmadev_qp *qp, uint32_t type)
 	TEST_CHECK_EQ(in.compl_ctx, (uint64_t)(uintptr_t)qp->obj.fp.drv);
 	TEST_CHECK_EQ(in.arp_idx, 0);
 	/* The context bytes, decoded at the doc/hardware.md positions. */
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
-	TEST_CHECK_EQ(pmd_le_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
-	TEST_CHECK_EQ(pmd_le_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 15, 12), 9 - 2);		/* SQSIZE: 512 quanta */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 11, 8), 6 - 2);		/* RQSIZE: 64 quanta */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 47, 32), 0xc000);		/* source port */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 63, 48), 4791);		/* RoCEv2 port */
-	TEST_CHECK_EQ(pmd_le_bits(c, 56, 63, 48), pd & 0xffff);	/* PDIDX */
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 21, 20), pd >> 16);	/* PDIDXHI */
-	TEST_CHECK_EQ(pmd_le_bits(c, 136, 18, 0), in.tx_cq);	/* TXCQNUM */
-	TEST_CHECK_EQ(pmd_le_bits(c, 136, 50, 32), in.rx_cq);	/* RXCQNUM */
-	TEST_CHECK_EQ(pmd_le_bits(c, 168, 63, 0), in.compl_ctx);	/* completion context */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 9, 8), 1);			/* RQWQESIZE */
+	TEST_CHECK_EQ(test_le_bits(c, 8, 63, 0), in.sq_pa);		/* SQ address */
+	TEST_CHECK_EQ(test_le_bits(c, 16, 63, 0), in.rq_pa);	/* RQ address */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 15, 12), 9 - 2);		/* SQSIZE: 512 quanta */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 11, 8), 6 - 2);		/* RQSIZE: 64 quanta */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 47, 32), 0xc000);		/* source port */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 63, 48), 4791);		/* RoCEv2 port */
+	TEST_CHECK_EQ(test_le_bits(c, 56, 63, 48), pd & 0xffff);	/* PDIDX */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 21, 20), pd >> 16);	/* PDIDXHI */
+	TEST_CHECK_EQ(test_le_bits(c, 136, 18, 0), in.tx_cq);	/* TXCQNUM */
+	TEST_CHECK_EQ(test_le_bits(c, 136, 50, 32), in.rx_cq);	/* RXCQNUM */
+	TEST_CHECK_EQ(test_le_bits(c, 168, 63, 0), in.compl_ctx);	/* completion context */
 }
 
 static int
@@ -167,7 +129,7 @@ modify(struct rdmadev_qp *qp, struct rdmadev_qp_attr *a, enum rdmadev_qp_state s
 }
 
 static void
-qp_info(const struct env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
+qp_info(const struct test_env *e, const struct rdmadev_qp *qp, struct irdma_model_qp_info *in)
 {
 	memset(in, 0, sizeof(*in));
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), rdmadev_qp_num(qp), in), 0);
@@ -181,15 +143,15 @@ test_rc(void)
 	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp = NULL;
 	const uint8_t *c;
-	struct env e;
+	struct test_env e;
 	uint32_t qpn;
 
-	if (env_up(&e) == 0) {
+	if (test_env_up(&e, DEVARGS, 2) == 0) {
 		ia = init_attr(&e, RDMADEV_QPT_RC);
 		TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	}
 	if (qp == NULL) {
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	qpn = rdmadev_qp_num(qp);
@@ -210,8 +172,8 @@ test_rc(void)
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.rdok, 1);
 	TEST_CHECK_EQ(in.wrrdrspok, 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 21, 21), 1);	/* RDOK */
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 20, 20), 1);	/* WRRDRSPOK */
+	TEST_CHECK_EQ(test_le_bits(c, 160, 21, 21), 1);	/* RDOK */
+	TEST_CHECK_EQ(test_le_bits(c, 160, 20, 20), 1);	/* WRRDRSPOK */
 
 	memset(&a, 0, sizeof(a));
 	a.ah_attr.dgid[10] = 0xff;
@@ -239,14 +201,14 @@ test_rc(void)
 	TEST_CHECK_EQ(in.mss, 1024);
 	TEST_CHECK_EQ(in.ird_enc, 2);			/* round_up_pow2(2 * 16) = 32 -> 2 */
 	TEST_CHECK_EQ(in.arp_idx, 0);
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 3, 3), 1);		/* IPV4 */
-	TEST_CHECK_EQ(pmd_le_bits(c, 32, 31, 0), 0xc0a80102);	/* DESTIPADDR3 */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 7, 0), 64);	/* TTL */
-	TEST_CHECK_EQ(pmd_le_bits(c, 24, 31, 24), 0x10);	/* TOS */
-	TEST_CHECK_EQ(pmd_le_bits(c, 0, 5, 5), 0);		/* no VLAN */
-	TEST_CHECK_EQ(pmd_le_bits(c, 64, 23, 0), 0x1234);	/* DESTQP */
-	TEST_CHECK_EQ(pmd_le_bits(c, 88, 23, 0), 0x111);	/* EPSN */
-	TEST_CHECK_EQ(pmd_le_bits(c, 48, 29, 16), 1024);	/* SNDMSS */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 3, 3), 1);		/* IPV4 */
+	TEST_CHECK_EQ(test_le_bits(c, 32, 31, 0), 0xc0a80102);	/* DESTIPADDR3 */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 7, 0), 64);	/* TTL */
+	TEST_CHECK_EQ(test_le_bits(c, 24, 31, 24), 0x10);	/* TOS */
+	TEST_CHECK_EQ(test_le_bits(c, 0, 5, 5), 0);		/* no VLAN */
+	TEST_CHECK_EQ(test_le_bits(c, 64, 23, 0), 0x1234);	/* DESTQP */
+	TEST_CHECK_EQ(test_le_bits(c, 88, 23, 0), 0x111);	/* EPSN */
+	TEST_CHECK_EQ(test_le_bits(c, 48, 29, 16), 1024);	/* SNDMSS */
 
 	memset(&a, 0, sizeof(a));
 	a.timeout = 14;
@@ -264,11 +226,11 @@ test_rc(void)
 	TEST_CHECK_EQ(in.retry, 7);
 	TEST_CHECK_EQ(in.rnr_retry, 6);
 	TEST_CHECK_EQ(in.dest_qpn, 0x1234);		/* kept from RTR */
-	TEST_CHECK_EQ(pmd_le_bits(c, 80, 23, 0), 0x222);	/* PSNNXT */
-	TEST_CHECK_EQ(pmd_le_bits(c, 96, 55, 32), 0x222);	/* PSNUNA */
-	TEST_CHECK_EQ(pmd_le_bits(c, 128, 53, 48), 7);	/* REXMIT_THRESH */
-	TEST_CHECK_EQ(pmd_le_bits(c, 128, 56, 54), 6);	/* RNRNAK_THRESH */
-	TEST_CHECK_EQ(pmd_le_bits(c, 160, 7, 0), 8);	/* ORDSIZE */
+	TEST_CHECK_EQ(test_le_bits(c, 80, 23, 0), 0x222);	/* PSNNXT */
+	TEST_CHECK_EQ(test_le_bits(c, 96, 55, 32), 0x222);	/* PSNUNA */
+	TEST_CHECK_EQ(test_le_bits(c, 128, 53, 48), 7);	/* REXMIT_THRESH */
+	TEST_CHECK_EQ(test_le_bits(c, 128, 56, 54), 6);	/* RNRNAK_THRESH */
+	TEST_CHECK_EQ(test_le_bits(c, 160, 7, 0), 8);	/* ORDSIZE */
 	TEST_CHECK_EQ(in.modifies, 3);
 
 	/* ERR: SQD, ERROR, then FLUSH_WQES of SQ and RQ. */
@@ -283,7 +245,7 @@ test_rc(void)
 
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), -ENOENT);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 static void
@@ -294,14 +256,14 @@ test_ud(void)
 	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp = NULL;
 	const uint8_t *c;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) == 0) {
+	if (test_env_up(&e, DEVARGS, 2) == 0) {
 		ia = init_attr(&e, RDMADEV_QPT_UD);
 		TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	}
 	if (qp == NULL) {
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	check_created(&e, qp, TYPE_UD);
@@ -314,7 +276,7 @@ test_ud(void)
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_IDLE);
 	TEST_CHECK_EQ(in.qkey, 0x11111111);
-	TEST_CHECK_EQ(pmd_le_bits(c, 64, 63, 32), 0x11111111);	/* QKEY */
+	TEST_CHECK_EQ(test_le_bits(c, 64, 63, 32), 0x11111111);	/* QKEY */
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_RTR, 0), 0);
 	a.sq_psn = 0x42;
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_RTS, RDMADEV_QP_SQ_PSN), 0);
@@ -333,7 +295,7 @@ test_ud(void)
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_ERROR);
 	TEST_CHECK_EQ(in.sq_flushes, 1);
-	TEST_CHECK_EQ(pmd_le_bits(c, 64, 63, 32), 0);	/* the attributes start again */
+	TEST_CHECK_EQ(test_le_bits(c, 64, 63, 32), 0);	/* the attributes start again */
 	a.qkey = 0x33;
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_QKEY), 0);
@@ -342,7 +304,7 @@ test_ud(void)
 	TEST_CHECK_EQ(in.qkey, 0x33);
 	/* Destroy in INIT. */
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 static void
@@ -353,11 +315,11 @@ test_faults(void)
 	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp = NULL;
 	struct rdmadev *dev;
-	struct env e;
+	struct test_env e;
 	uint32_t qpn;
 
-	if (env_up(&e) != 0) {
-		env_down(&e);
+	if (test_env_up(&e, DEVARGS, 2) != 0) {
+		test_env_down(&e);
 		return;
 	}
 	dev = rdmadev_get((int16_t)e.id);
@@ -372,7 +334,7 @@ test_faults(void)
 
 	TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	if (qp == NULL) {
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	qpn = rdmadev_qp_num(qp);
@@ -387,7 +349,7 @@ test_faults(void)
 	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
 	qp_info(&e, qp, &in);
 	TEST_CHECK_EQ(in.state, HW_INVALID);
-	TEST_CHECK_EQ(pmd_le_bits(ctx_of(qp), 160, 21, 21), 0);	/* context restored */
+	TEST_CHECK_EQ(test_le_bits(ctx_of(qp), 160, 21, 21), 0);	/* context restored */
 	TEST_CHECK_EQ(modify(qp, &a, RDMADEV_QPS_INIT, RDMADEV_QP_PKEY_INDEX | RDMADEV_QP_PORT |
 			     RDMADEV_QP_ACCESS_FLAGS), 0);
 	qp_info(&e, qp, &in);
@@ -415,7 +377,7 @@ test_faults(void)
 	TEST_CHECK_EQ(rdmadev_cq_destroy(e.scq), -EBUSY);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), qpn, &in), -ENOENT);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* The model refuses what the driver never sends: an illegal HW step, reserved QP ids. */
@@ -426,14 +388,14 @@ test_model_refusals(void)
 	struct irdma_model_qp_info in;
 	struct irdma_model_stats st0, st1;
 	struct rdmadev_qp *qp = NULL;
-	struct env e;
+	struct test_env e;
 
-	if (env_up(&e) == 0) {
+	if (test_env_up(&e, DEVARGS, 2) == 0) {
 		ia = init_attr(&e, RDMADEV_QPT_RC);
 		TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
 	}
 	if (qp == NULL) {
-		env_down(&e);
+		test_env_down(&e);
 		return;
 	}
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 0, &in), -ENOENT);
@@ -455,7 +417,7 @@ test_model_refusals(void)
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st1), 0);
 	TEST_CHECK_EQ(st1.cqp_errors, st0.cqp_errors);
 	TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
-	env_down(&e);
+	test_env_down(&e);
 }
 
 /* ---- the model alone, driven through the control path with hand-built WQEs ---- */
@@ -543,8 +505,7 @@ test_model_raw(void)
 
 	memset(&r, 0, sizeof(r));
 	irdma_model_config_default(&cfg);
-	cfg.mode = strcmp(IRDMA_TEST_MODE, "thread") == 0 ? IRDMA_MODEL_MODE_THREAD :
-						    IRDMA_MODEL_MODE_INLINE;
+	cfg.mode = test_variant_model_mode();
 	TEST_CHECK_EQ(irdma_model_create(&cfg, &r.hw), 0);
 	TEST_CHECK_EQ(irdma_ctrl_init(&r.c, &r.hw, &req), 0);
 	TEST_CHECK_EQ(irdma_ctrl_bringup(&r.c), 0);
@@ -653,11 +614,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_qp_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_qp") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_rc);
 	TEST_RUN(test_ud);
 	TEST_RUN(test_faults);

@@ -168,7 +168,7 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow, bool r
 	traffic_ok(&a, &ml, &mt, 4096, 11);
 	/* the EMP case with the interrupt thread running beside the application's polls */
 	if (kind == IRDMA_MODEL_RESET_EMPR)
-		TEST_CHECK(rdmadev_event_fd(d.id) >= 0 || strcmp(IRDMA_TEST_MODE, "inline") == 0);
+		TEST_CHECK(rdmadev_event_fd(d.id) >= 0 || !test_variant_thread());
 	/* In flight: nothing leaves the device, so every WR is outstanding at the reset. */
 	TEST_CHECK_EQ(e2e_wire_hold(&d), 0);
 	for (i = 0; i < N_WR; i++) {
@@ -435,7 +435,7 @@ test_reset_unannounced_waiting(void)
 	struct pollfd pfd;
 	int n, rc, i;
 
-	if (strcmp(IRDMA_TEST_MODE, "thread") != 0) {
+	if (!test_variant_thread()) {
 		printf("# INLINE mode: no interrupt thread, nothing processes events unasked\n");
 		return;
 	}
@@ -472,11 +472,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_reset_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_reset") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_reset_core);
 	TEST_RUN(test_reset_global);
 	TEST_RUN(test_reset_emp);

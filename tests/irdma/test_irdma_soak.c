@@ -367,12 +367,12 @@ main(int argc, char **argv)
 		printf("Bail out! --pairs must be 1 .. %u\n", MAX_PAIRS);
 		return 1;
 	}
-	if (test_eal_init("test_irdma_soak_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_soak") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
 	printf("# model mode: %s, %" PRIu64 " ops, %u pairs, seed %" PRIu64 "\n",
-	       IRDMA_TEST_MODE, nops, np, seed);
+	       test_variant(), nops, np, seed);
 	d1.id = -1;
 	if (e2e_dev_open(&d0, E2E_DEVARGS(0, "loop:soak")) == 0 &&
 	    e2e_dev_open(&d1, E2E_DEVARGS(1, "loop:soak")) == 0)

@@ -35,15 +35,14 @@
 #include "uk_fixture.h"
 
 /* A gen3 model on its own loop wire. */
-#define SRQ_DEVARGS(wire) "irdma_model0,gen=3,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE \
-	",wire=loop:" wire
+#define SRQ_DEVARGS(wire) "irdma_model0,gen=3,qps=64,cqs=64,mrs=256,wire=loop:" wire
 
 #define MR_LEN		(64u * 1024u)
 #define RECV_LEN	1024u
 #define UD_QKEY		0x5151u
 #define MID_MR_LEN	(256u * 1024u)
 
-/* Independent decoder of doc/hardware.md's words (little-endian qwords; bits() is
+/* Independent decoder of doc/hardware.md's words (little-endian qwords; test_bits() is
  * uk_fixture.h's). */
 static uint64_t
 qw(const uint8_t *p, unsigned int n)
@@ -267,26 +266,26 @@ test_srq_wqe_encoding(void)
 
 		TEST_CHECK(srq_recv(e.srq, wr_id, sg, (uint16_t)n));
 		h = qw(w, 3);
-		TEST_CHECK_EQ(bits(h, 63, 63), 1);		/* first pass: valid = 1 */
-		TEST_CHECK_EQ(bits(h, 41, 38), n - 1);		/* ADDFRAGCNT */
+		TEST_CHECK_EQ(test_bits(h, 63, 63), 1);		/* first pass: valid = 1 */
+		TEST_CHECK_EQ(test_bits(h, 41, 38), n - 1);		/* ADDFRAGCNT */
 		TEST_CHECK_EQ(qw(w, 2), wr_id);			/* SRQ: qword 2 = wr_id */
 		TEST_CHECK_EQ(qw(w, 0), sg[0].addr);
 		f1 = qw(w, 1);
-		TEST_CHECK_EQ(bits(f1, 31, 0), sg[0].lkey);
-		TEST_CHECK_EQ(bits(f1, 62, 32), sg[0].length);
-		TEST_CHECK_EQ(bits(f1, 63, 63), 1);
+		TEST_CHECK_EQ(test_bits(f1, 31, 0), sg[0].lkey);
+		TEST_CHECK_EQ(test_bits(f1, 62, 32), sg[0].length);
+		TEST_CHECK_EQ(test_bits(f1, 63, 63), 1);
 		for (k = 1; k < n + pad; k++) {
 			const uint8_t *f = w + 32 + 16 * (k - 1);
 			uint64_t fq1 = qw(f, 1);
 
-			TEST_CHECK_EQ(bits(fq1, 63, 63), 1);
+			TEST_CHECK_EQ(test_bits(fq1, 63, 63), 1);
 			if (k < n) {
 				TEST_CHECK_EQ(qw(f, 0), sg[k].addr);
-				TEST_CHECK_EQ(bits(fq1, 31, 0), sg[k].lkey);
-				TEST_CHECK_EQ(bits(fq1, 62, 32), sg[k].length);
+				TEST_CHECK_EQ(test_bits(fq1, 31, 0), sg[k].lkey);
+				TEST_CHECK_EQ(test_bits(fq1, 62, 32), sg[k].length);
 			} else {
 				TEST_CHECK_EQ(qw(f, 0), 0);
-				TEST_CHECK_EQ(bits(fq1, 62, 0), 0);
+				TEST_CHECK_EQ(test_bits(fq1, 62, 0), 0);
 			}
 		}
 		/* the shadow head: (index of the last WQE + 1) % size */
@@ -442,8 +441,8 @@ test_srq_shared(void)
 	 */
 	TEST_CHECK_EQ(posted, 47);
 	TEST_CHECK_EQ(s->polarity, 1);
-	TEST_CHECK_EQ(bits(qw(s->base + 14 * 32, 3), 63, 63), 1);
-	TEST_CHECK_EQ(bits(qw(s->base + 15 * 32, 3), 63, 63), 0);
+	TEST_CHECK_EQ(test_bits(qw(s->base + 14 * 32, 3), 63, 63), 1);
+	TEST_CHECK_EQ(test_bits(qw(s->base + 15 * 32, 3), 63, 63), 0);
 	TEST_CHECK_EQ(qw(s->base + 15 * 32, 2), 1000 + 31);
 	TEST_CHECK_EQ(qw(s->shadow, 0), 47 % 16);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 50), 0);
@@ -649,13 +648,15 @@ put_srq_cqe(struct irdma_cq *cq, uint32_t i, uint64_t wr_id, const void *qp, uin
 {
 	uint8_t *c = cq->cur.base + (size_t)i * 32, *x = c + 32;
 
-	le64_put(c, 0, put(len, 31, 0));
-	le64_put(c, 8, wr_id);
-	le64_put(c, 16, put(0x123, 55, 32));
-	le64_put(x, 8, (uint64_t)(uintptr_t)qp);
-	le64_put(x, 24, put(1, 63, 63));
-	le64_put(c, 24, put(1, 63, 63) | put(0x04, 61, 56) | put(1, 52, 52) | put(1, 50, 50) |
-		 put(major != 0, 55, 55) | put(major, 31, 16) | put(minor, 15, 0));
+	test_le64_put(c, 0, test_bits_put(len, 31, 0));
+	test_le64_put(c, 8, wr_id);
+	test_le64_put(c, 16, test_bits_put(0x123, 55, 32));
+	test_le64_put(x, 8, (uint64_t)(uintptr_t)qp);
+	test_le64_put(x, 24, test_bits_put(1, 63, 63));
+	test_le64_put(c, 24, test_bits_put(1, 63, 63) | test_bits_put(0x04, 61, 56) |
+		      test_bits_put(1, 52, 52) | test_bits_put(1, 50, 50) |
+		      test_bits_put(major != 0, 55, 55) | test_bits_put(major, 31, 16) |
+		      test_bits_put(minor, 15, 0));
 }
 
 /* The driver's reading of SRQ CQEs, fed by hand: wr_id, QP, status, no flush replay. */
@@ -703,7 +704,7 @@ test_srq_cqe_decode(void)
 	TEST_CHECK_EQ(srq.done, 3);
 	/* the extension not written yet: the CQE waits */
 	put_srq_cqe(&cq, 8, 8, &qp, 10, 0, 0);
-	le64_put(cq.cur.base + 9 * 32, 24, 0);
+	test_le64_put(cq.cur.base + 9 * 32, 24, 0);
 	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 4), 0);
 	TEST_CHECK_EQ(cq.cur.head, 8);
 	ukf_cq_fini(&cq);
@@ -915,8 +916,8 @@ test_srq_max_size(void)
 		const uint8_t *cqe = cq->cur.base + (size_t)at * 32;
 
 		TEST_CHECK_EQ(qw(cqe, 1), 1000000 + 4299);
-		TEST_CHECK_EQ(bits(qw(cqe, 3), 52, 52), 1);
-		TEST_CHECK_EQ(bits(qw(cqe, 3), 46, 32), (4299u * 8) & 0x7fffu);
+		TEST_CHECK_EQ(test_bits(qw(cqe, 3), 52, 52), 1);
+		TEST_CHECK_EQ(test_bits(qw(cqe, 3), 46, 32), (4299u * 8) & 0x7fffu);
 	}
 out:
 	env_close(&e);

@@ -74,9 +74,9 @@ produce(struct producer *p, const struct cqe_spec *s)
 	uint8_t *c = p->base + (size_t)p->head * 32;
 	uint64_t qw3;
 
-	le64_put(c, 0, s->payload);
-	le64_put(c, 8, (uint64_t)(uintptr_t)s->qp);
-	le64_put(c, 16, (uint64_t)s->qw2_lo | (uint64_t)(s->qp ? s->qp->qp_id : 0) << 32);
+	test_le64_put(c, 0, s->payload);
+	test_le64_put(c, 8, (uint64_t)(uintptr_t)s->qp);
+	test_le64_put(c, 16, (uint64_t)s->qw2_lo | (uint64_t)(s->qp ? s->qp->qp_id : 0) << 32);
 	qw3 = PUTF(s->minor, C_MINERR) | PUTF(s->major, C_MAJERR) |
 	      PUTF(s->wqe_idx, C_WQEIDX) | PUTF(s->ext, C_EXT) | PUTF(s->stag, C_STAG) |
 	      PUTF(s->error, C_ERROR) | PUTF(s->op, C_OP) | PUTF(s->sq, C_SQ) |
@@ -87,21 +87,21 @@ produce(struct producer *p, const struct cqe_spec *s)
 
 		prod_step(&e);
 		x = p->base + (size_t)e.head * 32;
-		le64_put(x, 0, s->imm);
-		le64_put(x, 8, 0);
-		le64_put(x, 16, (s->smac & 0xffffffffffffull) | (uint64_t)s->vlan << 48);
-		le64_put(x, 24, (uint64_t)e.pol << 63 | (uint64_t)s->imm_valid << 62 |
+		test_le64_put(x, 0, s->imm);
+		test_le64_put(x, 8, 0);
+		test_le64_put(x, 16, (s->smac & 0xffffffffffffull) | (uint64_t)s->vlan << 48);
+		test_le64_put(x, 24, (uint64_t)e.pol << 63 | (uint64_t)s->imm_valid << 62 |
 				(uint64_t)s->smac_valid << 61 | (uint64_t)s->vlan_valid << 60);
 		prod_step(p);
 	}
-	le64_put(c, 24, qw3);
+	test_le64_put(c, 24, qw3);
 	prod_step(p);
 }
 
 static uint64_t
 shadow_head(const struct irdma_cq *cq)
 {
-	return le64_at(cq->shadow, 0);
+	return test_le64(cq->shadow, 0);
 }
 
 /* Post one send WR; @return its first quantum (after any chunk NOPs). */
@@ -614,7 +614,7 @@ test_partial_shadow_cntr(void)
 	TEST_CHECK_EQ(wc[0].wr_id, 4);
 	TEST_CHECK_EQ(shadow_head(&cq), 5);
 	TEST_CHECK_EQ(cntr, 45);
-	le64_put(cq.shadow, 0, 0xabcdef);
+	test_le64_put(cq.shadow, 0, 0xabcdef);
 	TEST_CHECK_EQ(irdma_uk_poll_cq(&cq, wc, 8), 0);
 	TEST_CHECK_EQ(shadow_head(&cq), 0xabcdef);
 	TEST_CHECK_EQ(cntr, 45);
@@ -640,10 +640,10 @@ test_old_ring(void)
 	ukf_cq_init(&cq, &hw, 8);
 	/* an old ring of 4 left at head 2 on its first pass; slot 1 still holds a pass-1 CQE */
 	old = calloc(4, 32);
-	le64_put(old, 32 + 24, 1ull << 63);
+	test_le64_put(old, 32 + 24, 1ull << 63);
 	cq.old = (struct irdma_cq_ring){ .base = old, .size = 4, .head = 2, .polarity = 1 };
 	irdma_uk_cq_select(&cq);
-	le64_put(cq.shadow, 32, 1ull << 16 | 1ull << 15 | 0x29);
+	test_le64_put(cq.shadow, 32, 1ull << 16 | 1ull << 15 | 0x29);
 	po = (struct producer){ .base = old, .size = 4, .head = 2, .pol = 1 };
 	prod_init(&pc, &cq.cur);
 	for (i = 0; i < RTE_DIM(ids); i++)
@@ -661,7 +661,7 @@ test_old_ring(void)
 	TEST_CHECK_EQ(shadow_head(&cq), 2);
 	TEST_CHECK_EQ(qp.sq.tail, qp.sq.head);
 	/* the retired buffer counts in the arm word's SW CQ select (13:0); the rest is kept */
-	TEST_CHECK_EQ(le64_at(cq.shadow, 32), 1ull << 16 | 1ull << 15 | 0x2a);
+	TEST_CHECK_EQ(test_le64(cq.shadow, 32), 1ull << 16 | 1ull << 15 | 0x2a);
 	free(old);
 	ukf_cq_fini(&cq);
 	ukf_qp_fini(&qp);
@@ -675,30 +675,30 @@ test_cq_arm(void)
 	uint64_t w;
 
 	ukf_cq_init(&cq, &hw, 8);
-	le64_put(cq.shadow, 0, 0x1234);
+	test_le64_put(cq.shadow, 0, 0x1234);
 	ukf_regs_clear();
 	TEST_CHECK_EQ(irdma_uk_cq_arm(&cq, 0), 0);
-	w = le64_at(cq.shadow, 32);
-	TEST_CHECK_EQ(bits(w, 17, 16), 1);
-	TEST_CHECK_EQ(bits(w, 15, 15), 1);
-	TEST_CHECK_EQ(bits(w, 14, 14), 1);
-	TEST_CHECK_EQ(bits(w, 13, 0), 0);
+	w = test_le64(cq.shadow, 32);
+	TEST_CHECK_EQ(test_bits(w, 17, 16), 1);
+	TEST_CHECK_EQ(test_bits(w, 15, 15), 1);
+	TEST_CHECK_EQ(test_bits(w, 14, 14), 1);
+	TEST_CHECK_EQ(test_bits(w, 13, 0), 0);
 	TEST_CHECK_EQ(ukf_nb_writes, 1);
 	TEST_CHECK_EQ(ukf_write_off[0], REG_CQARM);
 	TEST_CHECK_EQ(ukf_write_val[0], 7);
-	TEST_CHECK_EQ(le64_at(cq.shadow, 0), 0x1234);
+	TEST_CHECK_EQ(test_le64(cq.shadow, 0), 0x1234);
 	TEST_CHECK_EQ(irdma_uk_cq_arm(&cq, 1), 0);
-	w = le64_at(cq.shadow, 32);
-	TEST_CHECK_EQ(bits(w, 17, 16), 2);
-	TEST_CHECK_EQ(bits(w, 15, 15), 1);
-	TEST_CHECK_EQ(bits(w, 14, 14), 0);
+	w = test_le64(cq.shadow, 32);
+	TEST_CHECK_EQ(test_bits(w, 17, 16), 2);
+	TEST_CHECK_EQ(test_bits(w, 15, 15), 1);
+	TEST_CHECK_EQ(test_bits(w, 14, 14), 0);
 	/* the SW CQ select is kept; the 2-bit sequence wraps */
-	le64_put(cq.shadow, 32, 3u << 16 | 0x155);
+	test_le64_put(cq.shadow, 32, 3u << 16 | 0x155);
 	TEST_CHECK_EQ(irdma_uk_cq_arm(&cq, 0), 0);
-	w = le64_at(cq.shadow, 32);
-	TEST_CHECK_EQ(bits(w, 17, 16), 0);
-	TEST_CHECK_EQ(bits(w, 13, 0), 0x155);
-	TEST_CHECK_EQ(bits(w, 14, 14), 1);
+	w = test_le64(cq.shadow, 32);
+	TEST_CHECK_EQ(test_bits(w, 17, 16), 0);
+	TEST_CHECK_EQ(test_bits(w, 13, 0), 0x155);
+	TEST_CHECK_EQ(test_bits(w, 14, 14), 1);
 	TEST_CHECK_EQ(ukf_nb_writes, 3);
 	ukf_cq_fini(&cq);
 }

@@ -287,12 +287,12 @@ test_decode(void)
 	TEST_CHECK_EQ(err, 0);
 	/* quantum 0: fragment 0, remote address, header (§1.2-§1.4) */
 	w = qp.sq.base;
-	TEST_CHECK_EQ(le64_at(w, 0), 0x123456789abcull);
-	TEST_CHECK_EQ(bits(le64_at(w, 8), 31, 0), 0xabc01);
-	TEST_CHECK_EQ(bits(le64_at(w, 8), 62, 32), 0x1234);
-	TEST_CHECK_EQ(bits(le64_at(w, 8), 63, 63), 1);
-	TEST_CHECK_EQ(le64_at(w, 16), 0xfedcba9876ull);
-	h = le64_at(w, 24);
+	TEST_CHECK_EQ(test_le64(w, 0), 0x123456789abcull);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 8), 31, 0), 0xabc01);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 8), 62, 32), 0x1234);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 8), 63, 63), 1);
+	TEST_CHECK_EQ(test_le64(w, 16), 0xfedcba9876ull);
+	h = test_le64(w, 24);
 	TEST_CHECK_EQ(GETF(h, F_REMSTAG), 0x7654321);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x00);
 	TEST_CHECK_EQ(GETF(h, F_ADDFRAGCNT), 0);
@@ -302,10 +302,10 @@ test_decode(void)
 	TEST_CHECK_EQ(GETF(h, F_LOCALFENCE), 0);
 	TEST_CHECK_EQ(GETF(h, F_SIGCOMPL), 1);
 	TEST_CHECK_EQ(GETF(h, F_VALID), 1);
-	TEST_CHECK_EQ(bits(h, 59, 42), 0);
+	TEST_CHECK_EQ(test_bits(h, 59, 42), 0);
 	/* quantum 1: the largest length FRAG_LEN holds */
 	w = qp.sq.base + 32;
-	TEST_CHECK_EQ(le64_at(w, 8), 0xabc01ull | 0x7fffffffull << 32 | 1ull << 63);
+	TEST_CHECK_EQ(test_le64(w, 8), 0xabc01ull | 0x7fffffffull << 32 | 1ull << 63);
 	/* tracking: wr_id, completion opcode, bytes, next, quanta, signaled, the QP number */
 	TEST_CHECK_EQ(qp.sq_wrtrk[0].wr_id, 0xfeed);
 	TEST_CHECK_EQ(qp.sq_wrtrk[0].nop, 0);
@@ -327,8 +327,8 @@ test_decode(void)
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
 	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 1, &err), 1);
 	w = qp.sq.base + 64;
-	h = le64_at(w, 24);
-	TEST_CHECK_EQ(le64_at(w, 16), 0xfedcba9876ull);
+	h = test_le64(w, 24);
+	TEST_CHECK_EQ(test_le64(w, 16), 0xfedcba9876ull);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x01);
 	TEST_CHECK_EQ(GETF(h, F_REMSTAG), 0x7654321);
 	TEST_CHECK_EQ(GETF(h, F_READFENCE), 0);
@@ -346,20 +346,20 @@ test_decode(void)
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
 	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 1, &err), 1);
 	w = qp.sq.base + 96;
-	h = le64_at(w, 24);
-	TEST_CHECK_EQ(le64_at(w, 0), 0x5a5a1234);
-	TEST_CHECK_EQ(le64_at(w, 8), 0);
-	TEST_CHECK_EQ(le64_at(w, 16), 0xfedcba9876ull);
+	h = test_le64(w, 24);
+	TEST_CHECK_EQ(test_le64(w, 0), 0x5a5a1234);
+	TEST_CHECK_EQ(test_le64(w, 8), 0);
+	TEST_CHECK_EQ(test_le64(w, 16), 0xfedcba9876ull);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x00);
 	TEST_CHECK_EQ(GETF(h, F_IMMFLAG), 1);
 	TEST_CHECK_EQ(GETF(h, F_ADDFRAGCNT), 2);
 	TEST_CHECK_EQ(GETF(h, F_REMSTAG), 0x7654321);
 	TEST_CHECK_EQ(GETF(h, F_SIGCOMPL), 1);
 	TEST_CHECK_EQ(GETF(h, F_VALID), 1);
-	TEST_CHECK_EQ(le64_at(w, 32), 0x123456789abcull);
-	TEST_CHECK_EQ(le64_at(w, 40), 0xabc01ull | 0x1234ull << 32 | 1ull << 63);
-	TEST_CHECK_EQ(le64_at(w, 48), 0);
-	TEST_CHECK_EQ(le64_at(w, 56), 1ull << 63);
+	TEST_CHECK_EQ(test_le64(w, 32), 0x123456789abcull);
+	TEST_CHECK_EQ(test_le64(w, 40), 0xabc01ull | 0x1234ull << 32 | 1ull << 63);
+	TEST_CHECK_EQ(test_le64(w, 48), 0);
+	TEST_CHECK_EQ(test_le64(w, 56), 1ull << 63);
 	TEST_CHECK_EQ(qp.sq_wrtrk[3].opcode, RDMADEV_WC_RDMA_WRITE);
 	TEST_CHECK_EQ(qp.sq_wrtrk[3].quanta, 2);
 	TEST_CHECK_EQ(qp.sq_wrtrk[3].next, 5);
@@ -372,8 +372,8 @@ test_decode(void)
 	TEST_CHECK_EQ(irdma_uk_send_tmpl_init(&qp, &proto, &t), 0);
 	TEST_CHECK_EQ(irdma_uk_post_send_tmpl(&qp, &t, v, 1, &err), 1);
 	w = qp.sq.base + 5 * 32;
-	h = le64_at(w, 24);
-	TEST_CHECK_EQ(le64_at(w, 16), 0);
+	h = test_le64(w, 24);
+	TEST_CHECK_EQ(test_le64(w, 16), 0);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x05);
 	TEST_CHECK_EQ(GETF(h, F_REMSTAG), 0);
 	TEST_CHECK_EQ(GETF(h, F_IMMFLAG), 0);
@@ -545,7 +545,7 @@ test_bad_length(void)
 		TEST_CHECK_EQ(err, -EINVAL);
 		TEST_CHECK_EQ(ukf_nb_writes, 1);
 		TEST_CHECK_EQ(qp.sq.head, 5 * q);
-		TEST_CHECK_EQ(le64_at(qp.sq.base + 5 * q * 32, 24), 0);
+		TEST_CHECK_EQ(test_le64(qp.sq.base + 5 * q * 32, 24), 0);
 		TEST_CHECK_EQ(qp.sq_wrtrk[5 * q].wr_id, 0);
 		check_refused(&qp, &t, &v[5], 3, -EINVAL);
 		for (i = 0; i < RTE_DIM(heads); i++) {

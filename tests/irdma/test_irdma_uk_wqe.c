@@ -51,7 +51,7 @@ wqe(const struct irdma_qp *qp, uint32_t idx)
 static uint64_t
 hdr(const struct irdma_qp *qp, uint32_t idx)
 {
-	return le64_at(wqe(qp, idx), 24);
+	return test_le64(wqe(qp, idx), 24);
 }
 
 /* Byte offset of fragment slot k (§1.4). */
@@ -65,7 +65,7 @@ slot_off(uint32_t k)
 static void
 check_frag(const uint8_t *w, uint32_t k, const struct rdmadev_sge *s, unsigned int pol)
 {
-	uint64_t q0 = le64_at(w, slot_off(k)), q1 = le64_at(w, slot_off(k) + 8);
+	uint64_t q0 = test_le64(w, slot_off(k)), q1 = test_le64(w, slot_off(k) + 8);
 
 	if (s == NULL) {
 		TEST_CHECK_EQ(q0, 0);
@@ -73,9 +73,9 @@ check_frag(const uint8_t *w, uint32_t k, const struct rdmadev_sge *s, unsigned i
 		return;
 	}
 	TEST_CHECK_EQ(q0, s->addr);
-	TEST_CHECK_EQ(bits(q1, 31, 0), s->lkey);
-	TEST_CHECK_EQ(bits(q1, 62, 32), s->length);
-	TEST_CHECK_EQ(bits(q1, 63, 63), pol);
+	TEST_CHECK_EQ(test_bits(q1, 31, 0), s->lkey);
+	TEST_CHECK_EQ(test_bits(q1, 62, 32), s->length);
+	TEST_CHECK_EQ(test_bits(q1, 63, 63), pol);
 }
 
 /* Every quantum of the WQE at @p idx carries valid bit @p pol in its qword 3. */
@@ -85,7 +85,7 @@ check_quanta_valid(const struct irdma_qp *qp, uint32_t idx, uint32_t quanta, uns
 	uint32_t q;
 
 	for (q = 0; q < quanta; q++)
-		TEST_CHECK_EQ(bits(le64_at(wqe(qp, idx + q), 24), 63, 63), pol);
+		TEST_CHECK_EQ(test_bits(test_le64(wqe(qp, idx + q), 24), 63, 63), pol);
 }
 
 /* doc/hardware.md quanta of a fragment count (immediate counted). */
@@ -166,7 +166,7 @@ test_write_sges(void)
 		TEST_CHECK_EQ(GETF(h, F_READFENCE), 0);
 		TEST_CHECK_EQ(GETF(h, F_LOCALFENCE), 0);
 		TEST_CHECK_EQ(GETF(h, F_VALID), 1);
-		TEST_CHECK_EQ(le64_at(wqe(&qp, 0), 16), 0xdead0000beefull);
+		TEST_CHECK_EQ(test_le64(wqe(&qp, 0), 16), 0xdead0000beefull);
 		check_frag(wqe(&qp, 0), 0, n ? &sges[0] : NULL, 1);
 		for (k = 1; k < n; k++)
 			check_frag(wqe(&qp, 0), k, &sges[k], 1);
@@ -235,7 +235,7 @@ test_immediate(void)
 			TEST_CHECK_EQ(GETF(h, F_ADDFRAGCNT), frag_addcnt(frags));
 			TEST_CHECK_EQ(GETF(h, F_SIGCOMPL), 0);
 			/* host order of the network-order immediate, upper half zero */
-			TEST_CHECK_EQ(le64_at(wqe(&qp, 0), 0), 0x11223344u + n);
+			TEST_CHECK_EQ(test_le64(wqe(&qp, 0), 0), 0x11223344u + n);
 			for (k = 0; k < n; k++)
 				check_frag(wqe(&qp, 0), k + 1, &sges[k], 1);
 			if (frags % 2 == 0)
@@ -319,8 +319,8 @@ test_inline(void)
 			TEST_CHECK_EQ(err, 0);
 			check_inline(&qp, at, data, i, 1);
 			TEST_CHECK_EQ(GETF(hdr(&qp, at), F_OPCODE), o ? 0x03 : 0x00);
-			TEST_CHECK_EQ(le64_at(wqe(&qp, at), 0), 0);
-			TEST_CHECK_EQ(le64_at(wqe(&qp, at), 16), o ? 0 : 0x7000);
+			TEST_CHECK_EQ(test_le64(wqe(&qp, at), 0), 0);
+			TEST_CHECK_EQ(test_le64(wqe(&qp, at), 16), o ? 0 : 0x7000);
 			TEST_CHECK_EQ(qp.sq.head, at + inline_quanta(i));
 			ukf_qp_fini(&qp);
 		}
@@ -340,7 +340,7 @@ test_inline(void)
 		/* three SGEs concatenated, with an immediate in qw0 */
 		TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
 		check_inline(&qp, 0, data, 45, 1);
-		TEST_CHECK_EQ(le64_at(wqe(&qp, 0), 0), 0xcafe);
+		TEST_CHECK_EQ(test_le64(wqe(&qp, 0), 0), 0xcafe);
 		TEST_CHECK_EQ(GETF(hdr(&qp, 0), F_IMMFLAG), 1);
 		/* 102 bytes: beyond gen2 */
 		s3[0].length = 102;
@@ -426,7 +426,8 @@ test_opcodes(void)
 			if (c->opcode == RDMADEV_WR_NOP) {
 				TEST_CHECK_EQ(h & ~(PUTF(0x3f, F_OPCODE) | PUTF(1, F_SIGCOMPL) |
 						    PUTF(1, F_VALID)), 0);
-				TEST_CHECK_EQ(le64_at(w, 0) | le64_at(w, 8) | le64_at(w, 16), 0);
+				TEST_CHECK_EQ(test_le64(w, 0) | test_le64(w, 8) | test_le64(w, 16),
+					      0);
 				continue;
 			}
 			TEST_CHECK_EQ(GETF(h, F_READFENCE), !!(c->flags & RDMADEV_SEND_FENCE));
@@ -434,9 +435,9 @@ test_opcodes(void)
 				      !!(c->flags & RDMADEV_SEND_LOCAL_FENCE));
 			if (c->opcode == RDMADEV_WR_LOCAL_INV) {
 				/* 1 quantum: qw1 = the stag, its valid bit 0 */
-				TEST_CHECK_EQ(le64_at(w, 0), 0);
-				TEST_CHECK_EQ(le64_at(w, 8), 0x77665544);
-				TEST_CHECK_EQ(le64_at(w, 16), 0);
+				TEST_CHECK_EQ(test_le64(w, 0), 0);
+				TEST_CHECK_EQ(test_le64(w, 8), 0x77665544);
+				TEST_CHECK_EQ(test_le64(w, 16), 0);
 				TEST_CHECK_EQ(qp.sq_wrtrk[idx].quanta, 1);
 				continue;
 			}
@@ -451,11 +452,11 @@ test_opcodes(void)
 			if (c->opcode == RDMADEV_WR_RDMA_READ ||
 			    c->opcode == RDMADEV_WR_RDMA_WRITE ||
 			    c->opcode == RDMADEV_WR_RDMA_WRITE_IMM)
-				TEST_CHECK_EQ(le64_at(w, 16), 0xabcdef012345ull);
+				TEST_CHECK_EQ(test_le64(w, 16), 0xabcdef012345ull);
 			else
-				TEST_CHECK_EQ(le64_at(w, 16), 0);
+				TEST_CHECK_EQ(test_le64(w, 16), 0);
 			if (c->imm) {
-				TEST_CHECK_EQ(le64_at(w, 0), rte_be_to_cpu_32(0x44332211));
+				TEST_CHECK_EQ(test_le64(w, 0), rte_be_to_cpu_32(0x44332211));
 				check_frag(w, 1, &sges[0], 1);
 				check_frag(w, 2, &sges[1], 1);
 			} else {
@@ -491,8 +492,8 @@ test_ud(void)
 	h = hdr(&qp, 0);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x03);
 	TEST_CHECK_EQ(GETF(h, F_AHID), 0x1abc);
-	TEST_CHECK_EQ(bits(h, 31, 17), 0);
-	TEST_CHECK_EQ(le64_at(wqe(&qp, 0), 16), 0x11112222ull | 0xabcdefull << 32);
+	TEST_CHECK_EQ(test_bits(h, 31, 17), 0);
+	TEST_CHECK_EQ(test_le64(wqe(&qp, 0), 16), 0x11112222ull | 0xabcdefull << 32);
 	check_frag(wqe(&qp, 0), 0, &sges[0], 1);
 	wr.opcode = RDMADEV_WR_SEND_IMM;
 	wr.imm_data = rte_cpu_to_be_32(0x5a5a);
@@ -500,8 +501,8 @@ test_ud(void)
 	h = hdr(&qp, 1);
 	TEST_CHECK_EQ(GETF(h, F_AHID), 0x1abc);
 	TEST_CHECK_EQ(GETF(h, F_IMMFLAG), 1);
-	TEST_CHECK_EQ(le64_at(wqe(&qp, 1), 0), 0x5a5a);
-	TEST_CHECK_EQ(le64_at(wqe(&qp, 1), 16), 0x11112222ull | 0xabcdefull << 32);
+	TEST_CHECK_EQ(test_le64(wqe(&qp, 1), 0), 0x5a5a);
+	TEST_CHECK_EQ(test_le64(wqe(&qp, 1), 16), 0x11112222ull | 0xabcdefull << 32);
 	/* inline UD: the destination stays in qw2 */
 	wr.opcode = RDMADEV_WR_SEND;
 	wr.flags = RDMADEV_SEND_INLINE;
@@ -510,7 +511,7 @@ test_ud(void)
 	check_inline(&qp, 3, payload, sizeof(payload), 1);
 	wr.sg_list = sges;
 	TEST_CHECK_EQ(GETF(hdr(&qp, 3), F_INLINEFLAG), 1);
-	TEST_CHECK_EQ(le64_at(wqe(&qp, 3), 16), 0x11112222ull | 0xabcdefull << 32);
+	TEST_CHECK_EQ(test_le64(wqe(&qp, 3), 16), 0x11112222ull | 0xabcdefull << 32);
 	wr.flags = 0;
 	wr.opcode = RDMADEV_WR_RDMA_WRITE;
 	check_refused(&qp, &wr, -EINVAL);
@@ -561,16 +562,16 @@ test_fast_reg(void)
 	TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
 	TEST_CHECK_EQ(err, 0);
 	for (i = 0; i < 3; i++)
-		TEST_CHECK_EQ(le64_at(pbles, 8 * i), pages[i]);
+		TEST_CHECK_EQ(test_le64(pbles, 8 * i), pages[i]);
 	TEST_CHECK_EQ(pbles[3], 0);
 	w = wqe(&qp, 0);
 	h = hdr(&qp, 0);
-	TEST_CHECK_EQ(le64_at(w, 0), 0x7f0000001000ull);
-	TEST_CHECK_EQ(bits(le64_at(w, 8), 63, 12), pages[0] >> 12);
-	TEST_CHECK_EQ(bits(le64_at(w, 8), 11, 0), 0x12345 >> 16);
-	TEST_CHECK_EQ(bits(le64_at(w, 16), 40, 0), 3 * 4096 - 100);
-	TEST_CHECK_EQ(bits(le64_at(w, 16), 63, 48), 0x2345);
-	TEST_CHECK_EQ(bits(le64_at(w, 16), 47, 41), 0);
+	TEST_CHECK_EQ(test_le64(w, 0), 0x7f0000001000ull);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 8), 63, 12), pages[0] >> 12);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 8), 11, 0), 0x12345 >> 16);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 16), 40, 0), 3 * 4096 - 100);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 16), 63, 48), 0x2345);
+	TEST_CHECK_EQ(test_bits(test_le64(w, 16), 47, 41), 0);
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x09);
 	TEST_CHECK_EQ(GETF(h, F_STAGKEY), 0xe1);
 	TEST_CHECK_EQ(GETF(h, F_STAGINDEX), 0x42);
@@ -596,7 +597,7 @@ test_fast_reg(void)
 	TEST_CHECK_EQ(GETF(h, F_LPBLSIZE), 0);
 	TEST_CHECK_EQ(GETF(h, F_HPAGESIZE), 1);
 	TEST_CHECK_EQ(GETF(h, F_STAGRIGHTS), 0x01);
-	TEST_CHECK_EQ(bits(le64_at(wqe(&qp, 1), 8), 63, 12), pages[0] >> 12);
+	TEST_CHECK_EQ(test_bits(test_le64(wqe(&qp, 1), 8), 63, 12), pages[0] >> 12);
 	wr.fast_reg.page_shift = 30;
 	wr.fast_reg.nb_pages = 2;
 	TEST_CHECK_EQ(post(&qp, &wr, 1, &err), 1);
@@ -705,8 +706,8 @@ check_nop(const struct irdma_qp *qp, uint32_t idx, unsigned int pol)
 	TEST_CHECK_EQ(GETF(h, F_OPCODE), 0x0c);
 	TEST_CHECK_EQ(GETF(h, F_SIGCOMPL), 0);
 	TEST_CHECK_EQ(GETF(h, F_VALID), pol);
-	TEST_CHECK_EQ(le64_at(wqe(qp, idx), 0) | le64_at(wqe(qp, idx), 8) |
-		      le64_at(wqe(qp, idx), 16), 0);
+	TEST_CHECK_EQ(test_le64(wqe(qp, idx), 0) | test_le64(wqe(qp, idx), 8) |
+		      test_le64(wqe(qp, idx), 16), 0);
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].nop, 1);
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].quanta, 1);
 	TEST_CHECK_EQ(qp->sq_wrtrk[idx].next, (idx + 1) % qp->sq.quanta);
@@ -1110,11 +1111,11 @@ test_recv(void)
 		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &wr, 1, &err), 1);
 		TEST_CHECK_EQ(err, 0);
 		w = qp.rq.base;
-		h = le64_at(w, 24);
+		h = test_le64(w, 24);
 		TEST_CHECK_EQ(GETF(h, F_ADDFRAGCNT), frag_addcnt(n));
 		TEST_CHECK_EQ(GETF(h, F_VALID), 1);
 		TEST_CHECK_EQ(h & ~(PUTF(0xf, F_ADDFRAGCNT) | PUTF(1, F_VALID)), 0);
-		TEST_CHECK_EQ(le64_at(w, 16), 0);
+		TEST_CHECK_EQ(test_le64(w, 16), 0);
 		check_frag(w, 0, n ? &sges[0] : NULL, 1);
 		for (k = 1; k < n; k++)
 			check_frag(w, k, &sges[k], 1);
@@ -1156,12 +1157,12 @@ test_recv(void)
 		wr.wr_id = 0x700 + n;
 		TEST_CHECK_EQ(irdma_uk_post_recv(&qp, &wr, 1, &err), 1);
 	}
-	h = le64_at(qp.rq.base, (size_t)(wqes - 1) * (32u << qp.rq.shift) + 24);
+	h = test_le64(qp.rq.base, (size_t)(wqes - 1) * (32u << qp.rq.shift) + 24);
 	TEST_CHECK_EQ(GETF(h, F_VALID), 1);
 	for (n = 0; n < 2; n++) {
 		const uint8_t *w = qp.rq.base + (size_t)n * (32u << qp.rq.shift);
 
-		TEST_CHECK_EQ(GETF(le64_at(w, 24), F_VALID), 0);
+		TEST_CHECK_EQ(GETF(test_le64(w, 24), F_VALID), 0);
 		check_frag(w, 0, &sges[0], 0);
 		TEST_CHECK_EQ(qp.rq_wrid[n], 0x701 + n);
 	}
@@ -1182,7 +1183,7 @@ same_rq_wqe(const uint8_t *wa, const uint8_t *wz, uint32_t n, uint32_t pol)
 	const uint64_t valid = UINT64_C(1) << 63;
 
 	for (off = 0; off < len; off += 8) {
-		uint64_t a = le64_at(wa, off), z = le64_at(wz, off);
+		uint64_t a = test_le64(wa, off), z = test_le64(wz, off);
 		uint64_t want = (z & valid) ? (uint64_t)pol << 63 : 0;
 
 		if ((a & ~valid) != (z & ~valid) || (a & valid) != want)

@@ -52,7 +52,7 @@
 #define F_INTEVENT(v)		(((v) >> 31) & 1u)
 #define OICR_GRST		(1u << 20)
 
-static const bool thread_mode = IRDMA_TEST_MODE[0] == 't';
+#define thread_mode test_variant_thread()
 static struct e2e_dev d;
 static struct e2e_mr ml;
 static struct e2e_mr mt;
@@ -273,8 +273,7 @@ out:
 static void
 test_vector_limits(void)
 {
-	static const char devargs[] = "irdma_model0,qps=64,cqs=64,mrs=256,msix=2,mode="
-		IRDMA_TEST_MODE;
+	const char *devargs = test_variant_devargs("irdma_model0,qps=64,cqs=64,mrs=256,msix=2");
 	struct rdmadev_conf conf = { .nb_comp_vectors = 4 };
 	struct rdmadev_cq_attr ca = { .cqe = 8, .comp_vector = 2 };
 	struct rdmadev_info info;
@@ -418,11 +417,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_vectors_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_irdma_vectors") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_cause_registers);
 	TEST_RUN(test_cq_per_vector);
 	TEST_RUN(test_vector_limits);

@@ -599,7 +599,7 @@ test_mr_levels(void)
 	unsigned int n, i;
 
 	/* Default MR count: the level-2 setup registers up to 200 MRs. */
-	if (!tdev_up(&t, "irdma_model0,qps=64,cqs=64,mode=" IRDMA_TEST_MODE ",wire=loop:lv"))
+	if (!tdev_up(&t, "irdma_model0,qps=64,cqs=64,wire=loop:lv"))
 		return;
 	hook = pmd_dma_hook(t.hw);
 	tmr_reg(&t, NULL, &m, 65536, ACC_ALL);
@@ -829,11 +829,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_model_engine_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_model_engine") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_rc_ops);
 	TEST_RUN(test_rc_more_ops);
 	TEST_RUN(test_rc_ipv6);

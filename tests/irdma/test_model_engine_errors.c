@@ -403,11 +403,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_model_engine_errors_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_model_engine_errors") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_recv_too_small);
 	TEST_RUN(test_local_errors);

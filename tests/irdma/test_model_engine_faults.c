@@ -50,15 +50,13 @@ run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults 
 	memset(&b, 0, sizeof(b));
 	/*
 	 * A UDP wire's address ("udp:IP") gets a port of its own, tried until one is free: the
-	 * inline and threaded builds of this test may run at the same time.
+	 * inline and threaded runs of this test may run at the same time.
 	 */
 	for (k = 0; k < 20; k++) {
 		unsigned int port = 20000 + ((unsigned int)getpid() * 7 + k * 131) % 30000;
 
-		snprintf(args1, sizeof(args1), "irdma_model0,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
-			 IRDMA_TEST_MODE, w1);
-		snprintf(args2, sizeof(args2), "irdma_model1,qps=64,cqs=64,mrs=64,mode=%s,wire=%s",
-			 IRDMA_TEST_MODE, w2);
+		snprintf(args1, sizeof(args1), "irdma_model0,qps=64,cqs=64,mrs=64,wire=%s", w1);
+		snprintf(args2, sizeof(args2), "irdma_model1,qps=64,cqs=64,mrs=64,wire=%s", w2);
 		if (strncmp(w1, "udp:", 4) == 0) {
 			snprintf(args1 + strlen(args1), sizeof(args1) - strlen(args1), ":%u", port);
 			snprintf(args2 + strlen(args2), sizeof(args2) - strlen(args2), ":%u", port);
@@ -540,11 +538,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_model_engine_faults_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_model_engine_faults") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", IRDMA_TEST_MODE);
 	TEST_RUN(test_faults);
 	TEST_RUN(test_faults_big);
 	TEST_RUN(test_udp);

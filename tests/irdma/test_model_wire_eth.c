@@ -825,10 +825,8 @@ devs_up(struct tdev *t1, struct tdev *t2, const char *extra1, const char *extra2
 {
 	char a1[512], a2[512];
 
-	snprintf(a1, sizeof(a1), "irdma_model0,qps=64,cqs=64,mrs=256,mode=%s,wire=%s%s",
-		 IRDMA_TEST_MODE, wire1, extra1);
-	snprintf(a2, sizeof(a2), "irdma_model1,qps=64,cqs=64,mrs=256,mode=%s,wire=%s%s",
-		 IRDMA_TEST_MODE, wire2, extra2);
+	snprintf(a1, sizeof(a1), "irdma_model0,qps=64,cqs=64,mrs=256,wire=%s%s", wire1, extra1);
+	snprintf(a2, sizeof(a2), "irdma_model1,qps=64,cqs=64,mrs=256,wire=%s%s", wire2, extra2);
 	t1->id = t2->id = -1;
 	if (!tdev_up(t1, a1))
 		return false;
@@ -1191,7 +1189,7 @@ out:
 	 * Every frame A sent (before the drops) and received; the threaded model may still
 	 * receive a frame in flight after the counters were read.
 	 */
-	if (strcmp(IRDMA_TEST_MODE, "inline") == 0)
+	if (!test_variant_thread())
 		TEST_CHECK_EQ((uint64_t)recs, s1.wire_tx_frames + s1.wire_rx_frames);
 	else
 		TEST_CHECK(recs >= 0 && (uint64_t)recs >= s1.wire_tx_frames + s1.wire_rx_frames);
@@ -1419,7 +1417,7 @@ main(int argc, char **argv)
 
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_model_wire_eth_" IRDMA_TEST_MODE, NULL) < 0) {
+	if (test_variant_eal_init("test_model_wire_eth") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
@@ -1445,7 +1443,7 @@ main(int argc, char **argv)
 		printf("Bail out! rte_eth_from_rings: %d\n", r);
 		return 1;
 	}
-	printf("# model mode: %s; ring ports %u and %u\n", IRDMA_TEST_MODE, pa, pb);
+	printf("# model mode: %s; ring ports %u and %u\n", test_variant(), pa, pb);
 	snprintf(wire1, sizeof(wire1), "eth:%u", pa);
 	snprintf(wire2, sizeof(wire2), "eth:%u", pb);
 	TEST_RUN(test_eth_frames);

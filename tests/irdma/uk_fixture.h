@@ -55,49 +55,13 @@
 #define REG_WQEALLOC	0x00504400u
 #define REG_CQARM	0x00502c00u
 
-/** Bits hi..lo of @p v. */
-static inline uint64_t
-bits(uint64_t v, unsigned int hi, unsigned int lo)
-{
-	v >>= lo;
-	return hi - lo < 63 ? v & ((UINT64_C(1) << (hi - lo + 1)) - 1) : v;
-}
-
-/** @p v placed at bits hi..lo. */
-static inline uint64_t
-put(uint64_t v, unsigned int hi, unsigned int lo)
-{
-	return (hi - lo < 63 ? v & ((UINT64_C(1) << (hi - lo + 1)) - 1) : v) << lo;
-}
+/* The decoder: test_bits(), test_bits_put(), test_le64(), test_le64_put() (tests/common). */
+#include "test_bits.h"
 
 /** Field F (a "hi, lo" macro) of @p v. */
-#define GETF(v, F) bits((v), F)
+#define GETF(v, F) test_bits((v), F)
 /** @p x placed in field F. */
-#define PUTF(x, F) put((x), F)
-
-/** The little-endian qword at byte @p off of @p base. */
-static inline uint64_t
-le64_at(const void *base, size_t off)
-{
-	const uint8_t *b = (const uint8_t *)base + off;
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | b[i];
-	return v;
-}
-
-/** Store @p v little endian at byte @p off of @p base. */
-static inline void
-le64_put(void *base, size_t off, uint64_t v)
-{
-	uint8_t *b = (uint8_t *)base + off;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-}
+#define PUTF(x, F) test_bits_put((x), F)
 
 /* ---- recorded register writes ---- */
 
