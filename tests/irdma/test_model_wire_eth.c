@@ -1035,7 +1035,19 @@ ud_resolved(struct pair *p, bool v6)
 	for (i = 0; i < T_POLL_MAX && (neigh_counts(&p->t1, v6, c1), c1[1] == 0); i++)
 		tdev_service(&p->t1, &p->t2);
 	neigh_counts(&p->t2, v6, c2);
-	TEST_CHECK(c1[0] == 1 && c1[1] == 1 && c2[2] == 1);
+	if (!test_variant_thread()) {
+		TEST_CHECK(c1[0] == 1 && c1[1] == 1 && c2[2] == 1);
+	} else {
+		/*
+		 * THREAD: the request is sent again after MODEL_ARP_RETRY_US (1 ms) without a
+		 * reply, which a loaded machine can delay that long; each request is answered.
+		 */
+		TEST_CHECK(c1[0] >= 1 && c1[0] <= 3 && c1[1] >= 1 && c2[2] >= 1 &&
+			   c2[2] <= c1[0]);
+		if (c1[0] != 1)
+			printf("# %" PRIu64 " requests before the reply came (loaded machine)\n",
+			       c1[0]);
+	}
 	TEST_CHECK_EQ(twstats(&p->t1).wire_arp_unresolved, lost);
 	if (rq_done(&p->b, &p->t1, &e))
 		TEST_CHECK_EQ(e.len, 40 + 1000);
