@@ -832,6 +832,193 @@ out:
 }
 
 /*
+ * A REJ of every reason code IBA defines (1..33 and 35; 34 is reserved), and two it does
+ * not (34, 200): the passive application rejects each REQ with that reason and private
+ * data; the active side gets one REJ_RECEIVED naming it, with the data, its QP in ERR and
+ * its id IDLE; the REJ MAD carries the reason and "REQ rejected"; nothing else happens on
+ * either side and nothing is resent.
+ */
+static void
+test_cm_rej_reasons(void)
+{
+	static struct side a, b;
+	struct rdmadev_ibcm_id *l = NULL;
+	struct rdmadev_ibcm_conn_param pa;
+	struct rdmadev_ibcm_event ev;
+	struct rdmadev_ibcm_stats sa, sb;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_qp_init_attr qi;
+	unsigned int r, n = 0;
+	char pd[32];
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:cmrej"), E2E_DEVARGS(1, "loop:cmrej")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	for (r = 1; r <= 36; r++) {
+		struct rdmadev_ibcm_id *ca = NULL, *cb = NULL;
+		struct e2e_qp q = { 0 };
+		unsigned int reason = r == 36 ? 200 : r;
+		const uint8_t *rej;
+
+		memset(&b.log, 0, sizeof(b.log));
+		e2e_qp_create(&a.d, &q, RDMADEV_QPT_RC, NULL);
+		if (q.qp == NULL)
+			break;
+		conn_param(&pa, &q, &b.d);
+		TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+		expect_event(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+		cb = ev.id;
+		expect_event(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+		snprintf(pd, sizeof(pd), "reason %u", reason);
+		TEST_CHECK_EQ(rdmadev_ibcm_reject(cb, (uint16_t)reason, pd, sizeof(pd)), 0);
+		expect_event(&a, &b, &a, RDMADEV_IBCM_EV_REJ_RECEIVED, &ev);
+		TEST_CHECK(ev.id == ca);
+		if (ev.rej_reason != reason)
+			printf("# reason %u arrived as %u\n", reason, ev.rej_reason);
+		TEST_CHECK_EQ(ev.rej_reason, reason);
+		TEST_CHECK(ev.private_data_len >= sizeof(pd) &&
+			   memcmp(ev.private_data, pd, sizeof(pd)) == 0);
+		TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(ca), "IDLE"), 0);
+		TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(cb), "IDLE"), 0);
+		TEST_CHECK_EQ(rdmadev_qp_query(q.qp, &qa, &qi), 0);
+		TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_ERR);
+		rej = find_mad(&b.log, 0x0012, NULL);
+		TEST_CHECK(rej != NULL);
+		if (rej != NULL) {
+			TEST_CHECK_EQ(fld(rej, 32, 0, 2), 0);		/* REQ rejected */
+			TEST_CHECK_EQ(fld(rej, 34, 0, 16), reason);
+		}
+		TEST_CHECK(no_event(&a, &b, &a) && no_event(&a, &b, &b));
+		rdmadev_ibcm_id_destroy(ca);
+		rdmadev_ibcm_id_destroy(cb);
+		e2e_qp_destroy(&q);
+		n++;
+	}
+	TEST_CHECK_EQ(n, 36);
+	rdmadev_ibcm_stats_get(a.cm, &sa);
+	rdmadev_ibcm_stats_get(b.cm, &sb);
+	TEST_CHECK_EQ(sb.tx[2], n);	/* REJs sent */
+	TEST_CHECK_EQ(sa.rx[2], n);	/* and received */
+	TEST_CHECK_EQ(sa.tx[0], n);	/* one REQ each: nothing resent */
+	TEST_CHECK_EQ(sa.retries + sb.retries, 0);
+	a.d.lossy = true;		/* the QPs went to ERR with nothing in flight */
+	b.d.lossy = true;
+out:
+	rdmadev_ibcm_id_destroy(l);
+	e2e_drain(&a.d);
+	e2e_drain(&b.d);
+	sides_close(&a, &b);
+}
+
+/*
+ * expect_event() on a wire that may hold the last frame back until another one comes: when
+ * nothing arrives, the clock moves on by a response timeout (2^21 x 4.096 us, longer than
+ * every one used here) so that the sender's retransmission pushes the held frame out.
+ */
+static void
+expect_event_late(struct side *a, struct side *b, struct side *s,
+		  enum rdmadev_ibcm_event_type t, struct rdmadev_ibcm_event *ev)
+{
+	struct rdmadev_ibcm_event tmp;
+	unsigned int i;
+
+	if (ev == NULL)
+		ev = &tmp;
+	for (i = 0; i < 20; i++) {
+		if (next_event(a, b, s, ev))
+			break;
+		now += rdmadev_ibcm_time_ns(21);
+	}
+	TEST_CHECK(i < 20);
+	if (i < 20 && ev->type != t)
+		printf("# expected event %d, got %d\n", t, ev->type);
+	TEST_CHECK(i == 20 || ev->type == t);
+}
+
+/*
+ * A connection through a wire that delivers every frame twice, then one that holds frames
+ * back behind the next one (the last frame of an exchange waits for a retransmission): each side gets its events exactly once (REQ_RECEIVED, MRA,
+ * REP_RECEIVED, ESTABLISHED), the duplicates are counted and answered or dropped, both QPs
+ * reach RTS, and a disconnect ends both cleanly.
+ */
+static void
+test_cm_dup_reorder(void)
+{
+	static struct side a, b;
+	struct rdmadev_ibcm_id *l = NULL, *ca = NULL, *cb = NULL;
+	struct rdmadev_ibcm_conn_param pa, pb;
+	struct rdmadev_ibcm_event ev;
+	struct rdmadev_ibcm_stats sa, sb;
+	struct rdmadev_qp_attr qa;
+	struct rdmadev_qp_init_attr qi;
+	unsigned int round;
+
+	a.d.id = -1;
+	b.d.id = -1;
+	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:cmdup"), E2E_DEVARGS(1, "loop:cmdup")) != 0)
+		goto out;
+	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
+	for (round = 0; round < 2; round++) {
+		struct irdma_model_wire_faults f = { .seed = 7 + round };
+		struct e2e_qp qa1 = { 0 }, qb1 = { 0 };
+
+		if (round == 0)
+			f.dup_ppm = 1000000;
+		else
+			f.reorder_ppm = 500000;
+		printf("# %s\n", round == 0 ? "every frame twice" : "half the frames reordered");
+		TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(a.d.id)), &f), 0);
+		TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(b.d.id)), &f), 0);
+		a.d.lossy = b.d.lossy = true;
+		e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
+		e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+		conn_param(&pa, &qa1, &b.d);
+		TEST_CHECK_EQ(rdmadev_ibcm_connect(a.cm, &pa, now, &ca), 0);
+		expect_event_late(&a, &b, &b, RDMADEV_IBCM_EV_REQ_RECEIVED, &ev);
+		cb = ev.id;
+		expect_event_late(&a, &b, &a, RDMADEV_IBCM_EV_MRA_RECEIVED, NULL);
+		if (cb == NULL || ca == NULL)
+			goto round_end;
+		conn_param(&pb, &qb1, &a.d);
+		TEST_CHECK_EQ(rdmadev_ibcm_accept(cb, &pb, now), 0);
+		expect_event_late(&a, &b, &a, RDMADEV_IBCM_EV_REP_RECEIVED, NULL);
+		expect_event_late(&a, &b, &b, RDMADEV_IBCM_EV_ESTABLISHED, NULL);
+		/* exactly once: nothing more on either side */
+		TEST_CHECK(no_event(&a, &b, &a) && no_event(&a, &b, &b));
+		TEST_CHECK_EQ(rdmadev_qp_query(qa1.qp, &qa, &qi), 0);
+		TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
+		TEST_CHECK_EQ(rdmadev_qp_query(qb1.qp, &qa, &qi), 0);
+		TEST_CHECK_EQ(qa.qp_state, RDMADEV_QPS_RTS);
+		TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(ca), "ESTABLISHED"), 0);
+		TEST_CHECK_EQ(strcmp(rdmadev_ibcm_id_state(cb), "ESTABLISHED"), 0);
+		TEST_CHECK_EQ(rdmadev_ibcm_disconnect(ca, NULL, 0, now), 0);
+		expect_event_late(&a, &b, &b, RDMADEV_IBCM_EV_DREQ_RECEIVED, NULL);
+		expect_event_late(&a, &b, &a, RDMADEV_IBCM_EV_DREP_RECEIVED, NULL);
+		TEST_CHECK(no_event(&a, &b, &a) && no_event(&a, &b, &b));
+round_end:
+		rdmadev_ibcm_id_destroy(ca);
+		rdmadev_ibcm_id_destroy(cb);
+		ca = cb = NULL;
+		TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(a.d.id)), NULL), 0);
+		TEST_CHECK_EQ(irdma_model_wire_faults(irdma_dev_hw(rdmadev_get(b.d.id)), NULL), 0);
+		e2e_drain(&a.d);
+		e2e_drain(&b.d);
+		e2e_qp_destroy(&qa1);
+		e2e_qp_destroy(&qb1);
+	}
+	rdmadev_ibcm_stats_get(a.cm, &sa);
+	rdmadev_ibcm_stats_get(b.cm, &sb);
+	printf("# duplicates answered or dropped: active %" PRIu64 ", passive %" PRIu64 "\n",
+	       sa.duplicates, sb.duplicates);
+	TEST_CHECK(sa.duplicates + sb.duplicates + sa.rx_dropped + sb.rx_dropped > 0);
+out:
+	rdmadev_ibcm_id_destroy(l);
+	sides_close(&a, &b);
+}
+
+/*
  * The REP is lost: resent after the REQ's Local CM Response Timeout (2^20 x 4.096 us); then a
  * second connection whose every REP is lost ends in REP_ERROR after Max CM Retries, and a
  * REQ nobody answers ends in REQ_ERROR.
@@ -2011,6 +2198,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_cm_mtu);
 	TEST_RUN(test_cm_sidr);
 	TEST_RUN(test_cm_retries);
+	TEST_RUN(test_cm_rej_reasons);
+	TEST_RUN(test_cm_dup_reorder);
 	TEST_RUN(test_cm_ipv6);
 	TEST_RUN(test_rcm);
 	TEST_RUN(test_rcm_flood);
