@@ -1585,10 +1585,10 @@ test_rcm_resolve(void)
 		printf("# no net_ring pair: skipped\n");
 		return;
 	}
-	snprintf(args, sizeof(args), "irdma_model0,qps=64,cqs=64,mrs=256,mode=" IRDMA_TEST_MODE
+	snprintf(args, sizeof(args), "irdma_model0,qps=64,cqs=64,mrs=256,mode=inline"
 		 ",wire=eth:%d", eth_a);
 	snprintf(args1, sizeof(args1), "irdma_model1,qps=64,cqs=64,mrs=256,mode="
-		 IRDMA_TEST_MODE ",wire=eth:%d", eth_b);
+		 "inline,wire=eth:%d", eth_b);
 	if (rsides_open(&srv, &cli, args, args1) != 0)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_neigh_resolve(cli.d.id, 99, srv.d.gid, mac), -EINVAL);

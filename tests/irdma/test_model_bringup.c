@@ -8,7 +8,8 @@
  * UPDATE_PE_SDS (direct and paged), HMC and PBLE resolution, the CCQ with completions
  * across ring wraps, CEQ0 and the AEQ (a CCQ overflow raises an AEQE), ordinary CQs at
  * level 0 and through PBLEs, fault injection, and every error path with its exact code.
- * Built twice: TM_MODE selects the INLINE or the THREAD model; the checks are the same.
+ * One program, run once per variant (tests/common/test_variant.h): the INLINE or the THREAD
+ * model; the checks are the same.
  * The cases run in order and share one device.
  */
 
@@ -19,10 +20,8 @@
 
 #include "test.h"
 #include "test_model_drv.h"
+#include "test_variant.h"
 
-#ifndef TM_MODE
-#define TM_MODE IRDMA_MODEL_MODE_INLINE
-#endif
 
 /* A small CQP so that wraps come quickly. */
 #define T_SQ		16u
@@ -79,7 +78,7 @@ test_fw_and_registers(void)
 	struct irdma_model_stats st;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = TM_MODE;
+	cfg.mode = test_variant_model_mode();
 	cfg.max_pe_sds = T_MAX_SDS;
 	cfg.fw_ready_reads = T_FW_READS;
 	TEST_CHECK_EQ(tm_init(&t, &cfg), 0);
@@ -807,12 +806,12 @@ test_thread_core(void)
 	unsigned int cpu, n = 0;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = TM_MODE;
+	cfg.mode = test_variant_model_mode();
 	if (irdma_model_create(&cfg, &hw) != 0) {
 		TEST_CHECK(false);
 		return;
 	}
-	if (TM_MODE == IRDMA_MODEL_MODE_INLINE) {
+	if (test_variant_model_mode() == IRDMA_MODEL_MODE_INLINE) {
 		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), -ENOENT);
 	} else {
 		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), 0);
@@ -859,12 +858,12 @@ test_thread_spin_share(void)
 	int ca, cb, cc;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = TM_MODE;
+	cfg.mode = test_variant_model_mode();
 	if (irdma_model_create(&cfg, &a) != 0) {
 		TEST_CHECK(false);
 		return;
 	}
-	if (TM_MODE == IRDMA_MODEL_MODE_INLINE) {
+	if (test_variant_model_mode() == IRDMA_MODEL_MODE_INLINE) {
 		TEST_CHECK_EQ(irdma_model_thread_spins(&a), -ENOENT);
 		irdma_model_destroy(&a);
 		return;
@@ -912,7 +911,7 @@ test_unmap_under_cqp(void)
 	uint32_t i;
 
 	irdma_model_config_default(&cfg);
-	cfg.mode = TM_MODE;
+	cfg.mode = test_variant_model_mode();
 	if (tm_init(&u, &cfg) != 0 || tm_wait_fw(&u) != 0 ||
 	    tm_mem_alloc(&u, &u.sq, T_SQ * IRDMA_CQP_WQE_SIZE, IRDMA_CQP_SQ_ALIGN) != 0) {
 		TEST_CHECK(false);
@@ -949,12 +948,10 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init(TM_MODE == IRDMA_MODEL_MODE_THREAD ? "test_model_thread" :
-			  "test_model_inline", NULL) < 0) {
+	if (test_variant_eal_init("test_model") < 0) {
 		printf("Bail out! EAL init failed\n");
 		return 1;
 	}
-	printf("# model mode: %s\n", TM_MODE == IRDMA_MODEL_MODE_THREAD ? "thread" : "inline");
 	TEST_RUN(test_fw_and_registers);
 	TEST_RUN(test_cqp_bad_ctx);
 	TEST_RUN(test_cqp_create_and_nops);
