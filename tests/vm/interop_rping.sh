@@ -140,15 +140,8 @@ run_case() {	# run_case NAME guest-role(server|client) [v6]
 }
 run_case srv server
 run_case cli client
-# IPv6: a ULA on the guest's eth0 (no duplicate address detection: usable at once), then
-# wait (10 s at most) for rxe's GID table to list it.
-vm_cmd v6addr "echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_dad &&
-	ip -6 addr add $v6_guest/64 dev eth0 || exit 1
-	i=0; while [ \$i -lt 50 ]; do
-		grep -qx fd00:0099:0000:0000:0000:0000:0000:0001 \
-			/sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null && exit 0
-		sleep 0.2; i=\$((i + 1)); done; exit 1"
-vm_wait v6addr 60 || echo "# the guest's rxe0 has no GID for $v6_guest"
+# IPv6: a ULA on the guest's eth0 (tests/vm/vm.sh).
+vm_ipv6 "$v6_guest"
 if [ "$full" = 1 ]; then
 	pings=100
 	size=4000

@@ -21,6 +21,9 @@
 #                         when the packages or the guest kernel cannot be had; build the
 #                         cache; boot the VM in a new work folder $work, which goes at exit
 #                         unless a check failed or IRDMA_VM_KEEP=1; $VM_ON_EXIT runs first
+#   vm_ipv6 ADDR          give the guest's eth0 the IPv6 address ADDR/64 (no duplicate
+#                         address detection: usable at once) and wait (10 s at most) for
+#                         rxe0's GID table to list it; non-zero when it does not
 #   vm_counters NAME      rxe's hw_counters (name value lines) into $work/NAME
 #   vm_delta KEY          counter KEY in $work/after minus $work/before
 #   since T0              seconds since T0 (date +%s.%N), one decimal
@@ -172,6 +175,18 @@ vm_test_start() {
 	fi
 	echo "# VM up in $VM_BOOT_S s:"
 	sed 's/^/#   /' "$work/share/ready"
+}
+
+vm_ipv6() {
+	local full name
+	name=v6$(echo "$1" | tr -c '0-9a-f\n' _)
+	full=$(python3 -c 'import ipaddress, sys; print(ipaddress.IPv6Address(sys.argv[1]).exploded)' "$1")
+	vm_cmd "$name" "echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_dad &&
+		ip -6 addr add $1/64 dev eth0 || exit 1
+		i=0; while [ \$i -lt 50 ]; do
+			grep -qx $full /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null && exit 0
+			sleep 0.2; i=\$((i + 1)); done; exit 1"
+	vm_wait "$name" 60 > /dev/null || { echo "# the guest's rxe0 has no GID for $1"; return 1; }
 }
 
 vm_counters() {
