@@ -36,23 +36,13 @@ vm_test_start "$cache"
 limit=120
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_packet0,iface=$VM_TAP"
 
-v6_guest=fd00:99::1
-v6_host=fd00:99::2
-
 # run_case NAME GUEST-ROLE(server|client) GUEST-CMD HOST-BIN HOST-OPTS HOST-OK GUEST-OK [v6]
 # (@HOST@ in GUEST-CMD: the model's address)
 run_case() {
 	local name=$1 role=$2 gcmd=$3 hbin=$4 hopts=$5 hok=$6 gok=$7 t hrc grc i=0
 	local out=$work/$name pcap=$work/$name.pcap
-	local dev="irdma_model0,mode=thread,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$pcap"
-	local gip=$VM_GUEST_IP hip=$VM_NET.2 bind='' what="IPv4 checksums"
-	if [ "${8:-}" = v6 ]; then
-		dev="irdma_model0,mode=thread,ip=$VM_NET.2;$v6_host,wire=eth:net_af_packet0,pcap=$pcap"
-		gip=$v6_guest
-		hip=$v6_host
-		bind=$v6_host
-		what="IPv6 headers"
-	fi
+	local dev gip hip bind what
+	vm_addrs "$pcap" "${8:-}"
 	vm_cmd "neigh$name" "ip neigh flush dev eth0"
 	vm_wait "neigh$name" 60 > /dev/null
 	t=$(date +%s.%N)
@@ -114,8 +104,8 @@ run_case rds server "rdma_server" "$ping" "-E" \
 run_case rdc client "rdma_client -s @HOST@" "$ping" "-E" \
 	"^rcm_ping: 16 bytes each way" "rdma_client: end 0"
 # rdma_server / rdma_client over IPv6: ULAs on both ends (tests/vm/vm.sh).
-vm_ipv6 "$v6_guest"
-run_case rds6 server "rdma_server -s $v6_guest" "$ping" "-E" \
+vm_ipv6 "$VM_V6_GUEST"
+run_case rds6 server "rdma_server -s $VM_V6_GUEST" "$ping" "-E" \
 	"^rcm_ping: 16 bytes each way" "rdma_server: end 0" v6
 run_case rdc6 client "rdma_client -s @HOST@" "$ping" "-E" \
 	"^rcm_ping: 16 bytes each way" "rdma_client: end 0" v6

@@ -27,8 +27,6 @@ cache=${IRDMA_VM_CACHE:-${2:-$(dirname "$bin")/../vm-cache}}
 pings=${IRDMA_VM_PINGS:-10}
 size=100
 full=${IRDMA_VM_FULL:-0}
-v6_guest=fd00:99::1
-v6_host=fd00:99::2
 
 skip() { echo "1..0 # SKIP $*"; exit 0; }
 [ "$(id -u)" -eq 0 ] || skip "not root (network namespace, tap)"
@@ -74,16 +72,8 @@ echo "# VM up in $VM_BOOT_S s"
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_packet0,iface=$VM_TAP"
 run_case() {	# run_case NAME guest-role(server|client) [v6]
 	local name=$1 role=$2 t hrc grc out=$work/$1 pcap=$work/$1.pcap
-	local dev="irdma_model0,mode=thread,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$pcap"
-	local opts="-S $size -w 60" gip=$VM_GUEST_IP hip=$VM_NET.2 bind='' what="IPv4 checksums"
-	local limit=$((90 + pings * 2))
-	if [ "${3:-}" = v6 ]; then
-		dev="irdma_model0,mode=thread,ip=$VM_NET.2;$v6_host,wire=eth:net_af_packet0,pcap=$pcap"
-		gip=$v6_guest
-		hip=$v6_host
-		bind=$v6_host
-		what="IPv6 headers"
-	fi
+	local opts="-S $size -w 60" limit=$((90 + pings * 2)) dev gip hip bind what
+	vm_addrs "$pcap" "${3:-}"
 	vm_cmd "neigh$name" "ip neigh flush dev eth0"
 	vm_wait "neigh$name" 60 > /dev/null
 	t=$(date +%s.%N)
@@ -141,7 +131,7 @@ run_case() {	# run_case NAME guest-role(server|client) [v6]
 run_case srv server
 run_case cli client
 # IPv6: a ULA on the guest's eth0 (tests/vm/vm.sh).
-vm_ipv6 "$v6_guest"
+vm_ipv6 "$VM_V6_GUEST"
 if [ "$full" = 1 ]; then
 	pings=100
 	size=4000
