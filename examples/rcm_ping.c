@@ -7,8 +7,11 @@
  * the exchange of rdma-core's rping (librdmacm/examples/rping.c), so that either side may
  * be that program, unmodified.
  *
- *   rcm_ping [EAL options] -- [options] server <devargs> [bind-ipv4]
- *   rcm_ping [EAL options] -- [options] client <devargs> <server-ipv4>
+ *   rcm_ping [EAL options] -- [options] server <devargs> [bind-ip]
+ *   rcm_ping [EAL options] -- [options] client <devargs> <server-ip>
+ *
+ * The addresses are IPv4 or IPv6; a server without one listens on every IPv4 address, an
+ * IPv6 server binds to its address or to :: (IPv6 and IPv4 requests).
  *
  * Options, as rping's: -p <port> (7174), -S <buffer bytes> (64, both sides the same),
  * -C <pings> (client: 10; server: 0 = until the client disconnects); and -w <seconds>
@@ -345,9 +348,25 @@ static const struct rdmadev_rcm_conn_param rping_param = {
 	.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7,
 };
 
+/* @p a as "ip:port" ("[ip]:port" for IPv6) in @p buf. */
+static const char *
+addr_str(const union rdmadev_rcm_addr *a, char buf[INET6_ADDRSTRLEN + 8])
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (a->sa.sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &a->sin6.sin6_addr, ip, sizeof(ip));
+		snprintf(buf, INET6_ADDRSTRLEN + 8, "[%s]:%u", ip, ntohs(a->sin6.sin6_port));
+	} else {
+		inet_ntop(AF_INET, &a->sin.sin_addr, ip, sizeof(ip));
+		snprintf(buf, INET6_ADDRSTRLEN + 8, "%s:%u", ip, ntohs(a->sin.sin_port));
+	}
+	return buf;
+}
+
 /* The client's id, its address and route resolved toward @p dst. 0 or -1. */
 static int
-resolve(struct ping *p, const struct sockaddr_in *dst)
+resolve(struct ping *p, const union rdmadev_rcm_addr *dst)
 {
 	struct rdmadev_rcm_event ev;
 	int rc;
@@ -355,7 +374,7 @@ resolve(struct ping *p, const struct sockaddr_in *dst)
 	cm_lock(p);
 	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &p->id);
 	if (rc == 0)
-		rc = rdmadev_rcm_resolve_addr(p->id, (const struct sockaddr *)dst, NULL,
+		rc = rdmadev_rcm_resolve_addr(p->id, &dst->sa, NULL,
 					      2000);	/* rping's timeout */
 	cm_unlock(p);
 	CHECK(rc);
@@ -397,9 +416,10 @@ drop_id(struct ping *p, struct rdmadev_rcm_id *id)
 
 static int
 run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
-	   const struct sockaddr_in *dst, unsigned int count)
+	   const union rdmadev_rcm_addr *dst, unsigned int count)
 {
 	struct rdmadev_rcm_event ev;
+	char astr[INET6_ADDRSTRLEN + 8];
 	unsigned int i;
 
 	int rc;
@@ -413,8 +433,8 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
-	printf("rcm_ping: connected to %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
-	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(p->qp));
+	printf("rcm_ping: connected to %s, QP %u\n", addr_str(&ev.dst, astr),
+	       rdmadev_qp_num(p->qp));
 	for (i = 0; i < count; i++) {
 		ping_fill(p->start, p->size, i);
 		memset(p->rdma, 0, p->size);
@@ -444,10 +464,11 @@ out:
 
 static int
 run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
-	   const struct sockaddr_in *local, unsigned int count)
+	   const union rdmadev_rcm_addr *local, unsigned int count)
 {
 	struct rdmadev_rcm_id *listener = NULL;
 	struct rdmadev_rcm_event ev;
+	char astr[INET6_ADDRSTRLEN + 8];
 	uint64_t raddr;
 	uint32_t rkey, rsize;
 	unsigned int i;
@@ -456,12 +477,12 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_lock(p);
 	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
 	if (rc == 0)
-		rc = rdmadev_rcm_bind_addr(listener, (const struct sockaddr *)local);
+		rc = rdmadev_rcm_bind_addr(listener, &local->sa);
 	if (rc == 0)
 		rc = rdmadev_rcm_listen(listener, 3);	/* rping's backlog */
 	cm_unlock(p);
 	CHECK(rc);
-	printf("rcm_ping: listening on port %u\n", ntohs(local->sin_port));
+	printf("rcm_ping: listening on port %u\n", ntohs(local->sin.sin_port));
 	fflush(stdout);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
 	p->id = ev.id;
@@ -473,8 +494,8 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	cm_unlock(p);
 	CHECK(rc);
 	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
-	printf("rcm_ping: connection from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
-	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(p->qp));
+	printf("rcm_ping: connection from %s, QP %u\n", addr_str(&ev.dst, astr),
+	       rdmadev_qp_num(p->qp));
 	for (i = 0; count == 0 || i < count; i++) {
 		rc = cq_wait(p, WR_RECV);	/* the client's start buffer */
 		if (rc == -ENOTCONN && count == 0 && i > 0)
@@ -521,7 +542,7 @@ out:
  */
 static int
 run_echo(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
-	 const struct sockaddr_in *addr, bool server)
+	 const union rdmadev_rcm_addr *addr, bool server)
 {
 	struct rdmadev_rcm_id *listener = NULL;
 	struct rdmadev_rcm_event ev;
@@ -531,12 +552,12 @@ run_echo(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 		cm_lock(p);
 		rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
 		if (rc == 0)
-			rc = rdmadev_rcm_bind_addr(listener, (const struct sockaddr *)addr);
+			rc = rdmadev_rcm_bind_addr(listener, &addr->sa);
 		if (rc == 0)
 			rc = rdmadev_rcm_listen(listener, 0);
 		cm_unlock(p);
 		CHECK(rc);
-		printf("rcm_ping: listening on port %u\n", ntohs(addr->sin_port));
+		printf("rcm_ping: listening on port %u\n", ntohs(addr->sin.sin_port));
 		fflush(stdout);
 		CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
 		p->id = ev.id;
@@ -581,8 +602,9 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: rcm_ping [EAL options] -- [-p port] [-S size] [-C count] "
-		"[-w seconds] [-T] [-E] server <devargs> [bind-ipv4]\n"
-		"       rcm_ping [EAL options] -- [...] client <devargs> <server-ipv4>\n");
+		"[-w seconds] [-T] [-E] server <devargs> [bind-ip]\n"
+		"       rcm_ping [EAL options] -- [...] client <devargs> <server-ip>\n"
+		"       (an IPv4 or IPv6 address; an IPv6 server binds to one, :: for any)\n");
 }
 
 int
@@ -590,7 +612,7 @@ main(int argc, char **argv)
 {
 	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct ping p = { .size = 64, .wait_ns = 30000000000ull };
-	struct sockaddr_in sin = { .sin_family = AF_INET };
+	union rdmadev_rcm_addr sin = { .sin.sin_family = AF_INET };
 	struct rdmadev_ctx *ctx = NULL;
 	struct rdmadev_pd *pd = NULL;
 	unsigned int count = 0, port = 7174;
@@ -658,10 +680,13 @@ main(int argc, char **argv)
 	}
 	if (echo && !port_set)
 		port = 7471;		/* rdma_server's */
-	sin.sin_port = htons((uint16_t)port);
-	if (argc >= 3 && inet_pton(AF_INET, argv[2], &sin.sin_addr) != 1) {
-		fprintf(stderr, "rcm_ping: not an IPv4 address: %s\n", argv[2]);
-		return 2;
+	sin.sin.sin_port = htons((uint16_t)port);	/* sin_port and sin6_port share their place */
+	if (argc >= 3 && inet_pton(AF_INET, argv[2], &sin.sin.sin_addr) != 1) {
+		sin.sin6.sin6_family = AF_INET6;
+		if (inet_pton(AF_INET6, argv[2], &sin.sin6.sin6_addr) != 1) {
+			fprintf(stderr, "rcm_ping: not an IPv4 or IPv6 address: %s\n", argv[2]);
+			return 2;
+		}
 	}
 
 	CHECK(dev = (int16_t)rdmadev_open(argv[1]));

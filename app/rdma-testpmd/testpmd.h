@@ -335,7 +335,7 @@ struct tp_side {
 	enum rdmadev_mtu xchg_mtu;		/**< two processes: the MTU both sides use */
 	struct tp_remote remote[TP_MAX_QPS];	/**< peer QPs */
 	struct tp_side *peer;			/**< the other side when in this process */
-	const struct tp_xchg *xchg;		/**< the connection to it in two processes */
+	struct tp_xchg *xchg;		/**< the connection to it in two processes */
 	/* Per message size. */
 	uint32_t size;				/**< message size */
 	uint64_t iters;				/**< target (per side, all QPs) */
@@ -396,6 +396,7 @@ struct tp_xchg {
 	struct rdmadev_rcm_id *tid[TP_MAX_QPS];	/**< the test QPs' ids */
 	unsigned int nb_tid;			/**< test ids connected */
 	uint32_t tid_down;			/**< bit i: tid[i] saw DISCONNECTED */
+	uint32_t hello_qpn[TP_MAX_QPS];		/**< UD latency server: the client's QPN datagrams */
 	struct rdmadev_cq *ccq;			/**< control QP's CQ (both directions) */
 	struct rdmadev_qp *cqp;			/**< control QP */
 	struct rdmadev_mr *cmr;			/**< over cbuf */
@@ -485,9 +486,10 @@ int tp_xchg_sync(struct tp_ctx *t);
 int tp_xchg_close(struct tp_ctx *t);
 /**
  * True when the peer's next message has begun to arrive (a UD receiver learns so that the
- * client finished sending: it went on to its handshake). One poll() without waiting.
+ * client finished sending: it went on to its handshake). One poll() without waiting, or
+ * with -R tp_rcm_pending().
  */
-bool tp_xchg_pending(const struct tp_xchg *x);
+bool tp_xchg_pending(struct tp_xchg *x);
 /* ---- -R: the exchange and the test QPs through rdma_cm (tp_rcm.c) ---- */
 
 /** Bytes of a QP record on the rdma_cm exchange (perftest's struct pingpong_dest). */
@@ -498,6 +500,16 @@ bool tp_xchg_pending(const struct tp_xchg *x);
  * resolve and connect, retrying while nobody listens). @return 0 or a negative errno.
  */
 int tp_rcm_open(struct tp_ctx *t);
+/**
+ * -R, a UD latency server: each test QP's QPN datagram from the client (taken while
+ * connecting) against the client's record. @return 0 or the side's failure.
+ */
+int tp_rcm_hello_check(struct tp_ctx *t, struct tp_side *s);
+/**
+ * -R: true when the peer's next message has arrived on the control QP: one poll of its CQ,
+ * a completion kept for tp_rcm_poll().
+ */
+bool tp_rcm_pending(struct tp_xchg *x);
 /** Send one message of @p len bytes (at most TP_RCM_RECORD_LEN) on the control QP. */
 int tp_rcm_send(struct tp_ctx *t, const void *buf, size_t len, const char *what);
 /**

@@ -46,6 +46,10 @@
 /* wr_ids of the control QP. */
 #define TP_RCM_WR_SEND	1u
 #define TP_RCM_WR_RECV	2u
+/* wr_id of a UD latency server's receive for the client's QPN datagram (a test QP's). */
+#define TP_RCM_WR_HELLO	0x48454c4cu
+/* The GRH before a UD receive's data. */
+#define TP_RCM_UD_GRH	40u
 /* The pause between two connect attempts of the client (perftest's: 100 ms). */
 #define TP_RCM_RETRY_US	100000u
 /* Outstanding reads offered on read tests' connections (the records' out_reads). */
@@ -493,6 +497,14 @@ tp_rcm_send(struct tp_ctx *t, const void *buf, size_t len, const char *what)
 	return -ETIMEDOUT;
 }
 
+bool
+tp_rcm_pending(struct tp_xchg *x)
+{
+	if (!x->held && x->ccq != NULL && rdmadev_poll_cq(x->ccq, &x->held_wc, 1) == 1)
+		x->held = true;
+	return x->held;
+}
+
 int
 tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what)
 {
@@ -535,8 +547,7 @@ tp_rcm_poll(struct tp_ctx *t, void *buf, size_t len, const char *what)
  * UD latency tests: perftest's send_qp_num_for_ah. Its client, once SIDR resolved the
  * server's UD QP, SENDs it 4 bytes with its own QPN as immediate data, so that perftest's
  * server (create_ah_from_wc_recv) learns where to answer; rdma-testpmd's client does the
- * same (rdma-testpmd's server has no receive posted yet and drops it: its AH comes from
- * the records).
+ * same, and rdma-testpmd's server takes it (tp_rcm_hello_post, tp_rcm_hello_take).
  */
 static int
 tp_rcm_ud_hello(struct tp_ctx *t, struct tp_side *s, uint32_t i,
@@ -572,6 +583,78 @@ tp_rcm_ud_hello(struct tp_ctx *t, struct tp_side *s, uint32_t i,
 	return rc < 0 ? tp_side_fail(s, rc, "-R: sending our QPN to the server's UD QP") : 0;
 }
 
+/*
+ * A UD latency server, before it accepts test QP @p i: the QP to RTS with rdma_cm's Q_Key
+ * (librdmacm's ucma_init_ud_qp does it when the QP is created on a UDP id; accept then
+ * leaves it as it is) and one receive posted for the client's QPN datagram (perftest's
+ * post_recv_to_get_ah), so that it cannot arrive before the receive.
+ */
+static int
+tp_rcm_hello_post(struct tp_side *s, uint32_t i)
+{
+	struct rdmadev_sge sge = { (uint64_t)(uintptr_t)tp_recv_area(s, i),
+				   TP_RCM_UD_GRH + 4u, rdmadev_mr_lkey(s->mr) };
+	struct rdmadev_recv_wr wr = { .wr_id = TP_RCM_WR_HELLO, .sg_list = &sge, .num_sge = 1 };
+	struct rdmadev_qp_attr a = { .qp_state = RDMADEV_QPS_INIT, .port_num = 1,
+				     .qkey = RDMADEV_RCM_UDP_QKEY };
+	int rc, err = 0;
+
+	rc = rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
+			       RDMADEV_QP_PORT | RDMADEV_QP_QKEY);
+	a.qp_state = RDMADEV_QPS_RTR;
+	if (rc == 0)
+		rc = rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE);
+	a.qp_state = RDMADEV_QPS_RTS;
+	a.sq_psn = 0;
+	if (rc == 0)
+		rc = rdmadev_qp_modify(s->qp[i], &a, RDMADEV_QP_STATE | RDMADEV_QP_SQ_PSN);
+	if (rc < 0)
+		return tp_side_fail(s, rc, "-R: UD QP %u to RTS: %s", i, strerror(-rc));
+	if (rdmadev_post_recv(s->qp[i], &wr, 1, &err) != 1)
+		return tp_side_fail(s, err < 0 ? err : -EIO, "-R: the receive for the client's "
+				    "QPN datagram on QP %u", i);
+	return 0;
+}
+
+/*
+ * A UD latency server, once every test QP is accepted: take each QP's datagram from the
+ * client (perftest's create_ah_from_wc_recv): a SEND with immediate data of 4 bytes after
+ * the GRH, the client's QPN in the immediate. perftest's server reads only that; so does
+ * this one (the 4 bytes of perftest 4.5's client are not its QPN). The client's records
+ * come later; tp_rcm_hello_check compares the two.
+ */
+static int
+tp_rcm_hello_take(struct tp_ctx *t, struct tp_side *s, uint32_t qpn[TP_MAX_QPS])
+{
+	uint64_t end = tp_rcm_now() + (uint64_t)t->cfg.timeout_ms * 1000000u;
+	uint32_t got = 0, i, v;
+	struct rdmadev_wc wc;
+
+	while (got < s->nb_qps) {
+		if (t->stop || tp_rcm_now() > end)
+			return tp_side_fail(s, t->stop ? -EINTR : -ETIMEDOUT, "-R: %u of %u QPN "
+					    "datagrams from the client in %u ms", got, s->nb_qps,
+					    t->cfg.timeout_ms);
+		if (rdmadev_poll_cq(s->rcq, &wc, 1) != 1)
+			continue;
+		for (i = 0; i < s->nb_qps && rdmadev_qp_num(s->qp[i]) != wc.qp_num; i++)
+			;
+		if (i == s->nb_qps || wc.wr_id != TP_RCM_WR_HELLO || qpn[i] != 0)
+			return tp_side_fail(s, -EPROTO, "-R: a receive completion on QPN %u that "
+					    "is no QPN datagram", wc.qp_num);
+		v = rte_be_to_cpu_32(wc.imm_data);
+		if (wc.status != RDMADEV_WC_SUCCESS || !(wc.wc_flags & RDMADEV_WC_WITH_IMM) ||
+		    wc.byte_len != TP_RCM_UD_GRH + 4u || v == 0 || v > 0xffffffu)
+			return tp_side_fail(s, -EPROTO, "-R: QP %u: a bad QPN datagram (status "
+					    "%s, %u bytes, immediate%s 0x%x)", i,
+					    rdmadev_wc_status_str(wc.status), wc.byte_len,
+					    wc.wc_flags & RDMADEV_WC_WITH_IMM ? "" : " (none)", v);
+		qpn[i] = v;
+		got++;
+	}
+	return 0;
+}
+
 int
 tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 {
@@ -580,10 +663,12 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 	struct rdmadev_rcm_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
 	struct rdmadev_rcm_event ev, resolved;
 	struct rdmadev_rcm_id *lid = NULL;
+	bool ud_lat = t->cfg.conn == RDMADEV_QPT_UD && e->kind == TP_LAT;
 	uint64_t end;
 	unsigned int est = 0, i;
 	int rc;
 
+	memset(x->hello_qpn, 0, sizeof(x->hello_qpn));
 	if (e->opcode != RDMADEV_WR_RDMA_WRITE && e->opcode != RDMADEV_WR_SEND) {
 		cp.responder_resources = TP_RCM_OUT_READS;
 		cp.initiator_depth = TP_RCM_OUT_READS;
@@ -611,7 +696,7 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 			rc = tp_rcm_dial(t, s->qp[i], NULL, &cp, &x->tid[i], &resolved);
 			if (rc == 0)
 				x->nb_tid++;
-			if (rc == 0 && t->cfg.conn == RDMADEV_QPT_UD && e->kind == TP_LAT)
+			if (rc == 0 && ud_lat)
 				rc = tp_rcm_ud_hello(t, s, i, &resolved);
 		}
 	} else {
@@ -633,6 +718,8 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 					continue;
 				}
 				rc = tp_rcm_ack_timeout(t, ev.id);
+				if (rc == 0 && ud_lat)
+					rc = tp_rcm_hello_post(s, x->nb_tid);
 				if (rc == 0)
 					rc = rdmadev_rcm_accept(ev.id, s->qp[x->nb_tid], &cp,
 								tp_rcm_now());
@@ -649,6 +736,8 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 		}
 		if (lid != NULL)
 			rdmadev_rcm_destroy_id(lid);
+		if (rc == 0 && ud_lat && tp_rcm_hello_take(t, s, x->hello_qpn) < 0)
+			return s->error;
 	}
 	if (rc < 0)
 		return tp_side_fail(s, rc, "-R: connecting the test QPs through rdma_cm failed "
@@ -670,6 +759,24 @@ tp_rcm_connect_qps(struct tp_ctx *t, struct tp_side *s)
 				qa.rnr_retry);
 	}
 	return tp_xchg_record(t, s, 0, true);
+}
+
+int
+tp_rcm_hello_check(struct tp_ctx *t, struct tp_side *s)
+{
+	uint32_t i;
+
+	for (i = 0; t->xchg.hello_qpn[0] != 0 && i < s->nb_qps; i++) {
+		if (t->cfg.verbose)
+			fprintf(t->out, "rdma-testpmd: -R: QP %u: the client's QPN datagram: QPN "
+				"%u\n", i, t->xchg.hello_qpn[i]);
+		/* perftest's server answers the datagram's QPN; the record must agree */
+		if (s->remote[i].qpn != t->xchg.hello_qpn[i])
+			return tp_side_fail(s, -EPROTO, "-R: QP %u: the client's datagram says "
+					    "QPN %u, its record %u", i, t->xchg.hello_qpn[i],
+					    s->remote[i].qpn);
+	}
+	return 0;
 }
 
 void

@@ -545,6 +545,8 @@ tp_connect_remote(struct tp_ctx *t, struct tp_side *s)
 		if (rc == 0)
 			tp_remote_mac(s->remote[i].mac);
 	}
+	if (rc == 0 && t->cfg.rdma_cm)
+		rc = tp_rcm_hello_check(t, s);
 	return rc;
 }
 

@@ -683,11 +683,13 @@ tp_xchg_open(struct tp_ctx *t)
 }
 
 bool
-tp_xchg_pending(const struct tp_xchg *x)
+tp_xchg_pending(struct tp_xchg *x)
 {
 	struct pollfd pfd = { .fd = x->fd, .events = POLLIN };
 
-	return x->up && !x->rcm && poll(&pfd, 1, 0) > 0;
+	if (x->rcm)
+		return tp_rcm_pending(x);
+	return x->up && poll(&pfd, 1, 0) > 0;
 }
 
 int

@@ -109,6 +109,12 @@ run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS [CONN
 		notok "$what: rdma-testpmd exited $hrc, perftest $grc"
 	elif [ "$est" -ne "$want_est" ]; then
 		notok "$what: rdma-testpmd saw $est ESTABLISHED, not $want_est (control + test QP)"
+	elif [ "$conn $test $role" = "UD send_lat server" ] &&
+		! printf '%d' "$(sed -n "s/.*remote QPN \(0x[0-9a-f]*\) .*/\1/p" \
+			"$work/$name.host" | tail -n 1)" 2>/dev/null |
+		grep -qx "$(sed -n "s/.*the client's QPN datagram: QPN //p" "$work/$name.host")"
+	then
+		notok "$what: no QPN datagram from perftest (send_qp_num_for_ah), or not its record's"
 	elif [ -z "$hrow" ] && [ "$test $role" != "read_lat server" ]; then
 		notok "$what: rdma-testpmd printed no result row"
 	elif [ -z "$grow" ] && [ "$test $role" != "read_lat client" ]; then

@@ -9,9 +9,11 @@
 #    immediate data both ways) against examples/rcm_udaddy, the guest as server and as
 #    client;
 #  - rdma_server / rdma_client (RDMA_PS_TCP, port 7471, one 16-byte SEND each way, then the
-#    disconnect) against examples/rcm_ping -E, both ways.
+#    disconnect) against examples/rcm_ping -E, both ways, over IPv4 and over IPv6 (the
+#    guest's eth0 given fd00:99::1/64 by the test, the model fd00:99::2).
 # Each case: both sides exit 0, each prints its own success line, and the capture (the
-# model's pcap devarg) has every ICRC and IPv4 checksum right (tests/vm/roce_pcap.py).
+# model's pcap devarg) has every ICRC and IPv4 checksum right (tests/vm/roce_pcap.py) and
+# frames from the guest's address.
 # IRDMA_VM_FULL=1 repeats the udaddy cases with 100 datagrams of 1000 bytes.
 #
 # usage: interop_rdmacm_apps.sh <examples/rcm_udaddy> <examples/rcm_ping> [cache dir].
@@ -34,11 +36,13 @@ vm_test_start "$cache"
 limit=120
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_packet0,iface=$VM_TAP"
 
-# run_case NAME GUEST-ROLE(server|client) GUEST-CMD HOST-BIN HOST-OPTS HOST-OK GUEST-OK
+# run_case NAME GUEST-ROLE(server|client) GUEST-CMD HOST-BIN HOST-OPTS HOST-OK GUEST-OK [v6]
+# (@HOST@ in GUEST-CMD: the model's address)
 run_case() {
 	local name=$1 role=$2 gcmd=$3 hbin=$4 hopts=$5 hok=$6 gok=$7 t hrc grc i=0
 	local out=$work/$name pcap=$work/$name.pcap
-	local dev="irdma_model0,mode=thread,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$pcap"
+	local dev gip hip bind what
+	vm_addrs "$pcap" "${8:-}"
 	vm_cmd "neigh$name" "ip neigh flush dev eth0"
 	vm_wait "neigh$name" 60 > /dev/null
 	t=$(date +%s.%N)
@@ -47,19 +51,19 @@ run_case() {
 		sleep 2	# it binds and listens
 		# shellcheck disable=SC2086
 		in_ns timeout "$limit" "$hbin" $eal --file-prefix "va$$$name" -- $hopts \
-			client "$dev" "$VM_GUEST_IP" > "$out.host" 2>&1
+			client "$dev" "$gip" > "$out.host" 2>&1
 		hrc=$?
 	else
 		# shellcheck disable=SC2086
 		in_ns timeout "$limit" "$hbin" $eal --file-prefix "va$$$name" -- $hopts \
-			server "$dev" > "$out.host" 2>&1 &
+			server "$dev" $bind > "$out.host" 2>&1 &
 		hpid=$!
 		while ! grep -q "listening on port" "$out.host" && [ $i -lt 300 ] &&
 			kill -0 $hpid 2>/dev/null; do
 			sleep 0.2
 			i=$((i + 1))
 		done
-		vm_cmd "$name" "exec timeout $limit ${gcmd/@HOST@/$VM_NET.2}"
+		vm_cmd "$name" "exec timeout $limit ${gcmd/@HOST@/$hip}"
 		wait $hpid
 		hrc=$?
 		hpid=
@@ -72,12 +76,13 @@ run_case() {
 	cat "$out.guest"
 	if [ $hrc -eq 0 ] && [ $grc -eq 0 ] && grep -Eq "$hok" "$out.host" &&
 		grep -Eq "$gok" "$out.guest"; then
-		ok "$name: guest $role (${gcmd/@HOST@/$VM_NET.2}) and the host's example"
+		ok "$name: guest $role (${gcmd/@HOST@/$hip}) and the host's example"
 	else
 		notok "$name: guest $role exited $grc, host exited $hrc"
 	fi
-	if "$here/roce_pcap.py" "$pcap" "$VM_NET.2" > "$out.check" 2>&1; then
-		ok "$name: capture: ICRCs and IPv4 checksums right both ways"
+	if "$here/roce_pcap.py" "$pcap" "$hip" > "$out.check" 2>&1 &&
+		grep -q "^sender $gip: [1-9]" "$out.check"; then
+		ok "$name: capture: ICRCs and $what right both ways"
 	else
 		notok "$name: capture check failed"
 	fi
@@ -98,6 +103,12 @@ run_case rds server "rdma_server" "$ping" "-E" \
 	"^rcm_ping: 16 bytes each way" "rdma_server: end 0"
 run_case rdc client "rdma_client -s @HOST@" "$ping" "-E" \
 	"^rcm_ping: 16 bytes each way" "rdma_client: end 0"
+# rdma_server / rdma_client over IPv6: ULAs on both ends (tests/vm/vm.sh).
+vm_ipv6 "$VM_V6_GUEST"
+run_case rds6 server "rdma_server -s $VM_V6_GUEST" "$ping" "-E" \
+	"^rcm_ping: 16 bytes each way" "rdma_server: end 0" v6
+run_case rdc6 client "rdma_client -s @HOST@" "$ping" "-E" \
+	"^rcm_ping: 16 bytes each way" "rdma_client: end 0" v6
 [ "$full" = 1 ] && ud_cases 100 1000
 echo "1..$n"
 [ $failed -eq 0 ]

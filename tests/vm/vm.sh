@@ -21,6 +21,14 @@
 #                         when the packages or the guest kernel cannot be had; build the
 #                         cache; boot the VM in a new work folder $work, which goes at exit
 #                         unless a check failed or IRDMA_VM_KEEP=1; $VM_ON_EXIT runs first
+#   vm_addrs PCAP [v6]    one case's addresses, into the caller's (local) variables: dev
+#                         (the model's devargs on the tap, capture to PCAP), gip (the
+#                         guest's address), hip (the model's), bind (a host server's bind
+#                         address, empty for any), what (the capture check's words); v6:
+#                         $VM_V6_GUEST and $VM_V6_HOST (the model's second address)
+#   vm_ipv6 ADDR          give the guest's eth0 the IPv6 address ADDR/64 (no duplicate
+#                         address detection: usable at once) and wait (10 s at most) for
+#                         rxe0's GID table to list it; non-zero when it does not
 #   vm_counters NAME      rxe's hw_counters (name value lines) into $work/NAME
 #   vm_delta KEY          counter KEY in $work/after minus $work/before
 #   since T0              seconds since T0 (date +%s.%N), one decimal
@@ -33,6 +41,8 @@ VM_TAP=${VM_TAP:-vmtap0}
 VM_NET=${VM_NET:-10.77.0}
 VM_GUEST_IP=$VM_NET.1
 VM_HOST_IP=$VM_NET.3
+VM_V6_GUEST=fd00:99::1	# vm_ipv6 gives it to the guest's eth0
+VM_V6_HOST=fd00:99::2
 VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-120}
 VM_QEMU_PID=
 VM_DIR=
@@ -172,6 +182,28 @@ vm_test_start() {
 	fi
 	echo "# VM up in $VM_BOOT_S s:"
 	sed 's/^/#   /' "$work/share/ready"
+}
+
+# shellcheck disable=SC2034  # for the caller
+vm_addrs() {
+	dev="irdma_model0,mode=thread,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$1"
+	gip=$VM_GUEST_IP hip=$VM_NET.2 bind='' what="IPv4 checksums"
+	if [ "${2:-}" = v6 ]; then
+		dev="irdma_model0,mode=thread,ip=$VM_NET.2;$VM_V6_HOST,wire=eth:net_af_packet0,pcap=$1"
+		gip=$VM_V6_GUEST hip=$VM_V6_HOST bind=$VM_V6_HOST what="IPv6 headers"
+	fi
+}
+
+vm_ipv6() {
+	local full name
+	name=v6$(echo "$1" | tr -c '0-9a-f\n' _)
+	full=$(python3 -c 'import ipaddress, sys; print(ipaddress.IPv6Address(sys.argv[1]).exploded)' "$1")
+	vm_cmd "$name" "echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_dad &&
+		ip -6 addr add $1/64 dev eth0 || exit 1
+		i=0; while [ \$i -lt 50 ]; do
+			grep -qx $full /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null && exit 0
+			sleep 0.2; i=\$((i + 1)); done; exit 1"
+	vm_wait "$name" 60 > /dev/null || { echo "# the guest's rxe0 has no GID for $1"; return 1; }
 }
 
 vm_counters() {
