@@ -526,8 +526,11 @@ model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
 void
 model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail)
 {
+	/* A WQE's index plus its quanta: below twice the ring (no division). */
+	if (tail >= q->sq.size)
+		tail = unlikely(tail >= 2 * q->sq.size) ? tail % q->sq.size : tail - q->sq.size;
 	(void)model_dma_store64(d, q->shadow_pa + IRDMA_FIELD_BYTE(QP_SHADOW_HW_SQ_TAIL),
-				IRDMA_PREP(QP_SHADOW_HW_SQ_TAIL, tail % q->sq.size));
+				IRDMA_PREP(QP_SHADOW_HW_SQ_TAIL, tail));
 }
 
 static void
