@@ -15,8 +15,10 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
 #include <rte_log.h>
 
 #include "irdma_base.h"
@@ -490,10 +492,86 @@ int model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
 /* True when the map table covers every byte of [iova, iova + len) (takes dev->lock). */
 bool model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len);
 int model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len);
-int model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len);
-int model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len);
-int model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v);
-int model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v);
+/*
+ * The accesses below in full: any map, the emulator's IOMMU, faults counted. The inline
+ * model_dma_read() / _write() / _load64() / _store64() call them when the map the last
+ * access found (model_dma.hit[0]) does not hold the whole access.
+ */
+int model_dma_copy_any(struct model_dev *d, rte_iova_t iova, void *buf, size_t len,
+		       bool to_host);
+int model_dma_load64_any(struct model_dev *d, rte_iova_t iova, uint64_t *v);
+int model_dma_store64_any(struct model_dev *d, rte_iova_t iova, uint64_t v);
+
+/*
+ * The host address of [iova, iova + len) when the map the last access found holds all of
+ * it, else NULL (caller holds dev->lock).
+ */
+static inline uint8_t *
+model_dma_hit(struct model_dev *d, rte_iova_t iova, size_t len)
+{
+	const struct model_map *e = &d->dma.hit[0];
+
+	if (likely(iova - e->iova < e->len && e->len - (size_t)(iova - e->iova) >= len))
+		return e->va + (iova - e->iova);
+	return NULL;
+}
+
+/* Copy @p len bytes at @p iova into @p buf: 0, or -EFAULT with nothing copied. */
+static inline int
+model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len)
+{
+	uint8_t *va = model_dma_hit(d, iova, len);
+
+	if (likely(va != NULL && len != 0)) {
+		memcpy(buf, va, len);
+		return 0;
+	}
+	return model_dma_copy_any(d, iova, buf, len, false);
+}
+
+/* Copy @p len bytes of @p buf to @p iova: 0, or -EFAULT with nothing written. */
+static inline int
+model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len)
+{
+	uint8_t *va = model_dma_hit(d, iova, len);
+
+	if (likely(va != NULL && len != 0)) {
+		memcpy(va, buf, len);
+		return 0;
+	}
+	return model_dma_copy_any(d, iova, (void *)(uintptr_t)buf, len, true);
+}
+
+/*
+ * The aligned little-endian qword at @p iova, one atomic 64-bit load (acquire) as silicon's
+ * aligned PCIe reads: 0, or -EFAULT.
+ */
+static inline int
+model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
+{
+	uint8_t *va;
+
+	if (likely((iova & (IRDMA_QWORD_BYTES - 1)) == 0) &&
+	    (va = model_dma_hit(d, iova, IRDMA_QWORD_BYTES)) != NULL) {
+		*v = rte_le_to_cpu_64(__atomic_load_n((uint64_t *)(void *)va, __ATOMIC_ACQUIRE));
+		return 0;
+	}
+	return model_dma_load64_any(d, iova, v);
+}
+
+/* Store @p v as the aligned little-endian qword at @p iova (release): 0, or -EFAULT. */
+static inline int
+model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
+{
+	uint8_t *va;
+
+	if (likely((iova & (IRDMA_QWORD_BYTES - 1)) == 0) &&
+	    (va = model_dma_hit(d, iova, IRDMA_QWORD_BYTES)) != NULL) {
+		__atomic_store_n((uint64_t *)(void *)va, rte_cpu_to_le_64(v), __ATOMIC_RELEASE);
+		return 0;
+	}
+	return model_dma_store64_any(d, iova, v);
+}
 /*
  * cfg.map_eal: map every internal EAL memory segment now and follow EAL's allocations and
  * frees (memory event callback), as VFIO's default container does. 0 or -errno.
