@@ -634,8 +634,20 @@ uint16_t model_pble_iova(struct model_dev *d, unsigned int level, uint32_t first
 			 uint32_t page, rte_iova_t *iova);
 uint16_t model_ring_check(struct model_dev *d, const struct model_ring *ring,
 			  uint32_t align_mask);
-uint16_t model_ring_entry(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
-			  rte_iova_t *iova);
+/* model_ring_entry() of a ring through PBLEs (levels 1 and 2). */
+uint16_t model_ring_entry_pbl(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
+			      rte_iova_t *iova);
+/* The IOVA of entry @p idx of @p ring: 0, or the minor code of a PBLE that fails. */
+static inline uint16_t
+model_ring_entry(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
+		 rte_iova_t *iova)
+{
+	if (likely(ring->level == IRDMA_PBLE_LEVEL_0)) {
+		*iova = ring->pa + (uint64_t)idx * ring->esize;
+		return 0;
+	}
+	return model_ring_entry_pbl(d, ring, idx, iova);
+}
 uint16_t model_ring_from_wqe(struct model_dev *d, struct model_ring *ring, bool vmap,
 			     uint32_t lpbl, rte_iova_t pa, uint32_t first);
 

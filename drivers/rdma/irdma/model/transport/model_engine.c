@@ -157,15 +157,6 @@ model_engine_detach(struct model_dev *d)
 	d->rx = NULL;
 }
 
-struct model_qp *
-model_engine_qp(struct model_dev *d, uint32_t qp_id)
-{
-	if (d->qp == NULL || qp_id >= d->qp_tab || !d->qp[qp_id].valid ||
-	    d->qp[qp_id].eng == NULL)
-		return NULL;
-	return &d->qp[qp_id];
-}
-
 /* ---- scheduling: the run list and the timer list ---- */
 
 /* Take QP @p id off the timer list (swap with the last entry). */
