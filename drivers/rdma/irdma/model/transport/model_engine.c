@@ -828,7 +828,10 @@ qp_visit(struct model_dev *d, uint32_t i, struct model_qp *q, uint64_t now)
 		model_ud_tx(d, i, q);
 		return;
 	}
-	model_rc_timer(d, i, q, now);
+	/* model_rc_timer() does nothing unless the RNR back-off or the retransmit timer is due. */
+	if ((q->eng->rnr_until != 0 && now >= q->eng->rnr_until) ||
+	    (q->eng->deadline != 0 && now >= q->eng->deadline))
+		model_rc_timer(d, i, q, now);
 	if (q->state != IRDMA_QP_HW_ERROR)
 		model_rc_tx(d, i, q);
 }
