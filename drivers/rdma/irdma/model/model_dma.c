@@ -262,8 +262,8 @@ model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len)
 }
 
 /* Copy between host memory at [iova, iova + len) and @p buf; all or nothing. */
-static int
-dma_copy(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_host)
+int
+model_dma_copy_any(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool to_host)
 {
 	struct model_dma *m = &d->dma;
 	uint8_t *p = buf, *va;
@@ -335,18 +335,6 @@ model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len)
 	return ret;
 }
 
-int
-model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len)
-{
-	return dma_copy(d, iova, buf, len, false);
-}
-
-int
-model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len)
-{
-	return dma_copy(d, iova, (void *)(uintptr_t)buf, len, true);
-}
-
 /*
  * The host address of an aligned qword at @p iova (caller holds dev->lock). Qwords the driver and the device exchange while both run (valid
  * words, shadow areas) are accessed as single atomic 64-bit loads and stores, which is
@@ -361,7 +349,7 @@ dma_qword_locked(struct model_dev *d, rte_iova_t iova)
 }
 
 int
-model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
+model_dma_load64_any(struct model_dev *d, rte_iova_t iova, uint64_t *v)
 {
 	uint64_t *p = dma_qword_locked(d, iova);
 	uint64_t le;
@@ -381,7 +369,7 @@ model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
 }
 
 int
-model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
+model_dma_store64_any(struct model_dev *d, rte_iova_t iova, uint64_t v)
 {
 	uint64_t *p = dma_qword_locked(d, iova);
 	uint64_t le = rte_cpu_to_le_64(v);

@@ -15,8 +15,10 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
 #include <rte_log.h>
 
 #include "irdma_base.h"
@@ -490,10 +492,86 @@ int model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
 /* True when the map table covers every byte of [iova, iova + len) (takes dev->lock). */
 bool model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len);
 int model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len);
-int model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len);
-int model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len);
-int model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v);
-int model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v);
+/*
+ * The accesses below in full: any map, the emulator's IOMMU, faults counted. The inline
+ * model_dma_read() / _write() / _load64() / _store64() call them when the map the last
+ * access found (model_dma.hit[0]) does not hold the whole access.
+ */
+int model_dma_copy_any(struct model_dev *d, rte_iova_t iova, void *buf, size_t len,
+		       bool to_host);
+int model_dma_load64_any(struct model_dev *d, rte_iova_t iova, uint64_t *v);
+int model_dma_store64_any(struct model_dev *d, rte_iova_t iova, uint64_t v);
+
+/*
+ * The host address of [iova, iova + len) when the map the last access found holds all of
+ * it, else NULL (caller holds dev->lock).
+ */
+static inline uint8_t *
+model_dma_hit(struct model_dev *d, rte_iova_t iova, size_t len)
+{
+	const struct model_map *e = &d->dma.hit[0];
+
+	if (likely(iova - e->iova < e->len && e->len - (size_t)(iova - e->iova) >= len))
+		return e->va + (iova - e->iova);
+	return NULL;
+}
+
+/* Copy @p len bytes at @p iova into @p buf: 0, or -EFAULT with nothing copied. */
+static inline int
+model_dma_read(struct model_dev *d, rte_iova_t iova, void *buf, size_t len)
+{
+	uint8_t *va = model_dma_hit(d, iova, len);
+
+	if (likely(va != NULL && len != 0)) {
+		memcpy(buf, va, len);
+		return 0;
+	}
+	return model_dma_copy_any(d, iova, buf, len, false);
+}
+
+/* Copy @p len bytes of @p buf to @p iova: 0, or -EFAULT with nothing written. */
+static inline int
+model_dma_write(struct model_dev *d, rte_iova_t iova, const void *buf, size_t len)
+{
+	uint8_t *va = model_dma_hit(d, iova, len);
+
+	if (likely(va != NULL && len != 0)) {
+		memcpy(va, buf, len);
+		return 0;
+	}
+	return model_dma_copy_any(d, iova, (void *)(uintptr_t)buf, len, true);
+}
+
+/*
+ * The aligned little-endian qword at @p iova, one atomic 64-bit load (acquire) as silicon's
+ * aligned PCIe reads: 0, or -EFAULT.
+ */
+static inline int
+model_dma_load64(struct model_dev *d, rte_iova_t iova, uint64_t *v)
+{
+	uint8_t *va;
+
+	if (likely((iova & (IRDMA_QWORD_BYTES - 1)) == 0) &&
+	    (va = model_dma_hit(d, iova, IRDMA_QWORD_BYTES)) != NULL) {
+		*v = rte_le_to_cpu_64(__atomic_load_n((uint64_t *)(void *)va, __ATOMIC_ACQUIRE));
+		return 0;
+	}
+	return model_dma_load64_any(d, iova, v);
+}
+
+/* Store @p v as the aligned little-endian qword at @p iova (release): 0, or -EFAULT. */
+static inline int
+model_dma_store64(struct model_dev *d, rte_iova_t iova, uint64_t v)
+{
+	uint8_t *va;
+
+	if (likely((iova & (IRDMA_QWORD_BYTES - 1)) == 0) &&
+	    (va = model_dma_hit(d, iova, IRDMA_QWORD_BYTES)) != NULL) {
+		__atomic_store_n((uint64_t *)(void *)va, rte_cpu_to_le_64(v), __ATOMIC_RELEASE);
+		return 0;
+	}
+	return model_dma_store64_any(d, iova, v);
+}
 /*
  * cfg.map_eal: map every internal EAL memory segment now and follow EAL's allocations and
  * frees (memory event callback), as VFIO's default container does. 0 or -errno.
@@ -556,8 +634,20 @@ uint16_t model_pble_iova(struct model_dev *d, unsigned int level, uint32_t first
 			 uint32_t page, rte_iova_t *iova);
 uint16_t model_ring_check(struct model_dev *d, const struct model_ring *ring,
 			  uint32_t align_mask);
-uint16_t model_ring_entry(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
-			  rte_iova_t *iova);
+/* model_ring_entry() of a ring through PBLEs (levels 1 and 2). */
+uint16_t model_ring_entry_pbl(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
+			      rte_iova_t *iova);
+/* The IOVA of entry @p idx of @p ring: 0, or the minor code of a PBLE that fails. */
+static inline uint16_t
+model_ring_entry(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
+		 rte_iova_t *iova)
+{
+	if (likely(ring->level == IRDMA_PBLE_LEVEL_0)) {
+		*iova = ring->pa + (uint64_t)idx * ring->esize;
+		return 0;
+	}
+	return model_ring_entry_pbl(d, ring, idx, iova);
+}
 uint16_t model_ring_from_wqe(struct model_dev *d, struct model_ring *ring, bool vmap,
 			     uint32_t lpbl, rte_iova_t pa, uint32_t first);
 
@@ -664,6 +754,23 @@ uint32_t model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, 
 /* Check without copying (same codes as model_mr_copy). */
 uint32_t model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len,
 			uint8_t access, uint32_t pd);
+struct model_frag;
+/*
+ * model_mr_check() of fragment @p f (its STag, address and length) for rights @p access of
+ * PD @p pd, and on success, when the region is physically contiguous (PBLE level 0), keep
+ * in @p f where its first byte lies and the context generation that says so, for
+ * model_mr_frag_copy(). 0 or the AE code of model_mr_check().
+ */
+uint32_t model_mr_resolve(struct model_dev *d, struct model_frag *f, uint8_t access,
+			  uint32_t pd);
+/*
+ * model_mr_copy() of @p len bytes at offset @p off of fragment @p f (inside it): straight
+ * to its resolved IOVA while the generation model_mr_resolve() saw holds and @p access is
+ * within the rights it checked (nothing that decides the checks' outcome can have changed),
+ * else through the full checks. 0 or the AE code model_mr_copy() gives.
+ */
+uint32_t model_mr_frag_copy(struct model_dev *d, const struct model_frag *f, uint32_t off,
+			    uint32_t len, uint8_t access, uint32_t pd, bool to_mem, void *buf);
 /* Invalidate @p stag for PD @p pd (LOCAL_INV, SEND with invalidate): 0 or an AE code. */
 uint32_t model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote);
 /* Fast-register @p stag of PD @p pd (FAST_REG WQE fields): 0 or an AE code. */

@@ -136,17 +136,13 @@ model_ring_from_wqe(struct model_dev *d, struct model_ring *ring, bool vmap, uin
 }
 
 uint16_t
-model_ring_entry(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
-		 rte_iova_t *iova)
+model_ring_entry_pbl(struct model_dev *d, const struct model_ring *ring, uint32_t idx,
+		     rte_iova_t *iova)
 {
 	uint64_t off = (uint64_t)idx * ring->esize;
 	rte_iova_t page;
 	uint16_t minor;
 
-	if (ring->level == IRDMA_PBLE_LEVEL_0) {
-		*iova = ring->pa + off;
-		return 0;
-	}
 	minor = model_pble_iova(d, ring->level, ring->first_pble,
 				(uint32_t)(off >> IRDMA_HW_PAGE_SHIFT), &page);
 	if (minor != 0)

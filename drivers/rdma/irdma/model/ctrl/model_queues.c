@@ -289,8 +289,13 @@ cq_full(struct model_dev *d, const struct model_cq *cq, uint32_t need, bool *ful
 		return 0;
 	if (model_dma_load64(d, cq->shadow_pa + IRDMA_FIELD_BYTE(CQ_SHADOW_CQEIDX), &v) != 0)
 		return -EFAULT;
-	sw_head = (uint32_t)IRDMA_GET(CQ_SHADOW_CQEIDX, v) % cq->ring.size;
-	used = (cq->head + cq->ring.size - sw_head) % cq->ring.size;
+	/* No division unless SW wrote an index beyond the ring (it is taken modulo the size). */
+	sw_head = (uint32_t)IRDMA_GET(CQ_SHADOW_CQEIDX, v);
+	if (unlikely(sw_head >= cq->ring.size))
+		sw_head %= cq->ring.size;
+	used = cq->head + cq->ring.size - sw_head;	/* head, sw_head < size */
+	if (used >= cq->ring.size)
+		used -= cq->ring.size;
 	/* One slot always stays free: head + need must not reach SW's head. */
 	*full = used + need >= cq->ring.size;
 	return 0;

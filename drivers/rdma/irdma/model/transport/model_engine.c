@@ -157,15 +157,6 @@ model_engine_detach(struct model_dev *d)
 	d->rx = NULL;
 }
 
-struct model_qp *
-model_engine_qp(struct model_dev *d, uint32_t qp_id)
-{
-	if (d->qp == NULL || qp_id >= d->qp_tab || !d->qp[qp_id].valid ||
-	    d->qp[qp_id].eng == NULL)
-		return NULL;
-	return &d->qp[qp_id];
-}
-
 /* ---- scheduling: the run list and the timer list ---- */
 
 /* Take QP @p id off the timer list (swap with the last entry). */
@@ -526,8 +517,11 @@ model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
 void
 model_sq_tail_update(struct model_dev *d, const struct model_qp *q, uint32_t tail)
 {
+	/* A WQE's index plus its quanta: below twice the ring (no division). */
+	if (tail >= q->sq.size)
+		tail = unlikely(tail >= 2 * q->sq.size) ? tail % q->sq.size : tail - q->sq.size;
 	(void)model_dma_store64(d, q->shadow_pa + IRDMA_FIELD_BYTE(QP_SHADOW_HW_SQ_TAIL),
-				IRDMA_PREP(QP_SHADOW_HW_SQ_TAIL, tail % q->sq.size));
+				IRDMA_PREP(QP_SHADOW_HW_SQ_TAIL, tail));
 }
 
 static void
@@ -834,7 +828,10 @@ qp_visit(struct model_dev *d, uint32_t i, struct model_qp *q, uint64_t now)
 		model_ud_tx(d, i, q);
 		return;
 	}
-	model_rc_timer(d, i, q, now);
+	/* model_rc_timer() does nothing unless the RNR back-off or the retransmit timer is due. */
+	if ((q->eng->rnr_until != 0 && now >= q->eng->rnr_until) ||
+	    (q->eng->deadline != 0 && now >= q->eng->deadline))
+		model_rc_timer(d, i, q, now);
 	if (q->state != IRDMA_QP_HW_ERROR)
 		model_rc_tx(d, i, q);
 }

@@ -48,11 +48,18 @@
 /* Partition key the model accepts (the default P_Key). */
 #define MODEL_DEFAULT_PKEY	0xffffu
 
-/** One fragment (SGE). */
+/**
+ * One fragment (SGE). model_mr_resolve() checked it and, for a physically contiguous
+ * region, left where it lies: iova (of addr) holds for accesses within res_access while
+ * the context generation is still gen (0: not resolved; model_dev.ctx_gen starts at 1).
+ */
 struct model_frag {
 	uint64_t addr;
 	uint32_t stag;
 	uint32_t len;
+	uint64_t iova;
+	uint64_t gen;
+	uint8_t res_access;
 };
 
 /* struct model_wqe flags */
@@ -211,7 +218,14 @@ void model_engine_qp_destroy(struct model_dev *d, struct model_qp *q);
 void model_engine_flush(struct model_dev *d, uint32_t qp_id, bool sq, bool rq,
 			uint16_t sq_code, uint16_t rq_code);
 /** QP @p qp_id when it exists and has engine state, else NULL. */
-struct model_qp *model_engine_qp(struct model_dev *d, uint32_t qp_id);
+static inline struct model_qp *
+model_engine_qp(struct model_dev *d, uint32_t qp_id)
+{
+	if (d->qp == NULL || qp_id >= d->qp_tab || !d->qp[qp_id].valid ||
+	    d->qp[qp_id].eng == NULL)
+		return NULL;
+	return &d->qp[qp_id];
+}
 /** Move @p qp_id to error: AE @p ae from source @p src, then the flush CQEs. */
 void model_qp_fail(struct model_dev *d, uint32_t qp_id, uint32_t ae, uint32_t src);
 /** The timer (rte_get_timer_cycles). */
