@@ -497,7 +497,7 @@ tp_usage(FILE *f, const char *prog)
 		"  -r, --rx-depth N        posted receives per QP, default 512\n"
 		"  -l, --post-list N       WRs per post call, default 1\n"
 		"  -Q, --cq-mod N          one signaled WR every N (BW), default 100\n"
-		"  -m, --mtu BYTES         path MTU 256..4096, default 1024\n"
+		"  -m, --mtu BYTES         path MTU 256..4096, default the port's active MTU\n"
 		"  -u, --qp-timeout N      RC local ACK timeout 4.096 us x 2^N (0: none), default 14\n"
 		"  -N, --no-peak           skip the BW peak\n"
 		"  -H, --histogram         draw latency histograms\n"

@@ -72,6 +72,27 @@ tp_dev_up(struct tp_ctx *t, const char *devargs)
 	return rc;
 }
 
+/*
+ * Without -m the path MTU is the port's active MTU (the smallest of the devices'), as
+ * perftest's ctx_set_mtu() takes it.
+ */
+static void
+tp_port_mtu(struct tp_ctx *t)
+{
+	struct rdmadev_port_info pi;
+	unsigned int i;
+	uint8_t m = RDMADEV_MTU_4096;
+
+	if (t->cfg.mtu_set)
+		return;
+	for (i = 0; i < t->nb_dev; i++)
+		if (rdmadev_port_info_get(t->dev[i], &pi) == 0 && pi.active_mtu >= RDMADEV_MTU_256 &&
+		    pi.active_mtu < m)
+			m = pi.active_mtu;
+	if (t->nb_dev > 0)
+		t->cfg.mtu = (enum rdmadev_mtu)m;
+}
+
 int
 tp_devices_open(struct tp_ctx *t)
 {
@@ -82,7 +103,10 @@ tp_devices_open(struct tp_ctx *t)
 	t->dev[0] = t->dev[1] = -1;
 	if (t->cfg.nb_devargs == 0) {
 		tp_model_devargs(t, devargs, sizeof(devargs));
-		return tp_dev_up(t, devargs);
+		rc = tp_dev_up(t, devargs);
+		if (rc == 0)
+			tp_port_mtu(t);
+		return rc;
 	}
 	for (i = 0; i < t->cfg.nb_devargs; i++) {
 		if (strncmp(t->cfg.devargs[i], "irdma_model", 11) == 0)
@@ -98,6 +122,7 @@ tp_devices_open(struct tp_ctx *t)
 		fprintf(stderr, "rdma-testpmd: two-process mode uses one device per process\n");
 		return -EINVAL;
 	}
+	tp_port_mtu(t);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
@@ -376,6 +377,89 @@ out:
 	e2e_mr_dereg(&mr);
 out_dev:
 	e2e_dev_close(&d);
+}
+
+/*
+ * Two models whose ports have an Ethernet MTU of 9000 (devargs mtu): the active path MTU is
+ * 4096, and an RC pair at that MTU moves 64 KiB WRITEs and READs (16 full frames each) over
+ * @p w0 / @p w1 (addresses @p ip0 / @p ip1), data checked.
+ */
+static void
+mtu4096_two_devs(const char *ip0, const char *w0, const char *ip1, const char *w1)
+{
+	static struct e2e_dev d0, d1;
+	struct rdmadev_port_info pi;
+	struct e2e_qp a = { 0 }, b = { 0 };
+	struct e2e_mr ma, mb;
+	struct e2e_conn c;
+	char args[2][192];
+	unsigned int k;
+
+	d1.id = -1;
+	snprintf(args[0], sizeof(args[0]), "irdma_model0,qps=64,cqs=64,mrs=256,mode="
+		 IRDMA_TEST_MODE ",mtu=9000,ip=%s,wire=%s" IRDMA_TEST_DEVARGS_EXTRA, ip0, w0);
+	snprintf(args[1], sizeof(args[1]), "irdma_model1,qps=64,cqs=64,mrs=256,mode="
+		 IRDMA_TEST_MODE ",mtu=9000,ip=%s,wire=%s" IRDMA_TEST_DEVARGS_EXTRA, ip1, w1);
+	if (e2e_dev_open(&d0, args[0]) != 0 || e2e_dev_open(&d1, args[1]) != 0)
+		goto out_dev;
+	TEST_CHECK_EQ(rdmadev_port_info_get(d0.id, &pi), 0);
+	TEST_CHECK_EQ(pi.mtu, 9000);
+	TEST_CHECK_EQ(pi.active_mtu, RDMADEV_MTU_4096);
+	e2e_mr_reg(&d0, NULL, &ma, 1u << 17, E2E_ACC_ALL);
+	e2e_mr_reg(&d1, NULL, &mb, 1u << 17, E2E_ACC_ALL);
+	e2e_qp_create(&d0, &a, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&d1, &b, RDMADEV_QPT_RC, NULL);
+	e2e_conn_default(&c);
+	c.mtu = pi.active_mtu;
+	if (ma.mr == NULL || mb.mr == NULL || a.qp == NULL || b.qp == NULL ||
+	    e2e_rc_connect(&a, &b, &c) != 0)
+		goto out;
+	for (k = 0; k < 3; k++) {
+		e2e_fill(ma.buf, 65536, 700 + k);
+		memset(mb.buf, 0, 65536 + 1);
+		e2e_rdma_op(&a, RDMADEV_WR_RDMA_WRITE, &ma, 0, 65536,
+			    (uint64_t)(uintptr_t)mb.buf, mb.rkey, 10 + k);
+		e2e_expect(&d0.scq, 10 + k, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
+		TEST_CHECK(memcmp(mb.buf, ma.buf, 65536) == 0);
+		TEST_CHECK_EQ(mb.buf[65536], 0);
+		/* back again with a READ into the second half */
+		memset(ma.buf + 65536, 0, 65536);
+		e2e_rdma_op(&a, RDMADEV_WR_RDMA_READ, &ma, 65536, 65536,
+			    (uint64_t)(uintptr_t)mb.buf, mb.rkey, 20 + k);
+		e2e_expect(&d0.scq, 20 + k, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_READ);
+		TEST_CHECK(memcmp(ma.buf + 65536, ma.buf, 65536) == 0);
+	}
+	TEST_CHECK(e2e_canary_ok(&ma) && e2e_canary_ok(&mb));
+out:
+	e2e_qp_destroy(&a);
+	e2e_qp_destroy(&b);
+	drain(&d0);
+	drain(&d1);
+	e2e_mr_dereg(&ma);
+	e2e_mr_dereg(&mb);
+out_dev:
+	e2e_dev_close(&d1);
+	e2e_dev_close(&d0);
+}
+
+static void
+test_mtu4096_loop(void)
+{
+	mtu4096_two_devs("10.9.0.1", "loop:e2emtu", "10.9.0.2", "loop:e2emtu");
+}
+
+/* The UDP wire, on loopback addresses of the process id (two runs at once do not clash). */
+static void
+test_mtu4096_udp(void)
+{
+	unsigned int pid = (unsigned int)getpid();
+	char ip0[24], ip1[24], w0[32], w1[32];
+
+	snprintf(ip0, sizeof(ip0), "127.%u.%u.1", 1 + pid % 250, (pid / 250) % 250);
+	snprintf(ip1, sizeof(ip1), "127.%u.%u.2", 1 + pid % 250, (pid / 250) % 250);
+	snprintf(w0, sizeof(w0), "udp:%s", ip0);
+	snprintf(w1, sizeof(w1), "udp:%s", ip1);
+	mtu4096_two_devs(ip0, w0, ip1, w1);
 }
 
 /* Inline SENDs and WRITEs at the layout's boundaries; gather and scatter over 1..13 SGEs. */
@@ -913,6 +997,8 @@ main(int argc, char **argv)
 	TEST_RUN(test_rc_opcodes_two_devs);
 	TEST_RUN(test_fast_reg_page_sizes);
 	TEST_RUN(test_read_sizes_mtus);
+	TEST_RUN(test_mtu4096_loop);
+	TEST_RUN(test_mtu4096_udp);
 	TEST_RUN(test_inline_and_sges);
 	TEST_RUN(test_order_unsignaled_fence);
 	TEST_RUN(test_ack_coalescing);

@@ -13,9 +13,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_log.h>
 
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
@@ -137,6 +139,65 @@ test_port_devargs(void)
 	TEST_CHECK(memcmp(g, want, 16) == 0);
 	TEST_CHECK_EQ(rdmadev_gid_get((int16_t)id, 3, g), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+}
+
+/*
+ * devargs mtu: the port's Ethernet MTU, and the active path MTU the largest whose packet
+ * (payload + 96 bytes of RoCEv2 headers at most, as the kernel's iboe_get_mtu()) fits.
+ */
+static void
+test_port_mtu(void)
+{
+	static const struct {
+		const char *arg;
+		uint32_t mtu;
+		uint8_t active;
+	} ok[] = {
+		{ ",mtu=352", 352, RDMADEV_MTU_256 },
+		{ ",mtu=607", 607, RDMADEV_MTU_256 },	/* 512 + 96 = 608 does not fit */
+		{ ",mtu=608", 608, RDMADEV_MTU_512 },
+		{ ",mtu=1500", 1500, RDMADEV_MTU_1024 },
+		{ ",mtu=2144", 2144, RDMADEV_MTU_2048 },
+		{ ",mtu=4191", 4191, RDMADEV_MTU_2048 },
+		{ ",mtu=4192", 4192, RDMADEV_MTU_4096 },
+		{ ",mtu=9000", 9000, RDMADEV_MTU_4096 },
+		{ ",mtu=9702", 9702, RDMADEV_MTU_4096 },
+	};
+	static const char *const bad[] = { "351", "9703", "0", "-1", "1500x", "", "0x600" };
+	char args[128], *buf = NULL;
+	struct rdmadev_port_info pi;
+	size_t len = 0;
+	unsigned int i;
+	FILE *f;
+	int id;
+
+	for (i = 0; i < RTE_DIM(ok); i++) {
+		snprintf(args, sizeof(args), "irdma_model0%s" TAIL, ok[i].arg);
+		id = rdmadev_open(args);
+		TEST_CHECK(id >= 0);
+		if (id < 0)
+			continue;
+		TEST_CHECK_EQ(rdmadev_port_info_get((int16_t)id, &pi), 0);
+		TEST_CHECK_EQ(pi.mtu, ok[i].mtu);
+		TEST_CHECK_EQ(pi.active_mtu, ok[i].active);
+		TEST_CHECK_EQ(pi.max_mtu, RDMADEV_MTU_4096);
+		TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
+	}
+	f = open_memstream(&buf, &len);
+	TEST_CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	rte_openlog_stream(f);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		snprintf(args, sizeof(args), "irdma_model0,mtu=%s" TAIL, bad[i]);
+		TEST_CHECK_EQ(rdmadev_open(args), -EINVAL);
+		TEST_CHECK_EQ(rdmadev_count(), 0);
+	}
+	rte_openlog_stream(NULL);
+	fclose(f);
+	TEST_CHECK(buf != NULL && strstr(buf, "devargs mtu=9703: must be 352..9702") != NULL);
+	TEST_CHECK(buf != NULL && strstr(buf, "devargs mtu=-1: not a number") != NULL);
+	free(buf);
 }
 
 static void
@@ -390,6 +451,7 @@ main(int argc, char **argv)
 	}
 	TEST_RUN(test_port_default);
 	TEST_RUN(test_port_devargs);
+	TEST_RUN(test_port_mtu);
 	TEST_RUN(test_devargs_errors);
 	TEST_RUN(test_qp_source);
 	TEST_RUN(test_ah_source);

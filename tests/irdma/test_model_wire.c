@@ -220,9 +220,29 @@ struct xchg {
 	struct model_port *me;
 	const uint8_t *peer;
 	const uint8_t *self;
+	bool handover;		/* built in model_port_tx_buf(), taken by model_port_recv_ref() */
 	uint32_t got;
 	uint32_t in_order;
+	uint32_t bad;		/* frames received whose payload is not what was sent */
 };
+
+/* The PSN of frame @p f (@p n bytes), or -1 when it is not what frame() builds for it
+ * with a payload of PSN % 50 bytes. */
+static long
+xchg_psn(const uint8_t *f, int n, bool sealed)
+{
+	struct model_pkt_hdr h;
+	const uint8_t *pay;
+	uint32_t len;
+
+	if (model_pkt_parse_ex(f, (uint32_t)n, sealed, &h, &pay, &len) != 0 ||
+	    len != h.psn % 50)
+		return -1;
+	for (uint32_t i = 0; i < len; i++)
+		if (pay[i] != (uint8_t)(h.psn + i))
+			return -1;
+	return (long)h.psn;
+}
 
 static void *
 xchg_thread(void *arg)
@@ -233,12 +253,31 @@ xchg_thread(void *arg)
 	int n;
 
 	while (sent < XCHG_FRAMES || x->got < XCHG_FRAMES) {
-		if (sent < XCHG_FRAMES) {
+		if (sent < XCHG_FRAMES && x->handover) {
+			uint8_t *t = model_port_tx_buf(x->me);
+
+			n = frame(t, x->peer, x->self, sent, sent % 50);
+			if (model_port_send_unsealed(x->me, t, (uint32_t)n) == 0)
+				sent++;
+		} else if (sent < XCHG_FRAMES) {
 			n = frame(f, x->peer, x->self, sent, sent % 50);
 			if (model_port_send(x->me, f, (uint32_t)n) == 0)
 				sent++;
 		}
-		while ((n = model_port_recv(x->me, g, sizeof(g))) > 0) {
+		while (x->handover) {
+			const uint8_t *fr;
+			bool sealed;
+			long psn;
+
+			n = model_port_recv_ref(x->me, g, sizeof(g), &fr, &sealed);
+			if (n <= 0)
+				break;
+			psn = xchg_psn(fr, n, sealed);
+			x->in_order += psn == (long)x->got;
+			x->bad += psn < 0;
+			x->got++;
+		}
+		while (!x->handover && (n = model_port_recv(x->me, g, sizeof(g))) > 0) {
 			x->in_order += rx_psn(g, n) == (long)x->got;
 			x->got++;
 		}
@@ -248,10 +287,12 @@ xchg_thread(void *arg)
 	return NULL;
 }
 
+/* Two threads exchange XCHG_FRAMES frames each way, copied or (@p handover) handed over. */
 static void
-test_loop_two_threads(void)
+two_threads(bool handover)
 {
-	struct xchg xa = { .peer = mac_b, .self = mac_a }, xb = { .peer = mac_a, .self = mac_b };
+	struct xchg xa = { .peer = mac_b, .self = mac_a, .handover = handover },
+		    xb = { .peer = mac_a, .self = mac_b, .handover = handover };
 	uint8_t gid[16] = { 0 };
 	pthread_t ta, tb;
 
@@ -267,8 +308,105 @@ test_loop_two_threads(void)
 	TEST_CHECK_EQ(xb.got, XCHG_FRAMES);
 	TEST_CHECK_EQ(xa.in_order, XCHG_FRAMES);
 	TEST_CHECK_EQ(xb.in_order, XCHG_FRAMES);
+	TEST_CHECK_EQ(xa.bad + xb.bad, 0);
 	model_port_detach(xa.me);
 	model_port_detach(xb.me);
+}
+
+static void
+test_loop_two_threads(void)
+{
+	two_threads(false);
+}
+
+/* The same with frames built in the wire's buffers and handed over, not copied. */
+static void
+test_loop_two_threads_handover(void)
+{
+	two_threads(true);
+}
+
+/*
+ * model_port_tx_buf(): a frame built there goes to the receiver's queue as it is (the
+ * receiver is lent that very buffer) and the sender gets another; with faults, a capture or
+ * on another wire the frame is copied and the buffer stays. Frames queued for a port that
+ * detaches are dropped; its buffers serve the next port on the switch.
+ */
+static void
+test_handover(void)
+{
+	static uint8_t g[MODEL_PKT_MAX];
+	const struct model_wire_faults none = { 0 };
+	struct model_port *a = NULL, *b = NULL, *c = NULL, *u = NULL;
+	uint8_t gid[16] = { 0 }, *t, *t2, *t3;
+	const uint8_t *fr;
+	bool sealed;
+	int n, m;
+
+	TEST_CHECK_EQ(model_port_attach("loop:hand", mac_a, gid, &a), 0);
+	TEST_CHECK_EQ(model_port_attach("loop:hand", mac_b, gid, &b), 0);
+	if (a == NULL || b == NULL)
+		return;
+	t = model_port_tx_buf(a);
+	TEST_CHECK(t != NULL);
+	if (t == NULL)
+		goto out;
+	TEST_CHECK(model_port_tx_buf(a) == t);		/* the same until a send */
+	n = frame(t, mac_b, mac_a, 1, 1);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, t, (uint32_t)n), 0);
+	t2 = model_port_tx_buf(a);
+	TEST_CHECK(t2 != NULL && t2 != t);
+	/* a second one while the first is lent: both arrive, in order, the first intact */
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(fr == t && !sealed);
+	m = frame(t2, mac_b, mac_a, 2, 2);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, t2, (uint32_t)m), 0);
+	t3 = model_port_tx_buf(a);
+	TEST_CHECK(t3 != t && t3 != t2);
+	TEST_CHECK_EQ(xchg_psn(fr, n, sealed), 1);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), m);
+	TEST_CHECK(fr == t2);
+	TEST_CHECK_EQ(xchg_psn(fr, m, sealed), 2);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), 0);
+	/* to its own MAC: handed over to its own queue */
+	n = frame(t3, mac_a, mac_a, 3, 3);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, t3, (uint32_t)n), 0);
+	TEST_CHECK(model_port_tx_buf(a) != t3);
+	TEST_CHECK_EQ(model_port_recv_ref(a, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(fr == t3 && !sealed);
+	TEST_CHECK_EQ(xchg_psn(fr, n, sealed), 3);
+	/* fault injection: copied (sealed), the buffer stays the sender's */
+	TEST_CHECK_EQ(model_port_set_faults(a, &none), 0);
+	t = model_port_tx_buf(a);
+	n = frame(t, mac_b, mac_a, 4, 20);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, t, (uint32_t)n), 0);
+	TEST_CHECK(model_port_tx_buf(a) == t);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(fr != t && sealed);
+	TEST_CHECK_EQ(rx_psn(fr, n), 4);
+	TEST_CHECK_EQ(model_port_set_faults(a, NULL), 0);
+	/* a port detached with a frame queued: dropped; the next port takes its buffers */
+	t = model_port_tx_buf(a);
+	n = frame(t, mac_b, mac_a, 5, 20);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, t, (uint32_t)n), 0);
+	model_port_detach(b);
+	b = NULL;
+	TEST_CHECK_EQ(model_port_attach("loop:hand", mac_x, gid, &c), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(c, g, sizeof(g), &fr, &sealed), 0);
+	t = model_port_tx_buf(a);
+	n = frame(t, mac_x, mac_a, 6, 6);
+	TEST_CHECK_EQ(model_port_send_unsealed(a, t, (uint32_t)n), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(c, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK_EQ(xchg_psn(fr, n, sealed), 6);
+	/* the UDP wire has no buffer of its own to build in */
+	TEST_CHECK_EQ(model_port_attach("udp:127.0.0.1:1", mac_x, gid, &u), 0);
+	TEST_CHECK(model_port_tx_buf(u) == NULL);
+	TEST_CHECK(model_port_tx_buf(NULL) == NULL);
+	model_port_detach(u);
+out:
+	model_port_detach(c);
+	model_port_detach(b);
+	model_port_detach(a);
 }
 
 /* ---- faults ---- */
@@ -900,6 +1038,8 @@ main(void)
 	TEST_RUN(test_loop_delivery);
 	TEST_RUN(test_loop_queue_bound);
 	TEST_RUN(test_loop_two_threads);
+	TEST_RUN(test_loop_two_threads_handover);
+	TEST_RUN(test_handover);
 	TEST_RUN(test_faults_none);
 	TEST_RUN(test_faults_all_or_nothing);
 	TEST_RUN(test_faults_mixed);

@@ -171,6 +171,9 @@ irdma_dev_parse_kv(const char *name, const char *k, const char *v,
 					   IRDMA_DEV_MAX_MRS, &req->mrs);
 	if (strcmp(k, "reset_poll_ms") == 0)
 		return irdma_dev_parse_u32(name, k, v, 0, 60000, &req->reset_poll_ms);
+	if (strcmp(k, "mtu") == 0)
+		return irdma_dev_parse_u32(name, k, v, IRDMA_DEV_MIN_ETH_MTU,
+					   IRDMA_DEV_MAX_ETH_MTU, &req->eth_mtu);
 	if (strcmp(k, "ip") == 0)
 		return 0; /* the GID table: irdma_dev_gids() */
 	if (strcmp(k, "mac") == 0)
@@ -197,6 +200,7 @@ irdma_dev_parse(const char *name, const struct rte_kvargs *kv, struct irdma_mode
 	req->cqs = IRDMA_DEV_DEF_CQS;
 	req->mrs = IRDMA_DEV_DEF_MRS;
 	req->reset_poll_ms = IRDMA_DEV_DEF_RESET_POLL_MS;
+	req->eth_mtu = IRDMA_DEV_ETH_MTU;
 	for (i = 0; kv != NULL && i < kv->count; i++) {
 		ret = irdma_dev_parse_kv(name, kv->pairs[i].key, kv->pairs[i].value, cfg, req);
 		if (ret != 0)
@@ -855,13 +859,16 @@ irdma_dev_res_fill(struct rdmadev *dev, const struct rdmadev_obj *obj,
 	}
 }
 
-/* Largest path MTU (enum rdmadev_mtu) an Ethernet MTU of @p mtu bytes carries. */
+/*
+ * Largest path MTU (enum rdmadev_mtu) an Ethernet MTU of @p mtu bytes carries: its payload
+ * and the largest RoCEv2 headers (IRDMA_DEV_ROCE_HDRS) fit.
+ */
 static uint8_t
 irdma_dev_path_mtu(uint32_t mtu)
 {
 	uint8_t m = RDMADEV_MTU_4096;
 
-	while (m > RDMADEV_MTU_256 && (128u << m) > mtu)
+	while (m > RDMADEV_MTU_256 && (128u << m) + IRDMA_DEV_ROCE_HDRS > mtu)
 		m--;
 	return m;
 }
@@ -891,7 +898,7 @@ irdma_dev_port_info_get(struct rdmadev *dev, struct rdmadev_port_info *pi)
 		pi->nb_qsets = 1;
 		pi->qs_handle[0] = pf->qs_handle;
 	}
-	pi->mtu = IRDMA_DEV_ETH_MTU;
+	pi->mtu = d->req.eth_mtu != 0 ? d->req.eth_mtu : IRDMA_DEV_ETH_MTU;
 	pi->max_mtu = RDMADEV_MTU_4096;
 	pi->active_mtu = irdma_dev_path_mtu(pi->mtu);
 	pi->gid_tbl_len = d->ctrl.nb_gids;

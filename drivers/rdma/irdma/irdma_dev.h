@@ -62,8 +62,19 @@ extern "C" {
 #define IRDMA_DEV_MAX_CTX		256u
 /** DMA handles the driver reports (recorded hints; nothing in the device). */
 #define IRDMA_DEV_MAX_DMAH		1024u
-/** Ethernet MTU the port reports (the kernel's IRDMA_DEFAULT_MTU). */
+/** Default Ethernet MTU of the port (devargs `mtu`; the kernel's IRDMA_DEFAULT_MTU). */
 #define IRDMA_DEV_ETH_MTU		1500u
+/**
+ * Bytes of a RoCEv2 packet's Ethernet payload that are not the path MTU's payload, counted
+ * as the kernel's iboe_get_mtu() counts them: GRH (IPv6) 40 + UDP 8 + BTH 12 + XRC ETH 4 +
+ * AtomicETH 28 + ICRC 4.
+ */
+#define IRDMA_DEV_ROCE_HDRS		96u
+/** Smallest Ethernet MTU of devargs `mtu`: a 256-byte path MTU and its headers. */
+#define IRDMA_DEV_MIN_ETH_MTU		(256u + IRDMA_DEV_ROCE_HDRS)
+/** Largest Ethernet MTU of devargs `mtu`: the E810's (the kernel's ICE_MAX_MTU, a 9728-byte
+ * frame less Ethernet, FCS and two VLAN tags). */
+#define IRDMA_DEV_MAX_ETH_MTU		9702u
 
 /**
  * The irdma_hw of an open irdma device (for tests and diagnostics: fault injection and

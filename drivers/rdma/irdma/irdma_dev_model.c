@@ -17,7 +17,7 @@
 #include "irdma_model.h"
 
 static const char *const irdma_model_keys[] = {
-	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "wire", "ring_pbl", "reset_poll_ms",
+	"gen", "mode", "qps", "cqs", "mrs", "ip", "mac", "mtu", "wire", "ring_pbl", "reset_poll_ms",
 	"pcap", "wire_drop",
 	"wire_dup", "wire_reorder", "wire_corrupt", "wire_seed",
 	/* the model's PF (irdma_dev_parse_pf) */

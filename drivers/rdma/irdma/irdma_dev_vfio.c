@@ -18,7 +18,7 @@
 
 /* Keys of irdma:<PCI address>: the resource plan and the port (no model, no wire). */
 static const char *const irdma_vfio_keys[] = {
-	"qps", "cqs", "mrs", "ring_pbl", "reset_poll_ms", "ip", "mac",
+	"qps", "cqs", "mrs", "ring_pbl", "reset_poll_ms", "ip", "mac", "mtu",
 	NULL
 };
 

@@ -68,6 +68,8 @@ struct irdma_hmc_request {
 	 * PFINT_OICR did not announce (a function-level reset, lost interrupts); 0: never.
 	 */
 	uint32_t reset_poll_ms;
+	/** The port's Ethernet MTU (devargs `mtu`): the active path MTU is what it carries. */
+	uint32_t eth_mtu;
 };
 
 /** HMC state. */

@@ -463,6 +463,18 @@ count_class(uint64_t *st, uint8_t opcode, bool rx)
 		st[cls - 1u]++;
 }
 
+/*
+ * Where the next frame is built: the loop wire's buffer, which a send hands over to the
+ * receiver's queue without a copy (model_port_tx_buf()), or d->frame on other wires.
+ */
+static inline uint8_t *
+tx_frame(struct model_dev *d)
+{
+	uint8_t *f = model_port_tx_buf(d->port);
+
+	return f != NULL ? f : d->frame;
+}
+
 uint8_t *
 model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len)
 {
@@ -470,7 +482,7 @@ model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len)
 	int n;
 
 	n = model_pkt_build_hdr_tmpl(&d->tx_tmpl[h->dqpn & (MODEL_TX_TMPLS - 1)], h, len,
-				     d->frame, MODEL_PKT_MAX, &payload);
+				     tx_frame(d), MODEL_PKT_MAX, &payload);
 	if (n < 0) {
 		MODEL_INC(d, tx_build_errors);
 		MODEL_LOG(ERR, d, "cannot build a frame (opcode 0x%x, %u bytes): %s", h->opcode,
@@ -488,7 +500,7 @@ model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_
 	int ret;
 
 	/* the ICRC: the port writes it unless the frame never leaves the process untouched */
-	ret = model_port_send_unsealed(d->port, d->frame, n);
+	ret = model_port_send_unsealed(d->port, tx_frame(d), n);
 	if (ret == -ENOBUFS) {
 		/* The wire's queue is full: the caller keeps the packet for the next round. */
 		MODEL_INC(d, tx_busy);
@@ -781,7 +793,7 @@ engine_rx(struct model_dev *d)
 
 		/*
 		 * In place in the wire's queue, or copied into an own buffer: handling a packet
-		 * may send (d->frame) before using its payload.
+		 * may send (tx_frame()) before using its payload.
 		 */
 		flen = model_port_recv_ref(d->port, d->rx, MODEL_PKT_MAX, &frame, &sealed);
 		if (flen <= 0)

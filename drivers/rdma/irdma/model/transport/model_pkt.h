@@ -307,6 +307,15 @@ int model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap);
 int model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len);
 
 /**
+ * The buffer (MODEL_PKT_MAX bytes) to build the port's next frame in, on a loop port: a
+ * frame built there and sent (model_port_send_unsealed(), model_port_send()) while no fault
+ * injection or capture needs a copy is handed over to the destination's queue, not copied;
+ * after such a send the port has a new buffer (call again). NULL on other wires (build
+ * anywhere) and for a NULL port.
+ */
+uint8_t *model_port_tx_buf(struct model_port *p);
+
+/**
  * Receive one frame without copying it when the wire allows: on a loop port without a
  * capture, *frame points into the port's queue and stays valid until the next
  * model_port_recv_ref() or model_port_recv() on @p p; elsewhere the frame is copied into

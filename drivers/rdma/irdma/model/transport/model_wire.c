@@ -13,6 +13,14 @@
  * own state (faults, held frame, counters, pcap) belongs to the thread of its device. Order:
  * switches_lock, then a switch's lock.
  *
+ * Frame buffers on a switch: each loop port holds a set of WIRE_SET buffers of
+ * MODEL_PKT_MAX bytes: one per slot of its two receive queues and one it builds its next
+ * frame in (model_port_tx_buf()). A frame built there is handed over, not copied: under the
+ * switch's lock the sender's build buffer and the free slot of the destination's queue
+ * trade places, so buffers wander between the ports of one switch. The memory belongs to
+ * the switch (sw->mem); a detached port leaves its set on sw->spare for the next port to
+ * attach, and the switch frees them all with its last port.
+ *
  * The UDP wire carries a frame from its BTH on. A plain UDP socket cannot choose the IP
  * header the kernel writes, so the sender first rewrites the frame into the packet that will
  * really travel (IPv4 source = the socket's address, UDP source port = the socket's port,
@@ -47,6 +55,9 @@ extern int irdma_model_logtype;
 #define WIRE_QUEUE		4096u
 /* Frames a loop port's queue of its own unsealed frames holds (frames to its own MAC). */
 #define WIRE_OWN_QUEUE		256u
+/* A loop port's frame buffers: its queues' slots and the one it builds in. */
+#define WIRE_SET		(WIRE_QUEUE + WIRE_OWN_QUEUE + 1u)
+#define WIRE_TX_BUF		(WIRE_SET - 1u)
 #define WIRE_NAME_MAX		64u
 #define PPM			1000000u
 /* Kernel receive buffer asked for on a UDP port (capped by net.core.rmem_max). */
@@ -74,18 +85,32 @@ enum wire_kind {
 	WIRE_ETH,
 };
 
+/* The frame buffers of a loop port (WIRE_SET pointers into the switch's memory). */
+struct wire_set {
+	struct wire_set *next;		/* in sw->spare */
+	uint8_t *buf[WIRE_SET];
+};
+
+/* A block of WIRE_SET frame buffers a switch allocated (19 MB of address space, of which
+ * the pages of the buffers ever used at once are touched). */
+struct wire_mem {
+	struct wire_mem *next;
+	uint8_t *bytes;
+};
+
 /* An in-process switch: the ports attached under one name. */
 struct wire_switch {
 	char name[WIRE_NAME_MAX];
 	pthread_mutex_t lock;		/* the receive queues of its ports */
 	struct model_port *ports;	/* membership: switches_lock and lock */
+	struct wire_set *spare;		/* sets of detached ports (switches_lock) */
+	struct wire_mem *mem;		/* every buffer block (switches_lock) */
 	struct wire_switch *next;
 };
 
-/* A port's receive queue: WIRE_QUEUE slots of MODEL_PKT_MAX bytes (17 MB of address space,
- * of which the pages of the slots ever filled at once are touched), filled by senders. */
+/* A port's receive queue: slots (buffers of the port's set) filled by senders. */
 struct wire_queue {
-	uint8_t *slots;
+	uint8_t **slots;
 	uint32_t *lens;			/* length | WIRE_UNSEALED */
 	uint32_t head;			/* next slot to read (count, modulo WIRE_QUEUE) */
 	uint32_t tail;			/* next slot to write (count, modulo WIRE_QUEUE); written
@@ -99,6 +124,7 @@ struct model_port {
 	/* loop */
 	struct wire_switch *sw;
 	struct model_port *next;	/* in sw->ports */
+	struct wire_set *set;		/* its frame buffers (loop) */
 	struct wire_queue q;		/* under sw->lock */
 	bool rx_held;			/* model_port_recv_ref() lent q's head slot */
 	/*
@@ -271,17 +297,72 @@ switch_find(struct wire_switch *sw, const uint8_t *mac)
 	return NULL;
 }
 
+/* Give port @p p a set of frame buffers: a detached port's, or new ones (switches_lock). */
+static int
+switch_take_set(struct wire_switch *sw, struct model_port *p)
+{
+	struct wire_set *set = sw->spare;
+	struct wire_mem *m;
+
+	if (set != NULL) {
+		sw->spare = set->next;
+	} else {
+		set = malloc(sizeof(*set));
+		m = malloc(sizeof(*m));
+		if (set == NULL || m == NULL ||
+		    (m->bytes = malloc((size_t)WIRE_SET * MODEL_PKT_MAX)) == NULL) {
+			free(set);
+			free(m);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < WIRE_SET; i++)
+			set->buf[i] = m->bytes + (size_t)i * MODEL_PKT_MAX;
+		m->next = sw->mem;
+		sw->mem = m;
+	}
+	p->set = set;
+	p->q.slots = set->buf;
+	p->own.slots = set->buf + WIRE_QUEUE;
+	return 0;
+}
+
+/* Unlink (switches_lock held) and free a switch without ports, and its buffers. */
+static void
+switch_free(struct wire_switch *sw)
+{
+	struct wire_switch **sp;
+
+	for (sp = &switches; *sp != NULL; sp = &(*sp)->next)
+		if (*sp == sw) {
+			*sp = sw->next;
+			break;
+		}
+	while (sw->spare != NULL) {
+		struct wire_set *n = sw->spare->next;
+
+		free(sw->spare);
+		sw->spare = n;
+	}
+	while (sw->mem != NULL) {
+		struct wire_mem *n = sw->mem->next;
+
+		free(sw->mem->bytes);
+		free(sw->mem);
+		sw->mem = n;
+	}
+	pthread_mutex_destroy(&sw->lock);
+	free(sw);
+}
+
 static int
 loop_attach(struct model_port *p, const char *name)
 {
 	struct wire_switch *sw;
 	int r = 0;
 
-	p->q.slots = malloc((size_t)WIRE_QUEUE * MODEL_PKT_MAX);
 	p->q.lens = malloc(WIRE_QUEUE * sizeof(uint32_t));
-	p->own.slots = malloc((size_t)WIRE_OWN_QUEUE * MODEL_PKT_MAX);
 	p->own.lens = malloc(WIRE_OWN_QUEUE * sizeof(uint32_t));
-	if (p->q.slots == NULL || p->q.lens == NULL || p->own.slots == NULL || p->own.lens == NULL)
+	if (p->q.lens == NULL || p->own.lens == NULL)
 		return -ENOMEM;
 	pthread_mutex_lock(&switches_lock);
 	for (sw = switches; sw != NULL; sw = sw->next)
@@ -303,12 +384,14 @@ loop_attach(struct model_port *p, const char *name)
 		WIRE_LOG(ERR, "attach: MAC %02x:%02x:%02x:%02x:%02x:%02x already on switch '%s'",
 			 p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5], name);
 		r = -EINVAL;
-	} else {
+	} else if ((r = switch_take_set(sw, p)) == 0) {
 		p->sw = sw;
 		p->next = sw->ports;
 		sw->ports = p;
 	}
 	pthread_mutex_unlock(&sw->lock);
+	if (sw->ports == NULL)
+		switch_free(sw);
 out:
 	pthread_mutex_unlock(&switches_lock);
 	return r;
@@ -317,7 +400,7 @@ out:
 static void
 loop_detach(struct model_port *p)
 {
-	struct wire_switch *sw = p->sw, **sp;
+	struct wire_switch *sw = p->sw;
 	struct model_port **pp;
 	bool empty;
 
@@ -330,16 +413,31 @@ loop_detach(struct model_port *p)
 		}
 	empty = sw->ports == NULL;
 	pthread_mutex_unlock(&sw->lock);
-	if (empty) {
-		for (sp = &switches; *sp != NULL; sp = &(*sp)->next)
-			if (*sp == sw) {
-				*sp = sw->next;
-				break;
-			}
-		pthread_mutex_destroy(&sw->lock);
-		free(sw);
-	}
+	/* its buffers (the frames queued for it dropped) wait for the next port */
+	p->set->next = sw->spare;
+	sw->spare = p->set;
+	p->set = NULL;
+	if (empty)
+		switch_free(sw);
 	pthread_mutex_unlock(&switches_lock);
+}
+
+/*
+ * Put frame @p frame in slot @p i of queue @p q: handed over when it is the build buffer of
+ * @p p (the two buffers trade places), else copied.
+ */
+static void
+wq_put(struct model_port *p, struct wire_queue *q, uint32_t i, const uint8_t *frame,
+       uint32_t len)
+{
+	uint8_t **tx = &p->set->buf[WIRE_TX_BUF], *b = q->slots[i];
+
+	if (frame == *tx) {
+		q->slots[i] = *tx;
+		*tx = b;
+	} else {
+		memcpy(b, frame, len);
+	}
 }
 
 /* Put one frame on the switch: into the queue of the port owning its destination MAC. */
@@ -360,7 +458,7 @@ loop_out(struct model_port *p, const uint8_t *frame, uint32_t len, uint32_t flag
 	} else {
 		uint32_t i = d->q.tail % WIRE_QUEUE;
 
-		memcpy(d->q.slots + (size_t)i * MODEL_PKT_MAX, frame, len);
+		wq_put(p, &d->q, i, frame, len);
 		d->q.lens[i] = len | flags;
 		__atomic_store_n(&d->q.tail, d->q.tail + 1, __ATOMIC_RELAXED);
 	}
@@ -420,7 +518,7 @@ own_out(struct model_port *p, const uint8_t *frame, uint32_t len)
 		return -ENOBUFS;
 	}
 	i = p->own.tail % WIRE_OWN_QUEUE;
-	memcpy(p->own.slots + (size_t)i * MODEL_PKT_MAX, frame, len);
+	wq_put(p, &p->own, i, frame, len);
 	p->own.lens[i] = len | WIRE_UNSEALED;
 	p->own.tail++;
 	return 0;
@@ -442,7 +540,7 @@ own_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 	}
 	/* the slot stays intact until the next own_out(), which cannot run before this copy */
 	wq_pop(&p->own);
-	memcpy(buf, p->own.slots + (size_t)i * MODEL_PKT_MAX, len);
+	memcpy(buf, p->own.slots[i], len);
 	put_le32(buf + len - ICRC_LEN, model_pkt_icrc(buf, len));
 	return (int)len;
 }
@@ -469,7 +567,7 @@ loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 	if (len > cap) {
 		r = -EMSGSIZE;
 	} else {
-		memcpy(buf, p->q.slots + (size_t)i * MODEL_PKT_MAX, len);
+		memcpy(buf, p->q.slots[i], len);
 		r = (int)len;
 	}
 	wq_pop(&p->q);
@@ -506,7 +604,7 @@ loop_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	w = p->q.lens[i];
 	p->rx_held = true;
 	pthread_mutex_unlock(&sw->lock);
-	*frame = p->q.slots + (size_t)i * MODEL_PKT_MAX;
+	*frame = p->q.slots[i];
 	*sealed = (w & WIRE_UNSEALED) == 0;
 	return (int)(w & ~WIRE_UNSEALED);
 }
@@ -520,7 +618,7 @@ own_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	if (!own_front(p, &i))
 		return 0;
 	p->own_held = true;
-	*frame = p->own.slots + (size_t)i * MODEL_PKT_MAX;
+	*frame = p->own.slots[i];
 	*sealed = false;
 	return (int)(p->own.lens[i] & ~WIRE_UNSEALED);
 }
@@ -779,9 +877,7 @@ model_port_attach(const char *spec, const uint8_t mac[6], const uint8_t gid[16],
 fail:
 	if (p->fd >= 0)
 		close(p->fd);
-	free(p->q.slots);
 	free(p->q.lens);
-	free(p->own.slots);
 	free(p->own.lens);
 	free(p->held);
 	free(p->work);
@@ -802,9 +898,7 @@ model_port_detach(struct model_port *p)
 		close(p->fd);
 	if (p->pcap != NULL)
 		fclose(p->pcap);
-	free(p->q.slots);
 	free(p->q.lens);
-	free(p->own.slots);
 	free(p->own.lens);
 	free(p->held);
 	free(p->work);
@@ -941,6 +1035,12 @@ model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
 	}
 	put_le32(frame + len - ICRC_LEN, model_pkt_icrc(frame, len));
 	return model_port_send(p, frame, len);
+}
+
+uint8_t *
+model_port_tx_buf(struct model_port *p)
+{
+	return p != NULL && p->kind == WIRE_LOOP ? p->set->buf[WIRE_TX_BUF] : NULL;
 }
 
 int
