@@ -754,23 +754,6 @@ uint32_t model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, 
 /* Check without copying (same codes as model_mr_copy). */
 uint32_t model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len,
 			uint8_t access, uint32_t pd);
-struct model_frag;
-/*
- * model_mr_check() of fragment @p f (its STag, address and length) for rights @p access of
- * PD @p pd, and on success, when the region is physically contiguous (PBLE level 0), keep
- * in @p f where its first byte lies and the context generation that says so, for
- * model_mr_frag_copy(). 0 or the AE code of model_mr_check().
- */
-uint32_t model_mr_resolve(struct model_dev *d, struct model_frag *f, uint8_t access,
-			  uint32_t pd);
-/*
- * model_mr_copy() of @p len bytes at offset @p off of fragment @p f (inside it): straight
- * to its resolved IOVA while the generation model_mr_resolve() saw holds and @p access is
- * within the rights it checked (nothing that decides the checks' outcome can have changed),
- * else through the full checks. 0 or the AE code model_mr_copy() gives.
- */
-uint32_t model_mr_frag_copy(struct model_dev *d, const struct model_frag *f, uint32_t off,
-			    uint32_t len, uint8_t access, uint32_t pd, bool to_mem, void *buf);
 /* Invalidate @p stag for PD @p pd (LOCAL_INV, SEND with invalidate): 0 or an AE code. */
 uint32_t model_mr_invalidate(struct model_dev *d, uint32_t stag, uint32_t pd, bool remote);
 /* Fast-register @p stag of PD @p pd (FAST_REG WQE fields): 0 or an AE code. */

@@ -37,7 +37,7 @@
 
 #include <string.h>
 
-#include "model_engine.h"
+#include "model_priv.h"
 
 /* The model's MR context, stored in the HMC MR object entry of its index. */
 struct model_stag {
@@ -576,38 +576,6 @@ model_mr_copy(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uin
 		len -= n;
 	}
 	return 0;
-}
-
-uint32_t
-model_mr_resolve(struct model_dev *d, struct model_frag *f, uint8_t access, uint32_t pd)
-{
-	struct model_stag s;
-	uint64_t pos;
-	uint32_t ae;
-
-	f->gen = 0;
-	ae = mr_access(d, f->stag, f->addr, f->len, access, pd, &s, &pos);
-	if (ae == 0 && s.level == IRDMA_PBLE_LEVEL_0) {
-		f->iova = s.addr + pos;
-		f->gen = d->ctx_gen;
-		f->res_access = access;
-	}
-	return ae;
-}
-
-uint32_t
-model_mr_frag_copy(struct model_dev *d, const struct model_frag *f, uint32_t off, uint32_t len,
-		   uint8_t access, uint32_t pd, bool to_mem, void *buf)
-{
-	int ret;
-
-	if (f->gen != d->ctx_gen || (f->res_access & access) != access || off > f->len ||
-	    len > f->len - off)
-		return model_mr_copy(d, f->stag, f->addr + off, len, access, pd, to_mem, buf);
-	/* What model_mr_copy() does after its checks for a level-0 region. */
-	ret = to_mem ? model_dma_write(d, f->iova + off, buf, len) :
-		       model_dma_read(d, f->iova + off, buf, len);
-	return ret != 0 ? IRDMA_AE_AMP_BOUNDS_VIOLATION : 0;
 }
 
 uint32_t

@@ -300,7 +300,7 @@ model_srq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 		}
 		if (fr.len == 0)
 			continue;
-		*ae = model_mr_resolve(d, &fr, IRDMA_ACCESS_LOCAL_WRITE, q->pd);
+		*ae = model_mr_check(d, fr.stag, fr.addr, fr.len, IRDMA_ACCESS_LOCAL_WRITE, q->pd);
 		if (*ae != 0)
 			return -1;
 		frag[(*nfrags)++] = fr;

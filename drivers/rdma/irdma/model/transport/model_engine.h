@@ -48,18 +48,11 @@
 /* Partition key the model accepts (the default P_Key). */
 #define MODEL_DEFAULT_PKEY	0xffffu
 
-/**
- * One fragment (SGE). model_mr_resolve() checked it and, for a physically contiguous
- * region, left where it lies: iova (of addr) holds for accesses within res_access while
- * the context generation is still gen (0: not resolved; model_dev.ctx_gen starts at 1).
- */
+/** One fragment (SGE). */
 struct model_frag {
 	uint64_t addr;
 	uint32_t stag;
 	uint32_t len;
-	uint64_t iova;
-	uint64_t gen;
-	uint8_t res_access;
 };
 
 /* struct model_wqe flags */

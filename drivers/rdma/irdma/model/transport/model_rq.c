@@ -72,7 +72,7 @@ model_rq_peek(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mo
 
 		if (fr.len == 0)
 			continue;
-		*ae = model_mr_resolve(d, &fr, IRDMA_ACCESS_LOCAL_WRITE, q->pd);
+		*ae = model_mr_check(d, fr.stag, fr.addr, fr.len, IRDMA_ACCESS_LOCAL_WRITE, q->pd);
 		if (*ae != 0)
 			return -1;
 		frag[(*nfrags)++] = fr;
@@ -125,8 +125,8 @@ model_scatter(struct model_dev *d, const struct model_qp *q, const struct model_
 			continue;
 		}
 		n = RTE_MIN(len, f->len - off);
-		ae = model_mr_frag_copy(d, f, off, n, IRDMA_ACCESS_LOCAL_WRITE, q->pd, true,
-					(void *)(uintptr_t)p);
+		ae = model_mr_copy(d, f->stag, f->addr + off, n, IRDMA_ACCESS_LOCAL_WRITE, q->pd,
+				   true, (void *)(uintptr_t)p);
 		if (ae != 0)
 			return ae;
 		p += n;

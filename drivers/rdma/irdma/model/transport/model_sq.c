@@ -84,7 +84,7 @@ sq_frags(struct model_dev *d, const struct model_qp *q, const struct irdma_wqe *
 
 		if (fr.len == 0)
 			continue; /* NULL pad (or an empty SGE) */
-		ae = model_mr_resolve(d, &fr, access, q->pd);
+		ae = model_mr_check(d, fr.stag, fr.addr, fr.len, access, q->pd);
 		if (ae != 0)
 			return ae;
 		total += fr.len;
@@ -333,7 +333,8 @@ model_gather(struct model_dev *d, const struct model_qp *q, const struct model_w
 			continue;
 		}
 		n = RTE_MIN(len, f->len - off);
-		ae = model_mr_frag_copy(d, f, off, n, IRDMA_ACCESS_LOCAL_READ, q->pd, false, p);
+		ae = model_mr_copy(d, f->stag, f->addr + off, n, IRDMA_ACCESS_LOCAL_READ, q->pd,
+				   false, p);
 		if (ae != 0)
 			return (int)ae;
 		p += n;
