@@ -396,10 +396,10 @@ mtu4096_two_devs(const char *ip0, const char *w0, const char *ip1, const char *w
 	unsigned int k;
 
 	d1.id = -1;
-	snprintf(args[0], sizeof(args[0]), "irdma_model0,qps=64,cqs=64,mrs=256,mode="
-		 IRDMA_TEST_MODE ",mtu=9000,ip=%s,wire=%s" IRDMA_TEST_DEVARGS_EXTRA, ip0, w0);
-	snprintf(args[1], sizeof(args[1]), "irdma_model1,qps=64,cqs=64,mrs=256,mode="
-		 IRDMA_TEST_MODE ",mtu=9000,ip=%s,wire=%s" IRDMA_TEST_DEVARGS_EXTRA, ip1, w1);
+	snprintf(args[0], sizeof(args[0]), "irdma_model0,qps=64,cqs=64,mrs=256"
+		 ",mtu=9000,ip=%s,wire=%s" IRDMA_TEST_DEVARGS_EXTRA, ip0, w0);
+	snprintf(args[1], sizeof(args[1]), "irdma_model1,qps=64,cqs=64,mrs=256"
+		 ",mtu=9000,ip=%s,wire=%s" IRDMA_TEST_DEVARGS_EXTRA, ip1, w1);
 	if (e2e_dev_open(&d0, args[0]) != 0 || e2e_dev_open(&d1, args[1]) != 0)
 		goto out_dev;
 	TEST_CHECK_EQ(rdmadev_port_info_get(d0.id, &pi), 0);
