@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <rte_alarm.h>
 #include <rte_common.h>
 #include <rte_interrupts.h>
 
@@ -61,8 +61,8 @@ struct rdmadev_events {
 	struct rdmadev_event_cb cbs[RDMADEV_EVENT_MAX_CALLBACKS];
 	unsigned int nb_cbs;
 	struct rte_intr_handle *intr;	/* registered interrupt, or NULL */
-	uint32_t period_us;		/* the periodic pass's period, or 0 */
-	bool period_on;			/* the periodic pass re-arms itself (atomic) */
+	struct rte_intr_handle *tick;	/* the periodic pass's timerfd, registered, or NULL */
+	int tfd;			/* that timerfd (when tick is set) */
 };
 
 static const char *const rdmadev_event_names[RDMADEV_EVENT_MAX] = {
@@ -167,26 +167,21 @@ rdmadev_event_intr(void *arg)
 }
 
 /*
- * The periodic pass (an EAL alarm, run by the interrupt thread like rdmadev_event_intr): one
- * event_process, then the next alarm. period_on is cleared before rdmadev_event_stop()
- * cancels, and rte_eal_alarm_cancel() waits for a running pass and removes the alarm it set
- * meanwhile, so none is left behind.
+ * The periodic pass: a timerfd registered with the EAL interrupt thread beside the device's
+ * interrupt, so it runs on the same thread as rdmadev_event_intr and is unregistered the
+ * same way (rte_intr_callback_unregister_sync() waits for a running pass).
  */
 static void
-rdmadev_event_period(void *arg)
+rdmadev_event_tick(void *arg)
 {
 	struct rdmadev *dev = arg;
-	struct rdmadev_events *ev = dev->events;
-	int rc;
+	uint64_t n;
 
+	/* Clear the expirations (non-blocking: EAGAIN when another wake-up took them). */
+	if (read(dev->events->tfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		RDMADEV_LOG(ERR, "%s: periodic event pass: timerfd read: %s", dev->name,
+			    strerror(errno));
 	rdmadev_event_process(dev);
-	/* Acquire: pairs with the release store of rdmadev_event_stop(). */
-	if (!__atomic_load_n(&ev->period_on, __ATOMIC_ACQUIRE))
-		return;
-	rc = rte_eal_alarm_set(ev->period_us, rdmadev_event_period, dev);
-	if (rc != 0)
-		RDMADEV_LOG(ERR, "%s: periodic event pass stopped: alarm: %s", dev->name,
-			    strerror(rc < 0 ? -rc : rc));
 }
 
 /* Start the periodic pass when the driver asks for one (after the interrupt is registered). */
@@ -194,25 +189,51 @@ static void
 rdmadev_event_period_start(struct rdmadev *dev)
 {
 	struct rdmadev_events *ev = dev->events;
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	struct rte_intr_handle *h = NULL;
+	const char *what = "timerfd_create";
+	int rc = 0, fd;
 	uint32_t ms;
-	int rc;
 
 	if (dev->ops->event_period_ms == NULL)
 		return;
 	ms = dev->ops->event_period_ms(dev);
 	if (ms == 0)
 		return;
-	ev->period_us = ms > UINT32_MAX / 1000 ? UINT32_MAX : ms * 1000;
-	__atomic_store_n(&ev->period_on, true, __ATOMIC_RELEASE);
-	rc = rte_eal_alarm_set(ev->period_us, rdmadev_event_period, dev);
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	its.it_interval.tv_sec = ms / 1000;
+	its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
+	its.it_value = its.it_interval;
+	what = "timerfd_settime";
+	if (timerfd_settime(fd, 0, &its, NULL) != 0)
+		goto fail;
+	what = "interrupt instance";
+	h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (h == NULL)
+		goto fail;
+	rc = rte_intr_fd_set(h, fd);
+	if (rc == 0)
+		rc = rte_intr_type_set(h, RTE_INTR_HANDLE_EXT);
+	what = "rte_intr_callback_register";
+	if (rc == 0)
+		rc = rte_intr_callback_register(h, rdmadev_event_tick, dev);
 	if (rc != 0) {
-		__atomic_store_n(&ev->period_on, false, __ATOMIC_RELEASE);
-		RDMADEV_LOG(WARNING, "%s: no periodic event pass every %u ms (alarm: %s): "
-			    "states no interrupt announces are seen at rdmadev_event_poll() only",
-			    dev->name, ms, strerror(rc < 0 ? -rc : rc));
-		return;
+		errno = rc < 0 ? -rc : rc;
+		goto fail;
 	}
+	ev->tfd = fd;
+	ev->tick = h;
 	RDMADEV_LOG(DEBUG, "%s: events also processed every %u ms", dev->name, ms);
+	return;
+fail:
+	RDMADEV_LOG(WARNING, "%s: no periodic event pass every %u ms (%s: %s): states no "
+		    "interrupt announces are seen at rdmadev_event_poll() only", dev->name, ms,
+		    what, strerror(errno));
+	rte_intr_instance_free(h);
+	if (fd >= 0)
+		close(fd);
 }
 
 int
@@ -261,14 +282,16 @@ rdmadev_event_stop(struct rdmadev *dev)
 
 	if (ev == NULL || ev->intr == NULL)
 		return;
-	if (__atomic_load_n(&ev->period_on, __ATOMIC_RELAXED)) {
-		/* Release: a running pass that sees false sets no new alarm. */
-		__atomic_store_n(&ev->period_on, false, __ATOMIC_RELEASE);
-		/* Waits for a running pass and removes the alarm it may have set. */
-		rc = rte_eal_alarm_cancel(rdmadev_event_period, dev);
+	if (ev->tick != NULL) {
+		/* Waits for a running pass, as for the interrupt below. */
+		rc = rte_intr_callback_unregister_sync(ev->tick, rdmadev_event_tick, dev);
 		if (rc < 0)
-			RDMADEV_LOG(ERR, "%s: periodic event pass cancel: %s", dev->name,
-				    strerror(-rc));
+			RDMADEV_LOG(ERR, "%s: periodic event pass unregistration failed: %s",
+				    dev->name, strerror(-rc));
+		rte_intr_instance_free(ev->tick);
+		ev->tick = NULL;
+		close(ev->tfd);
+		ev->tfd = -1;
 	}
 	/* Waits for a running invocation: afterwards the driver may tear its queue down. */
 	rc = rte_intr_callback_unregister_sync(ev->intr, rdmadev_event_intr, dev);
