@@ -281,8 +281,8 @@ struct rdmadev_ops {
 	/**
 	 * Optional: how often, in milliseconds, event_process must run even when no interrupt
 	 * fires (0: only on interrupts and rdmadev_event_poll()). Asked for at start, after
-	 * event_intr_fd succeeded; rdmadev then also calls event_process from the EAL interrupt
-	 * thread at that period, so that a device state no vector announces (a function-level
+	 * event_intr_fd succeeded; rdmadev then also calls event_process from a thread of its
+	 * own at that period (serialised as always), so that a device state no vector announces (a function-level
 	 * reset disables MSI-X) still reaches an application that only waits on
 	 * rdmadev_event_fd().
 	 */

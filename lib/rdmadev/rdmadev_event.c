@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -61,8 +61,12 @@ struct rdmadev_events {
 	struct rdmadev_event_cb cbs[RDMADEV_EVENT_MAX_CALLBACKS];
 	unsigned int nb_cbs;
 	struct rte_intr_handle *intr;	/* registered interrupt, or NULL */
-	struct rte_intr_handle *tick;	/* the periodic pass's timerfd, registered, or NULL */
-	int tfd;			/* that timerfd (when tick is set) */
+	bool period_on;			/* the periodic pass's thread runs */
+	bool period_stop;		/* (period_mu) the thread is to end */
+	uint32_t period_ms;		/* its period */
+	pthread_t period_thread;
+	pthread_mutex_t period_mu;
+	pthread_cond_t period_cond;
 };
 
 static const char *const rdmadev_event_names[RDMADEV_EVENT_MAX] = {
@@ -167,21 +171,38 @@ rdmadev_event_intr(void *arg)
 }
 
 /*
- * The periodic pass: a timerfd registered with the EAL interrupt thread beside the device's
- * interrupt, so it runs on the same thread as rdmadev_event_intr and is unregistered the
- * same way (rte_intr_callback_unregister_sync() waits for a running pass).
+ * The periodic pass: a thread of the library's per started device that asks for one, waiting
+ * on period_cond with a timeout of the period between passes; rdmadev_event_stop() sets
+ * period_stop, signals and joins it (no fd, no EAL alarm: everything it shares is ordered by
+ * period_mu, process_lock and the join).
  */
-static void
-rdmadev_event_tick(void *arg)
+static void *
+rdmadev_event_period_main(void *arg)
 {
 	struct rdmadev *dev = arg;
-	uint64_t n;
+	struct rdmadev_events *ev = dev->events;
+	struct timespec at;
 
-	/* Clear the expirations (non-blocking: EAGAIN when another wake-up took them). */
-	if (read(dev->events->tfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		RDMADEV_LOG(ERR, "%s: periodic event pass: timerfd read: %s", dev->name,
-			    strerror(errno));
-	rdmadev_event_process(dev);
+	pthread_mutex_lock(&ev->period_mu);
+	while (!ev->period_stop) {
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		at.tv_sec += ev->period_ms / 1000;
+		at.tv_nsec += (long)(ev->period_ms % 1000) * 1000000L;
+		if (at.tv_nsec >= 1000000000L) {
+			at.tv_sec++;
+			at.tv_nsec -= 1000000000L;
+		}
+		while (!ev->period_stop &&
+		       pthread_cond_timedwait(&ev->period_cond, &ev->period_mu, &at) == 0)
+			;
+		if (ev->period_stop)
+			break;
+		pthread_mutex_unlock(&ev->period_mu);
+		rdmadev_event_process(dev);
+		pthread_mutex_lock(&ev->period_mu);
+	}
+	pthread_mutex_unlock(&ev->period_mu);
+	return NULL;
 }
 
 /* Start the periodic pass when the driver asks for one (after the interrupt is registered). */
@@ -189,51 +210,33 @@ static void
 rdmadev_event_period_start(struct rdmadev *dev)
 {
 	struct rdmadev_events *ev = dev->events;
-	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
-	struct rte_intr_handle *h = NULL;
-	const char *what = "timerfd_create";
-	int rc = 0, fd;
+	pthread_condattr_t ca;
 	uint32_t ms;
+	int rc;
 
 	if (dev->ops->event_period_ms == NULL)
 		return;
 	ms = dev->ops->event_period_ms(dev);
 	if (ms == 0)
 		return;
-	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	its.it_interval.tv_sec = ms / 1000;
-	its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
-	its.it_value = its.it_interval;
-	what = "timerfd_settime";
-	if (timerfd_settime(fd, 0, &its, NULL) != 0)
-		goto fail;
-	what = "interrupt instance";
-	h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (h == NULL)
-		goto fail;
-	rc = rte_intr_fd_set(h, fd);
-	if (rc == 0)
-		rc = rte_intr_type_set(h, RTE_INTR_HANDLE_EXT);
-	what = "rte_intr_callback_register";
-	if (rc == 0)
-		rc = rte_intr_callback_register(h, rdmadev_event_tick, dev);
+	ev->period_ms = ms;
+	ev->period_stop = false;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ev->period_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&ev->period_mu, NULL);
+	rc = pthread_create(&ev->period_thread, NULL, rdmadev_event_period_main, dev);
 	if (rc != 0) {
-		errno = rc < 0 ? -rc : rc;
-		goto fail;
+		pthread_cond_destroy(&ev->period_cond);
+		pthread_mutex_destroy(&ev->period_mu);
+		RDMADEV_LOG(WARNING, "%s: no periodic event pass every %u ms (pthread_create: %s): "
+			    "states no interrupt announces are seen at rdmadev_event_poll() only",
+			    dev->name, ms, strerror(rc));
+		return;
 	}
-	ev->tfd = fd;
-	ev->tick = h;
+	ev->period_on = true;
 	RDMADEV_LOG(DEBUG, "%s: events also processed every %u ms", dev->name, ms);
-	return;
-fail:
-	RDMADEV_LOG(WARNING, "%s: no periodic event pass every %u ms (%s: %s): states no "
-		    "interrupt announces are seen at rdmadev_event_poll() only", dev->name, ms,
-		    what, strerror(errno));
-	rte_intr_instance_free(h);
-	if (fd >= 0)
-		close(fd);
 }
 
 int
@@ -282,16 +285,16 @@ rdmadev_event_stop(struct rdmadev *dev)
 
 	if (ev == NULL || ev->intr == NULL)
 		return;
-	if (ev->tick != NULL) {
-		/* Waits for a running pass, as for the interrupt below. */
-		rc = rte_intr_callback_unregister_sync(ev->tick, rdmadev_event_tick, dev);
-		if (rc < 0)
-			RDMADEV_LOG(ERR, "%s: periodic event pass unregistration failed: %s",
-				    dev->name, strerror(-rc));
-		rte_intr_instance_free(ev->tick);
-		ev->tick = NULL;
-		close(ev->tfd);
-		ev->tfd = -1;
+	if (ev->period_on) {
+		/* After the join no pass runs; the driver may then tear its queues down. */
+		pthread_mutex_lock(&ev->period_mu);
+		ev->period_stop = true;
+		pthread_cond_signal(&ev->period_cond);
+		pthread_mutex_unlock(&ev->period_mu);
+		pthread_join(ev->period_thread, NULL);
+		pthread_cond_destroy(&ev->period_cond);
+		pthread_mutex_destroy(&ev->period_mu);
+		ev->period_on = false;
 	}
 	/* Waits for a running invocation: afterwards the driver may tear its queue down. */
 	rc = rte_intr_callback_unregister_sync(ev->intr, rdmadev_event_intr, dev);
