@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_pause.h>
 
 #include "irdma_cqp.h"
 #include "irdma_ctrl.h"
@@ -80,7 +79,7 @@ irdma_cqp_create_hw(struct irdma_ctrl *c)
 		if (irdma_ctrl_expired(deadline))
 			break;
 		irdma_hw_service(c->hw);
-		rte_pause();
+		irdma_hw_poll_relax(c->hw);
 	}
 	IRDMA_LOG(ERR, c->hw, "CQP create: no status after %u ms", IRDMA_CTRL_TIMEOUT_MS);
 	return -ETIMEDOUT;
@@ -126,11 +125,14 @@ irdma_cqp_destroy(struct irdma_ctrl *c)
 	if (c->cqp.created) {
 		irdma_wr32(c->hw, IRDMA_PFPE_CCQPHIGH, 0);
 		irdma_wr32(c->hw, IRDMA_PFPE_CCQPLOW, 0);
-		do {
+		for (;;) {
 			irdma_hw_service(c->hw);
 			done = !IRDMA_REG_GET(CCQPSTATUS_DONE,
 					      irdma_rd32(c->hw, IRDMA_PFPE_CCQPSTATUS));
-		} while (!done && !irdma_ctrl_expired(deadline));
+			if (done || irdma_ctrl_expired(deadline))
+				break;
+			irdma_hw_poll_relax(c->hw);
+		}
 		if (!done)
 			IRDMA_LOG(ERR, c->hw, "CQP destroy: status still DONE after %u ms",
 				  IRDMA_CTRL_TIMEOUT_MS);
@@ -204,7 +206,7 @@ irdma_cqp_wait_regs(struct irdma_ctrl *c, struct irdma_cqp_cmpl *r)
 			break;
 		if (irdma_ctrl_expired(deadline))
 			return -ETIMEDOUT;
-		rte_pause();
+		irdma_hw_poll_relax(c->hw);
 	}
 	if (err)
 		irdma_cqp_read_err(c, r);
@@ -275,7 +277,7 @@ irdma_cqp_wait_ccq(struct irdma_ctrl *c, uint32_t idx, bool or_regs, struct irdm
 		}
 		if (irdma_ctrl_expired(deadline))
 			return -ETIMEDOUT;
-		rte_pause();
+		irdma_hw_poll_relax(c->hw);
 	}
 }
 

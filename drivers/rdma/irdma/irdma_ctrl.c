@@ -19,7 +19,6 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
-#include <rte_pause.h>
 
 #include <pbl.h>
 
@@ -163,7 +162,7 @@ irdma_ctrl_wait_fw(struct irdma_ctrl *c)
 		    irdma_rd32(c->hw, IRDMA_GLPE_CPUSTATUS2) == IRDMA_CPUSTATUS_READY)
 			return 0;
 		irdma_hw_service(c->hw);
-		rte_pause();
+		irdma_hw_poll_relax(c->hw);
 	} while (!irdma_ctrl_expired(deadline));
 	IRDMA_LOG(ERR, c->hw, "firmware not ready after %u ms", IRDMA_CTRL_TIMEOUT_MS);
 	return -ETIMEDOUT;

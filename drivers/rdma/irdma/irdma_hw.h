@@ -30,6 +30,8 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_pause.h>
 #include <rte_io.h>
 #include <rte_log.h>
 #include <rte_memory.h>
@@ -191,6 +193,27 @@ irdma_hw_service(struct irdma_hw *hw)
 {
 	if (hw->be->service != NULL)
 		hw->be->service(hw);
+}
+
+/** Microseconds a control wait leaves a self-running device alone between two looks. */
+#define IRDMA_HW_POLL_US	1u
+
+/**
+ * Between two looks at a register or a ring in a bounded control wait, after
+ * irdma_hw_service(): a pause where the wait itself steps the device (an inline-mode model);
+ * IRDMA_HW_POLL_US of not touching it where the device runs by itself (silicon, a threaded
+ * model), as ice_sq_send_cmd waits 10 us between looks at ATQH. A threaded model serves each
+ * register read under the mutex its engine thread runs under: a wait that read again at once
+ * would hold that mutex most of the time, and on a loaded machine the engine thread could
+ * wait seconds for it. Control path only.
+ */
+static inline void
+irdma_hw_poll_relax(struct irdma_hw *hw)
+{
+	if (hw->be->service != NULL)
+		rte_pause();
+	else
+		rte_delay_us_block(IRDMA_HW_POLL_US);
 }
 
 #ifdef __cplusplus

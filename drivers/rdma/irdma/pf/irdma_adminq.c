@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_pause.h>
 
 #include "irdma_ctrl.h"
 #include "irdma_dma.h"
@@ -317,7 +316,7 @@ irdma_aq_send(struct irdma_ctrl *c, struct irdma_aq_desc *desc, void *buf, uint1
 			return -ETIMEDOUT;
 		}
 		irdma_hw_service(c->hw);
-		rte_pause();
+		irdma_hw_poll_relax(c->hw);
 	}
 	rte_io_rmb();
 	*desc = *slot;

@@ -30,7 +30,6 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_pause.h>
 
 #include <rdmadev_driver.h>
 
@@ -54,7 +53,7 @@ pf_poll(struct irdma_ctrl *c, uint32_t off, uint32_t mask, uint32_t want, uint32
 		if (rte_get_timer_cycles() > deadline)
 			break;
 		irdma_hw_service(c->hw);
-		rte_pause();
+		irdma_hw_poll_relax(c->hw);
 	}
 	IRDMA_LOG(ERR, c->hw, "PF bring-up: %s did not finish in %u ms (register 0x%05x = "
 		  "0x%08x, waiting for 0x%08x under mask 0x%08x)", step, ms, off, v, want, mask);
