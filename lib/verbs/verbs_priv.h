@@ -27,10 +27,12 @@
 
 extern int iv_logtype;
 
+/** Log one line on the lib.verbs log type, naming the verbs call @p fn. */
+#define IV_LOG_AT(level, fn, fmt, ...) \
+	rte_log(RTE_LOG_##level, iv_logtype, "irdma-verbs: %s(): " fmt "\n", fn, ##__VA_ARGS__)
+
 /** Log one line on the lib.verbs log type, naming the verbs call. */
-#define IV_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_##level, iv_logtype, "irdma-verbs: %s(): " fmt "\n", __func__, \
-		##__VA_ARGS__)
+#define IV_LOG(level, fmt, ...) IV_LOG_AT(level, __func__, fmt, ##__VA_ARGS__)
 
 /** One rdmadev device presented as a verbs device. */
 struct iv_dev {

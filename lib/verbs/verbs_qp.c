@@ -852,34 +852,36 @@ ibv_ack_async_event(struct ibv_async_event *event)
 /* ---------------------------------------------------------------------------------------- */
 /* Verbs this layer does not offer on its devices                                           */
 
+/* Multicast on our devices (the caller forwarded the others): logged under the verb @p fn. */
+static int
+iv_mcast_unsupported(const struct ibv_qp *qp, const char *fn)
+{
+	if (qp == NULL) {
+		IV_LOG_AT(ERR, fn, "NULL QP");
+		return EINVAL;
+	}
+	IV_LOG_AT(ERR, fn, "QP %u: multicast is not supported", qp->qp_num);
+	return EOPNOTSUPP;
+}
+
 int
 ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
-	if (qp == NULL) {
-		IV_LOG(ERR, "NULL QP");
-		return EINVAL;
-	}
-	if (!iv_ctx_ours(qp->context)) {
+	if (qp != NULL && !iv_ctx_ours(qp->context)) {
 		IV_FORWARD(int (*)(struct ibv_qp *, const union ibv_gid *, uint16_t),
 			   "ibv_attach_mcast", "IBVERBS_1.1", EINVAL);
 		return real(qp, gid, lid);
 	}
-	IV_LOG(ERR, "QP %u: multicast is not supported", qp->qp_num);
-	return EOPNOTSUPP;
+	return iv_mcast_unsupported(qp, __func__);
 }
 
 int
 ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
-	if (qp == NULL) {
-		IV_LOG(ERR, "NULL QP");
-		return EINVAL;
-	}
-	if (!iv_ctx_ours(qp->context)) {
+	if (qp != NULL && !iv_ctx_ours(qp->context)) {
 		IV_FORWARD(int (*)(struct ibv_qp *, const union ibv_gid *, uint16_t),
 			   "ibv_detach_mcast", "IBVERBS_1.1", EINVAL);
 		return real(qp, gid, lid);
 	}
-	IV_LOG(ERR, "QP %u: multicast is not supported", qp->qp_num);
-	return EOPNOTSUPP;
+	return iv_mcast_unsupported(qp, __func__);
 }

@@ -25,6 +25,8 @@
 
 #include <rte_malloc.h>
 
+#include "verbs_test_qp.h"
+
 #define BUF 65536
 #define BURST 16
 
@@ -72,7 +74,6 @@ setup(void)
 {
 	struct ibv_device **devs;
 	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr a;
 	union ibv_gid gid;
 	int i;
 
@@ -89,14 +90,7 @@ setup(void)
 		return -1;
 	mr = ibv_reg_mr(pd, buf, BUF, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	for (i = 0; i < 2; i++) {
-		memset(&ia, 0, sizeof(ia));
-		ia.send_cq = cq;
-		ia.recv_cq = cq;
-		ia.qp_type = IBV_QPT_RC;
-		ia.cap.max_send_wr = 256;
-		ia.cap.max_recv_wr = 16;
-		ia.cap.max_send_sge = 1;
-		ia.cap.max_recv_sge = 1;
+		vt_qp_init_attr(&ia, IBV_QPT_RC, cq, cq, 256, 16, 1);
 		if (use_wrx) {
 			struct ibv_qp_init_attr_ex ix;
 
@@ -113,34 +107,8 @@ setup(void)
 			return -1;
 	}
 	for (i = 0; i < 2; i++) {
-		memset(&a, 0, sizeof(a));
-		a.qp_state = IBV_QPS_INIT;
-		a.port_num = 1;
-		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-		if (ibv_modify_qp(qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS) != 0)
-			return -1;
-		memset(&a, 0, sizeof(a));
-		a.qp_state = IBV_QPS_RTR;
-		a.path_mtu = IBV_MTU_1024;
-		a.dest_qp_num = qp[1 - i]->qp_num;
-		a.max_dest_rd_atomic = 1;
-		a.min_rnr_timer = 12;
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.dgid = gid;
-		a.ah_attr.grh.hop_limit = 1;
-		a.ah_attr.port_num = 1;
-		if (ibv_modify_qp(qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER) != 0)
-			return -1;
-		a.qp_state = IBV_QPS_RTS;
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.max_rd_atomic = 1;
-		if (ibv_modify_qp(qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != 0)
+		if (vt_rc_connect(qp[i], IBV_ACCESS_REMOTE_WRITE, qp[1 - i]->qp_num, &gid, 0,
+				  0) != 0)
 			return -1;
 	}
 	return 0;

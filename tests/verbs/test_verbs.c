@@ -34,9 +34,18 @@
 #include <rdmadev.h>
 
 #include "test.h"
+#include "verbs_test_qp.h"
 
 #define BUF 8192
 #define POLL_BOUND 50000000u	/* polls before a completion counts as missing (no clock) */
+
+/* @p call fails: it returns NULL and sets errno to @p err (two checks). */
+#define CHECK_NULL_ERRNO(call, err) \
+	do { \
+		errno = 0; \
+		TEST_CHECK((call) == NULL); \
+		TEST_CHECK_EQ(errno, err); \
+	} while (0)
 
 static struct ibv_device **devs;
 static struct ibv_context *ctx;
@@ -200,12 +209,30 @@ static struct ibv_srq *pair_srq;
 /* True: pair_make creates its CQs with ibv_create_cq_ex. */
 static bool pair_cq_ex;
 
+/* Move UD QP @p qp from RESET to RTS (port 1, the Q_Key the cases send with): 0 or -1. */
+static int
+ud_activate(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = 0x11111111 };
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_QKEY) != 0)
+		return -1;
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE) != 0)
+		return -1;
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 pair_make(struct pair *p, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr a;
-	int i, j;
+	int i, j, rc;
 
 	memset(p, 0, sizeof(*p));
 	p->pd = pair_srq != NULL ? pair_srq->pd : ibv_alloc_pd(ctx);
@@ -229,15 +256,8 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 			return -1;
 		p->mr[i] = ibv_reg_mr(p->pd, p->buf[i], BUF, IBV_ACCESS_LOCAL_WRITE |
 				      IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-		memset(&ia, 0, sizeof(ia));
-		ia.send_cq = p->cq[i];
-		ia.recv_cq = p->cq[i];
+		vt_qp_init_attr(&ia, type, p->cq[i], p->cq[i], 16, 16, 2);
 		ia.srq = i == 1 ? pair_srq : NULL;
-		ia.qp_type = type;
-		ia.cap.max_send_wr = 16;
-		ia.cap.max_recv_wr = 16;
-		ia.cap.max_send_sge = 2;
-		ia.cap.max_recv_sge = 2;
 		if (pair_send_ops != 0) {
 			struct ibv_qp_init_attr_ex ix;
 
@@ -259,50 +279,10 @@ pair_make(struct pair *p, enum ibv_qp_type type)
 	}
 	for (i = 0; i < 2; i++) {
 		j = 1 - i;
-		memset(&a, 0, sizeof(a));
-		a.qp_state = IBV_QPS_INIT;
-		a.port_num = 1;
-		if (type == IBV_QPT_UD) {
-			a.qkey = 0x11111111;
-			if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					  IBV_QP_PORT | IBV_QP_QKEY) != 0)
-				return -1;
-			a.qp_state = IBV_QPS_RTR;
-			if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE) != 0)
-				return -1;
-			a.qp_state = IBV_QPS_RTS;
-			a.sq_psn = 0;
-			if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN) != 0)
-				return -1;
-			continue;
-		}
-		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-		if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS) != 0)
-			return -1;
-		memset(&a, 0, sizeof(a));
-		a.qp_state = IBV_QPS_RTR;
-		a.path_mtu = IBV_MTU_1024;
-		a.dest_qp_num = p->qp[j]->qp_num;
-		a.rq_psn = 100 + (uint32_t)j;
-		a.max_dest_rd_atomic = 1;
-		a.min_rnr_timer = 12;
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.dgid = p->gid;
-		a.ah_attr.grh.hop_limit = 1;
-		a.ah_attr.port_num = 1;
-		if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER) != 0)
-			return -1;
-		a.qp_state = IBV_QPS_RTS;
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.sq_psn = 100 + (uint32_t)i;
-		a.max_rd_atomic = 1;
-		if (ibv_modify_qp(p->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != 0)
+		rc = type == IBV_QPT_UD ? ud_activate(p->qp[i]) :
+		     vt_rc_connect(p->qp[i], IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+				   p->qp[j]->qp_num, &p->gid, 100 + (uint32_t)j, 100 + (uint32_t)i);
+		if (rc != 0)
 			return -1;
 	}
 	return 0;
@@ -326,6 +306,22 @@ pair_free(struct pair *p)
 		TEST_CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
 }
 
+/* pair_make(), checked: true when the pair is there to use (pair_free() cleans up either way). */
+static bool
+pair_ready(struct pair *p, enum ibv_qp_type type)
+{
+	TEST_CHECK_EQ(pair_make(p, type), 0);
+	return p->qp[1] != NULL;
+}
+
+/* @p sw: one signaled WR of @p op on the SGE @p ss, every other field zero. */
+static void
+wr_one(struct ibv_send_wr *sw, struct ibv_sge *ss, uint64_t wr_id, enum ibv_wr_opcode op)
+{
+	*sw = (struct ibv_send_wr){ .wr_id = wr_id, .sg_list = ss, .num_sge = 1, .opcode = op,
+				    .send_flags = IBV_SEND_SIGNALED };
+}
+
 static void
 case_rc_traffic(void)
 {
@@ -338,8 +334,7 @@ case_rc_traffic(void)
 	struct pair p;
 	int i;
 
-	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
-	if (p.qp[1] == NULL)
+	if (!pair_ready(&p, IBV_QPT_RC))
 		goto out;
 	TEST_CHECK_EQ(ibv_query_qp(p.qp[0], &qa, IBV_QP_STATE, &qia), 0);
 	TEST_CHECK_EQ(qa.qp_state, IBV_QPS_RTS);
@@ -353,11 +348,7 @@ case_rc_traffic(void)
 	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
 	ss[0] = (struct ibv_sge){ (uintptr_t)p.buf[0], 256, p.mr[0]->lkey };
 	memset(sw, 0, sizeof(sw));
-	sw[0].wr_id = 11;
-	sw[0].sg_list = &ss[0];
-	sw[0].num_sge = 1;
-	sw[0].opcode = IBV_WR_SEND;
-	sw[0].send_flags = IBV_SEND_SIGNALED;
+	wr_one(&sw[0], &ss[0], 11, IBV_WR_SEND);
 	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw[0], &bad), 0);
 	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
 	TEST_CHECK_EQ(wc.status, IBV_WC_SUCCESS);
@@ -439,8 +430,7 @@ case_ud_traffic(void)
 	struct pair p;
 	int i;
 
-	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_UD), 0);
-	if (p.qp[1] == NULL)
+	if (!pair_ready(&p, IBV_QPT_UD))
 		goto out;
 	memset(&aa, 0, sizeof(aa));
 	aa.is_global = 1;
@@ -450,21 +440,14 @@ case_ud_traffic(void)
 	ah = ibv_create_ah(p.pd, &aa);
 	TEST_CHECK(ah != NULL);
 	aa.is_global = 0;
-	errno = 0;
-	TEST_CHECK(ibv_create_ah(p.pd, &aa) == NULL);	/* RoCE: a GRH is required */
-	TEST_CHECK_EQ(errno, EINVAL);
+	CHECK_NULL_ERRNO(ibv_create_ah(p.pd, &aa), EINVAL);	/* RoCE: a GRH is required */
 	for (i = 0; i < 100; i++)
 		p.buf[0][i] = (uint8_t)(i + 1);
 	rs = (struct ibv_sge){ (uintptr_t)p.buf[1], 40 + 100, p.mr[1]->lkey };
 	rw = (struct ibv_recv_wr){ .wr_id = 5, .sg_list = &rs, .num_sge = 1 };
 	TEST_CHECK_EQ(ibv_post_recv(p.qp[1], &rw, &rbad), 0);
 	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 100, p.mr[0]->lkey };
-	memset(&sw, 0, sizeof(sw));
-	sw.wr_id = 6;
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = IBV_WR_SEND;
-	sw.send_flags = IBV_SEND_SIGNALED;
+	wr_one(&sw, &ss, 6, IBV_WR_SEND);
 	sw.wr.ud.ah = ah;
 	sw.wr.ud.remote_qpn = p.qp[1]->qp_num;
 	sw.wr.ud.remote_qkey = 0x11111111;
@@ -508,12 +491,8 @@ case_bad_input(void)
 	struct ibv_qp *qp;
 	uint8_t *buf;
 
-	errno = 0;
-	TEST_CHECK(ibv_open_device(NULL) == NULL);
-	TEST_CHECK_EQ(errno, EINVAL);
-	errno = 0;
-	TEST_CHECK(ibv_alloc_pd(NULL) == NULL);
-	TEST_CHECK_EQ(errno, EINVAL);
+	CHECK_NULL_ERRNO(ibv_open_device(NULL), EINVAL);
+	CHECK_NULL_ERRNO(ibv_alloc_pd(NULL), EINVAL);
 	TEST_CHECK_EQ(ibv_dealloc_pd(NULL), EINVAL);
 	TEST_CHECK_EQ(ibv_destroy_qp(NULL), EINVAL);
 	TEST_CHECK_EQ(ibv_destroy_cq(NULL), EINVAL);
@@ -529,26 +508,13 @@ case_bad_input(void)
 	TEST_CHECK(pd != NULL && cq != NULL && cq2 != NULL);
 	if (pd == NULL || cq == NULL || cq2 == NULL)
 		goto out;
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	ia.cap.max_send_wr = 4;
-	ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
 	/* Unsupported transports. */
-	ia.qp_type = IBV_QPT_UC;
-	errno = 0;
-	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	vt_qp_init_attr(&ia, IBV_QPT_UC, cq, cq, 4, 4, 1);
+	CHECK_NULL_ERRNO(ibv_create_qp(pd, &ia), EOPNOTSUPP);
 	ia.qp_type = IBV_QPT_XRC_SEND;
-	errno = 0;
-	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	CHECK_NULL_ERRNO(ibv_create_qp(pd, &ia), EOPNOTSUPP);
 	ia.qp_type = IBV_QPT_DRIVER;	/* DC */
-	errno = 0;
-	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	CHECK_NULL_ERRNO(ibv_create_qp(pd, &ia), EOPNOTSUPP);
 	memset(&xa, 0, sizeof(xa));
 	errno = 0;
 	TEST_CHECK(ibv_open_xrcd(ctx, &xa) == NULL);
@@ -559,22 +525,16 @@ case_bad_input(void)
 	iax.recv_cq = cq;
 	iax.pd = pd;
 	iax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
-	errno = 0;
-	TEST_CHECK(ibv_create_qp_ex(ctx, &iax) == NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	CHECK_NULL_ERRNO(ibv_create_qp_ex(ctx, &iax), EOPNOTSUPP);
 	/* A CQ of another context. */
 	ia.qp_type = IBV_QPT_RC;
 	ia.recv_cq = cq2;
-	errno = 0;
-	TEST_CHECK(ibv_create_qp(pd, &ia) == NULL);
-	TEST_CHECK_EQ(errno, EINVAL);
+	CHECK_NULL_ERRNO(ibv_create_qp(pd, &ia), EINVAL);
 	ia.recv_cq = cq;
 	/* ODP and zero-based MRs. */
 	buf = rte_zmalloc(NULL, 4096, 4096);
-	errno = 0;
-	TEST_CHECK(ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND) ==
-		   NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	CHECK_NULL_ERRNO(ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND),
+			 EOPNOTSUPP);
 	/* The optional-range bits (perftest's RELAXED_ORDERING) are accepted and ignored. */
 	{
 		struct ibv_mr *mr = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
@@ -611,9 +571,7 @@ case_bad_input(void)
 	TEST_CHECK(qp != NULL);
 	if (qp == NULL)
 		goto out;
-	errno = 0;
-	TEST_CHECK(ibv_qp_to_qp_ex(qp) == NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	CHECK_NULL_ERRNO(ibv_qp_to_qp_ex(qp), EOPNOTSUPP);
 	/* Attribute masks: unknown bits, a missing required attribute, an illegal transition. */
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_INIT;
@@ -659,14 +617,7 @@ case_close_releases(void)
 	TEST_CHECK(pd != NULL && cq != NULL && buf != NULL);
 	if (pd == NULL || cq == NULL || buf == NULL)
 		goto out;
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = cq;
-	ia.recv_cq = ibv_create_cq(c2, 16, NULL, NULL, 0);
-	ia.qp_type = IBV_QPT_UD;
-	ia.cap.max_send_wr = 4;
-	ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
+	vt_qp_init_attr(&ia, IBV_QPT_UD, cq, ibv_create_cq(c2, 16, NULL, NULL, 0), 4, 4, 1);
 	TEST_CHECK(ibv_create_qp(pd, &ia) != NULL);
 	TEST_CHECK(ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE) != NULL);
 	memset(&aa, 0, sizeof(aa));
@@ -677,6 +628,23 @@ case_close_releases(void)
 out:
 	TEST_CHECK_EQ(ibv_close_device(c2), 0);
 	rte_free(buf);
+}
+
+/*
+ * Make async_fd non-blocking and acknowledge whatever events earlier cases left: the file's
+ * flags before, for the case to put back.
+ */
+static int
+async_nonblock_drained(void)
+{
+	struct ibv_async_event e;
+	int fl = fcntl(ctx->async_fd, F_GETFL);
+
+	TEST_CHECK(fl >= 0);
+	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
+	while (ibv_get_async_event(ctx, &e) == 0)
+		ibv_ack_async_event(&e);
+	return fl;
 }
 
 /*
@@ -705,6 +673,16 @@ async_wait(enum ibv_event_type type, const struct ibv_qp *qp, struct ibv_async_e
 		ibv_ack_async_event(&e);
 	}
 	return -1;
+}
+
+/* @p sw: a signaled 64-byte WRITE from @p p's first QP to its second with a wrong rkey. */
+static void
+wr_bad_rkey(const struct pair *p, struct ibv_send_wr *sw, struct ibv_sge *ss, uint64_t wr_id)
+{
+	*ss = (struct ibv_sge){ (uintptr_t)p->buf[0], 64, p->mr[0]->lkey };
+	wr_one(sw, ss, wr_id, IBV_WR_RDMA_WRITE);
+	sw->wr.rdma.rkey = p->mr[1]->rkey ^ 0x5a5a00;
+	sw->wr.rdma.remote_addr = (uintptr_t)p->buf[1];
 }
 
 struct destroyer {
@@ -740,24 +718,11 @@ case_async_events(void)
 	struct pair p;
 	int fl, i;
 
-	fl = fcntl(ctx->async_fd, F_GETFL);
-	TEST_CHECK(fl >= 0);
-	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
-	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
-		ibv_ack_async_event(&e);
+	fl = async_nonblock_drained();
 	TEST_CHECK_EQ(errno, EAGAIN);
-	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
-	if (p.qp[1] == NULL)
+	if (!pair_ready(&p, IBV_QPT_RC))
 		goto out;
-	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 64, p.mr[0]->lkey };
-	memset(&sw, 0, sizeof(sw));
-	sw.wr_id = 5;
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = IBV_WR_RDMA_WRITE;
-	sw.send_flags = IBV_SEND_SIGNALED;
-	sw.wr.rdma.rkey = p.mr[1]->rkey ^ 0x5a5a00;
-	sw.wr.rdma.remote_addr = (uintptr_t)p.buf[1];
+	wr_bad_rkey(&p, &sw, &ss, 5);
 	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
 	TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
 	TEST_CHECK_EQ(wc.status, IBV_WC_REM_ACCESS_ERR);
@@ -821,24 +786,11 @@ case_async_blocking(void)
 	struct pair p;
 	int fl, rc;
 
-	fl = fcntl(ctx->async_fd, F_GETFL);
-	TEST_CHECK(fl >= 0);
-	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
-	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
-		ibv_ack_async_event(&e);
+	fl = async_nonblock_drained();
 	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl & ~O_NONBLOCK), 0);
-	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
-	if (p.qp[1] == NULL)
+	if (!pair_ready(&p, IBV_QPT_RC))
 		goto out;
-	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 64, p.mr[0]->lkey };
-	memset(&sw, 0, sizeof(sw));
-	sw.wr_id = 6;
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = IBV_WR_RDMA_WRITE;
-	sw.send_flags = IBV_SEND_SIGNALED;
-	sw.wr.rdma.rkey = p.mr[1]->rkey ^ 0x5a5a00;
-	sw.wr.rdma.remote_addr = (uintptr_t)p.buf[1];
+	wr_bad_rkey(&p, &sw, &ss, 6);
 	w = (struct late_writer){ .qp = p.qp[0], .wr = &sw, .rc = -1 };
 	TEST_CHECK_EQ(pthread_create(&th, NULL, late_write_thread, &w), 0);
 	rc = ibv_get_async_event(ctx, &e);
@@ -952,11 +904,7 @@ case_fork(void)
 	for (i = 0; i < 256; i++)
 		p.buf[0][i] = (uint8_t)(i + 9);
 	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 256, p.mr[0]->lkey };
-	memset(&sw, 0, sizeof(sw));
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = IBV_WR_RDMA_WRITE;
-	sw.send_flags = IBV_SEND_SIGNALED;
+	wr_one(&sw, &ss, 0, IBV_WR_RDMA_WRITE);
 	sw.wr.rdma.rkey = mr->rkey;
 	sw.wr.rdma.remote_addr = (uintptr_t)buf + 4096;
 	TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
@@ -1085,14 +1033,10 @@ case_wr_api(void)
 		ix.cap.max_send_wr = ix.cap.max_recv_wr = 4;
 		ix.cap.max_send_sge = ix.cap.max_recv_sge = 1;
 		ix.send_ops_flags = IBV_QP_EX_WITH_BIND_MW;
-		errno = 0;
-		TEST_CHECK(ibv_create_qp_ex(ctx, &ix) == NULL);
-		TEST_CHECK_EQ(errno, EOPNOTSUPP);
+		CHECK_NULL_ERRNO(ibv_create_qp_ex(ctx, &ix), EOPNOTSUPP);
 		ix.comp_mask |= IBV_QP_INIT_ATTR_XRCD;
 		ix.send_ops_flags = IBV_QP_EX_WITH_SEND;
-		errno = 0;
-		TEST_CHECK(ibv_create_qp_ex(ctx, &ix) == NULL);
-		TEST_CHECK_EQ(errno, EOPNOTSUPP);
+		CHECK_NULL_ERRNO(ibv_create_qp_ex(ctx, &ix), EOPNOTSUPP);
 	}
 out:
 	pair_free(&p);
@@ -1172,11 +1116,50 @@ case_cq_ex(void)
 	memset(&ca, 0, sizeof(ca));
 	ca.cqe = 16;
 	ca.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
-	errno = 0;
-	TEST_CHECK(ibv_create_cq_ex(ctx, &ca) == NULL);
-	TEST_CHECK_EQ(errno, EOPNOTSUPP);
+	CHECK_NULL_ERRNO(ibv_create_cq_ex(ctx, &ca), EOPNOTSUPP);
 out:
 	pair_free(&p);
+}
+
+/* True (and a line saying so) when the device has no SRQs: case @p name is skipped. */
+static bool
+srq_skip(const char *name)
+{
+	struct ibv_device_attr da;
+
+	TEST_CHECK_EQ(ibv_query_device(ctx, &da), 0);
+	if (da.max_srq != 0)
+		return false;
+	printf("# %s has no SRQs: %s skipped\n", ibv_get_device_name(devs[0]), name);
+	return true;
+}
+
+/*
+ * The SRQ cases' set-up: a PD of their own (*@p pd), pair_srq on it (16 WRs) and an RC pair
+ * whose second QP receives from it. True when all is there; srq_pair_free() cleans up
+ * either way.
+ */
+static bool
+srq_pair_ready(struct pair *p, struct ibv_pd **pd)
+{
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16, .max_sge = 1 } };
+
+	*pd = ibv_alloc_pd(ctx);
+	pair_srq = *pd != NULL ? ibv_create_srq(*pd, &si) : NULL;
+	TEST_CHECK(pair_srq != NULL);
+	return pair_srq != NULL && pair_ready(p, IBV_QPT_RC);
+}
+
+static void
+srq_pair_free(struct pair *p, struct ibv_pd *pd)
+{
+	if (pair_srq != NULL) {
+		pair_free(p);
+		TEST_CHECK_EQ(ibv_destroy_srq(pair_srq), 0);
+		pair_srq = NULL;
+	}
+	if (pd != NULL)
+		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
 }
 
 /*
@@ -1187,32 +1170,20 @@ out:
 static void
 case_srq_limit(void)
 {
-	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16, .max_sge = 1 } };
 	struct ibv_send_wr sw, *bad = NULL;
 	struct ibv_recv_wr rw, *rbad = NULL;
 	struct ibv_srq_attr sa = { .srq_limit = 4 };
 	struct ibv_async_event e;
 	struct ibv_sge ss, rs;
-	struct ibv_device_attr da;
 	struct ibv_wc wc;
 	struct ibv_pd *pd;
 	struct pair p;
 	int fl, i;
 
-	TEST_CHECK_EQ(ibv_query_device(ctx, &da), 0);
-	if (da.max_srq == 0) {
-		printf("# %s has no SRQs: case_srq_limit skipped\n", ibv_get_device_name(devs[0]));
+	if (srq_skip(__func__))
 		return;
-	}
-	fl = fcntl(ctx->async_fd, F_GETFL);
-	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
-	pd = ibv_alloc_pd(ctx);
-	pair_srq = pd != NULL ? ibv_create_srq(pd, &si) : NULL;
-	TEST_CHECK(pair_srq != NULL);
-	if (pair_srq == NULL)
-		goto out_pd;
-	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
-	if (p.qp[1] == NULL)
+	fl = async_nonblock_drained();
+	if (!srq_pair_ready(&p, &pd))
 		goto out;
 	rs = (struct ibv_sge){ (uintptr_t)p.buf[1], 64, p.mr[1]->lkey };
 	rw = (struct ibv_recv_wr){ .sg_list = &rs, .num_sge = 1 };
@@ -1220,11 +1191,7 @@ case_srq_limit(void)
 		TEST_CHECK_EQ(ibv_post_srq_recv(pair_srq, &rw, &rbad), 0);
 	TEST_CHECK_EQ(ibv_modify_srq(pair_srq, &sa, IBV_SRQ_LIMIT), 0);
 	ss = (struct ibv_sge){ (uintptr_t)p.buf[0], 64, p.mr[0]->lkey };
-	memset(&sw, 0, sizeof(sw));
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = IBV_WR_SEND;
-	sw.send_flags = IBV_SEND_SIGNALED;
+	wr_one(&sw, &ss, 0, IBV_WR_SEND);
 	for (i = 0; i < 5; i++) {	/* 8 -> 3 posted: below the limit of 4 */
 		TEST_CHECK_EQ(ibv_post_send(p.qp[0], &sw, &bad), 0);
 		TEST_CHECK_EQ(poll_one(p.cq[0], &wc), 1);
@@ -1241,12 +1208,7 @@ case_srq_limit(void)
 		ibv_ack_async_event(&e);
 	}
 out:
-	pair_free(&p);
-	TEST_CHECK_EQ(ibv_destroy_srq(pair_srq), 0);
-	pair_srq = NULL;
-out_pd:
-	if (pd != NULL)
-		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	srq_pair_free(&p, pd);
 	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
 }
 
@@ -1262,13 +1224,9 @@ case_mr_readonly(void)
 	TEST_CHECK(pd != NULL && ro != MAP_FAILED);
 	if (pd == NULL || ro == MAP_FAILED)
 		return;
-	errno = 0;
-	TEST_CHECK(ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_LOCAL_WRITE) == NULL);
-	TEST_CHECK_EQ(errno, EFAULT);
-	errno = 0;
-	TEST_CHECK(ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE) ==
-		   NULL);
-	TEST_CHECK_EQ(errno, EFAULT);
+	CHECK_NULL_ERRNO(ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_LOCAL_WRITE), EFAULT);
+	CHECK_NULL_ERRNO(ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE),
+			 EFAULT);
 	mr = ibv_reg_mr(pd, ro, 8192, IBV_ACCESS_REMOTE_READ);
 	TEST_CHECK(mr != NULL);
 	if (mr != NULL)
@@ -1284,31 +1242,16 @@ case_mr_readonly(void)
 static void
 case_srq_last_wqe(void)
 {
-	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16, .max_sge = 1 } };
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
-	struct ibv_device_attr da;
 	struct ibv_async_event e;
 	struct ibv_pd *pd;
 	struct pair p;
 	int fl;
 
-	TEST_CHECK_EQ(ibv_query_device(ctx, &da), 0);
-	if (da.max_srq == 0) {
-		printf("# %s has no SRQs: case_srq_last_wqe skipped\n",
-		       ibv_get_device_name(devs[0]));
+	if (srq_skip(__func__))
 		return;
-	}
-	fl = fcntl(ctx->async_fd, F_GETFL);
-	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK), 0);
-	while (ibv_get_async_event(ctx, &e) == 0)	/* whatever earlier cases left */
-		ibv_ack_async_event(&e);
-	pd = ibv_alloc_pd(ctx);
-	pair_srq = pd != NULL ? ibv_create_srq(pd, &si) : NULL;
-	TEST_CHECK(pair_srq != NULL);
-	if (pair_srq == NULL)
-		goto out_pd;
-	TEST_CHECK_EQ(pair_make(&p, IBV_QPT_RC), 0);
-	if (p.qp[1] == NULL)
+	fl = async_nonblock_drained();
+	if (!srq_pair_ready(&p, &pd))
 		goto out;
 	TEST_CHECK_EQ(ibv_modify_qp(p.qp[1], &a, IBV_QP_STATE), 0);
 	TEST_CHECK_EQ(async_wait(IBV_EVENT_QP_LAST_WQE_REACHED, p.qp[1], &e), 0);
@@ -1319,12 +1262,7 @@ case_srq_last_wqe(void)
 	TEST_CHECK_EQ(ibv_get_async_event(ctx, &e), -1);
 	TEST_CHECK_EQ(errno, EAGAIN);
 out:
-	pair_free(&p);
-	TEST_CHECK_EQ(ibv_destroy_srq(pair_srq), 0);
-	pair_srq = NULL;
-out_pd:
-	if (pd != NULL)
-		TEST_CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	srq_pair_free(&p, pd);
 	TEST_CHECK_EQ(fcntl(ctx->async_fd, F_SETFL, fl), 0);
 }
 

@@ -282,40 +282,24 @@ def perftest(binary, extra, lat):
               '%s: %s uses the IPv4-mapped GID -x 0' % (name, side), out)
 
 
-def case_write_lat():
-    perftest('ib_write_lat', [], True)
-
-
-def case_read_lat():
-    perftest('ib_read_lat', [], True)
-
-
-def case_send_lat():
-    perftest('ib_send_lat', [], True)
-
-
-def case_send_lat_ud():
-    perftest('ib_send_lat', ['-c', 'UD'], True)
-
-
-def case_write_bw():
-    perftest('ib_write_bw', [], False)
-
-
-def case_read_bw():
-    perftest('ib_read_bw', [], False)
-
-
-def case_send_bw():
-    perftest('ib_send_bw', [], False)
-
-
-def case_send_bw_ud():
-    perftest('ib_send_bw', ['-c', 'UD'], False)
+# The perftest cases: the binary, its extra arguments, and whether it measures latency.
+PERFTESTS = {
+    'write_lat': ('ib_write_lat', [], True),
+    'read_lat': ('ib_read_lat', [], True),
+    'send_lat': ('ib_send_lat', [], True),
+    'send_lat_ud': ('ib_send_lat', ['-c', 'UD'], True),
+    'write_bw': ('ib_write_bw', [], False),
+    'read_bw': ('ib_read_bw', [], False),
+    'send_bw': ('ib_send_bw', [], False),
+    'send_bw_ud': ('ib_send_bw', ['-c', 'UD'], False),
+}
 
 
 for c in CASES:
-    globals()['case_' + c]()
+    if c in PERFTESTS:
+        perftest(*PERFTESTS[c])
+    else:
+        globals()['case_' + c]()
 print('1..%d' % len(results))
 for i, (ok, name, detail) in enumerate(results, 1):
     skip = detail.startswith('# SKIP')
