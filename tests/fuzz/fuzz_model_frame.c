@@ -147,6 +147,21 @@ modify(struct rdmadev_qp *qp, enum rdmadev_qp_state s, uint32_t extra, struct rd
 	return rdmadev_qp_modify(qp, a, RDMADEV_QP_STATE | extra);
 }
 
+/* The attributes of a QP of @p type: the one PD and CQ, 16 WRs of one SGE each way. */
+static void
+qp_attr(struct rdmadev_qp_init_attr *qa, enum rdmadev_qp_type type)
+{
+	memset(qa, 0, sizeof(*qa));
+	qa->pd = f.pd;
+	qa->send_cq = f.cq;
+	qa->recv_cq = f.cq;
+	qa->qp_type = type;
+	qa->cap.max_send_wr = 16;
+	qa->cap.max_recv_wr = 16;
+	qa->cap.max_send_sge = 1;
+	qa->cap.max_recv_sge = 1;
+}
+
 /* The RC QP from any state to RTS toward the fake peer, receives posted. */
 static int
 rc_up(void)
@@ -212,7 +227,7 @@ rc_up(void)
 static void
 rc_up_failed(int rc)
 {
-	struct rdmadev_qp_init_attr qa = { 0 };
+	struct rdmadev_qp_init_attr qa;
 
 	f.rc_rebuilt++;
 	if (getenv("FUZZ_VERBOSE") != NULL)
@@ -223,14 +238,7 @@ rc_up_failed(int rc)
 		abort();
 	}
 	f.rc = NULL;
-	qa.pd = f.pd;
-	qa.send_cq = f.cq;
-	qa.recv_cq = f.cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
+	qp_attr(&qa, RDMADEV_QPT_RC);
 	if (rdmadev_qp_create(&qa, &f.rc) != 0 || rc_up() != 0) {
 		fprintf(stderr, "fuzz_model_frame: no new RC QP in RTS\n");
 		abort();
@@ -273,7 +281,7 @@ fuzz_setup(void)
 {
 	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct rdmadev_cq_attr cqa = { .cqe = 256 };
-	struct rdmadev_qp_init_attr qa = { 0 };
+	struct rdmadev_qp_init_attr qa;
 	struct rdmadev_mr_attr ma = { 0 };
 	char devargs[96];
 	int port;
@@ -307,17 +315,10 @@ fuzz_setup(void)
 		ma.access &= ~RDMADEV_ACCESS_REMOTE_ATOMIC;	/* no atomics on this model */
 	if (f.mr == NULL && rdmadev_mr_reg(f.pd, &ma, &f.mr) != 0)
 		return setup_fail(6);
-	qa.pd = f.pd;
-	qa.send_cq = f.cq;
-	qa.recv_cq = f.cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
+	qp_attr(&qa, RDMADEV_QPT_RC);
 	if (rdmadev_qp_create(&qa, &f.rc) != 0)
 		return setup_fail(7);
-	qa.qp_type = RDMADEV_QPT_UD;
+	qp_attr(&qa, RDMADEV_QPT_UD);
 	if (rdmadev_qp_create(&qa, &f.ud) != 0 || ud_up() != 0 || rc_up() != 0)
 		return setup_fail(8);
 	fprintf(stderr, "fuzz_model_frame: RC QPN %u, UD QPN %u, MR %p rkey 0x%x\n",

@@ -18,7 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench_model_clock.h"
 
 #define TRIALS		7
 #define COPY_LEN	(64u << 10)
@@ -29,15 +30,6 @@ static struct {
 } line __attribute__((aligned(64)));
 
 static uint32_t rounds = 200000;
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static void
 pin(unsigned int cpu)
@@ -77,13 +69,13 @@ pingpong(void)
 	__atomic_store_n(&line.v, 0, __ATOMIC_RELEASE);
 	if (pthread_create(&t, NULL, ponger, NULL) != 0)
 		return 0;
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (i = 0; i < 2 * (uint64_t)rounds; i += 2) {
 		__atomic_store_n(&line.v, i + 1, __ATOMIC_RELEASE);
 		while (__atomic_load_n(&line.v, __ATOMIC_ACQUIRE) != i + 2)
 			;
 	}
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	pthread_join(t, NULL);
 	return (t1 - t0) / (2.0 * rounds);
 }
@@ -122,14 +114,15 @@ main(int argc, char **argv)
 	memset(src, 0x5a, COPY_LEN);
 	memset(dst, 0, COPY_LEN);
 	for (k = 0; k < TRIALS; k++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		for (i = 0; i < copies; i++) {
 			memcpy(dst, src, COPY_LEN);
 			__asm__ volatile("" : : "r"(dst) : "memory");
 			src[i % COPY_LEN] ^= 1;
 		}
-		bw[k] = (double)copies * COPY_LEN / (now_ns() - t0);	/* bytes/ns = GB/s */
+		/* bytes/ns = GB/s */
+		bw[k] = (double)copies * COPY_LEN / (bench_now_ns() - t0);
 	}
 	qsort(bw, TRIALS, sizeof(bw[0]), cmp);
 	printf("memcpy_64k_GBps %.2f\n", bw[TRIALS / 2]);

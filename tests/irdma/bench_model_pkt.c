@@ -13,20 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_model_clock.h"
 #include "model_pkt.h"
 
 #define REPEATS 5
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static uint8_t frame[MODEL_PKT_MAX], copy[MODEL_PKT_MAX], payload[4096];
 static volatile uint32_t sink;
@@ -41,7 +32,7 @@ measure(enum what w, struct model_pkt_hdr *h, uint32_t plen, int flen, long iter
 	double best = 1e30;
 
 	for (int r = 0; r < REPEATS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		for (long i = 0; i < iters; i++) {
 			struct model_pkt_hdr d;
@@ -77,7 +68,7 @@ measure(enum what w, struct model_pkt_hdr *h, uint32_t plen, int flen, long iter
 				break;
 			}
 		}
-		double t = (now_ns() - t0) / (double)iters;
+		double t = (bench_now_ns() - t0) / (double)iters;
 
 		if (t < best)
 			best = t;

@@ -13,39 +13,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
+#include "bench_model_clock.h"
 #include "model_pkt.h"
 #include "test.h"
+#include "test_model_gid.h"
 
 #define REPEATS 5
 #define BATCH	32u	/* frames sent before they are received */
 
 static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
 static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static void
-gid4(uint8_t g[16], uint8_t last)
-{
-	memset(g, 0, 16);
-	g[10] = g[11] = 0xff;
-	g[12] = 10;
-	g[15] = last;
-}
 
 /* A SEND_ONLY frame from a to b with @p plen payload bytes. */
 static int
@@ -58,8 +41,8 @@ frame(uint8_t *f, uint32_t plen)
 	memcpy(h.dmac, mac_b, 6);
 	memcpy(h.smac, mac_a, 6);
 	h.ipv4 = true;
-	gid4(h.sgid, 1);
-	gid4(h.dgid, 2);
+	gid_v4(h.sgid, 10, 0, 0, 1);
+	gid_v4(h.dgid, 10, 0, 0, 2);
 	h.ttl = 64;
 	h.ip_id = 1;
 	h.sport = 0xc000;
@@ -77,7 +60,7 @@ measure(struct model_port *a, struct model_port *b, const uint8_t *f, uint32_t l
 	double best = 1e30;
 
 	for (int r = 0; r < REPEATS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		for (long i = 0; i < iters; i += BATCH) {
 			for (uint32_t k = 0; k < BATCH; k++)
@@ -87,7 +70,7 @@ measure(struct model_port *a, struct model_port *b, const uint8_t *f, uint32_t l
 				if (model_port_recv(b, buf, sizeof(buf)) != (int)len)
 					return -1;
 		}
-		t0 = (now_ns() - t0) / (double)iters;
+		t0 = (bench_now_ns() - t0) / (double)iters;
 		if (t0 < best)
 			best = t0;
 	}
@@ -115,8 +98,8 @@ main(int argc, char **argv)
 	pa = ab != NULL && ba != NULL ? rte_eth_from_rings("bmw_a", &ba, 1, &ab, 1,
 							  SOCKET_ID_ANY) : -1;
 	pb = pa >= 0 ? rte_eth_from_rings("bmw_b", &ab, 1, &ba, 1, SOCKET_ID_ANY) : -1;
-	gid4(ga, 1);
-	gid4(gb, 2);
+	gid_v4(ga, 10, 0, 0, 1);
+	gid_v4(gb, 10, 0, 0, 2);
 	snprintf(sa, sizeof(sa), "eth:%d", pa);
 	snprintf(sb, sizeof(sb), "eth:%d", pb);
 	if (pb < 0 || model_port_attach("loop:bench", mac_a, ga, &la) != 0 ||

@@ -70,11 +70,7 @@ post_write(struct tqp *p, const struct tmr *mine, const struct tmr *peer, uint32
 	struct tsge sg = { (uint64_t)(uintptr_t)mine->buf + SEND_OFF, mine->lkey, len };
 	struct twr wr;
 
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 	wr.rva = (uint64_t)(uintptr_t)peer->buf;
 	wr.rkey = peer->rkey;
 	(void)tpost_send(p, &wr);

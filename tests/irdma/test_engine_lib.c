@@ -428,6 +428,16 @@ sq_place(struct tqp *p, unsigned int quanta)
 	return idx;
 }
 
+void
+twr_init(struct twr *wr, uint8_t op, const struct tsge *sge, unsigned int nsge)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->op = op;
+	wr->sge = sge;
+	wr->nsge = nsge;
+	wr->signaled = true;
+}
+
 uint32_t
 tpost_send(struct tqp *p, const struct twr *wr)
 {
@@ -727,6 +737,15 @@ rq_done(struct tqp *p, struct tdev *other, struct tcqe *e)
 }
 
 /* A pair of connected RC QPs on one device with default parameters. */
+void
+tdev_down(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m)
+{
+	tqp_destroy(a);
+	tqp_destroy(b);
+	tmr_dereg(m);
+	tdev_close(t);
+}
+
 int
 pair_up(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
 {

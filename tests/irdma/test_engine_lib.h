@@ -181,6 +181,8 @@ void tdev_close(struct tdev *t);
 /* tdev_open(); when it fails, tdev_close() what it opened. True when the device is up. */
 bool tdev_up(struct tdev *t, const char *devargs);
 void tdev_service(struct tdev *a, struct tdev *b);
+/* The end of a test on one device: destroy @p a and @p b, deregister @p m, close @p t. */
+void tdev_down(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m);
 
 int tmr_reg(struct tdev *t, struct rdmadev_pd *pd, struct tmr *m, uint64_t len, uint32_t access);
 void tmr_dereg(struct tmr *m);
@@ -194,6 +196,8 @@ int tqp_connect(struct tqp *a, struct tqp *b, const struct tconn *c);
 int tqp_to_err(struct tqp *p);
 void tconn_default(struct tconn *c);
 
+/* Reset @p wr to a signaled @p op over the @p nsge SGEs at @p sge (NULL, 0: none), rest 0. */
+void twr_init(struct twr *wr, uint8_t op, const struct tsge *sge, unsigned int nsge);
 uint32_t tpost_send(struct tqp *p, const struct twr *wr);
 void tpost_recv(struct tqp *p, const struct tsge *sge, unsigned int nsge);
 void tring(struct tqp *p);

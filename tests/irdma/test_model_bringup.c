@@ -71,6 +71,23 @@ nop(struct tm_res *r)
 	tm_exec(&t, &w, r);
 }
 
+/*
+ * T_SQ - 1 NOPs (a full SQ) behind one doorbell, the last one successful (@p r); @p w is
+ * left a NOP WQE.
+ */
+static void
+nop_batch(struct irdma_cqp_wqe *w, struct tm_res *r)
+{
+	unsigned int i;
+
+	tm_wqe_op(w, IRDMA_CQP_OP_NOP);
+	for (i = 0; i < T_SQ - 1; i++)
+		tm_post(&t, w);
+	tm_ring(&t);
+	tm_wait_regs(&t, r);
+	expect_ok(r);
+}
+
 static void
 test_fw_and_registers(void)
 {
@@ -187,12 +204,7 @@ test_cqp_create_and_nops(void)
 		expect_ok(&r);
 	}
 	/* ... and a full batch behind one doorbell. */
-	tm_wqe_op(&w, IRDMA_CQP_OP_NOP);
-	for (i = 0; i < T_SQ - 1; i++)
-		tm_post(&t, &w);
-	tm_ring(&t);
-	tm_wait_regs(&t, &r);
-	expect_ok(&r);
+	nop_batch(&w, &r);
 	/* A doorbell past the SQ is refused. */
 	tm_wr(&t, IRDMA_PFPE_CQPDB, T_SQ);
 	TEST_CHECK_EQ(irdma_model_stats_get(&t.hw, &st), 0);
@@ -572,12 +584,7 @@ test_ceq_aeq(void)
 				      __ATOMIC_ACQUIRE), 0);
 	/* Overflow the CCQ: leave every CQE unconsumed. The CCQ holds T_CCQ - 1 of them;
 	 * the CQE after that is refused and becomes an AEQE on CQ 0. */
-	tm_wqe_op(&w, IRDMA_CQP_OP_NOP);
-	for (i = 0; i < T_SQ - 1; i++)
-		tm_post(&t, &w);
-	tm_ring(&t);
-	tm_wait_regs(&t, &r);
-	expect_ok(&r);
+	nop_batch(&w, &r);
 	tm_post(&t, &w);
 	tm_post(&t, &w);
 	tm_ring(&t);
@@ -793,6 +800,20 @@ free:
 	tm_fini(&t);
 }
 
+/* A model of the fixture's mode, configured by default; false after a failed check. */
+static bool
+model_create(struct irdma_hw *hw)
+{
+	struct irdma_model_config cfg;
+
+	irdma_model_config_default(&cfg);
+	cfg.mode = test_variant_model_mode();
+	if (irdma_model_create(&cfg, hw) == 0)
+		return true;
+	TEST_CHECK(false);
+	return false;
+}
+
 /*
  * The engine thread of a THREAD model runs on a core of its own: not the main lcore's (the
  * tests start EAL with -l 0-1, so it gets lcore 1's core or a CPU outside both).
@@ -800,17 +821,12 @@ free:
 static void
 test_thread_core(void)
 {
-	struct irdma_model_config cfg;
 	rte_cpuset_t set, main_set = rte_lcore_cpuset(rte_get_main_lcore());
 	struct irdma_hw hw;
 	unsigned int cpu, n = 0;
 
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	if (irdma_model_create(&cfg, &hw) != 0) {
-		TEST_CHECK(false);
+	if (!model_create(&hw))
 		return;
-	}
 	if (test_variant_model_mode() == IRDMA_MODEL_MODE_INLINE) {
 		TEST_CHECK_EQ(irdma_model_thread_cpus(&hw, &set), -ENOENT);
 	} else {
@@ -852,24 +868,18 @@ only_cpu(const rte_cpuset_t *s)
 static void
 test_thread_spin_share(void)
 {
-	struct irdma_model_config cfg;
 	struct irdma_hw a, b, c;
 	rte_cpuset_t sa, sb, sc;
 	int ca, cb, cc;
 
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	if (irdma_model_create(&cfg, &a) != 0) {
-		TEST_CHECK(false);
+	if (!model_create(&a))
 		return;
-	}
 	if (test_variant_model_mode() == IRDMA_MODEL_MODE_INLINE) {
 		TEST_CHECK_EQ(irdma_model_thread_spins(&a), -ENOENT);
 		irdma_model_destroy(&a);
 		return;
 	}
-	if (irdma_model_create(&cfg, &b) != 0) {
-		TEST_CHECK(false);
+	if (!model_create(&b)) {
 		irdma_model_destroy(&a);
 		return;
 	}
@@ -882,10 +892,8 @@ test_thread_spin_share(void)
 	TEST_CHECK_EQ(irdma_model_thread_spins(&b), cb >= 0 && cb != ca);
 	irdma_model_destroy(&a);
 	irdma_model_destroy(&b);
-	if (irdma_model_create(&cfg, &c) != 0) {
-		TEST_CHECK(false);
+	if (!model_create(&c))
 		return;
-	}
 	TEST_CHECK_EQ(irdma_model_thread_cpus(&c, &sc), 0);
 	cc = only_cpu(&sc);
 	TEST_CHECK_EQ(irdma_model_thread_spins(&c), cc >= 0);

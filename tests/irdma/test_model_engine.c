@@ -58,11 +58,7 @@ test_rc_ops(void)
 	rsg[0] = (struct tsge){ (uint64_t)(uintptr_t)dst.buf + 100, dst.lkey, 2000 };
 	rsg[1] = (struct tsge){ (uint64_t)(uintptr_t)dst.buf + 20000, dst.lkey, 2000 };
 	tpost_recv(&b, rsg, 2);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = sg;
-	wr.nsge = 3;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, sg, 3);
 	idx = tpost_send(&a, &wr);
 	tring(&a);
 	sq_done(&a, NULL, idx, T_OP_SEND);
@@ -83,13 +79,9 @@ test_rc_ops(void)
 
 	/* SEND with immediate (solicited): extended RQ CQE with the immediate. */
 	tpost_recv(&b, rsg, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND_SE;
-	wr.sge = sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_SEND_SE, sg, 1);
 	wr.has_imm = true;
 	wr.imm = 0xdeadbeef;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_SEND_SE);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.len, 1000);
@@ -103,12 +95,8 @@ test_rc_ops(void)
 
 	/* SEND with invalidate of b's MR 'inv'. */
 	tpost_recv(&b, rsg, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND_INV;
-	wr.sge = sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_SEND_INV, sg, 1);
 	wr.rkey = inv.rkey;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_SEND_INV);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x17);	/* SEND_ONLY_INV */
@@ -120,17 +108,13 @@ test_rc_ops(void)
 
 	/* RDMA WRITE of 5000 bytes (unsignaled), then a signaled NOP: one CQE, the NOP's. */
 	memset(dst.buf, 0, dst.len);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
+	twr_init(&wr, T_OP_WRITE, sg, 1);
+	wr.signaled = false;
 	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 1, src.lkey, 5000 };
-	wr.sge = sg;
-	wr.nsge = 1;
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 33;
 	wr.rkey = dst.rkey;
 	tpost_send(&a, &wr);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_NOP;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_NOP, NULL, 0);
 	tsend_done(&a, NULL, &wr, T_OP_NOP);
 	TEST_CHECK(memcmp(dst.buf + 33, src.buf + 1, 5000) == 0);
 	TEST_CHECK_EQ(dst.buf[32], 0);
@@ -140,16 +124,12 @@ test_rc_ops(void)
 
 	/* WRITE with immediate: data placed, RQ CQE with the immediate and the length. */
 	tpost_recv(&b, rsg, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
+	twr_init(&wr, T_OP_WRITE, sg, 1);
 	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 7, src.lkey, 2100 };
-	wr.sge = sg;
-	wr.nsge = 1;
 	wr.has_imm = true;
 	wr.imm = 0x01020304;
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 40000;
 	wr.rkey = dst.rkey;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_WRITE);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x09);	/* WRITE_LAST_IMM */
@@ -160,17 +140,13 @@ test_rc_ops(void)
 	TEST_CHECK(memcmp(dst.buf + 40000, src.buf + 7, 2100) == 0);
 
 	/* READ of 9000 bytes into two SGEs. */
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_READ;
+	twr_init(&wr, T_OP_READ, sg, 2);
 	tfill(dst.buf, dst.len, 2);
 	memset(src.buf, 0, src.len);
 	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf, src.lkey, 4000 };
 	sg[1] = (struct tsge){ (uint64_t)(uintptr_t)src.buf + 30000, src.lkey, 5000 };
-	wr.sge = sg;
-	wr.nsge = 2;
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 3;
 	wr.rkey = dst.rkey;
-	wr.signaled = true;
 	tsend_done(&b, NULL, &wr, T_OP_READ);
 	TEST_CHECK(memcmp(src.buf, dst.buf + 3, 4000) == 0);
 	TEST_CHECK(memcmp(src.buf + 30000, dst.buf + 4003, 5000) == 0);
@@ -180,39 +156,29 @@ test_rc_ops(void)
 	for (i = 0; i < sizeof(inl); i++)
 		inl[i] = (uint8_t)(i * 7 + 3);
 	tpost_recv(&b, rsg, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
+	twr_init(&wr, T_OP_SEND, NULL, 0);
 	wr.inl = inl;
 	wr.inl_len = 101;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	if (rq_done(&b, NULL, &e))
 		TEST_CHECK_EQ(e.len, 101);
 	TEST_CHECK(memcmp(dst.buf + 100, inl, 101) == 0);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
+	twr_init(&wr, T_OP_WRITE, NULL, 0);
 	wr.inl = inl + 50;
 	wr.inl_len = 39;
 	wr.rva = (uint64_t)(uintptr_t)dst.buf + 60000;
 	wr.rkey = dst.rkey;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(dst.buf + 60000, inl + 50, 39) == 0);
 
 	/* LOCAL_INV of a's own MR 'src': a later SEND from it fails with a protection error. */
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_LOCAL_INV;
+	twr_init(&wr, T_OP_LOCAL_INV, NULL, 0);
 	wr.rkey = src.lkey;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_LOCAL_INV);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, src.lkey >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
+	twr_init(&wr, T_OP_SEND, sg, 1);
 	sg[0] = (struct tsge){ (uint64_t)(uintptr_t)src.buf, src.lkey, 10 };
-	wr.sge = sg;
-	wr.nsge = 1;
-	wr.signaled = true;
 	idx = tpost_send(&a, &wr);
 	tring(&a);
 	if (twait(&t.scq, &e, &t, NULL)) {
@@ -257,15 +223,11 @@ test_rc_more_ops(void)
 	/* WRITE_SOL with immediate: data placed, RQ CQE solicited with the immediate. */
 	tpost_recv(&b, &rs, 1);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)src.buf, src.lkey, 1500 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE_SOL;
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_WRITE_SOL, &sg, 1);
 	wr.has_imm = true;
 	wr.imm = 0x77;
 	wr.rva = (uint64_t)(uintptr_t)dst.buf;
 	wr.rkey = dst.rkey;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_WRITE_SOL);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x09);	/* WRITE_LAST_IMM (2 packets) */
@@ -276,12 +238,8 @@ test_rc_more_ops(void)
 	TEST_CHECK(memcmp(dst.buf, src.buf, 1500) == 0);
 	/* SEND_SE_INV: solicited, invalidates 'inv'. */
 	tpost_recv(&b, &rs, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND_SE_INV;
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_SEND_SE_INV, &sg, 1);
 	wr.rkey = inv.rkey;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_SEND_SE_INV);
 	if (rq_done(&b, NULL, &e)) {
 		TEST_CHECK_EQ(e.op, 0x16);	/* SEND_LAST_INV */
@@ -295,13 +253,9 @@ test_rc_more_ops(void)
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
 	/* READ_LOC_INV: the data lands in 'loc', then 'loc' is invalidated. */
 	sg = (struct tsge){ (uint64_t)(uintptr_t)loc.buf, loc.lkey, 3000 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_READ_LOC_INV;
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_READ_LOC_INV, &sg, 1);
 	wr.rva = (uint64_t)(uintptr_t)src.buf + 100;
 	wr.rkey = src.rkey;
-	wr.signaled = true;
 	tsend_done(&b, NULL, &wr, T_OP_READ_LOC_INV);
 	TEST_CHECK(memcmp(loc.buf, src.buf + 100, 3000) == 0);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, loc.lkey >> 8, &mi), 0);
@@ -341,11 +295,7 @@ test_rc_ipv6(void)
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 2500 };
 	rs = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
 	tpost_recv(&b, &rs, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	tsend_done(&a, NULL, &wr, T_OP_SEND);
 	if (rq_done(&b, NULL, &e))
 		TEST_CHECK_EQ(e.len, 2500);
@@ -359,10 +309,7 @@ test_rc_ipv6(void)
 	TEST_CHECK(TSTAT(&t, ip6_out_pkts) - v6 >= 6);
 	TEST_CHECK(TSTAT(&t, ip6_in_pkts) >= 6);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* READs and WRITEs of many sizes up to 1 MiB at every MTU, between two models on a switch. */
@@ -471,11 +418,7 @@ test_ud(void)
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 1000 };
 	rsg = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
 	tpost_recv(&b, &rsg, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	wr.ah_id = ah->ah_id;
 	wr.dqpn = b.qpn;
 	wr.qkey = 0x11110001; /* b's Q_Key */
@@ -515,10 +458,7 @@ test_ud(void)
 	}
 	TEST_CHECK_EQ(rdmadev_ah_destroy(ah), 0);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* SEND from, WRITE into and READ into an MR over @p x; its level must be @p level. */
@@ -552,11 +492,7 @@ level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struc
 	sg = (struct tsge){ ma.iova, key, RTE_MIN(len, 60000u) };
 	rs = (struct tsge){ (uint64_t)(uintptr_t)m->buf, m->lkey, 65536 };
 	tpost_recv(b, &rs, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	tsend_done(a, NULL, &wr, T_OP_SEND);
 	if (rq_done(b, NULL, &e))
 		TEST_CHECK_EQ(e.len, sg.len);
@@ -564,13 +500,9 @@ level_traffic(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, struc
 	/* WRITE into its far end from m, then READ it back into m. */
 	tfill(m->buf, 65536, level * 7 + 2);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m->buf, m->lkey, 40000 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 	wr.rva = ma.iova + len - 40000;
 	wr.rkey = rdmadev_mr_rkey(mr);
-	wr.signaled = true;
 	tsend_done(b, NULL, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(x->va + off + len - 40000, m->buf, 40000) == 0);
 	memset(m->buf + 40000, 0, 20000);
@@ -652,10 +584,7 @@ test_mr_levels(void)
 			TEST_CHECK_EQ(rdmadev_mr_dereg(fill[i]), 0);
 	tpbl_ext_destroy(&x);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* FAST_REG through a WQE over a PBLE run, WRITE through the new STag, LOCAL_INV. */
@@ -695,15 +624,13 @@ test_fast_reg(void)
 		*pble = rte_mem_virt2iova(pool.buf + (size_t)(15 - i) * 4096);
 	}
 	stag = (rdmadev_mr_lkey(fr) & ~0xffu) | 0x42;
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_FAST_REG;
+	twr_init(&wr, T_OP_FAST_REG, NULL, 0);
 	wr.fr_va = va;
 	wr.fr_len = 10 * 4096;
 	wr.fr_stag = stag;
 	wr.fr_first_pble = mi.first_pble;
 	wr.fr_chunk = 1;
 	wr.fr_rights = 0x0f;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_FAST_REG);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, stag >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_VALID);
@@ -712,23 +639,17 @@ test_fast_reg(void)
 	/* b writes 5000 bytes at VA + 4000: MR pages 0, 1, 2 = pool pages 15, 14, 13. */
 	tfill(m.buf, 8192, 31);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 5000 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 	wr.rva = va + 4000;
 	wr.rkey = stag;
-	wr.signaled = true;
 	tsend_done(&b, NULL, &wr, T_OP_WRITE);
 	TEST_CHECK(memcmp(pool.buf + 15 * 4096 + 4000, m.buf, 96) == 0);
 	TEST_CHECK(memcmp(pool.buf + 14 * 4096, m.buf + 96, 4096) == 0);
 	TEST_CHECK(memcmp(pool.buf + 13 * 4096, m.buf + 96 + 4096, 808) == 0);
 	TEST_CHECK_EQ(pool.buf[13 * 4096 + 808], 0);
 	/* Invalidate it: the STag is allocated again, not valid. */
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_LOCAL_INV;
+	twr_init(&wr, T_OP_LOCAL_INV, NULL, 0);
 	wr.rkey = stag;
-	wr.signaled = true;
 	tsend_done(&a, NULL, &wr, T_OP_LOCAL_INV);
 	TEST_CHECK_EQ(irdma_model_mr_get(t.hw, stag >> 8, &mi), 0);
 	TEST_CHECK_EQ(mi.state, IRDMA_MODEL_STAG_ALLOCATED);
@@ -783,13 +704,11 @@ test_cq_arm(void)
 	if (m.mr == NULL || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 64 };
-	memset(&wr, 0, sizeof(wr));
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
+	wr.signaled = false;
 	arm_rcq(&t, true);
 	c0 = TSTAT(&t, ceqes);
 	tpost_recv(&b, &sg, 1);
-	wr.op = T_OP_SEND;
 	(void)tpost_send(&a, &wr);
 	tring(&a);
 	TEST_CHECK(rq_done(&b, NULL, &e));
@@ -818,10 +737,7 @@ test_cq_arm(void)
 	ceqes_reach(&t, c0 + 2);
 	TEST_CHECK_EQ(TSTAT(&t, ceqes), c0 + 2);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 int

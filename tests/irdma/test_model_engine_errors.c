@@ -123,20 +123,13 @@ test_recv_too_small(void)
 	rs = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 4096, m.lkey, 100 };
 	tpost_recv(&b, &rs, 1);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 500 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	idx = tpost_send(&a, &wr);
 	tring(&a);
 	expect_err(&t.scq, &t, T_FLUSH_REM_INV_REQ, idx);
 	expect_err(&t.rcq, &t, T_FLUSH_LOC_LEN, 0);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* Local protection at fetch: bad lkey, another PD's MR, a READ into a read-only MR. */
@@ -292,11 +285,7 @@ test_rnr(void)
 	tfill(m.buf, 4096, 9);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
 	rsg = (struct tsge){ (uint64_t)(uintptr_t)m.buf + 8192, m.lkey, 4096 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	idx = tpost_send(&a, &wr);
 	tring(&a);
 	while (TSTAT(&t, rnr_naks_rcvd) < 3 && tidle(&t.scq, &t, NULL, 1000) == 0)
@@ -350,13 +339,9 @@ test_retry_exceeded(void)
 	tqp_destroy(&b);
 	to0 = TSTAT(&t, rc_timeouts);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
-	wr.sge = &sg;
-	wr.nsge = 1;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 	wr.rva = (uint64_t)(uintptr_t)m.buf + 4096;
 	wr.rkey = m.rkey;
-	wr.signaled = true;
 	idx = tpost_send(&a, &wr);
 	tring(&a);
 	expect_err(&t.scq, &t, T_FLUSH_RETRY_EXC, idx);
@@ -364,10 +349,7 @@ test_retry_exceeded(void)
 	TEST_CHECK_EQ(TSTAT(&t, rc_timeouts) - to0, c.retry + 1);
 	TEST_CHECK(TSTAT(&t, rx_no_qp) > 0);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* A QP moved to error with work outstanding: one flush CQE per queue, at the oldest WQE. */
@@ -391,11 +373,7 @@ test_error_flush(void)
 	/* b has 3 receives; a sends 4 messages: 3 land, the 4th meets RNR (retry forever). */
 	for (i = 0; i < 3; i++)
 		tpost_recv(&b, &sg, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	first = 0;
 	for (i = 0; i < 4; i++) {
 		uint32_t idx = tpost_send(&a, &wr);
@@ -428,10 +406,7 @@ test_error_flush(void)
 	}
 	TEST_CHECK_EQ(tidle(&t.rcq, &t, NULL, 100), 0);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* A full CQ (SW never polls): the CQE is refused and an AEQE CQ_OPERATION_ERROR raised. */
@@ -460,9 +435,7 @@ test_cq_overflow(void)
 		goto out;
 	ov0 = TSTAT(&t, cq_overflows);
 	ae0 = TSTAT(&t, aeqes) + TSTAT(&t, eq_dropped);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_NOP;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_NOP, NULL, 0);
 	for (i = 0; i < 12; i++)
 		(void)tpost_send(&a, &wr);
 	tring(&a);

@@ -31,6 +31,16 @@
 #define FAULT_BATCH	16u
 #define FAULT_MAX	6000u
 
+/* Both devices' wires back to loss-free (a device not opened has no wire). */
+static void
+wire_faults_off(struct tdev *t1, struct tdev *t2)
+{
+	if (t1->hw != NULL)
+		(void)irdma_model_wire_faults(t1->hw, NULL);
+	if (t2->hw != NULL)
+		(void)irdma_model_wire_faults(t2->hw, NULL);
+}
+
 static void
 run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults *f)
 {
@@ -163,10 +173,7 @@ run_faults(const char *w1, const char *w2, const struct irdma_model_wire_faults 
 		TEST_CHECK_EQ(TSTAT(&t1, seq_naks_rcvd) + TSTAT(&t2, seq_naks_rcvd), 0);
 	}
 out:
-	if (t1.hw != NULL)
-		(void)irdma_model_wire_faults(t1.hw, NULL);
-	if (t2.hw != NULL)
-		(void)irdma_model_wire_faults(t2.hw, NULL);
+	wire_faults_off(&t1, &t2);
 	tqp_destroy(&a);
 	tqp_destroy(&b);
 	tmr_dereg(&s1);
@@ -242,11 +249,7 @@ test_faults_big(void)
 	rs = (struct tsge){ (uint64_t)(uintptr_t)m2.buf, m2.lkey, len };
 	tpost_recv(&b, &rs, 1);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m1.buf, m1.lkey, len };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	tsend_done(&a, &t2, &wr, T_OP_SEND);
 	if (rq_done(&b, &t1, &e))
 		TEST_CHECK_EQ(e.len, len);
@@ -268,10 +271,7 @@ test_faults_big(void)
 	       TSTAT(&t1, rc_retransmits), TSTAT(&t1, rc_timeouts));
 	TEST_CHECK(TSTAT(&t1, rc_retransmits) > 0);
 out:
-	if (t1.hw != NULL)
-		(void)irdma_model_wire_faults(t1.hw, NULL);
-	if (t2.hw != NULL)
-		(void)irdma_model_wire_faults(t2.hw, NULL);
+	wire_faults_off(&t1, &t2);
 	tqp_destroy(&a);
 	tqp_destroy(&b);
 	tmr_dereg(&m1);
@@ -519,10 +519,7 @@ test_many_qps(void)
 	printf("# %u pairs x %u SENDs; retransmits %" PRIu64 ", duplicates %" PRIu64 "\n",
 	       MANY_PAIRS, MANY_MSGS, TSTAT(&t1, rc_retransmits), TSTAT(&t2, dup_requests));
 out:
-	if (t1.hw != NULL)
-		(void)irdma_model_wire_faults(t1.hw, NULL);
-	if (t2.hw != NULL)
-		(void)irdma_model_wire_faults(t2.hw, NULL);
+	wire_faults_off(&t1, &t2);
 	for (i = 0; i < MANY_PAIRS; i++) {
 		tqp_destroy(&a[i]);
 		tqp_destroy(&b[i]);

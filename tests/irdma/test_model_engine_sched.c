@@ -55,6 +55,22 @@ idle_down(void)
 	}
 }
 
+/*
+ * Open the device of @p args with a 16 KB MR in @p m; the idle QPs, @p a and @p b zeroed
+ * first, so that the test's end may destroy them whatever it got to.
+ */
+static bool
+sched_up(struct tdev *t, struct tqp *a, struct tqp *b, struct tmr *m, const char *args)
+{
+	memset(idle, 0, sizeof(idle));
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	if (!tdev_up(t, args))
+		return false;
+	tmr_reg(t, NULL, m, 16384, ACC_ALL);
+	return true;
+}
+
 /* One busy pair among 200 idle QPs: at most its two QPs a round; none once it is done. */
 static void
 test_idle_not_visited(void)
@@ -65,12 +81,8 @@ test_idle_not_visited(void)
 	struct tmr m;
 	unsigned int k;
 
-	memset(idle, 0, sizeof(idle));
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	if (!tdev_up(&t, SCHED_ARGS("idle")))
+	if (!sched_up(&t, &a, &b, &m, SCHED_ARGS("idle")))
 		return;
-	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	if (m.mr == NULL || !idle_up(&t) || pair_up(&t, &a, &b, NULL) != 0)
 		goto out;
 	/* Each QP's moves to RTR and RTS got it looked at once; then nothing has work. */
@@ -105,11 +117,8 @@ test_idle_not_visited(void)
 	TEST_CHECK_EQ(tidle(&t.scq, &t, NULL, 1000), 0);
 	TEST_CHECK_EQ(TSTAT(&t, qp_visits), v0);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
 	idle_down();
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /*
@@ -130,20 +139,13 @@ test_timers_fire(void)
 	struct twr wr;
 	uint32_t idx;
 
-	memset(idle, 0, sizeof(idle));
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	if (!tdev_up(&t, SCHED_ARGS("timers")))
+	if (!sched_up(&t, &a, &b, &m, SCHED_ARGS("timers")))
 		return;
-	tmr_reg(&t, NULL, &m, 16384, ACC_ALL);
 	if (m.mr == NULL || !idle_up(&t))
 		goto out;
 	tfill(m.buf, 4096, 7);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)m.buf, m.lkey, 3000 };
-	memset(&wr, 0, sizeof(wr));
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 
 	/* Retransmit timer: 8.192 us (timeout 1), two retries, the peer destroyed. */
 	tconn_default(&c);
@@ -189,11 +191,8 @@ test_timers_fire(void)
 		TEST_CHECK_EQ(e.len, 3000);
 	TEST_CHECK(memcmp(m.buf + 8192, m.buf, 3000) == 0);
 out:
-	tqp_destroy(&a);
-	tqp_destroy(&b);
 	idle_down();
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 /* One signaled 64-byte WRITE from @p a into @p m's second half. */
@@ -255,12 +254,9 @@ test_debug_lines(void)
 	(void)rte_log_set_level_pattern("pmd.rdma.irdma.model", (uint32_t)level);
 	fclose(f);
 	free(text);
-	tqp_destroy(&a);
-	tqp_destroy(&b);
 	tqp_destroy(&c);
 	tqp_destroy(&e);
-	tmr_dereg(&m);
-	tdev_close(&t);
+	tdev_down(&t, &a, &b, &m);
 }
 
 int

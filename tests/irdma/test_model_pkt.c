@@ -21,6 +21,7 @@
 
 #include "model_pkt.h"
 #include "test.h"
+#include "test_model_gid.h"
 
 #include "model_pkt_vectors.h"
 
@@ -33,17 +34,6 @@ rnd(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-static void
-set_v4(uint8_t gid[16], uint8_t a, uint8_t b, uint8_t c, uint8_t d)
-{
-	memset(gid, 0, 16);
-	gid[10] = gid[11] = 0xff;
-	gid[12] = a;
-	gid[13] = b;
-	gid[14] = c;
-	gid[15] = d;
 }
 
 /* The fields every generator vector shares (BASE in the script). */
@@ -273,8 +263,8 @@ vecs_init(void)
 
 	VEC_ICRC(send_only_v4, SEND_ONLY_V4);
 	h->opcode = MODEL_RC_SEND_ONLY;
-	set_v4(h->sgid, 10, 0, 0, 1);
-	set_v4(h->dgid, 10, 0, 0, 2);
+	gid_v4(h->sgid, 10, 0, 0, 1);
+	gid_v4(h->dgid, 10, 0, 0, 2);
 	h->ackreq = true;
 	h->psn = 0x123456;
 	i++;
@@ -283,8 +273,8 @@ vecs_init(void)
 	h->opcode = MODEL_RC_SEND_ONLY_IMM;
 	h->has_vlan = true;
 	h->vlan_tci = 0x6064;
-	set_v4(h->sgid, 192, 168, 1, 10);
-	set_v4(h->dgid, 192, 168, 1, 20);
+	gid_v4(h->sgid, 192, 168, 1, 10);
+	gid_v4(h->dgid, 192, 168, 1, 20);
 	h->tos = 0x02;
 	h->se = true;
 	h->dqpn = 0xabcdef;
@@ -311,8 +301,8 @@ vecs_init(void)
 
 	VEC_ICRC(read_req_v4, READ_REQ_V4);
 	h->opcode = MODEL_RC_READ_REQ;
-	set_v4(h->sgid, 10, 1, 2, 3);
-	set_v4(h->dgid, 10, 3, 2, 1);
+	gid_v4(h->sgid, 10, 1, 2, 3);
+	gid_v4(h->dgid, 10, 3, 2, 1);
 	h->reth_va = 0x7f0000001000ull;
 	h->reth_rkey = 0x1234;
 	h->reth_len = 0x10000;
@@ -336,8 +326,8 @@ vecs_init(void)
 
 	VEC_ICRC(ack_v4, ACK_V4);
 	h->opcode = MODEL_RC_ACK;
-	set_v4(h->sgid, 10, 0, 0, 2);
-	set_v4(h->dgid, 10, 0, 0, 1);
+	gid_v4(h->sgid, 10, 0, 0, 2);
+	gid_v4(h->dgid, 10, 0, 0, 1);
 	h->aeth_syndrome = MODEL_AETH_NAK_PSN_SEQ;
 	h->aeth_msn = 0xfffffe;
 	h->migreq = false;
@@ -346,7 +336,7 @@ vecs_init(void)
 	VEC_ICRC(atomic_ack_v6, ATOMIC_ACK_V6);
 	h->opcode = MODEL_RC_ATOMIC_ACK;
 	h->ipv4 = false;
-	set_v4(h->sgid, 1, 2, 3, 4);		/* an IPv4-mapped address carried in IPv6 */
+	gid_v4(h->sgid, 1, 2, 3, 4);		/* an IPv4-mapped address carried in IPv6 */
 	h->dgid[0] = 0x20;
 	h->dgid[1] = 0x01;
 	h->dgid[2] = 0x0d;
@@ -359,8 +349,8 @@ vecs_init(void)
 
 	VEC_ICRC(cmp_swap_v4, CMP_SWAP_V4);
 	h->opcode = MODEL_RC_CMP_SWAP;
-	set_v4(h->sgid, 10, 0, 0, 1);
-	set_v4(h->dgid, 10, 0, 0, 2);
+	gid_v4(h->sgid, 10, 0, 0, 1);
+	gid_v4(h->dgid, 10, 0, 0, 2);
 	h->atomic_va = 0x1000;
 	h->atomic_rkey = 0x42;
 	h->atomic_swap_add = ~0ull;
@@ -370,15 +360,15 @@ vecs_init(void)
 
 	VEC_ICRC(send_only_inv_v4, SEND_ONLY_INV_V4);
 	h->opcode = MODEL_RC_SEND_ONLY_INV;
-	set_v4(h->sgid, 10, 0, 0, 1);
-	set_v4(h->dgid, 10, 0, 0, 2);
+	gid_v4(h->sgid, 10, 0, 0, 1);
+	gid_v4(h->dgid, 10, 0, 0, 2);
 	h->ieth_rkey = 0xcafef00d;
 	i++;
 
 	VEC_ICRC(ud_send_imm_v4, UD_SEND_IMM_V4);
 	h->opcode = MODEL_UD_SEND_ONLY_IMM;
-	set_v4(h->sgid, 172, 16, 0, 1);
-	set_v4(h->dgid, 172, 16, 0, 2);
+	gid_v4(h->sgid, 172, 16, 0, 1);
+	gid_v4(h->dgid, 172, 16, 0, 2);
 	h->pkey = 0x8001;
 	h->dqpn = 1;
 	h->deth_qkey = 0x80010000;
@@ -553,8 +543,8 @@ random_hdr(struct model_pkt_hdr *h)
 		h->dgid[k] = (uint8_t)rnd();
 	}
 	if (h->ipv4) {
-		set_v4(h->sgid, h->sgid[0], h->sgid[1], h->sgid[2], h->sgid[3]);
-		set_v4(h->dgid, h->dgid[0], h->dgid[1], h->dgid[2], h->dgid[3]);
+		gid_v4(h->sgid, h->sgid[0], h->sgid[1], h->sgid[2], h->sgid[3]);
+		gid_v4(h->dgid, h->dgid[0], h->dgid[1], h->dgid[2], h->dgid[3]);
 	} else {
 		h->flow_label = (uint32_t)rnd() & 0xfffff;
 	}
@@ -626,8 +616,8 @@ test_build_refusals(void)
 	int n;
 
 	base_hdr(&h);
-	set_v4(h.sgid, 10, 0, 0, 1);
-	set_v4(h.dgid, 10, 0, 0, 2);
+	gid_v4(h.sgid, 10, 0, 0, 1);
+	gid_v4(h.dgid, 10, 0, 0, 2);
 	h.opcode = MODEL_RC_SEND_ONLY;
 	n = model_pkt_build(&h, "abc", 3, f, sizeof(f));
 	TEST_CHECK_EQ(n, 14 + 20 + 8 + 12 + 4 + 4);

@@ -24,23 +24,13 @@
 
 #include "model_pkt.h"
 #include "test.h"
+#include "test_model_gid.h"
 
 #define QUEUE 4096u	/* the loop wire's per-port queue (model_wire.c WIRE_QUEUE) */
 
 static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
 static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
 static const uint8_t mac_x[6] = { 0x02, 0, 0, 0, 0, 0xee };
-
-static void
-gid4(uint8_t g[16], uint8_t a, uint8_t b, uint8_t c, uint8_t d)
-{
-	memset(g, 0, 16);
-	g[10] = g[11] = 0xff;
-	g[12] = a;
-	g[13] = b;
-	g[14] = c;
-	g[15] = d;
-}
 
 /* A SEND_ONLY frame to @p dmac carrying @p psn (and a payload derived from it). */
 static int
@@ -53,8 +43,8 @@ frame(uint8_t *f, const uint8_t *dmac, const uint8_t *smac, uint32_t psn, uint32
 	memcpy(h.dmac, dmac, 6);
 	memcpy(h.smac, smac, 6);
 	h.ipv4 = true;
-	gid4(h.sgid, 127, 0, 0, 1);
-	gid4(h.dgid, 127, 0, 0, 2);
+	gid_v4(h.sgid, 127, 0, 0, 1);
+	gid_v4(h.dgid, 127, 0, 0, 2);
 	h.ttl = 64;
 	h.sport = 0xc123;
 	h.opcode = MODEL_RC_SEND_ONLY;
@@ -613,8 +603,8 @@ udp_pair(struct model_port **a, struct model_port **b)
 	char sa[64], sb[64];
 	uint8_t ga[16], gb[16];
 
-	gid4(ga, 127, 0, 0, 1);
-	gid4(gb, 127, 0, 0, 2);
+	gid_v4(ga, 127, 0, 0, 1);
+	gid_v4(gb, 127, 0, 0, 2);
 	/* a port number unlikely to be in use; try a few */
 	for (int k = 0; k < 20; k++) {
 		udp_port = (uint16_t)(20000 + (getpid() * 7 + k * 131) % 30000);
@@ -653,8 +643,8 @@ test_udp(void)
 	s.has_vlan = true;
 	s.vlan_tci = 5;
 	s.ipv4 = true;
-	gid4(s.sgid, 127, 0, 0, 1);
-	gid4(s.dgid, 127, 0, 0, 2);
+	gid_v4(s.sgid, 127, 0, 0, 1);
+	gid_v4(s.dgid, 127, 0, 0, 2);
 	s.tos = 0x02;
 	s.ttl = 3;
 	s.sport = 0xc0de;
@@ -687,7 +677,7 @@ test_udp(void)
 	TEST_CHECK(plen == 1000 && pay[0] == 0x3c && pay[999] == 0x3c);
 
 	/* a frame claiming another source address arrives from the socket's address */
-	gid4(s.sgid, 10, 9, 8, 7);
+	gid_v4(s.sgid, 10, 9, 8, 7);
 	s.has_vlan = false;
 	n = model_pkt_build(&s, NULL, 0, f, sizeof(f));
 	TEST_CHECK_EQ(model_port_send(a, f, (uint32_t)n), 0);
@@ -700,8 +690,8 @@ test_udp(void)
 	memset(&s, 0, sizeof(s));
 	memcpy(s.dmac, mac_a, 6);
 	s.ipv4 = true;
-	gid4(s.sgid, 127, 0, 0, 2);
-	gid4(s.dgid, 127, 0, 0, 1);
+	gid_v4(s.sgid, 127, 0, 0, 2);
+	gid_v4(s.dgid, 127, 0, 0, 1);
 	s.opcode = MODEL_RC_ACK;
 	s.psn = 0x4567;
 	s.aeth_msn = 1;

@@ -130,6 +130,16 @@ icrc_put(uint8_t *f, uint32_t len)
 	f[len - 1] = (uint8_t)(c >> 24);
 }
 
+/* A zeroed frame of @p len bytes from @p smac to @p dmac with EtherType @p type. */
+static void
+eth_put(uint8_t *f, uint32_t len, const uint8_t *dmac, const uint8_t *smac, uint16_t type)
+{
+	memset(f, 0, len);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	w16(f + 12, type);
+}
+
 /* An RC SEND_ONLY frame of @p plen (a multiple of 4) payload bytes; returns its length. */
 static uint32_t
 enc_send(uint8_t *f, const uint8_t *dmac, const uint8_t *smac, uint32_t sip, uint32_t dip,
@@ -138,10 +148,7 @@ enc_send(uint8_t *f, const uint8_t *dmac, const uint8_t *smac, uint32_t sip, uin
 	uint32_t len = 14 + 20 + 8 + 12 + plen + 4;
 	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8;
 
-	memset(f, 0, len);
-	memcpy(f, dmac, 6);
-	memcpy(f + 6, smac, 6);
-	w16(f + 12, 0x0800);
+	eth_put(f, len, dmac, smac, 0x0800);
 	ip[0] = 0x45;
 	ip[1] = 0x02;			/* DSCP 0, ECN ECT(0) */
 	w16(ip + 2, len - 14);
@@ -171,11 +178,7 @@ static void
 enc_arp(uint8_t f[60], const uint8_t *dst, const uint8_t *src, uint16_t op, const uint8_t *sha,
 	uint32_t spa, const uint8_t *tha, uint32_t tpa)
 {
-	memset(f, 0, 60);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, src, 6);
-	f[12] = 0x08;
-	f[13] = 0x06;
+	eth_put(f, 60, dst, src, 0x0806);
 	f[14] = 0x00;
 	f[15] = 0x01;
 	f[16] = 0x08;
@@ -212,11 +215,7 @@ enc_nd(uint8_t f[86], const uint8_t *dmac, const uint8_t *smac, const uint8_t *s
 {
 	uint8_t *ip = f + 14, *icmp = ip + 40;
 
-	memset(f, 0, 86);
-	memcpy(f, dmac, 6);
-	memcpy(f + 6, smac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
+	eth_put(f, 86, dmac, smac, 0x86dd);
 	ip[0] = 0x60;
 	w16(ip + 4, 32);
 	ip[6] = 58;
@@ -892,11 +891,7 @@ test_eth_rc(void)
 	sg = (struct tsge){ (uint64_t)(uintptr_t)p.m1.buf, p.m1.lkey, 5000 };
 	rs = (struct tsge){ (uint64_t)(uintptr_t)p.m2.buf, p.m2.lkey, 8192 };
 	tpost_recv(&p.b, &rs, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_SEND;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_SEND, &sg, 1);
 	TEST_CHECK(tsend_done(&p.a, &p.t2, &wr, T_OP_SEND));
 	if (rq_done(&p.b, &p.t1, &e))
 		TEST_CHECK_EQ(e.len, 5000);
@@ -968,11 +963,7 @@ test_eth_rc_vlan(void)
 	tfill(p.m1.buf, 65536, 31);
 	memset(p.m2.buf, 0, 65536);
 	sg = (struct tsge){ (uint64_t)(uintptr_t)p.m1.buf, p.m1.lkey, 20000 };
-	memset(&wr, 0, sizeof(wr));
-	wr.op = T_OP_WRITE;
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 	wr.rva = (uint64_t)(uintptr_t)p.m2.buf + 4096;
 	wr.rkey = p.m2.rkey;
 	TEST_CHECK(tsend_done(&p.a, &p.t2, &wr, T_OP_WRITE));
@@ -1160,10 +1151,7 @@ test_eth_faults_pcap(void)
 	if (!pair_open(&p, RDMADEV_QPT_RC, 1 << 20, extra, ",wire_drop=10%,wire_seed=4712", &c))
 		goto out;
 	tfill(p.m1.buf, 1 << 20, 31);
-	memset(&wr, 0, sizeof(wr));
-	wr.sge = &sg;
-	wr.nsge = 1;
-	wr.signaled = true;
+	twr_init(&wr, T_OP_WRITE, &sg, 1);
 	wr.rkey = p.m2.rkey;
 	for (k = 0; k < 16; k++) {
 		sg = (struct tsge){ (uint64_t)(uintptr_t)p.m1.buf + k * 65536u, p.m1.lkey, 65536 };

@@ -37,7 +37,7 @@ struct fx {
 };
 
 static int
-fx_up(struct fx *f, const char *devargs)
+fx_open(struct fx *f, const char *devargs)
 {
 	struct rdmadev_cq_attr cqa = { .cqe = 16 };
 	struct rdmadev_qp_init_attr qpa = { .qp_type = RDMADEV_QPT_RC,
@@ -81,6 +81,16 @@ fx_down(struct fx *f)
 	TEST_CHECK_EQ(td_live_objects(), 0);
 }
 
+/* fx_open(); when it fails, fx_down() what it opened. True when the fixture is up. */
+static bool
+fx_up(struct fx *f, const char *devargs)
+{
+	if (fx_open(f, devargs) == 0)
+		return true;
+	fx_down(f);
+	return false;
+}
+
 static bool
 fd_readable(int fd)
 {
@@ -105,10 +115,8 @@ test_queue(void)
 	struct fx f;
 	int efd;
 
-	if (fx_up(&f, "rdma_test0") != 0) {
-		fx_down(&f);
+	if (!fx_up(&f, "rdma_test0"))
 		return;
-	}
 	qpn = rdmadev_qp_num(f.qp);
 	cqn = rdmadev_cq_id(f.cq);
 	efd = rdmadev_event_fd(f.id);
@@ -166,10 +174,8 @@ test_overflow(void)
 	struct fx f;
 	int n;
 
-	if (fx_up(&f, "rdma_test0") != 0) {
-		fx_down(&f);
+	if (!fx_up(&f, "rdma_test0"))
 		return;
-	}
 	for (i = 0; i < RDMADEV_EVENT_QUEUE_SIZE + 40; i++) {
 		TEST_CHECK_EQ(td_event_raise(f.id, RDMADEV_EVENT_DEVICE_FATAL, RDMADEV_OBJ_MAX, 0,
 					     i), 0);
@@ -199,10 +205,8 @@ test_destroyed(void)
 	struct fx f;
 	int efd;
 
-	if (fx_up(&f, "rdma_test0") != 0) {
-		fx_down(&f);
+	if (!fx_up(&f, "rdma_test0"))
 		return;
-	}
 	efd = rdmadev_event_fd(f.id);
 	TEST_CHECK_EQ(td_event_raise(f.id, RDMADEV_EVENT_COMM_EST, RDMADEV_OBJ_QP,
 				     rdmadev_qp_num(f.qp), 1), 0);
@@ -240,10 +244,8 @@ test_destroy_drains(void)
 	uint32_t qpn;
 	struct fx f;
 
-	if (fx_up(&f, "rdma_test0") != 0) {
-		fx_down(&f);
+	if (!fx_up(&f, "rdma_test0"))
 		return;
-	}
 	settle(f.id);
 	qpn = rdmadev_qp_num(f.qp);
 	TEST_CHECK_EQ(td_event_stage(f.id, RDMADEV_EVENT_QP_FATAL, RDMADEV_OBJ_QP, qpn, 9), 0);
@@ -288,10 +290,8 @@ test_callbacks(void)
 	struct fx f;
 	unsigned int i;
 
-	if (fx_up(&f, "rdma_test0") != 0) {
-		fx_down(&f);
+	if (!fx_up(&f, "rdma_test0"))
 		return;
-	}
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	TEST_CHECK_EQ(rdmadev_event_callback_register(f.id, seen_cb, &a), 0);
@@ -354,10 +354,8 @@ test_errors(void)
 	TEST_CHECK(strcmp(rdmadev_event_type_name(RDMADEV_EVENT_QP_FATAL), "QP_FATAL") == 0);
 	TEST_CHECK(strcmp(rdmadev_event_type_name((enum rdmadev_event_type)-1), "UNKNOWN") == 0);
 	TEST_CHECK_EQ(rdmadev_event_report(NULL, &ev), -EINVAL);
-	if (fx_up(&f, "rdma_test0") != 0) {
-		fx_down(&f);
+	if (!fx_up(&f, "rdma_test0"))
 		return;
-	}
 	TEST_CHECK_EQ(rdmadev_event_poll(f.id, NULL, 2), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_event_callback_register(f.id, NULL, NULL), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_event_callback_unregister(f.id, NULL, NULL), -EINVAL);

@@ -302,40 +302,28 @@ test_values_and_query(void)
 	a.qp_access_flags = RDMADEV_ACCESS_REMOTE_WRITE;
 	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, init), 0);
 
-	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
-	a.path_mtu = 6;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
-	a.rq_psn = 1u << 24;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
-	a.dest_qp_num = 1u << 24;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
-	a.max_dest_rd_atomic = 128;	/* IRD 127 */
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
-	a.min_rnr_timer = 32;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
-	a.ah_attr.vlan_id = 4096;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), -EINVAL);
+	/* The good attributes of the move @p cur -> @p next but @p field = @p bad: refused. */
+#define MODIFY_REFUSED(next, cur, mask, field, bad)					\
+	do {										\
+		a = good_attr(RDMADEV_QPS_##next, RDMADEV_QPS_##cur);			\
+		a.field = bad;								\
+		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, mask), -EINVAL);		\
+	} while (0)
+	MODIFY_REFUSED(RTR, INIT, rtr, path_mtu, 6);
+	MODIFY_REFUSED(RTR, INIT, rtr, rq_psn, 1u << 24);
+	MODIFY_REFUSED(RTR, INIT, rtr, dest_qp_num, 1u << 24);
+	MODIFY_REFUSED(RTR, INIT, rtr, max_dest_rd_atomic, 128);	/* IRD 127 */
+	MODIFY_REFUSED(RTR, INIT, rtr, min_rnr_timer, 32);
+	MODIFY_REFUSED(RTR, INIT, rtr, ah_attr.vlan_id, 4096);
 	a = good_attr(RDMADEV_QPS_RTR, RDMADEV_QPS_INIT);
 	a.dest_qp_num = 0x123456;
 	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rtr), 0);
 
-	a = good_attr(RDMADEV_QPS_RTS, RDMADEV_QPS_RTR);
-	a.timeout = 32;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rts), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTS, RDMADEV_QPS_RTR);
-	a.retry_cnt = 8;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rts), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTS, RDMADEV_QPS_RTR);
-	a.rnr_retry = 8;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rts), -EINVAL);
-	a = good_attr(RDMADEV_QPS_RTS, RDMADEV_QPS_RTR);
-	a.sq_psn = 1u << 24;
-	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rts), -EINVAL);
+	MODIFY_REFUSED(RTS, RTR, rts, timeout, 32);
+	MODIFY_REFUSED(RTS, RTR, rts, retry_cnt, 8);
+	MODIFY_REFUSED(RTS, RTR, rts, rnr_retry, 8);
+	MODIFY_REFUSED(RTS, RTR, rts, sq_psn, 1u << 24);
+#undef MODIFY_REFUSED
 	a = good_attr(RDMADEV_QPS_RTS, RDMADEV_QPS_INIT);	/* wrong CUR_STATE */
 	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, rts | A(CUR_STATE)), -EINVAL);
 	a = good_attr(RDMADEV_QPS_RTS, RDMADEV_QPS_RTR);

@@ -116,8 +116,19 @@ int walk_cb(struct restrack_entry *entry, void *arg);
 void *reader_main(void *arg);
 bool reader_start(struct reader *r, struct restrack_root *root, enum restrack_type type,
 		  uint32_t id, struct restrack_entry *e, unsigned int hold_ms);
+/*
+ * restrack_del() each of the @p n entries @p e (each must succeed), then restrack_clean()
+ * @p root (nothing may be left): the end of most cases. DEL_THEN_CLEAN(root, &a, &b, ...).
+ */
+void del_then_clean(struct restrack_root *root, struct restrack_entry *const *e, size_t n);
+#define DEL_THEN_CLEAN(root, ...)							\
+	del_then_clean((root), (struct restrack_entry *const[]){ __VA_ARGS__ },		\
+		       sizeof((struct restrack_entry *const[]){ __VA_ARGS__ }) /	\
+		       sizeof(struct restrack_entry *))
 void filter_fixture_setup(struct filter_fixture *f);
 void filter_fixture_teardown(struct filter_fixture *f);
+/* Reset @p o to collect the records of a dump of device @p dev (emit_collect()). */
+void dump_out_init(struct dump_out *o, const char *dev);
 int emit_collect(const struct restrack_dump_rec *rec, void *arg);
 int fill_qp(struct restrack_dump_rec *rec, void *arg);
 

@@ -57,8 +57,7 @@ test_log_busy_insert(void)
 	if (strstr(text, "37") == NULL || strstr(text, "QP") == NULL)
 		diag("log", text);
 	free(text);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a);
 }
 
 void
@@ -72,8 +71,7 @@ test_log_double_add(void)
 	init_user(&a, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &a), 0);
 	CHECK_CALL_LOGS(restrack_add(root, &a), -EINVAL, words);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a);
 }
 
 void
@@ -87,8 +85,7 @@ test_log_commit_without_begin(void)
 	init_user(&a, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &a), 0);
 	CHECK_CALL_LOGS(restrack_commit_del(&a), -EINVAL, words);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a);
 }
 
 void
@@ -101,8 +98,7 @@ test_log_put_without_get(void)
 	init_user(&a, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_add(root, &a), 0);
 	CHECK_CALL_LOGS(restrack_put(&a), -EINVAL, words);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a);
 }
 
 /* Every failing call logs something (one capture per call). */
@@ -147,8 +143,7 @@ test_log_every_bad_call(void)
 	EXPECT_LOGGED(restrack_clean(NULL), -EINVAL);
 #undef EXPECT_LOGGED
 
-	TEST_CHECK_EQ(restrack_del(&live), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &live);
 }
 
 void
@@ -243,9 +238,7 @@ test_get_byid_bulk(void)
 	for (i = 0; i < 4; i++)
 		TEST_CHECK_EQ(restrack_del(&qp[i]), 0);
 	TEST_CHECK_EQ(restrack_commit_del(&deleting), 0);
-	TEST_CHECK_EQ(restrack_del(&claimed), 0);
-	TEST_CHECK_EQ(restrack_del(&cq), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &claimed, &cq);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -396,12 +389,7 @@ test_bad_calls_keep_table_consistent(void)
 	TEST_CHECK_EQ(restrack_commit_del(&s.d), 0);
 	TEST_CHECK_EQ(restrack_add(s.root, &s.c), 0);
 	TEST_CHECK_EQ(restrack_count(s.root, RESTRACK_QP, NULL), 4);
-	TEST_CHECK_EQ(restrack_del(&s.a), 0);
-	TEST_CHECK_EQ(restrack_del(&s.b), 0);
-	TEST_CHECK_EQ(restrack_del(&s.c), 0);
-	TEST_CHECK_EQ(restrack_del(&s.x), 0);
-	TEST_CHECK_EQ(restrack_del(&s.cq), 0);
-	TEST_CHECK_EQ(restrack_clean(s.root), 0);
+	DEL_THEN_CLEAN(s.root, &s.a, &s.b, &s.c, &s.x, &s.cq);
 }
 
 void

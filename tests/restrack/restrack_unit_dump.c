@@ -29,8 +29,7 @@ test_dump_fill_qp_lines(void)
 	TEST_CHECK_EQ(restrack_add(root, &uqp), 0);
 	TEST_CHECK_EQ(restrack_add(root, &dqp), 0);
 
-	memset(&o, 0, sizeof(o));
-	o.dev = "irdma0";
+	dump_out_init(&o, "irdma0");
 	TEST_CHECK_EQ(restrack_dump(root, RESTRACK_QP, NULL, emit_collect, &o), 0);
 	TEST_CHECK_EQ(ctx.calls, 2);
 	TEST_CHECK_EQ(ctx.bad, 0);
@@ -65,9 +64,7 @@ test_dump_fill_qp_lines(void)
 	/* the filled records left no reference behind */
 	TEST_CHECK_EQ(restrack_put(&uqp), -EINVAL);
 	TEST_CHECK_EQ(restrack_put(&dqp), -EINVAL);
-	TEST_CHECK_EQ(restrack_del(&uqp), 0);
-	TEST_CHECK_EQ(restrack_del(&dqp), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &uqp, &dqp);
 }
 
 /* Without a fill callback the ID shows under its iproute2 name. */
@@ -97,8 +94,7 @@ test_dump_default_attrs(void)
 		TEST_CHECK_EQ(restrack_claim(root, &d, 12), 0);
 		TEST_CHECK_EQ(restrack_add(root, &u), 0);
 		TEST_CHECK_EQ(restrack_add(root, &d), 0);
-		memset(&o, 0, sizeof(o));
-		o.dev = "rt_def";
+		dump_out_init(&o, "rt_def");
 		TEST_CHECK_EQ(restrack_dump(root, cases[i].type, NULL, emit_collect, &o), 0);
 		TEST_CHECK_EQ(o.n, 2);
 		TEST_CHECK_EQ(o.bad, 0);
@@ -262,8 +258,7 @@ test_dump_filter_and_order(void)
 	struct dump_out o;
 
 	filter_fixture_setup(&f);
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, NULL, emit_collect, &o), 0);
 	TEST_CHECK_EQ(o.n, 6);
 	TEST_CHECK_EQ(o.bad, 0);
@@ -272,23 +267,20 @@ test_dump_filter_and_order(void)
 
 	memset(&flt, 0, sizeof(flt));
 	flt.pid = task_b.pid;
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, &flt, emit_collect, &o), 0);
 	TEST_CHECK_EQ(o.n, 1);
 	TEST_CHECK(o.entries[0] == &f.u3);
 
 	memset(&flt, 0, sizeof(flt));
 	flt.name = "other";
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, &flt, emit_collect, &o), 0);
 	TEST_CHECK_EQ(o.n, 1);
 	TEST_CHECK(o.entries[0] == &f.d3);
 
 	/* an empty type dumps nothing */
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_SRQ, NULL, emit_collect, &o), 0);
 	TEST_CHECK_EQ(o.n, 0);
 
@@ -302,8 +294,7 @@ test_dump_filter_and_order(void)
 		TEST_CHECK_EQ(restrack_no_track(&nt), 0);
 		TEST_CHECK_EQ(restrack_add(f.root, &nt), 0);
 		TEST_CHECK_EQ(restrack_begin_del(&f.u1), 0);
-		memset(&o, 0, sizeof(o));
-		o.dev = "filt";
+		dump_out_init(&o, "filt");
 		TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, NULL, emit_collect, &o), 0);
 		TEST_CHECK_EQ(o.n, 5);
 		TEST_CHECK(o.entries[0] == &f.d3 && o.entries[1] == &f.d1 &&
@@ -324,8 +315,7 @@ test_dump_stop_values(void)
 
 	filter_fixture_setup(&f);
 	/* emit stops the dump */
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	o.stop_at = 3;
 	o.stop_value = 7;
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, NULL, emit_collect, &o), 7);
@@ -337,16 +327,14 @@ test_dump_stop_values(void)
 	ctx.fail_on_call = 2;
 	ctx.fail_value = -EIO;
 	TEST_CHECK_EQ(restrack_set_fill(f.root, RESTRACK_QP, fill_qp, &ctx), 0);
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, NULL, emit_collect, &o), -EIO);
 	TEST_CHECK_EQ(ctx.calls, 2);
 	TEST_CHECK_EQ(o.n, 1);
 
 	/* clearing the fill callback restores the default attributes */
 	TEST_CHECK_EQ(restrack_set_fill(f.root, RESTRACK_QP, NULL, NULL), 0);
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_QP, NULL, emit_collect, &o), 0);
 	TEST_CHECK_EQ(o.n, 6);
 	TEST_CHECK_EQ(ctx.calls, 2);
@@ -358,8 +346,7 @@ test_dump_stop_values(void)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.dev = "filt";
 	TEST_CHECK_EQ(restrack_set_fill(f.root, RESTRACK_QP, fill_qp, &ctx), 0);
-	memset(&o, 0, sizeof(o));
-	o.dev = "filt";
+	dump_out_init(&o, "filt");
 	TEST_CHECK_EQ(restrack_dump(f.root, RESTRACK_CQ, NULL, emit_collect, &o), 0);
 	TEST_CHECK_EQ(o.n, 1);
 	TEST_CHECK_EQ(ctx.calls, 0);

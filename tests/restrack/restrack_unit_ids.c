@@ -138,12 +138,7 @@ test_add_cyclic_freed_id_late(void)
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 5, &g));
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 6, &d));
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 7, &e));
-	TEST_CHECK_EQ(restrack_del(&d), 0);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_del(&f), 0);
-	TEST_CHECK_EQ(restrack_del(&g), 0);
-	TEST_CHECK_EQ(restrack_del(&h), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &d, &e, &f, &g, &h);
 }
 
 /* A failed add leaves the entry untouched and nothing tracked; it can be retried. */
@@ -195,8 +190,7 @@ test_add_error_leaves_unowned_entry_untouched(void)
 	if (!entry_same(&x, &saved))
 		printf("#   task after the failed add: pid %d tid %d comm \"%s\"\n",
 		       (int)x.task.pid, (int)x.task.tid, x.task.comm);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a);
 }
 
 /* The allocator skips IDs that are claimed or being deleted. */
@@ -234,12 +228,7 @@ test_alloc_skips_claimed_and_deleting(void)
 	TEST_CHECK_EQ(restrack_add(root, &f), 0);
 	TEST_CHECK_EQ(restrack_id(&f), 6);
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 5);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_del(&c), 0);
-	TEST_CHECK_EQ(restrack_del(&d), 0);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_del(&f), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a, &c, &d, &e, &f);
 }
 
 void
@@ -271,8 +260,7 @@ test_claim_exact_id(void)
 		TEST_CHECK(lookup_is(root, RESTRACK_QP, 63, &last));
 		TEST_CHECK_EQ(restrack_del(&last), 0);
 	}
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }
 
 /* Explicit claims may take reserved IDs (irdma's QP 0-2, CQ 0-2, PD 0-2, MR index 0). */
@@ -295,8 +283,7 @@ test_claim_reserved_id(void)
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 4);
 	for (i = 0; i < 3; i++)
 		TEST_CHECK_EQ(restrack_del(&q[i]), 0);
-	TEST_CHECK_EQ(restrack_del(&auto_qp), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &auto_qp);
 }
 
 /* -EBUSY for an ID that is live, claimed or between begin_del and commit_del. */
@@ -342,10 +329,7 @@ test_claim_busy(void)
 	TEST_CHECK_EQ(restrack_add(root, &claimed), 0);
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 6, &claimed));
 	TEST_CHECK_EQ(restrack_commit_del(&deleting), 0);
-	TEST_CHECK_EQ(restrack_del(&live), 0);
-	TEST_CHECK_EQ(restrack_del(&claimed), 0);
-	TEST_CHECK_EQ(restrack_del(&x), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &live, &claimed, &x);
 }
 
 /*
@@ -390,9 +374,7 @@ test_claim_busy_closes_untracked_qp_window(void)
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, qpn, &old_qp));
 	TEST_CHECK_EQ(restrack_claim(root, &new_qp, qpn), -EBUSY);
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 2);
-	TEST_CHECK_EQ(restrack_del(&old_qp), 0);
-	TEST_CHECK_EQ(restrack_del(&other), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &old_qp, &other);
 }
 
 void
@@ -412,8 +394,7 @@ test_claim_out_of_range(void)
 	init_user(&x, RESTRACK_CQ, &task_a);
 	TEST_CHECK_EQ(restrack_claim(root, &x, RESTRACK_DEFAULT_IDS), -ERANGE);
 	TEST_CHECK_EQ(restrack_claim(root, &x, 8), 0);
-	TEST_CHECK_EQ(restrack_del(&x), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &x);
 }
 
 void
@@ -466,9 +447,7 @@ test_claim_bad_args(void)
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 5, &e));
 
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_del(&live), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e, &live);
 	TEST_CHECK_EQ(restrack_clean(other), 0);
 }
 
@@ -493,9 +472,7 @@ test_claim_then_del_releases_id(void)
 	/* an auto claim released the same way */
 	TEST_CHECK_EQ(restrack_claim(root, &a, RESTRACK_ID_ANY), 0);
 	TEST_CHECK(restrack_id(&a) >= 3 && restrack_id(&a) < 16 && restrack_id(&a) != 9);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_del(&b), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a, &b);
 }
 
 void
@@ -533,8 +510,7 @@ test_add_bad_args(void)
 	TEST_CHECK_EQ(restrack_add(root, NULL), -EINVAL);
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 0);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }
 
 void
@@ -564,6 +540,5 @@ test_add_after_del(void)
 	TEST_CHECK_EQ(restrack_claim(root, &e, first), 0);
 	TEST_CHECK_EQ(restrack_add(root, &e), 0);
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, first, &e));
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }

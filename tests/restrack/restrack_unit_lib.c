@@ -68,6 +68,22 @@ lookup_is(struct restrack_root *root, enum restrack_type type, uint32_t id,
 	return want == NULL && rc == -ENOENT;
 }
 
+void
+del_then_clean(struct restrack_root *root, struct restrack_entry *const *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int rc = restrack_del(e[i]);
+
+		if (rc != 0)
+			printf("#   restrack_del() of entry %zu of %zu (ID %u): %d\n", i + 1, n,
+			       restrack_id(e[i]), rc);
+		TEST_CHECK_EQ(rc, 0);
+	}
+	TEST_CHECK_EQ(restrack_clean(root), 0);
+}
+
 /* Field by field equality of two entries (no padding compared). */
 bool
 entry_same(const struct restrack_entry *a, const struct restrack_entry *b)
@@ -271,6 +287,13 @@ filter_fixture_teardown(struct filter_fixture *f)
 	TEST_CHECK_EQ(restrack_del(&f->d3), 0);
 	TEST_CHECK_EQ(restrack_del(&f->cq), 0);
 	TEST_CHECK_EQ(restrack_clean(f->root), 0);
+}
+
+void
+dump_out_init(struct dump_out *o, const char *dev)
+{
+	memset(o, 0, sizeof(*o));
+	o->dev = dev;
 }
 
 /* A dump emit callback: collects each record, its formatted line, and checks it. */

@@ -196,9 +196,7 @@ test_no_track_bad_args(void)
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, restrack_id(&live), &live));
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 1);
 	TEST_CHECK(!restrack_is_tracked(NULL));
-	TEST_CHECK_EQ(restrack_del(&claimed), 0);
-	TEST_CHECK_EQ(restrack_del(&live), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &claimed, &live);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -401,10 +399,7 @@ test_parent_name(void)
 		flt.pid = task_a.pid;
 		TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, &flt), 1);
 	}
-	TEST_CHECK_EQ(restrack_del(&child), 0);
-	TEST_CHECK_EQ(restrack_del(&dpd), 0);
-	TEST_CHECK_EQ(restrack_del(&upd), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &child, &dpd, &upd);
 }
 
 /* Owner fields are immutable while tracked. */
@@ -438,9 +433,7 @@ test_owner_busy_after_add(void)
 
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, restrack_id(&drv), &drv));
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, restrack_id(&usr), &usr));
-	TEST_CHECK_EQ(restrack_del(&drv), 0);
-	TEST_CHECK_EQ(restrack_del(&usr), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &drv, &usr);
 }
 
 void

@@ -75,8 +75,7 @@ test_refcnt(void)
 	init_user(&c, RESTRACK_QP, &task_a);
 	TEST_CHECK_EQ(restrack_claim(root, &c, 9), 0);
 	TEST_CHECK(restrack_refcnt(&c) >= 0);
-	TEST_CHECK_EQ(restrack_del(&c), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &c);
 }
 
 void
@@ -127,9 +126,7 @@ test_put_without_reference(void)
 	TEST_CHECK_EQ(restrack_put(&e), -EINVAL);
 	TEST_CHECK_EQ(restrack_put(&other), 0);
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 2);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_del(&other), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e, &other);
 }
 
 void
@@ -163,9 +160,7 @@ test_get_byid_finds_exact_entry(void)
 
 	for (i = 0; i < 3; i++)
 		TEST_CHECK_EQ(restrack_del(&qp[i]), 0);
-	TEST_CHECK_EQ(restrack_del(&cq), 0);
-	TEST_CHECK_EQ(restrack_del(&pd), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &cq, &pd);
 }
 
 void
@@ -194,8 +189,7 @@ test_get_byid_not_found(void)
 	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, 6, &out), -ENOENT);	/* deleted */
 	TEST_CHECK_EQ(restrack_get_byid(root, RESTRACK_QP, 15, &out), -ENOENT);
 	TEST_CHECK_EQ(restrack_commit_del(&deleting), 0);
-	TEST_CHECK_EQ(restrack_del(&claimed), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &claimed);
 }
 
 void
@@ -222,8 +216,7 @@ test_get_byid_bad_args(void)
 	/* no reference leaked by the failed calls */
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 7, &e));
 	TEST_CHECK_EQ(restrack_put(&e), -EINVAL);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -254,8 +247,7 @@ test_begin_del_hides_and_keeps_id(void)
 	TEST_CHECK_EQ(restrack_claim(root, &x, 5), -EBUSY);
 
 	TEST_CHECK_EQ(restrack_commit_del(&e), 0);
-	TEST_CHECK_EQ(restrack_del(&other), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &other);
 }
 
 void
@@ -276,8 +268,7 @@ test_commit_del_frees_id(void)
 	TEST_CHECK_EQ(restrack_claim(root, &x, 5), 0);
 	TEST_CHECK_EQ(restrack_add(root, &x), 0);
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, 5, &x));
-	TEST_CHECK_EQ(restrack_del(&x), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &x);
 }
 
 void
@@ -370,8 +361,7 @@ test_del_sequence_errors(void)
 	TEST_CHECK_EQ(e.state, RESTRACK_STATE_DELETED);
 
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_QP, NULL), 0);
-	TEST_CHECK_EQ(restrack_del(&c), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &c);
 }
 
 /* begin_del waits until readers on other threads have dropped their references. */
@@ -522,8 +512,7 @@ test_begin_del_hides_while_waiting(void)
 	TEST_CHECK_EQ(e.state, RESTRACK_STATE_DELETING);
 	TEST_CHECK_EQ(restrack_commit_del(&e), 0);
 	TEST_CHECK_EQ(restrack_claim(root, &x, 9), 0);
-	TEST_CHECK_EQ(restrack_del(&x), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &x);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -546,8 +535,7 @@ test_sync_live_entry_stays_visible(void)
 	TEST_CHECK_EQ(restrack_put(&e), 0);
 	TEST_CHECK_EQ(restrack_put(&e), -EINVAL);	/* still exactly one birth reference */
 	TEST_CHECK_EQ(restrack_sync(&e), 0);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }
 
 void
@@ -565,8 +553,7 @@ test_sync_waits_for_reader(void)
 	pthread_join(r.thread, NULL);
 	TEST_CHECK_EQ(r.put_rc, 0);
 	TEST_CHECK(lookup_is(root, RESTRACK_MR, restrack_id(&e), &e));
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }
 
 /* While sync waits for a reader the entry is hidden; afterwards it is visible again. */
@@ -594,8 +581,7 @@ test_sync_hides_while_waiting(void)
 	TEST_CHECK(lookup_is(root, RESTRACK_MR, 5, &e));
 	TEST_CHECK_EQ(restrack_count(root, RESTRACK_MR, NULL), 1);
 	TEST_CHECK_EQ(restrack_refcnt(&e), 1);
-	TEST_CHECK_EQ(restrack_del(&e), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e);
 }
 
 void

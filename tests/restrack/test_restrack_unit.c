@@ -172,9 +172,7 @@ test_init_limits(void)
 	TEST_CHECK(lookup_is(root, RESTRACK_QP, RESTRACK_MAX_IDS - 1, &a));
 	TEST_CHECK_EQ(restrack_add(root, &b), 0);
 	TEST_CHECK_EQ(restrack_id(&b), 3);
-	TEST_CHECK_EQ(restrack_del(&a), 0);
-	TEST_CHECK_EQ(restrack_del(&b), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &a, &b);
 
 	/* nb_reserved = nb_ids - 1 leaves exactly one allocatable ID */
 	root = make_root("one", RESTRACK_CQ, 4, 3);
@@ -188,9 +186,7 @@ test_init_limits(void)
 	TEST_CHECK_EQ(restrack_del(&a), 0);
 	TEST_CHECK_EQ(restrack_add(root, &b), 0);
 	TEST_CHECK_EQ(restrack_id(&b), 3);
-	TEST_CHECK_EQ(restrack_del(&b), 0);
-	TEST_CHECK_EQ(restrack_del(&c), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &b, &c);
 }
 
 void
@@ -252,8 +248,7 @@ test_roots_are_independent(void)
 	TEST_CHECK_EQ(restrack_del(&a), 0);
 	TEST_CHECK(lookup_is(r1, RESTRACK_QP, 5, NULL));
 	TEST_CHECK(lookup_is(r2, RESTRACK_QP, 5, &b));
-	TEST_CHECK_EQ(restrack_del(&b), 0);
-	TEST_CHECK_EQ(restrack_clean(r1), 0);
+	DEL_THEN_CLEAN(r1, &b);
 	TEST_CHECK_EQ(restrack_clean(r2), 0);
 }
 
@@ -297,8 +292,7 @@ test_clean_after_everything_deleted(void)
 	}
 	init_driver(&e[0], RESTRACK_QP, "claimed");
 	TEST_CHECK_EQ(restrack_claim(root, &e[0], 1), 0);
-	TEST_CHECK_EQ(restrack_del(&e[0]), 0);
-	TEST_CHECK_EQ(restrack_clean(root), 0);
+	DEL_THEN_CLEAN(root, &e[0]);
 }
 
 /* Claimed, live and deleting entries are leaks; deleted and untracked ones are not. */
