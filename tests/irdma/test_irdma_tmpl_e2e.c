@@ -398,10 +398,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_tmpl_e2e") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_tmpl_e2e") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_open);
 	TEST_RUN(test_write_read);
 	TEST_RUN(test_send);
