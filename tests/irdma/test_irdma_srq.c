@@ -142,6 +142,15 @@ struct srq_env {
 	struct model_port *tap;	/* a tap port on the device's wire, or NULL */
 };
 
+/* Destroy @p e's SRQ, which restrack then no longer tracks. */
+static void
+env_srq_destroy(struct srq_env *e)
+{
+	TEST_CHECK_EQ(rdmadev_srq_destroy(e->srq), 0);
+	e->srq = NULL;
+	TEST_CHECK_EQ(restrack_of(e->d, RESTRACK_SRQ), 0);
+}
+
 /* Open @p d with @p devargs into @p e, with an MR of @p mr_len bytes (0: both there). */
 static int
 env_open(struct srq_env *e, struct e2e_dev *d, const char *devargs, uint64_t mr_len)
@@ -303,9 +312,7 @@ test_srq_wqe_encoding(void)
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
 	/* the SRQ holds its PD */
 	TEST_CHECK_EQ(rdmadev_pd_free(d.pd), -EBUSY);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), 0);
-	e.srq = NULL;
-	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
+	env_srq_destroy(&e);
 out:
 	env_close(&e);
 }
@@ -572,9 +579,7 @@ test_srq_qp_error_and_busy(void)
 	e2e_qp_destroy(&e.b[0]);
 	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), -EBUSY);
 	e2e_qp_destroy(&e.b[1]);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), 0);
-	e.srq = NULL;
-	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
+	env_srq_destroy(&e);
 out:
 	env_close(&e);
 }
