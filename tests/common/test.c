@@ -124,6 +124,13 @@ hugepages_usable(void)
 }
 
 int
+test_eal_bail(void)
+{
+	printf("Bail out! EAL init failed\n");
+	return 1;
+}
+
+int
 test_eal_init(const char *prog, const char *const *extra_args)
 {
 	static char prefix[64];

@@ -68,6 +68,12 @@ int test_wait_count(const uint32_t *n, uint32_t want, unsigned int ms);
  */
 int test_eal_init(const char *prog, const char *const *extra_args);
 
+/*
+ * For main when the EAL did not come up: print the TAP "Bail out!" line that says so and
+ * return the process exit code (1).
+ */
+int test_eal_bail(void);
+
 /* True when test_eal_init chose hugepages. */
 int test_eal_uses_hugepages(void);
 

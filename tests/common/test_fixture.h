@@ -101,4 +101,14 @@ test_env_down(struct test_env *e)
 	TEST_CHECK_EQ(rdmadev_count(), e->devs_before);
 }
 
+/* test_env_up(), and test_env_down() at once when it fails: true when @p e is up. */
+static inline bool
+test_env_ready(struct test_env *e, const char *devargs, unsigned int nb_cqs)
+{
+	if (test_env_up(e, devargs, nb_cqs) == 0)
+		return true;
+	test_env_down(e);
+	return false;
+}
+
 #endif /* IRDMA_TEST_FIXTURE_H */

@@ -466,6 +466,29 @@ e2e_idle(struct e2e_cqrec *r, unsigned int n)
 	return r->tail - r->head;
 }
 
+unsigned int
+e2e_tally(struct e2e_cqrec *r, unsigned int n, uint64_t first, struct e2e_tally *t)
+{
+	struct rdmadev_wc wc;
+	unsigned int i, misplaced = 0;
+
+	memset(t, 0, sizeof(*t));
+	TEST_CHECK(e2e_wait(r, n));
+	for (i = 0; i < n && e2e_take(r, &wc); i++) {
+		if (wc.wr_id != first + i)
+			misplaced++;
+		/* a flush ends the QP's work: a success after it would be out of order */
+		if (wc.status == RDMADEV_WC_SUCCESS && t->flushed == 0)
+			t->ok++;
+		else if (wc.status == RDMADEV_WC_WR_FLUSH_ERR)
+			t->flushed++;
+		else
+			t->other++;
+	}
+	printf("# %u WRs: %u done, %u flushed, %u other\n", n, t->ok, t->flushed, t->other);
+	return misplaced;
+}
+
 void
 e2e_expect(struct e2e_cqrec *r, uint64_t wr_id, enum rdmadev_wc_status status, int opcode)
 {

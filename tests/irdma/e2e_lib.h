@@ -174,6 +174,17 @@ bool e2e_take(struct e2e_cqrec *r, struct rdmadev_wc *wc);
 bool e2e_next(struct e2e_cqrec *r, struct rdmadev_wc *wc);
 /* Collect @p n times and return how many completions @p r holds (nothing consumed). */
 unsigned int e2e_idle(struct e2e_cqrec *r, unsigned int n);
+/* Completions by status, as e2e_tally() counts them. */
+struct e2e_tally {
+	unsigned int ok;	/* SUCCESS, before any WR_FLUSH_ERR */
+	unsigned int flushed;	/* WR_FLUSH_ERR */
+	unsigned int other;	/* any other status, or a SUCCESS after a flush */
+};
+/*
+ * Wait for @p n completions on @p r, take them and count them in @p t by status (printed);
+ * they should carry the wr_ids @p first, @p first + 1, ...: returns how many do not.
+ */
+unsigned int e2e_tally(struct e2e_cqrec *r, unsigned int n, uint64_t first, struct e2e_tally *t);
 /* Expect the next completion of @p r: @p wr_id, @p status, @p opcode (opcode ignored for
  * errors other than success). */
 void e2e_expect(struct e2e_cqrec *r, uint64_t wr_id, enum rdmadev_wc_status status,
@@ -182,6 +193,13 @@ void e2e_expect(struct e2e_cqrec *r, uint64_t wr_id, enum rdmadev_wc_status stat
 /* Model statistic @p field of device @p d (e.g. ceqes). */
 uint64_t e2e_stat(struct e2e_dev *d, size_t off);
 #define E2E_STAT(d, field) e2e_stat((d), offsetof(struct irdma_model_stats, field))
+
+/* The SGE of @p len bytes at offset @p off of @p m. */
+static inline struct rdmadev_sge
+e2e_sge(const struct e2e_mr *m, uint64_t off, uint32_t len)
+{
+	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
+}
 
 void e2e_fill(uint8_t *p, size_t n, uint64_t seed);
 uint64_t e2e_rand(uint64_t *s);

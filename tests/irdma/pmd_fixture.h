@@ -10,7 +10,8 @@
  * configured with one completion vector and started, with a context and a PD; its teardown,
  * which checks that the model saw every DMA mapping unmapped and no DMA fault; a small QP;
  * the tests' field decoder (tests/common/test_bits.h); the DMA hook of external memory (also
- * test_model_engine.c's). tests/common/test_fixture.h builds its struct test_env on these.
+ * test_model_engine.c's); a bare control path on a model of its own, without rdmadev.
+ * tests/common/test_fixture.h builds its struct test_env on these.
  * Header only: these programs link no helper library.
  */
 
@@ -22,9 +23,11 @@
 #include <rdmadev.h>
 #include <rdmadev_driver.h>
 
+#include "irdma_ctrl.h"
 #include "irdma_dev.h"
 #include "irdma_model.h"
 #include "test.h"
+#include "test_variant.h"
 
 /* The device model behind rdmadev device @p id. */
 static inline struct irdma_hw *
@@ -119,6 +122,32 @@ static inline struct pbl_dma_hook
 pmd_dma_hook(struct irdma_hw *hw)
 {
 	return (struct pbl_dma_hook){ .map = pmd_hook_map, .unmap = pmd_hook_unmap, .ctx = hw };
+}
+
+/*
+ * A bare control path, no rdmadev: a model of the default configuration in the variant's mode
+ * into @p hw, and @p c initialised for @p req on it and brought up.
+ */
+static inline void
+pmd_raw_up(struct irdma_hw *hw, struct irdma_ctrl *c, const struct irdma_hmc_request *req)
+{
+	struct irdma_model_config cfg;
+
+	memset(hw, 0, sizeof(*hw));
+	irdma_model_config_default(&cfg);
+	cfg.mode = test_variant_model_mode();
+	TEST_CHECK_EQ(irdma_model_create(&cfg, hw), 0);
+	TEST_CHECK_EQ(irdma_ctrl_init(c, hw, req), 0);
+	TEST_CHECK_EQ(irdma_ctrl_bringup(c), 0);
+}
+
+/* Tear down what pmd_raw_up() made. */
+static inline void
+pmd_raw_down(struct irdma_hw *hw, struct irdma_ctrl *c)
+{
+	irdma_ctrl_teardown(c);
+	irdma_ctrl_fini(c);
+	irdma_model_destroy(hw);
 }
 
 #endif /* PMD_FIXTURE_H */

@@ -114,13 +114,24 @@ find_mad(const struct mad_log *l, uint16_t attr, unsigned int *from)
 
 /* ---- helpers ---- */
 
+/* One end of the tests' connections: its CM agent, or its rdma_cm channel over one. */
 struct side {
 	struct e2e_dev d;
 	struct rdmadev_ibcm *cm;
 	struct mad_log log;
+	struct rdmadev_rcm_channel *ch;	/* rdma_cm tests: the channel runs its own agent */
 };
 
 static uint64_t now;
+
+static void
+side_process(struct side *s)
+{
+	if (s->ch != NULL)
+		rdmadev_rcm_process(s->ch, now);
+	else
+		rdmadev_ibcm_process(s->cm, now);
+}
 
 static void
 pump(struct side *a, struct side *b)
@@ -128,8 +139,8 @@ pump(struct side *a, struct side *b)
 	unsigned int i;
 
 	for (i = 0; i < PUMP; i++) {
-		rdmadev_ibcm_process(a->cm, now);
-		rdmadev_ibcm_process(b->cm, now);
+		side_process(a);
+		side_process(b);
 		e2e_collect();
 	}
 }
@@ -213,6 +224,38 @@ sides_close(struct side *a, struct side *b)
 	a->cm = NULL;
 	e2e_dev_close(&b->d);
 	e2e_dev_close(&a->d);
+}
+
+/* One connection's ends: an RC QP @p qa / @p qb and a 16 KiB MR @p ma / @p mb on each side. */
+static void
+ends_up(struct side *a, struct side *b, struct e2e_qp *qa, struct e2e_qp *qb, struct e2e_mr *ma,
+	struct e2e_mr *mb)
+{
+	e2e_mr_reg(&a->d, NULL, ma, 16384, E2E_ACC_ALL);
+	e2e_mr_reg(&b->d, NULL, mb, 16384, E2E_ACC_ALL);
+	e2e_qp_create(&a->d, qa, RDMADEV_QPT_RC, NULL);
+	e2e_qp_create(&b->d, qb, RDMADEV_QPT_RC, NULL);
+}
+
+/*
+ * The end of a test of one connection: its CM ids @p ids (active, passive, listener; NULL
+ * ones skipped) destroyed, both devices drained, the ends released, the sides closed.
+ */
+static void
+ends_down(struct side *a, struct side *b, struct rdmadev_ibcm_id *const ids[3], struct e2e_qp *qa,
+	  struct e2e_qp *qb, struct e2e_mr *ma, struct e2e_mr *mb)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		rdmadev_ibcm_id_destroy(ids[i]);
+	e2e_drain(&a->d);
+	e2e_drain(&b->d);
+	e2e_qp_destroy(qa);
+	e2e_qp_destroy(qb);
+	e2e_mr_dereg(ma);
+	e2e_mr_dereg(mb);
+	sides_close(a, b);
 }
 
 static void
@@ -299,12 +342,8 @@ test_gsi_ud(void)
 		goto out;
 	/* a 256-byte MAD, QP 1 to QP 1 */
 	e2e_fill(m0.buf, 256, 77);
-	s.addr = (uint64_t)(uintptr_t)m0.buf;
-	s.length = 256;
-	s.lkey = m0.lkey;
-	r.addr = (uint64_t)(uintptr_t)m1.buf;
-	r.length = 40 + 256;
-	r.lkey = m1.lkey;
+	s = e2e_sge(&m0, 0, 256);
+	r = e2e_sge(&m1, 0, 40 + 256);
 	e2e_recv(&g1, 10, &r, 1);
 	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
 	wr.ud.ah = ah;
@@ -446,12 +485,8 @@ rc_traffic(struct e2e_qp *a, struct e2e_qp *b, struct e2e_mr *ma, struct e2e_mr 
 	struct rdmadev_sge s, r;
 
 	e2e_fill(ma->buf, 3000, seed);
-	s.addr = (uint64_t)(uintptr_t)ma->buf;
-	s.length = 3000;
-	s.lkey = ma->lkey;
-	r.addr = (uint64_t)(uintptr_t)mb->buf + 4096;
-	r.length = 4096;
-	r.lkey = mb->lkey;
+	s = e2e_sge(ma, 0, 3000);
+	r = e2e_sge(mb, 4096, 4096);
 	e2e_recv(b, 100 + seed, &r, 1);
 	e2e_wr_init(&wr, seed, RDMADEV_WR_SEND, &s, 1);
 	e2e_send(a, &wr);
@@ -473,7 +508,7 @@ test_cm_connect(void)
 	struct rdmadev_qp_init_attr qi;
 	struct rdmadev_ibcm_stats st;
 	struct e2e_qp qa1 = { 0 }, qb1 = { 0 }, qx = { 0 };
-	struct e2e_mr ma, mb;
+	struct e2e_mr ma = { 0 }, mb = { 0 };
 	const uint8_t *req, *rep, *m;
 	unsigned int i;
 	uint32_t a_id, b_id;
@@ -482,10 +517,7 @@ test_cm_connect(void)
 	b.d.id = -1;
 	if (sides_open(&a, &b, E2E_DEVARGS(0, "loop:cm1"), E2E_DEVARGS(1, "loop:cm1")) != 0)
 		goto out;
-	e2e_mr_reg(&a.d, NULL, &ma, 16384, E2E_ACC_ALL);
-	e2e_mr_reg(&b.d, NULL, &mb, 16384, E2E_ACC_ALL);
-	e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	ends_up(&a, &b, &qa1, &qb1, &ma, &mb);
 	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
 	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &cx), -EADDRINUSE);
 	conn_param(&pa, &qa1, &b.d);
@@ -654,17 +686,8 @@ test_cm_connect(void)
 	a.d.lossy = true;	/* the QPs went to ERROR with nothing in flight */
 	b.d.lossy = true;
 out:
-	rdmadev_ibcm_id_destroy(ca);
-	rdmadev_ibcm_id_destroy(cb);
-	rdmadev_ibcm_id_destroy(l);
-	e2e_drain(&a.d);
-	e2e_drain(&b.d);
 	e2e_qp_destroy(&qx);
-	e2e_qp_destroy(&qa1);
-	e2e_qp_destroy(&qb1);
-	e2e_mr_dereg(&ma);
-	e2e_mr_dereg(&mb);
-	sides_close(&a, &b);
+	ends_down(&a, &b, (struct rdmadev_ibcm_id *[]){ ca, cb, l }, &qa1, &qb1, &ma, &mb);
 }
 
 /* A REQ for a service nobody listens on: REJ 8 (invalid service id). */
@@ -1227,7 +1250,7 @@ test_cm_ipv6(void)
 	struct rdmadev_ibcm_conn_param pa, pb;
 	struct rdmadev_ibcm_event ev;
 	struct e2e_qp qa1 = { 0 }, qb1 = { 0 };
-	struct e2e_mr ma, mb;
+	struct e2e_mr ma = { 0 }, mb = { 0 };
 	uint8_t ga[16], gb[16];
 	const uint8_t *req;
 
@@ -1237,10 +1260,7 @@ test_cm_ipv6(void)
 		goto out;
 	TEST_CHECK_EQ(rdmadev_gid_get(a.d.id, 1, ga), 0);
 	TEST_CHECK_EQ(rdmadev_gid_get(b.d.id, 1, gb), 0);
-	e2e_mr_reg(&a.d, NULL, &ma, 16384, E2E_ACC_ALL);
-	e2e_mr_reg(&b.d, NULL, &mb, 16384, E2E_ACC_ALL);
-	e2e_qp_create(&a.d, &qa1, RDMADEV_QPT_RC, NULL);
-	e2e_qp_create(&b.d, &qb1, RDMADEV_QPT_RC, NULL);
+	ends_up(&a, &b, &qa1, &qb1, &ma, &mb);
 	TEST_CHECK_EQ(rdmadev_ibcm_listen(b.cm, SID, &l), 0);
 	conn_param(&pa, &qa1, &b.d);
 	memcpy(pa.dgid, gb, 16);
@@ -1268,40 +1288,14 @@ test_cm_ipv6(void)
 	a.d.lossy = true;
 	b.d.lossy = true;
 out:
-	rdmadev_ibcm_id_destroy(ca);
-	rdmadev_ibcm_id_destroy(cb);
-	rdmadev_ibcm_id_destroy(l);
-	e2e_drain(&a.d);
-	e2e_drain(&b.d);
-	e2e_qp_destroy(&qa1);
-	e2e_qp_destroy(&qb1);
-	e2e_mr_dereg(&ma);
-	e2e_mr_dereg(&mb);
-	sides_close(&a, &b);
+	ends_down(&a, &b, (struct rdmadev_ibcm_id *[]){ ca, cb, l }, &qa1, &qb1, &ma, &mb);
 }
 
 /* ---- rdma_cm ---- */
 
-struct rside {
-	struct e2e_dev d;
-	struct rdmadev_rcm_channel *ch;
-};
-
-static void
-rpump(struct rside *a, struct rside *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < PUMP; i++) {
-		rdmadev_rcm_process(a->ch, now);
-		rdmadev_rcm_process(b->ch, now);
-		e2e_collect();
-	}
-}
-
 /* Open the devices of @p srv and @p cli (devargs @p a0 / @p a1) and their channels. */
 static int
-rsides_open(struct rside *srv, struct rside *cli, const char *a0, const char *a1)
+rsides_open(struct side *srv, struct side *cli, const char *a0, const char *a1)
 {
 	srv->ch = NULL;
 	cli->ch = NULL;
@@ -1318,7 +1312,7 @@ rsides_open(struct rside *srv, struct rside *cli, const char *a0, const char *a1
  * (restrack must report nothing left); the CM's MADs in flight at the end may be dropped.
  */
 static void
-rsides_close(struct rside *srv, struct rside *cli, struct e2e_qp *qc, struct e2e_qp *qs)
+rsides_close(struct side *srv, struct side *cli, struct e2e_qp *qc, struct e2e_qp *qs)
 {
 	srv->d.lossy = true;
 	cli->d.lossy = true;
@@ -1336,7 +1330,7 @@ rsides_close(struct rside *srv, struct rside *cli, struct e2e_qp *qc, struct e2e
 
 /* A listener of @p s on any address, port 7174 (rping's), with @p backlog; NULL on failure. */
 static struct rdmadev_rcm_id *
-rlisten(struct rside *s, int backlog)
+rlisten(struct side *s, int backlog)
 {
 	struct rdmadev_rcm_id *l = NULL;
 	struct sockaddr_in sin;
@@ -1354,7 +1348,7 @@ rlisten(struct rside *s, int backlog)
 
 /* @p dst: the address of @p s, port 7174. */
 static void
-rdst(struct sockaddr_in *dst, const struct rside *s)
+rdst(struct sockaddr_in *dst, const struct side *s)
 {
 	memset(dst, 0, sizeof(*dst));
 	dst->sin_family = AF_INET;
@@ -1363,7 +1357,7 @@ rdst(struct sockaddr_in *dst, const struct rside *s)
 }
 
 static void
-rexpect(struct rside *a, struct rside *b, struct rside *s, enum rdmadev_rcm_event_type t,
+rexpect(struct side *a, struct side *b, struct side *s, enum rdmadev_rcm_event_type t,
 	struct rdmadev_rcm_event *ev)
 {
 	struct rdmadev_rcm_event tmp;
@@ -1374,7 +1368,7 @@ rexpect(struct rside *a, struct rside *b, struct rside *s, enum rdmadev_rcm_even
 		ev = &tmp;
 	memset(ev, 0, sizeof(*ev));
 	for (i = 0; i < 50 && (rc = rdmadev_rcm_get_event(s->ch, ev)) != 0; i++)
-		rpump(a, b);
+		pump(a, b);
 	TEST_CHECK_EQ(rc, 0);
 	if (ev->event != t)
 		printf("# expected rdma_cm event %d, got %d\n", t, ev->event);
@@ -1397,7 +1391,7 @@ cm_dump(int16_t dev, char *buf, size_t len)
 static void
 test_rcm(void)
 {
-	static struct rside srv, cli;
+	static struct side srv, cli;
 	static const char hello[] = "rdma_cm private data";
 	static const char welcome[] = "welcome";
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *s = NULL, *c2 = NULL;
@@ -1460,7 +1454,7 @@ test_rcm(void)
 	TEST_CHECK_EQ(rdmadev_rcm_set_path_mtu(c, RDMADEV_MTU_512), 0);
 	TEST_CHECK_EQ(rdmadev_rcm_connect(c, qc.qp, &p, now), 0);
 	/* the server's channel fd becomes readable with the CONNECT_REQUEST */
-	rpump(&srv, &cli);
+	pump(&srv, &cli);
 	pfd.fd = rdmadev_rcm_channel_fd(srv.ch);
 	pfd.events = POLLIN;
 	TEST_CHECK_EQ(poll(&pfd, 1, 0), 1);
@@ -1567,7 +1561,7 @@ wire_stat(const struct e2e_dev *d, size_t off)
 static void
 test_rcm_resolve(void)
 {
-	static struct rside srv, cli;
+	static struct side srv, cli;
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
 	struct sockaddr_in dst;
 	struct rdmadev_rcm_event ev;
@@ -1640,7 +1634,7 @@ test_rcm_resolve(void)
 	TEST_CHECK_EQ(rdmadev_rcm_resolve_addr(c2, (struct sockaddr *)&dst, NULL, 50), 0);
 	t0 = now;
 	for (i = 0; i < 20 && rc == -EAGAIN; i++) {
-		rpump(&srv, &cli);
+		pump(&srv, &cli);
 		rc = rdmadev_rcm_get_event(cli.ch, &ev);
 		if (now + 5000000 < t0 + 50000000)
 			now += 5000000;
@@ -1684,7 +1678,7 @@ out:
 static void
 test_rcm_ipv6(void)
 {
-	static struct rside srv, cli;
+	static struct side srv, cli;
 	static struct mad_log clog;
 	struct rdmadev_rcm_id *l = NULL, *l4 = NULL, *c = NULL, *c4 = NULL, *c6 = NULL;
 	struct e2e_qp qc = { 0 }, qs = { 0 }, qc4 = { 0 }, qs4 = { 0 }, qc6 = { 0 };
@@ -1824,7 +1818,7 @@ out:
 static void
 test_rcm_udp(void)
 {
-	static struct rside srv, cli;
+	static struct side srv, cli;
 	static struct mad_log clog, slog;
 	static const char hello[] = "udaddy-like";
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *c2 = NULL;
@@ -1916,12 +1910,8 @@ test_rcm_udp(void)
 	if (ah == NULL)
 		goto out;
 	e2e_fill(mc.buf, 100, 5);
-	s.addr = (uint64_t)(uintptr_t)mc.buf;
-	s.length = 100;
-	s.lkey = mc.lkey;
-	r.addr = (uint64_t)(uintptr_t)ms.buf;
-	r.length = 40 + 100;
-	r.lkey = ms.lkey;
+	s = e2e_sge(&mc, 0, 100);
+	r = e2e_sge(&ms, 0, 40 + 100);
 	e2e_recv(&qs, 7, &r, 1);
 	e2e_wr_init(&wr, 8, RDMADEV_WR_SEND, &s, 1);
 	wr.ud.ah = ah;
@@ -1973,14 +1963,14 @@ out:
 
 /* Events of @p s after pumping: counted by type in @p n, CONNECT_REQUEST ids into @p req. */
 static void
-rcollect(struct rside *a, struct rside *b, struct rside *s, unsigned int n[16],
+rcollect(struct side *a, struct side *b, struct side *s, unsigned int n[16],
 	 struct rdmadev_rcm_id **req, unsigned int *nreq)
 {
 	struct rdmadev_rcm_event ev;
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
-		rpump(a, b);
+		pump(a, b);
 		while (rdmadev_rcm_get_event(s->ch, &ev) == 0) {
 			n[ev.event & 15u]++;
 			if (ev.event == RDMADEV_RCM_EVENT_CONNECT_REQUEST && req != NULL &&
@@ -2019,7 +2009,7 @@ count_mads(const struct mad_log *l, uint16_t attr, unsigned int from)
 
 /* Hand @p mad to @p to's agent as if it came from @p from (a replay, or a forged REQ). */
 static void
-rinject(struct rside *from, struct rside *to, const uint8_t *mad)
+rinject(struct side *from, struct side *to, const uint8_t *mad)
 {
 	uint8_t buf[296];
 
@@ -2038,7 +2028,7 @@ rinject(struct rside *from, struct rside *to, const uint8_t *mad)
 static void
 test_rcm_flood(void)
 {
-	static struct rside srv, cli;
+	static struct side srv, cli;
 	static struct mad_log slog, clog;
 	struct rdmadev_rcm_id *l = NULL, *c = NULL, *req[32];
 	unsigned int n[16] = { 0 }, nreq = 0, i, s0;
@@ -2188,10 +2178,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_ibcm", NULL) < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_eal_init("test_ibcm", NULL) < 0)
+		return test_eal_bail();
 	TEST_RUN(test_gsi_ud);
 	TEST_RUN(test_cm_connect);
 	TEST_RUN(test_cm_no_listener);

@@ -485,19 +485,13 @@ static void
 test_model_raw(void)
 {
 	const struct irdma_hmc_request req = { .qps = 64, .cqs = 64, .mrs = 64 };
-	struct irdma_model_config cfg;
 	struct irdma_model_arp_info arp;
 	struct irdma_cqp_wqe w;
 	struct irdma_ctrl c;
 	struct irdma_hw hw;
 	uint32_t narp;
 
-	memset(&hw, 0, sizeof(hw));
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
-	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
-	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
+	pmd_raw_up(&hw, &c, &req);
 	narp = c.hmc.obj[IRDMA_HMC_OBJ_ARP].cnt;
 	TEST_CHECK(narp > 8);
 	/* MANAGE_ARP: range, double add, double delete. */
@@ -540,9 +534,7 @@ test_model_raw(void)
 	RAW_OK(&c, &w);
 	RAW_REFUSED(&c, &w, IRDMA_MODEL_MIN_NO_OBJ);
 	TEST_CHECK_EQ(irdma_model_arp_get(&hw, 5, &arp), -ENOENT);
-	irdma_ctrl_teardown(&c);
-	irdma_ctrl_fini(&c);
-	irdma_model_destroy(&hw);
+	pmd_raw_down(&hw, &c);
 }
 
 int
@@ -550,10 +542,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_ah") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_ah") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_ah);
 	TEST_RUN(test_qp_arp);
 	TEST_RUN(test_faults);

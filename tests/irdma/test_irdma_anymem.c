@@ -496,10 +496,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_anymem") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_anymem") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_kinds);
 	TEST_RUN(test_overlap);
 	TEST_RUN(test_bad_input);

@@ -428,10 +428,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_channel") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_channel") < 0)
+		return test_eal_bail();
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:chan")) == 0) {
 		e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
 		e2e_mr_reg(&d, NULL, &mt, MR_LEN, E2E_ACC_ALL);

@@ -624,7 +624,6 @@ test_model_raw(void)
 {
 	const struct irdma_hmc_request req = { .qps = 64, .cqs = 64, .mrs = 64 };
 	uint8_t expect[1024];
-	struct irdma_model_config cfg;
 	struct irdma_dma_mem buf;
 	struct irdma_cqp_wqe w;
 	struct irdma_ctrl c;
@@ -634,11 +633,7 @@ test_model_raw(void)
 
 	memset(&hw, 0, sizeof(hw));
 	memset(&buf, 0, sizeof(buf));
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
-	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
-	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
+	pmd_raw_up(&hw, &c, &req);
 	TEST_CHECK_EQ(irdma_dma_alloc(&c, &buf, 2048, 4096), 0);
 	/* Injection arguments. */
 	TEST_CHECK_EQ(irdma_model_stats_add(&hw, 128, 0, 1), -EINVAL);
@@ -705,9 +700,7 @@ test_model_raw(void)
 	TEST_CHECK_EQ(raw_exec(&c, &w, &m, NULL), 0);
 	RAW_REFUSED(&c, &w, MIN_NO_OBJ);
 	irdma_dma_free(&c, &buf);
-	irdma_ctrl_teardown(&c);
-	irdma_ctrl_fini(&c);
-	irdma_model_destroy(&hw);
+	pmd_raw_down(&hw, &c);
 }
 
 /* The device refuses to free an instance a QP context names (driver bypassed). */
@@ -886,10 +879,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_cntr") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_cntr") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_stat_table);
 	TEST_RUN(test_stats_wqes);
 	TEST_RUN(test_counters);

@@ -204,10 +204,8 @@ test_cq_limit(void)
 	uint32_t reported;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 0) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 0))
 		return;
-	}
 	TEST_CHECK_EQ(rdmadev_info_get((int16_t)e.id, &info), 0);
 	TEST_CHECK_EQ(info.max_cqe, 524286);
 	a.cqe = info.max_cqe;
@@ -407,10 +405,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_cq") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_cq") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_resize);
 	TEST_RUN(test_cq_limit);
 	TEST_RUN(test_cq_pbl);

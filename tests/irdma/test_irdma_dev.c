@@ -451,18 +451,13 @@ static void
 test_ctrl_timeout(void)
 {
 	const struct irdma_hmc_request req = { .qps = 64, .cqs = 64, .mrs = 64 };
-	struct irdma_model_config cfg;
 	struct irdma_model_stats st;
 	struct irdma_cqp_wqe w;
 	struct irdma_ctrl c;
 	struct irdma_hw hw;
 	struct irdma_dma_mem *sq = &c.cqp.sq;
 
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
-	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
-	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
+	pmd_raw_up(&hw, &c, &req);
 	irdma_cqp_wqe_init(&w, IRDMA_CQP_OP_NOP);
 	TEST_CHECK_EQ(irdma_cqp_exec(&c, &w, NULL), 0);
 	/* The SQ becomes unreachable: the engine stalls on it. */
@@ -483,10 +478,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_dev") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_dev") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_vfio_refused);
 	TEST_RUN(test_bad_devargs);
 	TEST_RUN(test_open_close);

@@ -109,10 +109,8 @@ out:
 int
 main(void)
 {
-	if (test_eal_init("test_irdma_dump", NULL) < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_eal_init("test_irdma_dump", NULL) < 0)
+		return test_eal_bail();
 	TEST_RUN(test_dump);
 	rte_eal_cleanup();
 	return test_done();

@@ -26,12 +26,6 @@
 
 #define MR_LEN	(64u * 1024u)
 
-static struct rdmadev_sge
-sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
-{
-	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
-}
-
 /* Drop every collected completion of @p d. */
 static void
 drain(struct e2e_dev *d)
@@ -91,8 +85,8 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	e2e_fill(ma.buf, MR_LEN, 1);
 
 	/* SEND, SEND_IMM, solicited SEND */
-	s = sge_of(&ma, 0, 1000);
-	r = sge_of(&mb, 0, 4096);
+	s = e2e_sge(&ma, 0, 1000);
+	r = e2e_sge(&mb, 0, 4096);
 	e2e_recv(&b, 100, &r, 1);
 	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
 	e2e_send(&a, &wr);
@@ -106,7 +100,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	TEST_CHECK_EQ(wc.wc_flags & (RDMADEV_WC_WITH_IMM | RDMADEV_WC_WITH_INV), 0);
 	TEST_CHECK(memcmp(mb.buf, ma.buf, 1000) == 0);
 
-	s = sge_of(&ma, 1000, 77);
+	s = e2e_sge(&ma, 1000, 77);
 	e2e_recv(&b, 101, &r, 1);
 	e2e_wr_init(&wr, 2, RDMADEV_WR_SEND_IMM, &s, 1);
 	wr.flags |= RDMADEV_SEND_SOLICITED;
@@ -126,7 +120,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 	e2e_expect(&da->scq, 3, RDMADEV_WC_SUCCESS, RDMADEV_WC_RDMA_WRITE);
 	TEST_CHECK(memcmp(mb.buf + 8192, ma.buf + 2000, 5000) == 0);
 	e2e_recv(&b, 102, &r, 1);
-	s = sge_of(&ma, 300, 3000);
+	s = e2e_sge(&ma, 300, 3000);
 	e2e_wr_init(&wr, 4, RDMADEV_WR_RDMA_WRITE_IMM, &s, 1);
 	wr.imm_data = rte_cpu_to_be_32(0xfeedf00d);
 	wr.rdma.remote_addr = (uint64_t)(uintptr_t)mb.buf + 20000;
@@ -164,7 +158,7 @@ rc_opcodes(struct e2e_dev *da, struct e2e_dev *db)
 
 	/* SEND_INV invalidates it at b: delivered with the key; FAST_REG again then works */
 	e2e_recv(&b, 103, &r, 1);
-	s = sge_of(&ma, 0, 16);
+	s = e2e_sge(&ma, 0, 16);
 	e2e_wr_init(&wr, 10, RDMADEV_WR_SEND_INV, &s, 1);
 	wr.invalidate_rkey = rkey;
 	e2e_send(&a, &wr);
@@ -270,7 +264,7 @@ test_fast_reg_page_sizes(void)
 		uint64_t iova = rte_mem_virt2iova(dst.buf), page = iova &
 				~((UINT64_C(1) << shifts[k]) - 1);
 		struct rdmadev_send_wr wr;
-		struct rdmadev_sge sg = sge_of(&src, 0, 4096);
+		struct rdmadev_sge sg = e2e_sge(&src, 0, 4096);
 
 		e2e_wr_init(&wr, 10 + k, RDMADEV_WR_FAST_REG, NULL, 0);
 		wr.fast_reg.mr = fmr;
@@ -324,6 +318,38 @@ pair_down(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b)
 	e2e_qp_destroy(a);
 	e2e_qp_destroy(b);
 	drain(d);
+}
+
+/*
+ * Open @p d from @p devargs with MRs @p m and (unless NULL) @p t of @p len and a connected
+ * RC pair @p a / @p b on it; rig_down() undoes whatever was done, also after a failure.
+ */
+static int
+rig_up(struct e2e_dev *d, const char *devargs, struct e2e_mr *m, struct e2e_mr *t,
+       uint64_t len, struct e2e_qp *a, struct e2e_qp *b)
+{
+	memset(m, 0, sizeof(*m));
+	if (t != NULL)
+		memset(t, 0, sizeof(*t));
+	if (e2e_dev_open(d, devargs) != 0)
+		return -1;
+	e2e_mr_reg(d, NULL, m, len, E2E_ACC_ALL);
+	if (t != NULL)
+		e2e_mr_reg(d, NULL, t, len, E2E_ACC_ALL);
+	if (m->mr == NULL || (t != NULL && t->mr == NULL))
+		return -1;
+	return pair_up(d, a, b, NULL);
+}
+
+static void
+rig_down(struct e2e_dev *d, struct e2e_qp *a, struct e2e_qp *b, struct e2e_mr *m,
+	 struct e2e_mr *t)
+{
+	pair_down(d, a, b);
+	e2e_mr_dereg(m);
+	if (t != NULL)
+		e2e_mr_dereg(t);
+	e2e_dev_close(d);
 }
 
 /* READs of 1 B .. 1 MiB at every path MTU, data checked. */
@@ -485,15 +511,12 @@ test_inline_and_sges(void)
 	unsigned int i, n, k;
 	uint32_t total;
 
-	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2einl")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, MR_LEN, E2E_ACC_ALL);
-	if (m.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+	if (rig_up(&d, E2E_DEVARGS(0, "loop:e2einl"), &m, NULL, MR_LEN, &a, &b) != 0)
 		goto out;
 	for (i = 0; i < RTE_DIM(inl); i++) {
 		e2e_fill(data, sizeof(data), 40 + i);
 		memset(m.buf + 32768, 0xee, 256);
-		r[0] = sge_of(&m, 32768, 256);
+		r[0] = e2e_sge(&m, 32768, 256);
 		e2e_recv(&b, 200 + i, r, 1);
 		s[0] = (struct rdmadev_sge){ (uint64_t)(uintptr_t)data, inl[i], 0 };
 		e2e_wr_init(&wr, i, RDMADEV_WR_SEND, s, 1);
@@ -524,12 +547,12 @@ test_inline_and_sges(void)
 	for (n = 1; n <= 13; n++) {
 		total = 0;
 		for (k = 0; k < n; k++) {
-			s[k] = sge_of(&m, 1000 * k + k, 100 + k);
+			s[k] = e2e_sge(&m, 1000 * k + k, 100 + k);
 			total += 100 + k;
 		}
 		memset(m.buf + 32768, 0, 16384);
 		for (k = 0; k < 14 - n; k++)
-			r[k] = sge_of(&m, 32768 + 1024 * k,
+			r[k] = e2e_sge(&m, 32768 + 1024 * k,
 				      k == 13 - n ? 2048 : total / (14 - n));
 		e2e_recv(&b, 500 + n, r, (uint16_t)(14 - n));
 		e2e_wr_init(&wr, 400 + n, RDMADEV_WR_SEND, s, (uint16_t)n);
@@ -568,10 +591,7 @@ test_inline_and_sges(void)
 	}
 	TEST_CHECK_EQ(e2e_idle(&d.scq, 100) + e2e_idle(&d.rcq, 1), 0);
 out:
-	pair_down(&d, &a, &b);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	rig_down(&d, &a, &b, &m, NULL);
 }
 
 /* Unsignaled WRs, many in flight completing in order, and a read fence. */
@@ -587,16 +607,12 @@ test_order_unsignaled_fence(void)
 	unsigned int i, seen = 0, inorder = 1;
 	int err = 0;
 
-	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eord")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, 1u << 20, E2E_ACC_ALL);
-	e2e_mr_reg(&d, NULL, &t, 1u << 20, E2E_ACC_ALL);
-	if (m.mr == NULL || t.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+	if (rig_up(&d, E2E_DEVARGS(0, "loop:e2eord"), &m, &t, 1u << 20, &a, &b) != 0)
 		goto out;
 	e2e_fill(m.buf, 1u << 20, 5);
 	/* 64 WRITEs of growing size in one burst, every 4th signaled */
 	for (i = 0; i < 64; i++) {
-		s[i] = sge_of(&m, 16384 * i, 100 + 250 * i);
+		s[i] = e2e_sge(&m, 16384 * i, 100 + 250 * i);
 		e2e_wr_init(&wrs[i], 1000 + i, RDMADEV_WR_RDMA_WRITE, &s[i], 1);
 		wrs[i].flags = i % 4 == 3 ? RDMADEV_SEND_SIGNALED : 0;
 		wrs[i].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf + 16384 * i;
@@ -619,7 +635,7 @@ test_order_unsignaled_fence(void)
 	 * with FENCE: the WRITE must carry the READ's data. */
 	e2e_fill(t.buf, 256 * 1024, 6);
 	memset(m.buf, 0, 256 * 1024);
-	s[0] = sge_of(&m, 0, 256 * 1024);
+	s[0] = e2e_sge(&m, 0, 256 * 1024);
 	e2e_wr_init(&wrs[0], 1, RDMADEV_WR_RDMA_READ, &s[0], 1);
 	wrs[0].flags = 0;
 	wrs[0].rdma.remote_addr = (uint64_t)(uintptr_t)t.buf;
@@ -633,7 +649,7 @@ test_order_unsignaled_fence(void)
 	TEST_CHECK(memcmp(t.buf + 512 * 1024, t.buf, 256 * 1024) == 0);
 	/* Local fence on a SEND after a WRITE; sig_all-like: everything signaled, in order */
 	for (i = 0; i < 32; i++) {
-		s[i] = sge_of(&m, 1024 * i, 64);
+		s[i] = e2e_sge(&m, 1024 * i, 64);
 		e2e_wr_init(&wrs[i], 2000 + i, i % 2 ? RDMADEV_WR_NOP : RDMADEV_WR_RDMA_WRITE,
 			    i % 2 ? NULL : &s[i], i % 2 ? 0 : 1);
 		wrs[i].flags |= i % 8 == 0 ? RDMADEV_SEND_LOCAL_FENCE : 0;
@@ -646,11 +662,7 @@ test_order_unsignaled_fence(void)
 			   i % 2 ? RDMADEV_WC_NOP : RDMADEV_WC_RDMA_WRITE);
 	TEST_CHECK_EQ(e2e_idle(&d.scq, 100) + e2e_idle(&d.rcq, 1), 0);
 out:
-	pair_down(&d, &a, &b);
-	e2e_mr_dereg(&m);
-	e2e_mr_dereg(&t);
-out_dev:
-	e2e_dev_close(&d);
+	rig_down(&d, &a, &b, &m, &t);
 }
 
 /*
@@ -669,11 +681,7 @@ test_ack_coalescing(void)
 	unsigned int i, seen = 0, inorder = 1;
 	uint64_t acks;
 
-	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eack")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, 1u << 16, E2E_ACC_ALL);
-	e2e_mr_reg(&d, NULL, &t, 1u << 16, E2E_ACC_ALL);
-	if (m.mr == NULL || t.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+	if (rig_up(&d, E2E_DEVARGS(0, "loop:e2eack"), &m, &t, 1u << 16, &a, &b) != 0)
 		goto out;
 	e2e_fill(m.buf, 1u << 16, 7);
 	acks = E2E_STAT(&d, acks_sent);
@@ -697,11 +705,7 @@ test_ack_coalescing(void)
 	if (!test_variant_thread())
 		TEST_CHECK(acks <= 4);
 out:
-	pair_down(&d, &a, &b);
-	e2e_mr_dereg(&m);
-	e2e_mr_dereg(&t);
-out_dev:
-	e2e_dev_close(&d);
+	rig_down(&d, &a, &b, &m, &t);
 }
 
 /*
@@ -728,11 +732,7 @@ test_ack_before_destroy(void)
 		printf("# THREAD: the responder's memory is written by another thread; not run\n");
 		return;
 	}
-	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eackd")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, 1u << 16, E2E_ACC_ALL);
-	e2e_mr_reg(&d, NULL, &t, 1u << 16, E2E_ACC_ALL);
-	if (m.mr == NULL || t.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+	if (rig_up(&d, E2E_DEVARGS(0, "loop:e2eackd"), &m, &t, 1u << 16, &a, &b) != 0)
 		goto out;
 	e2e_fill(m.buf, 1u << 16, 9);
 	memset(t.buf, 0, 64 * 40);
@@ -758,11 +758,7 @@ test_ack_before_destroy(void)
 	TEST_CHECK_EQ(seen, 40);
 	TEST_CHECK_EQ(ok, 40);
 out:
-	pair_down(&d, &a, &b);
-	e2e_mr_dereg(&m);
-	e2e_mr_dereg(&t);
-out_dev:
-	e2e_dev_close(&d);
+	rig_down(&d, &a, &b, &m, &t);
 }
 
 /* Wait (bounded) until the model's CEQE count reaches @p n. */
@@ -786,13 +782,10 @@ test_cq_arm(void)
 	struct e2e_qp a = { 0 }, b = { 0 };
 	uint64_t c0;
 
-	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2earm")) != 0)
-		goto out_dev;
-	e2e_mr_reg(&d, NULL, &m, 8192, E2E_ACC_ALL);
-	if (m.mr == NULL || pair_up(&d, &a, &b, NULL) != 0)
+	if (rig_up(&d, E2E_DEVARGS(0, "loop:e2earm"), &m, NULL, 8192, &a, &b) != 0)
 		goto out;
-	s = sge_of(&m, 0, 64);
-	r = sge_of(&m, 4096, 64);
+	s = e2e_sge(&m, 0, 64);
+	r = e2e_sge(&m, 4096, 64);
 	TEST_CHECK_EQ(rdmadev_cq_arm(d.rcq.cq, 1), 0);
 	c0 = E2E_STAT(&d, ceqes);
 	e2e_recv(&b, 1, &r, 1);
@@ -826,10 +819,7 @@ test_cq_arm(void)
 	ceqes_reach(&d, c0 + 3);
 	TEST_CHECK_EQ(E2E_STAT(&d, ceqes), c0 + 3);
 out:
-	pair_down(&d, &a, &b);
-	e2e_mr_dereg(&m);
-out_dev:
-	e2e_dev_close(&d);
+	rig_down(&d, &a, &b, &m, NULL);
 }
 
 /*
@@ -891,8 +881,8 @@ test_ud(void)
 	if (ah == NULL)
 		goto out;
 	e2e_fill(m.buf, 4096, 8);
-	s = sge_of(&m, 0, 1000);
-	r = sge_of(&m, 8192, 4096);
+	s = e2e_sge(&m, 0, 1000);
+	r = e2e_sge(&m, 8192, 4096);
 	e2e_recv(&b, 50, &r, 1);
 	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND_IMM, &s, 1);
 	wr.imm_data = rte_cpu_to_be_32(0xabcd1234);
@@ -927,7 +917,7 @@ test_ud(void)
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 500), 0);
 	TEST_CHECK_EQ(E2E_STAT(&d, rx_qkey_drops), drops + 1);
 	/* the right one takes the receive posted before */
-	s = sge_of(&m, 2000, 333);
+	s = e2e_sge(&m, 2000, 333);
 	wr.ud.remote_qkey = 0x2222;
 	wr.wr_id = 3;
 	e2e_send(&a, &wr);
@@ -941,7 +931,7 @@ test_ud(void)
 	TEST_CHECK(memcmp(m.buf + 8192 + 40, m.buf + 2000, 333) == 0);
 	/* a receive that holds the datagram but not the GRH area too: dropped, it stays */
 	drops = E2E_STAT(&d, rx_len_drops);
-	r = sge_of(&m, 8192, 333 + 39);
+	r = e2e_sge(&m, 8192, 333 + 39);
 	e2e_recv(&b, 52, &r, 1);
 	wr.wr_id = 4;
 	e2e_send(&a, &wr);
@@ -949,7 +939,7 @@ test_ud(void)
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 200), 0);
 	TEST_CHECK_EQ(E2E_STAT(&d, rx_len_drops), drops + 1);
 	/* one that fits with its GRH area takes that receive */
-	s = sge_of(&m, 0, 333 - 1);
+	s = e2e_sge(&m, 0, 333 - 1);
 	wr.wr_id = 6;
 	e2e_send(&a, &wr);
 	e2e_expect(&d.scq, 6, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
@@ -968,9 +958,9 @@ test_ud(void)
 	TEST_CHECK_EQ(rdmadev_ah_create(d.pd, &aa, &ah), 0);
 	if (ah == NULL)
 		goto out;
-	r = sge_of(&m, 8192, 4096);
+	r = e2e_sge(&m, 8192, 4096);
 	e2e_recv(&b, 53, &r, 1);
-	s = sge_of(&m, 0, 600);
+	s = e2e_sge(&m, 0, 600);
 	wr.ud.ah = ah;
 	wr.wr_id = 5;
 	wr.sg_list = &s;
@@ -1005,10 +995,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_e2e") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_e2e") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_rc_opcodes_one_dev);
 	TEST_RUN(test_rc_opcodes_two_devs);
 	TEST_RUN(test_fast_reg_page_sizes);

@@ -49,12 +49,6 @@ wr_rdma(struct rdmadev_send_wr *wr, uint64_t id, uint8_t op, struct rdmadev_sge 
 	wr->rdma.rkey = rkey;
 }
 
-static struct rdmadev_sge
-sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
-{
-	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
-}
-
 static int
 pair_up(struct e2e_qp *a, struct e2e_qp *b, const struct e2e_conn *c)
 {
@@ -96,7 +90,7 @@ remote_err(const char *what, uint8_t op, uint64_t rva, uint32_t rkey, uint32_t l
 	memcpy(save, t->buf, t->len);
 	e2e_fill(ml.buf, ml.len, 98);
 	if (pair_up(&a, &b, NULL) == 0) {
-		s = sge_of(&ml, 0, len);
+		s = e2e_sge(&ml, 0, len);
 		wr_rdma(&wr, 7, op, &s, rva, rkey);
 		e2e_send(&a, &wr);
 		e2e_expect(&d.scq, 7, RDMADEV_WC_REM_ACCESS_ERR, -1);
@@ -152,10 +146,10 @@ test_bad_lkey(void)
 	for (i = 0; i < RTE_DIM(ops); i++) {
 		e2e_fill(mt.buf, 256, 3);
 		if (pair_up(&a, &b, NULL) == 0) {
-			r = sge_of(&mt, 8192, 256);
+			r = e2e_sge(&mt, 8192, 256);
 			if (ops[i] == RDMADEV_WR_SEND)
 				e2e_recv(&b, 70, &r, 1);
-			s = sge_of(&ml, 0, 256);
+			s = e2e_sge(&ml, 0, 256);
 			s.lkey ^= 0x300u;
 			wr_rdma(&wr, 8, ops[i], &s, (uint64_t)(uintptr_t)mt.buf, mt.rkey);
 			e2e_send(&a, &wr);
@@ -185,13 +179,9 @@ test_rnr(void)
 	e2e_conn_default(&c);
 	c.rnr_retry = 2;
 	c.min_rnr_timer = 1;
-	s = sge_of(&ml, 0, 100);
-	r = sge_of(&mt, 0, 4096);
-	memset(&wr, 0, sizeof(wr));
-	wr.opcode = RDMADEV_WR_SEND;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.flags = RDMADEV_SEND_SIGNALED;
+	s = e2e_sge(&ml, 0, 100);
+	r = e2e_sge(&mt, 0, 4096);
+	e2e_wr_init(&wr, 0, RDMADEV_WR_SEND, &s, 1);
 	if (pair_up(&a, &b, &c) == 0) {
 		wr.wr_id = 9;
 		e2e_send(&a, &wr);
@@ -226,15 +216,10 @@ test_recv_too_short(void)
 
 	memset(mt.buf + 100, 0x5c, 4096);
 	if (pair_up(&a, &b, NULL) == 0) {
-		s = sge_of(&ml, 0, 2000);
-		r = sge_of(&mt, 0, 100);
+		s = e2e_sge(&ml, 0, 2000);
+		r = e2e_sge(&mt, 0, 100);
 		e2e_recv(&b, 72, &r, 1);
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = 11;
-		wr.opcode = RDMADEV_WR_SEND;
-		wr.sg_list = &s;
-		wr.num_sge = 1;
-		wr.flags = RDMADEV_SEND_SIGNALED;
+		e2e_wr_init(&wr, 11, RDMADEV_WR_SEND, &s, 1);
 		e2e_send(&a, &wr);
 		e2e_expect(&d.rcq, 72, RDMADEV_WC_LOC_LEN_ERR, -1);
 		TEST_CHECK(e2e_next(&d.scq, &wc));
@@ -259,8 +244,8 @@ test_err_mid_stream(void)
 	static struct rdmadev_sge s[N];
 	struct e2e_qp a = { 0 }, b = { 0 };
 	struct rdmadev_sge r;
-	struct rdmadev_wc wc;
-	unsigned int i, ok = 0, flushed = 0, other = 0, order = 1;
+	struct e2e_tally t;
+	unsigned int i;
 	uint16_t posted;
 	int err = 0;
 
@@ -272,34 +257,22 @@ test_err_mid_stream(void)
 		 */
 		TEST_CHECK_EQ(e2e_wire_hold(&d), 0);
 		for (i = 0; i < N; i++) {
-			s[i] = sge_of(&ml, (i * 4096u) % (MR_LEN - 8192), 4096 + i);
+			s[i] = e2e_sge(&ml, (i * 4096u) % (MR_LEN - 8192), 4096 + i);
 			wr_rdma(&wrs[i], 1000 + i, i % 3 == 2 ? RDMADEV_WR_RDMA_READ :
 				RDMADEV_WR_RDMA_WRITE, &s[i],
 				(uint64_t)(uintptr_t)mt.buf + (i * 4096u) % (MR_LEN - 8192),
 				mt.rkey);
 		}
-		r = sge_of(&mt, 0, 64);
+		r = e2e_sge(&mt, 0, 64);
 		for (i = 0; i < R; i++)
 			e2e_recv(&b, 5000 + i, &r, 1);
 		posted = rdmadev_post_send(a.qp, wrs, N, &err);
 		TEST_CHECK_EQ(posted, N);
 		TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_ERR), 0);
-		TEST_CHECK(e2e_wait(&d.scq, posted));
-		for (i = 0; i < posted && e2e_take(&d.scq, &wc); i++) {
-			if (wc.wr_id != 1000 + i)
-				order = 0;
-			if (wc.status == RDMADEV_WC_SUCCESS && flushed == 0)
-				ok++;
-			else if (wc.status == RDMADEV_WC_WR_FLUSH_ERR)
-				flushed++;
-			else
-				other++;
-		}
-		printf("# %u WRs: %u done, %u flushed, %u other\n", posted, ok, flushed, other);
-		TEST_CHECK(order);
-		TEST_CHECK_EQ(ok + flushed, posted);
-		TEST_CHECK_EQ(other, 0);
-		TEST_CHECK(flushed > 0);
+		TEST_CHECK_EQ(e2e_tally(&d.scq, posted, 1000, &t), 0);
+		TEST_CHECK_EQ(t.ok + t.flushed, posted);
+		TEST_CHECK_EQ(t.other, 0);
+		TEST_CHECK(t.flushed > 0);
 		TEST_CHECK_EQ(e2e_wire_release(&d), 0);
 		TEST_CHECK_EQ(e2e_idle(&d.scq, 200), 0);
 		/* the responder's receives: still posted (RDMA ops consume none), then flushed */
@@ -330,13 +303,9 @@ test_reset_after_async_error(void)
 	c.rnr_retry = 0;
 	c.retry = 1;
 	c.timeout = 1;
-	s = sge_of(&ml, 0, 64);
-	r = sge_of(&mt, 0, 64);
-	memset(&wr, 0, sizeof(wr));
-	wr.opcode = RDMADEV_WR_SEND;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.flags = RDMADEV_SEND_SIGNALED;
+	s = e2e_sge(&ml, 0, 64);
+	r = e2e_sge(&mt, 0, 64);
+	e2e_wr_init(&wr, 0, RDMADEV_WR_SEND, &s, 1);
 	/* a 8 us ACK timeout: the requester may well time out and resend before the NAK */
 	e2e_excuse_begin(&d);
 	if (pair_up(&a, &b, &c) != 0)
@@ -386,13 +355,9 @@ test_stale_ae_after_reinit(void)
 
 	e2e_conn_default(&c);
 	c.rnr_retry = 0;
-	s = sge_of(&ml, 0, 64);
-	r = sge_of(&mt, 0, 64);
-	memset(&wr, 0, sizeof(wr));
-	wr.opcode = RDMADEV_WR_SEND;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.flags = RDMADEV_SEND_SIGNALED;
+	s = e2e_sge(&ml, 0, 64);
+	r = e2e_sge(&mt, 0, 64);
+	e2e_wr_init(&wr, 0, RDMADEV_WR_SEND, &s, 1);
 	if (pair_up(&a, &b, &c) != 0)
 		goto out;
 	(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
@@ -442,7 +407,7 @@ test_reset_drops_unpolled(void)
 
 	if (pair_up(&a, &b, NULL) != 0)
 		goto out;
-	s = sge_of(&ml, 0, 256);
+	s = e2e_sge(&ml, 0, 256);
 	e2e_fill(ml.buf, 256, 31);
 	TEST_CHECK_EQ(e2e_wire_hold(&d), 0);
 	for (i = 0; i < N; i++) {
@@ -488,16 +453,11 @@ test_destroy_unpolled(void)
 		return;
 	}
 	c0 = E2E_STAT(&d, sq_cqes) + E2E_STAT(&d, rq_cqes);
-	s = sge_of(&ml, 0, 64);
-	r = sge_of(&mt, 0, 64);
+	s = e2e_sge(&ml, 0, 64);
+	r = e2e_sge(&mt, 0, 64);
 	for (i = 0; i < 4; i++) {
 		e2e_recv(&b, 80 + i, &r, 1);
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = 40 + i;
-		wr.opcode = RDMADEV_WR_SEND;
-		wr.sg_list = &s;
-		wr.num_sge = 1;
-		wr.flags = RDMADEV_SEND_SIGNALED;
+		e2e_wr_init(&wr, 40 + i, RDMADEV_WR_SEND, &s, 1);
 		e2e_send(&a, &wr);
 	}
 	/* let the device complete all 8 without taking the CQEs: poll another, empty CQ */
@@ -524,12 +484,7 @@ ud_send(struct e2e_qp *a, uint64_t id, struct rdmadev_sge *s, struct rdmadev_ah 
 {
 	struct rdmadev_send_wr wr;
 
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = id;
-	wr.opcode = RDMADEV_WR_SEND;
-	wr.sg_list = s;
-	wr.num_sge = 1;
-	wr.flags = RDMADEV_SEND_SIGNALED;
+	e2e_wr_init(&wr, id, RDMADEV_WR_SEND, s, 1);
 	wr.ud.ah = ah;
 	wr.ud.remote_qpn = dqpn;
 	wr.ud.remote_qkey = 0x77;
@@ -565,9 +520,9 @@ test_ud_send_error_sqe(void)
 	(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
 	errs = E2E_STAT(&d, sq_wqe_errors);
 	e2e_fill(ml.buf, 8192, 21);
-	s = sge_of(&ml, 0, 700);
-	big = sge_of(&ml, 0, 5000);
-	r = sge_of(&mt, 0, 4096);
+	s = e2e_sge(&ml, 0, 700);
+	big = e2e_sge(&ml, 0, 5000);
+	r = e2e_sge(&mt, 0, 4096);
 	TEST_CHECK(e2e_recv(&b, 80, &r, 1));
 	TEST_CHECK(ud_send(&a, 1, &big, ah, b.qpn));
 	TEST_CHECK(ud_send(&a, 2, &s, ah, b.qpn));
@@ -584,7 +539,7 @@ test_ud_send_error_sqe(void)
 	TEST_CHECK(ud_send(&a, 3, &s, ah, b.qpn));
 	e2e_expect(&d.scq, 3, RDMADEV_WC_WR_FLUSH_ERR, -1);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
-	r = sge_of(&mt, 8192, 4096);
+	r = e2e_sge(&mt, 8192, 4096);
 	TEST_CHECK(e2e_recv(&a, 81, &r, 1));
 	TEST_CHECK(ud_send(&b, 4, &s, ah, a.qpn));
 	e2e_expect(&d.scq, 4, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
@@ -598,7 +553,7 @@ test_ud_send_error_sqe(void)
 	at.qp_state = RDMADEV_QPS_RTS;
 	TEST_CHECK_EQ(rdmadev_qp_modify(a.qp, &at, RDMADEV_QP_STATE), 0);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(a.qp), RDMADEV_QPS_RTS);
-	s = sge_of(&ml, 1000, 300);
+	s = e2e_sge(&ml, 1000, 300);
 	TEST_CHECK(ud_send(&a, 5, &s, ah, b.qpn));
 	e2e_expect(&d.scq, 5, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 	TEST_CHECK(e2e_next(&d.rcq, &wc));
@@ -653,17 +608,17 @@ test_drain_pattern(void)
 	if (pair_up(&a, &b, NULL) != 0)
 		goto out;
 	for (i = 0; i < N; i++) {
-		s[i] = sge_of(&ml, (i * 512u) % (MR_LEN - 4096), 512);
+		s[i] = e2e_sge(&ml, (i * 512u) % (MR_LEN - 4096), 512);
 		wr_rdma(&wrs[i], 100 + i, RDMADEV_WR_RDMA_WRITE, &s[i],
 			(uint64_t)(uintptr_t)mt.buf + (i * 512u) % (MR_LEN - 4096), mt.rkey);
 	}
-	r = sge_of(&ml, 0, 64);
+	r = e2e_sge(&ml, 0, 64);
 	for (i = 0; i < R; i++)
 		TEST_CHECK(e2e_recv(&a, 500 + i, &r, 1));
 	posted = rdmadev_post_send(a.qp, wrs, N, &err);
 	TEST_CHECK_EQ(posted, N);
 	TEST_CHECK_EQ(e2e_qp_to(&a, RDMADEV_QPS_ERR), 0);
-	ms = sge_of(&ml, 0, 8);
+	ms = e2e_sge(&ml, 0, 8);
 	wr_rdma(&mark, MARK, RDMADEV_WR_RDMA_WRITE, &ms, (uint64_t)(uintptr_t)mt.buf, mt.rkey);
 	TEST_CHECK(e2e_send(&a, &mark));
 	TEST_CHECK(e2e_recv(&a, RMARK, &r, 1));
@@ -737,7 +692,7 @@ test_query_after_remote_err(void)
 
 	if (pair_up(&a, &b, NULL) != 0)
 		goto out;
-	s = sge_of(&ml, 0, 64);
+	s = e2e_sge(&ml, 0, 64);
 	wr_rdma(&wr, 61, RDMADEV_WR_RDMA_WRITE, &s, (uint64_t)(uintptr_t)mt.buf,
 		mt.rkey ^ 0x300u);
 	TEST_CHECK(e2e_send(&a, &wr));
@@ -760,10 +715,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_e2e_err") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_e2e_err") < 0)
+		return test_eal_bail();
 	if (e2e_dev_open(&d, E2E_DEVARGS(0, "loop:e2eerr")) == 0) {
 		e2e_mr_reg(&d, NULL, &ml, MR_LEN, E2E_ACC_ALL);
 		e2e_mr_reg(&d, NULL, &mt, MR_LEN, E2E_ACC_ALL);

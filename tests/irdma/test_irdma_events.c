@@ -135,6 +135,34 @@ queried_state(struct rdmadev_qp *qp)
 	return a.qp_state;
 }
 
+/* @p qp's state: as rdmadev keeps it, as rdmadev_qp_query reads it, and the model's. */
+static void
+check_qp_state(const struct test_env *e, struct rdmadev_qp *qp, enum rdmadev_qp_state s,
+	       uint8_t hw)
+{
+	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), s);
+	TEST_CHECK_EQ(queried_state(qp), s);
+	TEST_CHECK_EQ(model_qp_state(e, qp), hw);
+}
+
+/* The device raises AE @p ae (source @p src) about @p qp. */
+static void
+qp_ae(const struct test_env *e, struct rdmadev_qp *qp, uint16_t ae, uint8_t src)
+{
+	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e->id), ae, src, rdmadev_qp_num(qp)), 0);
+}
+
+/* The application moves @p qp to RESET. */
+static void
+qp_reset(struct rdmadev_qp *qp)
+{
+	struct rdmadev_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RDMADEV_QPS_RESET;
+	TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+}
+
 /* One AE for a QP in RTS: the event, the QP's verbs and HW states. */
 static void
 qp_error_case(const struct test_env *e, enum rdmadev_qp_type type, uint16_t ae, uint8_t src,
@@ -147,7 +175,7 @@ qp_error_case(const struct test_env *e, enum rdmadev_qp_type type, uint16_t ae, 
 	if (qp == NULL)
 		return;
 	qp_to_rts(qp, type);
-	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e->id), ae, src, rdmadev_qp_num(qp)), 0);
+	qp_ae(e, qp, ae, src);
 	memset(ev, 0, sizeof(ev));
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e->id, ev, RTE_DIM(ev)), 1);
 	TEST_CHECK_EQ(ev[0].type, want);
@@ -155,9 +183,7 @@ qp_error_case(const struct test_env *e, enum rdmadev_qp_type type, uint16_t ae, 
 	TEST_CHECK(ev[0].cq == NULL && ev[0].srq == NULL);
 	TEST_CHECK_EQ(ev[0].obj_id, rdmadev_qp_num(qp));
 	TEST_CHECK_EQ(ev[0].vendor_code, ae);
-	TEST_CHECK_EQ(rdmadev_qp_get_state(qp), vstate);
-	TEST_CHECK_EQ(queried_state(qp), vstate);
-	TEST_CHECK_EQ(model_qp_state(e, qp), hwstate);
+	check_qp_state(e, qp, vstate, hwstate);
 	/* Nothing else pending. */
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e->id, ev, RTE_DIM(ev)), 0);
 	/* The QP comes back through RESET -> INIT. */
@@ -181,10 +207,8 @@ test_qp_events(void)
 	struct irdma_model_stats st0, st1;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	memset(&st0, 0, sizeof(st0));
 	memset(&st1, 0, sizeof(st1));
 	TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(e.id), &st0), 0);
@@ -221,22 +245,18 @@ test_stale_qp_ae(void)
 	struct rdmadev_qp *qp;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
-		memset(&a, 0, sizeof(a));
-		a.qp_state = RDMADEV_QPS_RESET;
-		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
+		qp_reset(qp);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
 		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RESET);
 		TEST_CHECK_EQ(queried_state(qp), RDMADEV_QPS_RESET);
 		/* The reset QP starts again. */
+		memset(&a, 0, sizeof(a));
 		a.qp_state = RDMADEV_QPS_INIT;
 		a.port_num = 1;
 		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE | RDMADEV_QP_PKEY_INDEX |
@@ -258,33 +278,24 @@ static void
 test_stale_qp_ae_reinit(void)
 {
 	struct rdmadev_event ev[2];
-	struct rdmadev_qp_attr a;
 	struct rdmadev_qp *qp;
 	uint32_t ctl;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	ctl = irdma_rd32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL);
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
 		irdma_wr32(pmd_hw(e.id), IRDMA_PFINT_AEQCTL, ctl & ~(UINT32_C(1) << 30));
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
-		memset(&a, 0, sizeof(a));
-		a.qp_state = RDMADEV_QPS_RESET;
-		TEST_CHECK_EQ(rdmadev_qp_modify(qp, &a, RDMADEV_QP_STATE), 0);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
+		qp_reset(qp);
 		qp_to_rts(qp, RDMADEV_QPT_RC);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
-		TEST_CHECK_EQ(rdmadev_qp_get_state(qp), RDMADEV_QPS_RTS);
-		TEST_CHECK_EQ(queried_state(qp), RDMADEV_QPS_RTS);
-		TEST_CHECK_EQ(model_qp_state(&e, qp), HW_RTS);
+		check_qp_state(&e, qp, RDMADEV_QPS_RTS, HW_RTS);
 		/* the new incarnation's own AE is reported */
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
 		memset(ev, 0, sizeof(ev));
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 1);
 		TEST_CHECK(ev[0].qp == qp && ev[0].type == RDMADEV_EVENT_QP_FATAL);
@@ -303,15 +314,12 @@ test_comm_est(void)
 	struct rdmadev_qp *qp;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_CONN_ESTABLISHED, SRC_RQ);
 		memset(&ev, 0, sizeof(ev));
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, &ev, 1), 1);
 		TEST_CHECK_EQ(ev.type, RDMADEV_EVENT_COMM_EST);
@@ -329,10 +337,8 @@ test_cq_and_device_events(void)
 	struct rdmadev_event ev[2];
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CQ_OPERATION_ERROR, SRC_CQ,
 					    rdmadev_cq_id(e.cq)), 0);
 	memset(ev, 0, sizeof(ev));
@@ -362,10 +368,8 @@ test_destroyed_objects(void)
 	int efd;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	efd = rdmadev_event_fd((int16_t)e.id);
 	TEST_CHECK(efd >= 0);
 	TEST_CHECK(!fd_readable(efd));
@@ -373,8 +377,7 @@ test_destroyed_objects(void)
 	qp = qp_new(&e, RDMADEV_QPT_RC);
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);	/* an AE for a QP in RESET is stale */
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, ev, RTE_DIM(ev)), 0);
 	}
@@ -384,10 +387,8 @@ test_destroyed_objects(void)
 	if (qp != NULL && qp2 != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
 		qp_to_rts(qp2, RDMADEV_QPT_RC);
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp2)), 0);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
+		qp_ae(&e, qp2, AE_LCE_QP_CATASTROPHIC, 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 		TEST_CHECK(fd_readable(efd));
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp), 0);
@@ -397,8 +398,7 @@ test_destroyed_objects(void)
 		TEST_CHECK(ev[0].qp == qp2);
 		TEST_CHECK(!fd_readable(efd));
 		/* Only the destroyed QP's event queued: the fd goes quiet with the purge. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp2)), 0);
+		qp_ae(&e, qp2, AE_LCE_QP_CATASTROPHIC, 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 		TEST_CHECK(fd_readable(efd));
 		TEST_CHECK_EQ(rdmadev_qp_destroy(qp2), 0);
@@ -464,10 +464,8 @@ test_callbacks(void)
 	int16_t id;
 	int i;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	id = (int16_t)e.id;
 	memset(&s, 0, sizeof(s));
 	TEST_CHECK_EQ(rdmadev_event_callback_register(id, record_cb, &s), 0);
@@ -477,8 +475,7 @@ test_callbacks(void)
 	if (qp != NULL) {
 		qp_to_rts(qp, RDMADEV_QPT_RC);
 		/* Delivered by the EAL interrupt thread, nobody polls. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
 		TEST_CHECK(test_wait_count(&s.n, 1, WAIT_MS));
 		TEST_CHECK(test_wait_count(&other, 1, WAIT_MS));
 		TEST_CHECK_EQ(s.dev_id, id);
@@ -492,14 +489,12 @@ test_callbacks(void)
 		TEST_CHECK_EQ(rdmadev_event_poll(id, &ev, 1), 0);
 		TEST_CHECK(!fd_readable(rdmadev_event_fd(id)));
 		/* The interrupt was re-armed: a second AE arrives the same way. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_CONN_ESTABLISHED, SRC_RQ);
 		TEST_CHECK(test_wait_count(&s.n, 2, WAIT_MS));
 		TEST_CHECK_EQ(s.last.type, RDMADEV_EVENT_COMM_EST);
 		/* A callback cannot unregister itself (it would wait for itself). */
 		s.try_unregister = true;
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_CONN_ESTABLISHED, SRC_RQ,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_CONN_ESTABLISHED, SRC_RQ);
 		TEST_CHECK_EQ(rdmadev_event_poll(id, NULL, 0), 0);
 		TEST_CHECK(test_wait_count(&s.n, 3, WAIT_MS));
 		TEST_CHECK_EQ(s.unregister_rc, -EDEADLK);
@@ -545,10 +540,8 @@ test_api_errors(void)
 	TEST_CHECK_EQ(irdma_model_inject_ae(NULL, 1, 0, 0), -EINVAL);
 	TEST_CHECK(strcmp(rdmadev_event_type_name(RDMADEV_EVENT_CQ_ERR), "CQ_ERR") == 0);
 	TEST_CHECK(strcmp(rdmadev_event_type_name(RDMADEV_EVENT_MAX), "UNKNOWN") == 0);
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 1), -EINVAL);
 	TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 	TEST_CHECK_EQ(rdmadev_event_callback_register((int16_t)e.id, NULL, NULL), -EINVAL);
@@ -569,10 +562,8 @@ test_query(void)
 	struct irdma_qp *q;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	qp = qp_new(&e, RDMADEV_QPT_UD);
 	if (qp != NULL) {
 		q = qp->obj.fp.drv;
@@ -594,8 +585,7 @@ test_query(void)
 		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
 		TEST_CHECK_EQ(a.sq_draining, 0);
 		/* A fatal AE: the device's ERROR wins over the verbs SQD. */
-		TEST_CHECK_EQ(irdma_model_inject_ae(pmd_hw(e.id), AE_LCE_QP_CATASTROPHIC, 0,
-						    rdmadev_qp_num(qp)), 0);
+		qp_ae(&e, qp, AE_LCE_QP_CATASTROPHIC, 0);
 		TEST_CHECK_EQ(rdmadev_event_poll((int16_t)e.id, NULL, 0), 0);
 		TEST_CHECK_EQ(rdmadev_qp_query(qp, &a, NULL), 0);
 		TEST_CHECK_EQ(a.qp_state, RDMADEV_QPS_ERR);
@@ -617,10 +607,8 @@ test_gen_ae(void)
 	struct rdmadev_qp *qp;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	c = irdma_dev_ctrl(rdmadev_get((int16_t)e.id));
 	TEST_CHECK(c != NULL);
 	TEST_CHECK(irdma_dev_ctrl(NULL) == NULL);
@@ -665,10 +653,8 @@ test_aeq_wrap(void)
 	int n;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 1) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 1))
 		return;
-	}
 	dev = rdmadev_get((int16_t)e.id);
 	size = IRDMA_CTRL_AEQ_SIZE;
 	for (i = 0; i < size + size / 2; i++) {
@@ -694,10 +680,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_events") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_events") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_api_errors);
 	TEST_RUN(test_qp_events);
 	TEST_RUN(test_stale_qp_ae);

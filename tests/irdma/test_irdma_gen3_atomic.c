@@ -622,10 +622,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_gen3_atomic") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_gen3_atomic") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_capa);
 	TEST_RUN(test_qp_context);
 	TEST_RUN(test_wqe_conformance);

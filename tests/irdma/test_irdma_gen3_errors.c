@@ -406,10 +406,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_gen3_errors") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_gen3_errors") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_model_wqe_refusals);
 	TEST_RUN(test_post_refusals);

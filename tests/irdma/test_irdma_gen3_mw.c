@@ -566,10 +566,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_gen3_mw") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_gen3_mw") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_mw);
 	TEST_RUN(test_mw_dereg_busy);
 	TEST_RUN(test_mw_inv_flushed);

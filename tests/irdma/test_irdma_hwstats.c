@@ -179,12 +179,6 @@ check_dir(const struct hw *tx, const struct hw *rx, const struct dir *x)
 	TEST_CHECK_EQ(rx->wire_rx, x->pkts);
 }
 
-static struct rdmadev_sge
-sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
-{
-	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
-}
-
 /* Two devices on one switch, an MR on each, an RC pair a (device 0) -> b (device 1). */
 struct env {
 	struct e2e_dev d0, d1;
@@ -275,8 +269,8 @@ traffic_run(const char *args0, const char *args1)
 		msg(&ab, S_WRITE, 16, 0, 0, &ab.writes);
 	}
 	for (i = 0; i < M_SENDS; i++, id++) {
-		struct rdmadev_sge r = sge_of(&e.mb, 100000 + i * 4096u, 4096);
-		struct rdmadev_sge s = sge_of(&e.ma, 0, S_SEND);
+		struct rdmadev_sge r = e2e_sge(&e.mb, 100000 + i * 4096u, 4096);
+		struct rdmadev_sge s = e2e_sge(&e.ma, 0, S_SEND);
 		struct rdmadev_send_wr wr;
 
 		e2e_recv(&e.b, 1000 + i, &r, 1);
@@ -517,11 +511,11 @@ test_gen3_transport(void)
 		goto out;
 	rb = (uint64_t)(uintptr_t)e.mb.buf;
 	/* A SEND before its receive: RNR NAKs until the receive is posted. */
-	s = sge_of(&e.ma, 0, 64);
+	s = e2e_sge(&e.ma, 0, 64);
 	e2e_wr_init(&wr, 1, RDMADEV_WR_SEND, &s, 1);
 	e2e_send(&e.a, &wr);
 	TEST_CHECK(WAIT_STAT(&e.d0, rnr_naks_rcvd, 1));
-	r = sge_of(&e.mb, 0, 4096);
+	r = e2e_sge(&e.mb, 0, 4096);
 	e2e_recv(&e.b, 100, &r, 1);
 	e2e_expect(&e.d0.scq, 1, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 	TEST_CHECK(e2e_next(&e.d1.rcq, &wc));
@@ -641,8 +635,8 @@ test_msn(void)
 	rb = (uint64_t)(uintptr_t)e.mb.buf;
 	TEST_CHECK_EQ(capture(&e.d0, path), 0);
 	for (i = 0; i < 2; i++) {
-		struct rdmadev_sge r = sge_of(&e.mb, 100000 + i * 4096u, 4096);
-		struct rdmadev_sge s = sge_of(&e.ma, 0, 64);
+		struct rdmadev_sge r = e2e_sge(&e.mb, 100000 + i * 4096u, 4096);
+		struct rdmadev_sge s = e2e_sge(&e.ma, 0, 64);
 		struct rdmadev_send_wr wr;
 		struct rdmadev_wc wc;
 
@@ -678,10 +672,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_hwstats") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_hwstats") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_timer_tables);
 	TEST_RUN(test_traffic_counters);
 	TEST_RUN(test_traffic_counters_gen3);

@@ -804,10 +804,8 @@ main(int argc, char **argv)
 		return 1;
 	if (args.threads > MAX_THREADS)
 		args.threads = MAX_THREADS;
-	if (test_eal_init("test_irdma_lifecycle", NULL) < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_eal_init("test_irdma_lifecycle", NULL) < 0)
+		return test_eal_bail();
 	/* the expected refusals would flood the log */
 	rte_log_set_level_pattern("lib.rdmadev", RTE_LOG_EMERG);
 	rte_log_set_level_pattern("lib.restrack", RTE_LOG_EMERG);

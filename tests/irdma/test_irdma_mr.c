@@ -460,18 +460,13 @@ static void
 test_model_strict(void)
 {
 	const struct irdma_hmc_request req = { .qps = 1024, .cqs = 2048, .mrs = 64 };
-	struct irdma_model_config cfg;
 	struct irdma_cqp_cmpl cmpl;
 	struct irdma_dma_mem page;
 	struct irdma_cqp_wqe w;
 	struct irdma_ctrl c;
 	struct irdma_hw hw;
 
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	TEST_CHECK_EQ(irdma_model_create(&cfg, &hw), 0);
-	TEST_CHECK_EQ(irdma_ctrl_init(&c, &hw, &req), 0);
-	TEST_CHECK_EQ(irdma_ctrl_bringup(&c), 0);
+	pmd_raw_up(&hw, &c, &req);
 	TEST_CHECK_EQ(irdma_dma_alloc(&c, &page, PG4K, PG4K), 0);
 
 #define REG(idx, pd, len, rights, rem, hp, lpbl, pa, first)				\
@@ -566,9 +561,7 @@ test_model_strict(void)
 #undef EXPECT_MINOR
 
 	irdma_dma_free(&c, &page);
-	irdma_ctrl_teardown(&c);
-	irdma_ctrl_fini(&c);
-	irdma_model_destroy(&hw);
+	pmd_raw_down(&hw, &c);
 }
 
 int
@@ -576,10 +569,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_mr") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_mr") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_pd);
 	TEST_RUN(test_mr_eal);
 	TEST_RUN(test_mr_ext_levels);

@@ -138,6 +138,36 @@ pf_check_undone(int id)
 	TEST_CHECK_EQ(irdma_rd32(hw, 0x80080), 0);	/* PF_FW_ARQBAL */
 }
 
+/* Open the model device with the next AdminQ command @p opcode faulted (@p kind, @p code). */
+static int
+pf_open_aq_fault(uint16_t opcode, enum irdma_model_aq_fault kind, uint16_t code)
+{
+	int id = pf_open(DEV("irdma_model0"));
+
+	if (id >= 0)
+		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), opcode, kind, code), 0);
+	return id;
+}
+
+/*
+ * Start @p id with a fault armed: the start fails with @p err (with any error when 0), the
+ * log names @p a and @p b, and the bring-up is undone.
+ */
+static void
+pf_start_refused(int id, int err, const char *a, const char *b)
+{
+	int rc;
+
+	log_start();
+	rc = rdmadev_start((int16_t)id);
+	if (err != 0)
+		TEST_CHECK_EQ(rc, err);
+	else
+		TEST_CHECK(rc < 0);
+	TEST_CHECK(log_has(a, b));
+	pf_check_undone(id);
+}
+
 /* Start @p id, stop it and close it, checking the teardown balanced. */
 static void
 pf_start_stop_close(int id)
@@ -432,15 +462,10 @@ test_fault_no_answer(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open(DEV("irdma_model0"));
+		id = pf_open_aq_fault(steps[i].opcode, IRDMA_MODEL_AQ_FAULT_NO_ANSWER, 0);
 		if (id < 0)
 			return;
-		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
-							  IRDMA_MODEL_AQ_FAULT_NO_ANSWER, 0), 0);
-		log_start();
-		TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ETIMEDOUT);
-		TEST_CHECK(log_has(steps[i].what, "no answer from firmware"));
-		pf_check_undone(id);
+		pf_start_refused(id, -ETIMEDOUT, steps[i].what, "no answer from firmware");
 		/* firmware back: the next start runs the whole sequence again */
 		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), 0,
 							  IRDMA_MODEL_AQ_FAULT_NONE, 0), 0);
@@ -472,16 +497,10 @@ test_fault_retval(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open(DEV("irdma_model0"));
+		id = pf_open_aq_fault(steps[i].opcode, IRDMA_MODEL_AQ_FAULT_RETVAL, steps[i].code);
 		if (id < 0)
 			return;
-		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
-							  IRDMA_MODEL_AQ_FAULT_RETVAL,
-							  steps[i].code), 0);
-		log_start();
-		TEST_CHECK_EQ(rdmadev_start((int16_t)id), steps[i].err);
-		TEST_CHECK(log_has(steps[i].line, "PF bring-up failed at step"));
-		pf_check_undone(id);
+		pf_start_refused(id, steps[i].err, steps[i].line, "PF bring-up failed at step");
 		/* the fault was one-shot: the next start succeeds */
 		pf_start_stop_close(id);
 	}
@@ -518,16 +537,10 @@ test_fault_qos_retval(void)
 	int id;
 
 	for (i = 0; i < RTE_DIM(steps); i++) {
-		id = pf_open(DEV("irdma_model0"));
+		id = pf_open_aq_fault(steps[i].opcode, IRDMA_MODEL_AQ_FAULT_RETVAL, steps[i].code);
 		if (id < 0)
 			return;
-		TEST_CHECK_EQ(irdma_model_inject_aq_fault(pmd_hw(id), steps[i].opcode,
-							  IRDMA_MODEL_AQ_FAULT_RETVAL,
-							  steps[i].code), 0);
-		log_start();
-		TEST_CHECK_EQ(rdmadev_start((int16_t)id), steps[i].err);
-		TEST_CHECK(log_has(steps[i].line, steps[i].step));
-		pf_check_undone(id);
+		pf_start_refused(id, steps[i].err, steps[i].line, steps[i].step);
 		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
 		/* the qset and PE-filter failures come after the WS nodes: all three deleted */
 		if (steps[i].opcode == 0x0c33 || steps[i].opcode == 0x0211)
@@ -544,11 +557,8 @@ test_fault_qos_retval(void)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_aq_fault_nth(pmd_hw(id), 0x0401, i,
 							      IRDMA_MODEL_AQ_FAULT_RETVAL, 16), 0);
-		log_start();
-		TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ENOSPC);
-		TEST_CHECK(log_has("add scheduler node (0x0401) failed: firmware code 16",
-				   "PF bring-up failed at step \"VSI and scheduler\""));
-		pf_check_undone(id);
+		pf_start_refused(id, -ENOSPC, "add scheduler node (0x0401) failed: firmware code 16",
+				 "PF bring-up failed at step \"VSI and scheduler\"");
 		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
 		TEST_CHECK_EQ(st.sched_adds, i);
 		TEST_CHECK_EQ(st.sched_dels, i);
@@ -583,10 +593,7 @@ test_fault_ws(void)
 			return;
 		TEST_CHECK_EQ(irdma_model_inject_cqp_fault_after(pmd_hw(id), 0x2c, steps[i].skip,
 								 IRDMA_CQP_MAJ_ERROR, 0x102), 0);
-		log_start();
-		TEST_CHECK(rdmadev_start((int16_t)id) < 0);
-		TEST_CHECK(log_has(steps[i].line, steps[i].step));
-		pf_check_undone(id);
+		pf_start_refused(id, 0, steps[i].line, steps[i].step);
 		TEST_CHECK_EQ(irdma_model_stats_get(pmd_hw(id), &st), 0);
 		TEST_CHECK_EQ(st.ws_adds, steps[i].adds);
 		/* the qset was added (and removed) only when the leaf enable failed */
@@ -697,10 +704,7 @@ pf_refused(const char *devargs, int err, const char *a, const char *b)
 
 	if (id < 0)
 		return;
-	log_start();
-	TEST_CHECK_EQ(rdmadev_start((int16_t)id), err);
-	TEST_CHECK(log_has(a, b));
-	pf_check_undone(id);
+	pf_start_refused(id, err, a, b);
 	TEST_CHECK_EQ(rdmadev_close((int16_t)id), 0);
 }
 
@@ -743,10 +747,8 @@ test_fault_reset(void)
 	if (id < 0)
 		return;
 	TEST_CHECK_EQ(irdma_model_set_reset_reads(pmd_hw(id), IRDMA_MODEL_RESET_NEVER), 0);
-	log_start();
-	TEST_CHECK_EQ(rdmadev_start((int16_t)id), -ETIMEDOUT);
-	TEST_CHECK(log_has("PF reset (PFGEN_CTRL.PFSWR) did not finish", "step \"PF reset\""));
-	pf_check_undone(id);
+	pf_start_refused(id, -ETIMEDOUT, "PF reset (PFGEN_CTRL.PFSWR) did not finish",
+			 "step \"PF reset\"");
 	TEST_CHECK_EQ(irdma_model_set_reset_reads(pmd_hw(id), 3), 0);
 	pf_start_stop_close(id);
 }
@@ -1218,10 +1220,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_pf") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_pf") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_conformance);
 	TEST_RUN(test_fault_retval);
 	TEST_RUN(test_fault_qos_retval);

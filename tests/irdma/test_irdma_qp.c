@@ -135,6 +135,22 @@ qp_info(const struct test_env *e, const struct rdmadev_qp *qp, struct irdma_mode
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e->id), rdmadev_qp_num(qp), in), 0);
 }
 
+/* The test's device and a QP of @p type on it (@p ia its attributes); NULL, the device
+ * closed again, on failure. */
+static struct rdmadev_qp *
+env_qp_up(struct test_env *e, enum rdmadev_qp_type type, struct rdmadev_qp_init_attr *ia)
+{
+	struct rdmadev_qp *qp = NULL;
+
+	if (test_env_up(e, DEVARGS, 2) == 0) {
+		*ia = init_attr(e, type);
+		TEST_CHECK_EQ(rdmadev_qp_create(ia, &qp), 0);
+	}
+	if (qp == NULL)
+		test_env_down(e);
+	return qp;
+}
+
 static void
 test_rc(void)
 {
@@ -146,14 +162,9 @@ test_rc(void)
 	struct test_env e;
 	uint32_t qpn;
 
-	if (test_env_up(&e, DEVARGS, 2) == 0) {
-		ia = init_attr(&e, RDMADEV_QPT_RC);
-		TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
-	}
-	if (qp == NULL) {
-		test_env_down(&e);
+	qp = env_qp_up(&e, RDMADEV_QPT_RC, &ia);
+	if (qp == NULL)
 		return;
-	}
 	qpn = rdmadev_qp_num(qp);
 	check_created(&e, qp, TYPE_RC);
 	c = ctx_of(qp);
@@ -258,14 +269,9 @@ test_ud(void)
 	const uint8_t *c;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 2) == 0) {
-		ia = init_attr(&e, RDMADEV_QPT_UD);
-		TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
-	}
-	if (qp == NULL) {
-		test_env_down(&e);
+	qp = env_qp_up(&e, RDMADEV_QPT_UD, &ia);
+	if (qp == NULL)
 		return;
-	}
 	check_created(&e, qp, TYPE_UD);
 	c = ctx_of(qp);
 	memset(&a, 0, sizeof(a));
@@ -318,10 +324,8 @@ test_faults(void)
 	struct test_env e;
 	uint32_t qpn;
 
-	if (test_env_up(&e, DEVARGS, 2) != 0) {
-		test_env_down(&e);
+	if (!test_env_ready(&e, DEVARGS, 2))
 		return;
-	}
 	dev = rdmadev_get((int16_t)e.id);
 	ia = init_attr(&e, RDMADEV_QPT_RC);
 	/* CREATE_QP refused: error, nothing tracked, the CQs are free again. */
@@ -390,14 +394,9 @@ test_model_refusals(void)
 	struct rdmadev_qp *qp = NULL;
 	struct test_env e;
 
-	if (test_env_up(&e, DEVARGS, 2) == 0) {
-		ia = init_attr(&e, RDMADEV_QPT_RC);
-		TEST_CHECK_EQ(rdmadev_qp_create(&ia, &qp), 0);
-	}
-	if (qp == NULL) {
-		test_env_down(&e);
+	qp = env_qp_up(&e, RDMADEV_QPT_RC, &ia);
+	if (qp == NULL)
 		return;
-	}
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 0, &in), -ENOENT);
 	TEST_CHECK_EQ(irdma_model_qp_get(pmd_hw(e.id), 64, &in), -ENOENT);
 	TEST_CHECK_EQ(irdma_model_qp_get(NULL, 3, &in), -EINVAL);
@@ -498,17 +497,12 @@ static void
 test_model_raw(void)
 {
 	const struct irdma_hmc_request req = { .qps = 64, .cqs = 64, .mrs = 64 };
-	struct irdma_model_config cfg;
 	struct irdma_model_qp_info in;
 	struct irdma_cqp_wqe w;
 	struct raw r;
 
 	memset(&r, 0, sizeof(r));
-	irdma_model_config_default(&cfg);
-	cfg.mode = test_variant_model_mode();
-	TEST_CHECK_EQ(irdma_model_create(&cfg, &r.hw), 0);
-	TEST_CHECK_EQ(irdma_ctrl_init(&r.c, &r.hw, &req), 0);
-	TEST_CHECK_EQ(irdma_ctrl_bringup(&r.c), 0);
+	pmd_raw_up(&r.hw, &r.c, &req);
 	TEST_CHECK_EQ(irdma_dma_alloc(&r.c, &r.ring, 8192 + 64, 4096), 0);
 	TEST_CHECK_EQ(irdma_dma_alloc(&r.c, &r.ctx, 256, 256), 0);
 	TEST_CHECK_EQ(irdma_dma_alloc(&r.c, &r.cq, 4096 + 128, 4096), 0);
@@ -604,9 +598,7 @@ out:
 	irdma_dma_free(&r.c, &r.ring);
 	irdma_dma_free(&r.c, &r.ctx);
 	irdma_dma_free(&r.c, &r.cq);
-	irdma_ctrl_teardown(&r.c);
-	irdma_ctrl_fini(&r.c);
-	irdma_model_destroy(&r.hw);
+	pmd_raw_down(&r.hw, &r.c);
 }
 
 int
@@ -614,10 +606,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_qp") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_qp") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_rc);
 	TEST_RUN(test_ud);
 	TEST_RUN(test_faults);

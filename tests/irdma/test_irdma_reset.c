@@ -150,7 +150,8 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow, bool r
 	struct rdmadev_cq *cq = NULL;
 	struct rdmadev_sge r;
 	struct rdmadev_wc wc;
-	unsigned int i, ok = 0, flushed = 0, other = 0, rflushed = 0;
+	struct e2e_tally t;
+	unsigned int i, rflushed = 0;
 	uint16_t posted;
 	int err = 0;
 
@@ -192,20 +193,10 @@ reset_case(enum irdma_model_reset_kind kind, const char *name, bool slow, bool r
 	TEST_CHECK_EQ(fatal_events(), 1);
 	TEST_CHECK_EQ(fatal_events(), 0);
 	/* every WR completed exactly once: the in-flight ones flushed */
-	TEST_CHECK(e2e_wait(&d.scq, posted));
-	for (i = 0; i < posted && e2e_take(&d.scq, &wc); i++) {
-		TEST_CHECK_EQ(wc.wr_id, 100 + i);
-		if (wc.status == RDMADEV_WC_SUCCESS)
-			ok++;
-		else if (wc.status == RDMADEV_WC_WR_FLUSH_ERR)
-			flushed++;
-		else
-			other++;
-	}
-	printf("# %u WRs: %u done, %u flushed, %u other\n", posted, ok, flushed, other);
-	TEST_CHECK_EQ(ok, 0);
-	TEST_CHECK_EQ(flushed, posted);
-	TEST_CHECK_EQ(other, 0);
+	TEST_CHECK_EQ(e2e_tally(&d.scq, posted, 100, &t), 0);
+	TEST_CHECK_EQ(t.ok, 0);
+	TEST_CHECK_EQ(t.flushed, posted);
+	TEST_CHECK_EQ(t.other, 0);
 	TEST_CHECK(e2e_wait(&d.rcq, N_RECV));
 	for (i = 0; i < N_RECV && e2e_take(&d.rcq, &wc); i++) {
 		TEST_CHECK_EQ(wc.wr_id, 500 + i);
@@ -472,10 +463,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_reset") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_reset") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_reset_core);
 	TEST_RUN(test_reset_global);
 	TEST_RUN(test_reset_emp);

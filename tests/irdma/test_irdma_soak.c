@@ -367,10 +367,8 @@ main(int argc, char **argv)
 		printf("Bail out! --pairs must be 1 .. %u\n", MAX_PAIRS);
 		return 1;
 	}
-	if (test_variant_eal_init("test_irdma_soak") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_soak") < 0)
+		return test_eal_bail();
 	printf("# model mode: %s, %" PRIu64 " ops, %u pairs, seed %" PRIu64 "\n",
 	       test_variant(), nops, np, seed);
 	d1.id = -1;

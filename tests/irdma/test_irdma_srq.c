@@ -56,12 +56,6 @@ qw(const uint8_t *p, unsigned int n)
 }
 
 
-static struct rdmadev_sge
-sge_of(const struct e2e_mr *m, uint64_t off, uint32_t len)
-{
-	return (struct rdmadev_sge){ (uint64_t)(uintptr_t)(m->buf + off), len, m->lkey };
-}
-
 static struct irdma_srq *
 drv_srq(struct rdmadev_srq *srq)
 {
@@ -104,12 +98,7 @@ send_one(struct e2e_qp *p, uint64_t wr_id, const struct rdmadev_sge *s, struct r
 {
 	struct rdmadev_send_wr wr;
 
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.opcode = RDMADEV_WR_SEND;
-	wr.sg_list = s;
-	wr.num_sge = 1;
-	wr.flags = RDMADEV_SEND_SIGNALED;
+	e2e_wr_init(&wr, wr_id, RDMADEV_WR_SEND, s, 1);
 	if (ah != NULL) {
 		wr.ud.ah = ah;
 		wr.ud.remote_qpn = dest_qpn;
@@ -152,6 +141,15 @@ struct srq_env {
 	struct e2e_qp b[2];
 	struct model_port *tap;	/* a tap port on the device's wire, or NULL */
 };
+
+/* Destroy @p e's SRQ, which restrack then no longer tracks. */
+static void
+env_srq_destroy(struct srq_env *e)
+{
+	TEST_CHECK_EQ(rdmadev_srq_destroy(e->srq), 0);
+	e->srq = NULL;
+	TEST_CHECK_EQ(restrack_of(e->d, RESTRACK_SRQ), 0);
+}
 
 /* Open @p d with @p devargs into @p e, with an MR of @p mr_len bytes (0: both there). */
 static int
@@ -256,7 +254,7 @@ test_srq_wqe_encoding(void)
 	TEST_CHECK_EQ(s->size, 32);
 	TEST_CHECK_EQ(e.srq->attr.max_wr, 31);
 	for (k = 0; k < 3; k++)
-		sg[k] = sge_of(&e.m, 4096 * k + 8 * k, 100 + k);
+		sg[k] = e2e_sge(&e.m, 4096 * k + 8 * k, 100 + k);
 	for (n = 1; n <= 3; n++) {
 		const uint8_t *w = s->base + (size_t)(n - 1) * 64;
 		uint64_t wr_id = UINT64_C(0xfeed000000000000) | n;
@@ -314,9 +312,7 @@ test_srq_wqe_encoding(void)
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
 	/* the SRQ holds its PD */
 	TEST_CHECK_EQ(rdmadev_pd_free(d.pd), -EBUSY);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), 0);
-	e.srq = NULL;
-	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
+	env_srq_destroy(&e);
 out:
 	env_close(&e);
 }
@@ -354,7 +350,7 @@ post_kb_recvs(struct srq_env *e, uint64_t first, uint32_t n)
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		r = sge_of(&e->m, 16384 + 1024 * i, 1024);
+		r = e2e_sge(&e->m, 16384 + 1024 * i, 1024);
 		TEST_CHECK(srq_recv(e->srq, first + i, &r, 1));
 	}
 }
@@ -367,7 +363,7 @@ static void
 send_through(struct srq_env *e, unsigned int k, uint64_t id, uint64_t src_off, uint32_t len,
 	     uint64_t recv_id, uint64_t dst_off)
 {
-	struct rdmadev_sge snd = sge_of(&e->m, src_off, len);
+	struct rdmadev_sge snd = e2e_sge(&e->m, src_off, len);
 
 	TEST_CHECK(send_one(&e->a[k], id, &snd, NULL, 0));
 	e2e_expect(&e->d->scq, id, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
@@ -403,7 +399,7 @@ test_srq_shared(void)
 	TEST_CHECK_EQ(__atomic_load_n(&e.srq->obj.users, __ATOMIC_RELAXED), 3);
 	/* post_recv on a QP of an SRQ: it has no RQ (with and without an SGE: -EINVAL) */
 	{
-		struct rdmadev_sge r = sge_of(&e.m, 32768, 64);
+		struct rdmadev_sge r = e2e_sge(&e.m, 32768, 64);
 		struct rdmadev_recv_wr wr = { .wr_id = 1, .sg_list = &r, .num_sge = 1 };
 		int err = 0;
 
@@ -418,14 +414,14 @@ test_srq_shared(void)
 	/* 40 messages over a 16-WQE ring: 2.5 passes, 8 receives posted ahead at most */
 	for (i = 0; i < 40; i++) {
 		uint32_t who = i % 3, len = 100 + 37 * i;
-		struct rdmadev_sge snd = sge_of(&e.m, who * RECV_LEN, len % (RECV_LEN - 40));
+		struct rdmadev_sge snd = e2e_sge(&e.m, who * RECV_LEN, len % (RECV_LEN - 40));
 		uint32_t slot;
 
 		while (posted < got + 8) {
 			struct rdmadev_sge r;
 
 			slot = posted % 8;
-			r = sge_of(&e.m, 16384 + slot * RECV_LEN, RECV_LEN);
+			r = e2e_sge(&e.m, 16384 + slot * RECV_LEN, RECV_LEN);
 			TEST_CHECK(srq_recv(e.srq, 1000 + posted, &r, 1));
 			posted++;
 		}
@@ -472,12 +468,12 @@ test_srq_sges(void)
 		memset(e.m.buf + 16384, 0, 32768);
 		for (k = 0; k < n; k++) {
 			/* pieces apart from each other, so a wrong placement shows */
-			r[k] = sge_of(&e.m, 16384 + 10000 * k + 8 * n, lens[k]);
+			r[k] = e2e_sge(&e.m, 16384 + 10000 * k + 8 * n, lens[k]);
 			len += lens[k];
 		}
 		len -= 50;	/* the last piece is not filled to its end */
 		TEST_CHECK(srq_recv(e.srq, 40 + n, r, (uint16_t)n));
-		snd = sge_of(&e.m, 0, len);
+		snd = e2e_sge(&e.m, 0, len);
 		TEST_CHECK(send_one(&e.a[0], n, &snd, NULL, 0));
 		e2e_expect(&d.scq, n, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
 		TEST_CHECK(e2e_next(&d.rcq, &wc));
@@ -519,13 +515,13 @@ test_srq_limit(void)
 	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &arm, RDMADEV_SRQ_MAX_WR), -ENOTSUP);
 	q.srq_limit = e.srq->attr.max_wr + 1;
 	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &q, RDMADEV_SRQ_LIMIT), -EINVAL);
-	r = sge_of(&e.m, 16384, 512);
+	r = e2e_sge(&e.m, 16384, 512);
 	for (i = 0; i < 10; i++)
 		TEST_CHECK(srq_recv(e.srq, 500 + i, &r, 1));
 	TEST_CHECK_EQ(rdmadev_srq_modify(e.srq, &arm, RDMADEV_SRQ_LIMIT), 0);
 	TEST_CHECK_EQ(rdmadev_srq_query(e.srq, &q), 0);
 	TEST_CHECK_EQ(q.srq_limit, 6);
-	snd = sge_of(&e.m, 0, 64);
+	snd = e2e_sge(&e.m, 0, 64);
 	for (i = 0; i < 10; i++) {
 		TEST_CHECK(send_one(&e.a[0], i, &snd, NULL, 0));
 		e2e_expect(&d.scq, i, RDMADEV_WC_SUCCESS, RDMADEV_WC_SEND);
@@ -558,7 +554,6 @@ static void
 test_srq_qp_error_and_busy(void)
 {
 	static struct e2e_dev d;
-	struct rdmadev_qp_attr attr;
 	struct rdmadev_sge r;
 	struct srq_env e;
 	uint32_t i;
@@ -569,9 +564,7 @@ test_srq_qp_error_and_busy(void)
 	post_kb_recvs(&e, 700, 4);
 	/* b[0] to ERR: its event, and no completion for the SRQ's WQEs */
 	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn);
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = RDMADEV_QPS_ERR;
-	TEST_CHECK_EQ(rdmadev_qp_modify(e.b[0].qp, &attr, RDMADEV_QP_STATE), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&e.b[0], RDMADEV_QPS_ERR), 0);
 	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn), 1);
 	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[1].qpn), 0);
 	TEST_CHECK_EQ(e2e_idle(&d.rcq, 100), 0);
@@ -581,14 +574,12 @@ test_srq_qp_error_and_busy(void)
 	/* in use: -EBUSY, the SRQ stays usable and tracked */
 	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), -EBUSY);
 	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 1);
-	r = sge_of(&e.m, 16384, 1024);
+	r = e2e_sge(&e.m, 16384, 1024);
 	TEST_CHECK(srq_recv(e.srq, 800, &r, 1));
 	e2e_qp_destroy(&e.b[0]);
 	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), -EBUSY);
 	e2e_qp_destroy(&e.b[1]);
-	TEST_CHECK_EQ(rdmadev_srq_destroy(e.srq), 0);
-	e.srq = NULL;
-	TEST_CHECK_EQ(restrack_of(&d, RESTRACK_SRQ), 0);
+	env_srq_destroy(&e);
 out:
 	env_close(&e);
 }
@@ -602,7 +593,6 @@ static void
 test_srq_qp_fail(void)
 {
 	static struct e2e_dev d;
-	struct rdmadev_qp_attr attr;
 	struct rdmadev_sge snd;
 	struct rdmadev_wc wc;
 	struct srq_env e;
@@ -614,7 +604,7 @@ test_srq_qp_fail(void)
 	e2e_fill(e.m.buf, 8192, 9);
 	post_kb_recvs(&e, 900, 3);
 	(void)events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn);
-	snd = sge_of(&e.m, 0, 3000);
+	snd = e2e_sge(&e.m, 0, 3000);
 	TEST_CHECK(send_one(&e.a[0], 1, &snd, NULL, 0));
 	TEST_CHECK(e2e_next(&d.rcq, &wc));
 	TEST_CHECK_EQ(wc.wr_id, 900);
@@ -624,9 +614,7 @@ test_srq_qp_fail(void)
 	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn), 1);
 	TEST_CHECK_EQ(rdmadev_qp_get_state(e.b[0].qp), RDMADEV_QPS_ERR);
 	/* already in ERR: moving it there again reports nothing more */
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = RDMADEV_QPS_ERR;
-	TEST_CHECK_EQ(rdmadev_qp_modify(e.b[0].qp, &attr, RDMADEV_QP_STATE), 0);
+	TEST_CHECK_EQ(e2e_qp_to(&e.b[0], RDMADEV_QPS_ERR), 0);
 	TEST_CHECK_EQ(events_of(&d, RDMADEV_EVENT_QP_LAST_WQE_REACHED, e.b[0].qpn), 0);
 	/* the sender failed too (its request was refused): drop its completions */
 	(void)e2e_idle(&d.scq, 100);
@@ -885,13 +873,13 @@ test_srq_max_size(void)
 		uint32_t k;
 
 		for (k = i; k < i + 50; k++) {
-			struct rdmadev_sge r = sge_of(&e.m, 8192 + (k % 64) * 64, 64);
+			struct rdmadev_sge r = e2e_sge(&e.m, 8192 + (k % 64) * 64, 64);
 
 			memset(e.m.buf + 8192 + (k % 64) * 64, 0, 64);
 			TEST_CHECK(srq_recv(e.srq, 1000000 + k, &r, 1));
 		}
 		for (k = i; k < i + 50; k++) {
-			struct rdmadev_sge snd = sge_of(&e.m, k % 4000, 1 + k % 61);
+			struct rdmadev_sge snd = e2e_sge(&e.m, k % 4000, 1 + k % 61);
 
 			TEST_CHECK(send_one(&e.a[0], k, &snd, NULL, 0));
 		}
@@ -1003,15 +991,15 @@ test_srq_destroy_mid_message(void)
 		goto out;
 	/* the SRQ full: max_wr receives of 4 KB */
 	for (i = 0; i < max_wr; i++) {
-		r = sge_of(&e.m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		r = e2e_sge(&e.m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
 		TEST_CHECK(srq_recv(e.srq, 900 + i, &r, 1));
 	}
-	r = sge_of(&e.m, 16384, RECV_LEN);
+	r = e2e_sge(&e.m, 16384, RECV_LEN);
 	TEST_CHECK(!srq_recv(e.srq, 1, &r, 1));
 	/* a 3-packet SEND (MTU 1024): only its first packet reaches b[0] */
 	e2e_fill(e.m.buf, 3 * RECV_LEN, 41);
 	memset(e.m.buf + 16384, 0, 4 * RECV_LEN);
-	snd = sge_of(&e.m, 0, 3 * RECV_LEN);
+	snd = e2e_sge(&e.m, 0, 3 * RECV_LEN);
 	TEST_CHECK(send_one(&e.a[0], 1, &snd, NULL, 0));
 	n = tap_recv(e.tap, f);
 	TEST_CHECK(n > 0);
@@ -1033,7 +1021,7 @@ test_srq_destroy_mid_message(void)
 	TEST_CHECK_EQ(drv_srq(e.srq)->posted - __atomic_load_n(&drv_srq(e.srq)->done,
 								__ATOMIC_ACQUIRE), max_wr - 1);
 	/* one slot came back: the SRQ takes exactly one more WR */
-	r = sge_of(&e.m, 16384 + (uint64_t)max_wr * 4 * RECV_LEN, 4 * RECV_LEN);
+	r = e2e_sge(&e.m, 16384 + (uint64_t)max_wr * 4 * RECV_LEN, 4 * RECV_LEN);
 	TEST_CHECK(srq_recv(e.srq, 900 + max_wr, &r, 1));
 	TEST_CHECK(!srq_recv(e.srq, 2, &r, 1));
 	/* b[1] receives into every one: WQEs 1 .. max_wr, in order (WQE 0 went with b[0]) */
@@ -1045,7 +1033,7 @@ test_srq_destroy_mid_message(void)
 	TEST_CHECK_EQ(drv_srq(e.srq)->posted - __atomic_load_n(&drv_srq(e.srq)->done,
 								__ATOMIC_ACQUIRE), 0);
 	for (i = 0; i < max_wr; i++) {
-		r = sge_of(&e.m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
+		r = e2e_sge(&e.m, 16384 + (uint64_t)i * 4 * RECV_LEN, 4 * RECV_LEN);
 		TEST_CHECK(srq_recv(e.srq, 5000 + i, &r, 1));
 	}
 	TEST_CHECK(!srq_recv(e.srq, 3, &r, 1));
@@ -1058,10 +1046,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_srq", NULL) < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_eal_init("test_irdma_srq", NULL) < 0)
+		return test_eal_bail();
 	TEST_RUN(test_srq_wqe_encoding);
 	TEST_RUN(test_srq_cqe_decode);
 	TEST_RUN(test_srq_shared);

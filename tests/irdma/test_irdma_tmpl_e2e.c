@@ -73,6 +73,14 @@ env_down(struct pair_env *e)
 	e2e_mr_dereg(&e->ma);
 }
 
+/* @p e's MRs with their canaries intact, no completion more on a's send CQ in @p polls polls. */
+static void
+env_clean(const struct pair_env *e, unsigned int polls)
+{
+	TEST_CHECK(e2e_canary_ok(&e->ma) && e2e_canary_ok(&e->mb));
+	TEST_CHECK_EQ(e2e_idle(&da.scq, polls), 0);
+}
+
 /* A 1-SGE prototype of @p op from @p a's MR @p m to @p b's MR @p r. */
 static struct rdmadev_send_wr
 proto_of(uint8_t op, const struct rdmadev_sge *sge, const struct e2e_mr *r)
@@ -205,8 +213,7 @@ test_write_read(void)
 		id += BURST;
 	}
 	TEST_CHECK_EQ(k, BURSTS);
-	TEST_CHECK(e2e_canary_ok(&e.ma) && e2e_canary_ok(&e.mb));
-	TEST_CHECK_EQ(e2e_idle(&da.scq, 50), 0);	/* exactly one completion each */
+	env_clean(&e, 50);	/* exactly one completion each */
 	TEST_CHECK_EQ(e2e_idle(&db.rcq, 10), 0);
 out:
 	env_down(&e);
@@ -249,8 +256,7 @@ test_send(void)
 					  (const void *)(uintptr_t)v[i].addr, v[i].length) == 0);
 		}
 	}
-	TEST_CHECK(e2e_canary_ok(&e.ma) && e2e_canary_ok(&e.mb));
-	TEST_CHECK_EQ(e2e_idle(&da.scq, 20), 0);
+	env_clean(&e, 20);
 out:
 	env_down(&e);
 }
@@ -294,8 +300,7 @@ test_write_imm(void)
 					  v[i].length) == 0);
 		}
 	}
-	TEST_CHECK(e2e_canary_ok(&e.ma) && e2e_canary_ok(&e.mb));
-	TEST_CHECK_EQ(e2e_idle(&da.scq, 20), 0);
+	env_clean(&e, 20);
 out:
 	env_down(&e);
 }
@@ -398,10 +403,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_tmpl_e2e") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_tmpl_e2e") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_open);
 	TEST_RUN(test_write_read);
 	TEST_RUN(test_send);

@@ -417,10 +417,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_variant_eal_init("test_irdma_vectors") < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_variant_eal_init("test_irdma_vectors") < 0)
+		return test_eal_bail();
 	TEST_RUN(test_cause_registers);
 	TEST_RUN(test_cq_per_vector);
 	TEST_RUN(test_vector_limits);

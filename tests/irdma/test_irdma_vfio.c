@@ -310,10 +310,8 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	if (test_eal_init("test_irdma_vfio", NULL) < 0) {
-		printf("Bail out! EAL init failed\n");
-		return 1;
-	}
+	if (test_eal_init("test_irdma_vfio", NULL) < 0)
+		return test_eal_bail();
 	TEST_RUN(test_parse);
 	TEST_RUN(test_malformed);
 	TEST_RUN(test_absent);
