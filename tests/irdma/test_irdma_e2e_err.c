@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_pause.h>
 
@@ -507,7 +508,7 @@ test_ud_send_error_sqe(void)
 	struct rdmadev_ah *ah = NULL;
 	struct rdmadev_sge s, big, r;
 	struct rdmadev_wc wc;
-	uint64_t errs;
+	uint64_t errs, dl;
 	int n;
 
 	memcpy(aa.dgid, d.gid, 16);
@@ -569,7 +570,10 @@ test_ud_send_error_sqe(void)
 	 * completion (the threaded model may write it before the AE is read), and then the
 	 * refusal below would rightly not happen.
 	 */
-	for (n = 0; n < 200000 && rdmadev_qp_get_state(a.qp) != RDMADEV_QPS_SQE; n++) {
+	/* Bounded in time: on a loaded machine the threaded model's engine may wait for a core. */
+	dl = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	for (n = 0; rdmadev_qp_get_state(a.qp) != RDMADEV_QPS_SQE &&
+		    rte_get_timer_cycles() < dl; n++) {
 		(void)rdmadev_event_poll(d.id, ev, RTE_DIM(ev));
 		if ((n & 1023) == 1023)
 			sched_yield();

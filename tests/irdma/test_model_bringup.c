@@ -534,7 +534,7 @@ test_ceq_aeq(void)
 	struct irdma_model_stats st;
 	struct irdma_cqp_wqe w;
 	struct tm_res r;
-	uint64_t v;
+	uint64_t v, dl;
 	uint32_t i;
 
 	TEST_CHECK(!no_mem);
@@ -566,7 +566,7 @@ test_ceq_aeq(void)
 	tm_wr(&t, IRDMA_PFPE_CQARM, IRDMA_CCQ_ID);
 	nop(&r);
 	expect_ok(&r);
-	for (i = 0; i < TM_POLLS; i++) {
+	for (i = 0, dl = tm_deadline(); tm_polling(&t.hw, i, dl); i++) {
 		v = rte_le_to_cpu_64(__atomic_load_n((uint64_t *)(void *)ceq_mem.va,
 						     __ATOMIC_ACQUIRE));
 		if (IRDMA_GET(CEQE_VALID, v) == IRDMA_EQ_POLARITY_INIT) {
@@ -915,7 +915,7 @@ test_unmap_under_cqp(void)
 	struct irdma_cqp_ctx c;
 	struct tm_res r;
 	struct tmd u;
-	uint64_t faults;
+	uint64_t faults, dl;
 	uint32_t i;
 
 	irdma_model_config_default(&cfg);
@@ -935,7 +935,8 @@ test_unmap_under_cqp(void)
 	TEST_CHECK_EQ(irdma_hw_dma_unmap(&u.hw, u.sq.va, u.sq.iova, u.sq.len), 0);
 	tm_post(&u, &w);
 	tm_ring(&u);
-	for (i = 0; i < TM_POLLS && st.dma_faults == faults; i++) {
+	for (i = 0, dl = tm_deadline(); st.dma_faults == faults && tm_polling(&u.hw, i, dl);
+	     i++) {
 		irdma_hw_service(&u.hw);
 		TEST_CHECK_EQ(irdma_model_stats_get(&u.hw, &st), 0);
 	}

@@ -8,7 +8,6 @@
 
 #include <rte_errno.h>
 #include <rte_memory.h>
-#include <rte_pause.h>
 
 #include "test_model_drv.h"
 
@@ -141,9 +140,10 @@ tm_fini(struct tmd *t)
 int
 tm_wait_fw(struct tmd *t)
 {
+	uint64_t dl;
 	uint32_t i;
 
-	for (i = 0; i < TM_POLLS; i++) {
+	for (i = 0, dl = tm_deadline(); tm_polling(&t->hw, i, dl); i++) {
 		if (tm_rd(t, IRDMA_GLPE_CPUSTATUS0) == IRDMA_CPUSTATUS_READY &&
 		    tm_rd(t, IRDMA_GLPE_CPUSTATUS1) == IRDMA_CPUSTATUS_READY &&
 		    tm_rd(t, IRDMA_GLPE_CPUSTATUS2) == IRDMA_CPUSTATUS_READY)
@@ -168,6 +168,7 @@ tm_cqp_ctx_fill(struct tmd *t, struct irdma_cqp_ctx *c, uint32_t sq_size)
 uint32_t
 tm_cqp_create_ctx(struct tmd *t, const struct irdma_cqp_ctx *c, uint32_t sq_size)
 {
+	uint64_t dl;
 	uint32_t i, st = 0;
 
 	memcpy(t->ctx.va, c, sizeof(*c));
@@ -177,7 +178,7 @@ tm_cqp_create_ctx(struct tmd *t, const struct irdma_cqp_ctx *c, uint32_t sq_size
 	tm_wr(t, IRDMA_PFPE_CCQPSTATUS, 0);
 	tm_wr(t, IRDMA_PFPE_CCQPHIGH, (uint32_t)(t->ctx.iova >> 32));
 	tm_wr(t, IRDMA_PFPE_CCQPLOW, (uint32_t)t->ctx.iova);
-	for (i = 0; i < TM_POLLS && st == 0; i++) {
+	for (i = 0, dl = tm_deadline(); st == 0 && tm_polling(&t->hw, i, dl); i++) {
 		irdma_hw_service(&t->hw);
 		st = tm_rd(t, IRDMA_PFPE_CCQPSTATUS);
 	}
@@ -191,11 +192,12 @@ tm_cqp_create_ctx(struct tmd *t, const struct irdma_cqp_ctx *c, uint32_t sq_size
 int
 tm_cqp_destroy(struct tmd *t)
 {
+	uint64_t dl;
 	uint32_t i;
 
 	tm_wr(t, IRDMA_PFPE_CCQPHIGH, 0);
 	tm_wr(t, IRDMA_PFPE_CCQPLOW, 0);
-	for (i = 0; i < TM_POLLS; i++) {
+	for (i = 0, dl = tm_deadline(); tm_polling(&t->hw, i, dl); i++) {
 		irdma_hw_service(&t->hw);
 		if (!IRDMA_REG_GET(CCQPSTATUS_DONE, tm_rd(t, IRDMA_PFPE_CCQPSTATUS)))
 			return 0;
@@ -242,11 +244,12 @@ tm_ring(struct tmd *t)
 void
 tm_wait_regs(struct tmd *t, struct tm_res *r)
 {
+	uint64_t dl;
 	uint32_t i, v = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->rc = -ETIMEDOUT;
-	for (i = 0; i < TM_POLLS; i++) {
+	for (i = 0, dl = tm_deadline(); tm_polling(&t->hw, i, dl); i++) {
 		irdma_hw_service(&t->hw);
 		v = tm_rd(t, IRDMA_PFPE_CQPTAIL);
 		if (IRDMA_REG_GET(CQPTAIL_WQTAIL, v) == t->head) {
@@ -270,18 +273,18 @@ tm_wait_ccq(struct tmd *t, struct tm_res *r)
 	rte_le64_t *hdrp = &cqe->qw[IRDMA_FIELD_QW(CQE_VALID)];
 	struct irdma_cq_shadow *sh = (struct irdma_cq_shadow *)(void *)t->ccq_shadow.va;
 	uint64_t hdr = 0;
+	uint64_t dl;
 	uint32_t i;
 
 	memset(r, 0, sizeof(*r));
 	r->rc = -ETIMEDOUT;
-	for (i = 0; i < TM_POLLS; i++) {
+	for (i = 0, dl = tm_deadline(); tm_polling(&t->hw, i, dl); i++) {
 		irdma_hw_service(&t->hw);
 		hdr = rte_le_to_cpu_64(__atomic_load_n(hdrp, __ATOMIC_ACQUIRE));
 		if (IRDMA_GET(CQE_VALID, hdr) == t->ccq_pol) {
 			r->rc = 0;
 			break;
 		}
-		rte_pause();
 	}
 	if (r->rc != 0)
 		return;

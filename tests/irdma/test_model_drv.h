@@ -8,20 +8,44 @@
  * A test-side mini "driver" for the device model: EAL memory mapped through the model's
  * backend, the CQP brought up through the registers, commands posted by polarity and
  * completed through CQPTAIL (before the CCQ exists) or the CCQ. Written from
- * doc/hardware.md with base/ helpers only; it is not the PMD (that lives in drivers/ later).
- * Every wait polls a bounded number of times and fails instead of hanging.
+ * doc/hardware.md with base/ helpers only; it is not the PMD (that lives in drivers/).
+ * Every wait is bounded in time (TM_WAIT_MS) and fails instead of hanging.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_cycles.h>
 #include <rte_memzone.h>
 
 #include "irdma_base.h"
 #include "irdma_model.h"
 
-/* Register / queue polls before a wait gives up. */
-#define TM_POLLS	2000000u
+/* How long a wait polls before it gives up: far past any model's answer, even on a loaded
+ * machine where a threaded model's engine waits for a core. */
+#define TM_WAIT_MS	10000u
+
+/* The deadline of a wait starting now (for tm_polling()). */
+static inline uint64_t
+tm_deadline(void)
+{
+	return rte_get_timer_cycles() + rte_get_timer_hz() * TM_WAIT_MS / 1000u;
+}
+
+/*
+ * A wait's loop condition, for (i = 0; tm_polling(hw, i, dl); i++): the first look at once,
+ * each further one after irdma_hw_poll_relax() (a threaded model serves each register read
+ * under its engine's mutex: a wait that read again at once would keep the engine from it),
+ * none past @p deadline.
+ */
+static inline bool
+tm_polling(struct irdma_hw *hw, uint32_t i, uint64_t deadline)
+{
+	if (i == 0)
+		return true;
+	irdma_hw_poll_relax(hw);
+	return rte_get_timer_cycles() <= deadline;
+}
 
 /* One IOVA-contiguous, DMA-mapped buffer. */
 struct tm_mem {
