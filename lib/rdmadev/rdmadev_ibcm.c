@@ -519,6 +519,18 @@ cm_id_new(struct rdmadev_ibcm *cm, enum cm_state state)
 	return id;
 }
 
+/* The listener of @p service_id in @p state (ST_LISTEN or ST_SIDR_LISTEN), or NULL. */
+static struct rdmadev_ibcm_id *
+cm_listener(const struct rdmadev_ibcm *cm, enum cm_state state, uint64_t service_id)
+{
+	struct rdmadev_ibcm_id *l;
+
+	for (l = cm->ids; l != NULL; l = l->next)
+		if (l->state == state && l->service_id == service_id)
+			return l;
+	return NULL;
+}
+
 void
 rdmadev_ibcm_id_destroy(struct rdmadev_ibcm_id *id)
 {
@@ -663,12 +675,10 @@ rdmadev_ibcm_listen(struct rdmadev_ibcm *cm, uint64_t service_id, struct rdmadev
 		RDMADEV_LOG(ERR, "ibcm_listen: NULL agent or output");
 		return -EINVAL;
 	}
-	for (id = cm->ids; id != NULL; id = id->next) {
-		if (id->state == ST_LISTEN && id->service_id == service_id) {
-			RDMADEV_LOG(ERR, "ibcm_listen: service id 0x%016" PRIx64 " has a listener",
-				    service_id);
-			return -EADDRINUSE;
-		}
+	if (cm_listener(cm, ST_LISTEN, service_id) != NULL) {
+		RDMADEV_LOG(ERR, "ibcm_listen: service id 0x%016" PRIx64 " has a listener",
+			    service_id);
+		return -EADDRINUSE;
 	}
 	id = cm_id_new(cm, ST_LISTEN);
 	if (id == NULL)
@@ -714,12 +724,10 @@ rdmadev_ibcm_sidr_listen(struct rdmadev_ibcm *cm, uint64_t service_id, uint32_t 
 			    qpn);
 		return -EINVAL;
 	}
-	for (id = cm->ids; id != NULL; id = id->next) {
-		if (id->state == ST_SIDR_LISTEN && id->service_id == service_id) {
-			RDMADEV_LOG(ERR, "ibcm_sidr_listen: service id 0x%016" PRIx64 " is served",
-				    service_id);
-			return -EADDRINUSE;
-		}
+	if (cm_listener(cm, ST_SIDR_LISTEN, service_id) != NULL) {
+		RDMADEV_LOG(ERR, "ibcm_sidr_listen: service id 0x%016" PRIx64 " is served",
+			    service_id);
+		return -EADDRINUSE;
 	}
 	id = cm_id_new(cm, ST_SIDR_LISTEN);
 	if (id == NULL)
@@ -859,9 +867,7 @@ cm_rx_sidr_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16]
 	uint8_t mad[RDMADEV_IBCM_MAD_LEN];
 	struct rdmadev_ibcm_id *l;
 
-	for (l = cm->ids; l != NULL; l = l->next)
-		if (l->state == ST_SIDR_LISTEN && l->service_id == sid)
-			break;
+	l = cm_listener(cm, ST_SIDR_LISTEN, sid);
 	if (l != NULL && l->sidr_events) {
 		cm_rx_sidr_req_ev(cm, l, m, sgid, smac);
 		return;
@@ -1140,9 +1146,7 @@ cm_rx_req(struct rdmadev_ibcm *cm, const uint8_t *m, const uint8_t sgid[16], con
 			return;
 		}
 	}
-	for (l = cm->ids; l != NULL; l = l->next)
-		if (l->state == ST_LISTEN && l->service_id == sid)
-			break;
+	l = cm_listener(cm, ST_LISTEN, sid);
 	mtu = m[D(50)] >> 4;
 	if (l == NULL)
 		reason = RDMADEV_IBCM_REJ_INVALID_SERVICE_ID;

@@ -32,29 +32,27 @@ struct rdmadev_qp_trans {
 #define RC_RTS_OPT (M(CUR_STATE) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(MIN_RNR_TIMER) | \
 		    M(PATH_MIG_STATE))
 #define UD_RTS_OPT (M(CUR_STATE) | M(QKEY))
+/* The optional attributes of a transition to RTS, by QP type. */
+#define RTS_OPT { [QPT_RC] = RC_RTS_OPT, [QPT_UD] = UD_RTS_OPT }
+/* The attributes RESET -> INIT requires and INIT -> INIT may change, by QP type. */
+#define INIT_ATTRS { \
+	[QPT_RC] = M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS), \
+	[QPT_UD] = M(PKEY_INDEX) | M(PORT) | M(QKEY), \
+}
+
+/* Every state goes to RESET and to ERR with the state attribute alone. */
+#define TO_RESET_AND_ERR \
+	[RDMADEV_QPS_RESET] = { .valid = true }, \
+	[RDMADEV_QPS_ERR] = { .valid = true }
 
 static const struct rdmadev_qp_trans rdmadev_qp_table[RDMADEV_QPS_MAX][RDMADEV_QPS_MAX] = {
 	[RDMADEV_QPS_RESET] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
-		[RDMADEV_QPS_INIT] = {
-			.valid = true,
-			.req = {
-				[QPT_RC] = M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS),
-				[QPT_UD] = M(PKEY_INDEX) | M(PORT) | M(QKEY),
-			},
-		},
+		TO_RESET_AND_ERR,
+		[RDMADEV_QPS_INIT] = { .valid = true, .req = INIT_ATTRS },
 	},
 	[RDMADEV_QPS_INIT] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
-		[RDMADEV_QPS_INIT] = {
-			.valid = true,
-			.opt = {
-				[QPT_RC] = M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS),
-				[QPT_UD] = M(PKEY_INDEX) | M(PORT) | M(QKEY),
-			},
-		},
+		TO_RESET_AND_ERR,
+		[RDMADEV_QPS_INIT] = { .valid = true, .opt = INIT_ATTRS },
 		[RDMADEV_QPS_RTR] = {
 			.valid = true,
 			.req = {
@@ -68,8 +66,7 @@ static const struct rdmadev_qp_trans rdmadev_qp_table[RDMADEV_QPS_MAX][RDMADEV_Q
 		},
 	},
 	[RDMADEV_QPS_RTR] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
+		TO_RESET_AND_ERR,
 		[RDMADEV_QPS_RTS] = {
 			.valid = true,
 			.req = {
@@ -77,22 +74,12 @@ static const struct rdmadev_qp_trans rdmadev_qp_table[RDMADEV_QPS_MAX][RDMADEV_Q
 					   M(MAX_QP_RD_ATOMIC),
 				[QPT_UD] = M(SQ_PSN),
 			},
-			.opt = {
-				[QPT_RC] = RC_RTS_OPT,
-				[QPT_UD] = UD_RTS_OPT,
-			},
+			.opt = RTS_OPT,
 		},
 	},
 	[RDMADEV_QPS_RTS] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
-		[RDMADEV_QPS_RTS] = {
-			.valid = true,
-			.opt = {
-				[QPT_RC] = RC_RTS_OPT,
-				[QPT_UD] = UD_RTS_OPT,
-			},
-		},
+		TO_RESET_AND_ERR,
+		[RDMADEV_QPS_RTS] = { .valid = true, .opt = RTS_OPT },
 		[RDMADEV_QPS_SQD] = {
 			.valid = true,
 			.opt = {
@@ -102,15 +89,8 @@ static const struct rdmadev_qp_trans rdmadev_qp_table[RDMADEV_QPS_MAX][RDMADEV_Q
 		},
 	},
 	[RDMADEV_QPS_SQD] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
-		[RDMADEV_QPS_RTS] = {
-			.valid = true,
-			.opt = {
-				[QPT_RC] = RC_RTS_OPT,
-				[QPT_UD] = UD_RTS_OPT,
-			},
-		},
+		TO_RESET_AND_ERR,
+		[RDMADEV_QPS_RTS] = { .valid = true, .opt = RTS_OPT },
 		[RDMADEV_QPS_SQD] = {
 			.valid = true,
 			.opt = {
@@ -124,8 +104,7 @@ static const struct rdmadev_qp_trans rdmadev_qp_table[RDMADEV_QPS_MAX][RDMADEV_Q
 		},
 	},
 	[RDMADEV_QPS_SQE] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
+		TO_RESET_AND_ERR,
 		[RDMADEV_QPS_RTS] = {
 			.valid = true,
 			.opt = {
@@ -133,10 +112,7 @@ static const struct rdmadev_qp_trans rdmadev_qp_table[RDMADEV_QPS_MAX][RDMADEV_Q
 			},
 		},
 	},
-	[RDMADEV_QPS_ERR] = {
-		[RDMADEV_QPS_RESET] = { .valid = true },
-		[RDMADEV_QPS_ERR] = { .valid = true },
-	},
+	[RDMADEV_QPS_ERR] = { TO_RESET_AND_ERR },
 };
 
 static const char *const rdmadev_qp_state_names[RDMADEV_QPS_MAX] = {

@@ -230,8 +230,7 @@ irdma_aq_shutdown(struct irdma_ctrl *c)
 	len = irdma_rd32(c->hw, IRDMA_PF_FW_ATQLEN);
 	if (!c->pf.aq_hung && IRDMA_REG_GET(AQLEN_ENABLE, len) &&
 	    IRDMA_REG_GET(AQLEN_LEN, len) == IRDMA_AQ_ATQ_LEN) {
-		memset(&d, 0, sizeof(d));
-		irdma_set(&d, AQ_OPCODE, IRDMA_AQC_Q_SHUTDOWN);
+		irdma_aq_desc_init(&d, IRDMA_AQC_Q_SHUTDOWN, 0);
 		irdma_set(&d, AQ_QSHUT_UNLOADING, 1);
 		(void)irdma_aq_send(c, &d, NULL, 0, "queue shutdown");
 	}

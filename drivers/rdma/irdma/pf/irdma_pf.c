@@ -114,8 +114,7 @@ pf_version(struct irdma_ctrl *c)
 	struct irdma_aq_desc d;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_VER);
+	irdma_aq_desc_init(&d, IRDMA_AQC_GET_VER, 0);
 	ret = irdma_aq_send(c, &d, NULL, 0, "get version");
 	if (ret != 0)
 		return ret;
@@ -150,13 +149,11 @@ pf_clear(struct irdma_ctrl *c)
 	struct irdma_aq_desc d;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_CLEAR_PF_CFG);
+	irdma_aq_desc_init(&d, IRDMA_AQC_CLEAR_PF_CFG, 0);
 	ret = irdma_aq_send(c, &d, NULL, 0, "clear PF configuration");
 	if (ret != 0)
 		return ret;
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_CLEAR_PXE_MODE);
+	irdma_aq_desc_init(&d, IRDMA_AQC_CLEAR_PXE_MODE, 0);
 	irdma_set(&d, AQ_PXE_RX_CNT, IRDMA_AQ_CLEAR_PXE_RX_CNT);
 	return irdma_aq_send(c, &d, NULL, 0, "clear PXE mode");
 }
@@ -189,8 +186,7 @@ pf_caps_parse(struct irdma_ctrl *c, uint8_t *buf)
 	uint32_t n, i;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_LIST_FUNC_CAPS);
+	irdma_aq_desc_init(&d, IRDMA_AQC_LIST_FUNC_CAPS, 0);
 	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_BUF_SIZE, "list function capabilities");
 	if (ret != 0)
 		return ret;
@@ -244,9 +240,8 @@ pf_mac(struct irdma_ctrl *c)
 	uint32_t n, i;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
 	memset(buf, 0, sizeof(buf));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_MANAGE_MAC_READ);
+	irdma_aq_desc_init(&d, IRDMA_AQC_MANAGE_MAC_READ, 0);
 	ret = irdma_aq_send(c, &d, buf, sizeof(buf), "read MAC address");
 	if (ret != 0)
 		return ret;
@@ -302,8 +297,7 @@ pf_link_status(struct irdma_ctrl *c, uint8_t lse)
 	struct irdma_aq_desc d;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_LINK_STATUS);
+	irdma_aq_desc_init(&d, IRDMA_AQC_GET_LINK_STATUS, 0);
 	irdma_set(&d, AQ_LS_LSE, lse);
 	ret = irdma_aq_send(c, &d, data, sizeof(data), "get link status");
 	if (ret != 0)
@@ -321,8 +315,7 @@ pf_link(struct irdma_ctrl *c)
 	struct irdma_aq_desc d;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_SET_EVENT_MASK);
+	irdma_aq_desc_init(&d, IRDMA_AQC_SET_EVENT_MASK, 0);
 	/* A set bit masks that event: report link up / down and media changes only. */
 	irdma_set(&d, AQ_EVM_MASK, (uint16_t)~(IRDMA_AQ_EVENT_LINK_UPDOWN |
 					       IRDMA_AQ_EVENT_MEDIA_NA));
@@ -334,57 +327,48 @@ pf_link(struct irdma_ctrl *c)
 	return ret;
 }
 
+/* Step 10: the PE is ready for the CQP. */
+static int
+pf_pe_ready(struct irdma_ctrl *c)
+{
+	return pf_poll(c, IRDMA_GLNVM_ULD, IRDMA_REG_MASK(GLNVM_ULD_PE_DONE),
+		       IRDMA_REG_MASK(GLNVM_ULD_PE_DONE), IRDMA_PF_RESET_TIMEOUT_MS,
+		       "PE done (GLNVM_ULD.PE_DONE)");
+}
+
+/* The bring-up steps in the order of the comment at the top; the name is for the log. */
+static const struct {
+	const char *name;
+	int (*run)(struct irdma_ctrl *c);
+} pf_bringup_steps[] = {
+	{ "PF reset", pf_reset },
+	{ "AdminQ", irdma_aq_init },
+	{ "firmware version", pf_version },
+	{ "PF clear", pf_clear },
+	{ "capabilities", pf_caps },
+	{ "MAC address", pf_mac },
+	{ "link", pf_link },
+	{ "VSI and scheduler", irdma_pf_vsi_sched_init },
+	{ "PE ready", pf_pe_ready },
+};
+
 int
 irdma_pf_bringup(struct irdma_ctrl *c)
 {
 	struct irdma_pf *pf = &c->pf;
-	const char *step;
-	int ret;
+	unsigned int i;
+	int ret = 0;
 
 	pf->up = false;
 	pf->link_up = false;
 	pf->speed_mbps = 0;
 	pf->lse = false;
 	pf->mac_valid = false;
-	step = "PF reset";
-	ret = pf_reset(c);
-	if (ret == 0) {
-		step = "AdminQ";
-		ret = irdma_aq_init(c);
-	}
-	if (ret == 0) {
-		step = "firmware version";
-		ret = pf_version(c);
-	}
-	if (ret == 0) {
-		step = "PF clear";
-		ret = pf_clear(c);
-	}
-	if (ret == 0) {
-		step = "capabilities";
-		ret = pf_caps(c);
-	}
-	if (ret == 0) {
-		step = "MAC address";
-		ret = pf_mac(c);
-	}
-	if (ret == 0) {
-		step = "link";
-		ret = pf_link(c);
-	}
-	if (ret == 0) {
-		step = "VSI and scheduler";
-		ret = irdma_pf_vsi_sched_init(c);
-	}
-	if (ret == 0) {
-		step = "PE ready";
-		ret = pf_poll(c, IRDMA_GLNVM_ULD, IRDMA_REG_MASK(GLNVM_ULD_PE_DONE),
-			      IRDMA_REG_MASK(GLNVM_ULD_PE_DONE), IRDMA_PF_RESET_TIMEOUT_MS,
-			      "PE done (GLNVM_ULD.PE_DONE)");
-	}
+	for (i = 0; i < RTE_DIM(pf_bringup_steps) && ret == 0; i++)
+		ret = pf_bringup_steps[i].run(c);
 	if (ret != 0) {
-		IRDMA_LOG(ERR, c->hw, "PF bring-up failed at step \"%s\": %s", step,
-			  strerror(-ret));
+		IRDMA_LOG(ERR, c->hw, "PF bring-up failed at step \"%s\": %s",
+			  pf_bringup_steps[i - 1].name, strerror(-ret));
 		irdma_pf_teardown(c);
 		return ret;
 	}

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "irdma_base.h"
 #include "irdma_hw.h"
@@ -207,6 +208,19 @@ void irdma_aq_shutdown(struct irdma_ctrl *c);
  */
 int irdma_aq_send(struct irdma_ctrl *c, struct irdma_aq_desc *desc, void *buf, uint16_t len,
 		  const char *what);
+
+/**
+ * Start AdminQ command @p opcode in @p desc (ice_fill_dflt_direct_cmd_desc): the descriptor
+ * zeroed, then the opcode and @p flags (IRDMA_AQ_FLAG_RD when firmware reads the buffer,
+ * else 0); the command's own fields follow.
+ */
+static inline void
+irdma_aq_desc_init(struct irdma_aq_desc *desc, uint16_t opcode, uint16_t flags)
+{
+	memset(desc, 0, sizeof(*desc));
+	irdma_set(desc, AQ_OPCODE, opcode);
+	irdma_set(desc, AQ_FLAGS, flags);
+}
 
 /**
  * Take the next ARQ event, if any (ice_clean_rq_elem): its descriptor into @p desc and up to

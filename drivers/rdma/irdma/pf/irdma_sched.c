@@ -74,8 +74,7 @@ pf_sw_cfg(struct irdma_ctrl *c, uint8_t *buf)
 	int ret;
 
 	do {
-		memset(&d, 0, sizeof(d));
-		irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_SW_CFG);
+		irdma_aq_desc_init(&d, IRDMA_AQC_GET_SW_CFG, 0);
 		irdma_set(&d, AQ_SWCFG_ELEMENT, next);
 		ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_SWCFG_BUF_LEN, "get switch configuration");
 		if (ret != 0)
@@ -128,9 +127,7 @@ pf_vsi_add(struct irdma_ctrl *c)
 	irdma_set(ctx, AQ_VSI_Q_MAP1, 1);
 	irdma_set(ctx, AQ_VSI_TC_MAP0, 0);
 	irdma_set(ctx, AQ_VSI_Q_OPT_RSS, IRDMA_AQ_VSI_Q_OPT_RSS_PF);
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_ADD_VSI);
-	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_aq_desc_init(&d, IRDMA_AQC_ADD_VSI, IRDMA_AQ_FLAG_RD);
 	irdma_set(&d, AQ_VSI_FLAGS, IRDMA_AQ_VSI_TYPE_PF);
 	ret = irdma_aq_send(c, &d, pf->vsi_ctx, sizeof(pf->vsi_ctx), "add VSI");
 	if (ret != 0)
@@ -155,9 +152,7 @@ pf_vsi_pe_filter(struct irdma_ctrl *c, bool on)
 	irdma_set(ctx, AQ_VSI_VALID_SECTIONS, IRDMA_AQ_VSI_PROP_Q_OPT);
 	irdma_set(ctx, AQ_VSI_Q_OPT_RSS, IRDMA_AQ_VSI_Q_OPT_RSS_PF);
 	irdma_set(ctx, AQ_VSI_Q_OPT_FLAGS, on ? IRDMA_AQ_VSI_Q_OPT_PE_FLTR_EN : 0);
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_UPDATE_VSI);
-	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_aq_desc_init(&d, IRDMA_AQC_UPDATE_VSI, IRDMA_AQ_FLAG_RD);
 	irdma_set(&d, AQ_VSI_NUM, pf->vsi_num | IRDMA_AQ_VSI_IS_VALID);
 	ret = irdma_aq_send(c, &d, pf->vsi_ctx, sizeof(pf->vsi_ctx),
 			    on ? "PE filter on (update VSI)" : "PE filter off (update VSI)");
@@ -176,8 +171,7 @@ pf_vsi_free(struct irdma_ctrl *c)
 
 	if (!pf->vsi_valid)
 		return;
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_FREE_VSI);
+	irdma_aq_desc_init(&d, IRDMA_AQC_FREE_VSI, 0);
 	irdma_set(&d, AQ_VSI_NUM, pf->vsi_num | IRDMA_AQ_VSI_IS_VALID);
 	if (pf->aq_up && !pf->aq_hung)
 		(void)irdma_aq_send(c, &d, NULL, 0, "free VSI");
@@ -193,8 +187,7 @@ pf_sched_res(struct irdma_ctrl *c, uint8_t *buf)
 	uint32_t n, i;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_QUERY_SCHED_RES);
+	irdma_aq_desc_init(&d, IRDMA_AQC_QUERY_SCHED_RES, 0);
 	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_SCHED_RES_LEN, "query scheduler resources");
 	if (ret != 0)
 		return ret;
@@ -291,8 +284,7 @@ pf_topo(struct irdma_ctrl *c, uint8_t *buf)
 	struct irdma_aq_desc d;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_GET_DFLT_TOPO);
+	irdma_aq_desc_init(&d, IRDMA_AQC_GET_DFLT_TOPO, 0);
 	irdma_set(&d, AQ_TOPO_PORT, c->pf.lport);
 	ret = irdma_aq_send(c, &d, buf, IRDMA_AQ_BUF_SIZE, "get scheduler topology");
 	if (ret != 0)
@@ -321,9 +313,7 @@ pf_sched_node_add(struct irdma_ctrl *c, uint32_t parent, unsigned int layer, uin
 	irdma_set(e, AQ_ELEM_CIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
 	irdma_set(e, AQ_ELEM_EIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
 	irdma_set(e, AQ_ELEM_EIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_ADD_SCHED_ELEMS);
-	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_aq_desc_init(&d, IRDMA_AQC_ADD_SCHED_ELEMS, IRDMA_AQ_FLAG_RD);
 	irdma_set(&d, AQ_SCHED_GRPS_REQ, 1);
 	ret = irdma_aq_send(c, &d, buf, sizeof(buf), "add scheduler node");
 	if (ret != 0)
@@ -385,9 +375,7 @@ pf_branch_del(struct irdma_ctrl *c)
 			  l > pf->entry_layer ? pf->sched_teid[l - 1] : pf->branch_parent);
 		irdma_set(h, AQ_SCHED_HDR_NUM, 1);
 		memcpy(&buf[IRDMA_AQ_SCHED_HDR_LEN], &teid, sizeof(teid));
-		memset(&d, 0, sizeof(d));
-		irdma_set(&d, AQ_OPCODE, IRDMA_AQC_DEL_SCHED_ELEMS);
-		irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+		irdma_aq_desc_init(&d, IRDMA_AQC_DEL_SCHED_ELEMS, IRDMA_AQ_FLAG_RD);
 		irdma_set(&d, AQ_SCHED_GRPS_REQ, 1);
 		if (pf->aq_up && !pf->aq_hung)
 			(void)irdma_aq_send(c, &d, buf, sizeof(buf), "delete scheduler node");
@@ -478,9 +466,7 @@ pf_qset_add(struct irdma_ctrl *c)
 	irdma_set(g, AQ_QSET_CIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
 	irdma_set(g, AQ_QSET_EIR_PROF, IRDMA_AQ_SCHED_DFLT_PROF);
 	irdma_set(g, AQ_QSET_EIR_BW, IRDMA_AQ_SCHED_DFLT_BW);
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_ADD_RDMA_QSET);
-	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_aq_desc_init(&d, IRDMA_AQC_ADD_RDMA_QSET, IRDMA_AQ_FLAG_RD);
 	irdma_set(&d, AQ_QSET_GRPS, 1);
 	ret = irdma_aq_send(c, &d, buf, sizeof(buf), "add RDMA qset");
 	if (ret != 0)
@@ -506,9 +492,7 @@ pf_qset_del(struct irdma_ctrl *c)
 	irdma_set(e, AQ_DIS_PARENT, c->pf.qgrp_teid);
 	irdma_set(e, AQ_DIS_NUM_QS, 1);
 	irdma_set(e, AQ_DIS_QID, c->pf.qs_handle | IRDMA_AQ_DIS_RDMA_QSET);
-	memset(&d, 0, sizeof(d));
-	irdma_set(&d, AQ_OPCODE, IRDMA_AQC_DIS_TXQS);
-	irdma_set(&d, AQ_FLAGS, IRDMA_AQ_FLAG_RD);
+	irdma_aq_desc_init(&d, IRDMA_AQC_DIS_TXQS, IRDMA_AQ_FLAG_RD);
 	irdma_set(&d, AQ_DIS_CMD_TYPE, IRDMA_AQ_DIS_FLUSH_PIPE);
 	irdma_set(&d, AQ_DIS_ENTRIES, 1);
 	irdma_set(&d, AQ_DIS_VMVF_TIMEOUT, IRDMA_AQ_DIS_TIMEOUT);

@@ -239,19 +239,9 @@ aq_exec(struct model_dev *d, struct irdma_aq_desc *desc)
 		return aq_mac_read(d, desc);
 	case IRDMA_AQC_GET_LINK_STATUS:
 		return aq_link_status(d, desc);
-	case IRDMA_AQC_ADD_VSI:
-	case IRDMA_AQC_UPDATE_VSI:
-	case IRDMA_AQC_FREE_VSI:
-	case IRDMA_AQC_GET_SW_CFG:
-	case IRDMA_AQC_QUERY_SCHED_RES:
-	case IRDMA_AQC_GET_DFLT_TOPO:
-	case IRDMA_AQC_ADD_SCHED_ELEMS:
-	case IRDMA_AQC_DEL_SCHED_ELEMS:
-	case IRDMA_AQC_ADD_RDMA_QSET:
-	case IRDMA_AQC_DIS_TXQS:
-		return model_aq_sched(d, desc);
 	default:
-		return IRDMA_AQ_RC_ESRCH;
+		/* The VSI, scheduler and qset commands; ESRCH for any other opcode. */
+		return model_aq_sched(d, desc);
 	}
 }
 

@@ -73,6 +73,17 @@ ah_io(struct model_dev *d, rte_iova_t iova, void *buf, size_t len, bool write,
 	return model_refuse(r, ret != 0 ? IRDMA_MODEL_MIN_DMA_FAULT : 0);
 }
 
+/*
+ * The ARP or FSIAV entry @p idx a CQP op names into @p buf: model_hmc_entry()'s checks, then
+ * ah_io(). true when refused.
+ */
+static bool
+op_entry_read(struct model_dev *d, enum irdma_hmc_obj obj, uint32_t idx, void *buf, size_t len,
+	      rte_iova_t *iova, struct model_res *r)
+{
+	return model_hmc_entry(d, obj, 0, idx, iova, r) || ah_io(d, *iova, buf, len, false, r);
+}
+
 void
 model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct model_res *r)
 {
@@ -81,8 +92,7 @@ model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	rte_iova_t iova;
 
 	if (model_refuse(r, irdma_get(w, CQP_ARP_QUERY) ? IRDMA_MODEL_MIN_NOT_MODELED : 0) ||
-	    model_hmc_entry(d, IRDMA_HMC_OBJ_ARP, 0, idx, &iova, r) ||
-	    ah_io(d, iova, &e, sizeof(e), false, r))
+	    op_entry_read(d, IRDMA_HMC_OBJ_ARP, idx, &e, sizeof(e), &iova, r))
 		return;
 	if (irdma_get(w, CQP_ARP_ENTRYVALID)) {
 		if (model_refuse(r, e.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
@@ -103,15 +113,46 @@ model_op_manage_arp(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	(void)ah_io(d, iova, &e, sizeof(e), true, r);
 }
 
+/*
+ * Read entry @p idx of the ARP or FSIAV object outside a CQP op (no refusal to record);
+ * -ENOENT when out of range or unbacked.
+ */
+static int
+entry_read(struct model_dev *d, enum irdma_hmc_obj obj, uint32_t idx, void *buf, size_t len,
+	   rte_iova_t *iova)
+{
+	if (!d->fpm_committed || idx >= d->obj[obj].cnt ||
+	    model_hmc_iova(d, obj, idx, iova) != 0 || model_dma_read(d, *iova, buf, len) != 0)
+		return -ENOENT;
+	return 0;
+}
+
 /* Read ARP entry @p idx; -ENOENT when out of range, unbacked or free. */
 static int
 arp_get(struct model_dev *d, uint32_t idx, struct model_arp *e, rte_iova_t *iova)
 {
-	if (!d->fpm_committed || idx >= d->obj[IRDMA_HMC_OBJ_ARP].cnt ||
-	    model_hmc_iova(d, IRDMA_HMC_OBJ_ARP, idx, iova) != 0 ||
-	    model_dma_read(d, *iova, e, sizeof(*e)) != 0 || !e->valid)
+	if (entry_read(d, IRDMA_HMC_OBJ_ARP, idx, e, sizeof(*e), iova) != 0 || !e->valid)
 		return -ENOENT;
 	return 0;
+}
+
+/* Read AH @p idx; -ENOENT when out of range, unbacked or free. */
+static int
+ah_get(struct model_dev *d, uint32_t idx, struct model_ah *a, rte_iova_t *iova)
+{
+	if (entry_read(d, IRDMA_HMC_OBJ_FSIAV, idx, a, sizeof(*a), iova) != 0 || !a->valid)
+		return -ENOENT;
+	return 0;
+}
+
+/* One AH less names ARP entry @p arp (at @p arp_iova); best effort, as the AH is gone. */
+static void
+arp_unref(struct model_dev *d, struct model_arp *arp, rte_iova_t arp_iova)
+{
+	if (arp->ah_refs == 0)
+		return;
+	arp->ah_refs--;
+	(void)model_dma_write(d, arp_iova, arp, sizeof(*arp));
 }
 
 uint16_t
@@ -135,8 +176,7 @@ model_op_create_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	rte_iova_t iova, arp_iova;
 	struct model_ah a;
 
-	if (model_hmc_entry(d, IRDMA_HMC_OBJ_FSIAV, 0, idx, &iova, r) ||
-	    ah_io(d, iova, &a, sizeof(a), false, r) ||
+	if (op_entry_read(d, IRDMA_HMC_OBJ_FSIAV, idx, &a, sizeof(a), &iova, r) ||
 	    model_refuse(r, a.valid ? IRDMA_MODEL_MIN_OBJ_EXISTS : 0))
 		return;
 	memset(&a, 0, sizeof(a));
@@ -171,8 +211,7 @@ model_op_create_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct mo
 	if (ah_io(d, arp_iova, &arp, sizeof(arp), true, r))
 		return;
 	if (ah_io(d, iova, &a, sizeof(a), true, r)) {
-		arp.ah_refs--;
-		(void)model_dma_write(d, arp_iova, &arp, sizeof(arp));
+		arp_unref(d, &arp, arp_iova);
 		return;
 	}
 	MODEL_LOG(DEBUG, d, "AH %u created (ARP %u)", idx, a.arp_idx);
@@ -186,14 +225,11 @@ model_op_destroy_ah(struct model_dev *d, const struct irdma_cqp_wqe *w, struct m
 	rte_iova_t iova, arp_iova;
 	struct model_ah a;
 
-	if (model_hmc_entry(d, IRDMA_HMC_OBJ_FSIAV, 0, idx, &iova, r) ||
-	    ah_io(d, iova, &a, sizeof(a), false, r) ||
+	if (op_entry_read(d, IRDMA_HMC_OBJ_FSIAV, idx, &a, sizeof(a), &iova, r) ||
 	    model_refuse(r, !a.valid ? IRDMA_MODEL_MIN_NO_OBJ : 0))
 		return;
-	if (arp_get(d, a.arp_idx, &arp, &arp_iova) == 0 && arp.ah_refs > 0) {
-		arp.ah_refs--;
-		(void)model_dma_write(d, arp_iova, &arp, sizeof(arp));
-	}
+	if (arp_get(d, a.arp_idx, &arp, &arp_iova) == 0)
+		arp_unref(d, &arp, arp_iova);
 	memset(&a, 0, sizeof(a));
 	(void)ah_io(d, iova, &a, sizeof(a), true, r);
 	MODEL_LOG(DEBUG, d, "AH %u destroyed", idx);
@@ -231,15 +267,12 @@ irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info
 	struct model_dev *d = model_dev_of(hw);
 	struct model_ah a;
 	rte_iova_t iova;
-	int ret = -ENOENT;
+	int ret;
 
 	if (d == NULL || info == NULL)
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
-	if (d->fpm_committed && idx < d->obj[IRDMA_HMC_OBJ_FSIAV].cnt &&
-	    model_hmc_iova(d, IRDMA_HMC_OBJ_FSIAV, idx, &iova) == 0 &&
-	    model_dma_read(d, iova, &a, sizeof(a)) == 0 && a.valid)
-		ret = 0;
+	ret = ah_get(d, idx, &a, &iova);
 	pthread_mutex_unlock(&d->lock);
 	if (ret != 0)
 		return ret;
@@ -280,9 +313,7 @@ model_ah_view(struct model_dev *d, uint32_t idx, struct model_ah_view *v)
 	struct model_ah a;
 	rte_iova_t iova;
 
-	if (!d->fpm_committed || idx >= d->obj[IRDMA_HMC_OBJ_FSIAV].cnt ||
-	    model_hmc_iova(d, IRDMA_HMC_OBJ_FSIAV, idx, &iova) != 0 ||
-	    model_dma_read(d, iova, &a, sizeof(a)) != 0 || !a.valid)
+	if (ah_get(d, idx, &a, &iova) != 0)
 		return -ENOENT;
 	v->mac = a.mac;
 	memcpy(v->dest, a.dest, sizeof(v->dest));

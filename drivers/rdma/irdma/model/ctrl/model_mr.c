@@ -76,6 +76,36 @@ stag_store(struct model_dev *d, rte_iova_t iova, const struct model_stag *s)
 	return model_dma_write(d, iova, s, sizeof(*s));
 }
 
+/*
+ * The context of STag index @p idx, read past the data path's cache, when it is not free:
+ * 0, IRDMA_AE_AMP_BAD_STAG_INDEX (out of range) or IRDMA_AE_AMP_UNALLOCATED_STAG (unbacked or
+ * free). *e receives the entry's IOVA.
+ */
+static uint32_t
+stag_allocated(struct model_dev *d, uint32_t idx, struct model_stag *s, rte_iova_t *e)
+{
+	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
+	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
+		return IRDMA_AE_AMP_BAD_STAG_INDEX;
+	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, e) != 0 || stag_load(d, *e, s) != 0 ||
+	    s->state == IRDMA_MODEL_STAG_FREE)
+		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	return 0;
+}
+
+/* What a fast-register and a bind both set: @p s valid under the key of @p stag. */
+static void
+stag_make_valid(struct model_stag *s, uint32_t stag, uint8_t access, uint64_t va, uint64_t len,
+		bool va_based)
+{
+	s->state = IRDMA_MODEL_STAG_VALID;
+	s->key = (uint8_t)(stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
+	s->access = access;
+	s->va = va;
+	s->len = len;
+	s->va_based = va_based;
+}
+
 /* Page shift of an HPAGESIZE code, or 0 when the code is not accepted. */
 static uint8_t
 hpage_shift(uint32_t code)
@@ -341,12 +371,7 @@ stag_get(struct model_dev *d, uint32_t idx, struct model_stag *s)
 {
 	rte_iova_t e;
 
-	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
-	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt ||
-	    model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, s) != 0 ||
-	    s->state == IRDMA_MODEL_STAG_FREE)
-		return -ENOENT;
-	return 0;
+	return stag_allocated(d, idx, s, &e) == 0 ? 0 : -ENOENT;
 }
 
 int
@@ -611,13 +636,11 @@ model_mr_fastreg(struct model_dev *d, uint32_t stag, uint32_t pd, uint64_t va, u
 	uint64_t pgsz = UINT64_C(1) << page_shift;
 	struct model_stag s;
 	rte_iova_t e;
+	uint32_t ae;
 
-	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
-	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
-		return IRDMA_AE_AMP_BAD_STAG_INDEX;
-	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &s) != 0 ||
-	    s.state == IRDMA_MODEL_STAG_FREE)
-		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	ae = stag_allocated(d, idx, &s, &e);
+	if (ae != 0)
+		return ae;
 	if (s.mw)
 		return IRDMA_AE_AMP_FASTREG_MW_STAG;
 	if (s.state == IRDMA_MODEL_STAG_VALID)
@@ -634,15 +657,10 @@ model_mr_fastreg(struct model_dev *d, uint32_t stag, uint32_t pd, uint64_t va, u
 	if (level == IRDMA_PBLE_LEVEL_0 ? (pbl & (pgsz - 1)) != 0 :
 	    pbl_check(d, level, (uint32_t)pbl, mr_pages(va, len, page_shift)) != 0)
 		return IRDMA_AE_AMP_FASTREG_PBLE_MISMATCH;
-	s.state = IRDMA_MODEL_STAG_VALID;
-	s.key = (uint8_t)(stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
-	s.access = (uint8_t)(rights | IRDMA_ACCESS_LOCAL_READ);
-	s.va = va;
-	s.len = len;
+	stag_make_valid(&s, stag, (uint8_t)(rights | IRDMA_ACCESS_LOCAL_READ), va, len, va_based);
 	s.addr = pbl;
 	s.level = level;
 	s.page_shift = page_shift;
-	s.va_based = va_based;
 	if (stag_store(d, e, &s) != 0)
 		return IRDMA_AE_AMP_UNALLOCATED_STAG;
 	MODEL_LOG(DEBUG, d, "STag 0x%x fast-registered: %" PRIu64 " bytes, level %u", stag, len,
@@ -660,13 +678,11 @@ model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, uint32_t 
 	struct model_stag w, mr;
 	rte_iova_t e, me;
 	uint64_t pos;
+	uint32_t ae;
 
-	if (!d->fpm_committed || idx < IRDMA_FIRST_USER_MR_IDX ||
-	    idx >= d->obj[IRDMA_HMC_OBJ_MR].cnt)
-		return IRDMA_AE_AMP_BAD_STAG_INDEX;
-	if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, &e) != 0 || stag_load(d, e, &w) != 0 ||
-	    w.state == IRDMA_MODEL_STAG_FREE)
-		return IRDMA_AE_AMP_UNALLOCATED_STAG;
+	ae = stag_allocated(d, idx, &w, &e);
+	if (ae != 0)
+		return ae;
 	if (!w.mw)
 		return IRDMA_AE_AMP_MWBIND_OF_MR_STAG;
 	/* Type 2: bound once, invalidated before it binds again; the QP's PD is the window's. */
@@ -688,12 +704,7 @@ model_mw_bind(struct model_dev *d, uint32_t mw_stag, uint32_t mr_stag, uint32_t 
 		return IRDMA_AE_AMP_MWBIND_INVALID_RIGHTS;
 	if (len == 0 || len > UINT32_MAX || stag_pos(&mr, va, (uint32_t)len, &pos) != 0)
 		return IRDMA_AE_AMP_MWBIND_INVALID_BOUNDS;
-	w.state = IRDMA_MODEL_STAG_VALID;
-	w.key = (uint8_t)(mw_stag & ((1u << IRDMA_STAG_KEY_BITS) - 1));
-	w.access = rights;
-	w.va = va;
-	w.len = len;
-	w.va_based = va_based;
+	stag_make_valid(&w, mw_stag, rights, va, len, va_based);
 	w.parent = mr_stag;
 	if (stag_store(d, e, &w) != 0)
 		return IRDMA_AE_AMP_UNALLOCATED_STAG;

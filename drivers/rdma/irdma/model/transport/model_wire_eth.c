@@ -172,13 +172,10 @@ eth_free(struct model_eth *e, struct rte_mbuf *m)
 		rte_mempool_generic_put(e->mp, (void **)&m, 1, e->cache);
 }
 
+/* Hand @p m to the port's queue 0; a full queue drops it (counted in tx_nombuf). */
 static int
-eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
+eth_tx_one(struct model_eth *e, struct rte_mbuf *m)
 {
-	struct rte_mbuf *m = eth_mbuf(e, f, len);
-
-	if (m == NULL)
-		return -ENOBUFS;
 	eth_tsan_release(m);
 	if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
 		eth_free(e, m);
@@ -186,6 +183,16 @@ eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
 		return -ENOBUFS;
 	}
 	return 0;
+}
+
+static int
+eth_xmit(struct model_eth *e, const uint8_t *f, uint32_t len)
+{
+	struct rte_mbuf *m = eth_mbuf(e, f, len);
+
+	if (m == NULL)
+		return -ENOBUFS;
+	return eth_tx_one(e, m);
 }
 
 /* The neighbour table's way out: the frame as it is, or with an 802.1Q tag (VID @p vlan). */
@@ -279,11 +286,7 @@ eth_release_held(struct model_eth *e)
 		}
 		if (model_neigh_resolve(&e->nb, e->hold[i].vlan, e->hold[i].src, e->hold[i].dst,
 					rte_pktmbuf_mtod(m, uint8_t *)) == 0) {
-			eth_tsan_release(m);
-			if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
-				eth_free(e, m);
-				e->st->tx_nombuf++;
-			}
+			(void)eth_tx_one(e, m);
 			continue;
 		}
 		e->hold[k++] = e->hold[i];
@@ -354,13 +357,7 @@ model_eth_out(struct model_eth *e, const uint8_t *f, uint32_t len)
 		e->n_hold++;
 		return 0;
 	}
-	eth_tsan_release(m);
-	if (rte_eth_tx_burst(e->port_id, 0, &m, 1) != 1) {
-		eth_free(e, m);
-		e->st->tx_nombuf++;
-		return -ENOBUFS;
-	}
-	return 0;
+	return eth_tx_one(e, m);
 }
 
 /* Whether the frame is RoCEv2 (IPv4 / IPv6, UDP destination port 4791). */
