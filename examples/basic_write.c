@@ -35,10 +35,7 @@ int
 main(int argc, char **argv)
 {
 	const char *devargs = "irdma_model0";
-	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct rdmadev_cq_attr cq_attr = { .cqe = 64 };
-	struct rdmadev_qp_init_attr qa = { 0 };
-	struct rdmadev_mr_attr ma = { 0 };
 	struct rdmadev_port_info port;
 	struct rdmadev_ah_attr av = { 0 };
 	struct rdmadev_send_wr wr = { 0 };
@@ -56,32 +53,19 @@ main(int argc, char **argv)
 	unsigned int i;
 
 	/* EAL first (hugepages, lcores, --no-huge ...), then our arguments after "--". */
-	n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "basic_write: EAL init failed\n");
+	n = example_eal_init(argc, argv);
+	if (n < 0)
 		return 1;
-	}
 	if (argc - n > 1)
 		devargs = argv[n + 1];
 
-	CHECK(dev = (int16_t)rdmadev_open(devargs));
-	CHECK(rdmadev_configure(dev, &conf));
-	CHECK(rdmadev_start(dev));
-	CHECK(rdmadev_ctx_alloc(dev, &ctx));
-	CHECK(rdmadev_pd_alloc(ctx, &pd));
+	if (example_dev_open(devargs, &dev, &ctx, &pd) < 0)
+		goto out;
 	CHECK(rdmadev_cq_create(ctx, &cq_attr, &cq));
 
 	/* Two RC QPs sharing the CQ; [0] writes into [1]'s memory. */
-	qa.pd = pd;
-	qa.send_cq = cq;
-	qa.recv_cq = cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
 	for (i = 0; i < 2; i++)
-		CHECK(rdmadev_qp_create(&qa, &qp[i]));
+		CHECK(example_qp_create(pd, cq, RDMADEV_QPT_RC, 16, &qp[i]));
 
 	/* The buffers: EAL memory the device can reach; [1] accepts remote writes. */
 	for (i = 0; i < 2; i++) {
@@ -90,12 +74,8 @@ main(int argc, char **argv)
 			fprintf(stderr, "basic_write: no memory\n");
 			goto out;
 		}
-		ma.addr = buf[i];
-		ma.length = LEN;
-		ma.iova = (uint64_t)(uintptr_t)buf[i];
-		ma.access = RDMADEV_ACCESS_LOCAL_WRITE |
-			    (i == 1 ? RDMADEV_ACCESS_REMOTE_WRITE : 0);
-		CHECK(rdmadev_mr_reg(pd, &ma, &mr[i]));
+		CHECK(example_mr_reg(pd, buf[i], LEN, RDMADEV_ACCESS_LOCAL_WRITE |
+				     (i == 1 ? RDMADEV_ACCESS_REMOTE_WRITE : 0), &mr[i]));
 	}
 	for (i = 0; i < LEN; i++)
 		buf[0][i] = (uint8_t)(i * 7 + 1);
@@ -161,15 +141,8 @@ out:
 	}
 	if (cq != NULL && rdmadev_cq_destroy(cq) < 0)
 		ret = 1;
-	if (pd != NULL && rdmadev_pd_free(pd) < 0)
+	if (example_dev_close(dev, ctx, pd) != 0)
 		ret = 1;
-	if (ctx != NULL && rdmadev_ctx_free(ctx) < 0)
-		ret = 1;
-	if (dev >= 0) {
-		rdmadev_stop(dev);
-		if (rdmadev_close(dev) < 0)
-			ret = 1;
-	}
 	rte_eal_cleanup();
 	return ret;
 }

@@ -320,12 +320,7 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct rdmadev_cq_attr cqa = { .cqe = 16 };
-	struct rdmadev_qp_init_attr qa = { .qp_type = RDMADEV_QPT_RC,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
-			 .max_recv_sge = 1 } };
-	struct rdmadev_mr_attr ma = { .access = RDMADEV_ACCESS_LOCAL_WRITE };
 	struct rdmadev_ctx *ctx = NULL;
 	struct rdmadev_pd *pd = NULL;
 	struct rdmadev_cq *cq = NULL;
@@ -352,11 +347,9 @@ main(int argc, char **argv)
 	int n, c, ret = 1, err = 0, server, fd = -1, lfd = -1, mtu = RDMADEV_MTU_1024;
 	uint8_t timeout = 14;
 
-	n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "pingpong: EAL init failed\n");
+	n = example_eal_init(argc, argv);
+	if (n < 0)
 		return 2;
-	}
 	argv += n;
 	argc -= n;
 	optind = 1;
@@ -403,26 +396,19 @@ main(int argc, char **argv)
 	}
 	argv += optind;
 	argc -= optind;
-	if (argc < 2 || (strcmp(argv[0], "server") != 0 &&
-			 (strcmp(argv[0], "client") != 0 || argc < 3))) {
+	server = example_role(argc, argv);
+	if (server < 0) {
 		usage();
 		return 2;
 	}
-	server = strcmp(argv[0], "server") == 0;
 
 	/* The device, its objects, one buffer: [0, size) to send from, [size, 2 size) to
 	 * receive into.
 	 */
-	CHECK(dev = (int16_t)rdmadev_open(argv[1]));
-	CHECK(rdmadev_configure(dev, &conf));
-	CHECK(rdmadev_start(dev));
-	CHECK(rdmadev_ctx_alloc(dev, &ctx));
-	CHECK(rdmadev_pd_alloc(ctx, &pd));
+	if (example_dev_open(argv[1], &dev, &ctx, &pd) < 0)
+		goto out;
 	CHECK(rdmadev_cq_create(ctx, &cqa, &cq));
-	qa.pd = pd;
-	qa.send_cq = cq;
-	qa.recv_cq = cq;
-	CHECK(rdmadev_qp_create(&qa, &qp));
+	CHECK(example_qp_create(pd, cq, RDMADEV_QPT_RC, 4, &qp));
 	buf = rte_zmalloc("pingpong", 2 * size, 4096);
 	if (buf == NULL) {
 		fprintf(stderr, "pingpong: no memory for 2 x %lu bytes\n", size);
@@ -430,10 +416,7 @@ main(int argc, char **argv)
 	}
 	sbuf = buf;
 	rbuf = buf + size;
-	ma.addr = buf;
-	ma.iova = (uint64_t)(uintptr_t)buf;
-	ma.length = 2 * size;
-	CHECK(rdmadev_mr_reg(pd, &ma, &mr));
+	CHECK(example_mr_reg(pd, buf, 2 * size, RDMADEV_ACCESS_LOCAL_WRITE, &mr));
 	ssge = (struct rdmadev_sge){ (uint64_t)(uintptr_t)sbuf, (uint32_t)size,
 				     rdmadev_mr_lkey(mr) };
 	rsge = (struct rdmadev_sge){ (uint64_t)(uintptr_t)rbuf, (uint32_t)size,
@@ -555,15 +538,8 @@ out:
 	rte_free(buf);
 	if (cq != NULL && rdmadev_cq_destroy(cq) < 0)
 		ret = 1;
-	if (pd != NULL && rdmadev_pd_free(pd) < 0)
+	if (example_dev_close(dev, ctx, pd) != 0)
 		ret = 1;
-	if (ctx != NULL && rdmadev_ctx_free(ctx) < 0)
-		ret = 1;
-	if (dev >= 0) {
-		rdmadev_stop(dev);
-		if (rdmadev_close(dev) < 0)
-			ret = 1;
-	}
 	rte_eal_cleanup();
 	return ret;
 }

@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_byteorder.h>
@@ -103,15 +102,6 @@ cm_unlock(struct ping *p)
 		pthread_mutex_unlock(&p->lock);
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* -T: drive the CM until told to stop; queue its events for the main thread. */
 static void *
 cm_thread(void *arg)
@@ -121,7 +111,7 @@ cm_thread(void *arg)
 
 	while (!atomic_load(&p->stop)) {
 		pthread_mutex_lock(&p->lock);
-		(void)rdmadev_rcm_process(p->ch, now_ns());
+		(void)rdmadev_rcm_process(p->ch, example_now_ns());
 		while (p->q_tail - p->q_head < 16 && rdmadev_rcm_get_event(p->ch, &ev) == 0)
 			p->q[p->q_tail++ % 16] = ev;
 		pthread_mutex_unlock(&p->lock);
@@ -151,7 +141,7 @@ cm_next(struct ping *p, struct rdmadev_rcm_event *ev)
 static int
 cm_step(struct ping *p, struct rdmadev_rcm_event *ev)
 {
-	int rc = p->threaded ? 0 : rdmadev_rcm_process(p->ch, now_ns());
+	int rc = p->threaded ? 0 : rdmadev_rcm_process(p->ch, example_now_ns());
 
 	if (rc < 0)
 		return rc;
@@ -170,10 +160,10 @@ cm_step(struct ping *p, struct rdmadev_rcm_event *ev)
 static int
 cm_wait(struct ping *p, enum rdmadev_rcm_event_type want, struct rdmadev_rcm_event *ev)
 {
-	uint64_t end = now_ns() + p->wait_ns;
+	uint64_t end = example_now_ns() + p->wait_ns;
 	int rc;
 
-	while (now_ns() < end) {
+	while (example_now_ns() < end) {
 		rc = cm_step(p, ev);
 		if (rc < 0)
 			return rc;
@@ -200,11 +190,11 @@ cm_wait(struct ping *p, enum rdmadev_rcm_event_type want, struct rdmadev_rcm_eve
 static int
 cq_wait(struct ping *p, uint64_t wr_id)
 {
-	uint64_t end = now_ns() + p->wait_ns;
+	uint64_t end = example_now_ns() + p->wait_ns;
 	struct rdmadev_rcm_event ev;
 	struct rdmadev_wc wc;
 
-	while (now_ns() < end) {
+	while (example_now_ns() < end) {
 		if (rdmadev_poll_cq(p->cq, &wc, 1) == 1) {
 			if (wc.status == RDMADEV_WC_WR_FLUSH_ERR)
 				return -ENOTCONN;
@@ -310,23 +300,13 @@ static int
 resources(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd)
 {
 	struct rdmadev_cq_attr cqa = { .cqe = 16 };
-	struct rdmadev_qp_init_attr qa = { 0 };
-	struct rdmadev_mr_attr ma = { 0 };
 	size_t len = 2 * INFO_LEN + 2 * (size_t)p->size;
 	int rc;
 
 	rc = rdmadev_cq_create(ctx, &cqa, &p->cq);
 	if (rc < 0)
 		return rc;
-	qa.pd = pd;
-	qa.send_cq = p->cq;
-	qa.recv_cq = p->cq;
-	qa.qp_type = RDMADEV_QPT_RC;
-	qa.cap.max_send_wr = 4;
-	qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	rc = rdmadev_qp_create(&qa, &p->qp);
+	rc = example_qp_create(pd, p->cq, RDMADEV_QPT_RC, 4, &p->qp);
 	if (rc < 0)
 		return rc;
 	p->buf = rte_zmalloc("rcm_ping", len, 4096);
@@ -336,12 +316,8 @@ resources(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd)
 	p->rinfo = p->buf + INFO_LEN;
 	p->start = p->buf + 2 * INFO_LEN;
 	p->rdma = p->start + p->size;
-	ma.addr = p->buf;
-	ma.iova = (uint64_t)(uintptr_t)p->buf;
-	ma.length = len;
-	ma.access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
-		    RDMADEV_ACCESS_REMOTE_READ;
-	return rdmadev_mr_reg(pd, &ma, &p->mr);
+	return example_mr_reg(pd, p->buf, len, RDMADEV_ACCESS_LOCAL_WRITE |
+			      RDMADEV_ACCESS_REMOTE_WRITE | RDMADEV_ACCESS_REMOTE_READ, &p->mr);
 }
 
 static const struct rdmadev_rcm_conn_param rping_param = {
@@ -414,6 +390,59 @@ drop_id(struct ping *p, struct rdmadev_rcm_id *id)
 	cm_unlock(p);
 }
 
+/*
+ * The server's listener on @p local (in *@p listener, for drop_id()) with @p backlog, until
+ * a client's CONNECT_REQUEST, whose id becomes the connection's. 0 or -1.
+ */
+static int
+listen_for(struct ping *p, const union rdmadev_rcm_addr *local, int backlog,
+	   struct rdmadev_rcm_id **listener)
+{
+	struct rdmadev_rcm_event ev;
+	int rc;
+
+	cm_lock(p);
+	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, listener);
+	if (rc == 0)
+		rc = rdmadev_rcm_bind_addr(*listener, &local->sa);
+	if (rc == 0)
+		rc = rdmadev_rcm_listen(*listener, backlog);
+	cm_unlock(p);
+	CHECK(rc);
+	printf("rcm_ping: listening on port %u\n", ntohs(local->sin.sin_port));
+	fflush(stdout);
+	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
+	p->id = ev.id;
+	return 0;
+out:
+	return -1;
+}
+
+/*
+ * The connection's QP and buffer, then accept (@p server) or connect with rping's
+ * parameters and post the first receive (the QP is in RTR, or the client's in INIT, from
+ * there on); ESTABLISHED in @p ev. 0 or -1.
+ */
+static int
+establish(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd, bool server,
+	  struct rdmadev_rcm_event *ev)
+{
+	int rc;
+
+	CHECK(resources(p, ctx, pd));
+	cm_lock(p);
+	rc = server ? rdmadev_rcm_accept(p->id, p->qp, &rping_param, example_now_ns()) :
+		      rdmadev_rcm_connect(p->id, p->qp, &rping_param, example_now_ns());
+	if (rc == 0)
+		rc = post_recv(p);
+	cm_unlock(p);
+	CHECK(rc);
+	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, ev));
+	return 0;
+out:
+	return -1;
+}
+
 static int
 run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	   const union rdmadev_rcm_addr *dst, unsigned int count)
@@ -421,18 +450,10 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	struct rdmadev_rcm_event ev;
 	char astr[INET6_ADDRSTRLEN + 8];
 	unsigned int i;
-
 	int rc;
 
 	CHECK(resolve(p, dst));
-	CHECK(resources(p, ctx, pd));
-	cm_lock(p);
-	rc = rdmadev_rcm_connect(p->id, p->qp, &rping_param, now_ns());
-	if (rc == 0)
-		rc = post_recv(p);	/* the QP is in INIT from here */
-	cm_unlock(p);
-	CHECK(rc);
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
+	CHECK(establish(p, ctx, pd, false, &ev));
 	printf("rcm_ping: connected to %s, QP %u\n", addr_str(&ev.dst, astr),
 	       rdmadev_qp_num(p->qp));
 	for (i = 0; i < count; i++) {
@@ -454,7 +475,7 @@ run_client(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	printf("rcm_ping: %u pings of %u bytes, each read and written back and checked\n",
 	       count, p->size);
 	cm_lock(p);
-	rc = rdmadev_rcm_disconnect(p->id, now_ns());
+	rc = rdmadev_rcm_disconnect(p->id, example_now_ns());
 	cm_unlock(p);
 	CHECK(rc);
 	return wait_end(p);
@@ -474,26 +495,8 @@ run_server(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	unsigned int i;
 	int rc, ret = -1;
 
-	cm_lock(p);
-	rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
-	if (rc == 0)
-		rc = rdmadev_rcm_bind_addr(listener, &local->sa);
-	if (rc == 0)
-		rc = rdmadev_rcm_listen(listener, 3);	/* rping's backlog */
-	cm_unlock(p);
-	CHECK(rc);
-	printf("rcm_ping: listening on port %u\n", ntohs(local->sin.sin_port));
-	fflush(stdout);
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
-	p->id = ev.id;
-	CHECK(resources(p, ctx, pd));
-	cm_lock(p);
-	rc = rdmadev_rcm_accept(p->id, p->qp, &rping_param, now_ns());
-	if (rc == 0)
-		rc = post_recv(p);	/* the QP is in RTR from here */
-	cm_unlock(p);
-	CHECK(rc);
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
+	CHECK(listen_for(p, local, 3, &listener));	/* rping's backlog */
+	CHECK(establish(p, ctx, pd, true, &ev));
 	printf("rcm_ping: connection from %s, QP %u\n", addr_str(&ev.dst, astr),
 	       rdmadev_qp_num(p->qp));
 	for (i = 0; count == 0 || i < count; i++) {
@@ -548,31 +551,11 @@ run_echo(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	struct rdmadev_rcm_event ev;
 	int rc, ret = -1;
 
-	if (server) {
-		cm_lock(p);
-		rc = rdmadev_rcm_create_id(p->ch, RDMADEV_RCM_PS_TCP, &listener);
-		if (rc == 0)
-			rc = rdmadev_rcm_bind_addr(listener, &addr->sa);
-		if (rc == 0)
-			rc = rdmadev_rcm_listen(listener, 0);
-		cm_unlock(p);
-		CHECK(rc);
-		printf("rcm_ping: listening on port %u\n", ntohs(addr->sin.sin_port));
-		fflush(stdout);
-		CHECK(cm_wait(p, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
-		p->id = ev.id;
-	} else {
+	if (server)
+		CHECK(listen_for(p, addr, 0, &listener));
+	else
 		CHECK(resolve(p, addr));
-	}
-	CHECK(resources(p, ctx, pd));
-	cm_lock(p);
-	rc = server ? rdmadev_rcm_accept(p->id, p->qp, &rping_param, now_ns()) :
-		      rdmadev_rcm_connect(p->id, p->qp, &rping_param, now_ns());
-	if (rc == 0)
-		rc = post_recv(p);
-	cm_unlock(p);
-	CHECK(rc);
-	CHECK(cm_wait(p, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
+	CHECK(establish(p, ctx, pd, server, &ev));
 	memset(p->sinfo, server ? 's' : 'c', INFO_LEN);
 	if (!server) {
 		CHECK(post(p, WR_SEND, p->sinfo, INFO_LEN, 0, 0));
@@ -587,7 +570,7 @@ run_echo(struct ping *p, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	       server ? "client" : "server");
 	if (!p->disconnected) {
 		cm_lock(p);
-		rc = rdmadev_rcm_disconnect(p->id, now_ns());
+		rc = rdmadev_rcm_disconnect(p->id, example_now_ns());
 		cm_unlock(p);
 		if (rc < 0 && !p->disconnected)
 			CHECK(rc);
@@ -610,7 +593,6 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct ping p = { .size = 64, .wait_ns = 30000000000ull };
 	union rdmadev_rcm_addr sin = { .sin.sin_family = AF_INET };
 	struct rdmadev_ctx *ctx = NULL;
@@ -618,13 +600,11 @@ main(int argc, char **argv)
 	unsigned int count = 0, port = 7174;
 	bool server, count_set = false, echo = false, port_set = false;
 	int16_t dev = -1;
-	int n, c, ret = 1;
+	int n, c, ret = 1, role;
 
-	n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "rcm_ping: EAL init failed\n");
+	n = example_eal_init(argc, argv);
+	if (n < 0)
 		return 1;
-	}
 	argc -= n;
 	argv += n;
 	while ((c = getopt(argc, argv, "p:S:C:w:TE")) != -1) {
@@ -666,12 +646,12 @@ main(int argc, char **argv)
 	}
 	argv += optind;
 	argc -= optind;
-	if (argc < 2 || (strcmp(argv[0], "server") != 0 &&
-			 (strcmp(argv[0], "client") != 0 || argc < 3))) {
+	role = example_role(argc, argv);
+	if (role < 0) {
 		usage();
 		return 2;
 	}
-	server = strcmp(argv[0], "server") == 0;
+	server = role == 1;
 	if (!server && !count_set)
 		count = 10;
 	if (!server && count == 0) {
@@ -689,11 +669,8 @@ main(int argc, char **argv)
 		}
 	}
 
-	CHECK(dev = (int16_t)rdmadev_open(argv[1]));
-	CHECK(rdmadev_configure(dev, &conf));
-	CHECK(rdmadev_start(dev));
-	CHECK(rdmadev_ctx_alloc(dev, &ctx));
-	CHECK(rdmadev_pd_alloc(ctx, &pd));
+	if (example_dev_open(argv[1], &dev, &ctx, &pd) < 0)
+		goto out;
 	CHECK(rdmadev_rcm_channel_create(ctx, &p.ch));
 	if (p.threaded) {
 		pthread_mutex_init(&p.lock, NULL);
@@ -730,15 +707,8 @@ out:
 	if (p.cq != NULL && rdmadev_cq_destroy(p.cq) < 0)
 		ret = 1;
 	rdmadev_rcm_channel_destroy(p.ch);
-	if (pd != NULL && rdmadev_pd_free(pd) < 0)
+	if (example_dev_close(dev, ctx, pd) != 0)
 		ret = 1;
-	if (ctx != NULL && rdmadev_ctx_free(ctx) < 0)
-		ret = 1;
-	if (dev >= 0) {
-		rdmadev_stop(dev);
-		if (rdmadev_close(dev) < 0)
-			ret = 1;
-	}
 	rte_eal_cleanup();
 	return ret;
 }

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_byteorder.h>
@@ -58,24 +57,15 @@ struct uda {
 	uint32_t remote_qpn, remote_qkey;
 };
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Wait for event @p want (any other is an error, named). */
 static int
 cm_wait(struct uda *u, enum rdmadev_rcm_event_type want, struct rdmadev_rcm_event *ev)
 {
-	uint64_t end = now_ns() + u->wait_ns;
+	uint64_t end = example_now_ns() + u->wait_ns;
 	int rc;
 
-	while (now_ns() < end) {
-		rc = rdmadev_rcm_process(u->ch, now_ns());
+	while (example_now_ns() < end) {
+		rc = rdmadev_rcm_process(u->ch, example_now_ns());
 		if (rc < 0)
 			return rc;
 		if (rdmadev_rcm_get_event(u->ch, ev) != 0)
@@ -95,28 +85,14 @@ static int
 resources(struct uda *u, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd)
 {
 	struct rdmadev_cq_attr ca = { .cqe = 2 * u->count + 4 };
-	struct rdmadev_qp_init_attr qa = { 0 };
-	struct rdmadev_mr_attr ma = { 0 };
 	size_t len = (size_t)(u->count + 1) * (GRH + u->size);
 
 	CHECK(rdmadev_cq_create(ctx, &ca, &u->cq));
-	qa.pd = pd;
-	qa.send_cq = u->cq;
-	qa.recv_cq = u->cq;
-	qa.qp_type = RDMADEV_QPT_UD;
-	qa.cap.max_send_wr = u->count;
-	qa.cap.max_recv_wr = u->count;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	CHECK(rdmadev_qp_create(&qa, &u->qp));
+	CHECK(example_qp_create(pd, u->cq, RDMADEV_QPT_UD, u->count, &u->qp));
 	u->buf = rte_zmalloc("rcm_udaddy", len, 64);
 	if (u->buf == NULL)
 		return -ENOMEM;
-	ma.addr = u->buf;
-	ma.iova = (uint64_t)(uintptr_t)u->buf;
-	ma.length = len;
-	ma.access = RDMADEV_ACCESS_LOCAL_WRITE;
-	CHECK(rdmadev_mr_reg(pd, &ma, &u->mr));
+	CHECK(example_mr_reg(pd, u->buf, len, RDMADEV_ACCESS_LOCAL_WRITE, &u->mr));
 	return 0;
 out:
 	return -1;
@@ -177,11 +153,11 @@ post_sends(struct uda *u)
 static int
 poll_all(struct uda *u, uint32_t recvs, uint32_t sends, struct rdmadev_wc *first)
 {
-	uint64_t end = now_ns() + u->wait_ns;
+	uint64_t end = example_now_ns() + u->wait_ns;
 	struct rdmadev_wc wc;
 
-	while ((recvs > 0 || sends > 0) && now_ns() < end) {
-		(void)rdmadev_rcm_process(u->ch, now_ns());
+	while ((recvs > 0 || sends > 0) && example_now_ns() < end) {
+		(void)rdmadev_rcm_process(u->ch, example_now_ns());
 		if (rdmadev_poll_cq(u->cq, &wc, 1) != 1)
 			continue;
 		if (wc.status != RDMADEV_WC_SUCCESS) {
@@ -224,7 +200,7 @@ run_client(struct uda *u, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd,
 	CHECK(rdmadev_rcm_resolve_route(u->id));
 	CHECK(cm_wait(u, RDMADEV_RCM_EVENT_ROUTE_RESOLVED, &ev));
 	CHECK(resources(u, ctx, pd));
-	CHECK(rdmadev_rcm_connect(u->id, u->qp, NULL, now_ns()));
+	CHECK(rdmadev_rcm_connect(u->id, u->qp, NULL, example_now_ns()));
 	CHECK(post_recvs(u));		/* the QP is in RTS from connect on */
 	CHECK(cm_wait(u, RDMADEV_RCM_EVENT_ESTABLISHED, &ev));
 	u->remote_qpn = ev.ud_qpn;
@@ -260,7 +236,7 @@ run_server(struct uda *u, struct rdmadev_ctx *ctx, struct rdmadev_pd *pd, uint16
 	CHECK(cm_wait(u, RDMADEV_RCM_EVENT_CONNECT_REQUEST, &ev));
 	u->id = ev.id;
 	CHECK(resources(u, ctx, pd));
-	CHECK(rdmadev_rcm_accept(u->id, u->qp, NULL, now_ns()));
+	CHECK(rdmadev_rcm_accept(u->id, u->qp, NULL, example_now_ns()));
 	CHECK(post_recvs(u));
 	printf("rcm_udaddy: request from %s:%u, QP %u\n", inet_ntoa(ev.dst.sin.sin_addr),
 	       ntohs(ev.dst.sin.sin_port), rdmadev_qp_num(u->qp));
@@ -295,20 +271,17 @@ out:
 int
 main(int argc, char **argv)
 {
-	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct uda u = { .size = 100, .count = 10, .wait_ns = 30000000000ull };
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rdmadev_ctx *ctx = NULL;
 	struct rdmadev_pd *pd = NULL;
 	unsigned int port = 7174;
 	int16_t dev = -1;
-	int n, c, ret = 1;
+	int n, c, ret = 1, role;
 
-	n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "rcm_udaddy: EAL init failed\n");
+	n = example_eal_init(argc, argv);
+	if (n < 0)
 		return 1;
-	}
 	argc -= n;
 	argv += n;
 	while ((c = getopt(argc, argv, "p:S:C:w:")) != -1) {
@@ -331,8 +304,8 @@ main(int argc, char **argv)
 	}
 	argv += optind;
 	argc -= optind;
-	if (argc < 2 || (strcmp(argv[0], "server") != 0 &&
-			 (strcmp(argv[0], "client") != 0 || argc < 3))) {
+	role = example_role(argc, argv);
+	if (role < 0) {
 		fprintf(stderr, "usage: rcm_udaddy [EAL options] -- [-p port] [-S size] [-C count] "
 			"[-w seconds] server <devargs> | client <devargs> <server-ipv4>\n");
 		return 2;
@@ -342,13 +315,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "rcm_udaddy: not an IPv4 address: %s\n", argv[2]);
 		return 2;
 	}
-	CHECK(dev = (int16_t)rdmadev_open(argv[1]));
-	CHECK(rdmadev_configure(dev, &conf));
-	CHECK(rdmadev_start(dev));
-	CHECK(rdmadev_ctx_alloc(dev, &ctx));
-	CHECK(rdmadev_pd_alloc(ctx, &pd));
+	if (example_dev_open(argv[1], &dev, &ctx, &pd) < 0)
+		goto out;
 	CHECK(rdmadev_rcm_channel_create(ctx, &u.ch));
-	if (strcmp(argv[0], "server") == 0)
+	if (role == 1)
 		ret = run_server(&u, ctx, pd, (uint16_t)port) == 0 ? 0 : 1;
 	else
 		ret = run_client(&u, ctx, pd, &sin) == 0 ? 0 : 1;
@@ -365,16 +335,9 @@ out:
 		rdmadev_cq_destroy(u.cq);
 	rte_free(u.buf);
 	rdmadev_rcm_channel_destroy(u.ch);
-	if (pd != NULL)
-		rdmadev_pd_free(pd);
-	if (ctx != NULL)
-		rdmadev_ctx_free(ctx);
-	if (dev >= 0) {
-		rdmadev_stop(dev);
-		if (rdmadev_close(dev) != 0) {
-			fprintf(stderr, "rcm_udaddy: objects left at close\n");
-			ret = 1;
-		}
+	if (example_dev_close(dev, ctx, pd) != 0) {
+		fprintf(stderr, "rcm_udaddy: objects left at close\n");
+		ret = 1;
 	}
 	rte_eal_cleanup();
 	return ret;

@@ -31,10 +31,7 @@ int
 main(int argc, char **argv)
 {
 	const char *devargs = "irdma_model0";
-	struct rdmadev_conf conf = { .nb_comp_vectors = 1 };
 	struct rdmadev_cq_attr cq_attr = { .cqe = 64 };
-	struct rdmadev_qp_init_attr qp_attr = { 0 };
-	struct rdmadev_mr_attr mr_attr = { 0 };
 	struct rdmadev_ctx *ctx = NULL;
 	struct rdmadev_pd *pd = NULL;
 	struct rdmadev_cq *cq = NULL;
@@ -45,33 +42,17 @@ main(int argc, char **argv)
 	int ret = 1, n;
 
 	/* EAL first (hugepages, lcores, --no-huge ...), then our arguments after "--". */
-	n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "res_dump: EAL init failed\n");
+	n = example_eal_init(argc, argv);
+	if (n < 0)
 		return 1;
-	}
 	if (argc - n > 1)
 		devargs = argv[n + 1];
 
-	/* A device: open (probe from devargs), configure, start. */
-	CHECK(dev = (int16_t)rdmadev_open(devargs));
-	CHECK(rdmadev_configure(dev, &conf));
-	CHECK(rdmadev_start(dev));
-
-	/* Objects hang off a context (the application's identity: pid, comm). */
-	CHECK(rdmadev_ctx_alloc(dev, &ctx));
-	CHECK(rdmadev_pd_alloc(ctx, &pd));
+	/* A device (open, configure, start), its context (objects hang off it) and a PD. */
+	if (example_dev_open(devargs, &dev, &ctx, &pd) < 0)
+		goto out;
 	CHECK(rdmadev_cq_create(ctx, &cq_attr, &cq));
-
-	qp_attr.pd = pd;
-	qp_attr.send_cq = cq;
-	qp_attr.recv_cq = cq;
-	qp_attr.qp_type = RDMADEV_QPT_RC;
-	qp_attr.cap.max_send_wr = 16;
-	qp_attr.cap.max_recv_wr = 16;
-	qp_attr.cap.max_send_sge = 1;
-	qp_attr.cap.max_recv_sge = 1;
-	CHECK(rdmadev_qp_create(&qp_attr, &qp));
+	CHECK(example_qp_create(pd, cq, RDMADEV_QPT_RC, 16, &qp));
 
 	/* Memory the device may touch: EAL memory, registered like ibv_reg_mr. */
 	buf = rte_zmalloc("res_dump", 4096, 4096);
@@ -79,12 +60,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "res_dump: no memory\n");
 		goto out;
 	}
-	mr_attr.addr = buf;
-	mr_attr.length = 4096;
-	mr_attr.iova = (uint64_t)(uintptr_t)buf;
-	mr_attr.access = RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_WRITE |
-			 RDMADEV_ACCESS_REMOTE_READ;
-	CHECK(rdmadev_mr_reg(pd, &mr_attr, &mr));
+	CHECK(example_mr_reg(pd, buf, 4096, RDMADEV_ACCESS_LOCAL_WRITE |
+			     RDMADEV_ACCESS_REMOTE_WRITE | RDMADEV_ACCESS_REMOTE_READ, &mr));
 
 	/* What the device tracks: one line per object, every type. */
 	CHECK(rdmadev_res_dump(dev, RESTRACK_MAX, stdout));
@@ -97,15 +74,8 @@ out:
 		ret = 1;
 	if (cq != NULL && rdmadev_cq_destroy(cq) < 0)
 		ret = 1;
-	if (pd != NULL && rdmadev_pd_free(pd) < 0)
+	if (example_dev_close(dev, ctx, pd) != 0)
 		ret = 1;
-	if (ctx != NULL && rdmadev_ctx_free(ctx) < 0)
-		ret = 1;
-	if (dev >= 0) {
-		rdmadev_stop(dev);
-		if (rdmadev_close(dev) < 0)
-			ret = 1;
-	}
 	rte_free(buf);
 	rte_eal_cleanup();
 	return ret;

@@ -55,18 +55,8 @@ command -v tshark > /dev/null || { echo "1..0 # SKIP no tshark"; exit 0; }
 withverbs=$here/../../devtools/with-verbs.sh
 vlib=$(dirname "$bin")/../lib/verbs/libirdma-verbs.so
 hpid=
-# hpid is in_ns's subshell; rdma-testpmd is the child of its timeout(1), which does not
-# forward a KILL: kill the whole tree, the deepest first.
-host_kill() {
-	local p kids=$hpid all=
-	while [ -n "$kids" ]; do
-		all="$kids $all"
-		kids=$(for p in $kids; do pgrep -P "$p"; done)
-	done
-	# shellcheck disable=SC2086  # a list of pids
-	kill -KILL $all 2>/dev/null
-}
-pt_cleanup() { [ -z "$hpid" ] || host_kill; }
+# hpid is in_ns's subshell; rdma-testpmd is the child of its timeout(1): kill the tree.
+pt_cleanup() { [ -z "$hpid" ] || vm_kill_tree "$hpid"; }
 VM_ON_EXIT=pt_cleanup
 vm_test_start "$cache"
 vm_counters before
@@ -80,10 +70,6 @@ limit=300
 qpt=20
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_packet0,iface=$VM_TAP"
 port=18515
-
-# The first result row after perftest's table header (the line that starts with #bytes).
-row() { awk '/^ *#bytes/ { h = 1; next } h && /^ *[0-9]/ { print; exit }' "$1"; }
-cols() { awk '/^ *#bytes/ { print NF; exit }' "$1"; }
 
 # The host's perftest on the PMD (host=verbs): the verbs layer's EAL and device from the
 # environment; perftest's client connects once, so it tries again while the guest's
@@ -108,12 +94,34 @@ verbs_host() {	# NAME DEVARGS ARGS...
 	return $rc
 }
 
-# Start one run: rdma-testpmd (host=testpmd) or perftest through the verbs layer
-# (host=verbs) in the background (pid in hpid, output in $work/NAME.host), the guest's
-# perftest (command NAME, output in share/cmd/NAME.out).
+# The host's side of a run in the background (pid in hpid, output in $work/NAME.host):
+# rdma-testpmd (host=testpmd) or perftest through the verbs layer (host=verbs), the
+# server, or the client of the guest's server.
 host=testpmd
+host_start() {	# NAME DEVARGS HOST-ROLE(server|client) HOPTS VOPTS
+	local name=$1 dev=$2 role=$3 hopts=$4 vopts=$5 peer='' side=(--server)
+	[ "$role" = client ] && peer=$VM_GUEST_IP && side=(--client "$VM_GUEST_IP")
+	if [ "$host" = verbs ]; then
+		# mode=thread: the engine answers while perftest is off its CPU (TCP exchange).
+		# shellcheck disable=SC2086
+		in_ns bash -c "$(declare -f verbs_host); eal='$eal' limit=$limit \
+			withverbs='$withverbs' work='$work' VM_DIR='$VM_DIR' \
+			verbs_host $name '$dev,mode=thread' $vopts $peer" > "$work/$name.host" 2>&1 &
+	else
+		# rdma-testpmd's client retries its connect while the server is not up yet.
+		# shellcheck disable=SC2086
+		in_ns timeout "$limit" "$bin" $eal --file-prefix "pt$$$name" -- $hopts \
+			"${side[@]}" --dev "$dev" > "$work/$name.host" 2>&1 &
+	fi
+	hpid=$!
+}
+
+host_listens() { in_ns ss -ltn | grep -q ":$port "; }
+
+# Start one run: the host's side (host_start) and the guest's perftest (command NAME,
+# output in share/cmd/NAME.out).
 start_run() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE CONN ITERS
-	local name=$1 test=$2 role=$3 size=$4 conn=$5 it=$6 i=0
+	local name=$1 test=$2 role=$3 size=$4 conn=$5 it=$6
 	local dev="irdma_model0,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$work/$name.pcap"
 	local gopts="-d rxe0 -x 1 -F -m 1024 -u $qpt -s $size -n $it -p $port"
 	local hopts="-e $test -s $size -n $it -m 1024 -u $qpt -p $port --timeout $tmo"
@@ -121,64 +129,22 @@ start_run() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE CONN ITERS
 	[ "$conn" = UD ] && gopts="$gopts -c UD" && hopts="$hopts -c UD" && vopts="$vopts -c UD"
 	# The guest forgets the model's MAC: rxe's connect (or AH) asks for it by ARP, and the
 	# model (a new process each run) learns the guest's MAC from that request.
-	vm_cmd "neigh$name" "ip neigh flush dev eth0"
-	vm_wait "neigh$name" 60 > /dev/null
-	if [ "$host" = verbs ]; then
-		# mode=thread: the engine answers while perftest is off its CPU (TCP exchange).
-		dev="$dev,mode=thread"
-		if [ "$role" = server ]; then
-			# shellcheck disable=SC2086
-			in_ns bash -c "$(declare -f verbs_host); eal='$eal' limit=$limit \
-				withverbs='$withverbs' work='$work' VM_DIR='$VM_DIR' \
-				verbs_host $name '$dev' $vopts" > "$work/$name.host" 2>&1 &
-			hpid=$!
-			while ! in_ns ss -ltn | grep -q ":$port " && [ $i -lt 300 ] &&
-				kill -0 "$hpid" 2>/dev/null; do
-				sleep 0.2
-				i=$((i + 1))
-			done
-			vm_cmd "$name" "exec timeout $limit ib_$test $gopts $VM_HOST_IP"
-		else
-			vm_cmd "$name" "exec timeout $limit ib_$test $gopts"
-			# shellcheck disable=SC2086
-			in_ns bash -c "$(declare -f verbs_host); eal='$eal' limit=$limit \
-				withverbs='$withverbs' work='$work' VM_DIR='$VM_DIR' \
-				verbs_host $name '$dev' $vopts $VM_GUEST_IP" > "$work/$name.host" 2>&1 &
-			hpid=$!
-		fi
-	elif [ "$role" = server ]; then
-		# shellcheck disable=SC2086
-		in_ns timeout "$limit" "$bin" $eal --file-prefix "pt$$$name" -- $hopts \
-			--server --dev "$dev" > "$work/$name.host" 2>&1 &
-		hpid=$!
-		while ! in_ns ss -ltn | grep -q ":$port " && [ $i -lt 300 ] &&
-			kill -0 "$hpid" 2>/dev/null; do
-			sleep 0.2
-			i=$((i + 1))
-		done
+	vm_neigh_flush "$name"
+	if [ "$role" = server ]; then
+		host_start "$name" "$dev" server "$hopts" "$vopts"
+		vm_host_ready "$hpid" 300 host_listens
 		vm_cmd "$name" "exec timeout $limit ib_$test $gopts $VM_HOST_IP"
 	else
 		vm_cmd "$name" "exec timeout $limit ib_$test $gopts"
-		# rdma-testpmd's client retries its connect while the server is not up yet.
-		# shellcheck disable=SC2086
-		in_ns timeout "$limit" "$bin" $eal --file-prefix "pt$$$name" -- $hopts \
-			--client "$VM_GUEST_IP" --dev "$dev" > "$work/$name.host" 2>&1 &
-		hpid=$!
+		host_start "$name" "$dev" client "$hopts" "$vopts"
 	fi
 }
 
 # Wait for both sides; hrc and grc their exit statuses.
 end_run() {	# NAME
-	local name=$1
-	while [ ! -e "$VM_DIR/share/cmd/$name.rc" ] && kill -0 "$hpid" 2>/dev/null; do
-		sleep 0.2
-	done
-	wait "$hpid"
-	hrc=$?
+	vm_host_join "$1" "$hpid"
 	hpid=
-	[ $hrc -eq 0 ] || vm_stop "$name"
-	vm_wait "$name" "$limit" > "$work/$name.guest"
-	grc=$?
+	vm_guest_join "$1" "$limit" "$work/$1.guest"
 }
 
 rexmit=0
@@ -192,9 +158,9 @@ run_case() {	# as start_run
 	echo "# time: $name $(since "$t") s"
 	sed 's/^/# host: /' "$work/$name.host"
 	sed 's/^# guest [^:]*: /# guest: /' "$work/$name.guest"
-	hrow=$(row "$work/$name.host")
-	grow=$(row "$VM_DIR/share/cmd/$name.out")
-	if [ $hrc -ne 0 ] || [ $grc -ne 0 ]; then
+	hrow=$(perftest_row "$work/$name.host")
+	grow=$(perftest_row "$VM_DIR/share/cmd/$name.out")
+	if [ $hrc -ne 0 ] || [ "$grc" -ne 0 ]; then
 		notok "$what: the host exited $hrc, the guest's perftest $grc"
 	elif [ -z "$hrow" ] && [ "$test $role" != "read_lat server" ]; then
 		notok "$what: the host printed no result row"
@@ -203,7 +169,8 @@ run_case() {	# as start_run
 	elif [ -n "$hrow" ] && [ -n "$grow" ] &&
 		{ [ "$(echo "$hrow" | awk '{ print $1, $2 }')" != \
 		    "$(echo "$grow" | awk '{ print $1, $2 }')" ] ||
-		  [ "$(cols "$work/$name.host")" != "$(cols "$VM_DIR/share/cmd/$name.out")" ] ||
+		  [ "$(perftest_cols "$work/$name.host")" != \
+		    "$(perftest_cols "$VM_DIR/share/cmd/$name.out")" ] ||
 		  { [ "$test $role" != "send_bw server" ] &&
 		    [ "$(echo "$hrow" | awk '{ print NF }')" != "$(echo "$grow" | awk '{ print NF }')" ]; }; }; then
 		notok "$what: the rows do not line up: [$hrow] [$grow]"
@@ -274,13 +241,8 @@ else
 fi
 
 vm_counters after
-errs=
-for c in out_of_seq_request rcvd_seq_err rcvd_rnr_err send_rnr_err retry_exceeded_err \
-	retry_rnr_exceeded_err send_err link_downed duplicate_request; do
-	d=$(vm_delta $c)
-	echo "# rxe $c: $d"
-	[ "$d" = 0 ] || errs="$errs $c=$d"
-done
+vm_deltas_zero out_of_seq_request rcvd_seq_err rcvd_rnr_err send_rnr_err retry_exceeded_err \
+	retry_rnr_exceeded_err send_err link_downed duplicate_request
 echo "# rxe completer_retry_err (its own timer retries): $(vm_delta completer_retry_err)"
 echo "# rxe rcvd_pkts $(vm_delta rcvd_pkts), sent_pkts $(vm_delta sent_pkts)"
 if [ -z "$errs" ]; then
@@ -331,7 +293,7 @@ kill_case() {	# NAME TEST HOST-ROLE VICTIM(guest|host)
 			notok "kill the guest's ib_$test: rdma-testpmd exit $hrc, said [$why]"
 		fi
 	else
-		host_kill
+		vm_kill_tree "$hpid"
 		wait "$hpid" 2>/dev/null
 		hpid=
 		vm_wait "$name" "$limit" > "$work/$name.guest"
@@ -339,7 +301,7 @@ kill_case() {	# NAME TEST HOST-ROLE VICTIM(guest|host)
 		why=$(grep -iE "error|fail|couldn" "$work/$name.guest" | head -3)
 		echo "# ib_$test ended $(since "$t") s after the kill, exit $grc:"
 		tail -5 "$work/$name.guest"
-		if [ $grc -ne 0 ] && [ $grc -ne 124 ] && [ $grc -ne 143 ] && [ -n "$why" ]; then
+		if [ "$grc" -ne 0 ] && [ $grc -ne 124 ] && [ $grc -ne 143 ] && [ -n "$why" ]; then
 			ok "kill rdma-testpmd: the guest's ib_$test ends with an error: $why"
 		else
 			notok "kill rdma-testpmd: ib_$test exit $grc, said [$why]"

@@ -34,16 +34,7 @@ full=${IRDMA_VM_FULL:-0}
 . "$here/vm.sh"
 hpid=
 # hpid is in_ns's subshell; rdma-testpmd is the child of its timeout(1): kill the tree.
-host_kill() {
-	local p kids=$hpid all=
-	while [ -n "$kids" ]; do
-		all="$kids $all"
-		kids=$(for p in $kids; do pgrep -P "$p"; done)
-	done
-	# shellcheck disable=SC2086  # a list of pids
-	kill -KILL $all 2>/dev/null
-}
-cm_cleanup() { [ -z "$hpid" ] || host_kill; }
+cm_cleanup() { [ -z "$hpid" ] || vm_kill_tree "$hpid"; }
 VM_ON_EXIT=cm_cleanup
 vm_test_start "$cache"
 
@@ -52,11 +43,8 @@ limit=300
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_packet0,iface=$VM_TAP"
 port=18515
 
-row() { awk '/^ *#bytes/ { h = 1; next } h && /^ *[0-9]/ { print; exit }' "$1"; }
-cols() { awk '/^ *#bytes/ { print NF; exit }' "$1"; }
-
 run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS [CONN(RC|UD)]
-	local name=$1 test=$2 role=$3 size=$4 it=$5 conn=${6:-RC} i=0 t hrow grow what est
+	local name=$1 test=$2 role=$3 size=$4 it=$5 conn=${6:-RC} t hrow grow what est
 	local dev="irdma_model0,ip=$VM_NET.2,wire=eth:net_af_packet0,pcap=$work/$name.pcap"
 	local gopts="-R -d rxe0 -F -m 1024 -s $size -n $it -p $port -c $conn"
 	local hopts="-R -v -e $test -s $size -n $it -m 1024 -p $port --timeout $tmo -c $conn"
@@ -65,18 +53,14 @@ run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS [CONN
 	[ "$conn" = UD ] && [ "$role" = server ] && want_est=1
 	local gout=$VM_DIR/share/cmd/$name.out
 	t=$(date +%s.%N)
-	vm_cmd "neigh$name" "ip neigh flush dev eth0"
-	vm_wait "neigh$name" 60 > /dev/null
+	vm_neigh_flush "$name"
 	if [ "$role" = server ]; then
 		# shellcheck disable=SC2086
 		in_ns timeout "$limit" "$bin" $eal --file-prefix "pc$$$name" -- $hopts \
 			--server --dev "$dev" > "$work/$name.host" 2>&1 &
 		hpid=$!
-		while ! grep -q "waiting for a client on port $port (rdma_cm)" "$work/$name.host" &&
-			[ $i -lt 600 ] && kill -0 "$hpid" 2>/dev/null; do
-			sleep 0.2
-			i=$((i + 1))
-		done
+		vm_host_ready "$hpid" 600 \
+			grep -q "waiting for a client on port $port (rdma_cm)" "$work/$name.host"
 		# The model's address: with -R the exchange goes to it too, not to the host's.
 		vm_cmd "$name" "exec timeout $limit ib_$test $gopts $VM_NET.2"
 	else
@@ -89,21 +73,15 @@ run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS [CONN
 			--client "$VM_GUEST_IP" --dev "$dev" > "$work/$name.host" 2>&1 &
 		hpid=$!
 	fi
-	while [ ! -e "$VM_DIR/share/cmd/$name.rc" ] && kill -0 "$hpid" 2>/dev/null; do
-		sleep 0.2
-	done
-	wait "$hpid"
-	hrc=$?
+	vm_host_join "$name" "$hpid"
 	hpid=
-	[ $hrc -eq 0 ] || vm_stop "$name"
-	vm_wait "$name" "$limit" > "$work/$name.guest"
-	grc=$?
+	vm_guest_join "$name" "$limit" "$work/$name.guest"
 	what="$test -c $conn -R $size B, rdma-testpmd $role"
 	echo "# time: $name $(since "$t") s"
 	sed 's/^/# host: /' "$work/$name.host"
 	sed 's/^# guest [^:]*: /# guest: /' "$work/$name.guest"
-	hrow=$(row "$work/$name.host")
-	grow=$(row "$gout")
+	hrow=$(perftest_row "$work/$name.host")
+	grow=$(perftest_row "$gout")
 	est=$(grep -c "rdma_cm event ESTABLISHED" "$work/$name.host")
 	if [ $hrc -ne 0 ] || [ $grc -ne 0 ]; then
 		notok "$what: rdma-testpmd exited $hrc, perftest $grc"
@@ -122,7 +100,7 @@ run_case() {	# NAME TEST(write_lat...) HOST-ROLE(server|client) SIZE ITERS [CONN
 	elif [ -n "$hrow" ] && [ -n "$grow" ] &&
 		{ [ "$(echo "$hrow" | awk '{ print $1, $2 }')" != \
 		    "$(echo "$grow" | awk '{ print $1, $2 }')" ] ||
-		  [ "$(cols "$work/$name.host")" != "$(cols "$gout")" ]; }; then
+		  [ "$(perftest_cols "$work/$name.host")" != "$(perftest_cols "$gout")" ]; }; then
 		notok "$what: the rows do not line up: [$hrow] [$grow]"
 	else
 		ok "$what: connected through rdma_cm, both ends report [${hrow:-$grow}]"

@@ -58,8 +58,7 @@ run_case() {	# run_case NAME guest-role(server|client) size [v6]
 	fi
 	# Forget the model's MAC: rxe's connect then asks for it by ARP, and the model (a new
 	# process each run) learns the guest's MAC from that request before its first send.
-	vm_cmd "neigh$name" "ip neigh flush dev eth0"
-	vm_wait "neigh$name" 60 > /dev/null
+	vm_neigh_flush "$name"
 	t=$(date +%s.%N)
 	if [ "$role" = server ]; then
 		vm_cmd "$name" "exec timeout $limit ibv_rc_pingpong -d rxe0 -g $g -s $size -n $iters -c"
@@ -67,34 +66,19 @@ run_case() {	# run_case NAME guest-role(server|client) size [v6]
 		in_ns timeout "$limit" "$bin" $eal --file-prefix "vm$$$name" -- $opts \
 			client "$dev" "$VM_GUEST_IP" > "$out.host" 2>&1
 		hrc=$?
-		[ $hrc -eq 0 ] || vm_stop "$name"
-		vm_wait "$name" "$limit" > "$out.guest"
-		grc=$?
 	else
 		# shellcheck disable=SC2086
 		in_ns timeout "$limit" "$bin" $eal --file-prefix "vm$$$name" -- $opts \
 			server "$dev" > "$out.host" 2>&1 &
-		local hpid=$! i=0
-		while ! grep -q "listening on TCP" "$out.host" && [ $i -lt 300 ] &&
-			kill -0 $hpid 2>/dev/null; do
-			sleep 0.2
-			i=$((i + 1))
-		done
+		local hpid=$!
+		vm_host_ready $hpid 300 grep -q "listening on TCP" "$out.host"
 		vm_cmd "$name" "exec timeout $limit ibv_rc_pingpong -d rxe0 -g $g -s $size -n $iters -c $VM_HOST_IP"
 		# Until the guest is done or the host side ended (bounded by the host's timeout).
-		while [ ! -e "$VM_DIR/share/cmd/$name.rc" ] && kill -0 $hpid 2>/dev/null; do
-			sleep 0.2
-		done
-		wait $hpid
-		hrc=$?
-		[ $hrc -eq 0 ] || vm_stop "$name"
-		vm_wait "$name" "$limit" > "$out.guest"
-		grc=$?
+		vm_host_join "$name" $hpid
 	fi
-	echo "# time: $name $(since "$t") s"
-	sed 's/^/# host: /' "$out.host"
-	cat "$out.guest"
-	if [ $hrc -eq 0 ] && [ $grc -eq 0 ] &&
+	vm_guest_join "$name" "$limit" "$out.guest"
+	vm_case_log "$name" "$t" "$out"
+	if [ $hrc -eq 0 ] && [ "$grc" -eq 0 ] &&
 		grep -Eq "^pingpong: ($iters round trips|echoed $iters messages) of $size bytes" "$out.host" &&
 		grep -q "$iters iters in" "$out.guest" && ! grep -q "invalid data" "$out.guest"; then
 		ok "$name: ibv_rc_pingpong (guest $role) and examples/pingpong, $iters x $size B, data checked"
@@ -127,13 +111,8 @@ run_case srv4k6 server 4096 v6
 run_case cli64v6 client 64 v6
 
 vm_counters after
-errs=
-for c in out_of_seq_request rcvd_seq_err rcvd_rnr_err send_rnr_err \
-	retry_exceeded_err retry_rnr_exceeded_err send_err link_downed; do
-	d=$(vm_delta $c)
-	echo "# rxe $c: $d"
-	[ "$d" = 0 ] || errs="$errs $c=$d"
-done
+vm_deltas_zero out_of_seq_request rcvd_seq_err rcvd_rnr_err send_rnr_err \
+	retry_exceeded_err retry_rnr_exceeded_err send_err link_downed
 # rxe's own requester retries (its retransmit timer is not re-armed by every ACK, so a
 # slow guest sees some that no loss caused): counted, not an error of the peer.
 echo "# rxe completer_retry_err (its own timer retries): $(vm_delta completer_retry_err)"

@@ -39,12 +39,11 @@ eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.eal:error --vdev net_af_pack
 # run_case NAME GUEST-ROLE(server|client) GUEST-CMD HOST-BIN HOST-OPTS HOST-OK GUEST-OK [v6]
 # (@HOST@ in GUEST-CMD: the model's address)
 run_case() {
-	local name=$1 role=$2 gcmd=$3 hbin=$4 hopts=$5 hok=$6 gok=$7 t hrc grc i=0
+	local name=$1 role=$2 gcmd=$3 hbin=$4 hopts=$5 hok=$6 gok=$7 t hrc grc
 	local out=$work/$name pcap=$work/$name.pcap
 	local dev gip hip bind what
 	vm_addrs "$pcap" "${8:-}"
-	vm_cmd "neigh$name" "ip neigh flush dev eth0"
-	vm_wait "neigh$name" 60 > /dev/null
+	vm_neigh_flush "$name"
 	t=$(date +%s.%N)
 	if [ "$role" = server ]; then
 		vm_cmd "$name" "exec timeout $limit $gcmd"
@@ -58,35 +57,21 @@ run_case() {
 		in_ns timeout "$limit" "$hbin" $eal --file-prefix "va$$$name" -- $hopts \
 			server "$dev" $bind > "$out.host" 2>&1 &
 		hpid=$!
-		while ! grep -q "listening on port" "$out.host" && [ $i -lt 300 ] &&
-			kill -0 $hpid 2>/dev/null; do
-			sleep 0.2
-			i=$((i + 1))
-		done
+		vm_host_ready $hpid 300 grep -q "listening on port" "$out.host"
 		vm_cmd "$name" "exec timeout $limit ${gcmd/@HOST@/$hip}"
 		wait $hpid
 		hrc=$?
 		hpid=
 	fi
-	[ $hrc -eq 0 ] || vm_stop "$name"
-	vm_wait "$name" "$limit" > "$out.guest"
-	grc=$?
-	echo "# time: $name $(since "$t") s"
-	sed 's/^/# host: /' "$out.host"
-	cat "$out.guest"
-	if [ $hrc -eq 0 ] && [ $grc -eq 0 ] && grep -Eq "$hok" "$out.host" &&
+	vm_guest_join "$name" "$limit" "$out.guest"
+	vm_case_log "$name" "$t" "$out"
+	if [ $hrc -eq 0 ] && [ "$grc" -eq 0 ] && grep -Eq "$hok" "$out.host" &&
 		grep -Eq "$gok" "$out.guest"; then
 		ok "$name: guest $role (${gcmd/@HOST@/$hip}) and the host's example"
 	else
 		notok "$name: guest $role exited $grc, host exited $hrc"
 	fi
-	if "$here/roce_pcap.py" "$pcap" "$hip" > "$out.check" 2>&1 &&
-		grep -q "^sender $gip: [1-9]" "$out.check"; then
-		ok "$name: capture: ICRCs and $what right both ways"
-	else
-		notok "$name: capture check failed"
-	fi
-	sed "s/^/# capture: /" "$out.check"
+	vm_capture_check "$name" "$hip" "$gip" "$what"
 }
 
 ud_cases() {	# COUNT SIZE

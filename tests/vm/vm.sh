@@ -31,7 +31,26 @@
 #                         rxe0's GID table to list it; non-zero when it does not
 #   vm_counters NAME      rxe's hw_counters (name value lines) into $work/NAME
 #   vm_delta KEY          counter KEY in $work/after minus $work/before
+#   vm_deltas_zero KEY... each counter's delta printed as a comment; those not 0 into errs
+#                         (" KEY=delta" each), empty when all are
 #   since T0              seconds since T0 (date +%s.%N), one decimal
+# For a case's two sides (the guest's command NAME, a host program in the background):
+#   vm_neigh_flush NAME   the guest forgets its neighbours (the model, a new process each
+#                         case, learns the guest's MAC from its ARP or ND request)
+#   vm_host_ready PID TRIES CMD...  wait (TRIES x 0.2 s at most) until CMD succeeds, e.g.
+#                         the host's server says it listens, or until PID exits
+#   vm_host_join NAME PID wait until the guest's NAME ended or PID exited, then for PID:
+#                         its status in hrc
+#   vm_guest_join NAME LIMIT OUT  stop NAME when the host failed ($hrc non-zero), wait for
+#                         it (LIMIT s), its output into OUT, its status in grc
+#   vm_kill_tree PID      KILL PID and all its descendants, the deepest first (timeout(1)
+#                         does not forward a KILL to its child)
+#   vm_case_log NAME T0 OUT  the case's time, the host's output OUT.host, the guest's OUT.guest
+#   vm_capture_check NAME HIP GIP WHAT  tests/vm/roce_pcap.py on $work/NAME.pcap (the model
+#                         at HIP): a TAP line, ok when the ICRCs and WHAT are right and the
+#                         guest's address GIP sent frames; the check's output as comments
+#   perftest_row FILE     the first result row after perftest's table header (#bytes)
+#   perftest_cols FILE    the number of columns of that header
 # Addresses: the guest's eth0 is $VM_GUEST_IP, its rxe0 GID index 1 ::ffff:$VM_GUEST_IP.
 # The machine: VM_QEMU (the binary; default qemu-system-x86_64 from PATH), VM_MEM (MiB,
 # 512), VM_QEMU_ARGS (more arguments: machine, IOMMU, devices), VM_APPEND (more kernel
@@ -139,6 +158,66 @@ vm_down() {
 
 since() { awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $1 }"; }
 
+vm_neigh_flush() {
+	vm_cmd "neigh$1" "ip neigh flush dev eth0"
+	vm_wait "neigh$1" 60 > /dev/null
+}
+
+vm_host_ready() {
+	local pid=$1 tries=$2 i=0
+	shift 2
+	while ! "$@" && [ $i -lt "$tries" ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
+
+# shellcheck disable=SC2034  # hrc: for the caller
+vm_host_join() {
+	while [ ! -e "$VM_DIR/share/cmd/$1.rc" ] && kill -0 "$2" 2>/dev/null; do
+		sleep 0.2
+	done
+	wait "$2"
+	hrc=$?
+}
+
+# shellcheck disable=SC2034  # grc: for the caller
+vm_guest_join() {
+	[ "$hrc" -eq 0 ] || vm_stop "$1"
+	vm_wait "$1" "$2" > "$3"
+	grc=$?
+}
+
+vm_kill_tree() {
+	local p kids=$1 all=
+	while [ -n "$kids" ]; do
+		all="$kids $all"
+		kids=$(for p in $kids; do pgrep -P "$p"; done)
+	done
+	# shellcheck disable=SC2086  # a list of pids
+	kill -KILL $all 2>/dev/null
+}
+
+vm_case_log() {
+	echo "# time: $1 $(since "$2") s"
+	sed 's/^/# host: /' "$3.host"
+	cat "$3.guest"
+}
+
+vm_capture_check() {
+	local name=$1 hip=$2 gip=$3 what=$4 out=$work/$1.check
+	if "$(dirname "${BASH_SOURCE[0]}")/roce_pcap.py" "$work/$name.pcap" "$hip" > "$out" 2>&1 &&
+		grep -q "^sender $gip: [1-9]" "$out"; then
+		ok "$name: capture: ICRCs and $what right both ways"
+	else
+		notok "$name: capture check failed"
+	fi
+	sed "s/^/# capture: /" "$out"
+}
+
+perftest_row() { awk '/^ *#bytes/ { h = 1; next } h && /^ *[0-9]/ { print; exit }' "$1"; }
+perftest_cols() { awk '/^ *#bytes/ { print NF; exit }' "$1"; }
+
 vm_skip() { echo "1..0 # SKIP $*"; exit 0; }
 
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -217,4 +296,15 @@ vm_counters() {
 vm_delta() {
 	echo $(($(awk -v k="$1" '$1 == k { print $2 }' "$work/after") - \
 		$(awk -v k="$1" '$1 == k { print $2 }' "$work/before")))
+}
+
+# shellcheck disable=SC2034  # errs: for the caller
+vm_deltas_zero() {
+	local c d
+	errs=
+	for c in "$@"; do
+		d=$(vm_delta "$c")
+		echo "# rxe $c: $d"
+		[ "$d" = 0 ] || errs="$errs $c=$d"
+	done
 }
