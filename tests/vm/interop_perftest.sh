@@ -254,12 +254,18 @@ echo "# the model resent $rexmit requests in all"
 
 # Every frame of one run decoded by tshark's InfiniBand dissector (RoCEv2 on UDP 4791):
 # the frames it decodes as InfiniBand are all the RoCEv2 frames of the capture, and none
-# is malformed.
+# is malformed. tshark also tries its heuristics on a WRITE's payload: two payload bytes that
+# happen to be a known ethertype (0x88a1, say) are decoded as such a frame and called
+# malformed. That is the application's data, not a header: those frames are counted apart.
 cap=$(ls "$work"/write_bw-server-*.pcap | head -1)
 all=$(tshark -r "$cap" -Y "udp.dstport == 4791" 2>/dev/null | wc -l)
 ib=$(tshark -r "$cap" -Y "infiniband" 2>/dev/null | wc -l)
-bad=$(tshark -r "$cap" -Y "_ws.malformed || _ws.expert.severity >= warning" 2>/dev/null | wc -l)
-echo "# tshark: $(basename "$cap"): $all RoCEv2 frames, $ib InfiniBand, $bad malformed or warned"
+payload='frame.protocols contains "infiniband:ethertype"'
+bad=$(tshark -r "$cap" -Y "(_ws.malformed || _ws.expert.severity >= warning) && !($payload)" \
+	2>/dev/null | wc -l)
+guess=$(tshark -r "$cap" -Y "$payload" 2>/dev/null | wc -l)
+echo "# tshark: $(basename "$cap"): $all RoCEv2 frames, $ib InfiniBand, $bad malformed or warned" \
+	"($guess payloads decoded as an ethertype frame, not counted)"
 if [ "$all" -gt 0 ] && [ "$ib" -eq "$all" ] && [ "$bad" -eq 0 ]; then
 	ok "tshark decodes every frame of $(basename "$cap") as InfiniBand"
 else
