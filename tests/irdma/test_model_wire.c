@@ -10,7 +10,7 @@
  * rates, corruption caught by model_pkt_parse) and the pcap file (read back here, and decoded
  * by tshark when it is installed), and the unsealed sends of the engine: no ICRC on a loop
  * port nothing can corrupt or capture, an ICRC written wherever a frame can be seen or
- * changed, the in-place receive.
+ * changed, the in-place receive, and the header a handed-over frame carries.
  */
 
 #include <errno.h>
@@ -824,6 +824,94 @@ out:
 }
 
 /*
+ * model_port_send_desc(): a frame built in model_port_tx_buf() and handed over unsealed
+ * carries the sender's header (extension headers the opcode lacks cleared, as a parse
+ * leaves them) and payload place, and it is what the frame parses to; a frame from another
+ * buffer, a port with faults and a capture carry none, and the copying receive gives none.
+ */
+static void
+test_desc(void)
+{
+	static uint8_t g[MODEL_PKT_MAX], pay[9];
+	const struct model_wire_faults none = { 0 };
+	struct model_port *a = NULL, *b = NULL;
+	const struct model_pkt_desc *dc;
+	struct model_pkt_hdr h, p;
+	const uint8_t *fr, *pl;
+	uint8_t gid[16] = { 0 }, *f;
+	uint32_t len;
+	bool sealed;
+	int n;
+
+	TEST_CHECK_EQ(model_port_attach("loop:desc", mac_a, gid, &a), 0);
+	TEST_CHECK_EQ(model_port_attach("loop:desc", mac_b, gid, &b), 0);
+	if (a == NULL || b == NULL)
+		return;
+	f = model_port_tx_buf(a);
+	n = frame(f, mac_b, mac_a, 21, sizeof(pay));
+	TEST_CHECK_EQ(model_pkt_parse(f, (uint32_t)n, &p, &pl, &len), 0);
+	h = p;
+	h.reth_rkey = 0x1234;	/* a SEND ONLY carries no RETH: not described */
+	h.aeth_msn = 5;		/* nor an AETH */
+	TEST_CHECK_EQ(model_port_send_desc(a, f, (uint32_t)n, &h, (uint32_t)(pl - f), len), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(!sealed);
+	dc = model_port_rx_desc(b);
+	TEST_CHECK(dc != NULL);
+	if (dc != NULL) {
+		TEST_CHECK(memcmp(&dc->h, &p, sizeof(p)) == 0);
+		TEST_CHECK_EQ(dc->h.psn, 21);
+		TEST_CHECK_EQ(dc->h.reth_rkey, 0);
+		TEST_CHECK_EQ(dc->h.aeth_msn, 0);
+		TEST_CHECK_EQ(dc->payload_off, (uint32_t)(pl - f));
+		TEST_CHECK_EQ(dc->len, sizeof(pay));
+		TEST_CHECK_EQ(model_pkt_parse_ex(fr, (uint32_t)n, false, &h, &pl, &len), 0);
+		TEST_CHECK(memcmp(&dc->h, &h, sizeof(h)) == 0);
+		TEST_CHECK(pl == fr + dc->payload_off);
+	}
+	/* nothing lent any more: no description */
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), 0);
+	TEST_CHECK(model_port_rx_desc(b) == NULL);
+	/* a frame from another buffer is copied into the slot: no description */
+	n = frame(g, mac_b, mac_a, 22, sizeof(pay));
+	TEST_CHECK_EQ(model_port_send_desc(a, g, (uint32_t)n, &p, 0, 0), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(model_port_rx_desc(b) == NULL);
+	/* a description that would not fit the frame is not given */
+	f = model_port_tx_buf(a);
+	n = frame(f, mac_b, mac_a, 23, sizeof(pay));
+	TEST_CHECK_EQ(model_port_send_desc(a, f, (uint32_t)n, &p, (uint32_t)n, 1), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(model_port_rx_desc(b) == NULL);
+	/* the copying receive gives none */
+	f = model_port_tx_buf(a);
+	n = frame(f, mac_b, mac_a, 24, sizeof(pay));
+	TEST_CHECK_EQ(model_port_send_desc(a, f, (uint32_t)n, &p, 0, 0), 0);
+	TEST_CHECK_EQ(model_port_recv(b, g, sizeof(g)), n);
+	TEST_CHECK(model_port_rx_desc(b) == NULL);
+	/* with fault injection on (even at 0 %): sealed, no description */
+	TEST_CHECK_EQ(model_port_set_faults(a, &none), 0);
+	f = model_port_tx_buf(a);
+	n = frame(f, mac_b, mac_a, 25, sizeof(pay));
+	TEST_CHECK_EQ(model_port_send_desc(a, f, (uint32_t)n, &p, 0, 0), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(b, g, sizeof(g), &fr, &sealed), n);
+	TEST_CHECK(sealed);
+	TEST_CHECK(model_port_rx_desc(b) == NULL);
+	TEST_CHECK_EQ(model_port_set_faults(a, NULL), 0);
+	/* to its own MAC: through the port's own queue, described too */
+	f = model_port_tx_buf(a);
+	n = frame(f, mac_a, mac_a, 26, sizeof(pay));
+	TEST_CHECK_EQ(model_pkt_parse(f, (uint32_t)n, &p, &pl, &len), 0);
+	TEST_CHECK_EQ(model_port_send_desc(a, f, (uint32_t)n, &p, (uint32_t)(pl - f), len), 0);
+	TEST_CHECK_EQ(model_port_recv_ref(a, g, sizeof(g), &fr, &sealed), n);
+	dc = model_port_rx_desc(a);
+	TEST_CHECK(dc != NULL && dc->h.psn == 26 && dc->len == sizeof(pay));
+	TEST_CHECK_EQ(model_port_recv_ref(a, g, sizeof(g), &fr, &sealed), 0);
+	model_port_detach(a);
+	model_port_detach(b);
+}
+
+/*
  * model_port_send_unsealed(): the engine leaves the ICRC field unwritten. A loop port with no
  * fault and no capture carries the frame so (model_port_recv_ref() says unsealed, in place);
  * the copying receive, a capture and fault injection all give the real ICRC.
@@ -1030,6 +1118,7 @@ main(void)
 	TEST_RUN(test_loop_two_threads);
 	TEST_RUN(test_loop_two_threads_handover);
 	TEST_RUN(test_handover);
+	TEST_RUN(test_desc);
 	TEST_RUN(test_faults_none);
 	TEST_RUN(test_faults_all_or_nothing);
 	TEST_RUN(test_faults_mixed);

@@ -708,6 +708,8 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
+	/* the test suite's check that a frame's description is what its parse gives */
+	d->desc_check = getenv("IRDMA_MODEL_DESC_CHECK") != NULL;
 	for (n = 0; n < MODEL_DBQ_SIZE; n++)
 		d->dbq.cell[n].seq = n;
 	model_irq_init(d);

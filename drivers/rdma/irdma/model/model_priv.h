@@ -431,7 +431,11 @@ struct model_dev {
 	struct model_port *port;	/* attached at create, detached at destroy */
 	uint8_t gid[16];		/* the port's address (IPv4-mapped) */
 	uint8_t *frame;			/* MODEL_PKT_MAX scratch for one frame */
+	uint8_t *frame_buf;		/* where model_tx_prep() built the frame (tx_frame()) */
 	uint32_t frame_len;		/* of the frame model_tx_prep() built */
+	uint32_t frame_poff;		/* its payload's offset */
+	uint32_t frame_plen;		/* its payload's length */
+	bool desc_check;		/* parse described frames too, and compare (tests) */
 	/* model_tx_prep()'s header templates, direct-mapped by destination QP */
 	struct model_pkt_tmpl tx_tmpl[MODEL_TX_TMPLS];
 	uint8_t *buf;			/* MODEL_PKT_MAX scratch for one payload */

@@ -478,18 +478,21 @@ tx_frame(struct model_dev *d)
 uint8_t *
 model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len)
 {
-	uint8_t *payload;
+	uint8_t *payload, *f = tx_frame(d);
 	int n;
 
-	n = model_pkt_build_hdr_tmpl(&d->tx_tmpl[h->dqpn & (MODEL_TX_TMPLS - 1)], h, len,
-				     tx_frame(d), MODEL_PKT_MAX, &payload);
+	n = model_pkt_build_hdr_tmpl(&d->tx_tmpl[h->dqpn & (MODEL_TX_TMPLS - 1)], h, len, f,
+				     MODEL_PKT_MAX, &payload);
 	if (n < 0) {
 		MODEL_INC(d, tx_build_errors);
 		MODEL_LOG(ERR, d, "cannot build a frame (opcode 0x%x, %u bytes): %s", h->opcode,
 			  len, strerror(-n));
 		return NULL;
 	}
+	d->frame_buf = f;
 	d->frame_len = (uint32_t)n;
+	d->frame_poff = (uint32_t)(payload - f);
+	d->frame_plen = len;
 	return payload;
 }
 
@@ -499,8 +502,11 @@ model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_
 	uint32_t n = d->frame_len;
 	int ret;
 
-	/* the ICRC: the port writes it unless the frame never leaves the process untouched */
-	ret = model_port_send_unsealed(d->port, tx_frame(d), n);
+	/*
+	 * The ICRC: the port writes it unless the frame never leaves the process untouched; so
+	 * handed over, the header goes with it (the receiver need not parse it).
+	 */
+	ret = model_port_send_desc(d->port, d->frame_buf, n, h, d->frame_poff, d->frame_plen);
 	if (ret == -ENOBUFS) {
 		/* The wire's queue is full: the caller keeps the packet for the next round. */
 		MODEL_INC(d, tx_busy);
@@ -777,12 +783,35 @@ model_engine_free(struct model_dev *d)
 
 /* ---- one round ---- */
 
+/*
+ * desc_check: a described frame parsed as well; its description must be what the parse
+ * gives, or the model stops (a test run's check that the two paths agree).
+ */
+static void
+desc_verify(struct model_dev *d, const struct model_pkt_desc *dc, const uint8_t *frame,
+	    const struct model_pkt_hdr *h, const uint8_t *payload, uint32_t len)
+{
+	if (memcmp(&dc->h, h, sizeof(*h)) == 0 && frame + dc->payload_off == payload &&
+	    dc->len == len)
+		return;
+	for (size_t i = 0; i < sizeof(*h); i++)
+		if (((const uint8_t *)&dc->h)[i] != ((const uint8_t *)h)[i])
+			MODEL_LOG(ERR, d, "described frame: header byte %zu is 0x%02x, parsed 0x%02x",
+				  i, ((const uint8_t *)&dc->h)[i], ((const uint8_t *)h)[i]);
+	MODEL_LOG(ERR, d, "described frame (opcode 0x%02x): payload at %u (%u bytes), parsed at "
+		  "%u (%u bytes)", h->opcode, dc->payload_off, dc->len,
+		  (uint32_t)(payload - frame), len);
+	abort();
+}
+
 static void
 engine_rx(struct model_dev *d)
 {
 	unsigned int n;
 
 	for (n = 0; n < MODEL_RX_BURST; n++) {
+		const struct model_pkt_desc *dc;
+		const struct model_pkt_hdr *hp;
 		struct model_pkt_hdr h;
 		const uint8_t *payload, *frame;
 		struct model_qp *q;
@@ -799,33 +828,44 @@ engine_rx(struct model_dev *d)
 		if (flen <= 0)
 			return;
 		d->rx_frame = frame;
-		ret = model_pkt_parse_ex(frame, (uint32_t)flen, sealed, &h, &payload, &len);
-		if (ret != 0) {
-			MODEL_INC(d, rx_bad_frames);
-			if (ret == -EILSEQ)
-				MODEL_HW(model_stats_dflt(d), ICRCERR, 1);
-			continue;
+		/* Built by an engine and handed over untouched: its header came along. */
+		dc = sealed ? NULL : model_port_rx_desc(d->port);
+		if (dc != NULL && !d->desc_check) {
+			hp = &dc->h;
+			payload = frame + dc->payload_off;
+			len = dc->len;
+		} else {
+			ret = model_pkt_parse_ex(frame, (uint32_t)flen, sealed, &h, &payload, &len);
+			if (ret != 0) {
+				MODEL_INC(d, rx_bad_frames);
+				if (ret == -EILSEQ)
+					MODEL_HW(model_stats_dflt(d), ICRCERR, 1);
+				continue;
+			}
+			if (dc != NULL)
+				desc_verify(d, dc, frame, &h, payload, len);
+			hp = &h;
 		}
-		q = model_engine_qp(d, h.dqpn);
+		q = model_engine_qp(d, hp->dqpn);
 		if (q == NULL || q->state == IRDMA_QP_HW_ERROR || q->state == IRDMA_QP_HW_IDLE ||
 		    q->state == IRDMA_QP_HW_INVALID) {
 			/* Delivered to the device, taken by no QP: a discard. */
 			st = q != NULL ? q->hw_st : model_stats_dflt(d);
-			count_frame(d, st, &h, (uint32_t)flen, true);
+			count_frame(d, st, hp, (uint32_t)flen, true);
 			MODEL_INC(d, rx_no_qp);
-			if (h.ipv4)
+			if (hp->ipv4)
 				MODEL_HW(st, IP4RXDISCARD, 1);
 			else
 				MODEL_HW(st, IP6RXDISCARD, 1);
 			continue;
 		}
-		count_frame(d, q->hw_st, &h, (uint32_t)flen, true);
-		count_class(q->hw_st, h.opcode, true);
-		model_engine_wake(d, h.dqpn);
+		count_frame(d, q->hw_st, hp, (uint32_t)flen, true);
+		count_class(q->hw_st, hp->opcode, true);
+		model_engine_wake(d, hp->dqpn);
 		if (q->type == IRDMA_QP_TYPE_ROCE_UD)
-			model_ud_rx(d, h.dqpn, q, &h, payload, len);
+			model_ud_rx(d, hp->dqpn, q, hp, payload, len);
 		else
-			model_rc_rx(d, h.dqpn, q, &h, payload, len);
+			model_rc_rx(d, hp->dqpn, q, hp, payload, len);
 	}
 }
 

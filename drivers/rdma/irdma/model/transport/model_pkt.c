@@ -810,6 +810,47 @@ get_ext(const uint8_t *p, struct model_pkt_hdr *h, uint32_t f)
 	return p;
 }
 
+void
+model_pkt_hdr_copy(struct model_pkt_hdr *dst, const struct model_pkt_hdr *h)
+{
+	const size_t ext = offsetof(struct model_pkt_hdr, reth_va);
+	uint32_t f = model_bth_ops[h->opcode].hdrs;
+
+	/* up to the BTH (the padding too), then the extension headers the opcode carries */
+	memcpy(dst, h, ext);
+	memset((uint8_t *)dst + ext, 0, sizeof(*dst) - ext);
+	/* what the other IP version's header does not carry */
+	if (h->ipv4)
+		dst->flow_label = 0;
+	else
+		dst->ip_id = 0;
+	if (f & MODEL_HDR_DETH) {
+		dst->deth_qkey = h->deth_qkey;
+		dst->deth_sqpn = h->deth_sqpn;
+	}
+	if (f & MODEL_HDR_RETH) {
+		dst->reth_va = h->reth_va;
+		dst->reth_rkey = h->reth_rkey;
+		dst->reth_len = h->reth_len;
+	}
+	if (f & MODEL_HDR_ATOMICETH) {
+		dst->atomic_va = h->atomic_va;
+		dst->atomic_rkey = h->atomic_rkey;
+		dst->atomic_swap_add = h->atomic_swap_add;
+		dst->atomic_cmp = h->atomic_cmp;
+	}
+	if (f & MODEL_HDR_AETH) {
+		dst->aeth_syndrome = h->aeth_syndrome;
+		dst->aeth_msn = h->aeth_msn;
+	}
+	if (f & MODEL_HDR_ATOMICACKETH)
+		dst->atomic_orig = h->atomic_orig;
+	if (f & MODEL_HDR_IMMDT)
+		dst->imm_be = h->imm_be;
+	if (f & MODEL_HDR_IETH)
+		dst->ieth_rkey = h->ieth_rkey;
+}
+
 int
 model_pkt_parse(const uint8_t *frame, uint32_t flen, struct model_pkt_hdr *h,
 		const uint8_t **payload, uint32_t *len)

@@ -137,6 +137,13 @@ struct model_pkt_hdr {
 /** The MODEL_HDR_* set of BTH opcode @p opcode (0 when the model does not know it). */
 uint32_t model_bth_hdrs(uint8_t opcode);
 
+/**
+ * Copy header @p h into @p dst as model_pkt_parse() would return it from the frame built of
+ * it: the fields of extension headers its opcode does not carry (a sender may have filled
+ * them for nothing) are 0 in @p dst.
+ */
+void model_pkt_hdr_copy(struct model_pkt_hdr *dst, const struct model_pkt_hdr *h);
+
 /** Bytes of the headers (Ethernet to the last extension header) of @p h. */
 uint32_t model_pkt_hdr_len(const struct model_pkt_hdr *h);
 
@@ -314,6 +321,35 @@ int model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
  * anywhere) and for a NULL port.
  */
 uint8_t *model_port_tx_buf(struct model_port *p);
+
+/**
+ * What the engine that built a frame knows of it: the header it built the frame from
+ * (model_pkt_build_hdr_tmpl()) and where the payload starts. A loop port carries it beside
+ * a frame it hands over unsealed (model_port_send_desc()): no wire, fault or capture
+ * stood between the two engines, so the receiver takes it instead of parsing bytes that
+ * parse to it (model_port_rx_desc()).
+ */
+struct model_pkt_desc {
+	struct model_pkt_hdr h;		/**< the header, as model_pkt_parse() returns it */
+	uint32_t payload_off;		/**< offset of the payload in the frame */
+	uint32_t len;			/**< payload bytes, the pad not counted */
+};
+
+/**
+ * model_port_send_unsealed(), and when the loop port hands the frame over unsealed, header
+ * @p h and the payload at @p payload_off (@p plen bytes) go with it (struct
+ * model_pkt_desc). @p frame must be the port's model_port_tx_buf() for that.
+ * @return as model_port_send().
+ */
+int model_port_send_desc(struct model_port *p, uint8_t *frame, uint32_t len,
+			 const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen);
+
+/**
+ * The description the sender gave the frame model_port_recv_ref() lent last
+ * (model_port_send_desc()), or NULL: none was given, it was copied or sealed, or nothing
+ * is lent. Valid as long as the frame.
+ */
+const struct model_pkt_desc *model_port_rx_desc(const struct model_port *p);
 
 /**
  * Receive one frame without copying it when the wire allows: on a loop port without a

@@ -14,12 +14,13 @@
  * switches_lock, then a switch's lock.
  *
  * Frame buffers on a switch: each loop port holds a set of WIRE_SET buffers of
- * MODEL_PKT_MAX bytes: one per slot of its two receive queues and one it builds its next
- * frame in (model_port_tx_buf()). A frame built there is handed over, not copied: under the
- * switch's lock the sender's build buffer and the free slot of the destination's queue
- * trade places, so buffers wander between the ports of one switch. The memory belongs to
- * the switch (sw->mem); a detached port leaves its set on sw->spare for the next port to
- * attach, and the switch frees them all with its last port.
+ * MODEL_PKT_MAX bytes (and room for a struct model_pkt_desc after them): one per slot of
+ * its two receive queues and one it builds its next frame in (model_port_tx_buf()). A
+ * frame built there is handed over, not copied: under the switch's lock the sender's
+ * build buffer and the free slot of the destination's queue trade places, so buffers
+ * wander between the ports of one switch. The memory belongs to the switch (sw->mem); a
+ * detached port leaves its set on sw->spare for the next port to attach, and the switch
+ * frees them all with its last port.
  *
  * The UDP wire carries a frame from its BTH on. A plain UDP socket cannot choose the IP
  * header the kernel writes, so the sender first rewrites the frame into the packet that will
@@ -78,6 +79,12 @@ extern int irdma_model_logtype;
 /* In a loop queue's length word: the frame's ICRC field was never written (the sender was
  * an in-process engine on a port no fault can corrupt and no capture sees). */
 #define WIRE_UNSEALED		0x80000000u
+/* ... and its struct model_pkt_desc follows the frame's buffer (at WIRE_DESC_OFF). */
+#define WIRE_DESC		0x40000000u
+#define WIRE_LEN_MASK		0x3fffffffu
+/* A frame buffer: MODEL_PKT_MAX bytes of frame, then the sender's description. */
+#define WIRE_DESC_OFF		MODEL_PKT_MAX
+#define WIRE_BUF_SIZE		(WIRE_DESC_OFF + ((sizeof(struct model_pkt_desc) + 63u) & ~63u))
 
 enum wire_kind {
 	WIRE_LOOP,
@@ -111,7 +118,7 @@ struct wire_switch {
 /* A port's receive queue: slots (buffers of the port's set) filled by senders. */
 struct wire_queue {
 	uint8_t **slots;
-	uint32_t *lens;			/* length | WIRE_UNSEALED */
+	uint32_t *lens;			/* length | WIRE_UNSEALED | WIRE_DESC */
 	uint32_t head;			/* next slot to read (count, modulo WIRE_QUEUE) */
 	uint32_t tail;			/* next slot to write (count, modulo WIRE_QUEUE); written
 					 * under sw->lock, atomic: the owner peeks at it */
@@ -134,6 +141,7 @@ struct model_port {
 	struct wire_queue own;
 	bool own_held;			/* model_port_recv_ref() lent own's head slot */
 	bool own_first;			/* the next receive looks at own before q */
+	const struct model_pkt_desc *rx_desc;	/* of the frame lent, or NULL */
 	/* udp */
 	int fd;
 	struct in_addr addr;		/* bound address */
@@ -310,13 +318,13 @@ switch_take_set(struct wire_switch *sw, struct model_port *p)
 		set = malloc(sizeof(*set));
 		m = malloc(sizeof(*m));
 		if (set == NULL || m == NULL ||
-		    (m->bytes = malloc((size_t)WIRE_SET * MODEL_PKT_MAX)) == NULL) {
+		    (m->bytes = malloc((size_t)WIRE_SET * WIRE_BUF_SIZE)) == NULL) {
 			free(set);
 			free(m);
 			return -ENOMEM;
 		}
 		for (uint32_t i = 0; i < WIRE_SET; i++)
-			set->buf[i] = m->bytes + (size_t)i * MODEL_PKT_MAX;
+			set->buf[i] = m->bytes + (size_t)i * WIRE_BUF_SIZE;
 		m->next = sw->mem;
 		sw->mem = m;
 	}
@@ -507,9 +515,12 @@ own_front(struct model_port *p, uint32_t *i)
 	return wq_front(&p->own, &p->own_held, WIRE_OWN_QUEUE, i);
 }
 
-/* Queue an unsealed frame to the port's own MAC (the device's lock held, no other writer). */
+/*
+ * Queue an unsealed frame to the port's own MAC (the device's lock held, no other writer);
+ * @p flags: WIRE_UNSEALED, and WIRE_DESC when its description follows it.
+ */
 static int
-own_out(struct model_port *p, const uint8_t *frame, uint32_t len)
+own_out(struct model_port *p, const uint8_t *frame, uint32_t len, uint32_t flags)
 {
 	uint32_t i;
 
@@ -519,7 +530,7 @@ own_out(struct model_port *p, const uint8_t *frame, uint32_t len)
 	}
 	i = p->own.tail % WIRE_OWN_QUEUE;
 	wq_put(p, &p->own, i, frame, len);
-	p->own.lens[i] = len | WIRE_UNSEALED;
+	p->own.lens[i] = len | flags;
 	p->own.tail++;
 	return 0;
 }
@@ -532,7 +543,7 @@ own_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 
 	if (!own_front(p, &i))
 		return 0;
-	len = p->own.lens[i] & ~WIRE_UNSEALED;
+	len = p->own.lens[i] & WIRE_LEN_MASK;
 	if (len > cap) {
 		wq_pop(&p->own);
 		WIRE_LOG(DEBUG, "recv: frame of %u bytes, buffer of %u: dropped", len, cap);
@@ -563,7 +574,7 @@ loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 		return own ? 0 : own_in(p, buf, cap);
 	}
 	w = p->q.lens[i];
-	len = w & ~WIRE_UNSEALED;
+	len = w & WIRE_LEN_MASK;
 	if (len > cap) {
 		r = -EMSGSIZE;
 	} else {
@@ -606,7 +617,8 @@ loop_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	pthread_mutex_unlock(&sw->lock);
 	*frame = p->q.slots[i];
 	*sealed = (w & WIRE_UNSEALED) == 0;
-	return (int)(w & ~WIRE_UNSEALED);
+	p->rx_desc = (w & WIRE_DESC) ? (const void *)(*frame + WIRE_DESC_OFF) : NULL;
+	return (int)(w & WIRE_LEN_MASK);
 }
 
 /* Lend the head frame of the own queue (always unsealed); 0 when it is empty. */
@@ -620,7 +632,9 @@ own_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	p->own_held = true;
 	*frame = p->own.slots[i];
 	*sealed = false;
-	return (int)(p->own.lens[i] & ~WIRE_UNSEALED);
+	p->rx_desc = (p->own.lens[i] & WIRE_DESC) ? (const void *)(*frame + WIRE_DESC_OFF) :
+						     NULL;
+	return (int)(p->own.lens[i] & WIRE_LEN_MASK);
 }
 
 /* loop_ref() and own_ref(), the two queues taken in turn so that neither starves. */
@@ -1017,8 +1031,9 @@ model_port_recv(struct model_port *p, uint8_t *buf, uint32_t cap)
 	return r;
 }
 
-int
-model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
+/* model_port_send_unsealed() with the loop queue's @p flags (WIRE_UNSEALED, WIRE_DESC). */
+static int
+send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len, uint32_t flags)
 {
 	if (p == NULL || frame == NULL || len < ETH_HLEN + ICRC_LEN || len > MODEL_PKT_MAX) {
 		WIRE_LOG(ERR, "send: bad frame (%u bytes; %u to %u)", len, ETH_HLEN + ICRC_LEN,
@@ -1030,11 +1045,42 @@ model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
 		p->st.tx_frames++;
 		p->st.tx_bytes += len;
 		if (memcmp(frame, p->mac, 6) == 0)
-			return own_out(p, frame, len);	/* back to itself: no switch lock */
-		return loop_out(p, frame, len, WIRE_UNSEALED);
+			return own_out(p, frame, len, flags);	/* back to itself: no switch lock */
+		return loop_out(p, frame, len, flags);
 	}
 	put_le32(frame + len - ICRC_LEN, model_pkt_icrc(frame, len));
 	return model_port_send(p, frame, len);
+}
+
+int
+model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
+{
+	return send_unsealed(p, frame, len, WIRE_UNSEALED);
+}
+
+int
+model_port_send_desc(struct model_port *p, uint8_t *frame, uint32_t len,
+		     const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen)
+{
+	uint32_t flags = WIRE_UNSEALED;
+
+	/* handed over unsealed (send_unsealed(), wq_put()): the description can go along */
+	if (p != NULL && h != NULL && p->kind == WIRE_LOOP && !p->faulty && p->pcap == NULL &&
+	    frame == p->set->buf[WIRE_TX_BUF] && payload_off + plen <= len) {
+		struct model_pkt_desc *dc = (struct model_pkt_desc *)(frame + WIRE_DESC_OFF);
+
+		model_pkt_hdr_copy(&dc->h, h);
+		dc->payload_off = payload_off;
+		dc->len = plen;
+		flags |= WIRE_DESC;
+	}
+	return send_unsealed(p, frame, len, flags);
+}
+
+const struct model_pkt_desc *
+model_port_rx_desc(const struct model_port *p)
+{
+	return p != NULL ? p->rx_desc : NULL;
 }
 
 uint8_t *
@@ -1053,6 +1099,14 @@ model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint
 		WIRE_LOG(ERR, "recv: no port, buffer or frame pointer");
 		return -EINVAL;
 	}
+	p->rx_desc = NULL;
+	/*
+	 * Nothing new in either queue (the owner alone moves the heads; a stale tail only
+	 * delays a frame to the next call): a slot lent stays lent until a frame comes.
+	 */
+	if (p->kind == WIRE_LOOP && p->own.tail - p->own.head == (p->own_held ? 1u : 0u) &&
+	    __atomic_load_n(&p->q.tail, __ATOMIC_RELAXED) - p->q.head == (p->rx_held ? 1u : 0u))
+		return 0;
 	if (p->kind != WIRE_LOOP || p->pcap != NULL) {
 		/* copied (and sealed, so that a capture shows the ICRC) */
 		*frame = buf;
