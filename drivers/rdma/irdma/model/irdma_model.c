@@ -688,6 +688,7 @@ int
 irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 {
 	struct irdma_model_config def;
+	const char *desc_check;
 	struct model_dev *d;
 	uint32_t n;
 	int ret;
@@ -709,7 +710,9 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	d->cfg = *cfg;
 	d->ctx_gen = 1;	/* the caches' zeroed entries are never current */
 	/* the test suite's check that a frame's description is what its parse gives */
-	d->desc_check = getenv("IRDMA_MODEL_DESC_CHECK") != NULL;
+	desc_check = getenv("IRDMA_MODEL_DESC_CHECK");
+	d->desc_check = desc_check != NULL && desc_check[0] != '\0' &&
+			strcmp(desc_check, "0") != 0;
 	for (n = 0; n < MODEL_DBQ_SIZE; n++)
 		d->dbq.cell[n].seq = n;
 	model_irq_init(d);
