@@ -133,7 +133,7 @@ fuzz_setup(void)
 	    e2e_qp_create(&fd, &fb, RDMADEV_QPT_RC, NULL) != 0 ||
 	    e2e_rc_connect(&fa, &fb, &c) != 0 || test_case_failures != 0)
 		return -1;
-	printf("fuzz_model_sq: MR [%p, +%u) lkey %#x; QPs %u -> %u\n", (void *)fm.buf,
+	printf("# fuzz_model_sq: MR [%p, +%u) lkey %#x; QPs %u -> %u\n", (void *)fm.buf,
 	       FUZZ_MR_LEN, fm.lkey, fa.qpn, fb.qpn);
 	return 0;
 }
