@@ -218,7 +218,7 @@ test_faults_big(void)
 		.drop_ppm = 20000, .dup_ppm = 10000, .reorder_ppm = 10000, .seed = 31,
 	};
 	const uint32_t len = 1u << 20;
-	struct tdev t1, t2;
+	struct tdev t1 = { .id = -1 }, t2 = { .id = -1 };
 	struct tmr m1, m2;
 	struct tqp a, b;
 	struct tconn c;
@@ -428,7 +428,7 @@ test_many_qps(void)
 	struct tqp a[MANY_PAIRS], b[MANY_PAIRS];
 	uint32_t sent[MANY_PAIRS], rcvd[MANY_PAIRS], sq_cqes = 0, rq_cqes = 0, i, k;
 	uint32_t lens[MANY_PAIRS][MANY_MSGS];
-	struct tdev t1, t2;
+	struct tdev t1 = { .id = -1 }, t2 = { .id = -1 };
 	struct tmr s1, r2;
 	struct tconn c;
 	uint64_t seed = 5;
