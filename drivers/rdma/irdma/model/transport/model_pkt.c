@@ -819,7 +819,9 @@ model_pkt_hdr_copy(struct model_pkt_hdr *dst, const struct model_pkt_hdr *h)
 	/* up to the BTH (the padding too), then the extension headers the opcode carries */
 	memcpy(dst, h, ext);
 	memset((uint8_t *)dst + ext, 0, sizeof(*dst) - ext);
-	/* what the other IP version's header does not carry */
+	/* what the frame does not carry: a TCI without its tag, the other IP version's field */
+	if (!h->has_vlan)
+		dst->vlan_tci = 0;
 	if (h->ipv4)
 		dst->flow_label = 0;
 	else
