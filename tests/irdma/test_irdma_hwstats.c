@@ -568,9 +568,9 @@ capture(struct e2e_dev *d, const char *path)
 
 	if (m == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);	/* the port belongs to the engine */
+	model_lock(&m->lock);	/* the port belongs to the engine */
 	ret = model_port_pcap_open(m->port, path);
-	pthread_mutex_unlock(&m->lock);
+	model_unlock(&m->lock);
 	return ret;
 }
 

@@ -253,16 +253,16 @@ model_thread(void *arg)
 			      __atomic_exchange_n(&d->work, 0, __ATOMIC_ACQ_REL) != 0;
 
 		if (kicked || model_db_ready(d)) {
-			pthread_mutex_lock(&d->lock);
+			model_lock(&d->lock);
 			model_db_drain(d);
 			model_step(d);
-			pthread_mutex_unlock(&d->lock);
+			model_unlock(&d->lock);
 			idle = 0;
 		} else if ((idle & (MODEL_ENGINE_POLL - 1)) == 0) {
 			/* The data path runs without doorbells too: wire, timers. */
-			pthread_mutex_lock(&d->lock);
+			model_lock(&d->lock);
 			model_engine_step(d);
-			pthread_mutex_unlock(&d->lock);
+			model_unlock(&d->lock);
 			idle++;
 		} else if (++idle >= MODEL_IDLE_SPINS &&
 			   !model_thread_alone(d)) {
@@ -398,9 +398,9 @@ be_reg_read(struct irdma_hw *hw, uint32_t off)
 	struct model_dev *d = hw->be_priv;
 	uint32_t v;
 
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	v = model_reg_read(d, off);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return v;
 }
 
@@ -409,9 +409,9 @@ be_reg_write(struct irdma_hw *hw, uint32_t off, uint32_t val)
 {
 	struct model_dev *d = hw->be_priv;
 
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	model_reg_write(d, off, val);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 }
 
 /*
@@ -449,9 +449,9 @@ be_service(struct irdma_hw *hw)
 {
 	struct model_dev *d = hw->be_priv;
 
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	model_step(d);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 }
 
 /* INLINE mode: the driver's waits step the engine. */
@@ -609,7 +609,7 @@ irdma_model_param_set(struct irdma_hw *hw, const char *key, const char *value)
 		return -ENOTSUP;
 	}
 	close_pcap = strcmp(key, "pcap") == 0 && strcmp(value, "off") == 0;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	c = d->cfg;
 	ret = close_pcap ? 0 : irdma_model_config_kv(&c, key, value);
 	if (ret == -ENOENT)
@@ -625,7 +625,7 @@ irdma_model_param_set(struct irdma_hw *hw, const char *key, const char *value)
 		ret = model_port_set_faults(d->port, cfg_faults(&c, &f));
 	if (ret == 0)
 		d->cfg = c;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -637,9 +637,9 @@ irdma_model_wire_stats_get(struct irdma_hw *hw, struct irdma_model_wire_stats *s
 
 	if (d == NULL || st == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	model_port_stats_get(d->port, &p);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	*st = (struct irdma_model_wire_stats){
 		.wire_tx_frames = p.tx_frames,
 		.wire_tx_bytes = p.tx_bytes,
@@ -678,9 +678,9 @@ irdma_model_port_addrs(struct irdma_hw *hw, const uint8_t (*gids)[16], uint32_t 
 
 	if (d == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = model_port_set_addrs(d->port, gids, n);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -726,9 +726,7 @@ irdma_model_create(const struct irdma_model_config *cfg, struct irdma_hw *hw)
 	ret = model_dma_init(&d->dma);
 	if (ret != 0)
 		goto err_mem;
-	ret = -pthread_mutex_init(&d->lock, NULL);
-	if (ret != 0)
-		goto err_dma;
+	d->lock.held = 0;
 	n = __atomic_fetch_add(&model_instances, 1, __ATOMIC_RELAXED);
 	memset(hw, 0, sizeof(*hw));
 	snprintf(hw->name, sizeof(hw->name), "irdma_model%u", n);
@@ -784,9 +782,7 @@ err_port:
 err_eal:
 	model_stats_free(d);	/* the engine's attach allocates the statistics instances */
 	model_dma_eal_detach(d);
-	pthread_mutex_destroy(&d->lock);
 	memset(hw, 0, sizeof(*hw));
-err_dma:
 	model_dma_fini(&d->dma);
 err_mem:
 	free(d->sd);
@@ -816,7 +812,6 @@ irdma_model_destroy(struct irdma_hw *hw)
 	free(d->sd);
 	free(d->ceq);
 	model_dma_fini(&d->dma);
-	pthread_mutex_destroy(&d->lock);
 	free(d);
 	memset(hw, 0, sizeof(*hw));
 }
@@ -830,13 +825,13 @@ irdma_model_inject_cqp_fault(struct irdma_hw *hw, uint8_t opcode, uint32_t count
 	if (d == NULL || opcode >= IRDMA_MODEL_CQP_OPCODES ||
 	    (count > 0 && major == IRDMA_CQP_MAJ_NO_ERROR))
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	d->fault.opcode = opcode;
 	d->fault.skip = 0;
 	d->fault.count = count;
 	d->fault.major = major;
 	d->fault.minor = minor;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -849,9 +844,9 @@ irdma_model_inject_cqp_fault_after(struct irdma_hw *hw, uint8_t opcode, uint32_t
 
 	if (ret != 0)
 		return ret;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	d->fault.skip = skip;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -893,9 +888,9 @@ irdma_model_hmc_lookup(struct irdma_hw *hw, enum irdma_hmc_obj obj, uint32_t ind
 
 	if (d == NULL || iova == NULL || (unsigned int)obj >= IRDMA_HMC_OBJ_MAX)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = model_hmc_iova(d, obj, index, iova);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -909,9 +904,9 @@ irdma_model_pble_lookup(struct irdma_hw *hw, unsigned int level, uint32_t first,
 	if (d == NULL || iova == NULL ||
 	    (level != IRDMA_PBLE_LEVEL_1 && level != IRDMA_PBLE_LEVEL_2))
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = model_pble_iova(d, level, first, page, iova);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -924,7 +919,7 @@ irdma_model_cq_get(struct irdma_hw *hw, uint32_t cq_id, struct irdma_model_cq_in
 
 	if (d == NULL || info == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	if (cq_id >= d->cq_tab || !d->cq[cq_id].valid) {
 		ret = -ENOENT;
 		goto out;
@@ -943,6 +938,6 @@ irdma_model_cq_get(struct irdma_hw *hw, uint32_t cq_id, struct irdma_model_cq_in
 		.shadow_pa = cq->shadow_pa,
 	};
 out:
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }

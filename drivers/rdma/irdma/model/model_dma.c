@@ -210,9 +210,9 @@ model_dma_map(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 		MODEL_INC(d, dma_maps);
 		return 0;
 	}
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = dma_insert_locked(m, va, iova, len);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	if (ret == 0)
 		MODEL_INC(d, dma_maps);
 	else
@@ -232,7 +232,7 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 		return 0;
 	}
 	/* Under dev->lock: no engine access is under way, none finds the map afterwards. */
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	i = dma_upper(m, iova);
 	if (i > 0 && m->maps[i - 1].iova == iova && m->maps[i - 1].len == len &&
 	    m->maps[i - 1].va == va) {
@@ -242,7 +242,7 @@ model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len)
 		model_ctx_changed(d);
 		ret = 0;
 	}
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	if (ret == 0)
 		MODEL_INC(d, dma_unmaps);
 	else
@@ -255,9 +255,9 @@ model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len)
 {
 	bool ok;
 
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ok = dma_covered(&d->dma, iova, len);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ok;
 }
 
@@ -430,7 +430,7 @@ dma_eal_add(struct model_dev *d, const struct rte_memseg_list *msl, void *va, si
 	size_t run_len = 0;
 	int ret = 0;
 
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	for (; p < end && ret == 0; p += msl->page_sz) {
 		const struct rte_memseg *ms = rte_mem_virt2memseg(p, msl);
 
@@ -448,7 +448,7 @@ dma_eal_add(struct model_dev *d, const struct rte_memseg_list *msl, void *va, si
 	}
 	if (ret == 0 && run_len != 0)
 		ret = dma_insert_locked(&d->dma, run_va, run_iova, run_len);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -478,7 +478,7 @@ dma_eal_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 		const uint8_t *p = addr, *end = RTE_PTR_ADD(addr, len);
 
 		ret = 0;
-		pthread_mutex_lock(&d->lock);
+		model_lock(&d->lock);
 		for (; p < end && ret == 0; p += msl->page_sz) {
 			ms = rte_mem_virt2memseg(p, msl);
 			if (ms != NULL && ms->iova != RTE_BAD_IOVA)
@@ -486,7 +486,7 @@ dma_eal_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 		}
 		dma_hits_clear(&d->dma);
 		model_ctx_changed(d);
-		pthread_mutex_unlock(&d->lock);
+		model_unlock(&d->lock);
 	}
 	if (ret != 0)
 		MODEL_LOG(ERR, d, "EAL memory %s of %zu bytes at %p: the IOMMU view failed (%d)",

@@ -122,9 +122,9 @@ ext_start(struct irdma_model_ext *m)
 	if (ret != 0)
 		return ret;
 	d = m->hw.be_priv;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	d->ext = m->ops;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 

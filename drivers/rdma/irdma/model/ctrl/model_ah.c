@@ -247,9 +247,9 @@ irdma_model_arp_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_arp_in
 
 	if (d == NULL || info == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = arp_get(d, idx, &e, &iova);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	if (ret != 0)
 		return ret;
 	*info = (struct irdma_model_arp_info){
@@ -271,9 +271,9 @@ irdma_model_ah_get(struct irdma_hw *hw, uint32_t idx, struct irdma_model_ah_info
 
 	if (d == NULL || info == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = ah_get(d, idx, &a, &iova);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	if (ret != 0)
 		return ret;
 	*info = (struct irdma_model_ah_info){

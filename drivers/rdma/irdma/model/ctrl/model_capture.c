@@ -50,13 +50,13 @@ irdma_model_cqp_capture(struct irdma_hw *hw, unsigned int idx_from_newest, uint8
 
 	if (d == NULL || wqe == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	i = capture_find(d, idx_from_newest);
 	if (i >= 0) {
 		memcpy(wqe, d->cqp_cap.ring[i].wqe, IRDMA_CQP_WQE_SIZE);
 		i = d->cqp_cap.ring[i].opcode;
 	}
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return i;
 }
 
@@ -69,7 +69,7 @@ irdma_model_cqp_capture_pos(struct irdma_hw *hw, unsigned int idx_from_newest,
 
 	if (d == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	i = capture_find(d, idx_from_newest);
 	if (i >= 0) {
 		if (slot != NULL)
@@ -78,6 +78,6 @@ irdma_model_cqp_capture_pos(struct irdma_hw *hw, unsigned int idx_from_newest,
 			*seq = d->cqp_cap.ring[i].seq;
 		i = 0;
 	}
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return i;
 }

@@ -63,11 +63,11 @@ model_irq_fd(struct irdma_hw *hw, unsigned int vector)
 
 	if (d == NULL || vector >= MODEL_IRQ_VECTORS)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	if (d->irq[vector].fd < 0)
 		d->irq[vector].fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	fd = d->irq[vector].fd >= 0 ? d->irq[vector].fd : -errno;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	if (fd < 0)
 		MODEL_LOG(ERR, d, "interrupt vector %u: no eventfd", vector);
 	return fd;
@@ -125,9 +125,9 @@ irdma_model_irq_count(struct irdma_hw *hw, unsigned int vector, uint64_t *count)
 
 	if (d == NULL || vector >= MODEL_IRQ_VECTORS || count == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	*count = d->irq[vector].fired;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -196,8 +196,8 @@ irdma_model_inject_ae(struct irdma_hw *hw, uint16_t ae_code, uint8_t source, uin
 	    source > IRDMA_FIELD_MAX(AEQE_AESRC) ||
 	    id >= (UINT32_C(1) << (IRDMA_FIELD_BITS(AEQE_QPCQID_LOW) + 1)))
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = model_ae_raise(d, ae_code, source, id) ? 0 : -ENOSPC;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }

@@ -383,9 +383,9 @@ irdma_model_mr_get(struct irdma_hw *hw, uint32_t stag_idx, struct irdma_model_mr
 
 	if (d == NULL || info == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = stag_get(d, stag_idx, &s);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	if (ret != 0)
 		return ret;
 	*info = (struct irdma_model_mr_info){
@@ -416,7 +416,7 @@ irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va, rte_io
 
 	if (d == NULL || iova == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = stag_get(d, stag >> IRDMA_STAG_KEY_BITS, &s);
 	/* Regions only: a window translates through its parent (the data path's mw_access). */
 	if (ret == 0 && (s.state != IRDMA_MODEL_STAG_VALID || s.mw ||
@@ -450,7 +450,7 @@ irdma_model_mr_translate(struct irdma_hw *hw, uint32_t stag, uint64_t va, rte_io
 			*iova = page + (pos & (pgsz - 1));
 	}
 out:
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 

@@ -258,7 +258,7 @@ irdma_model_link_set(struct irdma_hw *hw, bool up)
 
 	if (d == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	if (d->pf.link_up != up) {
 		d->pf.link_up = up;
 		MODEL_LOG(DEBUG, d, "link %s", up ? "up" : "down");
@@ -267,7 +267,7 @@ irdma_model_link_set(struct irdma_hw *hw, bool up)
 			(void)model_aq_event(d, IRDMA_AQC_GET_LINK_STATUS, data, sizeof(data));
 		}
 	}
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -287,12 +287,12 @@ irdma_model_inject_aq_fault_nth(struct irdma_hw *hw, uint16_t opcode, uint32_t n
 	if (d == NULL || (unsigned int)kind > IRDMA_MODEL_AQ_FAULT_RETVAL ||
 	    (kind == IRDMA_MODEL_AQ_FAULT_RETVAL && retval == 0))
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	d->pf.fault.opcode = opcode;
 	d->pf.fault.kind = (uint8_t)kind;
 	d->pf.fault.retval = retval;
 	d->pf.fault.skip = nth;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -303,9 +303,9 @@ irdma_model_set_reset_reads(struct irdma_hw *hw, uint32_t reads)
 
 	if (d == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	d->cfg.reset_reads = reads;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -316,9 +316,9 @@ irdma_model_set_mac(struct irdma_hw *hw, const uint8_t mac[6])
 
 	if (d == NULL || mac == NULL || (mac[0] & 1u) != 0)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	memcpy(d->cfg.mac, mac, sizeof(d->cfg.mac));
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }
 
@@ -331,13 +331,13 @@ irdma_model_aq_capture(struct irdma_hw *hw, uint8_t (*out)[32], unsigned int n, 
 
 	if (d == NULL || (out == NULL && n > 0))
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	first = d->pf.cap_n > IRDMA_MODEL_AQ_CAPTURE ? d->pf.cap_n - IRDMA_MODEL_AQ_CAPTURE : 0;
 	for (i = first; i < d->pf.cap_n && k < n; i++, k++)
 		memcpy(out[k], d->pf.cap[i % IRDMA_MODEL_AQ_CAPTURE], IRDMA_AQ_DESC_SIZE);
 	if (reset)
 		d->pf.cap_n = 0;
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return (int)k;
 }
 
@@ -351,14 +351,14 @@ irdma_model_aq_capture_buf(struct irdma_hw *hw, unsigned int k,
 
 	if (d == NULL || out == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	first = d->pf.cap_n > IRDMA_MODEL_AQ_CAPTURE ? d->pf.cap_n - IRDMA_MODEL_AQ_CAPTURE : 0;
 	if (first + k >= d->pf.cap_n)
 		ret = -ENOENT;
 	else
 		memcpy(out, d->pf.cap_buf[(first + k) % IRDMA_MODEL_AQ_CAPTURE],
 		       IRDMA_MODEL_AQ_CAPTURE_BUF);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -371,7 +371,7 @@ irdma_model_reset(struct irdma_hw *hw, enum irdma_model_reset_kind kind)
 
 	if (d == NULL || kind < IRDMA_MODEL_RESET_CORER || kind > IRDMA_MODEL_RESET_EMPR)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	pf = &d->pf;
 	MODEL_INC(d, dev_resets);
 	MODEL_LOG(DEBUG, d, "device reset, type %u", (unsigned int)kind);
@@ -395,6 +395,6 @@ irdma_model_reset(struct irdma_hw *hw, enum irdma_model_reset_kind kind)
 	pf->grst_left = d->cfg.reset_reads != 0 ? d->cfg.reset_reads : 1;
 	/* The reset warning (ice_misc_intr's GRST): latched in PFINT_OICR, its vector raised. */
 	model_oicr_raise(d, IRDMA_REG_MASK(PFINT_OICR_GRST));
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return 0;
 }

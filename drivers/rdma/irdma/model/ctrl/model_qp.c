@@ -386,7 +386,7 @@ irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_in
 
 	if (d == NULL || info == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	q = qp_lookup(d, qp_id);
 	if (q == NULL) {
 		ret = -ENOENT;
@@ -428,6 +428,6 @@ irdma_model_qp_get(struct irdma_hw *hw, uint32_t qp_id, struct irdma_model_qp_in
 		.rq_first_pble = q->rq.first_pble,
 	};
 out:
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }

@@ -190,7 +190,7 @@ irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter, 
 	if (d == NULL || inst >= IRDMA_MAX_STATS_INSTANCES ||
 	    counter >= irdma_hw_stat_count(d->cfg.gen))
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	t = stats_tab(d);
 	if (t == NULL)
 		ret = -ENOMEM;
@@ -198,6 +198,6 @@ irdma_model_stats_add(struct irdma_hw *hw, uint32_t inst, unsigned int counter, 
 		ret = -ENOENT;
 	else
 		model_stats_count(d, inst, (enum irdma_hw_stat)counter, delta);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }

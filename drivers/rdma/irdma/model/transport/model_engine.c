@@ -948,9 +948,9 @@ irdma_model_wire_faults(struct irdma_hw *hw, const struct irdma_model_wire_fault
 			.corrupt_ppm = f->corrupt_ppm,
 			.seed = f->seed,
 		};
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = model_port_set_faults(d->port, f != NULL ? &wf : NULL);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
@@ -963,9 +963,9 @@ irdma_model_neigh(struct irdma_hw *hw, const uint8_t src[16], const uint8_t dst[
 
 	if (d == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&d->lock);
+	model_lock(&d->lock);
 	ret = model_port_neigh(d->port, src, dst, mac);
-	pthread_mutex_unlock(&d->lock);
+	model_unlock(&d->lock);
 	return ret;
 }
 
