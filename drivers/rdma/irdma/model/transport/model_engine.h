@@ -277,7 +277,8 @@ model_psn_add(uint32_t a, uint32_t n)
 /* model_sq.c */
 /**
  * Fetch, decode and validate the SQ WQE at the QP's fetch index into @p w.
- * @return 1 (taken), 0 (not valid yet: no work), -1 (refused: *ae set, not taken).
+ * @return 1 (taken), 0 (not valid yet: no work, @p w untouched), -1 (refused: *ae set, not
+ * taken).
  */
 int model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 		   struct model_wqe *w, uint32_t *ae);

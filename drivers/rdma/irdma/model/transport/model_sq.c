@@ -224,6 +224,15 @@ sq_decode(const struct model_qp *q, const struct irdma_wqe *wqe, uint8_t wf,
 	return 0;
 }
 
+/* @p w before decoding the WQE at SQ quantum @p idx: nothing set but its position. */
+static inline void
+wqe_reset(struct model_wqe *w, uint32_t idx)
+{
+	memset(w, 0, offsetof(struct model_wqe, frag));
+	w->idx = idx;
+	w->quanta = 1;
+}
+
 int
 model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct model_wqe *w,
 	       uint32_t *ae)
@@ -236,16 +245,16 @@ model_sq_fetch(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct m
 	rte_iova_t iova;
 
 	*ae = 0;
-	memset(w, 0, offsetof(struct model_wqe, frag));
-	w->idx = e->sq_next;
-	w->quanta = 1;
 	if (model_ring_entry(d, &q->sq, e->sq_next, &iova) != 0 ||
 	    model_dma_load64(d, iova + IRDMA_FIELD_BYTE(SQ_VALID), &hdr) != 0) {
+		wqe_reset(w, e->sq_next);
 		*ae = IRDMA_AE_LCE_QP_CATASTROPHIC;
 		return -1;
 	}
+	/* No WQE (the look after each one taken): @p w is left as it was. */
 	if (IRDMA_GET(SQ_VALID, hdr) != e->sq_pol)
 		return 0;
+	wqe_reset(w, e->sq_next);
 	/* The header is written last: read the body only after seeing it valid. */
 	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
 	/*
