@@ -103,6 +103,93 @@ out:
 	tdev_close(&t);
 }
 
+/*
+ * Remote protection with the target's context already cached (its host address too,
+ * model_mr_copy()'s fast path): a good WRITE or READ completes first, then, with no CQP WQE
+ * since, a WRITE with a wrong key, out of bounds either side, or into a region without
+ * remote write. The good one lands; the bad one is refused and writes nothing.
+ */
+static void
+test_remote_errors_cached(void)
+{
+	struct tmr src, tgt, ro;
+	struct tdev t;
+	unsigned int k;
+
+	if (!tdev_up(&t, DEVARGS(0, "loop:remerrc")))
+		return;
+	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &tgt, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ);
+	if (src.mr == NULL || tgt.mr == NULL || ro.mr == NULL)
+		goto out;
+	tfill(src.buf, src.len, 11);
+	tfill(ro.buf, ro.len, 12);
+	for (k = 0; k < 4; k++) {
+		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 64 };
+		struct tsge bsg = { (uint64_t)(uintptr_t)src.buf + 64, src.lkey, 200 };
+		struct twr good = { .op = T_OP_WRITE, .sge = &sg, .nsge = 1, .signaled = true };
+		struct twr bad = { .op = T_OP_WRITE, .sge = &bsg, .nsge = 1, .signaled = true };
+		struct tmr *target = &tgt;
+		uint8_t before[8192];
+		struct tqp a, b;
+		uint32_t idx, idx2;
+
+		good.rva = (uint64_t)(uintptr_t)tgt.buf;
+		good.rkey = tgt.rkey;
+		bad.rva = (uint64_t)(uintptr_t)tgt.buf + 64;
+		bad.rkey = tgt.rkey;
+		switch (k) {
+		case 0: /* the same index, another key */
+			bad.rkey = tgt.rkey ^ 0x5a;
+			break;
+		case 1: /* beyond the end */
+			bad.rva = (uint64_t)(uintptr_t)tgt.buf + 8192 - 100;
+			break;
+		case 2: /* below the start */
+			bad.rva = (uint64_t)(uintptr_t)tgt.buf - 64;
+			break;
+		default: /* a READ of 'ro' caches it; a WRITE into it has no right to */
+			target = &ro;
+			good.op = T_OP_READ;
+			good.rva = (uint64_t)(uintptr_t)ro.buf;
+			good.rkey = ro.rkey;
+			sg = (struct tsge){ (uint64_t)(uintptr_t)tgt.buf, tgt.lkey, 64 };
+			bad.rva = (uint64_t)(uintptr_t)ro.buf + 64;
+			bad.rkey = ro.rkey;
+			break;
+		}
+		if (pair_up(&t, &a, &b, NULL) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		memset(tgt.buf, 0, tgt.len);
+		memcpy(before, target->buf, sizeof(before));
+		idx = tpost_send(&a, &good);
+		tring(&a);
+		TEST_CHECK(sq_done(&a, NULL, idx, good.op));
+		idx2 = tpost_send(&a, &bad);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_REM_ACCESS, idx2);
+		if (k < 3) {
+			/* The good WRITE's 64 bytes landed, nothing of the bad one did. */
+			TEST_CHECK(memcmp(tgt.buf, src.buf, 64) == 0);
+			TEST_CHECK(memcmp(tgt.buf + 64, before + 64, sizeof(before) - 64) == 0);
+		} else {
+			TEST_CHECK(memcmp(tgt.buf, ro.buf, 64) == 0);
+			TEST_CHECK(memcmp(ro.buf, before, sizeof(before)) == 0);
+		}
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&tgt);
+	tmr_dereg(&ro);
+	tdev_close(&t);
+}
+
 /* A SEND larger than the receive: NAK invalid request; the receive fails with LOC_LEN. */
 static void
 test_recv_too_small(void)
@@ -463,6 +550,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	TEST_RUN(test_remote_errors);
+	TEST_RUN(test_remote_errors_cached);
 	TEST_RUN(test_recv_too_small);
 	TEST_RUN(test_local_errors);
 	TEST_RUN(test_mr_gone_mid_message);

@@ -316,6 +316,12 @@ out:
 	return ret;
 }
 
+uint8_t *
+model_dma_va(struct model_dev *d, rte_iova_t iova, size_t len)
+{
+	return len != 0 && iova + len > iova ? dma_va(&d->dma, iova, len) : NULL;
+}
+
 int
 model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len)
 {

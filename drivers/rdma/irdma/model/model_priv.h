@@ -163,12 +163,36 @@ struct model_eq {
 /* STag contexts the data path keeps (direct-mapped by STag index; model_mr.c). */
 #define MODEL_MR_CACHE	8u
 
-/* One of them: read at generation gen (model_dev.ctx_gen) from HMC entry e. */
+/* The model's MR context, stored in the HMC MR object entry of its index. */
+struct model_stag {
+	uint64_t va;		/* REG_MR: VA (VA-based) or first-byte offset */
+	uint64_t len;		/* bytes */
+	uint64_t addr;		/* level 0: PA of the first page; else first PBLE index */
+	uint32_t pd;		/* PD id */
+	uint32_t max_pages;	/* ALLOC_STAG: pages the PBLE run holds */
+	uint8_t state;		/* enum irdma_model_stag_state */
+	uint8_t key;		/* REG_MR: the key */
+	uint8_t access;		/* enum irdma_access_bits */
+	uint8_t level;		/* enum irdma_pble_level */
+	uint8_t page_shift;	/* log2 of the page size */
+	uint8_t va_based;	/* VABASEDTO */
+	uint8_t mw;		/* 1: a type-2 window (va, len: the window in the parent) */
+	uint8_t rsvd;
+	uint32_t parent;	/* window: the parent region's STag at the bind */
+	uint32_t windows;	/* region: windows bound to it (DEALLOC_STAG refused while > 0) */
+};
+
+/*
+ * One of them: read at generation gen (model_dev.ctx_gen) from HMC entry e. host: for a
+ * valid level-0 region one DMA map holds entirely, the host address of its first byte
+ * (model_mr_copy() copies through it without translating); else NULL.
+ */
 struct model_mr_cached {
 	uint64_t gen;
 	uint32_t idx;
 	rte_iova_t e;
-	uint8_t ctx[64];	/* struct model_stag */
+	uint8_t *host;
+	struct model_stag ctx;
 };
 
 /* Which scheduling list of the engine holds a QP (model_engine.c). */
@@ -533,6 +557,12 @@ int model_dma_unmap(struct model_dev *d, void *va, rte_iova_t iova, size_t len);
 /* True when the map table covers every byte of [iova, iova + len) (takes dev->lock). */
 bool model_dma_mapped(struct model_dev *d, rte_iova_t iova, size_t len);
 int model_dma_check(struct model_dev *d, rte_iova_t iova, size_t len);
+/*
+ * The host address of [iova, iova + len) when one map holds all of it, else NULL (an
+ * emulator's bus, a gap, several maps). Valid until the table changes, which changes
+ * model_dev.ctx_gen. Caller holds dev->lock.
+ */
+uint8_t *model_dma_va(struct model_dev *d, rte_iova_t iova, size_t len);
 /*
  * The accesses below in full: any map, the emulator's IOMMU, faults counted. The inline
  * model_dma_read() / _write() / _load64() / _store64() call them when the map the last

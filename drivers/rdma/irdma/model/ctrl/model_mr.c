@@ -39,29 +39,8 @@
 
 #include "model_priv.h"
 
-/* The model's MR context, stored in the HMC MR object entry of its index. */
-struct model_stag {
-	uint64_t va;		/* REG_MR: VA (VA-based) or first-byte offset */
-	uint64_t len;		/* bytes */
-	uint64_t addr;		/* level 0: PA of the first page; else first PBLE index */
-	uint32_t pd;		/* PD id */
-	uint32_t max_pages;	/* ALLOC_STAG: pages the PBLE run holds */
-	uint8_t state;		/* enum irdma_model_stag_state */
-	uint8_t key;		/* REG_MR: the key */
-	uint8_t access;		/* enum irdma_access_bits */
-	uint8_t level;		/* enum irdma_pble_level */
-	uint8_t page_shift;	/* log2 of the page size */
-	uint8_t va_based;	/* VABASEDTO */
-	uint8_t mw;		/* 1: a type-2 window (va, len: the window in the parent) */
-	uint8_t rsvd;
-	uint32_t parent;	/* window: the parent region's STag at the bind */
-	uint32_t windows;	/* region: windows bound to it (DEALLOC_STAG refused while > 0) */
-};
-
 _Static_assert(sizeof(struct model_stag) <= (UINT64_C(1) << 6),
 	       "the STag context must fit an HMC MR entry (64 bytes)");
-_Static_assert(sizeof(struct model_stag) <= sizeof(((struct model_mr_cached *)0)->ctx),
-	       "the STag context must fit the data path's cache");
 
 static int
 stag_load(struct model_dev *d, rte_iova_t iova, struct model_stag *s)
@@ -457,6 +436,23 @@ out:
 /* ---- data path ---- */
 
 /*
+ * The host address of the first byte of region @p s when it is valid, level 0 and one DMA
+ * map holds all of it (model_mr_cached.host), else NULL. Byte pos (stag_pos()) of such a
+ * region lies at host + pos.
+ */
+static uint8_t *
+stag_host(struct model_dev *d, const struct model_stag *s)
+{
+	uint64_t pgsz = UINT64_C(1) << s->page_shift;
+	uint64_t first = s->va_based ? s->va & (pgsz - 1) : s->va;
+
+	if (s->state != IRDMA_MODEL_STAG_VALID || s->mw || s->level != IRDMA_PBLE_LEVEL_0 ||
+	    s->len > SIZE_MAX - first)
+		return NULL;
+	return model_dma_va(d, s->addr, (size_t)(first + s->len));
+}
+
+/*
  * Load the context of @p stag for a data-path access and check its state, key and PD.
  * 0 or an AE code; *e receives the entry's IOVA.
  */
@@ -474,7 +470,7 @@ stag_use(struct model_dev *d, uint32_t stag, uint32_t pd, struct model_stag *s, 
 	c = &d->mr_cache[idx & (MODEL_MR_CACHE - 1)];
 	if (c->gen == d->ctx_gen && c->idx == idx) {
 		/* Nothing changed contexts or their memory since it was read. */
-		memcpy(s, c->ctx, sizeof(*s));
+		*s = c->ctx;
 		*e = c->e;
 	} else {
 		if (model_hmc_iova(d, IRDMA_HMC_OBJ_MR, idx, e) != 0 || stag_load(d, *e, s) != 0)
@@ -482,7 +478,8 @@ stag_use(struct model_dev *d, uint32_t stag, uint32_t pd, struct model_stag *s, 
 		c->gen = d->ctx_gen;
 		c->idx = idx;
 		c->e = *e;
-		memcpy(c->ctx, s, sizeof(*s));
+		c->ctx = *s;
+		c->host = stag_host(d, s);
 	}
 	if (s->state == IRDMA_MODEL_STAG_FREE)
 		return IRDMA_AE_AMP_UNALLOCATED_STAG;
@@ -565,15 +562,45 @@ model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, ui
 	return mr_access(d, stag, va, len, access, pd, &s, &pos);
 }
 
+/*
+ * model_mr_copy()'s access without translating: the cached context of a region with a host
+ * address (stag_host()), current, and the key, PD, rights and bounds as stag_use() and
+ * mr_access() check them. The host address of @p va, or NULL: the full path decides (and
+ * names the AE of a refused access).
+ */
+static inline uint8_t *
+mr_host(const struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
+	uint32_t pd)
+{
+	uint32_t idx = stag >> IRDMA_STAG_KEY_BITS;
+	const struct model_mr_cached *c = &d->mr_cache[idx & (MODEL_MR_CACHE - 1)];
+	const struct model_stag *s = &c->ctx;
+	uint64_t pos;
+
+	if (c->host == NULL || c->gen != d->ctx_gen || c->idx != idx ||
+	    s->key != (stag & ((1u << IRDMA_STAG_KEY_BITS) - 1)) || s->pd != pd ||
+	    (s->access & access) != access || stag_pos(s, va, len, &pos) != 0)
+		return NULL;
+	return c->host + pos;
+}
+
 uint32_t
 model_mr_copy(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
 	      uint32_t pd, bool to_mem, void *buf)
 {
-	uint8_t *p = buf;
+	uint8_t *p = buf, *host;
 	struct model_stag s;
 	uint64_t pos, pgsz;
 	uint32_t ae;
 
+	host = mr_host(d, stag, va, len, access, pd);
+	if (likely(host != NULL)) {
+		if (to_mem)
+			memcpy(host, buf, len);
+		else
+			memcpy(buf, host, len);
+		return 0;
+	}
 	ae = mr_access(d, stag, va, len, access, pd, &s, &pos);
 	if (ae != 0)
 		return ae;
