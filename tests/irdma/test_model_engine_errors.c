@@ -271,6 +271,71 @@ out:
 }
 
 /*
+ * Local protection at fetch with the region's context already cached: a SEND from it
+ * completes first, then, with no CQP WQE since, a SEND with a wrong key or beyond its end,
+ * or a READ into a region without local write, is refused.
+ */
+static void
+test_local_errors_cached(void)
+{
+	struct tmr src, ro, dst;
+	struct tdev t;
+	unsigned int k;
+
+	if (!tdev_up(&t, DEVARGS(0, "loop:locerrc")))
+		return;
+	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_REMOTE_READ);
+	tmr_reg(&t, NULL, &dst, 8192, ACC_ALL);
+	if (src.mr == NULL || ro.mr == NULL || dst.mr == NULL)
+		goto out;
+	for (k = 0; k < 3; k++) {
+		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 100 };
+		struct tsge rs = { (uint64_t)(uintptr_t)dst.buf, dst.lkey, 8192 };
+		struct twr good = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true };
+		struct twr bad = good;
+		struct tsge bsg = sg;
+		struct tcqe e;
+		struct tqp a, b;
+		uint32_t idx;
+
+		bad.sge = &bsg;
+		if (k == 0) {
+			bsg.lkey ^= 1;
+		} else if (k == 1) {
+			bsg.addr += 8190;
+		} else {
+			/* The SEND from 'ro' caches it; a READ may not write into it. */
+			sg = (struct tsge){ (uint64_t)(uintptr_t)ro.buf, ro.lkey, 100 };
+			bsg = sg;
+			bad.op = T_OP_READ;
+			bad.rva = (uint64_t)(uintptr_t)src.buf;
+			bad.rkey = src.rkey;
+		}
+		if (pair_up(&t, &a, &b, NULL) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		tpost_recv(&b, &rs, 1);
+		idx = tpost_send(&a, &good);
+		tring(&a);
+		TEST_CHECK(sq_done(&a, NULL, idx, T_OP_SEND));
+		TEST_CHECK(rq_done(&b, NULL, &e));
+		idx = tpost_send(&a, &bad);
+		tring(&a);
+		expect_err(&t.scq, &t, T_FLUSH_PROT, idx);
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&ro);
+	tmr_dereg(&dst);
+	tdev_close(&t);
+}
+
+/*
  * An MR deregistered while a message using it is under way (INLINE: the first round sends
  * 32 of its 64 packets, the deregistration's CQP WQE runs before the next): the packets
  * after it are refused (the SGE checked at fetch is checked again once a context may have
@@ -553,6 +618,7 @@ main(int argc, char **argv)
 	TEST_RUN(test_remote_errors_cached);
 	TEST_RUN(test_recv_too_small);
 	TEST_RUN(test_local_errors);
+	TEST_RUN(test_local_errors_cached);
 	TEST_RUN(test_mr_gone_mid_message);
 	TEST_RUN(test_rnr);
 	TEST_RUN(test_retry_exceeded);

@@ -552,16 +552,6 @@ mr_access(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t
 	return stag_pos(s, va, len, pos);
 }
 
-uint32_t
-model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
-	       uint32_t pd)
-{
-	struct model_stag s;
-	uint64_t pos;
-
-	return mr_access(d, stag, va, len, access, pd, &s, &pos);
-}
-
 /*
  * model_mr_copy()'s access without translating: the cached context of a region with a host
  * address (stag_host()), current, and the key, PD, rights and bounds as stag_use() and
@@ -582,6 +572,18 @@ mr_host(const struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uin
 	    (s->access & access) != access || stag_pos(s, va, len, &pos) != 0)
 		return NULL;
 	return c->host + pos;
+}
+
+uint32_t
+model_mr_check(struct model_dev *d, uint32_t stag, uint64_t va, uint32_t len, uint8_t access,
+	       uint32_t pd)
+{
+	struct model_stag s;
+	uint64_t pos;
+
+	if (likely(mr_host(d, stag, va, len, access, pd) != NULL))
+		return 0;
+	return mr_access(d, stag, va, len, access, pd, &s, &pos);
 }
 
 uint32_t
