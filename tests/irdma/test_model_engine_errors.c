@@ -190,6 +190,64 @@ out:
 	tdev_close(&t);
 }
 
+/*
+ * Responses in PSN order: a READ, then in the same doorbell a WRITE the responder refuses.
+ * The READ's response goes before the WRITE's NAK: the READ completes with its data, the
+ * WRITE in error. Both a one-packet and a 16-packet READ (MTU 1024).
+ */
+static void
+test_read_before_nak(void)
+{
+	struct tmr src, dst, ro;
+	struct tdev t;
+	unsigned int k;
+
+	if (!tdev_up(&t, DEVARGS(0, "loop:rdnak")))
+		return;
+	tmr_reg(&t, NULL, &src, 16384, ACC_ALL);
+	tmr_reg(&t, NULL, &dst, 16384, ACC_ALL);
+	tmr_reg(&t, NULL, &ro, 16384, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ);
+	if (src.mr == NULL || dst.mr == NULL || ro.mr == NULL)
+		goto out;
+	tfill(ro.buf, ro.len, 13);
+	for (k = 0; k < 2; k++) {
+		uint32_t rlen = k == 0 ? 200 : 16384;
+		struct tsge rsg = { (uint64_t)(uintptr_t)dst.buf, dst.lkey, rlen };
+		struct tsge wsg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 64 };
+		struct twr rd = { .op = T_OP_READ, .sge = &rsg, .nsge = 1, .signaled = true };
+		struct twr wr = { .op = T_OP_WRITE, .sge = &wsg, .nsge = 1, .signaled = true };
+		uint8_t before[64];
+		struct tqp a, b;
+		uint32_t idx, idx2;
+
+		rd.rva = (uint64_t)(uintptr_t)ro.buf;
+		rd.rkey = ro.rkey;
+		wr.rva = (uint64_t)(uintptr_t)ro.buf;	/* no remote write */
+		wr.rkey = ro.rkey;
+		if (pair_up(&t, &a, &b, NULL) != 0) {
+			tqp_destroy(&a);
+			tqp_destroy(&b);
+			break;
+		}
+		memset(dst.buf, 0, dst.len);
+		memcpy(before, ro.buf, sizeof(before));
+		idx = tpost_send(&a, &rd);
+		idx2 = tpost_send(&a, &wr);
+		tring(&a);
+		TEST_CHECK(sq_done(&a, NULL, idx, T_OP_READ));
+		expect_err(&t.scq, &t, T_FLUSH_REM_ACCESS, idx2);
+		TEST_CHECK(memcmp(dst.buf, ro.buf, rlen) == 0);
+		TEST_CHECK(memcmp(ro.buf, before, sizeof(before)) == 0);
+		tqp_destroy(&a);
+		tqp_destroy(&b);
+	}
+out:
+	tmr_dereg(&src);
+	tmr_dereg(&dst);
+	tmr_dereg(&ro);
+	tdev_close(&t);
+}
+
 /* A SEND larger than the receive: NAK invalid request; the receive fails with LOC_LEN. */
 static void
 test_recv_too_small(void)
@@ -616,6 +674,7 @@ main(int argc, char **argv)
 	}
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_remote_errors_cached);
+	TEST_RUN(test_read_before_nak);
 	TEST_RUN(test_recv_too_small);
 	TEST_RUN(test_local_errors);
 	TEST_RUN(test_local_errors_cached);

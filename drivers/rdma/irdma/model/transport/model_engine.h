@@ -153,6 +153,7 @@ struct model_qpe {
 	bool ack_pending;
 	uint32_t req_round;	/* model_dev.round of the last request packet accepted */
 	bool ack_wait;		/* the pending ACK may wait for the stream's next requests */
+	bool rr_draining;	/* an error sends the queued read responses before its NAK */
 	uint8_t ack_syn;	/* AETH syndrome of the pending ACK / NAK */
 	uint32_t ack_psn;
 	bool rx_active;		/* a multi-packet SEND is being received */

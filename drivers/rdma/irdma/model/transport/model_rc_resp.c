@@ -21,6 +21,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -78,14 +79,35 @@ rnr_queue(struct model_dev *d, struct model_qpe *e, uint32_t psn)
 	ack_queue(e, MODEL_AETH_RNR_NAK | MODEL_RNR_TIMER_CODE, psn);
 }
 
-/* Class C error at the responder: NAK now, AE, and the QP goes to error. */
+static bool rr_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, unsigned int max);
+
+/*
+ * Class C error at the responder: NAK now, AE, and the QP goes to error. The READ and
+ * atomic responses still queued answer requests before the failed one (every queued
+ * request has a lower PSN): they go first, as a responder answers in PSN order, unless one
+ * of them fails itself (its own NAK then ends the QP) or the wire is full.
+ */
 static void
 rc_resp_error(struct model_dev *d, uint32_t qp_id, struct model_qp *q, uint8_t syn,
 	      uint32_t psn, uint32_t ae)
 {
+	struct model_qpe *e = q->eng;
+
+	if (e->rr_cnt > 0 && !e->rr_draining) {
+		bool sent;
+
+		e->rr_draining = true;
+		sent = rr_send(d, qp_id, q, UINT_MAX);
+		e->rr_draining = false;
+		if (q->state == IRDMA_QP_HW_ERROR)
+			return;
+		if (!sent)
+			MODEL_LOG(DEBUG, d, "QP %u: %u read responses lost before the NAK (wire "
+				  "full)", qp_id, e->rr_cnt);
+	}
 	MODEL_LOG(DEBUG, d, "QP %u: NAK 0x%x at PSN 0x%x (expected 0x%x, SEND %s, WRITE %s)",
-		  qp_id, syn, psn, q->eng->epsn, q->eng->rx_active ? "open" : "closed",
-		  q->eng->wr_active ? "open" : "closed");
+		  qp_id, syn, psn, e->epsn, e->rx_active ? "open" : "closed",
+		  e->wr_active ? "open" : "closed");
 	(void)rc_ack_send(d, q, syn, psn);
 	q->eng->ack_pending = false;
 	model_qp_fail(d, qp_id, ae, IRDMA_AE_SOURCE_IN_RR_WR);
@@ -111,15 +133,18 @@ rc_resp_nak(struct model_dev *d, uint32_t qp_id, struct model_qp *q,
 	rc_resp_error(d, qp_id, q, err.syn, h->psn, err.ae);
 }
 
-/* Responder output: read responses first (they are in PSN order), then the ACK / NAK. */
-void
-model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+/*
+ * Send up to @p max packets of the queued READ and atomic responses, in PSN order: false
+ * when the wire is full (the rest next round) or a response failed (the QP is in error).
+ */
+static bool
+rr_send(struct model_dev *d, uint32_t qp_id, struct model_qp *q, unsigned int max)
 {
 	struct model_qpe *e = q->eng;
 	uint32_t mtu = model_rc_mtu(q);
 	unsigned int n = 0;
 
-	while (e->rr_cnt > 0 && n < MODEL_TX_BURST) {
+	while (e->rr_cnt > 0 && n < max) {
 		struct model_rdreq *r = &e->rr[e->rr_head];
 		uint32_t plen = RTE_MIN(mtu, r->len - r->off);
 		bool first = r->off == 0, last = r->off + plen == r->len;
@@ -133,7 +158,7 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			h.aeth_msn = r->msn & 0xffffffu;
 			h.atomic_orig = r->orig;
 			if (model_tx(d, q, &h, NULL, 0) == -ENOBUFS)
-				return;
+				return false;
 			n++;
 			e->rr_head = (e->rr_head + 1) % MODEL_IRD_MAX;
 			e->rr_cnt--;
@@ -153,10 +178,10 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		if (ae != 0) {
 			rc_resp_error(d, qp_id, q, MODEL_AETH_NAK_REM_ACCESS,
 				      model_psn_add(r->psn, r->off / mtu), ae);
-			return;
+			return false;
 		}
 		if (pay != NULL && model_tx_commit(d, q, &h) == -ENOBUFS)
-			return; /* the wire is full: this response again next round */
+			return false; /* the wire is full: this response again next round */
 		r->off += plen;
 		n++;
 		if (last) {
@@ -164,6 +189,17 @@ model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			e->rr_cnt--;
 		}
 	}
+	return e->rr_cnt == 0 || n == max;
+}
+
+/* Responder output: read responses first (they are in PSN order), then the ACK / NAK. */
+void
+model_rc_resp_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	struct model_qpe *e = q->eng;
+
+	if (e->rr_cnt > 0 && !rr_send(d, qp_id, q, MODEL_TX_BURST))
+		return;
 	/* The time bound of the coalescing: packets waiting too long get their ACK now. */
 	if (!e->ack_pending && e->unacked > 0 &&
 	    model_now() - e->unacked_since >= d->ack_coalesce_cycles) {
