@@ -203,8 +203,8 @@ irdma_hw_service(struct irdma_hw *hw)
  * irdma_hw_service(): a pause where the wait itself steps the device (an inline-mode model);
  * IRDMA_HW_POLL_US of not touching it where the device runs by itself (silicon, a threaded
  * model), as ice_sq_send_cmd waits 10 us between looks at ATQH. A threaded model serves each
- * register read under the mutex its engine thread runs under: a wait that read again at once
- * would hold that mutex most of the time, and on a loaded machine the engine thread could
+ * register read under the lock its engine thread runs under: a wait that read again at once
+ * would hold that lock most of the time, and on a loaded machine the engine thread could
  * wait seconds for it. Control path only.
  */
 static inline void
