@@ -83,9 +83,9 @@ cursor_skip(struct model_qpe *e, const struct model_wqe *w)
 		e->npsn = model_psn_add(w->psn, w->npkts);
 }
 
-/* Retire the done WQEs at the head of the window, in order. */
+/* rc_retire() once the WQE at the head of the window is done. */
 static void
-rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+rc_retire_done(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 {
 	struct model_qpe *e = q->eng;
 	bool progress = false;
@@ -105,6 +105,16 @@ rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 		/* Still something in flight (whole messages, or part of the one at the cursor)? */
 		e->deadline = e->tx_i > 0 || e->tx_off > 0 ? model_rc_deadline(q, model_now()) : 0;
 	}
+}
+
+/* Retire the done WQEs at the head of the window, in order (every send round ends here). */
+static inline void
+rc_retire(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
+{
+	const struct model_qpe *e = q->eng;
+
+	if (e->w_cnt > 0 && (e->w[e->w_head].flags & MODEL_WQE_DONE))
+		rc_retire_done(d, qp_id, q);
 }
 
 /*
