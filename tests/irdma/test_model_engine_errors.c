@@ -17,6 +17,48 @@
 #include "test.h"
 #include "test_engine_lib.h"
 
+/* pair_up(), the QPs destroyed again when it fails: true when the pair is up. */
+static bool
+pair_or_clean(struct tdev *t, struct tqp *a, struct tqp *b, const struct tconn *c)
+{
+	if (pair_up(t, a, b, c) == 0)
+		return true;
+	tqp_destroy(a);
+	tqp_destroy(b);
+	return false;
+}
+
+/* One region of a test: its PD (NULL: the device's), length and rights. */
+struct tmr_spec {
+	struct rdmadev_pd *pd;
+	uint64_t len;
+	uint32_t access;
+};
+
+/* Register regions @p m[0..n) as @p spec says: true when all of them are. */
+static bool
+tmrs_reg(struct tdev *t, struct tmr *m, const struct tmr_spec *spec, unsigned int n)
+{
+	bool ok = true;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		tmr_reg(t, spec[i].pd, &m[i], spec[i].len, spec[i].access);
+		ok = ok && m[i].mr != NULL;
+	}
+	return ok;
+}
+
+/* Deregister regions @p m[0..n). */
+static void
+tmrs_dereg(struct tmr *m, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		tmr_dereg(&m[i]);
+}
+
 /* Remote protection: bad rkey, other PD, no rights, out of bounds, QP without RDOK. */
 static void
 test_remote_errors(void)
@@ -75,11 +117,8 @@ test_remote_errors(void)
 			wr.rva = (uint64_t)(uintptr_t)tgt.buf + 8000;
 			break;
 		}
-		if (pair_up(&t, &a, &b, &c) != 0) {
-			tqp_destroy(&a);
-			tqp_destroy(&b);
+		if (!pair_or_clean(&t, &a, &b, &c))
 			break;
-		}
 		memcpy(before, target->buf, sizeof(before));
 		idx = tpost_send(&a, &wr);
 		/* A second WR behind it: flushed by the same CQE (driver replay). */
@@ -112,59 +151,58 @@ out:
 static void
 test_remote_errors_cached(void)
 {
-	struct tmr src, tgt, ro;
+	static const struct tmr_spec spec[3] = {
+		{ NULL, 8192, ACC_ALL },
+		{ NULL, 8192, ACC_ALL },
+		{ NULL, 8192, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ },
+	};
+	struct tmr m[3], *src = &m[0], *tgt = &m[1], *ro = &m[2];
 	struct tdev t;
 	unsigned int k;
 
 	if (!tdev_up(&t, DEVARGS(0, "loop:remerrc")))
 		return;
-	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
-	tmr_reg(&t, NULL, &tgt, 8192, ACC_ALL);
-	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ);
-	if (src.mr == NULL || tgt.mr == NULL || ro.mr == NULL)
+	if (!tmrs_reg(&t, m, spec, 3))
 		goto out;
-	tfill(src.buf, src.len, 11);
-	tfill(ro.buf, ro.len, 12);
+	tfill(src->buf, src->len, 11);
+	tfill(ro->buf, ro->len, 12);
 	for (k = 0; k < 4; k++) {
-		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 64 };
-		struct tsge bsg = { (uint64_t)(uintptr_t)src.buf + 64, src.lkey, 200 };
+		struct tsge sg = { (uint64_t)(uintptr_t)src->buf, src->lkey, 64 };
+		struct tsge bsg = { (uint64_t)(uintptr_t)src->buf + 64, src->lkey, 200 };
 		struct twr good = { .op = T_OP_WRITE, .sge = &sg, .nsge = 1, .signaled = true };
 		struct twr bad = { .op = T_OP_WRITE, .sge = &bsg, .nsge = 1, .signaled = true };
-		struct tmr *target = &tgt;
+		struct tmr *target = tgt;
 		uint8_t before[8192];
 		struct tqp a, b;
 		uint32_t idx, idx2;
 
-		good.rva = (uint64_t)(uintptr_t)tgt.buf;
-		good.rkey = tgt.rkey;
-		bad.rva = (uint64_t)(uintptr_t)tgt.buf + 64;
-		bad.rkey = tgt.rkey;
+		good.rva = (uint64_t)(uintptr_t)tgt->buf;
+		good.rkey = tgt->rkey;
+		bad.rva = (uint64_t)(uintptr_t)tgt->buf + 64;
+		bad.rkey = tgt->rkey;
 		switch (k) {
 		case 0: /* the same index, another key */
-			bad.rkey = tgt.rkey ^ 0x5a;
+			bad.rkey = tgt->rkey ^ 0x5a;
 			break;
 		case 1: /* beyond the end */
-			bad.rva = (uint64_t)(uintptr_t)tgt.buf + 8192 - 100;
+			bad.rva = (uint64_t)(uintptr_t)tgt->buf + 8192 - 100;
 			break;
 		case 2: /* below the start */
-			bad.rva = (uint64_t)(uintptr_t)tgt.buf - 64;
+			bad.rva = (uint64_t)(uintptr_t)tgt->buf - 64;
 			break;
 		default: /* a READ of 'ro' caches it; a WRITE into it has no right to */
-			target = &ro;
+			target = ro;
 			good.op = T_OP_READ;
-			good.rva = (uint64_t)(uintptr_t)ro.buf;
-			good.rkey = ro.rkey;
-			sg = (struct tsge){ (uint64_t)(uintptr_t)tgt.buf, tgt.lkey, 64 };
-			bad.rva = (uint64_t)(uintptr_t)ro.buf + 64;
-			bad.rkey = ro.rkey;
+			good.rva = (uint64_t)(uintptr_t)ro->buf;
+			good.rkey = ro->rkey;
+			sg = (struct tsge){ (uint64_t)(uintptr_t)tgt->buf, tgt->lkey, 64 };
+			bad.rva = (uint64_t)(uintptr_t)ro->buf + 64;
+			bad.rkey = ro->rkey;
 			break;
 		}
-		if (pair_up(&t, &a, &b, NULL) != 0) {
-			tqp_destroy(&a);
-			tqp_destroy(&b);
+		if (!pair_or_clean(&t, &a, &b, NULL))
 			break;
-		}
-		memset(tgt.buf, 0, tgt.len);
+		memset(tgt->buf, 0, tgt->len);
 		memcpy(before, target->buf, sizeof(before));
 		idx = tpost_send(&a, &good);
 		tring(&a);
@@ -174,19 +212,17 @@ test_remote_errors_cached(void)
 		expect_err(&t.scq, &t, T_FLUSH_REM_ACCESS, idx2);
 		if (k < 3) {
 			/* The good WRITE's 64 bytes landed, nothing of the bad one did. */
-			TEST_CHECK(memcmp(tgt.buf, src.buf, 64) == 0);
-			TEST_CHECK(memcmp(tgt.buf + 64, before + 64, sizeof(before) - 64) == 0);
+			TEST_CHECK(memcmp(tgt->buf, src->buf, 64) == 0);
+			TEST_CHECK(memcmp(tgt->buf + 64, before + 64, sizeof(before) - 64) == 0);
 		} else {
-			TEST_CHECK(memcmp(tgt.buf, ro.buf, 64) == 0);
-			TEST_CHECK(memcmp(ro.buf, before, sizeof(before)) == 0);
+			TEST_CHECK(memcmp(tgt->buf, ro->buf, 64) == 0);
+			TEST_CHECK(memcmp(ro->buf, before, sizeof(before)) == 0);
 		}
 		tqp_destroy(&a);
 		tqp_destroy(&b);
 	}
 out:
-	tmr_dereg(&src);
-	tmr_dereg(&tgt);
-	tmr_dereg(&ro);
+	tmrs_dereg(m, 3);
 	tdev_close(&t);
 }
 
@@ -198,53 +234,50 @@ out:
 static void
 test_read_before_nak(void)
 {
-	struct tmr src, dst, ro;
+	static const struct tmr_spec spec[3] = {
+		{ NULL, 16384, ACC_ALL },
+		{ NULL, 16384, ACC_ALL },
+		{ NULL, 16384, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ },
+	};
+	struct tmr m[3], *src = &m[0], *dst = &m[1], *ro = &m[2];
 	struct tdev t;
 	unsigned int k;
 
 	if (!tdev_up(&t, DEVARGS(0, "loop:rdnak")))
 		return;
-	tmr_reg(&t, NULL, &src, 16384, ACC_ALL);
-	tmr_reg(&t, NULL, &dst, 16384, ACC_ALL);
-	tmr_reg(&t, NULL, &ro, 16384, RDMADEV_ACCESS_LOCAL_WRITE | RDMADEV_ACCESS_REMOTE_READ);
-	if (src.mr == NULL || dst.mr == NULL || ro.mr == NULL)
+	if (!tmrs_reg(&t, m, spec, 3))
 		goto out;
-	tfill(ro.buf, ro.len, 13);
+	tfill(ro->buf, ro->len, 13);
 	for (k = 0; k < 2; k++) {
 		uint32_t rlen = k == 0 ? 200 : 16384;
-		struct tsge rsg = { (uint64_t)(uintptr_t)dst.buf, dst.lkey, rlen };
-		struct tsge wsg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 64 };
+		struct tsge rsg = { (uint64_t)(uintptr_t)dst->buf, dst->lkey, rlen };
+		struct tsge wsg = { (uint64_t)(uintptr_t)src->buf, src->lkey, 64 };
 		struct twr rd = { .op = T_OP_READ, .sge = &rsg, .nsge = 1, .signaled = true };
 		struct twr wr = { .op = T_OP_WRITE, .sge = &wsg, .nsge = 1, .signaled = true };
 		uint8_t before[64];
 		struct tqp a, b;
 		uint32_t idx, idx2;
 
-		rd.rva = (uint64_t)(uintptr_t)ro.buf;
-		rd.rkey = ro.rkey;
-		wr.rva = (uint64_t)(uintptr_t)ro.buf;	/* no remote write */
-		wr.rkey = ro.rkey;
-		if (pair_up(&t, &a, &b, NULL) != 0) {
-			tqp_destroy(&a);
-			tqp_destroy(&b);
+		rd.rva = (uint64_t)(uintptr_t)ro->buf;
+		rd.rkey = ro->rkey;
+		wr.rva = (uint64_t)(uintptr_t)ro->buf;	/* no remote write */
+		wr.rkey = ro->rkey;
+		if (!pair_or_clean(&t, &a, &b, NULL))
 			break;
-		}
-		memset(dst.buf, 0, dst.len);
-		memcpy(before, ro.buf, sizeof(before));
+		memset(dst->buf, 0, dst->len);
+		memcpy(before, ro->buf, sizeof(before));
 		idx = tpost_send(&a, &rd);
 		idx2 = tpost_send(&a, &wr);
 		tring(&a);
 		TEST_CHECK(sq_done(&a, NULL, idx, T_OP_READ));
 		expect_err(&t.scq, &t, T_FLUSH_REM_ACCESS, idx2);
-		TEST_CHECK(memcmp(dst.buf, ro.buf, rlen) == 0);
-		TEST_CHECK(memcmp(ro.buf, before, sizeof(before)) == 0);
+		TEST_CHECK(memcmp(dst->buf, ro->buf, rlen) == 0);
+		TEST_CHECK(memcmp(ro->buf, before, sizeof(before)) == 0);
 		tqp_destroy(&a);
 		tqp_destroy(&b);
 	}
 out:
-	tmr_dereg(&src);
-	tmr_dereg(&dst);
-	tmr_dereg(&ro);
+	tmrs_dereg(m, 3);
 	tdev_close(&t);
 }
 
@@ -310,11 +343,8 @@ test_local_errors(void)
 			wr.rkey = src.rkey;
 			sg = (struct tsge){ (uint64_t)(uintptr_t)ro.buf, ro.lkey, 100 };
 		}
-		if (pair_up(&t, &a, &b, NULL) != 0) {
-			tqp_destroy(&a);
-			tqp_destroy(&b);
+		if (!pair_or_clean(&t, &a, &b, NULL))
 			break;
-		}
 		idx = tpost_send(&a, &wr);
 		tring(&a);
 		expect_err(&t.scq, &t, T_FLUSH_PROT, idx);
@@ -336,20 +366,22 @@ out:
 static void
 test_local_errors_cached(void)
 {
-	struct tmr src, ro, dst;
+	static const struct tmr_spec spec[3] = {
+		{ NULL, 8192, ACC_ALL },
+		{ NULL, 8192, RDMADEV_ACCESS_REMOTE_READ },
+		{ NULL, 8192, ACC_ALL },
+	};
+	struct tmr m[3], *src = &m[0], *ro = &m[1], *dst = &m[2];
 	struct tdev t;
 	unsigned int k;
 
 	if (!tdev_up(&t, DEVARGS(0, "loop:locerrc")))
 		return;
-	tmr_reg(&t, NULL, &src, 8192, ACC_ALL);
-	tmr_reg(&t, NULL, &ro, 8192, RDMADEV_ACCESS_REMOTE_READ);
-	tmr_reg(&t, NULL, &dst, 8192, ACC_ALL);
-	if (src.mr == NULL || ro.mr == NULL || dst.mr == NULL)
+	if (!tmrs_reg(&t, m, spec, 3))
 		goto out;
 	for (k = 0; k < 3; k++) {
-		struct tsge sg = { (uint64_t)(uintptr_t)src.buf, src.lkey, 100 };
-		struct tsge rs = { (uint64_t)(uintptr_t)dst.buf, dst.lkey, 8192 };
+		struct tsge sg = { (uint64_t)(uintptr_t)src->buf, src->lkey, 100 };
+		struct tsge rs = { (uint64_t)(uintptr_t)dst->buf, dst->lkey, 8192 };
 		struct twr good = { .op = T_OP_SEND, .sge = &sg, .nsge = 1, .signaled = true };
 		struct twr bad = good;
 		struct tsge bsg = sg;
@@ -364,17 +396,14 @@ test_local_errors_cached(void)
 			bsg.addr += 8190;
 		} else {
 			/* The SEND from 'ro' caches it; a READ may not write into it. */
-			sg = (struct tsge){ (uint64_t)(uintptr_t)ro.buf, ro.lkey, 100 };
+			sg = (struct tsge){ (uint64_t)(uintptr_t)ro->buf, ro->lkey, 100 };
 			bsg = sg;
 			bad.op = T_OP_READ;
-			bad.rva = (uint64_t)(uintptr_t)src.buf;
-			bad.rkey = src.rkey;
+			bad.rva = (uint64_t)(uintptr_t)src->buf;
+			bad.rkey = src->rkey;
 		}
-		if (pair_up(&t, &a, &b, NULL) != 0) {
-			tqp_destroy(&a);
-			tqp_destroy(&b);
+		if (!pair_or_clean(&t, &a, &b, NULL))
 			break;
-		}
 		tpost_recv(&b, &rs, 1);
 		idx = tpost_send(&a, &good);
 		tring(&a);
@@ -387,9 +416,7 @@ test_local_errors_cached(void)
 		tqp_destroy(&b);
 	}
 out:
-	tmr_dereg(&src);
-	tmr_dereg(&ro);
-	tmr_dereg(&dst);
+	tmrs_dereg(m, 3);
 	tdev_close(&t);
 }
 
