@@ -496,6 +496,7 @@ struct model_dev {
 	uint32_t frame_len;		/* of the frame model_tx_prep() built */
 	uint32_t frame_poff;		/* its payload's offset */
 	uint32_t frame_plen;		/* its payload's length */
+	bool frame_bare;		/* built bare (model_pkt_build_bare()) */
 	bool desc_check;		/* parse described frames too, and compare (tests) */
 	/* model_tx_prep()'s header templates, direct-mapped by destination QP */
 	struct model_pkt_tmpl tx_tmpl[MODEL_TX_TMPLS];

@@ -475,14 +475,26 @@ tx_frame(struct model_dev *d)
 	return f != NULL ? f : d->frame;
 }
 
+/* BTH opcodes of the RC transport (IBA 9.2: opcode bits 7:5 000). */
+#define BTH_RC_OPCODE(op)	(((op) & 0xe0u) == 0)
+
 uint8_t *
 model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len)
 {
 	uint8_t *payload, *f = tx_frame(d);
 	int n;
 
-	n = model_pkt_build_hdr_tmpl(&d->tx_tmpl[h->dqpn & (MODEL_TX_TMPLS - 1)], h, len, f,
-				     MODEL_PKT_MAX, &payload);
+	/*
+	 * An RC frame no wire, fault or capture will see goes with its description: its
+	 * header bytes are written only if a receive reads them (model_port_send_bare()). A
+	 * UD receive copies the IP header into the GRH: built in full.
+	 */
+	d->frame_bare = BTH_RC_OPCODE(h->opcode) && model_port_bare(d->port);
+	if (d->frame_bare)
+		n = model_pkt_build_bare(h, len, f, MODEL_PKT_MAX, &payload);
+	else
+		n = model_pkt_build_hdr_tmpl(&d->tx_tmpl[h->dqpn & (MODEL_TX_TMPLS - 1)], h, len,
+					     f, MODEL_PKT_MAX, &payload);
 	if (n < 0) {
 		MODEL_INC(d, tx_build_errors);
 		MODEL_LOG(ERR, d, "cannot build a frame (opcode 0x%x, %u bytes): %s", h->opcode,
@@ -506,7 +518,9 @@ model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_
 	 * The ICRC: the port writes it unless the frame never leaves the process untouched; so
 	 * handed over, the header goes with it (the receiver need not parse it).
 	 */
-	ret = model_port_send_desc(d->port, d->frame_buf, n, h, d->frame_poff, d->frame_plen);
+	ret = d->frame_bare ?
+	      model_port_send_bare(d->port, d->frame_buf, n, h, d->frame_poff, d->frame_plen) :
+	      model_port_send_desc(d->port, d->frame_buf, n, h, d->frame_poff, d->frame_plen);
 	if (ret == -ENOBUFS) {
 		/* The wire's queue is full: the caller keeps the packet for the next round. */
 		MODEL_INC(d, tx_busy);
@@ -835,7 +849,11 @@ engine_rx(struct model_dev *d)
 			payload = frame + dc->payload_off;
 			len = dc->len;
 		} else {
-			ret = model_pkt_parse_ex(frame, (uint32_t)flen, sealed, &h, &payload, &len);
+			/* a bare frame gets its header bytes from the description first */
+			ret = dc != NULL ? model_port_rx_fill(d->port) : 0;
+			if (ret == 0)
+				ret = model_pkt_parse_ex(frame, (uint32_t)flen, sealed, &h, &payload,
+							 &len);
 			if (ret != 0) {
 				MODEL_INC(d, rx_bad_frames);
 				if (ret == -EILSEQ)

@@ -698,6 +698,42 @@ model_pkt_build_hdr_tmpl(struct model_pkt_tmpl *t, const struct model_pkt_hdr *h
 }
 
 int
+model_pkt_build_bare(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame, uint32_t cap,
+		     uint8_t **payload)
+{
+	uint32_t f = model_bth_hdrs(h->opcode), hl = model_pkt_hdr_len(h);
+	uint32_t total = hl + len + (4 - len % 4) % 4 + ICRC_LEN;
+
+	/* what model_pkt_build_hdr() refuses, left to it to say so (and then built in full) */
+	if (!(f & MODEL_HDR_VALID) || (len > 0 && !(f & MODEL_HDR_PAYLOAD)) ||
+	    len > MODEL_PKT_MAX || total > cap || hdr_field_too_wide(h, f) != NULL)
+		return model_pkt_build_hdr(h, len, frame, cap, payload);
+	/* the MACs: what a switch forwards by */
+	memcpy(frame, h->dmac, 6);
+	memcpy(frame + 6, h->smac, 6);
+	*payload = frame + hl;
+	return (int)total;
+}
+
+int
+model_pkt_desc_fill(const struct model_pkt_desc *dc, uint8_t *frame, uint32_t flen)
+{
+	uint8_t *p;
+	int n;
+
+	n = model_pkt_build_hdr(&dc->h, dc->len, frame, flen, &p);
+	if (n < 0)
+		return n;
+	if ((uint32_t)n != flen || p != frame + dc->payload_off) {
+		PKT_LOG(ERR, "fill: the description gives a frame of %d bytes, payload at %u; the "
+			"frame has %u bytes, payload at %u", n, (uint32_t)(p - frame), flen,
+			dc->payload_off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
 model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t len,
 		uint8_t *frame, uint32_t cap)
 {

@@ -167,6 +167,18 @@ int model_pkt_build(const struct model_pkt_hdr *h, const void *payload, uint32_t
 int model_pkt_build_hdr(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame,
 			uint32_t cap, uint8_t **payload);
 
+/**
+ * The frame model_pkt_build_hdr() would build, without its headers: only the MACs are
+ * written (what a loop switch forwards by) and *payload is where the payload goes. For a
+ * frame that travels described and unsealed (model_port_send_bare()), whose receiver takes
+ * the description; model_pkt_desc_fill() writes the rest when bytes are wanted. Every field
+ * is checked as model_pkt_build_hdr() checks it; a header it refuses is left to it (it says
+ * why, and the frame is then built in full or not at all).
+ * @return the frame length or the errors of model_pkt_build_hdr().
+ */
+int model_pkt_build_bare(const struct model_pkt_hdr *h, uint32_t len, uint8_t *frame,
+			 uint32_t cap, uint8_t **payload);
+
 /** Bytes of struct model_pkt_hdr a template is built from (its key: dmac to dqpn). */
 #define MODEL_PKT_TMPL_KEY	offsetof(struct model_pkt_hdr, ip_id)
 /** Bytes of the largest template: Ethernet, 802.1Q, IPv6, UDP, BTH. */
@@ -336,6 +348,15 @@ struct model_pkt_desc {
 };
 
 /**
+ * Write the headers of description @p dc into the frame of @p flen bytes at @p frame, around
+ * the payload already at dc->payload_off (and its pad): the bytes model_pkt_build_hdr()
+ * builds, so that the frame parses back to dc->h.
+ * @return 0; -EINVAL (logged) when the description does not give a frame of @p flen bytes
+ *         with its payload there, or the errors of model_pkt_build_hdr().
+ */
+int model_pkt_desc_fill(const struct model_pkt_desc *dc, uint8_t *frame, uint32_t flen);
+
+/**
  * model_port_send_unsealed(), and when the loop port hands the frame over unsealed, header
  * @p h and the payload at @p payload_off (@p plen bytes) go with it (struct
  * model_pkt_desc). @p frame must be the port's model_port_tx_buf() for that.
@@ -343,6 +364,30 @@ struct model_pkt_desc {
  */
 int model_port_send_desc(struct model_port *p, uint8_t *frame, uint32_t len,
 			 const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen);
+
+/**
+ * Whether a frame built now in @p p's model_port_tx_buf() would travel described and
+ * unsealed (a loop port with no fault injection and no capture): then it may be sent bare.
+ */
+bool model_port_bare(const struct model_port *p);
+
+/**
+ * model_port_send_desc() of a bare frame (model_pkt_build_bare(): MACs and payload written,
+ * the other header bytes not). Carried described and unsealed (model_port_bare()), it stays
+ * so: a receive that reads its bytes (model_port_recv(), a capture, model_port_rx_fill())
+ * writes them from the description first. Else the header bytes are written here first.
+ * @return as model_port_send(); -EINVAL when @p h does not give a frame of @p len bytes
+ *         with the payload at @p payload_off.
+ */
+int model_port_send_bare(struct model_port *p, uint8_t *frame, uint32_t len,
+			 const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen);
+
+/**
+ * Write the header bytes of the frame model_port_recv_ref() lent last when it came bare
+ * (model_port_send_bare()), so that it parses (to its description); nothing otherwise.
+ * @return 0, or the errors of model_pkt_desc_fill() (the frame's bytes are then not valid).
+ */
+int model_port_rx_fill(struct model_port *p);
 
 /**
  * The description the sender gave the frame model_port_recv_ref() lent last

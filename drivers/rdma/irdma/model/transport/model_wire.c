@@ -81,7 +81,10 @@ extern int irdma_model_logtype;
 #define WIRE_UNSEALED		0x80000000u
 /* ... and its struct model_pkt_desc follows the frame's buffer (at WIRE_DESC_OFF). */
 #define WIRE_DESC		0x40000000u
-#define WIRE_LEN_MASK		0x3fffffffu
+/* ... and only its MACs and payload were written (model_port_send_bare()): the rest of the
+ * header is written from the description (wire_fill()) before anyone reads the bytes. */
+#define WIRE_BARE		0x20000000u
+#define WIRE_LEN_MASK		0x1fffffffu
 /* A frame buffer: MODEL_PKT_MAX bytes of frame, then the sender's description. */
 #define WIRE_DESC_OFF		MODEL_PKT_MAX
 #define WIRE_BUF_SIZE		(WIRE_DESC_OFF + ((sizeof(struct model_pkt_desc) + 63u) & ~63u))
@@ -142,6 +145,8 @@ struct model_port {
 	bool own_held;			/* model_port_recv_ref() lent own's head slot */
 	bool own_first;			/* the next receive looks at own before q */
 	const struct model_pkt_desc *rx_desc;	/* of the frame lent, or NULL */
+	uint8_t *rx_bare;		/* the frame lent, when it came bare (WIRE_BARE) */
+	uint32_t rx_bare_len;		/* and its length */
 	/* udp */
 	int fd;
 	struct in_addr addr;		/* bound address */
@@ -448,6 +453,26 @@ wq_put(struct model_port *p, struct wire_queue *q, uint32_t i, const uint8_t *fr
 	}
 }
 
+/*
+ * Write the header bytes of a frame that came bare (WIRE_BARE in its length word *lw) into
+ * its slot @p f, from its description, and clear the flag: for a receive that reads bytes.
+ */
+static int
+wire_fill(uint8_t *f, uint32_t *lw)
+{
+	int r;
+
+	if (!(*lw & WIRE_BARE))
+		return 0;
+	*lw &= ~WIRE_BARE;
+	r = model_pkt_desc_fill((const struct model_pkt_desc *)(f + WIRE_DESC_OFF), f,
+				*lw & WIRE_LEN_MASK);
+	if (r != 0)
+		WIRE_LOG(ERR, "recv: the header of a bare frame cannot be written: %s",
+			 strerror(-r));
+	return r;
+}
+
 /* Put one frame on the switch: into the queue of the port owning its destination MAC. */
 static int
 loop_out(struct model_port *p, const uint8_t *frame, uint32_t len, uint32_t flags)
@@ -551,6 +576,7 @@ own_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 	}
 	/* the slot stays intact until the next own_out(), which cannot run before this copy */
 	wq_pop(&p->own);
+	(void)wire_fill(p->own.slots[i], &p->own.lens[i]);	/* unfilled: a bad frame */
 	memcpy(buf, p->own.slots[i], len);
 	put_le32(buf + len - ICRC_LEN, model_pkt_icrc(buf, len));
 	return (int)len;
@@ -578,6 +604,7 @@ loop_in(struct model_port *p, uint8_t *buf, uint32_t cap)
 	if (len > cap) {
 		r = -EMSGSIZE;
 	} else {
+		(void)wire_fill(p->q.slots[i], &p->q.lens[i]);	/* unfilled: a bad frame */
 		memcpy(buf, p->q.slots[i], len);
 		r = (int)len;
 	}
@@ -618,6 +645,10 @@ loop_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	*frame = p->q.slots[i];
 	*sealed = (w & WIRE_UNSEALED) == 0;
 	p->rx_desc = (w & WIRE_DESC) ? (const void *)(*frame + WIRE_DESC_OFF) : NULL;
+	if (w & WIRE_BARE) {
+		p->rx_bare = p->q.slots[i];
+		p->rx_bare_len = w & WIRE_LEN_MASK;
+	}
 	return (int)(w & WIRE_LEN_MASK);
 }
 
@@ -634,6 +665,10 @@ own_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 	*sealed = false;
 	p->rx_desc = (p->own.lens[i] & WIRE_DESC) ? (const void *)(*frame + WIRE_DESC_OFF) :
 						     NULL;
+	if (p->own.lens[i] & WIRE_BARE) {
+		p->rx_bare = p->own.slots[i];
+		p->rx_bare_len = p->own.lens[i] & WIRE_LEN_MASK;
+	}
 	return (int)(p->own.lens[i] & WIRE_LEN_MASK);
 }
 
@@ -1077,6 +1112,59 @@ model_port_send_desc(struct model_port *p, uint8_t *frame, uint32_t len,
 	return send_unsealed(p, frame, len, flags);
 }
 
+bool
+model_port_bare(const struct model_port *p)
+{
+	return p != NULL && p->kind == WIRE_LOOP && !p->faulty && p->pcap == NULL;
+}
+
+int
+model_port_send_bare(struct model_port *p, uint8_t *frame, uint32_t len,
+		     const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen)
+{
+	uint8_t *pay;
+	int n;
+
+	if (model_port_bare(p) && h != NULL && frame == p->set->buf[WIRE_TX_BUF] &&
+	    payload_off + plen <= len && len <= MODEL_PKT_MAX) {
+		struct model_pkt_desc *dc = (struct model_pkt_desc *)(frame + WIRE_DESC_OFF);
+
+		model_pkt_hdr_copy(&dc->h, h);
+		dc->payload_off = payload_off;
+		dc->len = plen;
+		return send_unsealed(p, frame, len, WIRE_UNSEALED | WIRE_DESC | WIRE_BARE);
+	}
+	/* Not to be carried so: the header bytes first, where the payload says they go. */
+	if (p == NULL || frame == NULL || h == NULL) {
+		WIRE_LOG(ERR, "send: no port, frame or header");
+		return -EINVAL;
+	}
+	n = model_pkt_build_hdr(h, plen, frame, len, &pay);
+	if (n < 0)
+		return n;
+	if ((uint32_t)n != len || pay != frame + payload_off) {
+		WIRE_LOG(ERR, "send: a bare frame of %u bytes (payload at %u) is not the one its "
+			 "header gives (%d bytes, payload at %u)", len, payload_off, n,
+			 (uint32_t)(pay - frame));
+		return -EINVAL;
+	}
+	return model_port_send_desc(p, frame, len, h, payload_off, plen);
+}
+
+int
+model_port_rx_fill(struct model_port *p)
+{
+	uint32_t lw;
+	int r;
+
+	if (p == NULL || p->rx_bare == NULL)
+		return 0;
+	lw = p->rx_bare_len | WIRE_BARE;
+	r = wire_fill(p->rx_bare, &lw);
+	p->rx_bare = NULL;
+	return r;
+}
+
 const struct model_pkt_desc *
 model_port_rx_desc(const struct model_port *p)
 {
@@ -1100,6 +1188,7 @@ model_port_recv_ref(struct model_port *p, uint8_t *buf, uint32_t cap, const uint
 		return -EINVAL;
 	}
 	p->rx_desc = NULL;
+	p->rx_bare = NULL;
 	/*
 	 * Nothing new in either queue (the owner alone moves the heads; a stale tail only
 	 * delays a frame to the next call): a slot lent stays lent until a frame comes.
