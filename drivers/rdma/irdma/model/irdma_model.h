@@ -215,6 +215,7 @@ struct irdma_model_stats {
 	uint64_t rx_len_drops;		/**< UD datagrams larger than the RQ WQE (dropped) */
 	uint64_t tx_build_errors;	/**< frames the codec could not build */
 	uint64_t tx_busy;		/**< sends the wire refused (queue full; RC retries them) */
+	uint64_t tx_trains;		/**< frames sent as trains (consecutive packets in one) */
 	uint64_t in_rdma_reads;		/**< READ requests executed ["InRdmaReads"] */
 	uint64_t in_rdma_writes;	/**< WRITE messages received ["InRdmaWrites"] */
 	uint64_t in_rdma_sends;		/**< SEND messages received ["InRdmaSends"] */

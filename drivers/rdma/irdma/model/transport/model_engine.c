@@ -355,21 +355,26 @@ hdr_build(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h
 	h->dqpn = q->dest_qpn;
 }
 
+const struct model_pkt_hdr *
+model_hdr_tmpl(struct model_dev *d, const struct model_qp *q)
+{
+	struct model_qpe *e = q->eng;
+
+	if (e->hdr_gen != d->ctx_gen) {
+		hdr_build(d, q, &e->hdr);
+		e->hdr_gen = d->ctx_gen;
+	}
+	return &e->hdr;
+}
+
 void
 model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
 	       uint8_t opcode, uint32_t psn)
 {
-	struct model_qpe *e = q->eng;
-
-	if (e == NULL) {
+	if (q->eng == NULL)
 		hdr_build(d, q, h);
-	} else {
-		if (e->hdr_gen != d->ctx_gen) {
-			hdr_build(d, q, &e->hdr);
-			e->hdr_gen = d->ctx_gen;
-		}
-		memcpy(h, &e->hdr, sizeof(*h));	/* the padding too: a template's key */
-	}
+	else
+		memcpy(h, model_hdr_tmpl(d, q), sizeof(*h)); /* the padding too: a template's key */
 	h->ip_id = model_port_ip_id(d->port);
 	h->opcode = opcode;
 	h->psn = psn & 0xffffffu;
@@ -528,6 +533,37 @@ model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_
 	}
 	count_frame(d, q->hw_st, h, n, false);
 	count_class(q->hw_st, h->opcode, false);
+	return ret;
+}
+
+int
+model_tx_commit_train(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h,
+		      const struct model_pkt_train *t)
+{
+	struct model_pkt_train tr = *t;
+	uint32_t k = tr.count, f0, fm, fl;
+	int ret;
+
+	/* the frames it stands for, each as it would be built alone */
+	f0 = model_pkt_frame_len(h, h->opcode, tr.stride);
+	fm = model_pkt_frame_len(h, tr.mid_op, tr.stride);
+	fl = model_pkt_frame_len(h, tr.last_op, d->frame_plen - tr.stride * (k - 1));
+	tr.bytes = f0 + fm * (k - 2) + fl;
+	ret = model_port_send_train(d->port, d->frame_buf, d->frame_len, h, d->frame_poff,
+				    d->frame_plen, &tr);
+	if (ret == -ENOBUFS) {
+		MODEL_INC(d, tx_busy);
+		return ret;
+	}
+	MODEL_INC(d, tx_trains);
+	count_frame(d, q->hw_st, h, f0, false);
+	count_class(q->hw_st, h->opcode, false);
+	for (uint32_t i = 1; i + 1 < k; i++) {
+		count_frame(d, q->hw_st, h, fm, false);
+		count_class(q->hw_st, tr.mid_op, false);
+	}
+	count_frame(d, q->hw_st, h, fl, false);
+	count_class(q->hw_st, tr.last_op, false);
 	return ret;
 }
 
@@ -818,6 +854,48 @@ desc_verify(struct model_dev *d, const struct model_pkt_desc *dc, const uint8_t 
 	abort();
 }
 
+/* A packet of @p flen bytes (its frame's) with header @p hp: counted, to its QP. */
+static inline void
+rx_take(struct model_dev *d, const struct model_pkt_hdr *hp, const uint8_t *payload,
+	uint32_t len, uint32_t flen)
+{
+	struct model_qp *q = model_engine_qp(d, hp->dqpn);
+	uint64_t *st;
+
+	if (q == NULL || q->state == IRDMA_QP_HW_ERROR || q->state == IRDMA_QP_HW_IDLE ||
+	    q->state == IRDMA_QP_HW_INVALID) {
+		/* Delivered to the device, taken by no QP: a discard. */
+		st = q != NULL ? q->hw_st : model_stats_dflt(d);
+		count_frame(d, st, hp, flen, true);
+		MODEL_INC(d, rx_no_qp);
+		if (hp->ipv4)
+			MODEL_HW(st, IP4RXDISCARD, 1);
+		else
+			MODEL_HW(st, IP6RXDISCARD, 1);
+		return;
+	}
+	count_frame(d, q->hw_st, hp, flen, true);
+	count_class(q->hw_st, hp->opcode, true);
+	model_engine_wake(d, hp->dqpn);
+	if (q->type == IRDMA_QP_TYPE_ROCE_UD)
+		model_ud_rx(d, hp->dqpn, q, hp, payload, len);
+	else
+		model_rc_rx(d, hp->dqpn, q, hp, payload, len);
+}
+
+/* The packets of a train (model_port_send_train()), each as if it had come alone. */
+static void
+rx_train(struct model_dev *d, const struct model_pkt_desc *dc, const uint8_t *frame)
+{
+	for (uint32_t i = 0; i < dc->tr.count; i++) {
+		struct model_pkt_hdr h;
+		uint32_t off, len, flen;
+
+		flen = model_pkt_train_pkt(dc, i, &h, &off, &len);
+		rx_take(d, &h, frame + dc->payload_off + off, len, flen);
+	}
+}
+
 static void
 engine_rx(struct model_dev *d)
 {
@@ -828,8 +906,6 @@ engine_rx(struct model_dev *d)
 		const struct model_pkt_hdr *hp;
 		struct model_pkt_hdr h;
 		const uint8_t *payload, *frame;
-		struct model_qp *q;
-		uint64_t *st;
 		uint32_t len;
 		bool sealed;
 		int flen, ret;
@@ -845,6 +921,10 @@ engine_rx(struct model_dev *d)
 		/* Built by an engine and handed over untouched: its header came along. */
 		dc = sealed ? NULL : model_port_rx_desc(d->port);
 		if (dc != NULL && !d->desc_check) {
+			if (unlikely(dc->tr.count > 1)) {
+				rx_train(d, dc, frame);
+				continue;
+			}
 			hp = &dc->h;
 			payload = frame + dc->payload_off;
 			len = dc->len;
@@ -864,26 +944,7 @@ engine_rx(struct model_dev *d)
 				desc_verify(d, dc, frame, &h, payload, len);
 			hp = &h;
 		}
-		q = model_engine_qp(d, hp->dqpn);
-		if (q == NULL || q->state == IRDMA_QP_HW_ERROR || q->state == IRDMA_QP_HW_IDLE ||
-		    q->state == IRDMA_QP_HW_INVALID) {
-			/* Delivered to the device, taken by no QP: a discard. */
-			st = q != NULL ? q->hw_st : model_stats_dflt(d);
-			count_frame(d, st, hp, (uint32_t)flen, true);
-			MODEL_INC(d, rx_no_qp);
-			if (hp->ipv4)
-				MODEL_HW(st, IP4RXDISCARD, 1);
-			else
-				MODEL_HW(st, IP6RXDISCARD, 1);
-			continue;
-		}
-		count_frame(d, q->hw_st, hp, (uint32_t)flen, true);
-		count_class(q->hw_st, hp->opcode, true);
-		model_engine_wake(d, hp->dqpn);
-		if (q->type == IRDMA_QP_TYPE_ROCE_UD)
-			model_ud_rx(d, hp->dqpn, q, hp, payload, len);
-		else
-			model_rc_rx(d, hp->dqpn, q, hp, payload, len);
+		rx_take(d, hp, payload, len, (uint32_t)flen);
 	}
 }
 

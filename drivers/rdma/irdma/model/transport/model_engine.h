@@ -240,6 +240,11 @@ uint64_t model_rnr_cycles(uint32_t code);
 void model_hdr_init(struct model_dev *d, const struct model_qp *q, struct model_pkt_hdr *h,
 		    uint8_t opcode, uint32_t psn);
 /**
+ * The headers of packets of @p q that come from its context (model_hdr_init() copies them;
+ * decoded again when the context generation moved). @p q must have its engine state.
+ */
+const struct model_pkt_hdr *model_hdr_tmpl(struct model_dev *d, const struct model_qp *q);
+/**
  * Build and send one frame of @p q (counted, also into its statistics instance). 0, or the
  * codec's / port's -errno; -ENOBUFS means the wire's queue is full and the frame was not
  * sent (nor counted): RC callers keep it for the next round.
@@ -254,6 +259,13 @@ int model_tx(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr
 uint8_t *model_tx_prep(struct model_dev *d, const struct model_pkt_hdr *h, uint32_t len);
 /** Send the frame model_tx_prep() built, as model_tx() does (the same returns). */
 int model_tx_commit(struct model_dev *d, struct model_qp *q, const struct model_pkt_hdr *h);
+/**
+ * model_tx_commit() of a frame model_tx_prep() built from the first packet's header @p h
+ * with the payload of all @p tr->count packets of train @p tr (tr->bytes is filled in
+ * here): sent with model_port_send_train(), counted as the frames it stands for.
+ */
+int model_tx_commit_train(struct model_dev *d, struct model_qp *q,
+			  const struct model_pkt_hdr *h, const struct model_pkt_train *tr);
 /** Retire SQ WQE @p w: the HW SQ tail, and a CQE when it is signaled. */
 void model_sq_cqe(struct model_dev *d, uint32_t qp_id, const struct model_wqe *w);
 /** One flush CQE for SQ WQE @p idx (op @p op, minor @p code); the driver replays from it. */

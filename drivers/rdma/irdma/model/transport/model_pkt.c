@@ -721,6 +721,10 @@ model_pkt_desc_fill(const struct model_pkt_desc *dc, uint8_t *frame, uint32_t fl
 	uint8_t *p;
 	int n;
 
+	if (dc->tr.count > 1) {
+		PKT_LOG(ERR, "fill: a train of %u packets is not one frame", dc->tr.count);
+		return -EMSGSIZE;
+	}
 	n = model_pkt_build_hdr(&dc->h, dc->len, frame, flen, &p);
 	if (n < 0)
 		return n;
@@ -731,6 +735,46 @@ model_pkt_desc_fill(const struct model_pkt_desc *dc, uint8_t *frame, uint32_t fl
 		return -EINVAL;
 	}
 	return 0;
+}
+
+uint32_t
+model_pkt_frame_len(const struct model_pkt_hdr *h, uint8_t opcode, uint32_t len)
+{
+	return l2_len(h->has_vlan) + (h->ipv4 ? IPV4_HLEN : IPV6_HLEN) + UDP_HLEN + BTH_LEN +
+	       op_ext_len[opcode] + len + (4 - len % 4) % 4 + ICRC_LEN;
+}
+
+uint32_t
+model_pkt_train_pkt(const struct model_pkt_desc *dc, uint32_t i, struct model_pkt_hdr *h,
+		    uint32_t *off, uint32_t *len)
+{
+	const struct model_pkt_train *tr = &dc->tr;
+
+	/* the first packet's header as its frame's parse gives it; the next ones differ in
+	 * what follows from the opcode, the PSN, the IPv4 ID and the BTH flags */
+	memcpy(h, &dc->h, sizeof(*h));
+	*off = i * tr->stride;
+	*len = i + 1 < tr->count ? tr->stride : dc->len - *off;
+	if (i > 0) {
+		uint32_t id = dc->h.ip_id + i;	/* the port's IPv4 IDs skip 0 */
+
+		if (h->ipv4)
+			h->ip_id = (uint16_t)(id > 0xffffu ? id - 0xffffu : id);
+		h->psn = (dc->h.psn + i) & MASK24;
+		h->opcode = i + 1 < tr->count ? tr->mid_op : tr->last_op;
+		h->reth_va = 0;		/* only a FIRST has a RETH */
+		h->reth_rkey = 0;
+		h->reth_len = 0;
+	}
+	if (i + 1 == tr->count) {
+		uint32_t f = model_bth_ops[h->opcode].hdrs;
+
+		h->se = tr->last_se;
+		h->imm_be = (f & MODEL_HDR_IMMDT) ? tr->last_imm_be : 0;
+		h->ieth_rkey = (f & MODEL_HDR_IETH) ? tr->last_ieth_rkey : 0;
+	}
+	h->ackreq = (tr->ack_mask >> i) & 1u;
+	return model_pkt_frame_len(h, h->opcode, *len);
 }
 
 int

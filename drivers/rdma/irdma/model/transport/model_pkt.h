@@ -341,11 +341,47 @@ uint8_t *model_port_tx_buf(struct model_port *p);
  * stood between the two engines, so the receiver takes it instead of parsing bytes that
  * parse to it (model_port_rx_desc()).
  */
+/** The most packets a train stands for (model_pkt_train.ack_mask has a bit for each). */
+#define MODEL_TRAIN_MAX		16u
+
+/**
+ * Consecutive packets of one RC message that a loop port carries to itself as one frame
+ * (model_port_send_train()): the description's header is the first packet's, each next
+ * packet follows it by one PSN and @c stride payload bytes (model_pkt_train_pkt()).
+ */
+struct model_pkt_train {
+	uint16_t count;			/**< packets the frame stands for (0 or 1: itself) */
+	uint16_t ack_mask;		/**< bit i: packet i asks for an ACK */
+	uint32_t stride;		/**< payload bytes of each packet but the last */
+	uint8_t mid_op;			/**< the opcode of the packets between (a MIDDLE) */
+	uint8_t last_op;		/**< the last packet's opcode (a MIDDLE or a LAST) */
+	bool last_se;			/**< the last packet's solicited event bit */
+	uint32_t last_imm_be;		/**< the last packet's ImmDt (if its opcode has one) */
+	uint32_t last_ieth_rkey;	/**< the last packet's IETH (if its opcode has one) */
+	uint32_t bytes;			/**< the bytes of the frames it stands for */
+};
+
 struct model_pkt_desc {
 	struct model_pkt_hdr h;		/**< the header, as model_pkt_parse() returns it */
 	uint32_t payload_off;		/**< offset of the payload in the frame */
 	uint32_t len;			/**< payload bytes, the pad not counted */
+	struct model_pkt_train tr;	/**< a train's packets (tr.count > 1), else count 0 */
 };
+
+/**
+ * Packet @p i of the train described by @p dc (i < dc->tr.count): its header into @p h (as
+ * model_pkt_parse() would return it from the frame sent alone), the offset of its payload
+ * from the frame's payload into *off, its payload bytes into *len. @return the bytes of
+ * the frame it stands for.
+ */
+uint32_t model_pkt_train_pkt(const struct model_pkt_desc *dc, uint32_t i,
+			     struct model_pkt_hdr *h, uint32_t *off, uint32_t *len);
+
+/**
+ * Bytes of the frame model_pkt_build_hdr() builds from @p h with opcode @p opcode instead of
+ * its own for @p len payload bytes.
+ */
+uint32_t model_pkt_frame_len(const struct model_pkt_hdr *h, uint8_t opcode, uint32_t len);
 
 /**
  * Write the headers of description @p dc into the frame of @p flen bytes at @p frame, around
@@ -370,6 +406,25 @@ int model_port_send_desc(struct model_port *p, uint8_t *frame, uint32_t len,
  * unsealed (a loop port with no fault injection and no capture): then it may be sent bare.
  */
 bool model_port_bare(const struct model_port *p);
+
+/**
+ * Whether @p p carries a train (model_port_send_train()) to destination MAC @p dmac: a
+ * bare frame (model_port_bare()) that the port sends to itself, so that its own receive,
+ * which takes descriptions, is the one that reads it.
+ */
+bool model_port_train(const struct model_port *p, const uint8_t dmac[6]);
+
+/**
+ * Send a train: @p tr->count packets of one message built as one bare frame of @p len
+ * bytes (model_pkt_build_bare() of the first packet's header @p h with all @p plen payload
+ * bytes, at @p payload_off), described (struct model_pkt_desc with @p tr) to the port's own
+ * queue. Counted as the frames it stands for (@p tr->bytes). Only where model_port_train();
+ * a receive that would read its bytes refuses it (model_pkt_desc_fill()).
+ * @return 0, -ENOBUFS (the queue is full: nothing sent), -EINVAL (logged).
+ */
+int model_port_send_train(struct model_port *p, uint8_t *frame, uint32_t len,
+			  const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen,
+			  const struct model_pkt_train *tr);
 
 /**
  * model_port_send_desc() of a bare frame (model_pkt_build_bare(): MACs and payload written,

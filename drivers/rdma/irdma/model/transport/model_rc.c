@@ -464,6 +464,98 @@ rc_send_atomic(struct model_dev *d, struct model_qp *q, struct model_wqe *w)
 	return true;
 }
 
+/*
+ * The consecutive packets of message @p w from its next one, as one frame (a train,
+ * model_port_send_train()), when the port sends the QP's frames to itself bare, the
+ * description is not checked, and two or more of its packets fit: at most @p room (the
+ * burst's) and what the PSN window leaves.
+ * @return 1 sent (*sent packets), 0 stop sending now, -1 not a train (nothing done).
+ */
+static int __rte_noinline
+rc_send_train(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct model_wqe *w,
+	      uint32_t room, unsigned int *sent)
+{
+	struct model_qpe *e = q->eng;
+	uint32_t mtu = model_rc_mtu(q), sh = (uint32_t)__builtin_ctz(mtu);
+	uint32_t rem = w->len - e->tx_off, k = ((rem - 1) >> sh) + 1, plen, ae, i;
+	bool first = e->tx_off == 0, last, imm = (w->flags & MODEL_WQE_IMM) != 0;
+	uint8_t op0 = model_wqe_bth(q->type, w->op, imm, first, false);
+	const struct model_pkt_hdr *t = model_hdr_tmpl(d, q);
+	struct model_pkt_train tr;
+	struct model_pkt_hdr h;
+	uint8_t *pay;
+	int ret;
+
+	if (!model_port_train(d->port, t->dmac))
+		return -1;
+	if (first) {
+		w->psn = e->npsn;
+		w->npkts = model_pkts_of(w->len, mtu);
+	}
+	/* as many as the burst and the window allow and the frame holds (the ICRC, a pad) */
+	room = RTE_MIN(room, MODEL_RC_PKT_WINDOW - (uint32_t)model_psn_diff(e->npsn, e->una_psn));
+	k = RTE_MIN(RTE_MIN(k, room), MODEL_TRAIN_MAX);
+	k = RTE_MIN(k, (MODEL_PKT_MAX - model_pkt_frame_len(t, op0, 0) - 4u) >> sh);
+	if (k < 2)
+		return -1;
+	plen = RTE_MIN(k * mtu, rem);
+	last = plen == rem;
+	model_hdr_init(d, q, &h, op0, e->npsn);
+	if (first && model_wqe_is(w->op, MODEL_WQF_WRITE)) {
+		h.reth_va = w->rva;
+		h.reth_rkey = w->rkey;
+		h.reth_len = w->len;
+	}
+	/* each packet as rc_send_one() would send it alone */
+	tr.count = (uint16_t)k;
+	tr.ack_mask = 0;
+	tr.stride = mtu;
+	tr.mid_op = model_wqe_bth(q->type, w->op, imm, false, false);
+	tr.last_op = model_wqe_bth(q->type, w->op, imm, false, last);
+	tr.last_se = last && (w->flags & MODEL_WQE_SOLICITED) != 0;
+	tr.last_imm_be = last ? rte_cpu_to_be_32(w->imm) : 0;
+	tr.last_ieth_rkey = last ? w->rkey : 0;
+	tr.bytes = 0;
+	for (i = 0; i < k; i++)
+		if ((i + 1 == k && last) ||
+		    (model_psn_diff(model_psn_add(e->npsn, i), w->psn) + 1) % MODEL_ACK_EVERY == 0)
+			tr.ack_mask |= (uint16_t)(1u << i);
+	h.ackreq = (tr.ack_mask & 1u) != 0;
+	pay = model_tx_prep(d, &h, plen);
+	if (pay != NULL) {
+		ae = (uint32_t)model_gather(d, q, w, e->tx_off, pay, plen);
+		if (ae != 0) {
+			rc_error(d, qp_id, ae);
+			return 0;
+		}
+		ret = model_tx_commit_train(d, q, &h, &tr);
+		if (ret == -ENOBUFS)
+			return 0;
+	}
+	for (i = 0; i < k; i++) {
+		uint32_t psn = model_psn_add(h.psn, i);
+
+		rc_sent(d, e, psn, model_psn_add(psn, 1));
+		if (i > 0)
+			(void)model_port_ip_id(d->port);	/* the IPv4 ID of each frame */
+	}
+	if (first) {
+		if (model_wqe_is(w->op, MODEL_WQF_WRITE))
+			MODEL_INC(d, out_rdma_writes);
+		else
+			MODEL_INC(d, out_rdma_sends);
+	}
+	e->npsn = model_psn_add(e->npsn, k);
+	if (last) {
+		e->tx_i++;
+		e->tx_off = 0;
+	} else {
+		e->tx_off += plen;
+	}
+	*sent = k;
+	return 1;
+}
+
 /* Send one packet of message @p w (or execute a local op). false: stop sending now. */
 static bool
 rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct model_wqe *w)
@@ -635,9 +727,18 @@ model_rc_tx(struct model_dev *d, uint32_t qp_id, struct model_qp *q)
 			e->tx_i++;
 			continue;
 		}
-		if (!rc_send_one(d, qp_id, q, win(e, e->tx_i)))
+		struct model_wqe *w = win(e, e->tx_i);
+		unsigned int sent = 1;
+		int r = -1;
+
+		/* a SEND or WRITE with more than a packet left may go as a train (two fit) */
+		if (!d->desc_check && model_rc_mtu(q) <= MODEL_PKT_MAX / 2 &&
+		    w->len - e->tx_off > model_rc_mtu(q) && !is_local(w) && !is_read(w) &&
+		    !is_atomic(w))
+			r = rc_send_train(d, qp_id, q, w, MODEL_TX_BURST - n, &sent);
+		if (r == 0 || (r < 0 && !rc_send_one(d, qp_id, q, w)))
 			break;
-		n++;
+		n += sent;
 		if (e->deadline == 0)
 			e->deadline = model_rc_deadline(q, model_now());
 	}

@@ -42,6 +42,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_log.h>
 
 #include "model_pkt.h"
@@ -84,7 +85,9 @@ extern int irdma_model_logtype;
 /* ... and only its MACs and payload were written (model_port_send_bare()): the rest of the
  * header is written from the description (wire_fill()) before anyone reads the bytes. */
 #define WIRE_BARE		0x20000000u
-#define WIRE_LEN_MASK		0x1fffffffu
+/* ... and it is a train (model_port_send_train()): counted as the frames it stands for. */
+#define WIRE_TRAIN		0x10000000u
+#define WIRE_LEN_MASK		0x0fffffffu
 /* A frame buffer: MODEL_PKT_MAX bytes of frame, then the sender's description. */
 #define WIRE_DESC_OFF		MODEL_PKT_MAX
 #define WIRE_BUF_SIZE		(WIRE_DESC_OFF + ((sizeof(struct model_pkt_desc) + 63u) & ~63u))
@@ -669,6 +672,11 @@ own_ref(struct model_port *p, const uint8_t **frame, bool *sealed)
 		p->rx_bare = p->own.slots[i];
 		p->rx_bare_len = p->own.lens[i] & WIRE_LEN_MASK;
 	}
+	if (unlikely(p->own.lens[i] & WIRE_TRAIN)) {
+		/* the frames it stands for, less the one the receive counts */
+		p->st.rx_frames += p->rx_desc->tr.count - 1u;
+		p->st.rx_bytes += p->rx_desc->tr.bytes - (p->own.lens[i] & WIRE_LEN_MASK);
+	}
 	return (int)(p->own.lens[i] & WIRE_LEN_MASK);
 }
 
@@ -1107,6 +1115,7 @@ model_port_send_desc(struct model_port *p, uint8_t *frame, uint32_t len,
 		model_pkt_hdr_copy(&dc->h, h);
 		dc->payload_off = payload_off;
 		dc->len = plen;
+		dc->tr.count = 0;
 		flags |= WIRE_DESC;
 	}
 	return send_unsealed(p, frame, len, flags);
@@ -1132,6 +1141,7 @@ model_port_send_bare(struct model_port *p, uint8_t *frame, uint32_t len,
 		model_pkt_hdr_copy(&dc->h, h);
 		dc->payload_off = payload_off;
 		dc->len = plen;
+		dc->tr.count = 0;
 		return send_unsealed(p, frame, len, WIRE_UNSEALED | WIRE_DESC | WIRE_BARE);
 	}
 	/* Not to be carried so: the header bytes first, where the payload says they go. */
@@ -1149,6 +1159,42 @@ model_port_send_bare(struct model_port *p, uint8_t *frame, uint32_t len,
 		return -EINVAL;
 	}
 	return model_port_send_desc(p, frame, len, h, payload_off, plen);
+}
+
+bool
+model_port_train(const struct model_port *p, const uint8_t dmac[6])
+{
+	return model_port_bare(p) && memcmp(dmac, p->mac, 6) == 0;
+}
+
+int
+model_port_send_train(struct model_port *p, uint8_t *frame, uint32_t len,
+		      const struct model_pkt_hdr *h, uint32_t payload_off, uint32_t plen,
+		      const struct model_pkt_train *tr)
+{
+	struct model_pkt_desc *dc;
+	int r;
+
+	if (h == NULL || tr == NULL || !model_port_train(p, h->dmac) ||
+	    frame != p->set->buf[WIRE_TX_BUF] || payload_off + plen > len ||
+	    len > MODEL_PKT_MAX || tr->count < 2 || tr->count > MODEL_TRAIN_MAX ||
+	    (uint64_t)tr->stride * (tr->count - 1u) >= plen) {
+		WIRE_LOG(ERR, "send: a train (%u packets, %u bytes) this port cannot carry",
+			 tr != NULL ? tr->count : 0u, plen);
+		return -EINVAL;
+	}
+	dc = (struct model_pkt_desc *)(frame + WIRE_DESC_OFF);
+	model_pkt_hdr_copy(&dc->h, h);
+	dc->payload_off = payload_off;
+	dc->len = plen;
+	dc->tr = *tr;
+	/* the frames it stands for, as a wire would count them one by one */
+	r = own_out(p, frame, len, WIRE_UNSEALED | WIRE_DESC | WIRE_BARE | WIRE_TRAIN);
+	if (r == 0) {
+		p->st.tx_frames += tr->count;
+		p->st.tx_bytes += tr->bytes;
+	}
+	return r;
 }
 
 int
