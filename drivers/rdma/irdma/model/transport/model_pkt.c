@@ -336,11 +336,18 @@ RTE_INIT(model_pkt_op_tables)
 		op_ext_len[op] = (uint8_t)ext_len(model_bth_hdrs((uint8_t)op));
 }
 
+/* Bytes of the headers of @p h with BTH opcode @p opcode. */
+static inline uint32_t
+hdr_len_op(const struct model_pkt_hdr *h, uint8_t opcode)
+{
+	return l2_len(h->has_vlan) + (h->ipv4 ? IPV4_HLEN : IPV6_HLEN) + UDP_HLEN + BTH_LEN +
+	       op_ext_len[opcode];
+}
+
 uint32_t
 model_pkt_hdr_len(const struct model_pkt_hdr *h)
 {
-	return l2_len(h->has_vlan) + (h->ipv4 ? IPV4_HLEN : IPV6_HLEN) + UDP_HLEN + BTH_LEN +
-	       op_ext_len[h->opcode];
+	return hdr_len_op(h, h->opcode);
 }
 
 /* ---- ICRC ---- */
@@ -740,8 +747,7 @@ model_pkt_desc_fill(const struct model_pkt_desc *dc, uint8_t *frame, uint32_t fl
 uint32_t
 model_pkt_frame_len(const struct model_pkt_hdr *h, uint8_t opcode, uint32_t len)
 {
-	return l2_len(h->has_vlan) + (h->ipv4 ? IPV4_HLEN : IPV6_HLEN) + UDP_HLEN + BTH_LEN +
-	       op_ext_len[opcode] + len + (4 - len % 4) % 4 + ICRC_LEN;
+	return hdr_len_op(h, opcode) + len + (4 - len % 4) % 4 + ICRC_LEN;
 }
 
 uint32_t

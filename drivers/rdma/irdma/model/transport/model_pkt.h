@@ -334,13 +334,6 @@ int model_port_send_unsealed(struct model_port *p, uint8_t *frame, uint32_t len)
  */
 uint8_t *model_port_tx_buf(struct model_port *p);
 
-/**
- * What the engine that built a frame knows of it: the header it built the frame from
- * (model_pkt_build_hdr_tmpl()) and where the payload starts. A loop port carries it beside
- * a frame it hands over unsealed (model_port_send_desc()): no wire, fault or capture
- * stood between the two engines, so the receiver takes it instead of parsing bytes that
- * parse to it (model_port_rx_desc()).
- */
 /** The most packets a train stands for (model_pkt_train.ack_mask has a bit for each). */
 #define MODEL_TRAIN_MAX		16u
 
@@ -361,6 +354,13 @@ struct model_pkt_train {
 	uint32_t bytes;			/**< the bytes of the frames it stands for */
 };
 
+/**
+ * What the engine that built a frame knows of it: the header it built the frame from
+ * (model_pkt_build_hdr_tmpl()) and where the payload starts. A loop port carries it beside
+ * a frame it hands over unsealed (model_port_send_desc()): no wire, fault or capture
+ * stood between the two engines, so the receiver takes it instead of parsing bytes that
+ * parse to it (model_port_rx_desc()).
+ */
 struct model_pkt_desc {
 	struct model_pkt_hdr h;		/**< the header, as model_pkt_parse() returns it */
 	uint32_t payload_off;		/**< offset of the payload in the frame */

@@ -465,6 +465,29 @@ rc_send_atomic(struct model_dev *d, struct model_qp *q, struct model_wqe *w)
 }
 
 /*
+ * After @p k packets (@p plen payload bytes) of SEND / WRITE @p w went, @p first the
+ * message's first, @p last its last: the message counters, the next PSN, the SQ cursor.
+ */
+static inline void
+rc_advance(struct model_dev *d, struct model_qpe *e, const struct model_wqe *w, bool first,
+	   bool last, uint32_t plen, uint32_t k)
+{
+	if (first) {
+		if (model_wqe_is(w->op, MODEL_WQF_WRITE))
+			MODEL_INC(d, out_rdma_writes);
+		else
+			MODEL_INC(d, out_rdma_sends);
+	}
+	e->npsn = model_psn_add(e->npsn, k);
+	if (last) {
+		e->tx_i++;
+		e->tx_off = 0;
+	} else {
+		e->tx_off += plen;
+	}
+}
+
+/*
  * The consecutive packets of message @p w from its next one, as one frame (a train,
  * model_port_send_train()), when the port sends the QP's frames to itself bare, the
  * description is not checked, and two or more of its packets fit: at most @p room (the
@@ -539,19 +562,7 @@ rc_send_train(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mo
 		if (i > 0)
 			(void)model_port_ip_id(d->port);	/* the IPv4 ID of each frame */
 	}
-	if (first) {
-		if (model_wqe_is(w->op, MODEL_WQF_WRITE))
-			MODEL_INC(d, out_rdma_writes);
-		else
-			MODEL_INC(d, out_rdma_sends);
-	}
-	e->npsn = model_psn_add(e->npsn, k);
-	if (last) {
-		e->tx_i++;
-		e->tx_off = 0;
-	} else {
-		e->tx_off += plen;
-	}
+	rc_advance(d, e, w, first, last, plen, k);
 	*sent = k;
 	return 1;
 }
@@ -643,19 +654,7 @@ rc_send_one(struct model_dev *d, uint32_t qp_id, struct model_qp *q, struct mode
 			return false;
 	}
 	rc_sent(d, e, h.psn, model_psn_add(h.psn, 1));
-	if (first) {
-		if (model_wqe_is(w->op, MODEL_WQF_WRITE))
-			MODEL_INC(d, out_rdma_writes);
-		else
-			MODEL_INC(d, out_rdma_sends);
-	}
-	e->npsn = model_psn_add(e->npsn, 1);
-	if (last) {
-		e->tx_i++;
-		e->tx_off = 0;
-	} else {
-		e->tx_off += plen;
-	}
+	rc_advance(d, e, w, first, last, plen, 1);
 	return true;
 }
 
